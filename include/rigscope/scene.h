@@ -1,0 +1,119 @@
+// The plain scene model every reader produces and every operation consumes.
+//
+// Nothing here knows about a file format: readers (src/io) convert FBX or glTF into these structs,
+// and the core works on them alone. Units are the file's own after the reader's unit conversion
+// (metres for FBX); the axes are the file's (glTF is Y-up).
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rigscope {
+
+// Translation, rotation, scale: the local transform of a node, composed as T * R * S.
+struct Transform {
+    Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+    Eigen::Quaterniond rotation = Eigen::Quaterniond::Identity();
+    Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+
+    Eigen::Matrix4d matrix() const;
+};
+
+struct Node {
+    std::string name;
+    int parent = -1;            // index into Scene::nodes, -1 for a root
+    std::vector<int> children;  // indices into Scene::nodes
+    Transform rest;             // the node's local transform without animation
+    int mesh = -1;              // index into Scene::meshes instantiated here, or -1
+};
+
+// Skin influences of a mesh's file vertices in compressed-row form: vertex v's influences are
+// [offsets[v], offsets[v+1]). Joint indices address the mesh's Skin::joints. Weights are
+// normalised to sum to 1 by the reader (a vertex whose weights sum to 0 has no influences).
+struct Influences {
+    std::vector<std::uint32_t> offsets;  // vertex count + 1 entries
+    std::vector<std::uint16_t> joints;
+    std::vector<float> weights;
+
+    std::size_t vertex_count() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+    bool empty() const { return joints.empty(); }
+};
+
+struct MorphTarget {
+    std::string name;
+    std::vector<Eigen::Vector3f> deltas;  // one per file vertex: position offset at weight 1
+};
+
+struct Mesh {
+    std::string name;
+    int node = -1;  // node that instantiates the mesh (for an unskinned mesh, its world transform)
+    int skin = -1;  // index into Scene::skins, or -1
+
+    // File vertices: for glTF the primitives' vertices in order, concatenated; for FBX the
+    // control points in order of first use (Assimp unrolls polygon corners; the reader folds them).
+    std::vector<Eigen::Vector3f> positions;
+
+    // Faces as the file holds them: polygons for FBX, triangles for glTF. Face f is
+    // face_indices[face_offsets[f] .. face_offsets[f+1]).
+    std::vector<std::uint32_t> face_offsets{0};
+    std::vector<std::uint32_t> face_indices;
+
+    Influences influences;  // empty when the mesh has no skin
+    std::vector<MorphTarget> targets;
+    std::vector<float> default_weights;  // morph weights without animation, one per target
+
+    std::size_t vertex_count() const { return positions.size(); }
+    std::size_t face_count() const { return face_offsets.empty() ? 0 : face_offsets.size() - 1; }
+};
+
+struct Skin {
+    std::string name;
+    std::vector<int> joints;                     // node indices
+    std::vector<Eigen::Matrix4d> inverse_bind;   // one per joint
+};
+
+enum class Interpolation { Step, Linear, CubicSpline };
+enum class ChannelPath { Translation, Rotation, Scale, Weights };
+
+// One animated property of one node. values holds, per key, `width` floats (3 for translation
+// and scale, 4 for rotation as x,y,z,w, the mesh's target count for weights); CUBICSPLINE keys
+// hold three such elements each: in-tangent, value, out-tangent, as glTF stores them.
+struct Channel {
+    int node = -1;
+    ChannelPath path = ChannelPath::Translation;
+    Interpolation interpolation = Interpolation::Linear;
+    int width = 3;
+    std::vector<float> times;   // seconds, increasing
+    std::vector<float> values;
+};
+
+struct Clip {
+    std::string name;
+    std::vector<Channel> channels;
+    double start = 0.0;  // first key time over all channels, seconds
+    double end = 0.0;    // last key time
+};
+
+struct Scene {
+    std::string source;  // the path it was read from
+    std::string format;  // "glTF" or "FBX"
+    std::vector<Node> nodes;
+    std::vector<Mesh> meshes;
+    std::vector<Skin> skins;
+    std::vector<Clip> clips;
+
+    double fps = 24.0;          // the file's frame rate where it has one, else 24
+    bool fps_from_file = false;
+    double unit_scale = 1.0;    // factor the reader applied to reach metres (FBX: 0.01 * UnitScaleFactor)
+    std::string units_note;     // how the reader arrived at unit_scale, for `info`
+    std::string up_axis = "Y";
+    std::string vertex_ids;     // what a vertex id means for this file, for `info`
+    std::vector<std::string> warnings;
+
+    int find_node(const std::string& name) const;
+};
+
+}  // namespace rigscope
