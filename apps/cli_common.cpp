@@ -1,0 +1,162 @@
+#include "cli_common.h"
+
+#include <cmath>
+#include <cstdio>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "rigscope/error.h"
+#include "rigscope/load.h"
+#include "rigscope/retarget.h"
+
+namespace rigscope::cli {
+
+bool g_quiet = false;
+
+void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
+    cmd->add_option("FILE", opt.file, "Skinned, animated mesh (.fbx, .gltf, .glb)")->required();
+    cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
+    cmd->add_option("--weld", opt.weld, "Weld vertices that share a position and skin influences")
+        ->check(CLI::IsMember({"on", "off"}));
+    cmd->add_option("--max-memory", opt.max_memory_mib, "Refuse files whose arrays need more than this (MiB)")
+        ->check(CLI::PositiveNumber);
+    if (!per_frame) return;
+    cmd->add_option("--frames", opt.frames, "Frames: 1..91, 1..91:5, 0,10,20, bind (default: every frame of the clip)");
+    cmd->add_option("--clip", opt.clip, "Animation by name or index (default: the first)");
+    cmd->add_option("--fps", opt.fps, "Frame rate for frame numbers (default: the file's, else 24)")->check(CLI::PositiveNumber);
+    cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");
+    cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
+}
+
+namespace {
+
+const Clip* pick_clip(const Scene& scene, const std::string& spec, const std::string& path) {
+    if (scene.clips.empty()) {
+        if (!spec.empty()) throw Error(kExitMismatch, path + ": --clip " + spec + ": the file has no animation");
+        return nullptr;
+    }
+    if (spec.empty()) return &scene.clips[0];
+    for (const Clip& c : scene.clips)
+        if (c.name == spec) return &c;
+    char* end = nullptr;
+    long i = std::strtol(spec.c_str(), &end, 10);
+    if (end && *end == '\0' && i >= 0 && i < static_cast<long>(scene.clips.size())) return &scene.clips[i];
+    std::string names;
+    for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
+    throw Error(kExitMismatch, path + ": no clip '" + spec + "' (clips: " + names + ")");
+}
+
+void parse_chunk(const std::string& spec, int& index, int& count) {
+    auto slash = spec.find('/');
+    try {
+        if (slash == std::string::npos) throw std::invalid_argument("");
+        std::size_t a = 0, b = 0;
+        index = std::stoi(spec.substr(0, slash), &a);
+        count = std::stoi(spec.substr(slash + 1), &b);
+        if (a != slash || b != spec.size() - slash - 1) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+        throw Error(kExitUsage, "--chunk '" + spec + "': expected I/N, e.g. 0/4");
+    }
+    if (count < 1 || index < 0 || index >= count)
+        throw Error(kExitUsage, "--chunk '" + spec + "': need 0 <= I < N");
+}
+
+}  // namespace
+
+std::vector<int> select_meshes(const Scene& scene, const std::string& spec) {
+    std::vector<int> out;
+    if (spec.empty()) {
+        for (std::size_t i = 0; i < scene.meshes.size(); ++i) out.push_back(static_cast<int>(i));
+        return out;
+    }
+    for (std::size_t i = 0; i < scene.meshes.size(); ++i)
+        if (scene.meshes[i].name == spec) out.push_back(static_cast<int>(i));
+    if (!out.empty()) return out;
+    char* end = nullptr;
+    long i = std::strtol(spec.c_str(), &end, 10);
+    if (end && *end == '\0' && i >= 0 && i < static_cast<long>(scene.meshes.size())) return {static_cast<int>(i)};
+    std::string names;
+    for (const Mesh& m : scene.meshes) names += (names.empty() ? "" : ", ") + m.name;
+    throw Error(kExitUsage, scene.source + ": no mesh '" + spec + "' (meshes: " + (names.empty() ? "none" : names) + ")");
+}
+
+Input load_input(const InputOptions& opt, bool per_frame) {
+    LoadOptions lo;
+    lo.max_memory = static_cast<std::uint64_t>(opt.max_memory_mib * 1024.0 * 1024.0);
+    Input in;
+    in.scene = load_scene(opt.file, lo);
+    in.paths.push_back(opt.file);
+    // `info` reports warnings in its own output; per-frame commands log them.
+    if (per_frame)
+        for (const auto& w : in.scene.warnings) spdlog::warn("{}", w);
+    in.weld = opt.weld != "off";
+    in.meshes = select_meshes(in.scene, opt.mesh);
+    if (!per_frame) return in;
+
+    in.fps = opt.fps > 0 ? opt.fps : in.scene.fps;
+    if (!opt.animation.empty()) {
+        Scene motion = load_scene(opt.animation, lo);
+        in.paths.push_back(opt.animation);
+        for (const auto& w : motion.warnings) spdlog::warn("{}", w);
+        const Clip* source = pick_clip(motion, opt.clip, opt.animation);
+        if (!source) throw Error(kExitMismatch, opt.animation + ": --animation file has no animation");
+        std::vector<std::string> unmatched;
+        in.clip = retarget_clip(in.scene, motion, *source, unmatched);
+        if (in.clip.channels.empty())
+            throw Error(kExitMismatch, opt.animation + ": no animated joint matches a node of " + opt.file + " by name");
+        if (!unmatched.empty()) {
+            std::string list;
+            for (const auto& u : unmatched) list += (list.empty() ? "" : ", ") + u;
+            spdlog::warn("{}: {} animated nodes have no match in {}: {}", opt.animation, unmatched.size(), opt.file, list);
+        }
+        if (opt.fps <= 0 && motion.fps_from_file) in.fps = motion.fps;
+        in.has_clip = true;
+    } else if (const Clip* c = pick_clip(in.scene, opt.clip, opt.file)) {
+        in.clip = *c;
+        in.has_clip = true;
+    }
+    if (in.has_clip && in.clip.channels.empty())
+        throw Error(kExitBadInput, opt.file + ": clip '" + in.clip.name + "' has no channels (empty animation)");
+
+    in.frames = opt.frames.empty() ? default_frames(in.clip_ptr(), in.fps) : parse_frames(opt.frames, in.fps);
+    check_frames_in_clip(in.frames, in.clip_ptr(), in.fps);
+    if (!opt.chunk.empty()) {
+        parse_chunk(opt.chunk, in.chunk_index, in.chunk_count);
+        in.frames = chunk_frames(in.frames, in.chunk_index, in.chunk_count);
+    }
+    return in;
+}
+
+std::string output_format(const std::string& format, const std::string& out, const std::string& fallback) {
+    if (!format.empty()) return format;
+    auto dot = out.find_last_of('.');
+    if (out.empty() || out == "-" || dot == std::string::npos) return fallback;
+    std::string ext = out.substr(dot + 1);
+    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == "glb" || ext == "gltf") return "gltf";
+    if (ext == "csv" || ext == "json") return ext;
+    throw Error(kExitUsage, out + ": cannot tell the format from the extension '." + ext + "' (use --format)");
+}
+
+Progress::Progress(std::size_t total, const char* what)
+    : total_(total), what_(what), enabled_(!g_quiet && isatty(STDERR_FILENO)),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+void Progress::step(std::size_t done) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    if (elapsed < 1.0 || std::chrono::duration<double>(now - last_).count() < 0.2) return;
+    last_ = now;
+    const double rate = done / elapsed;
+    const double left = rate > 0 ? (total_ - done) / rate : 0;
+    std::fprintf(stderr, "\r%s %zu/%zu frames, %.1f frames/s, %.0f s left   ", what_, done, total_, rate, std::ceil(left));
+    std::fflush(stderr);
+    shown_ = true;
+}
+
+void Progress::finish() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+}
+
+}  // namespace rigscope::cli

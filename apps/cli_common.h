@@ -1,0 +1,71 @@
+// What every per-frame command shares: the input options, loading with them, and progress.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rigscope/frames.h"
+#include "rigscope/scene.h"
+
+namespace rigscope::cli {
+
+struct InputOptions {
+    std::string file;
+    std::string animation;  // --animation: clip from another file, matched by joint name
+    std::string clip;       // --clip NAME|INDEX
+    double fps = 0;         // --fps; 0: the file's
+    std::string frames;     // --frames; empty: every frame of the clip
+    std::string mesh;       // --mesh NAME|INDEX; empty: every mesh
+    std::string weld = "on";
+    std::string chunk;      // --chunk I/N
+    double max_memory_mib = 8192;
+};
+
+// Adds FILE and the options above to a subcommand; `per_frame` adds frame selection too.
+void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame = true);
+
+// A loaded input ready for evaluation.
+struct Input {
+    Scene scene;
+    Clip clip;                   // the selected clip (retargeted with --animation)
+    bool has_clip = false;
+    double fps = 24;
+    std::vector<Frame> frames;   // selected (and chunked) frames
+    std::vector<int> meshes;     // selected meshes
+    bool weld = true;
+    int chunk_index = 0, chunk_count = 1;
+    std::vector<std::string> paths;  // every input file, so outputs never overwrite one
+
+    const Clip* clip_ptr() const { return has_clip ? &clip : nullptr; }
+};
+
+Input load_input(const InputOptions& opt, bool per_frame = true);
+
+// Selects meshes by name or index; throws Error (exit 2) for an unknown one, listing the names.
+std::vector<int> select_meshes(const Scene& scene, const std::string& spec);
+
+// Progress on stderr for long runs: only when stderr is a terminal and not quiet, and only
+// once a run has taken more than a moment, so short runs print nothing.
+class Progress {
+public:
+    Progress(std::size_t total, const char* what);
+    void step(std::size_t done);
+    void finish();
+
+private:
+    std::size_t total_;
+    const char* what_;
+    bool enabled_;
+    bool shown_ = false;
+    std::chrono::steady_clock::time_point start_, last_;
+};
+
+extern bool g_quiet;
+
+// Output format from --format, else -o's extension, else `fallback`.
+std::string output_format(const std::string& format, const std::string& out, const std::string& fallback);
+
+}  // namespace rigscope::cli

@@ -1,0 +1,167 @@
+#include "rigscope/pose.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rigscope {
+
+Pose rest_pose(const Scene& scene) {
+    Pose pose;
+    pose.local.reserve(scene.nodes.size());
+    for (const Node& n : scene.nodes) pose.local.push_back(n.rest);
+    pose.morph_weights.reserve(scene.meshes.size());
+    for (const Mesh& m : scene.meshes) {
+        std::vector<float> w = m.default_weights;
+        w.resize(m.targets.size(), 0.0f);
+        pose.morph_weights.push_back(std::move(w));
+    }
+    pose_world(scene, pose);
+    return pose;
+}
+
+Pose bind_pose(const Scene& scene) {
+    Pose pose = rest_pose(scene);
+    pose.bind = true;
+    return pose;
+}
+
+void pose_world(const Scene& scene, Pose& pose) {
+    const std::size_t n = scene.nodes.size();
+    pose.world.resize(n);
+    // Depth-first from the roots so a parent is always done before its children, whatever the
+    // order of the file's node array. Readers reject cycles, so this terminates.
+    std::vector<int> stack;
+    for (std::size_t i = 0; i < n; ++i)
+        if (scene.nodes[i].parent < 0) stack.push_back(static_cast<int>(i));
+    while (!stack.empty()) {
+        int i = stack.back();
+        stack.pop_back();
+        const Node& node = scene.nodes[i];
+        Eigen::Matrix4d local = pose.local[i].matrix();
+        pose.world[i] = node.parent < 0 ? local : Eigen::Matrix4d(pose.world[node.parent] * local);
+        for (int c : node.children) stack.push_back(c);
+    }
+}
+
+namespace {
+
+// Index k of the segment [times[k], times[k+1]) holding t; callers handle the ends.
+std::size_t segment(const std::vector<float>& times, double t) {
+    auto it = std::upper_bound(times.begin(), times.end(), static_cast<float>(t));
+    std::size_t k = static_cast<std::size_t>(it - times.begin());
+    return k == 0 ? 0 : k - 1;
+}
+
+void normalise_quaternion(float* q) {
+    double len = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3]);
+    if (len > 0) for (int i = 0; i < 4; ++i) q[i] = static_cast<float>(q[i] / len);
+}
+
+void slerp(const float* a, const float* b, double u, float* out) {
+    Eigen::Quaterniond qa(a[3], a[0], a[1], a[2]), qb(b[3], b[0], b[1], b[2]);
+    // Eigen's slerp takes the shorter arc, as glTF asks.
+    Eigen::Quaterniond q = qa.normalized().slerp(u, qb.normalized());
+    out[0] = static_cast<float>(q.x());
+    out[1] = static_cast<float>(q.y());
+    out[2] = static_cast<float>(q.z());
+    out[3] = static_cast<float>(q.w());
+}
+
+}  // namespace
+
+void sample_channel(const Channel& ch, double time, float* out) {
+    const int w = ch.width;
+    const bool cubic = ch.interpolation == Interpolation::CubicSpline;
+    const std::size_t stride = cubic ? 3 * w : w;  // a cubic key holds in-tangent, value, out-tangent
+    const std::size_t value_at = cubic ? w : 0;
+    const std::size_t keys = ch.times.size();
+    auto key_value = [&](std::size_t k) { return ch.values.data() + k * stride + value_at; };
+    if (keys == 0) return;
+    if (keys == 1 || time <= ch.times.front()) {
+        std::copy_n(key_value(0), w, out);
+        return;
+    }
+    if (time >= ch.times.back()) {
+        std::copy_n(key_value(keys - 1), w, out);
+        return;
+    }
+    const std::size_t k = segment(ch.times, time);
+    const double t0 = ch.times[k], t1 = ch.times[k + 1];
+    const double dt = t1 - t0;
+    const double u = dt > 0 ? (time - t0) / dt : 0.0;
+    const bool rotation = ch.path == ChannelPath::Rotation;
+    switch (ch.interpolation) {
+        case Interpolation::Step:
+            std::copy_n(key_value(k), w, out);
+            return;
+        case Interpolation::Linear:
+            if (rotation) {
+                slerp(key_value(k), key_value(k + 1), u, out);
+            } else {
+                const float* a = key_value(k);
+                const float* b = key_value(k + 1);
+                for (int i = 0; i < w; ++i) out[i] = static_cast<float>(a[i] + (b[i] - a[i]) * u);
+            }
+            return;
+        case Interpolation::CubicSpline: {
+            // glTF's cubic Hermite: tangents are scaled by the segment's duration.
+            const float* p0 = key_value(k);
+            const float* m0 = ch.values.data() + k * stride + 2 * w;  // out-tangent of key k
+            const float* p1 = key_value(k + 1);
+            const float* m1 = ch.values.data() + (k + 1) * stride;    // in-tangent of key k+1
+            const double u2 = u * u, u3 = u2 * u;
+            const double h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u;
+            const double h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
+            for (int i = 0; i < w; ++i)
+                out[i] = static_cast<float>(h00 * p0[i] + h10 * dt * m0[i] + h01 * p1[i] + h11 * dt * m1[i]);
+            if (rotation) normalise_quaternion(out);
+            return;
+        }
+    }
+}
+
+void sample_pose(const Scene& scene, const Clip* clip, double time, Pose& pose) {
+    if (pose.local.size() != scene.nodes.size()) pose = rest_pose(scene);
+    pose.bind = false;
+    for (std::size_t i = 0; i < scene.nodes.size(); ++i) pose.local[i] = scene.nodes[i].rest;
+    for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+        auto& w = pose.morph_weights[m];
+        w = scene.meshes[m].default_weights;
+        w.resize(scene.meshes[m].targets.size(), 0.0f);
+    }
+    if (clip) {
+        float v[64];
+        std::vector<float> wide;
+        for (const Channel& ch : clip->channels) {
+            if (ch.node < 0 || ch.node >= static_cast<int>(scene.nodes.size())) continue;
+            float* out = v;
+            if (ch.width > 64) {
+                wide.resize(ch.width);
+                out = wide.data();
+            }
+            sample_channel(ch, time, out);
+            Transform& t = pose.local[ch.node];
+            switch (ch.path) {
+                case ChannelPath::Translation: t.translation = Eigen::Vector3d(out[0], out[1], out[2]); break;
+                case ChannelPath::Scale: t.scale = Eigen::Vector3d(out[0], out[1], out[2]); break;
+                case ChannelPath::Rotation:
+                    t.rotation = Eigen::Quaterniond(out[3], out[0], out[1], out[2]).normalized();
+                    break;
+                case ChannelPath::Weights: {
+                    int mesh = scene.nodes[ch.node].mesh;
+                    // FBX files may split one blend-shape deformer over several meshes sharing
+                    // a node; every mesh of the node takes the weights its target count allows.
+                    for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+                        if (static_cast<int>(m) != mesh && scene.meshes[m].node != ch.node) continue;
+                        auto& w = pose.morph_weights[m];
+                        for (std::size_t i = 0; i < w.size() && i < static_cast<std::size_t>(ch.width); ++i) w[i] = out[i];
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    pose_world(scene, pose);
+}
+
+}  // namespace rigscope

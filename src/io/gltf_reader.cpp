@@ -1,0 +1,355 @@
+// glTF 2.0 into the plain scene model. Read natively (not through Assimp) because Assimp 5.2.5
+// drops the samplers' interpolation mode and the cubic-spline tangents, and renumbers vertices.
+#include <cmath>
+
+#include "gltf_document.h"
+#include "rigscope/error.h"
+#include "rigscope/load.h"
+
+namespace rigscope {
+
+namespace {
+
+using gltf::Document;
+using gltf::json;
+
+std::string at(const char* what, std::size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+
+bool finite(const std::vector<float>& v) {
+    for (float x : v)
+        if (!std::isfinite(x)) return false;
+    return true;
+}
+
+Transform read_node_transform(const Document& doc, const json& node, const std::string& where) {
+    Transform t;
+    auto vec = [&](const char* key, std::size_t n) -> std::vector<double> {
+        const json& a = doc.array(node, key, where);
+        if (a.empty()) return {};
+        if (a.size() != n) doc.fail(where + "." + key + ": expected " + std::to_string(n) + " numbers");
+        std::vector<double> out;
+        for (const json& x : a) {
+            if (!x.is_number()) doc.fail(where + "." + key + ": expected numbers");
+            out.push_back(x.get<double>());
+            if (!std::isfinite(out.back())) doc.fail(where + "." + key + ": not finite");
+        }
+        return out;
+    };
+    if (auto m = vec("matrix", 16); !m.empty()) {
+        Eigen::Matrix4d mat;
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 4; ++r) mat(r, c) = m[c * 4 + r];  // column-major
+        Eigen::Matrix3d rs = mat.topLeftCorner<3, 3>();
+        Eigen::Vector3d scale(rs.col(0).norm(), rs.col(1).norm(), rs.col(2).norm());
+        if (rs.determinant() < 0) scale.x() = -scale.x();
+        Eigen::Matrix3d rot = rs;
+        for (int c = 0; c < 3; ++c)
+            if (scale[c] != 0) rot.col(c) /= scale[c];
+        t.translation = mat.topRightCorner<3, 1>();
+        t.rotation = Eigen::Quaterniond(rot).normalized();
+        t.scale = scale;
+        return t;
+    }
+    if (auto v = vec("translation", 3); !v.empty()) t.translation = Eigen::Vector3d(v[0], v[1], v[2]);
+    if (auto v = vec("rotation", 4); !v.empty()) t.rotation = Eigen::Quaterniond(v[3], v[0], v[1], v[2]).normalized();
+    if (auto v = vec("scale", 3); !v.empty()) t.scale = Eigen::Vector3d(v[0], v[1], v[2]);
+    return t;
+}
+
+// Triangles of a primitive as local vertex indices; strips and fans become triangles.
+std::vector<std::uint32_t> primitive_triangles(const Document& doc, const json& prim, const std::string& where, std::size_t vertices) {
+    const int mode = static_cast<int>(doc.number(prim, "mode", where, 4));
+    std::vector<std::uint32_t> idx;
+    int acc = doc.index(prim, "indices", where, doc.size_of("accessors"));
+    if (acc >= 0) {
+        int comps = 0;
+        idx = doc.read_uints(acc, &comps);
+        if (comps != 1) doc.fail(where + ".indices: expected SCALAR indices");
+    } else {
+        idx.resize(vertices);
+        for (std::size_t i = 0; i < vertices; ++i) idx[i] = static_cast<std::uint32_t>(i);
+    }
+    for (std::uint32_t i : idx)
+        if (i >= vertices)
+            doc.fail(where + ".indices: index " + std::to_string(i) + " out of range (" + std::to_string(vertices) + " vertices)");
+    std::vector<std::uint32_t> tris;
+    if (mode == 4) {
+        if (idx.size() % 3 != 0) doc.fail(where + ": triangle index count " + std::to_string(idx.size()) + " is not a multiple of 3");
+        tris = std::move(idx);
+    } else if (mode == 5) {
+        for (std::size_t i = 2; i < idx.size(); ++i) {
+            if (i % 2 == 0) tris.insert(tris.end(), {idx[i - 2], idx[i - 1], idx[i]});
+            else tris.insert(tris.end(), {idx[i - 1], idx[i - 2], idx[i]});
+        }
+    } else if (mode == 6) {
+        for (std::size_t i = 2; i < idx.size(); ++i) tris.insert(tris.end(), {idx[0], idx[i - 1], idx[i]});
+    } else if (mode < 0 || mode > 6) {
+        doc.fail(where + ".mode: invalid primitive mode " + std::to_string(mode));
+    }
+    // Points and lines have no faces: they contribute vertices, no tension edges.
+    return tris;
+}
+
+Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector<std::string>& warnings) {
+    const std::string mwhere = at("meshes", mesh_index);
+    const json& jm = doc.root()["meshes"][mesh_index];
+    if (!jm.is_object()) doc.fail(mwhere + ": expected an object");
+    Mesh mesh;
+    mesh.name = doc.string(jm, "name", mwhere, mwhere);
+    const json& prims = doc.array(jm, "primitives", mwhere);
+    if (!jm.contains("primitives")) doc.fail(mwhere + ": missing primitives");
+    std::vector<std::vector<std::pair<std::uint16_t, float>>> infl;
+    std::size_t target_count = 0;
+    bool any_skin = false;
+    for (std::size_t p = 0; p < prims.size(); ++p) {
+        const std::string where = mwhere + ".primitives[" + std::to_string(p) + "]";
+        const json& prim = prims[p];
+        if (!prim.is_object()) doc.fail(where + ": expected an object");
+        if (!prim.contains("attributes") || !prim["attributes"].is_object()) doc.fail(where + ": missing attributes");
+        const json& attrs = prim["attributes"];
+        const std::size_t accessors = doc.size_of("accessors");
+        int pos_acc = doc.index(attrs, "POSITION", where + ".attributes", accessors);
+        if (pos_acc < 0) doc.fail(where + ": no POSITION attribute");
+        int comps = 0;
+        std::vector<float> pos = doc.read_floats(pos_acc, &comps);
+        if (comps != 3) doc.fail(where + ".attributes.POSITION: expected VEC3");
+        if (!finite(pos)) doc.fail(where + ".attributes.POSITION: NaN or infinite position");
+        const std::size_t n = pos.size() / 3;
+        const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
+        for (std::size_t v = 0; v < n; ++v) mesh.positions.emplace_back(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+
+        const auto tris = primitive_triangles(doc, prim, where, n);
+        for (std::size_t t = 0; t + 2 < tris.size(); t += 3) {
+            for (int k = 0; k < 3; ++k) mesh.face_indices.push_back(base + tris[t + k]);
+            mesh.face_offsets.push_back(static_cast<std::uint32_t>(mesh.face_indices.size()));
+        }
+
+        // Skin influences: every JOINTS_n / WEIGHTS_n pair.
+        infl.resize(mesh.positions.size());
+        for (int set = 0;; ++set) {
+            const std::string jn = "JOINTS_" + std::to_string(set), wn = "WEIGHTS_" + std::to_string(set);
+            int ja = doc.index(attrs, jn.c_str(), where + ".attributes", accessors);
+            int wa = doc.index(attrs, wn.c_str(), where + ".attributes", accessors);
+            if (ja < 0 && wa < 0) break;
+            if (ja < 0 || wa < 0) doc.fail(where + ": " + (ja < 0 ? jn : wn) + " missing beside its pair");
+            int jc = 0, wc = 0;
+            std::vector<std::uint32_t> joints = doc.read_uints(ja, &jc);
+            std::vector<float> weights = doc.read_floats(wa, &wc);
+            if (jc != 4 || wc != 4) doc.fail(where + ": " + jn + "/" + wn + " must be VEC4");
+            if (joints.size() != n * 4 || weights.size() != n * 4)
+                doc.fail(where + ": " + jn + "/" + wn + " count differs from POSITION count " + std::to_string(n));
+            if (!finite(weights)) doc.fail(where + "." + wn + ": NaN or infinite weight");
+            any_skin = true;
+            for (std::size_t v = 0; v < n; ++v)
+                for (int k = 0; k < 4; ++k) {
+                    const float w = weights[v * 4 + k];
+                    if (w == 0.0f) continue;
+                    if (w < 0) doc.fail(where + "." + wn + ": negative weight at vertex " + std::to_string(v));
+                    const std::uint32_t j = joints[v * 4 + k];
+                    if (skin_joints >= 0 && j >= static_cast<std::uint32_t>(skin_joints))
+                        doc.fail(where + "." + jn + ": joint index " + std::to_string(j) + " beyond the skin's " + std::to_string(skin_joints) + " joints");
+                    infl[base + v].emplace_back(static_cast<std::uint16_t>(j), w);
+                }
+        }
+
+        // Morph targets: POSITION deltas; primitives of one mesh share the target list.
+        const json& targets = doc.array(prim, "targets", where);
+        if (p == 0) {
+            target_count = targets.size();
+            mesh.targets.resize(target_count);
+        } else if (targets.size() != target_count) {
+            doc.fail(where + ".targets: " + std::to_string(targets.size()) + " targets, the first primitive has " + std::to_string(target_count));
+        }
+        for (std::size_t t = 0; t < targets.size(); ++t) {
+            auto& deltas = mesh.targets[t].deltas;
+            deltas.resize(mesh.positions.size(), Eigen::Vector3f::Zero());
+            int ta = doc.index(targets[t], "POSITION", where + ".targets[" + std::to_string(t) + "]", accessors);
+            if (ta < 0) continue;
+            std::vector<float> d = doc.read_floats(ta, &comps);
+            if (comps != 3 || d.size() != n * 3) doc.fail(where + ".targets[" + std::to_string(t) + "].POSITION: expected " + std::to_string(n) + " VEC3");
+            if (!finite(d)) doc.fail(where + ".targets[" + std::to_string(t) + "].POSITION: NaN or infinite delta");
+            for (std::size_t v = 0; v < n; ++v) deltas[base + v] = Eigen::Vector3f(d[3 * v], d[3 * v + 1], d[3 * v + 2]);
+        }
+    }
+    for (auto& t : mesh.targets) t.deltas.resize(mesh.positions.size(), Eigen::Vector3f::Zero());
+
+    // Target names: the de-facto convention mesh.extras.targetNames (Blender, three.js).
+    if (jm.contains("extras") && jm["extras"].is_object() && jm["extras"].contains("targetNames") && jm["extras"]["targetNames"].is_array()) {
+        const json& names = jm["extras"]["targetNames"];
+        for (std::size_t t = 0; t < mesh.targets.size() && t < names.size(); ++t)
+            if (names[t].is_string()) mesh.targets[t].name = names[t].get<std::string>();
+    }
+    for (std::size_t t = 0; t < mesh.targets.size(); ++t)
+        if (mesh.targets[t].name.empty()) mesh.targets[t].name = "target_" + std::to_string(t);
+    const json& weights = doc.array(jm, "weights", mwhere);
+    for (const json& w : weights) mesh.default_weights.push_back(w.is_number() ? w.get<float>() : 0.0f);
+    mesh.default_weights.resize(mesh.targets.size(), 0.0f);
+
+    if (any_skin) {
+        mesh.influences.offsets.reserve(infl.size() + 1);
+        mesh.influences.offsets.push_back(0);
+        std::size_t zero = 0;
+        for (auto& list : infl) {
+            double sum = 0;
+            for (auto& [j, w] : list) sum += w;
+            if (sum <= 0) ++zero;
+            for (auto& [j, w] : list) {
+                mesh.influences.joints.push_back(j);
+                mesh.influences.weights.push_back(static_cast<float>(w / sum));
+            }
+            mesh.influences.offsets.push_back(static_cast<std::uint32_t>(mesh.influences.joints.size()));
+        }
+        if (zero) warnings.push_back(doc.path() + ": " + mwhere + ": " + std::to_string(zero) + " vertices have no skin weight (they stay at rest)");
+    }
+    return mesh;
+}
+
+}  // namespace
+
+Scene read_gltf(const std::string& path, const LoadOptions& options) {
+    Document doc(path, options.max_memory);
+    const json& root = doc.root();
+    Scene scene;
+    scene.source = path;
+    scene.format = "glTF";
+    scene.units_note = "glTF: metres by definition";
+    scene.vertex_ids = "glTF: index into the mesh's vertices (primitives in order, concatenated)";
+    scene.warnings = doc.warnings;
+
+    const json& nodes = doc.array(root, "nodes", "");
+    const std::size_t node_count = nodes.size();
+    scene.nodes.resize(node_count);
+    const std::size_t mesh_count = doc.size_of("meshes");
+    const std::size_t skin_count = doc.size_of("skins");
+    std::vector<int> node_mesh(node_count, -1), node_skin(node_count, -1);
+    for (std::size_t i = 0; i < node_count; ++i) {
+        const std::string where = at("nodes", i);
+        const json& n = nodes[i];
+        if (!n.is_object()) doc.fail(where + ": expected an object");
+        Node& node = scene.nodes[i];
+        node.name = doc.string(n, "name", where, "node_" + std::to_string(i));
+        node.rest = read_node_transform(doc, n, where);
+        node_mesh[i] = doc.index(n, "mesh", where, mesh_count);
+        node_skin[i] = doc.index(n, "skin", where, skin_count);
+        for (const json& c : doc.array(n, "children", where)) {
+            if (!c.is_number_integer() || c.get<long long>() < 0 || c.get<unsigned long long>() >= node_count)
+                doc.fail(where + ".children: invalid node index");
+            const int child = c.get<int>();
+            if (scene.nodes[child].parent >= 0 || child == static_cast<int>(i))
+                doc.fail(where + ".children: node " + std::to_string(child) + " has more than one parent (the hierarchy must be a tree)");
+            scene.nodes[child].parent = static_cast<int>(i);
+            node.children.push_back(child);
+        }
+    }
+    // A cycle leaves nodes unreachable from any root.
+    for (std::size_t i = 0; i < node_count; ++i) {
+        std::size_t steps = 0;
+        for (int p = static_cast<int>(i); p >= 0; p = scene.nodes[p].parent)
+            if (++steps > node_count) doc.fail(at("nodes", i) + ": cyclic node hierarchy");
+    }
+
+    const json& skins = doc.array(root, "skins", "");
+    for (std::size_t s = 0; s < skins.size(); ++s) {
+        const std::string where = at("skins", s);
+        Skin skin;
+        skin.name = doc.string(skins[s], "name", where, where);
+        for (const json& j : doc.array(skins[s], "joints", where)) {
+            if (!j.is_number_integer() || j.get<long long>() < 0 || j.get<unsigned long long>() >= node_count)
+                doc.fail(where + ".joints: invalid node index");
+            skin.joints.push_back(j.get<int>());
+        }
+        if (skin.joints.empty()) doc.fail(where + ": no joints");
+        if (skin.joints.size() > 65535) doc.fail(where + ": more than 65535 joints");
+        skin.inverse_bind.assign(skin.joints.size(), Eigen::Matrix4d::Identity());
+        int ibm = doc.index(skins[s], "inverseBindMatrices", where, doc.size_of("accessors"));
+        if (ibm >= 0) {
+            int comps = 0;
+            std::vector<float> m = doc.read_floats(ibm, &comps);
+            if (comps != 16 || m.size() != 16 * skin.joints.size())
+                doc.fail(where + ".inverseBindMatrices: expected " + std::to_string(skin.joints.size()) + " MAT4");
+            if (!finite(m)) doc.fail(where + ".inverseBindMatrices: NaN or infinite value");
+            for (std::size_t j = 0; j < skin.joints.size(); ++j)
+                for (int c = 0; c < 4; ++c)
+                    for (int r = 0; r < 4; ++r) skin.inverse_bind[j](r, c) = m[16 * j + 4 * c + r];
+        }
+        scene.skins.push_back(std::move(skin));
+    }
+
+    // One Mesh per node that instantiates a glTF mesh: a mesh used twice is deformed twice.
+    for (std::size_t i = 0; i < node_count; ++i) {
+        if (node_mesh[i] < 0) continue;
+        const int skin = node_skin[i];
+        Mesh mesh = read_mesh(doc, node_mesh[i], skin >= 0 ? static_cast<int>(scene.skins[skin].joints.size()) : -1, scene.warnings);
+        mesh.node = static_cast<int>(i);
+        mesh.skin = mesh.influences.empty() ? -1 : skin;
+        if (skin < 0 && !mesh.influences.empty()) {
+            scene.warnings.push_back(path + ": " + at("nodes", i) + " has skin weights but no skin (drawn unskinned)");
+            mesh.influences = Influences{};
+        }
+        scene.nodes[i].mesh = static_cast<int>(scene.meshes.size());
+        scene.meshes.push_back(std::move(mesh));
+    }
+
+    const json& anims = doc.array(root, "animations", "");
+    for (std::size_t a = 0; a < anims.size(); ++a) {
+        const std::string where = at("animations", a);
+        const json& ja = anims[a];
+        Clip clip;
+        clip.name = doc.string(ja, "name", where, "animation_" + std::to_string(a));
+        const json& samplers = doc.array(ja, "samplers", where);
+        const json& channels = doc.array(ja, "channels", where);
+        bool first = true;
+        for (std::size_t c = 0; c < channels.size(); ++c) {
+            const std::string cw = where + ".channels[" + std::to_string(c) + "]";
+            const json& jc = channels[c];
+            if (!jc.is_object() || !jc.contains("target") || !jc["target"].is_object()) doc.fail(cw + ": missing target");
+            int node = doc.index(jc["target"], "node", cw + ".target", node_count);
+            if (node < 0) continue;  // targets an extension's object; nothing for rigscope
+            const std::string path_name = doc.string(jc["target"], "path", cw + ".target");
+            Channel ch;
+            ch.node = node;
+            if (path_name == "translation") { ch.path = ChannelPath::Translation; ch.width = 3; }
+            else if (path_name == "rotation") { ch.path = ChannelPath::Rotation; ch.width = 4; }
+            else if (path_name == "scale") { ch.path = ChannelPath::Scale; ch.width = 3; }
+            else if (path_name == "weights") {
+                ch.path = ChannelPath::Weights;
+                const int m = scene.nodes[node].mesh;
+                if (m < 0) doc.fail(cw + ": weights channel on a node without a mesh");
+                ch.width = static_cast<int>(scene.meshes[m].targets.size());
+                if (ch.width == 0) doc.fail(cw + ": weights channel on a mesh without morph targets");
+            } else {
+                continue;  // "pointer" and other extension paths
+            }
+            int s = doc.index(jc, "sampler", cw, samplers.size());
+            if (s < 0) doc.fail(cw + ": missing sampler");
+            const std::string sw = where + ".samplers[" + std::to_string(s) + "]";
+            const json& js = samplers[s];
+            const std::string interp = doc.string(js, "interpolation", sw, "LINEAR");
+            if (interp == "STEP") ch.interpolation = Interpolation::Step;
+            else if (interp == "LINEAR") ch.interpolation = Interpolation::Linear;
+            else if (interp == "CUBICSPLINE") ch.interpolation = Interpolation::CubicSpline;
+            else doc.fail(sw + ".interpolation: unknown '" + interp + "'");
+            const int in = doc.index(js, "input", sw, doc.size_of("accessors"));
+            const int out = doc.index(js, "output", sw, doc.size_of("accessors"));
+            if (in < 0 || out < 0) doc.fail(sw + ": missing input or output");
+            ch.times = doc.read_floats(in);
+            ch.values = doc.read_floats(out);
+            if (ch.times.empty()) doc.fail(sw + ": no keys");
+            if (!finite(ch.times) || !finite(ch.values)) doc.fail(sw + ": NaN or infinite key");
+            for (std::size_t k = 1; k < ch.times.size(); ++k)
+                if (ch.times[k] < ch.times[k - 1]) doc.fail(sw + ".input: key times decrease at key " + std::to_string(k));
+            const std::size_t per_key = static_cast<std::size_t>(ch.width) * (ch.interpolation == Interpolation::CubicSpline ? 3 : 1);
+            if (ch.values.size() != ch.times.size() * per_key)
+                doc.fail(sw + ".output: " + std::to_string(ch.values.size()) + " values for " + std::to_string(ch.times.size()) +
+                         " keys of " + std::to_string(per_key));
+            clip.start = first ? ch.times.front() : std::min<double>(clip.start, ch.times.front());
+            clip.end = first ? ch.times.back() : std::max<double>(clip.end, ch.times.back());
+            first = false;
+            clip.channels.push_back(std::move(ch));
+        }
+        scene.clips.push_back(std::move(clip));
+    }
+    return scene;
+}
+
+}  // namespace rigscope

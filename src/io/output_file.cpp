@@ -1,0 +1,178 @@
+#include "rigscope/output.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rigscope/error.h"
+
+namespace rigscope {
+
+namespace {
+
+// Temporaries live in fixed buffers so the signal handler can unlink them without allocating.
+constexpr int kSlots = 64;
+char g_temp_paths[kSlots][4096];
+volatile sig_atomic_t g_slot_used[kSlots];
+
+int claim_slot(const std::string& path) {
+    if (path.size() >= sizeof g_temp_paths[0]) return -1;
+    for (int i = 0; i < kSlots; ++i) {
+        if (!g_slot_used[i]) {
+            std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+            g_slot_used[i] = 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+void release_slot(int slot) {
+    if (slot >= 0) g_slot_used[slot] = 0;
+}
+
+void on_signal(int sig) {
+    for (int i = 0; i < kSlots; ++i)
+        if (g_slot_used[i]) unlink(g_temp_paths[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+std::string describe_errno(int err) {
+    if (err == EFBIG) return "file size limit reached";
+    if (err == ENOSPC) return "no space left on device";
+    return std::strerror(err);
+}
+
+}  // namespace
+
+void OutputFile::install_signal_cleanup() {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+    // Past `ulimit -f` the kernel would kill us with SIGXFSZ mid-write; as EFBIG it is an
+    // ordinary write error that removes the temporary and exits 4.
+    signal(SIGXFSZ, SIG_IGN);
+    // A closed pipe (`rigscope deform ... | head`) is an ordinary end, not a crash.
+    signal(SIGPIPE, SIG_IGN);
+}
+
+void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs) {
+    struct stat out {};
+    if (stat(output.c_str(), &out) != 0) return;
+    for (const auto& in : inputs) {
+        struct stat st {};
+        if (stat(in.c_str(), &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+            throw Error(kExitUsage, output + ": output path is an input file; refusing to overwrite it");
+    }
+}
+
+OutputFile::OutputFile(const std::string& path, const std::vector<std::string>& inputs) : path_(path) {
+    buffer_.reserve(kBlock + (kBlock >> 2));
+    if (path.empty() || path == "-") {
+        stdout_ = true;
+        fd_ = STDOUT_FILENO;
+        return;
+    }
+    refuse_input_as_output(path, inputs);
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(kExitCannotWrite, path + ": is a directory");
+    auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    std::string templ = (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + "." + name + ".rigscope-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    fd_ = mkstemp(buf.data());
+    if (fd_ < 0) {
+        const int err = errno;
+        struct stat ds {};
+        if (stat(dir.c_str(), &ds) != 0) throw Error(kExitCannotWrite, path + ": cannot write: folder '" + dir + "' does not exist");
+        throw Error(kExitCannotWrite, path + ": cannot write: " + describe_errno(err));
+    }
+    temp_ = buf.data();
+    fchmod(fd_, 0644);
+    slot_ = claim_slot(temp_);
+}
+
+OutputFile::~OutputFile() {
+    if (!stdout_ && fd_ >= 0) close(fd_);
+    if (!committed_ && !temp_.empty()) unlink(temp_.c_str());
+    release_slot(slot_);
+}
+
+void OutputFile::flush() {
+    std::size_t done = 0;
+    while (done < buffer_.size()) {
+        ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            const int err = n < 0 ? errno : ENOSPC;
+            if (stdout_ && err == EPIPE) {  // the reader went away: nothing more to say
+                buffer_.clear();
+                return;
+            }
+            throw Error(kExitCannotWrite, (stdout_ ? std::string("stdout") : path_) + ": write failed: " + describe_errno(err));
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    buffer_.clear();
+}
+
+void OutputFile::commit() {
+    flush();
+    if (stdout_) {
+        committed_ = true;
+        return;
+    }
+    if (fsync(fd_) != 0 && errno != EINVAL)
+        throw Error(kExitCannotWrite, path_ + ": write failed: " + describe_errno(errno));
+    close(fd_);
+    fd_ = -1;
+    if (rename(temp_.c_str(), path_.c_str()) != 0)
+        throw Error(kExitCannotWrite, path_ + ": cannot rename temporary into place: " + describe_errno(errno));
+    committed_ = true;
+    release_slot(slot_);
+    slot_ = -1;
+}
+
+void append_csv_field(std::string& out, std::string_view s) {
+    if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
+        out.append(s);
+        return;
+    }
+    out.push_back('"');
+    for (char c : s) {
+        if (c == '"') out.push_back('"');
+        out.push_back(c);
+    }
+    out.push_back('"');
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+    out.push_back('"');
+    for (unsigned char c : s) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (c < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                    out += buf;
+                } else {
+                    out.push_back(static_cast<char>(c));
+                }
+        }
+    }
+    out.push_back('"');
+}
+
+}  // namespace rigscope
