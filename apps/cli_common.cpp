@@ -127,6 +127,11 @@ Input load_input(const InputOptions& opt, bool per_frame) {
     return in;
 }
 
+void pose_at(const Input& in, const Frame& f, Pose& pose) {
+    if (f.bind) pose = bind_pose(in.scene);
+    else sample_pose(in.scene, in.clip_ptr(), f.time, pose);
+}
+
 std::string output_format(const std::string& format, const std::string& out, const std::string& fallback) {
     if (!format.empty()) return format;
     auto dot = out.find_last_of('.');

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rigscope/frames.h"
+#include "rigscope/pose.h"
 #include "rigscope/scene.h"
 
 namespace rigscope::cli {
@@ -43,6 +44,11 @@ struct Input {
 };
 
 Input load_input(const InputOptions& opt, bool per_frame = true);
+
+// The pose of `in` at frame f: the bind pose, or the clip sampled at f's time. Every per-frame
+// command goes through here, so whatever drives the pose (a rig's joystick controls) applies to
+// all of them alike.
+void pose_at(const Input& in, const Frame& f, Pose& pose);
 
 // Selects meshes by name or index; throws Error (exit 2) for an unknown one, listing the names.
 std::vector<int> select_meshes(const Scene& scene, const std::string& spec);

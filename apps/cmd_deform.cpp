@@ -41,8 +41,7 @@ int run_deform(const DeformOptions& opt) {
     Progress progress(in.frames.size(), "deform");
     for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
         const Frame& f = in.frames[fi];
-        if (f.bind) pose = bind_pose(in.scene);
-        else sample_pose(in.scene, in.clip_ptr(), f.time, pose);
+        pose_at(in, f, pose);
         if (!csv) {
             buf += fi ? ",{\"frame\":" : "{\"frame\":";
             if (f.bind) buf += "\"bind\""; else append_number(buf, f.number);
