@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what rigscope needs from Debian (only what is missing) and builds a Release build in
+# build/ (binary: build/rigscope). Safe to run again: it does only what is left to do.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake libassimp-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libspdlog-dev
+          libfmt-dev catch2 libbenchmark-dev python3-matplotlib python3-numpy)
+# Extra package lists other parts of the tool chain declare (one Debian package per line).
+for list in scripts/packages-*.txt; do
+    [ -f "$list" ] || continue
+    while read -r p; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && packages+=("$p"); done < "$list"
+done
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Node tools the tests use (the Khronos glTF validator), pinned by their lock file.
+if [ -f scripts/gltf_validator/package-lock.json ] && command -v npm >/dev/null \
+   && [ ! -d scripts/gltf_validator/node_modules ]; then
+    npm ci --prefix scripts/gltf_validator --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build build -j"$(nproc)"
+echo "setup: built build/rigscope" >&2
