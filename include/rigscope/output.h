@@ -29,6 +29,9 @@ public:
         if (buffer_.size() >= kBlock) flush();
     }
     void flush();
+    // Flushes, syncs and closes the temporary, leaving it in place for commit(): a command that
+    // writes many files finishes them all before renaming any, so a failure leaves none.
+    void finish();
     // Flushes, syncs and renames the temporary over the target. Throws Error (exit 4).
     void commit();
     const std::string& path() const { return path_; }

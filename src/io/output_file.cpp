@@ -14,8 +14,8 @@ namespace rigscope {
 namespace {
 
 // Temporaries live in fixed buffers so the signal handler can unlink them without allocating.
-constexpr int kSlots = 64;
-char g_temp_paths[kSlots][4096];
+constexpr int kSlots = 1024;
+char g_temp_paths[kSlots][1024];
 volatile sig_atomic_t g_slot_used[kSlots];
 
 int claim_slot(const std::string& path) {
@@ -123,16 +123,24 @@ void OutputFile::flush() {
     buffer_.clear();
 }
 
-void OutputFile::commit() {
+void OutputFile::finish() {
     flush();
+    if (stdout_ || fd_ < 0) return;
+    if (fsync(fd_) != 0 && errno != EINVAL)
+        throw Error(kExitCannotWrite, path_ + ": write failed: " + describe_errno(errno));
+    if (close(fd_) != 0) {
+        fd_ = -1;
+        throw Error(kExitCannotWrite, path_ + ": write failed: " + describe_errno(errno));
+    }
+    fd_ = -1;
+}
+
+void OutputFile::commit() {
+    finish();
     if (stdout_) {
         committed_ = true;
         return;
     }
-    if (fsync(fd_) != 0 && errno != EINVAL)
-        throw Error(kExitCannotWrite, path_ + ": write failed: " + describe_errno(errno));
-    close(fd_);
-    fd_ = -1;
     if (rename(temp_.c_str(), path_.c_str()) != 0)
         throw Error(kExitCannotWrite, path_ + ": cannot rename temporary into place: " + describe_errno(errno));
     committed_ = true;

@@ -1,0 +1,64 @@
+// Writers of tension results: CSV rows, a JSON summary, each fed one frame at a time so a run
+// never holds more than a frame of output.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rigscope/frames.h"
+#include "rigscope/output.h"
+#include "rigscope/tension.h"
+#include "rigscope/tension_map.h"
+
+namespace rigscope {
+
+// What a run was, recorded in outputs so results can be traced (and chunks merged) later.
+struct TensionRun {
+    std::string version;
+    std::string input;
+    std::string animation;         // --animation file, or empty
+    std::string reference_kind;    // "bind", "file" or "frame"
+    std::string reference;         // the reference file or frame number, empty for bind
+    std::string clip;              // empty without animation
+    double fps = 24;
+    bool weld = true;
+    TensionParams params;
+    TensionRange range;
+    bool auto_range = false;
+    double percentile = 100;
+    int chunk_index = 0, chunk_count = 1;
+};
+
+struct TensionMeshView {
+    std::string name;
+    const MeshTension* tension = nullptr;
+    std::vector<std::uint32_t> vertices;  // selected file vertex ids (--vertices); empty: all
+    bool selected_all = true;
+};
+
+class TensionSink {
+public:
+    virtual ~TensionSink() = default;
+    virtual void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) = 0;
+    // Called after every mesh's MeshTension was evaluated for frame f.
+    virtual void frame(const Frame& f) = 0;
+    virtual void end() = 0;
+};
+
+// CSV: frame,time,mesh,vertex,t,compress,stretch; a row per file vertex (or selected vertex).
+std::unique_ptr<TensionSink> make_tension_csv(OutputFile& out);
+// JSON: run, per-frame min/max T with their vertices, and the selected vertices' series.
+std::unique_ptr<TensionSink> make_tension_json(OutputFile& out);
+
+// Per-frame extremes of one mesh: T and the file vertex where each occurs.
+struct TensionExtremes {
+    float min_t = 1, max_t = 1;
+    std::uint32_t min_index = 0, max_index = 0;
+};
+TensionExtremes tension_extremes(const MeshTension& mt);
+
+void append_frame_label(std::string& out, const Frame& f);
+
+}  // namespace rigscope

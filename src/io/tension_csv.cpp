@@ -1,0 +1,78 @@
+#include "rigscope/tension_output.h"
+
+namespace rigscope {
+
+void append_frame_label(std::string& out, const Frame& f) {
+    if (f.bind) out += "bind";
+    else append_number(out, f.number);
+}
+
+TensionExtremes tension_extremes(const MeshTension& mt) {
+    TensionExtremes e;
+    bool first = true;
+    for (std::size_t w = 0; w < mt.t.size(); ++w) {
+        const float t = mt.t[w];
+        if (first || t < e.min_t) { e.min_t = t; e.min_index = mt.topo.representative[w]; }
+        if (first || t > e.max_t) { e.max_t = t; e.max_index = mt.topo.representative[w]; }
+        first = false;
+    }
+    return e;
+}
+
+namespace {
+
+class CsvSink : public TensionSink {
+public:
+    explicit CsvSink(OutputFile& out) : out_(out) {}
+
+    void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
+        run_ = run;
+        meshes_ = meshes;
+        out_.write("frame,time,mesh,vertex,t,compress,stretch\n");
+    }
+
+    void frame(const Frame& f) override {
+        std::string& buf = out_.buffer();
+        for (const auto& view : meshes_) {
+            const MeshTension& mt = *view.tension;
+            std::string prefix;
+            append_frame_label(prefix, f);
+            prefix += ',';
+            append_number(prefix, f.time);
+            prefix += ',';
+            append_csv_field(prefix, view.name);
+            prefix += ',';
+            auto row = [&](std::uint32_t v) {
+                const float t = mt.t[mt.topo.welded_of[v]];
+                buf += prefix;
+                append_number(buf, static_cast<unsigned long>(v));
+                buf += ',';
+                append_number(buf, t);
+                buf += ',';
+                append_number(buf, compress_of(t, run_.range, run_.params));
+                buf += ',';
+                append_number(buf, stretch_of(t, run_.range, run_.params));
+                buf += '\n';
+                out_.maybe_flush();
+            };
+            if (view.selected_all) {
+                for (std::uint32_t v = 0; v < mt.topo.welded_of.size(); ++v) row(v);
+            } else {
+                for (std::uint32_t v : view.vertices) row(v);
+            }
+        }
+    }
+
+    void end() override {}
+
+private:
+    OutputFile& out_;
+    TensionRun run_;
+    std::vector<TensionMeshView> meshes_;
+};
+
+}  // namespace
+
+std::unique_ptr<TensionSink> make_tension_csv(OutputFile& out) { return std::make_unique<CsvSink>(out); }
+
+}  // namespace rigscope
