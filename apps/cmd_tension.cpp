@@ -1,0 +1,111 @@
+// `rigscope tension`: the tension map per vertex and frame, as CSV, JSON or vertex-coloured glTF.
+#include <memory>
+#include <spdlog/spdlog.h>
+
+#include "commands.h"
+#include "rigscope/error.h"
+#include "rigscope/vertex_list.h"
+#include "tension_gltf.h"
+#include "tension_setup.h"
+
+namespace rigscope::cli {
+
+namespace {
+
+struct TensionCommand {
+    TensionOptions tension;
+    std::string vertices;
+    bool auto_range = false;
+    double percentile = 100;
+    bool bake_max = false;
+    std::string format;
+    std::string out = "-";
+};
+
+std::vector<TensionMeshView> views(const Input& in, const std::vector<MeshTension>& meshes, const std::string& vertices) {
+    std::vector<TensionMeshView> out;
+    for (const MeshTension& mt : meshes) {
+        TensionMeshView v;
+        v.name = in.scene.meshes[mt.mesh].name;
+        v.tension = &mt;
+        if (!vertices.empty()) {
+            v.vertices = parse_vertex_list(vertices, in.scene.meshes[mt.mesh].vertex_count());
+            v.selected_all = false;
+        }
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+int run_tension(const TensionCommand& opt) {
+    const std::string format = output_format(opt.format, opt.out, "csv");
+    if (format == "gltf" && (opt.out.empty() || opt.out == "-"))
+        throw Error(kExitUsage, "tension --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
+    if (opt.bake_max && format != "gltf") throw Error(kExitUsage, "--bake-max writes glTF: give -o FILE.glb");
+    Input in = load_input(opt.tension.input);
+    if (format == "gltf") check_tension_gltf_path(opt.out, in.frames.size(), opt.bake_max);
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    TensionRun run = describe_run(in, opt.tension);
+    std::vector<TensionMeshView> selected = views(in, meshes, opt.vertices);
+
+    if (opt.auto_range) {
+        // First pass: per-vertex extremes of T over the frames (the only state kept per vertex).
+        std::vector<std::vector<float>> vmin(meshes.size()), vmax(meshes.size());
+        for (std::size_t m = 0; m < meshes.size(); ++m) {
+            vmin[m].assign(meshes[m].topo.welded_count(), 1.0f);
+            vmax[m].assign(meshes[m].topo.welded_count(), 1.0f);
+        }
+        for_each_tension_frame(in, meshes, "tension (range)", [&](std::size_t) {
+            for (std::size_t m = 0; m < meshes.size(); ++m)
+                for (std::size_t w = 0; w < meshes[m].t.size(); ++w) {
+                    vmin[m][w] = std::min(vmin[m][w], meshes[m].t[w]);
+                    vmax[m][w] = std::max(vmax[m][w], meshes[m].t[w]);
+                }
+        });
+        std::vector<float> all_min, all_max;
+        for (std::size_t m = 0; m < meshes.size(); ++m) {
+            all_min.insert(all_min.end(), vmin[m].begin(), vmin[m].end());
+            all_max.insert(all_max.end(), vmax[m].begin(), vmax[m].end());
+        }
+        run.range = auto_tension_range(all_min, all_max, opt.percentile, run.range);
+        run.auto_range = true;
+        run.percentile = opt.percentile;
+        spdlog::info("auto range (percentile {}): t_s = {}, t_c = {}", opt.percentile, run.range.t_s, run.range.t_c);
+    }
+
+    if (format == "gltf") {
+        write_tension_gltf(in, meshes, run, opt.out, opt.bake_max);
+        return kExitOk;
+    }
+    OutputFile out(opt.out, in.paths);
+    std::unique_ptr<TensionSink> sink = format == "json" ? make_tension_json(out) : make_tension_csv(out);
+    sink->begin(run, selected);
+    for_each_tension_frame(in, meshes, "tension", [&](std::size_t fi) { sink->frame(in.frames[fi]); });
+    sink->end();
+    out.commit();
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_tension_command(CLI::App& app, Runner& run) {
+    auto opt = std::make_shared<TensionCommand>();
+    CLI::App* cmd = app.add_subcommand("tension", "Tension map per vertex and frame: T, compress, stretch (CSV, JSON, glTF)");
+    add_tension_options(cmd, opt->tension);
+    cmd->add_option("--vertices", opt->vertices, "Vertex ids for CSV rows and JSON series: 12,40,100..110");
+    cmd->add_option("--auto-range", opt->percentile,
+                    "Two passes: set t_s and t_c from the observed extremes (or this percentile of per-vertex extremes)")
+        ->expected(0, 1)
+        ->default_str("100")
+        ->check(CLI::Range(50.0, 100.0))
+        ->each([opt](const std::string&) { opt->auto_range = true; });
+    cmd->add_flag("--bake-max", opt->bake_max, "glTF: one file of the rest mesh coloured by each vertex's maximum over the frames");
+    cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
+        ->check(CLI::IsMember({"csv", "json", "gltf"}));
+    cmd->add_option("-o,--output", opt->out, "Output file, - for stdout; glTF: out_####.glb writes one file per frame");
+    cmd->callback([&run, opt] { run = [opt] { return run_tension(*opt); }; });
+}
+
+RIGSCOPE_REGISTER_COMMAND(2, add_tension_command);
+
+}  // namespace rigscope::cli

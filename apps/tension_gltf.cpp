@@ -1,0 +1,137 @@
+#include "tension_gltf.h"
+
+#include <memory>
+
+#include "rigscope/error.h"
+#include "rigscope/gltf_writer.h"
+#include "rigscope/skin.h"
+#include "tension_setup.h"
+
+namespace rigscope::cli {
+
+void check_tension_gltf_path(const std::string& pattern, std::size_t frames, bool bake_max) {
+    if (!bake_max && pattern.find('#') == std::string::npos && frames != 1)
+        throw Error(kExitUsage, pattern + ": " + std::to_string(frames) +
+                                    " frames selected but the name has no '#' (use out_####.glb for one file per frame, or --frames N)");
+}
+
+std::string frame_file_name(const std::string& pattern, const Frame& f) {
+    const auto first = pattern.find('#');
+    if (first == std::string::npos) return pattern;
+    auto last = pattern.find_first_not_of('#', first);
+    if (last == std::string::npos) last = pattern.size();
+    std::string label = f.bind ? "bind" : std::to_string(f.number < 0 ? -f.number : f.number);
+    if (!f.bind) {
+        if (label.size() < last - first) label.insert(0, last - first - label.size(), '0');
+        if (f.number < 0) label.insert(0, "-");
+    }
+    return pattern.substr(0, first) + label + pattern.substr(last);
+}
+
+namespace {
+
+// A scene of static meshes at the given positions (world space), one root node each, carrying
+// the colour and the three maps as vertex attributes.
+void write_coloured(const Input& in, const std::vector<MeshTension>& meshes,
+                    const std::vector<std::vector<Eigen::Vector3f>>& positions,
+                    const std::vector<std::vector<float>>& t, const std::vector<std::vector<float>>& compress,
+                    const std::vector<std::vector<float>>& stretch, OutputFile& out) {
+    Scene scene;
+    scene.format = "glTF";
+    std::vector<MeshAttributes> extras;
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const Mesh& src = in.scene.meshes[meshes[m].mesh];
+        Mesh mesh;
+        mesh.name = src.name;
+        mesh.positions = positions[m];
+        mesh.face_offsets = src.face_offsets;
+        mesh.face_indices = src.face_indices;
+        mesh.node = static_cast<int>(scene.nodes.size());
+        Node node;
+        node.name = src.name;
+        node.mesh = static_cast<int>(scene.meshes.size());
+        scene.nodes.push_back(node);
+        scene.meshes.push_back(std::move(mesh));
+
+        // Every file copy of a welded vertex carries the welded vertex's values.
+        const auto& welded_of = meshes[m].topo.welded_of;
+        const std::size_t n = welded_of.size();
+        VertexAttribute colour{"COLOR_0", 3, std::vector<float>(n * 3)};
+        VertexAttribute tension{"_TENSION", 1, std::vector<float>(n)};
+        VertexAttribute comp{"_COMPRESS", 1, std::vector<float>(n)};
+        VertexAttribute str{"_STRETCH", 1, std::vector<float>(n)};
+        for (std::size_t v = 0; v < n; ++v) {
+            const std::uint32_t w = welded_of[v];
+            colour.data[3 * v] = compress[m][w];
+            colour.data[3 * v + 1] = stretch[m][w];
+            colour.data[3 * v + 2] = 0.0f;
+            tension.data[v] = t[m][w];
+            comp.data[v] = compress[m][w];
+            str.data[v] = stretch[m][w];
+        }
+        extras.push_back(MeshAttributes{static_cast<int>(m), {colour, tension, comp, str}});
+    }
+    write_glb(scene, extras, out);
+}
+
+void maps_of(const std::vector<float>& t, const TensionRun& run, std::vector<float>& compress, std::vector<float>& stretch) {
+    compress.resize(t.size());
+    stretch.resize(t.size());
+    for (std::size_t w = 0; w < t.size(); ++w) {
+        compress[w] = compress_of(t[w], run.range, run.params);
+        stretch[w] = stretch_of(t[w], run.range, run.params);
+    }
+}
+
+}  // namespace
+
+void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const std::string& pattern,
+                        bool bake_max) {
+    check_tension_gltf_path(pattern, in.frames.size(), bake_max);
+    const std::size_t nm = meshes.size();
+    std::vector<std::vector<Eigen::Vector3f>> positions(nm);
+    std::vector<std::vector<float>> t(nm), compress(nm), stretch(nm);
+
+    if (bake_max) {
+        // The rest mesh (the reference) coloured by each vertex's worst compress and stretch.
+        std::vector<std::vector<float>> max_c(nm), max_s(nm), t_at(nm);
+        for (std::size_t m = 0; m < nm; ++m) {
+            max_c[m].assign(meshes[m].topo.welded_count(), 0.0f);
+            max_s[m].assign(meshes[m].topo.welded_count(), 0.0f);
+            t_at[m].assign(meshes[m].topo.welded_count(), 1.0f);
+        }
+        for_each_tension_frame(in, meshes, "tension", [&](std::size_t) {
+            for (std::size_t m = 0; m < nm; ++m) {
+                maps_of(meshes[m].t, run, compress[m], stretch[m]);
+                for (std::size_t w = 0; w < compress[m].size(); ++w) {
+                    max_c[m][w] = std::max(max_c[m][w], compress[m][w]);
+                    max_s[m][w] = std::max(max_s[m][w], stretch[m][w]);
+                    // _TENSION keeps the T farthest from 1 (in log terms) for the same vertex.
+                    if (std::abs(std::log(meshes[m].t[w])) > std::abs(std::log(t_at[m][w]))) t_at[m][w] = meshes[m].t[w];
+                }
+            }
+        });
+        Pose bind = bind_pose(in.scene);
+        for (std::size_t m = 0; m < nm; ++m) deform_mesh(in.scene, meshes[m].mesh, bind, positions[m]);
+        OutputFile out(pattern, in.paths);
+        write_coloured(in, meshes, positions, t_at, max_c, max_s, out);
+        out.commit();
+        return;
+    }
+
+    std::vector<std::unique_ptr<OutputFile>> files;
+    for_each_tension_frame(in, meshes, "tension", [&](std::size_t fi) {
+        for (std::size_t m = 0; m < nm; ++m) {
+            positions[m] = meshes[m].deformed;
+            t[m] = meshes[m].t;
+            maps_of(meshes[m].t, run, compress[m], stretch[m]);
+        }
+        auto out = std::make_unique<OutputFile>(frame_file_name(pattern, in.frames[fi]), in.paths);
+        write_coloured(in, meshes, positions, t, compress, stretch, *out);
+        out->finish();
+        files.push_back(std::move(out));
+    });
+    for (auto& f : files) f->commit();
+}
+
+}  // namespace rigscope::cli

@@ -1,0 +1,130 @@
+// Clip sampling against values computed by hand from the keys of Khronos' interpolation test.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "corpus.h"
+#include "rigscope/load.h"
+#include "rigscope/pose.h"
+
+using namespace rigscope;
+
+namespace {
+
+const Clip& clip_named(const Scene& s, const std::string& name) {
+    for (const Clip& c : s.clips)
+        if (c.name == name) return c;
+    FAIL("no clip " << name);
+    throw;
+}
+
+// Value element i of key k (CUBICSPLINE keys hold in-tangent, value, out-tangent).
+std::vector<float> key(const Channel& ch, std::size_t k, int part = 1) {
+    const bool cubic = ch.interpolation == Interpolation::CubicSpline;
+    const std::size_t stride = (cubic ? 3 : 1) * ch.width;
+    const std::size_t at = k * stride + (cubic ? part * ch.width : 0);
+    return std::vector<float>(ch.values.begin() + at, ch.values.begin() + at + ch.width);
+}
+
+std::vector<float> sample(const Channel& ch, double t) {
+    std::vector<float> out(ch.width);
+    sample_channel(ch, t, out.data());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("interpolation_test.gltf: the file's own interpolation modes are kept", "[pose][corpus]") {
+    const Scene s = load_scene(test::corpus("khronos/interpolation_test.gltf"));
+    CHECK(clip_named(s, "Step Scale").channels[0].interpolation == Interpolation::Step);
+    CHECK(clip_named(s, "Linear Rotation").channels[0].interpolation == Interpolation::Linear);
+    CHECK(clip_named(s, "CubicSpline Translation").channels[0].interpolation == Interpolation::CubicSpline);
+    // The sample's "Linear Scale" sampler is in fact CUBICSPLINE; the reader must say what the file says.
+    CHECK(clip_named(s, "Linear Scale").channels[0].interpolation == Interpolation::CubicSpline);
+    // The texture is missing on purpose: a warning, not a failure.
+    REQUIRE_FALSE(s.warnings.empty());
+}
+
+TEST_CASE("STEP holds each key's value until the next key", "[pose][corpus]") {
+    const Scene s = load_scene(test::corpus("khronos/interpolation_test.gltf"));
+    for (const char* name : {"Step Scale", "Step Rotation", "Step Translation"}) {
+        const Channel& ch = clip_named(s, name).channels[0];
+        for (std::size_t k = 0; k + 1 < ch.times.size(); ++k) {
+            const double t = ch.times[k] + 0.9 * (ch.times[k + 1] - ch.times[k]);
+            const auto expect = key(ch, k);
+            const auto got = sample(ch, t);
+            for (int i = 0; i < ch.width; ++i) CHECK(got[i] == Approx(expect[i]).margin(1e-7));
+        }
+    }
+}
+
+TEST_CASE("LINEAR interpolates translations and slerps rotations", "[pose][corpus]") {
+    const Scene s = load_scene(test::corpus("khronos/interpolation_test.gltf"));
+    const Channel& tr = clip_named(s, "Linear Translation").channels[0];
+    for (std::size_t k = 0; k + 1 < tr.times.size(); ++k) {
+        const double u = 0.25;
+        const double t = tr.times[k] + u * (tr.times[k + 1] - tr.times[k]);
+        const auto a = key(tr, k), b = key(tr, k + 1), got = sample(tr, t);
+        for (int i = 0; i < 3; ++i) CHECK(got[i] == Approx(a[i] + u * (b[i] - a[i])).margin(1e-5));
+    }
+    const Channel& rot = clip_named(s, "Linear Rotation").channels[0];
+    for (std::size_t k = 0; k + 1 < rot.times.size(); ++k) {
+        const double u = 0.3;
+        const double t = rot.times[k] + u * (rot.times[k + 1] - rot.times[k]);
+        auto a = key(rot, k), b = key(rot, k + 1);
+        double dot = 0;
+        for (int i = 0; i < 4; ++i) dot += double(a[i]) * b[i];
+        if (dot < 0) {  // the shorter arc
+            for (auto& x : b) x = -x;
+            dot = -dot;
+        }
+        const double theta = std::acos(std::min(1.0, dot));
+        const double wa = std::sin((1 - u) * theta) / std::sin(theta), wb = std::sin(u * theta) / std::sin(theta);
+        const auto got = sample(rot, t);
+        // Either sign of a quaternion is the same rotation.
+        double sign = (got[3] * (wa * a[3] + wb * b[3]) < 0) ? -1 : 1;
+        for (int i = 0; i < 4; ++i) CHECK(sign * got[i] == Approx(wa * a[i] + wb * b[i]).margin(1e-5));
+    }
+}
+
+TEST_CASE("CUBICSPLINE follows glTF's Hermite form with tangents scaled by the key interval", "[pose][corpus]") {
+    const Scene s = load_scene(test::corpus("khronos/interpolation_test.gltf"));
+    for (const char* name : {"CubicSpline Translation", "CubicSpline Scale"}) {
+        const Channel& ch = clip_named(s, name).channels[0];
+        for (std::size_t k = 0; k + 1 < ch.times.size(); ++k) {
+            const double dt = ch.times[k + 1] - ch.times[k];
+            const double t = ch.times[k] + 0.5 * dt;
+            // At u = 1/2 the Hermite basis is (1/2, 1/8, 1/2, -1/8).
+            const auto p0 = key(ch, k, 1), m0 = key(ch, k, 2), p1 = key(ch, k + 1, 1), m1 = key(ch, k + 1, 0);
+            const auto got = sample(ch, t);
+            for (int i = 0; i < ch.width; ++i)
+                CHECK(got[i] == Approx(0.5 * p0[i] + 0.125 * dt * m0[i] + 0.5 * p1[i] - 0.125 * dt * m1[i]).margin(1e-5));
+        }
+    }
+}
+
+TEST_CASE("Sampling outside the keys clamps to the first and last value", "[pose][corpus]") {
+    const Scene s = load_scene(test::corpus("khronos/interpolation_test.gltf"));
+    const Channel& ch = clip_named(s, "Linear Translation").channels[0];
+    const auto first = key(ch, 0), last = key(ch, ch.times.size() - 1);
+    const auto before = sample(ch, -10.0), after = sample(ch, 100.0);
+    for (int i = 0; i < 3; ++i) {
+        CHECK(before[i] == first[i]);
+        CHECK(after[i] == last[i]);
+    }
+}
+
+TEST_CASE("World matrices compose parents before children", "[pose]") {
+    Scene s;
+    s.nodes.resize(2);
+    // Child listed first: pose_world must not depend on array order.
+    s.nodes[0].parent = 1;
+    s.nodes[0].rest.translation = Eigen::Vector3d(1, 0, 0);
+    s.nodes[1].children = {0};
+    s.nodes[1].rest.rotation = Eigen::Quaterniond(Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitZ()));
+    s.nodes[1].rest.translation = Eigen::Vector3d(0, 0, 2);
+    const Pose p = rest_pose(s);
+    const Eigen::Vector3d origin = p.world[0].topRightCorner<3, 1>();
+    CHECK(origin.x() == Approx(0).margin(1e-12));
+    CHECK(origin.y() == Approx(1));
+    CHECK(origin.z() == Approx(2));
+}
