@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The tension command as a user runs it: every format, the options, check's exit codes.
+. "$(dirname "$0")/common.bash"
+PY=/usr/bin/python3
+in=data/bend_cylinder.glb
+
+expect 0 "csv to stdout" -- "$RIGSCOPE" tension "$in" --frames 61
+check "csv header" -- test "$(head -1 "$WORK/out")" = "frame,time,mesh,vertex,t,compress,stretch"
+check "csv rows: one per file vertex" -- test "$(($(wc -l < "$WORK/out") - 1))" -eq 625
+
+expect 0 "csv selected vertices" -- "$RIGSCOPE" tension "$in" --vertices 0,272 -o "$WORK/sel.csv"
+check "selected rows: 2 per frame x 91" -- test "$(($(wc -l < "$WORK/sel.csv") - 1))" -eq 182
+
+expect 0 "json summary" -- "$RIGSCOPE" tension "$in" --format json -o "$WORK/s.json"
+check "json: 91 frames, min below 1, max above 1" -- $PY -c "
+import json,sys; j=json.load(open('$WORK/s.json'))
+f=j['frames']; assert len(f)==91, len(f)
+m=f[60]['meshes'][0]; assert m['min_t']<1<m['max_t'], m
+assert j['vertices']==[] and j['range']['t_s']==0.75
+"
+expect 0 "json series" -- "$RIGSCOPE" tension "$in" --format json --vertices 272 -o "$WORK/v.json"
+check "json series has 91 values" -- $PY -c "
+import json; j=json.load(open('$WORK/v.json')); v=j['vertices'][0]
+assert v['vertex']==272 and len(v['t'])==91 and len(v['stretch'])==91
+assert min(v['t']) == j['summary'][0]['min_t']
+"
+
+expect 0 "auto range" -- "$RIGSCOPE" tension "$in" --format json --auto-range -o "$WORK/a.json"
+check "auto range reaches 1 on both maps" -- $PY -c "
+import json; j=json.load(open('$WORK/a.json')); r=j['range']
+s=j['summary'][0]; assert abs(r['t_s']-s['min_t'])<1e-6 and abs(r['t_c']-s['max_t'])<1e-6, (r,s)
+assert r['auto']['percentile']==100
+"
+expect 0 "auto range percentile" -- "$RIGSCOPE" tension "$in" --format json --auto-range 90 -o "$WORK/p.json"
+check "percentile range is inside the extremes" -- $PY -c "
+import json; a=json.load(open('$WORK/a.json'))['range']; p=json.load(open('$WORK/p.json'))['range']
+assert a['t_s'] < p['t_s'] < 1 < p['t_c'] < a['t_c'], (a,p)
+"
+
+expect 0 "parameters change the maps" -- "$RIGSCOPE" tension "$in" --frames 61 --vertices 272 --stretch-area 0.9 --smooth-k 0 -o "$WORK/k.csv"
+check "stretch at T=0.8 with t_s 0.9 is full" -- $PY -c "
+import csv; r=list(csv.DictReader(open('$WORK/k.csv')))[0]
+assert float(r['t']) < 0.9 and float(r['stretch']) == 1.0, r
+"
+
+expect 0 "gltf one file per frame" -- "$RIGSCOPE" tension "$in" --frames 1..91:45 -o "$WORK/f_####.glb"
+check "three files" -- test -s "$WORK/f_0001.glb" -a -s "$WORK/f_0046.glb" -a -s "$WORK/f_0091.glb"
+expect 0 "bake max" -- "$RIGSCOPE" tension "$in" --bake-max -o "$WORK/bake.glb"
+if [ -x scripts/validate_gltf.sh ] && command -v node >/dev/null; then
+    expect 0 "validator passes the tension files" -- bash scripts/validate_gltf.sh "$WORK/f_0001.glb" "$WORK/f_0091.glb" "$WORK/bake.glb"
+else
+    echo "SKIP: glTF validator (node) not available"
+fi
+
+# check: exit 1 past a limit, 0 within; JUnit XML.
+expect 1 "check fails past the stretch limit" -- "$RIGSCOPE" check "$in" --max-stretch 0.8 --junit "$WORK/j.xml"
+check "check lists vertex 272" -- grep -q "vertex 272" "$WORK/out"
+check "junit has a failure" -- grep -q "<failure" "$WORK/j.xml"
+expect 0 "check passes within limits" -- "$RIGSCOPE" check "$in" --max-stretch 0.7 --max-compress 2.5 --junit "$WORK/ok.xml"
+check "junit without failure" -- bash -c "! grep -q '<failure' '$WORK/ok.xml'"
+expect 2 "check without limits" -- "$RIGSCOPE" check "$in"
+
+# Reference from a frame, and from another file with the same vertex count.
+expect 0 "reference frame" -- "$RIGSCOPE" tension "$in" --reference-frame 1 --frames 1 --vertices 272
+check "T is 1 at the reference frame" -- $PY -c "
+import csv,sys; r=list(csv.DictReader(open('$WORK/out')))[0]; assert float(r['t'])==1.0, r"
+expect 0 "reference file" -- "$RIGSCOPE" tension "$in" --reference "$in" --frames 61 --vertices 272 -o "$WORK/ref.csv"
+"$RIGSCOPE" tension "$in" --frames 61 --vertices 272 -o "$WORK/noref.csv"
+check "reference = own file gives the same T as the bind pose" -- cmp -s "$WORK/ref.csv" "$WORK/noref.csv"
+
+# Quiet and piped: nothing on stderr.
+expect 0 "quiet" -- "$RIGSCOPE" -q tension "$in" -o "$WORK/q.csv"
+check "quiet: stderr empty" -- test ! -s "$WORK/err"
+
+finish
