@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "rigscope/error.h"
+#include "rigscope/joystick.h"
 #include "rigscope/load.h"
 #include "rigscope/retarget.h"
 
@@ -26,6 +27,7 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--fps", opt.fps, "Frame rate for frame numbers (default: the file's, else 24)")->check(CLI::PositiveNumber);
     cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");
     cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
+    cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
 }
 
 namespace {
@@ -84,6 +86,9 @@ Input load_input(const InputOptions& opt, bool per_frame) {
     LoadOptions lo;
     lo.max_memory = static_cast<std::uint64_t>(opt.max_memory_mib * 1024.0 * 1024.0);
     Input in;
+    // A rig is checked before the scene loads: a typo in it should not wait on a large file.
+    Rig rig;
+    if (per_frame && !opt.rig.empty()) rig = read_rig(opt.rig);
     in.scene = load_scene(opt.file, lo);
     in.paths.push_back(opt.file);
     // `info` reports warnings in its own output; per-frame commands log them.
@@ -118,6 +123,11 @@ Input load_input(const InputOptions& opt, bool per_frame) {
     if (in.has_clip && in.clip.channels.empty())
         throw Error(kExitBadInput, opt.file + ": clip '" + in.clip.name + "' has no channels (empty animation)");
 
+    if (!opt.rig.empty()) {
+        in.rig = resolve_rig(rig, in.scene);
+        in.paths.push_back(opt.rig);
+    }
+
     in.frames = opt.frames.empty() ? default_frames(in.clip_ptr(), in.fps) : parse_frames(opt.frames, in.fps);
     check_frames_in_clip(in.frames, in.clip_ptr(), in.fps);
     if (!opt.chunk.empty()) {
@@ -130,6 +140,7 @@ Input load_input(const InputOptions& opt, bool per_frame) {
 void pose_at(const Input& in, const Frame& f, Pose& pose) {
     if (f.bind) pose = bind_pose(in.scene);
     else sample_pose(in.scene, in.clip_ptr(), f.time, pose);
+    apply_rig(in.rig, in.scene, pose);
 }
 
 std::string output_format(const std::string& format, const std::string& out, const std::string& fallback) {

@@ -9,6 +9,7 @@
 
 #include "rigscope/frames.h"
 #include "rigscope/pose.h"
+#include "rigscope/rig.h"
 #include "rigscope/scene.h"
 
 namespace rigscope::cli {
@@ -22,6 +23,7 @@ struct InputOptions {
     std::string mesh;       // --mesh NAME|INDEX; empty: every mesh
     std::string weld = "on";
     std::string chunk;      // --chunk I/N
+    std::string rig;        // --rig RIG.json: joystick controls driving morph targets
     double max_memory_mib = 8192;
 };
 
@@ -39,6 +41,7 @@ struct Input {
     bool weld = true;
     int chunk_index = 0, chunk_count = 1;
     std::vector<std::string> paths;  // every input file, so outputs never overwrite one
+    ResolvedRig rig;             // --rig, resolved against scene; empty without one
 
     const Clip* clip_ptr() const { return has_clip ? &clip : nullptr; }
 };
