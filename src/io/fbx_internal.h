@@ -1,0 +1,54 @@
+// Pieces of the FBX reader shared between src/io/fbx_*.cpp. Assimp types are only forward-declared
+// here, so tests may include this header for the hooks at the bottom.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "io/fbx_raw.h"
+#include "rigscope/load.h"
+#include "rigscope/scene.h"
+
+struct aiScene;
+struct aiNode;
+struct aiMesh;
+struct aiAnimation;
+
+namespace rigscope::fbx {
+
+// Assimp's node tree mapped onto Scene::nodes with the "_$AssimpFbx$_" helper nodes folded away.
+struct NodeMap {
+    // Per scene node: the Assimp nodes whose transforms compose its local transform, outermost
+    // first (the helpers between it and its scene parent, then the node itself).
+    std::vector<std::vector<const aiNode*>> path;
+    std::vector<const aiNode*> node;                          // the Assimp node holding the name and meshes
+    std::unordered_map<std::string, int> by_name;             // node name -> scene node
+};
+
+bool is_helper_name(const std::string& name);
+Eigen::Matrix4d to_eigen(const void* ai_matrix4x4);  // aiMatrix4x4 (float) -> double
+Transform decompose(const Eigen::Matrix4d& m);
+
+// Fills scene.nodes (file units) and returns the mapping.
+NodeMap build_nodes(const aiScene& ai, Scene& scene);
+
+// Fills scene.meshes and scene.skins (file units), one Mesh per aiMesh instance. Inverse binds
+// are Assimp's offset matrices, cross-checked against the raw clusters when `raw` was parsed.
+void build_meshes(const aiScene& ai, const NodeMap& map, const RawFbx& raw, const std::string& path,
+                  Scene& scene);
+
+// Assimp 5.2.4+ takes a bone's inverse bind from the cluster's Transform alone. When that
+// disagrees with TransformLink^-1 x the mesh's bind placement (over the mesh's bounding box
+// lo..hi, relative 1e-4), sets `out` to the latter and returns true. File units throughout.
+bool inverse_bind_from_link(const Eigen::Matrix4d& assimp, const RawCluster& cluster, const Eigen::Matrix4d& mesh_bind,
+                            const Eigen::Vector3d& lo, const Eigen::Vector3d& hi, Eigen::Matrix4d& out);
+
+// Fills scene.clips (file units), times in seconds.
+void build_clips(const aiScene& ai, const NodeMap& map, double fallback_ticks_per_second, Scene& scene);
+
+// Test hook: read_fbx with Assimp's pivot-preserving node chains, which the reader must fold to
+// the same scene (Assimp keeps helper nodes when pivots are preserved).
+Scene read_fbx_preserving_pivots(const std::string& path, const LoadOptions& options);
+
+}  // namespace rigscope::fbx

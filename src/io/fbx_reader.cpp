@@ -1,0 +1,203 @@
+// FBX through Assimp 5.2.5 into the plain scene model: polygons kept, unrolled corners folded back
+// to control points, $AssimpFbx$ helper nodes folded, lengths in metres. See docs/fbx_notes.md.
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/metadata.h>
+#include <assimp/scene.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "io/fbx_internal.h"
+#include "rigscope/bind_check.h"
+#include "rigscope/error.h"
+#include "rigscope/load.h"
+
+namespace rigscope {
+
+namespace fbx {
+
+namespace {
+
+bool metadata_number(const aiScene& ai, const char* key, double& out) {
+    const aiMetadata* md = ai.mMetaData;
+    if (!md || !md->mKeys || !md->mValues) return false;
+    for (unsigned i = 0; i < md->mNumProperties; ++i) {
+        if (std::strcmp(md->mKeys[i].C_Str(), key) != 0 || !md->mValues[i].mData) continue;
+        const void* d = md->mValues[i].mData;
+        switch (md->mValues[i].mType) {
+            case AI_BOOL: out = *static_cast<const bool*>(d); return true;
+            case AI_INT32: out = *static_cast<const std::int32_t*>(d); return true;
+            case AI_UINT64: out = double(*static_cast<const std::uint64_t*>(d)); return true;
+            case AI_FLOAT: out = *static_cast<const float*>(d); return true;
+            case AI_DOUBLE: out = *static_cast<const double*>(d); return true;
+            default: return false;
+        }
+    }
+    return false;
+}
+
+// FBX's TimeMode enumeration (GlobalSettings "TimeMode", Assimp's metadata "FrameRate").
+double time_mode_fps(int mode, double custom) {
+    static const double table[] = {0, 120, 100, 60, 50, 48, 30, 30, 29.97, 29.97, 25, 24, 1000, 23.976, -1, 96, 72, 59.94, 119.88};
+    if (mode <= 0 || mode >= int(sizeof table / sizeof table[0])) return 0.0;
+    if (mode == 14) return custom > 0 && std::isfinite(custom) ? custom : 0.0;
+    return table[mode];
+}
+
+std::string one_line(std::string s) {
+    // Assimp's messages may quote raw bytes of a broken file.
+    for (char& c : s)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        else if ((c >= 0 && c < 0x20) || c == 0x7f) c = '?';
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s.empty() ? "Assimp could not read the file" : s;
+}
+
+std::string format_number(double v, int precision = 3) {
+    std::ostringstream os;
+    os.precision(precision);
+    os << v;
+    return os.str();
+}
+
+// Every length in the scene times s: rest translations, positions, morph deltas, translation keys
+// and the translation part of inverse binds (conjugating by a uniform scale leaves the rest alone).
+void scale_lengths(Scene& scene, double s) {
+    for (Node& n : scene.nodes) n.rest.translation *= s;
+    for (Mesh& m : scene.meshes) {
+        for (auto& p : m.positions) p *= float(s);
+        for (auto& t : m.targets)
+            for (auto& d : t.deltas) d *= float(s);
+    }
+    for (Skin& k : scene.skins)
+        for (auto& ib : k.inverse_bind) ib.topRightCorner<3, 1>() *= s;
+    for (Clip& c : scene.clips)
+        for (Channel& ch : c.channels)
+            if (ch.path == ChannelPath::Translation)
+                for (float& v : ch.values) v *= float(s);
+}
+
+// Refuses what is plainly no FBX before Assimp guesses at other formats.
+void check_header(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw bad_input(path, "cannot open the file");
+    char head[1024] = {0};
+    in.read(head, sizeof head);
+    const std::size_t n = static_cast<std::size_t>(in.gcount());
+    if (n >= 18 && std::memcmp(head, "Kaydara FBX Binary", 18) == 0) return;
+    // ASCII FBX opens with its "; FBX 7.4.0 project file" comment or the FBXHeaderExtension block.
+    const std::string text(head, n);
+    if (text.find("; FBX") != std::string::npos || text.find("FBXHeaderExtension") != std::string::npos) return;
+    throw bad_input(path, "not an FBX file (neither the binary FBX header nor an ASCII FBX header)");
+}
+
+Scene read(const std::string& path, const LoadOptions& options, bool preserve_pivots) {
+    check_header(path);
+    {
+        std::ifstream in(path, std::ios::binary | std::ios::ate);
+        const auto size = static_cast<std::uint64_t>(in.tellg());
+        if (size > options.max_memory) throw bad_input(path, "file larger than the memory limit");
+    }
+
+    Assimp::Importer importer;
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, preserve_pivots);
+    importer.SetPropertyBool(AI_CONFIG_FBX_CONVERT_TO_M, false);  // the reader scales, once
+    // Without materials Assimp keeps each FBX geometry whole instead of splitting it by
+    // material, so a mesh is one set of control points and tension has no material seams.
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_MATERIALS, false);
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_TEXTURES, false);
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_CAMERAS, false);
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_LIGHTS, false);
+    const aiScene* ai = nullptr;
+    try {
+        ai = importer.ReadFile(path, 0);  // no post-processing: polygons stay polygons
+    } catch (const std::exception& e) {
+        throw bad_input(path, one_line(e.what()));
+    }
+    if (!ai) throw bad_input(path, one_line(importer.GetErrorString()));
+
+    std::uint64_t bytes = 0;
+    for (unsigned m = 0; m < ai->mNumMeshes && ai->mMeshes; ++m)
+        if (const aiMesh* am = ai->mMeshes[m]) {
+            std::uint64_t per_vertex = 12 + 12ull * am->mNumAnimMeshes;
+            bytes += per_vertex * am->mNumVertices;
+            for (unsigned b = 0; b < am->mNumBones && am->mBones; ++b)
+                if (am->mBones[b]) bytes += 8ull * am->mBones[b]->mNumWeights;
+        }
+    if (bytes > options.max_memory) throw bad_input(path, "meshes need more memory than the limit allows");
+
+    Scene scene;
+    scene.source = path;
+    scene.format = "FBX";
+    scene.vertex_ids = "FBX: vertex ids are control points (Assimp's unrolled corners folded back) in order of first use";
+
+    double unit = 1.0;
+    const bool has_unit = metadata_number(*ai, "UnitScaleFactor", unit);
+    if (!has_unit) unit = 1.0;
+    if (!(unit > 0) || !std::isfinite(unit)) throw bad_input(path, "UnitScaleFactor " + format_number(unit) + " is not a positive number");
+    const double s = 0.01 * unit;
+    scene.unit_scale = s;
+    scene.units_note = has_unit ? "FBX UnitScaleFactor " + format_number(unit, 6) +
+                                      (unit == 1.0 ? " (centimetres)" : unit == 100.0 ? " (metres)" : "") +
+                                      ": scaled by " + format_number(s, 6) + " to metres"
+                                : "FBX without UnitScaleFactor: taken as centimetres, scaled by 0.01 to metres";
+
+    double up = 1, sign = 1;
+    if (metadata_number(*ai, "UpAxis", up)) {
+        metadata_number(*ai, "UpAxisSign", sign);
+        const int axis = static_cast<int>(up);
+        if (axis >= 0 && axis <= 2) scene.up_axis = std::string(sign < 0 ? "-" : "") + "XYZ"[axis];
+    }
+
+    double mode = 0, custom = 0;
+    metadata_number(*ai, "FrameRate", mode);
+    metadata_number(*ai, "CustomFrameRate", custom);
+    const double fps = time_mode_fps(static_cast<int>(mode), custom);
+    if (fps > 0) {
+        scene.fps = fps;
+        scene.fps_from_file = true;
+    }
+
+    const RawFbx raw = read_raw_fbx(path, options.max_memory);
+    const NodeMap map = build_nodes(*ai, scene);
+    build_meshes(*ai, map, raw, path, scene);
+    build_clips(*ai, map, scene.fps, scene);
+    scale_lengths(scene, s);
+
+    for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+        const BindCheck check = check_bind(scene, static_cast<int>(m));
+        if (!check.skinned || check.max_distance <= 1e-3 * check.diagonal) continue;
+        std::string joints;
+        const Skin& skin = scene.skins[scene.meshes[m].skin];
+        for (std::size_t j = 0; j < check.joint_distance.size(); ++j)
+            if (check.joint_distance[j] > 1e-3 * check.diagonal)
+                joints += (joints.empty() ? "" : ", ") + scene.nodes[skin.joints[j]].name;
+        scene.warnings.push_back(
+            "mesh '" + scene.meshes[m].name + "': skinning at the rest pose misses the stored mesh by up to " +
+            format_number(check.max_distance) + " m (" + format_number(100.0 * check.max_distance / check.diagonal) +
+            "% of its " + format_number(check.diagonal) + " m diagonal): the rest pose is not the bind pose" +
+            (joints.empty() ? "" : " for " + joints));
+    }
+    return scene;
+}
+
+}  // namespace
+
+Scene read_fbx_preserving_pivots(const std::string& path, const LoadOptions& options) {
+    return read(path, options, true);
+}
+
+}  // namespace fbx
+
+Scene read_fbx(const std::string& path, const LoadOptions& options) {
+    try {
+        return fbx::read(path, options, false);
+    } catch (const std::bad_alloc&) {
+        throw bad_input(path, "out of memory while reading the FBX");
+    }
+}
+
+}  // namespace rigscope

@@ -1,0 +1,333 @@
+// FBX reader (src/io/fbx_*.cpp) against the corpus and Blender's oracle.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "corpus.h"
+#include "io/fbx_internal.h"
+#include "rigscope/bind_check.h"
+#include "rigscope/error.h"
+#include "rigscope/load.h"
+#include "rigscope/pose.h"
+#include "rigscope/skin.h"
+
+using rigscope::test::corpus;
+
+namespace {
+
+const char* kFiles[] = {
+    "bend_cylinder/bend_cylinder.fbx", "assimp/FBX/huesitos.fbx", "assimp/FBX/animation_with_skeleton.fbx",
+    "assimp/FBX/spider.fbx",           "pab/arnaud.fbx",          "pab/walk.fbx",
+    "joystick_face/joystick_face.fbx",
+};
+
+// The mesh as stored, in world space: a skinned mesh is stored where it sits at bind (glTF's rule,
+// which the reader follows), an unskinned one is placed by its node.
+std::vector<Eigen::Vector3f> stored_world(const rigscope::Scene& scene, int mesh) {
+    const rigscope::Mesh& m = scene.meshes[mesh];
+    if (m.skin >= 0) return m.positions;
+    const rigscope::Pose rest = rigscope::rest_pose(scene);
+    std::vector<Eigen::Vector3f> out;
+    for (const auto& p : m.positions)
+        out.push_back((rest.world[m.node] * p.cast<double>().homogeneous()).head<3>().cast<float>());
+    return out;
+}
+
+std::vector<Eigen::Vector3f> points(const nlohmann::json& a) {
+    std::vector<Eigen::Vector3f> out;
+    for (const auto& p : a) out.emplace_back(p[0].get<float>(), p[1].get<float>(), p[2].get<float>());
+    return out;
+}
+
+// For each of `ours`, the nearest oracle point's index and distance.
+std::vector<std::pair<int, float>> nearest(const std::vector<Eigen::Vector3f>& ours, const std::vector<Eigen::Vector3f>& oracle) {
+    std::vector<std::pair<int, float>> out;
+    for (const auto& p : ours) {
+        int best = -1;
+        float d = INFINITY;
+        for (std::size_t i = 0; i < oracle.size(); ++i)
+            if ((oracle[i] - p).norm() < d) d = (oracle[i] - p).norm(), best = static_cast<int>(i);
+        out.push_back({best, d});
+    }
+    return out;
+}
+
+const nlohmann::json& bend_oracle() {
+    static const nlohmann::json j = [] {
+        std::ifstream in(corpus("bend_cylinder/blender_oracle_fbx.json"));
+        return nlohmann::json::parse(in);
+    }();
+    return j;
+}
+
+}  // namespace
+
+TEST_CASE("fbx: every corpus FBX loads", "[fbx]") {
+    for (const char* f : kFiles) {
+        INFO(f);
+        const rigscope::Scene s = rigscope::read_fbx(corpus(f), {});
+        CHECK(s.format == "FBX");
+        CHECK(s.unit_scale == Approx(0.01));
+        CHECK(s.up_axis == "Y");
+        CHECK(!s.vertex_ids.empty());
+        CHECK(!s.nodes.empty());
+        for (const auto& m : s.meshes) {
+            REQUIRE(m.node >= 0);
+            CHECK(m.face_offsets.back() == m.face_indices.size());
+            for (auto i : m.face_indices) CHECK(i < m.vertex_count());
+            if (m.skin < 0) continue;
+            REQUIRE(m.influences.vertex_count() == m.vertex_count());
+            for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+                float sum = 0;
+                for (auto k = m.influences.offsets[v]; k < m.influences.offsets[v + 1]; ++k) sum += m.influences.weights[k];
+                if (m.influences.offsets[v + 1] > m.influences.offsets[v]) CHECK(sum == Approx(1.0f).margin(1e-5));
+            }
+        }
+        for (const auto& c : s.clips)
+            for (const auto& ch : c.channels) {
+                REQUIRE(ch.values.size() == ch.times.size() * std::size_t(ch.width));
+                for (std::size_t k = 1; k < ch.times.size(); ++k) CHECK(ch.times[k] > ch.times[k - 1]);
+            }
+    }
+}
+
+TEST_CASE("fbx: bend_cylinder counts", "[fbx]") {
+    const rigscope::Scene s = rigscope::read_fbx(corpus("bend_cylinder/bend_cylinder.fbx"), {});
+    REQUIRE(s.meshes.size() == 1);
+    const auto& m = s.meshes[0];
+    CHECK(m.vertex_count() == 544);
+    std::size_t quads = 0, ngons = 0;
+    for (std::size_t f = 0; f < m.face_count(); ++f) {
+        const auto n = m.face_offsets[f + 1] - m.face_offsets[f];
+        quads += n == 4;
+        ngons += n > 4;
+    }
+    CHECK(quads == 512);
+    CHECK(ngons == 2);  // the two 32-gon caps
+    REQUIRE(m.skin >= 0);
+    const auto& skin = s.skins[m.skin];
+    REQUIRE(skin.joints.size() == 2);
+    CHECK(s.nodes[skin.joints[0]].name == "Bone");
+    CHECK(s.nodes[skin.joints[1]].name == "Bone.001");
+    CHECK(s.unit_scale == 0.01);
+    CHECK(s.fps == 24.0);
+    CHECK(s.fps_from_file);
+    REQUIRE(s.clips.size() == 1);
+    CHECK(s.clips[0].start == Approx(0.0));
+    CHECK(s.clips[0].end == Approx(90.0 / 24.0));
+    CHECK(s.warnings.empty());
+}
+
+TEST_CASE("fbx: joystick_face morph targets", "[fbx]") {
+    const rigscope::Scene s = rigscope::read_fbx(corpus("joystick_face/joystick_face.fbx"), {});
+    REQUIRE(s.meshes.size() == 1);
+    const auto& m = s.meshes[0];
+    CHECK(m.vertex_count() == 861);
+    REQUIRE(m.targets.size() == 4);
+    const char* names[] = {"smile_L", "smile_R", "frown_L", "frown_R"};
+    for (int t = 0; t < 4; ++t) {
+        CHECK(m.targets[t].name == names[t]);
+        CHECK(m.targets[t].deltas.size() == 861);
+        float largest = 0;
+        for (const auto& d : m.targets[t].deltas) largest = std::max(largest, d.norm());
+        CHECK(largest > 0.0f);
+        CHECK(largest < 1.0f);  // metres: the patch is about 2 m wide
+    }
+    CHECK(m.default_weights == std::vector<float>(4, 0.0f));
+    const int ctrl = s.find_node("CTRL_mouth");
+    REQUIRE(ctrl >= 0);
+    REQUIRE(s.clips.size() == 1);
+    bool moves = false, weights = false;
+    for (const auto& ch : s.clips[0].channels) {
+        moves |= ch.node == ctrl && ch.path == rigscope::ChannelPath::Translation;
+        weights |= ch.node == m.node && ch.path == rigscope::ChannelPath::Weights && ch.width == 4;
+    }
+    CHECK(moves);
+    CHECK(weights);
+}
+
+TEST_CASE("fbx: walk.fbx has a skeleton and no mesh", "[fbx]") {
+    const rigscope::Scene s = rigscope::read_fbx(corpus("pab/walk.fbx"), {});
+    CHECK(s.meshes.empty());
+    CHECK(s.find_node("Hips") >= 0);
+    CHECK(s.fps == 30.0);
+    REQUIRE(s.clips.size() == 1);
+}
+
+TEST_CASE("fbx: rest-pose skinning reproduces the stored mesh", "[fbx][bind]") {
+    for (const char* f : {"bend_cylinder/bend_cylinder.fbx", "assimp/FBX/huesitos.fbx", "pab/arnaud.fbx"}) {
+        INFO(f);
+        const rigscope::Scene s = rigscope::read_fbx(corpus(f), {});
+        REQUIRE(!s.meshes.empty());
+        const rigscope::BindCheck c = rigscope::check_bind(s, 0);
+        CHECK(c.skinned);
+        CHECK(c.diagonal > 0.5);  // metres, not centimetres
+        CHECK(c.max_distance <= 1e-3 * c.diagonal);
+        for (const auto& w : s.warnings) CHECK(w.find("rest pose") == std::string::npos);
+    }
+}
+
+TEST_CASE("fbx: animation_with_skeleton's rest pose is not its bind pose", "[fbx][bind]") {
+    // The file's Lcl transforms of Bone.005 and Bone.006 are posed while its BindPose and cluster
+    // TransformLink hold the bind (docs/fbx_notes.md); Assimp's inverse binds are right.
+    const rigscope::Scene s = rigscope::read_fbx(corpus("assimp/FBX/animation_with_skeleton.fbx"), {});
+    const rigscope::BindCheck c = rigscope::check_bind(s, 0);
+    CHECK(c.max_distance > 1e-3 * c.diagonal);
+    bool warned = false;
+    for (const auto& w : s.warnings) warned |= w.find("Bone.005") != std::string::npos && w.find("Bone.006") != std::string::npos;
+    CHECK(warned);
+    const auto& skin = s.skins[s.meshes[0].skin];
+    for (std::size_t j = 0; j < skin.joints.size(); ++j) {
+        const std::string& name = s.nodes[skin.joints[j]].name;
+        INFO(name);
+        if (name == "Bone.005" || name == "Bone.006") CHECK(c.joint_distance[j] > 1e-3 * c.diagonal);
+        else CHECK(c.joint_distance[j] <= 1e-3 * c.diagonal);
+    }
+}
+
+TEST_CASE("fbx: bend_cylinder rest matches Blender's import (metres, Y-up)", "[fbx][oracle]") {
+    const rigscope::Scene s = rigscope::read_fbx(corpus("bend_cylinder/bend_cylinder.fbx"), {});
+    const auto rest = points(bend_oracle()["rest"]);
+    REQUIRE(rest.size() == 544);
+    const auto ours = stored_world(s, 0);
+    REQUIRE(ours.size() == 544);
+    std::vector<int> hit(rest.size(), 0);
+    for (const auto& [i, d] : nearest(ours, rest)) {
+        CHECK(d < 1e-4f);
+        ++hit[i];
+    }
+    CHECK(std::count(hit.begin(), hit.end(), 1) == 544);  // one to one
+    // The core's bind pose (joint matrices taken as identity) is the mesh as stored.
+    std::vector<Eigen::Vector3f> bind;
+    rigscope::deform_mesh(s, 0, rigscope::bind_pose(s), bind);
+    for (std::size_t v = 0; v < bind.size(); ++v) CHECK((bind[v] - ours[v]).norm() < 1e-6f);
+}
+
+TEST_CASE("fbx: bend_cylinder deforms like Blender", "[fbx][oracle]") {
+    const rigscope::Scene s = rigscope::read_fbx(corpus("bend_cylinder/bend_cylinder.fbx"), {});
+    const auto& oracle = bend_oracle();
+    const auto match = nearest(stored_world(s, 0), points(oracle["rest"]));
+    for (int f : {1, 31, 61, 91}) {
+        INFO("frame " << f);
+        const auto expected = points(oracle["frames"][f - 1]["positions"]);
+        rigscope::Pose pose = rigscope::rest_pose(s);
+        rigscope::sample_pose(s, &s.clips[0], (f - 1) / 24.0, pose);
+        std::vector<Eigen::Vector3f> out;
+        rigscope::deform_mesh(s, 0, pose, out);
+        float worst = 0;
+        for (std::size_t v = 0; v < out.size(); ++v) worst = std::max(worst, (out[v] - expected[match[v].first]).norm());
+        CHECK(worst < 1e-4f);
+    }
+}
+
+TEST_CASE("fbx: Assimp's pivot helper nodes fold to the same scene", "[fbx][pivots]") {
+    // With pivots preserved Assimp emits $AssimpFbx$ chains (walk.fbx: animated ones); the reader
+    // must fold them into the same joints and the same world motion.
+    for (const char* f : {"pab/walk.fbx", "pab/arnaud.fbx"}) {
+        INFO(f);
+        const rigscope::Scene a = rigscope::read_fbx(corpus(f), {});
+        const rigscope::Scene b = rigscope::fbx::read_fbx_preserving_pivots(corpus(f), {});
+        REQUIRE(a.nodes.size() == b.nodes.size());
+        for (const auto& n : b.nodes) CHECK(n.name.find("$AssimpFbx$") == std::string::npos);
+        REQUIRE(a.clips.size() == b.clips.size());
+        for (double t : {0.0, 0.25, 0.5, 1.0}) {
+            rigscope::Pose pa = rigscope::rest_pose(a), pb = rigscope::rest_pose(b);
+            if (!a.clips.empty()) {
+                rigscope::sample_pose(a, &a.clips[0], t, pa);
+                rigscope::sample_pose(b, &b.clips[0], t, pb);
+            }
+            for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+                const int j = b.find_node(a.nodes[i].name);
+                REQUIRE(j >= 0);
+                INFO(a.nodes[i].name << " at " << t);
+                CHECK((pa.world[i] - pb.world[j]).cwiseAbs().maxCoeff() < 1e-4);
+            }
+        }
+    }
+}
+
+TEST_CASE("fbx: a file that is no FBX is bad input", "[fbx][errors]") {
+    const auto dir = std::filesystem::temp_directory_path();
+    const std::string garbage = (dir / "rigscope_test_garbage.fbx").string();
+    {
+        std::ofstream out(garbage, std::ios::binary);
+        for (int i = 0; i < 4096; ++i) out.put(static_cast<char>((i * 7919) & 0xff));
+    }
+    const std::string truncated = (dir / "rigscope_test_truncated.fbx").string();
+    {
+        std::ifstream in(corpus("bend_cylinder/bend_cylinder.fbx"), std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::ofstream out(truncated, std::ios::binary);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 3));
+    }
+    for (const std::string& path : {garbage, truncated}) {
+        INFO(path);
+        try {
+            rigscope::read_fbx(path, {});
+            FAIL("no error");
+        } catch (const rigscope::Error& e) {
+            CHECK(e.code() == rigscope::kExitBadInput);
+            CHECK(std::string(e.what()).find(path) == 0);
+            CHECK(std::string(e.what()).find('\n') == std::string::npos);
+        }
+    }
+    std::filesystem::remove(garbage);
+    std::filesystem::remove(truncated);
+}
+
+TEST_CASE("fbx: raw clusters and bind pose of animation_with_skeleton", "[fbx][raw]") {
+    // The finding behind the bind-check warning: cluster Transform = TransformLink^-1 x mesh bind
+    // (what Assimp uses, so its inverse binds are right), TransformLink = the BindPose matrices,
+    // and only Bone.005 / Bone.006 have Lcl (rest) transforms away from their bind pose.
+    const auto raw = rigscope::fbx::read_raw_fbx(corpus("assimp/FBX/animation_with_skeleton.fbx"), 1ull << 30);
+    REQUIRE(raw.parsed);
+    CHECK(raw.clusters.size() == 14);
+    REQUIRE(raw.bind_pose.count("Cube"));
+    const rigscope::Scene s = rigscope::read_fbx(corpus("assimp/FBX/animation_with_skeleton.fbx"), {});
+    const rigscope::Pose rest = rigscope::rest_pose(s);
+    for (const auto& cl : raw.clusters) {
+        INFO(cl.bone);
+        REQUIRE(cl.has_transform);
+        REQUIRE(cl.has_link);
+        REQUIRE(cl.meshes == std::vector<std::string>{"Cube"});
+        const Eigen::Matrix4d t = cl.transform_link.inverse() * raw.bind_pose.at("Cube");
+        CHECK((t - cl.transform).cwiseAbs().maxCoeff() < 1e-4);
+        REQUIRE(raw.bind_pose.count(cl.bone));
+        CHECK((raw.bind_pose.at(cl.bone) - cl.transform_link).cwiseAbs().maxCoeff() < 1e-9);
+        Eigen::Matrix4d bind = cl.transform_link;
+        bind.topRightCorner<3, 1>() *= 0.01;  // centimetres to the scene's metres
+        const double off = (rest.world[s.find_node(cl.bone)] - bind).cwiseAbs().maxCoeff();
+        if (cl.bone == "Bone.005" || cl.bone == "Bone.006") CHECK(off > 0.1);
+        else CHECK(off < 1e-3);
+    }
+}
+
+TEST_CASE("fbx: raw reader refuses what it cannot read without throwing", "[fbx][raw]") {
+    const auto raw = rigscope::fbx::read_raw_fbx(corpus("README.md"), 1ull << 30);
+    CHECK_FALSE(raw.parsed);
+    CHECK(!raw.problem.empty());
+    CHECK_FALSE(rigscope::fbx::read_raw_fbx(corpus("bend_cylinder/bend_cylinder.fbx"), 1000).parsed);
+}
+
+TEST_CASE("fbx: inverse binds rebuilt from TransformLink only where Assimp's disagree", "[fbx][raw]") {
+    rigscope::fbx::RawCluster cl;
+    cl.has_link = true;
+    cl.transform_link = rigscope::Transform{Eigen::Vector3d(0, 50, 0), Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitZ())),
+                                            Eigen::Vector3d::Constant(100)}.matrix();
+    const Eigen::Matrix4d mesh_bind = rigscope::Transform{Eigen::Vector3d(10, 0, 0), Eigen::Quaterniond::Identity(),
+                                                          Eigen::Vector3d::Constant(100)}.matrix();
+    const Eigen::Matrix4d right = cl.transform_link.inverse() * mesh_bind;
+    const Eigen::Vector3d lo(-1, 0, -1), hi(1, 2, 1);
+    Eigen::Matrix4d out = Eigen::Matrix4d::Zero();
+    CHECK_FALSE(rigscope::fbx::inverse_bind_from_link(right, cl, mesh_bind, lo, hi, out));
+    CHECK(out == Eigen::Matrix4d::Zero());
+    // A Transform holding the mesh's world matrix (the FBX SDK's API meaning, not its file data).
+    CHECK(rigscope::fbx::inverse_bind_from_link(mesh_bind, cl, mesh_bind, lo, hi, out));
+    CHECK((out - right).cwiseAbs().maxCoeff() < 1e-12);
+    cl.has_link = false;
+    CHECK_FALSE(rigscope::fbx::inverse_bind_from_link(mesh_bind, cl, mesh_bind, lo, hi, out));
+}
