@@ -45,11 +45,13 @@ void pose_world(const Scene& scene, Pose& pose) {
 
 namespace {
 
-// Index k of the segment [times[k], times[k+1]) holding t; callers handle the ends.
+// Index k of the segment [times[k], times[k+1]) holding t, at most keys - 2 so k + 1 is a key.
+// Compared in double: a time just below the last key can round onto it in float.
 std::size_t segment(const std::vector<float>& times, double t) {
-    auto it = std::upper_bound(times.begin(), times.end(), static_cast<float>(t));
+    auto it = std::upper_bound(times.begin(), times.end(), t, [](double a, float b) { return a < static_cast<double>(b); });
     std::size_t k = static_cast<std::size_t>(it - times.begin());
-    return k == 0 ? 0 : k - 1;
+    k = k == 0 ? 0 : k - 1;
+    return std::min(k, times.size() - 2);
 }
 
 void normalise_quaternion(float* q) {
