@@ -1,3 +1,4 @@
+#include "rigscope/tension_chunk.h"
 #include "rigscope/tension_output.h"
 
 namespace rigscope {
@@ -28,10 +29,12 @@ public:
     void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
         meshes_ = meshes;
+        extremes_.begin(run, meshes);
         out_.write("frame,time,mesh,vertex,t,compress,stretch\n");
     }
 
     void frame(const Frame& f) override {
+        extremes_.frame();
         std::string& buf = out_.buffer();
         for (const auto& view : meshes_) {
             const MeshTension& mt = *view.tension;
@@ -63,12 +66,13 @@ public:
         }
     }
 
-    void end() override {}
+    void end() override { extremes_.end(); }
 
 private:
     OutputFile& out_;
     TensionRun run_;
     std::vector<TensionMeshView> meshes_;
+    TensionChunkExtremes extremes_;  // a chunk's share of --auto-range, for merge
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The JSON summary of a tension run. Frames stream out as they come; only the selected
 // vertices' series (small by construction) are held until the end.
+#include "rigscope/tension_chunk.h"
 #include "rigscope/tension_output.h"
 
 namespace rigscope {
@@ -70,6 +71,7 @@ public:
     void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
         meshes_ = meshes;
+        extremes_.begin(run, meshes);
         std::string& b = out_.buffer();
         b += '{';
         append_run(b, run);
@@ -95,6 +97,7 @@ public:
     }
 
     void frame(const Frame& f) override {
+        extremes_.frame();
         std::string& b = out_.buffer();
         b += frames_ ? ",{\"frame\":" : "{\"frame\":";
         if (f.bind) b += "\"bind\""; else append_number(b, f.number);
@@ -127,6 +130,7 @@ public:
     }
 
     void end() override {
+        extremes_.end();
         std::string& b = out_.buffer();
         b += "],\"summary\":[";
         for (std::size_t m = 0; m < meshes_.size(); ++m) {
@@ -187,6 +191,7 @@ private:
     std::vector<std::vector<std::vector<float>>> series_;  // mesh, selected vertex, frame
     std::vector<Overall> overall_;
     std::size_t frames_ = 0;
+    TensionChunkExtremes extremes_;  // a chunk's share of --auto-range, for merge
 };
 
 }  // namespace
