@@ -1,0 +1,89 @@
+// `rigscope merge OUT CHUNK...`: joins the outputs of `--chunk I/N` runs into what one run
+// would have written (docs/farm.md).
+#include <memory>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "rigscope/error.h"
+#include "rigscope/merge.h"
+#include "tension_gltf.h"
+
+namespace rigscope::cli {
+
+namespace {
+
+struct MergeOptions {
+    std::string out;
+    std::vector<std::string> chunks;
+};
+
+const std::vector<std::string>* option(const ChunkRecord& r, const std::string& name) {
+    for (const auto& [n, values] : r.options)
+        if (n == name && !values.empty()) return &values;
+    return nullptr;
+}
+
+// Per-frame files go straight to their final names, so there is nothing to join: the merge
+// checks that every frame of the run's selection has its file, naming the chunk that owed it.
+void check_frame_files(const std::vector<ChunkRecord>& chunks) {
+    const ChunkRecord& r = chunks.front();
+    InputOptions opt;
+    auto text = [&](const char* name, std::string& field) {
+        if (const auto* v = option(r, name)) field = v->front();
+    };
+    text("FILE", opt.file);
+    text("--animation", opt.animation);
+    text("--clip", opt.clip);
+    text("--frames", opt.frames);
+    text("--mesh", opt.mesh);
+    text("--weld", opt.weld);
+    text("--rig", opt.rig);
+    if (const auto* v = option(r, "--fps")) opt.fps = std::stod(v->front());
+    if (const auto* v = option(r, "--max-memory")) opt.max_memory_mib = std::stod(v->front());
+    const Input in = load_input(opt);
+    std::string missing;
+    std::size_t count = 0, absent = 0;
+    for (int i = 0; i < r.count; ++i)
+        for (const Frame& f : chunk_frames(in.frames, i, r.count)) {
+            const std::string name = frame_file_name(r.output, f);
+            struct stat st {};
+            ++count;
+            if (stat(name.c_str(), &st) == 0 && S_ISREG(st.st_mode)) continue;
+            if (++absent <= 3) missing += (missing.empty() ? "" : ", ") + name + " (chunk " + std::to_string(i) + ")";
+        }
+    if (absent)
+        throw Error(kExitMismatch, "merge: " + std::to_string(absent) + " of " + std::to_string(count) + " frame files missing: " + missing +
+                                       (absent > 3 ? ", ..." : ""));
+    spdlog::info("merge: {} frame files of {} chunks complete ({})", count, r.count, r.output);
+}
+
+int run_merge(const MergeOptions& opt) {
+    const std::vector<ChunkRecord> chunks = gather_chunks(opt.chunks, RIGSCOPE_VERSION);
+    if (per_frame_files(chunks)) {
+        if (opt.out != chunks.front().output)
+            throw Error(kExitUsage, opt.out + ": the chunks wrote per-frame files " + chunks.front().output +
+                                        ": give that pattern as OUT (there is nothing to join, merge checks they are all there)");
+        check_frame_files(chunks);
+        return kExitOk;
+    }
+    OutputFile out(opt.out, chunk_files(chunks));
+    merge_chunk_outputs(chunks, out);
+    out.commit();
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_merge_command(CLI::App& app, Runner& run) {
+    auto opt = std::make_shared<MergeOptions>();
+    CLI::App* cmd = app.add_subcommand("merge", "Join the outputs of --chunk I/N runs into what one run would have written");
+    cmd->add_option("OUT", opt->out, "Merged output (- for stdout); for per-frame glTF chunks, their out_####.glb pattern")->required();
+    cmd->add_option("CHUNK", opt->chunks, "Chunk outputs (or their .chunk.json records), one per chunk, any order")->required();
+    cmd->callback([&run, opt] { run = [opt] { return run_merge(*opt); }; });
+}
+
+RIGSCOPE_REGISTER_COMMAND(6, add_merge_command);
+
+}  // namespace rigscope::cli
