@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Farm chunks without a farm: `--chunk I/N` runs by hand, joined by `merge`, must equal one run
+# (cmp for CSV and glTF, JSON equality for JSON); a failed, missing, duplicated or foreign chunk
+# must make the merge fail with exit 5 naming it.
+. "$(dirname "$0")/common.bash"
+
+BEND=data/bend_cylinder.glb
+CESIUM="$CORPUS/khronos/cesium_man.gltf"
+
+# chunks N EXT ARGS...: the N chunks of `rigscope ARGS` into $WORK/c_I.EXT (chunk I of N).
+chunks() {
+    local n=$1 ext=$2 i
+    shift 2
+    rm -f "$WORK"/c_*
+    for ((i = 0; i < n; i++)); do
+        "$RIGSCOPE" -q "$@" --chunk "$i/$n" -o "$WORK/c_$i.$ext" || { echo "  chunk $i/$n of $* failed"; return 1; }
+    done
+}
+chunk_list() {  # N EXT: the chunk files in order
+    local i
+    for ((i = 0; i < $1; i++)); do echo "$WORK/c_$i.$2"; done
+}
+same_json() {
+    python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' "$1" "$2"
+}
+
+# merged_equals N EXT DESCRIPTION -- ARGS...: single run vs N chunks merged.
+merged_equals() {
+    local n=$1 ext=$2 what=$3
+    shift 4
+    "$RIGSCOPE" -q "$@" -o "$WORK/single.$ext" || { echo "FAIL: $what: single run failed"; failures=$((failures + 1)); return; }
+    chunks "$n" "$ext" "$@" || { echo "FAIL: $what: chunk runs failed"; failures=$((failures + 1)); return; }
+    # Chunks named in reverse order: merge orders them by their records.
+    expect 0 "$what: merge" -- "$RIGSCOPE" merge "$WORK/merged.$ext" $(chunk_list "$n" "$ext" | sort -r)
+    if [ "$ext" = json ]; then
+        check "$what: merged JSON equals one run" -- same_json "$WORK/single.$ext" "$WORK/merged.$ext"
+    else
+        check "$what: merged CSV is byte-identical to one run" -- cmp -s "$WORK/single.$ext" "$WORK/merged.$ext"
+    fi
+}
+
+merged_equals 4 csv "tension CSV" -- tension "$BEND"
+merged_equals 4 json "tension JSON with vertex series" -- tension "$BEND" --vertices 0,272,600
+merged_equals 4 csv "tension CSV, cesium_man" -- tension "$CESIUM"
+merged_equals 3 json "tension JSON, cesium_man, every mesh summary" -- tension "$CESIUM" --vertices 0,100..103
+merged_equals 4 csv "tension --auto-range CSV (maps from the range of all frames)" -- tension "$BEND" --auto-range
+merged_equals 4 json "tension --auto-range 90 JSON" -- tension "$BEND" --auto-range 90 --vertices 0,272
+merged_equals 3 csv "tension --auto-range 95 CSV, cesium_man" -- tension "$CESIUM" --auto-range 95 --falloff 2
+merged_equals 4 csv "deform CSV" -- deform "$CESIUM" --frames 0..40
+merged_equals 4 json "deform JSON" -- deform "$BEND" --frames 1..91:3
+merged_equals 5 csv "more chunks than frames (empty chunks)" -- tension "$BEND" --frames 10..12
+merged_equals 5 json "more chunks than frames, JSON" -- tension "$BEND" --frames 10..12 --vertices 3
+merged_equals 4 csv "rivet --bake CSV (quaternion signs continuous across chunks)" -- rivet "$BEND" --bake --vertices 0,272,300
+merged_equals 4 json "rivet --bake JSON" -- rivet "$BEND" --bake --vertices 0,272,300
+merged_equals 3 csv "rivet --bake CSV, cesium_man" -- rivet "$CESIUM" --bake --vertices 10,2000
+if [ -f data/joystick_face.rig.json ] && "$RIGSCOPE" drive --help >/dev/null 2>&1; then
+    merged_equals 4 csv "drive CSV" -- drive data/joystick_face.glb --rig data/joystick_face.rig.json
+    merged_equals 4 json "drive JSON" -- drive data/joystick_face.glb --rig data/joystick_face.rig.json
+fi
+
+# A glob that names outputs and their records alike still means one chunk each.
+chunks 4 json tension "$BEND" --vertices 5
+expect 0 "glob of outputs and records" -- "$RIGSCOPE" merge "$WORK/merged.json" "$WORK"/c_*.json
+
+# Per-frame glTF: chunks write the final files; merge checks every frame has its file.
+mkdir -p "$WORK/one" "$WORK/farm"
+"$RIGSCOPE" -q tension "$BEND" --frames 1..91:10 -o "$WORK/one/t_####.glb"
+for i in 0 1 2; do
+    expect 0 "glTF chunk $i" -- "$RIGSCOPE" -q tension "$BEND" --frames 1..91:10 --chunk "$i/3" -o "$WORK/farm/t_####.glb"
+done
+expect 0 "glTF merge checks completeness" -- "$RIGSCOPE" merge "$WORK/farm/t_####.glb" "$WORK"/farm/t_####.glb.chunk-*.json
+same_files=true
+for f in "$WORK"/one/*.glb; do cmp -s "$f" "$WORK/farm/$(basename "$f")" || same_files=false; done
+check "glTF frame files equal one run's" -- $same_files
+check "glTF: as many files as one run" -- test "$(ls "$WORK"/farm/*.glb | wc -l)" -eq "$(ls "$WORK"/one/*.glb | wc -l)"
+rm "$WORK/farm/t_0041.glb"
+expect 5 "glTF frame file missing" -- "$RIGSCOPE" merge "$WORK/farm/t_####.glb" "$WORK/farm/t_####.glb"
+check "missing frame file named with its chunk" -- one_line_naming "t_0041.glb (chunk 1)"
+
+# Failures: each names the chunk, exit 5.
+chunks 4 csv tension "$BEND"
+rm -f "$WORK"/merged.*
+# A chunk that fails on rerun (file size limit: exit 4) leaves its old output but no record.
+expect 4 "chunk that fails" -- bash -c 'ulimit -f 1; exec "$0" -q tension "$1" --chunk 2/4 -o "$2"' "$RIGSCOPE" "$BEND" "$WORK/c_2.csv"
+check "failed chunk removes its old record" -- test ! -e "$WORK/c_2.csv.chunk.json"
+expect 5 "failed chunk" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 4 csv)
+check "failed chunk named" -- one_line_naming "c_2.csv: no chunk record"
+check "no merged output after a failed merge" -- test ! -e "$WORK/merged.csv"
+
+chunks 4 csv tension "$BEND"
+rm "$WORK/c_1.csv" "$WORK/c_1.csv.chunk.json"
+expect 5 "chunk never ran" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 4 csv)
+check "chunk that never ran named" -- one_line_naming "c_1.csv: missing"
+
+chunks 4 csv tension "$BEND"
+expect 5 "chunk left out" -- "$RIGSCOPE" merge "$WORK/merged.csv" "$WORK/c_0.csv" "$WORK/c_1.csv" "$WORK/c_3.csv"
+check "left-out chunk named by index" -- one_line_naming "chunks missing of 4: 2"
+
+cp "$WORK/c_1.csv" "$WORK/again.csv"
+cp "$WORK/c_1.csv.chunk.json" "$WORK/again.csv.chunk.json"
+expect 5 "duplicated chunk" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 4 csv) "$WORK/again.csv"
+check "duplicate named" -- one_line_naming "chunk 1/4 given 2 times"
+
+"$RIGSCOPE" -q tension "$BEND" --falloff 2 --chunk 3/4 -o "$WORK/c_3.csv"
+expect 5 "chunk of other parameters" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 4 csv)
+check "other parameters named" -- one_line_naming "option --falloff '2' vs not given"
+
+"$RIGSCOPE" -q tension "$BEND" --chunk 3/5 -o "$WORK/c_3.csv"
+expect 5 "chunk of another split" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 4 csv)
+check "other split named" -- one_line_naming "chunk count 5 vs 4"
+
+cp "$CESIUM" "$WORK/in.gltf"
+chunks 3 csv deform "$WORK/in.gltf" --frames 0..10
+echo " " >> "$WORK/in.gltf"   # the same scene, other bytes: as after a re-export
+"$RIGSCOPE" -q deform "$WORK/in.gltf" --frames 0..10 --chunk 1/3 -o "$WORK/c_1.csv"
+expect 5 "input changed between chunks" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 3 csv)
+check "changed input named" -- one_line_naming "content of .*in.gltf"
+
+chunks 3 json tension "$BEND"
+sed -i 's/"rigscope":"[^"]*"/"rigscope":"0.0.1"/' "$WORK/c_0.json.chunk.json"
+expect 5 "chunk of another rigscope version" -- "$RIGSCOPE" merge "$WORK/merged.json" $(chunk_list 3 json)
+check "version named" -- one_line_naming "written by rigscope 0.0.1"
+
+chunks 3 json tension "$BEND"
+truncate -s 2000 "$WORK/c_1.json"
+expect 3 "truncated chunk" -- "$RIGSCOPE" merge "$WORK/merged.json" $(chunk_list 3 json)
+check "truncated chunk named" -- one_line_naming "c_1.json: chunk 1/3"
+
+# Usage: nowhere for the record, or a chunk that cannot be joined again.
+expect 2 "chunk to stdout" -- "$RIGSCOPE" tension "$BEND" --chunk 0/2
+check "chunk to stdout: says why" -- one_line_naming "needs -o FILE"
+expect 2 "--bake-max chunk" -- "$RIGSCOPE" tension "$BEND" --bake-max --chunk 0/2 -o "$WORK/w.glb"
+expect 2 "glTF --auto-range chunk" -- "$RIGSCOPE" tension "$BEND" --auto-range --chunk 0/2 -o "$WORK/t_####.glb"
+chunks 2 csv tension "$BEND"
+expect 2 "merge over a chunk" -- "$RIGSCOPE" merge "$WORK/c_0.csv" $(chunk_list 2 csv)
+check "chunk untouched" -- test -s "$WORK/c_0.csv.chunk.json"
+expect 5 "not a chunk" -- "$RIGSCOPE" merge "$WORK/merged.csv" "$BEND"
+ls -A "$WORK" | grep -q rigscope- && { echo "FAIL: temporary files left behind"; failures=$((failures + 1)); }
+
+finish
