@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "rigscope/check_report.h"
 #include "rigscope/error.h"
 #include "rigscope/merge.h"
 #include "tension_gltf.h"
@@ -67,6 +68,19 @@ int run_merge(const MergeOptions& opt) {
                                         ": give that pattern as OUT (there is nothing to join, merge checks they are all there)");
         check_frame_files(chunks);
         return kExitOk;
+    }
+    if (chunks.front().command == "check") {
+        // check's chunks are JUnit reports: OUT gets the run's report, stdout its text, and the
+        // exit code is the run's verdict.
+        const CheckOutcome outcome = merge_check_chunks(chunks);
+        OutputFile junit(opt.out, chunk_files(chunks));
+        junit.write(outcome.junit);
+        junit.finish();
+        OutputFile report("-");
+        report.write(outcome.report);
+        report.commit();
+        junit.commit();
+        return outcome.failed ? kExitCheckFailed : kExitOk;
     }
     OutputFile out(opt.out, chunk_files(chunks));
     merge_chunk_outputs(chunks, out);

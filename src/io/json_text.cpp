@@ -123,6 +123,12 @@ std::string_view inner(std::string_view s, Span array) {
     return s.substr(b, e - b);
 }
 
+std::string string_value(std::string_view s, Span value) {
+    const std::string_view lit = value.of(s);
+    if (lit.size() < 2 || lit.front() != '"' || lit.back() != '"') fail("string expected", value.begin);
+    return decode_key(lit);
+}
+
 const Member* find(const std::vector<Member>& members, std::string_view key) {
     for (const Member& m : members)
         if (m.key == key) return &m;

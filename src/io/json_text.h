@@ -34,6 +34,9 @@ std::vector<Span> elements(std::string_view s, Span array);
 // The text between an array's brackets without surrounding whitespace (empty for []).
 std::string_view inner(std::string_view s, Span array);
 
+// The text of a string value, escapes decoded; throws SyntaxError unless `value` is a string.
+std::string string_value(std::string_view s, Span value);
+
 const Member* find(const std::vector<Member>& members, std::string_view key);
 
 }  // namespace rigscope::json_text

@@ -58,6 +58,22 @@ if [ -f data/joystick_face.rig.json ] && "$RIGSCOPE" drive --help >/dev/null 2>&
     merged_equals 4 json "drive JSON" -- drive data/joystick_face.glb --rig data/joystick_face.rig.json
 fi
 
+# check: chunks record their per-vertex extremes beside their JUnit files; merge prints the
+# run's report, writes its JUnit file and exits with its verdict. A chunk exits 0 either way.
+for args in "$BEND --max-stretch 0.8 --max-compress 1.8" "$CESIUM --max-stretch 0.95 --worst 30"; do
+    "$RIGSCOPE" -q check $args --junit "$WORK/single.xml" >"$WORK/single.txt"
+    want=$?
+    rm -f "$WORK"/c_*
+    for i in 0 1 2 3; do
+        expect 0 "check chunk $i: exit 0 (the verdict is the merge's)" -- "$RIGSCOPE" -q check $args --chunk "$i/4" --junit "$WORK/c_$i.xml"
+    done
+    expect "$want" "check merge exits with the run's verdict ($want)" -- "$RIGSCOPE" merge "$WORK/merged.xml" $(chunk_list 4 xml)
+    check "check merge: report equals one run's" -- cmp -s "$WORK/single.txt" "$WORK/out"
+    check "check merge: JUnit file equals one run's" -- cmp -s "$WORK/single.xml" "$WORK/merged.xml"
+done
+expect 2 "check chunk without --junit" -- "$RIGSCOPE" check "$BEND" --max-stretch 0.8 --chunk 0/2
+check "check chunk without --junit: says why" -- one_line_naming "needs --junit FILE"
+
 # A glob that names outputs and their records alike still means one chunk each.
 chunks 4 json tension "$BEND" --vertices 5
 expect 0 "glob of outputs and records" -- "$RIGSCOPE" merge "$WORK/merged.json" "$WORK"/c_*.json
