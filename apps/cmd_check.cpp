@@ -78,7 +78,7 @@ int run_check(const CheckCommand& opt) {
             }
         }
     });
-    if (in.chunk_count > 1) {
+    if (!opt.tension.input.chunk.empty()) {
         // A chunk sees only its frames: its extremes go to the chunk record, and `merge`
         // reports over all chunks as one run would.
         const CheckLimits limits{opt.max_stretch, opt.max_compress, opt.has_stretch, opt.has_compress, opt.worst, opt.tension.input.file};
@@ -152,7 +152,7 @@ int run_check(const CheckCommand& opt) {
         junit.commit();
     }
     // A chunk's verdict is partial (merge gives the run's); failing it would stop the farm's merge.
-    return failed && in.chunk_count == 1 ? kExitCheckFailed : kExitOk;
+    return failed && opt.tension.input.chunk.empty() ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ merged_equals() {
 }
 
 merged_equals 4 csv "tension CSV" -- tension "$BEND"
+merged_equals 1 json "one chunk of one (0/1)" -- tension "$BEND" --auto-range --vertices 1
 merged_equals 4 json "tension JSON with vertex series" -- tension "$BEND" --vertices 0,272,600
 merged_equals 4 csv "tension CSV, cesium_man" -- tension "$CESIUM"
 merged_equals 3 json "tension JSON, cesium_man, every mesh summary" -- tension "$CESIUM" --vertices 0,100..103
@@ -60,7 +61,7 @@ fi
 
 # check: chunks record their per-vertex extremes beside their JUnit files; merge prints the
 # run's report, writes its JUnit file and exits with its verdict. A chunk exits 0 either way.
-for args in "$BEND --max-stretch 0.8 --max-compress 1.8" "$CESIUM --max-stretch 0.95 --worst 30"; do
+for args in "$BEND --max-stretch 0.8 --max-compress 1.8" "$CESIUM --max-stretch 0.95 --worst 30" "$BEND --max-compress 9"; do
     "$RIGSCOPE" -q check $args --junit "$WORK/single.xml" >"$WORK/single.txt"
     want=$?
     rm -f "$WORK"/c_*
