@@ -13,10 +13,7 @@
 #include "rigscope/pose.h"
 
 // The glTF writer lands separately; until it does, drive writes CSV and JSON only.
-#if __has_include("rigscope/gltf_writer.h")
 #include "rigscope/gltf_writer.h"
-#define RIGSCOPE_HAVE_GLTF_WRITER 1
-#endif
 
 namespace rigscope::cli {
 
@@ -183,14 +180,10 @@ int write_baked_gltf(const DriveOptions& opt, const Input& in) {
     if (in.has_clip && opt.input.animation.empty() && same != baked.clips.end()) *same = std::move(clip);
     else baked.clips.push_back(std::move(clip));
 
-#ifdef RIGSCOPE_HAVE_GLTF_WRITER
     OutputFile out(opt.out, in.paths);
     write_glb(baked, {}, out);
     out.commit();
     return kExitOk;
-#else
-    throw Error(kExitUsage, "drive: this build has no glTF writer; use --format csv or json");
-#endif
 }
 
 int run_drive(const DriveOptions& opt) {

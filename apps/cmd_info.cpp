@@ -9,10 +9,7 @@
 #include "rigscope/output.h"
 #include "rigscope/topology.h"
 
-#if __has_include("rigscope/bind_check.h")
 #include "rigscope/bind_check.h"
-#define RIGSCOPE_HAVE_BIND_CHECK 1
-#endif
 
 namespace rigscope::cli {
 
@@ -65,12 +62,10 @@ json describe(const Input& in) {
                    {"morph_targets", targets},
                    {"skin", mesh.skin >= 0 ? json(s.skins[mesh.skin].name) : json(nullptr)},
                    {"max_influences", most}};
-#ifdef RIGSCOPE_HAVE_BIND_CHECK
         if (mesh.skin >= 0) {
             const BindCheck check = check_bind(s, m);
             jm["bind_check"] = {{"max_distance", check.max_distance}, {"diagonal", check.diagonal}};
         }
-#endif
         meshes.push_back(jm);
     }
     j["meshes"] = meshes;
