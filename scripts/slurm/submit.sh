@@ -14,6 +14,7 @@ shift 2
 case $n in '' | *[!0-9]* | 0) echo "submit.sh: N must be a positive number, not '$n'" >&2; exit 2 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 export RIGSCOPE=${RIGSCOPE:-$(command -v rigscope || echo "$PWD/build/rigscope")}
+export RIGSCOPE_CHUNKS=$n
 read -r -a extra <<<"${SBATCH_OPTS:-}"
 array=$(sbatch --parsable "${extra[@]}" --array=0-$((n - 1)) "$here/chunk.sbatch" "$out" "$@")
 array=${array%%;*}

@@ -61,17 +61,23 @@ CESIUM=$(cd "$CORPUS/khronos" && pwd)/cesium_man.gltf
 start=$SECONDS
 submit bend.csv tension "$BEND" --auto-range && bend_job=$merge_job
 submit cesium.json tension "$CESIUM" --vertices 0,100..103 && cesium_job=$merge_job
+submit check.xml check "$BEND" --max-stretch 0.8 && check_job=$merge_job
 # A farm where chunk 2 cannot write its part: its task fails, the merge must not run.
 mkdir -p "$WORK/runs/broken.csv.parts/2.csv"
 submit broken.csv tension "$BEND" && broken_job=$merge_job
 
 "$RIGSCOPE" -q tension "$BEND" --auto-range -o "$WORK/bend_single.csv"
 "$RIGSCOPE" -q tension "$CESIUM" --vertices 0,100..103 -o "$WORK/cesium_single.json"
+"$RIGSCOPE" -q check "$BEND" --max-stretch 0.8 --junit "$WORK/check_single.xml" >"$WORK/check_single.txt"
 
 check "bend_cylinder merge job completed" -- test "$(wait_for "${bend_job:-0}" 120)" = COMPLETED
 check "bend_cylinder: merged CSV byte-identical to one run" -- cmp -s "$WORK/bend_single.csv" "$WORK/runs/bend.csv"
 check "cesium_man merge job completed" -- test "$(wait_for "${cesium_job:-0}" 120)" = COMPLETED
 check "cesium_man: merged JSON equals one run" -- same_json "$WORK/cesium_single.json" "$WORK/runs/cesium.json"
+# A failing check fails the merge job (exit 1), its log holding the run's report.
+check "check merge job failed as the check does" -- test "$(wait_for "${check_job:-0}" 120)" = FAILED
+check "check: merged JUnit equals one run's" -- cmp -s "$WORK/check_single.xml" "$WORK/runs/check.xml"
+check "check: merge log holds the run's report" -- cmp -s "$WORK/check_single.txt" "$(ls "$WORK"/runs/rigscope-merge-"${check_job:-0}".log)"
 check "parts removed after the merge" -- test ! -e "$WORK/runs/bend.csv.parts"
 check "merge after a failed chunk is cancelled" -- test "$(wait_for "${broken_job:-0}" 120)" = CANCELLED
 check "no merged output after a failed chunk" -- test ! -e "$WORK/runs/broken.csv"
