@@ -82,6 +82,10 @@ int run_merge(const MergeOptions& opt) {
         junit.commit();
         return outcome.failed ? kExitCheckFailed : kExitOk;
     }
+    double t_s = 0, t_c = 0;
+    if (merged_auto_range(chunks, t_s, t_c))
+        spdlog::info("merge: auto range over the frames of all {} chunks: t_s = {}, t_c = {} (each chunk's log shows its own)",
+                     chunks.size(), t_s, t_c);
     OutputFile out(opt.out, chunk_files(chunks));
     merge_chunk_outputs(chunks, out);
     out.commit();

@@ -25,6 +25,10 @@ bool per_frame_files(const std::vector<ChunkRecord>& chunks);
 // all frames). Throws Error (exit 3) naming a chunk whose output is not what its record says.
 void merge_chunk_outputs(const std::vector<ChunkRecord>& chunks, OutputFile& out);
 
+// The --auto-range thresholds a merge of tension chunks applies, from all chunks' extremes;
+// false when the chunks ran without --auto-range.
+bool merged_auto_range(const std::vector<ChunkRecord>& chunks, double& t_s, double& t_c);
+
 // Every file a chunk record names (outputs and records), so a merge never writes over one.
 std::vector<std::string> chunk_files(const std::vector<ChunkRecord>& chunks);
 

@@ -144,6 +144,14 @@ AutoRange tension_auto_range(const std::vector<ChunkRecord>& chunks) {
 
 }  // namespace merge_detail
 
+bool merged_auto_range(const std::vector<ChunkRecord>& chunks, double& t_s, double& t_c) {
+    if (chunks.empty() || chunks.front().command != "tension") return false;
+    const merge_detail::AutoRange a = merge_detail::tension_auto_range(chunks);
+    t_s = a.range.t_s;
+    t_c = a.range.t_c;
+    return a.active;
+}
+
 void merge_chunk_outputs(const std::vector<ChunkRecord>& chunks, OutputFile& out) {
     if (chunks.empty()) return;
     // The format shows in the bytes (CSV starts with its header, JSON with '{'), whichever
