@@ -57,6 +57,7 @@ merged_equals 3 csv "rivet --bake CSV, cesium_man" -- rivet "$CESIUM" --bake --v
 if [ -f data/joystick_face.rig.json ] && "$RIGSCOPE" drive --help >/dev/null 2>&1; then
     merged_equals 4 csv "drive CSV" -- drive data/joystick_face.glb --rig data/joystick_face.rig.json
     merged_equals 4 json "drive JSON" -- drive data/joystick_face.glb --rig data/joystick_face.rig.json
+    expect 2 "drive glTF chunk (one animation over all frames)" -- "$RIGSCOPE" drive data/joystick_face.glb --rig data/joystick_face.rig.json --chunk 0/2 -o "$WORK/d.glb"
 fi
 
 # check: chunks record their per-vertex extremes beside their JUnit files; merge prints the
