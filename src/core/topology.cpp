@@ -1,9 +1,7 @@
 #include "rigscope/topology.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <unordered_map>
 
 namespace rigscope {
 
@@ -24,11 +22,108 @@ bool same_influences(const Influences& inf, std::uint32_t a, std::uint32_t b) {
     return true;
 }
 
-struct CellHash {
-    std::size_t operator()(const std::array<std::int64_t, 3>& c) const {
-        return static_cast<std::size_t>(c[0] * 73856093LL ^ c[1] * 19349663LL ^ c[2] * 83492791LL);
+// Welding: which file vertices lie within `tol` of an earlier vertex that starts a welded
+// vertex (a representative), with the same influences. The first representative in file order
+// wins, so the result does not depend on how candidates are found.
+//
+// Candidates come from a grid of cells far wider than the tolerance (so a point's tolerance ball
+// nearly always lies in its own cell) but about one vertex spacing at most. Vertices are sorted
+// by a hash of their cell (a radix sort: streaming, no hash table to miss in), so the vertices of
+// a cell are contiguous; a vertex near a cell face also looks up the neighbouring cells' runs.
+void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
+    const std::size_t n = mesh.positions.size();
+    topo.representative.reserve(n);
+    const double spacing = diag / std::sqrt(static_cast<double>(n));
+    const double cell = std::max(tol, std::min(spacing, 1024 * tol));
+    auto coord = [cell](double x) { return static_cast<std::int64_t>(std::floor(x / cell)); };
+    auto hash = [](std::int64_t x, std::int64_t y, std::int64_t z) {
+        std::uint64_t h = static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull;
+        h ^= static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full;
+        h ^= static_cast<std::uint64_t>(z) * 0x165667B19E3779F9ull;
+        h ^= h >> 31;
+        return static_cast<std::uint32_t>((h * 0xD6E8FEB86659FD93ull) >> 32);
+    };
+    // Slightly wider than the tolerance so rounding in p -/+ tol never skips a cell.
+    const double reach = tol * (1 + 1e-6);
+    constexpr std::uint32_t kNear = 0x80000000u;  // flag: the tolerance ball crosses a cell face
+    constexpr std::uint32_t kIndex = 0x7FFFFFFFu;
+
+    // (cell hash << 32 | near flag | vertex), sorted by hash with a least-significant-digit
+    // radix sort, which keeps the vertices of one hash in file order.
+    std::vector<std::uint64_t> sorted(n), tmp(n);
+    for (std::size_t v = 0; v < n; ++v) {
+        const auto& p = mesh.positions[v];
+        std::int64_t c[3];
+        bool near = false;
+        for (int k = 0; k < 3; ++k) {
+            c[k] = coord(p[k]);
+            near = near || coord(p[k] - reach) != c[k] || coord(p[k] + reach) != c[k];
+        }
+        sorted[v] = static_cast<std::uint64_t>(hash(c[0], c[1], c[2])) << 32 | (near ? kNear : 0) | v;
     }
-};
+    for (int shift = 32; shift < 64; shift += 16) {
+        std::vector<std::uint32_t> count(65537, 0);
+        for (std::uint64_t k : sorted) ++count[((k >> shift) & 0xFFFF) + 1];
+        for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+        for (std::uint64_t k : sorted) tmp[count[(k >> shift) & 0xFFFF]++] = k;
+        sorted.swap(tmp);
+    }
+    std::vector<std::uint64_t>().swap(tmp);
+
+    // Pairs (v, u), u < v, within tolerance and with the same influences: few (seam copies).
+    // Only runs of more than one vertex and vertices near a cell face read positions here.
+    std::vector<std::uint64_t> pairs;
+    auto consider = [&](std::uint32_t v, std::uint32_t u) {
+        if ((mesh.positions[u] - mesh.positions[v]).cast<double>().norm() <= tol && same_influences(mesh.influences, u, v))
+            pairs.push_back(static_cast<std::uint64_t>(v) << 32 | u);
+    };
+    for (std::size_t gb = 0; gb < n;) {
+        const std::uint32_t h = static_cast<std::uint32_t>(sorted[gb] >> 32);
+        std::size_t ge = gb + 1;
+        while (ge < n && static_cast<std::uint32_t>(sorted[ge] >> 32) == h) ++ge;
+        for (std::size_t i = gb; i < ge; ++i) {
+            const auto v = static_cast<std::uint32_t>(sorted[i]) & kIndex;
+            for (std::size_t j = gb; j < i; ++j) consider(v, static_cast<std::uint32_t>(sorted[j]) & kIndex);
+            if (!(static_cast<std::uint32_t>(sorted[i]) & kNear)) continue;
+            const auto& p = mesh.positions[v];
+            std::int64_t a[3], b[3];
+            for (int k = 0; k < 3; ++k) {
+                a[k] = coord(p[k] - reach);
+                b[k] = coord(p[k] + reach);
+            }
+            for (std::int64_t x = a[0]; x <= b[0]; ++x)
+                for (std::int64_t y = a[1]; y <= b[1]; ++y)
+                    for (std::int64_t z = a[2]; z <= b[2]; ++z) {
+                        const std::uint32_t hn = hash(x, y, z);
+                        if (hn == h) continue;  // the vertex's own run, done above
+                        auto it = std::lower_bound(sorted.begin(), sorted.end(), static_cast<std::uint64_t>(hn) << 32);
+                        for (; it != sorted.end() && static_cast<std::uint32_t>(*it >> 32) == hn; ++it) {
+                            const auto u = static_cast<std::uint32_t>(*it) & kIndex;
+                            if (u >= v) break;  // a run is in file order
+                            consider(v, u);
+                        }
+                    }
+        }
+        gb = ge;
+    }
+    std::vector<std::uint64_t>().swap(sorted);
+    std::sort(pairs.begin(), pairs.end());
+
+    std::size_t pi = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+        std::uint32_t match = 0xFFFFFFFFu;
+        for (; pi < pairs.size() && (pairs[pi] >> 32) == v; ++pi) {
+            const auto u = static_cast<std::uint32_t>(pairs[pi]);
+            if (u < match && topo.representative[topo.welded_of[u]] == u) match = u;
+        }
+        if (match != 0xFFFFFFFFu) {
+            topo.welded_of[v] = topo.welded_of[match];
+        } else {
+            topo.welded_of[v] = static_cast<std::uint32_t>(topo.representative.size());
+            topo.representative.push_back(static_cast<std::uint32_t>(v));
+        }
+    }
+}
 
 }  // namespace
 
@@ -49,71 +144,60 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance) 
         }
         const double diag = (hi - lo).cast<double>().norm();
         const double tol = diag > 0 ? diag * relative_tolerance : 1e-12;
-        // Grid of cells one tolerance wide: a match lies in the vertex's cell or a neighbour.
-        std::unordered_map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>, CellHash> grid;
-        grid.reserve(n);
-        auto cell_of = [&](const Eigen::Vector3f& p) {
-            return std::array<std::int64_t, 3>{static_cast<std::int64_t>(std::floor(p.x() / tol)),
-                                               static_cast<std::int64_t>(std::floor(p.y() / tol)),
-                                               static_cast<std::int64_t>(std::floor(p.z() / tol))};
-        };
-        for (std::size_t v = 0; v < n; ++v) {
-            const auto& p = mesh.positions[v];
-            const auto c = cell_of(p);
-            std::int64_t match = -1;
-            for (int dx = -1; dx <= 1 && match < 0; ++dx)
-                for (int dy = -1; dy <= 1 && match < 0; ++dy)
-                    for (int dz = -1; dz <= 1 && match < 0; ++dz) {
-                        auto it = grid.find({c[0] + dx, c[1] + dy, c[2] + dz});
-                        if (it == grid.end()) continue;
-                        for (std::uint32_t w : it->second) {
-                            const std::uint32_t r = topo.representative[w];
-                            if ((mesh.positions[r] - p).cast<double>().norm() <= tol &&
-                                same_influences(mesh.influences, r, static_cast<std::uint32_t>(v))) {
-                                match = w;
-                                break;
-                            }
-                        }
-                    }
-            if (match >= 0) {
-                topo.welded_of[v] = static_cast<std::uint32_t>(match);
-            } else {
-                const auto w = static_cast<std::uint32_t>(topo.representative.size());
-                topo.representative.push_back(static_cast<std::uint32_t>(v));
-                topo.welded_of[v] = w;
-                grid[c].push_back(w);
-            }
-        }
+        weld_vertices(mesh, diag, tol, topo);
     }
 
     // Unique undirected edges: each face's consecutive corners, closing back to the first.
-    std::vector<std::uint64_t> keys;
-    keys.reserve(mesh.face_indices.size());
-    for (std::size_t f = 0; f + 1 < mesh.face_offsets.size(); ++f) {
-        const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
-        std::size_t distinct = 0;
-        for (std::uint32_t k = b; k < e; ++k) {
-            std::uint32_t a = topo.welded_of[mesh.face_indices[k]];
-            std::uint32_t c = topo.welded_of[mesh.face_indices[k + 1 < e ? k + 1 : b]];
-            if (a == c) continue;  // a collapsed corner is not an edge
-            ++distinct;
-            if (a > c) std::swap(a, c);
-            keys.push_back(static_cast<std::uint64_t>(a) << 32 | c);
-        }
-        if (distinct < 3) ++topo.degenerate_faces;
-    }
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    topo.edges.reserve(keys.size() * 2);
+    // Bucketed by their smaller end (a counting sort), then each small bucket sorted and
+    // deduplicated: the same (a, b) order a global sort would give, in linear time.
     const std::size_t wn = topo.welded_count();
-    std::vector<std::uint32_t> degree(wn + 1, 0);
-    for (std::uint64_t k : keys) {
-        const auto a = static_cast<std::uint32_t>(k >> 32), c = static_cast<std::uint32_t>(k & 0xFFFFFFFFu);
-        topo.edges.push_back(a);
-        topo.edges.push_back(c);
-        ++degree[a];
-        ++degree[c];
+    auto for_each_face_edge = [&](auto&& fn) {
+        std::size_t degenerate = 0;
+        for (std::size_t f = 0; f + 1 < mesh.face_offsets.size(); ++f) {
+            const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+            std::size_t distinct = 0;
+            for (std::uint32_t k = b; k < e; ++k) {
+                std::uint32_t a = topo.welded_of[mesh.face_indices[k]];
+                std::uint32_t c = topo.welded_of[mesh.face_indices[k + 1 < e ? k + 1 : b]];
+                if (a == c) continue;  // a collapsed corner is not an edge
+                ++distinct;
+                if (a > c) std::swap(a, c);
+                fn(a, c);
+            }
+            if (distinct < 3) ++degenerate;
+        }
+        return degenerate;
+    };
+    std::vector<std::uint32_t> start(wn + 1, 0);
+    topo.degenerate_faces = for_each_face_edge([&](std::uint32_t a, std::uint32_t) { ++start[a + 1]; });
+    for (std::size_t w = 0; w < wn; ++w) start[w + 1] += start[w];
+    std::vector<std::uint32_t> other(start[wn]);  // per smaller end a, the larger ends
+    {
+        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+        for_each_face_edge([&](std::uint32_t a, std::uint32_t c) { other[fill[a]++] = c; });
     }
+    std::vector<std::uint32_t> unique_up(wn, 0);
+    std::size_t edge_count = 0;
+    for (std::size_t a = 0; a < wn; ++a) {
+        auto* b = other.data() + start[a];
+        auto* e = other.data() + start[a + 1];
+        std::sort(b, e);
+        unique_up[a] = static_cast<std::uint32_t>(std::unique(b, e) - b);
+        edge_count += unique_up[a];
+    }
+    topo.edges.resize(edge_count * 2);
+    std::vector<std::uint32_t> degree(wn, 0);
+    std::uint32_t* edge = topo.edges.data();
+    for (std::size_t a = 0; a < wn; ++a) {
+        const std::uint32_t* up = other.data() + start[a];
+        degree[a] += unique_up[a];
+        for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
+            *edge++ = static_cast<std::uint32_t>(a);
+            *edge++ = up[k];
+            ++degree[up[k]];
+        }
+    }
+    std::vector<std::uint32_t>().swap(other);
     topo.neighbour_offsets.assign(wn + 1, 0);
     for (std::size_t w = 0; w < wn; ++w) topo.neighbour_offsets[w + 1] = topo.neighbour_offsets[w] + degree[w];
     topo.neighbours.resize(topo.neighbour_offsets[wn]);
