@@ -28,6 +28,8 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");
     cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
     cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
+    cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default: every core); output is the same for any count")
+        ->check(CLI::Range(1u, 1024u));
 }
 
 namespace {
@@ -95,6 +97,7 @@ Input load_input(const InputOptions& opt, bool per_frame) {
     if (per_frame)
         for (const auto& w : in.scene.warnings) spdlog::warn("{}", w);
     in.weld = opt.weld != "off";
+    in.threads = opt.threads;
     in.meshes = select_meshes(in.scene, opt.mesh);
     if (!per_frame) return in;
 

@@ -25,6 +25,7 @@ struct InputOptions {
     std::string chunk;      // --chunk I/N
     std::string rig;        // --rig RIG.json: joystick controls driving morph targets
     double max_memory_mib = 8192;
+    unsigned threads = 0;   // --threads; 0: every core
 };
 
 // Adds FILE and the options above to a subcommand; `per_frame` adds frame selection too.
@@ -40,6 +41,7 @@ struct Input {
     std::vector<int> meshes;     // selected meshes
     bool weld = true;
     int chunk_index = 0, chunk_count = 1;
+    unsigned threads = 0;        // --threads for per-frame work; 0: every core
     std::vector<std::string> paths;  // every input file, so outputs never overwrite one
     ResolvedRig rig;             // --rig, resolved against scene; empty without one
 

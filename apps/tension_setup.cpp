@@ -4,6 +4,7 @@
 
 #include "rigscope/error.h"
 #include "rigscope/load.h"
+#include "rigscope/parallel.h"
 #include "rigscope/skin.h"
 
 namespace rigscope::cli {
@@ -73,10 +74,13 @@ std::vector<MeshTension> prepare_tension(const Input& in, const TensionOptions& 
 void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, const char* what,
                             const std::function<void(std::size_t)>& each) {
     Pose pose = bind_pose(in.scene);
+    // Frames stay in order, one at a time (outputs stream); each frame's vertex blocks are
+    // spread over the cores.
+    ThreadPool pool(in.threads);
     Progress progress(in.frames.size(), what);
     for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
         pose_at(in, in.frames[fi], pose);
-        for (MeshTension& mt : meshes) mt.evaluate(in.scene, pose);
+        for (MeshTension& mt : meshes) mt.evaluate(in.scene, pose, &pool);
         each(fi);
         progress.step(fi + 1);
     }

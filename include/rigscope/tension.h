@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "rigscope/topology.h"
@@ -11,8 +12,36 @@
 namespace rigscope {
 
 // Mean connected edge length per welded vertex; positions are per file vertex and each welded
-// vertex reads its representative's. A vertex without edges gets 0.
+// vertex reads its representative's. A vertex without edges gets 0. Lengths are summed in float
+// in the order of the vertex's neighbour list, the same in every path below.
 void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>& positions, std::vector<float>& out);
+
+// The neighbour lists of a Topology regrouped for the per-frame loop: welded vertices in batches
+// of kLanes evaluated side by side in SIMD registers. A batch holds its lanes' file vertices
+// (representatives), then slot by slot one neighbour per lane; a lane with fewer neighbours
+// repeats itself, a zero length that leaves its sum exactly as it is.
+struct EdgeBatches {
+    static constexpr std::size_t kLanes = 4;
+    std::size_t welded = 0;             // welded vertices; the last batch may be partial
+    std::vector<std::uint32_t> start;   // per batch, plus one: offset of its entries in `index`
+    std::vector<std::uint32_t> index;   // file vertices: kLanes selves, then kLanes per slot
+    std::vector<float> degree;          // per lane (batches x kLanes): edge count, 1 where none
+    // Per batch: whether it reads the mesh's last file vertex. The SIMD loads read 16 bytes for
+    // a 12-byte position, so those batches take the scalar path (same arithmetic).
+    std::vector<std::uint8_t> reads_last;
+
+    std::size_t batch_count() const { return start.empty() ? 0 : start.size() - 1; }
+};
+
+EdgeBatches edge_batches(const Topology& topo);
+
+// Mean edge lengths of the welded vertices of batches [begin, end) into out (per welded vertex).
+void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                       float* out);
+// The same, then T = rest / length by tension_values' rule, in one pass over batches [begin,
+// end). Returns how many of their vertices fell back to T = 1.
+std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
+                          std::size_t end, float* lengths, float* t);
 
 // T = rest / deformed per welded vertex. Where either length is 0 (isolated vertex, collapsed
 // edges) T is 1 and the vertex is counted in the return value: never NaN or infinity.

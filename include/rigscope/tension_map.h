@@ -4,7 +4,9 @@
 
 #include <vector>
 
+#include "rigscope/parallel.h"
 #include "rigscope/pose.h"
+#include "rigscope/skin.h"
 #include "rigscope/tension.h"
 #include "rigscope/topology.h"
 
@@ -26,9 +28,20 @@ struct MeshTension {
     // Topology of scene.meshes[mesh]; rest lengths from `rest_positions` (file vertices).
     MeshTension(const Scene& scene, int mesh, bool weld, const std::vector<Eigen::Vector3f>& rest_positions);
 
-    void evaluate(const Scene& scene, const Pose& pose);
+    // With a pool, vertex blocks are spread over its threads; the result is the same for any
+    // thread count (every vertex is computed the same way, by one thread). No allocation after
+    // the first frame.
+    void evaluate(const Scene& scene, const Pose& pose, ThreadPool* pool = nullptr);
     // T per welded vertex from already deformed positions (file vertices).
-    void evaluate_positions(const std::vector<Eigen::Vector3f>& positions);
+    void evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool = nullptr);
+
+    // The loop's own layouts of the mesh: influences grouped by count, neighbours in batches.
+    MeshDeformer deformer;
+    EdgeBatches batches;
+
+    // Vertices per task when spread over threads (a tunable, not a result: tests shrink it to
+    // split small meshes into many blocks).
+    std::size_t block_vertices = MeshDeformer::kBlock;
 };
 
 // Thresholds from observed T: per-vertex extremes over the frames, and the percentile of them

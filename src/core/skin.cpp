@@ -1,76 +1,225 @@
 #include "rigscope/skin.h"
 
+#include <algorithm>
+#include <type_traits>
+
+#include "rigscope/parallel.h"
+
 namespace rigscope {
+
+namespace {
+
+// Every path below computes a vertex the same way, so deform_mesh, skin_positions and
+// MeshDeformer agree bit for bit: morph deltas added in target order, then the joint matrices
+// blended in influence order (one 4x4 per vertex instead of one transform per influence; Eigen
+// does it in whole SIMD registers), then p' = c0 x + c1 y + c2 z + c3.
+using Morphs = std::vector<std::pair<float, const Eigen::Vector3f*>>;
+
+inline Eigen::Vector3f morphed(const Eigen::Vector3f* base, const Morphs& morphs, std::size_t v) {
+    Eigen::Vector3f p = base[v];
+    for (const auto& [w, d] : morphs) p += w * d[v];
+    return p;
+}
+
+inline Eigen::Vector3f transform(const Eigen::Matrix4f& m, const Eigen::Vector3f& p) {
+    const Eigen::Vector4f r = m.col(0) * p.x() + m.col(1) * p.y() + m.col(2) * p.z() + m.col(3);
+    return r.head<3>();
+}
+
+Eigen::Matrix4f to_matrix(const Affine3x4& a) {
+    Eigen::Matrix4f m;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) m(r, c) = a.m[r * 4 + c];
+    m.row(3) << 0, 0, 0, 1;
+    return m;
+}
+
+void joint_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::vector<Eigen::Matrix4f>& out) {
+    const Skin& skin = scene.skins[mesh.skin];
+    out.resize(skin.joints.size());
+    for (std::size_t j = 0; j < skin.joints.size(); ++j) {
+        // world(joint) = inverse(inverse_bind) at bind, so the product is the identity exactly.
+        // Otherwise composed in double: joint chains and inverse binds can be far from the
+        // origin, and only the product needs to fit a float.
+        out[j] = pose.bind ? Eigen::Matrix4f::Identity()
+                           : Eigen::Matrix4f((pose.world[skin.joints[j]] * skin.inverse_bind[j]).cast<float>());
+    }
+}
+
+void active_morphs(const Mesh& mesh, const std::vector<float>& weights, Morphs& out) {
+    out.clear();
+    for (std::size_t t = 0; t < mesh.targets.size() && t < weights.size(); ++t)
+        if (weights[t] != 0.0f) out.emplace_back(weights[t], mesh.targets[t].deltas.data());
+}
+
+// Skinning straight from the file's compressed rows (no regrouping): for one-off calls.
+void skin_csr(const Influences& inf, const Eigen::Matrix4f* joints, const Eigen::Vector3f* base, const Morphs& morphs,
+              std::size_t begin, std::size_t end, Eigen::Vector3f* out) {
+    for (std::size_t v = begin; v < end; ++v) {
+        const Eigen::Vector3f p = morphed(base, morphs, v);
+        const std::uint32_t b = inf.offsets[v], e = inf.offsets[v + 1];
+        if (b == e) {
+            out[v] = p;
+            continue;
+        }
+        Eigen::Matrix4f m = inf.weights[b] * joints[inf.joints[b]];
+        for (std::uint32_t k = b + 1; k < e; ++k) m += inf.weights[k] * joints[inf.joints[k]];
+        out[v] = transform(m, p);
+    }
+}
+
+void place_unskinned(const Eigen::Matrix4f& world, const Eigen::Vector3f* base, const Morphs& morphs, std::size_t begin,
+                     std::size_t end, Eigen::Vector3f* out) {
+    if (morphs.empty()) {
+        for (std::size_t v = begin; v < end; ++v) out[v] = transform(world, base[v]);
+    } else {
+        for (std::size_t v = begin; v < end; ++v) out[v] = transform(world, morphed(base, morphs, v));
+    }
+}
+
+Eigen::Matrix4f node_world(const Mesh& mesh, const Pose& pose) {
+    return mesh.node >= 0 ? Eigen::Matrix4f(pose.world[mesh.node].cast<float>()) : Eigen::Matrix4f::Identity();
+}
+
+}  // namespace
 
 void skin_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::vector<Affine3x4>& out) {
     out.clear();
     if (mesh.skin < 0) return;
-    const Skin& skin = scene.skins[mesh.skin];
-    out.resize(skin.joints.size());
-    if (pose.bind) {
-        // world(joint) = inverse(inverse_bind) at bind, so the product is the identity exactly.
-        for (auto& a : out) a = Affine3x4{{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}};
-        return;
-    }
-    for (std::size_t j = 0; j < skin.joints.size(); ++j) {
-        // Composed in double: joint chains and inverse binds can be far from the origin, and
-        // only the product needs to fit a float.
-        const Eigen::Matrix4d m = pose.world[skin.joints[j]] * skin.inverse_bind[j];
+    std::vector<Eigen::Matrix4f> m;
+    joint_matrices(scene, mesh, pose, m);
+    out.resize(m.size());
+    for (std::size_t j = 0; j < m.size(); ++j)
         for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 4; ++c) out[j].m[r * 4 + c] = static_cast<float>(m(r, c));
-    }
+            for (int c = 0; c < 4; ++c) out[j].m[r * 4 + c] = m[j](r, c);
 }
 
 void morph_positions(const Mesh& mesh, const std::vector<float>& weights, std::vector<Eigen::Vector3f>& out) {
-    out = mesh.positions;
-    for (std::size_t t = 0; t < mesh.targets.size() && t < weights.size(); ++t) {
-        const float w = weights[t];
-        if (w == 0.0f) continue;
-        const auto& d = mesh.targets[t].deltas;
-        for (std::size_t v = 0; v < out.size(); ++v) out[v] += w * d[v];
-    }
+    Morphs morphs;
+    active_morphs(mesh, weights, morphs);
+    out.resize(mesh.positions.size());
+    for (std::size_t v = 0; v < out.size(); ++v) out[v] = morphed(mesh.positions.data(), morphs, v);
 }
 
-void skin_positions(const Influences& inf, const std::vector<Affine3x4>& joints,
-                    const std::vector<Eigen::Vector3f>& in, std::vector<Eigen::Vector3f>& out) {
+void skin_positions(const Influences& inf, const std::vector<Affine3x4>& joints, const std::vector<Eigen::Vector3f>& in,
+                    std::vector<Eigen::Vector3f>& out) {
+    std::vector<Eigen::Matrix4f> m(joints.size());
+    for (std::size_t j = 0; j < joints.size(); ++j) m[j] = to_matrix(joints[j]);
     out.resize(in.size());
     const std::size_t n = std::min(in.size(), inf.vertex_count());
-    for (std::size_t v = 0; v < n; ++v) {
-        const std::uint32_t b = inf.offsets[v], e = inf.offsets[v + 1];
-        if (b == e) {
-            out[v] = in[v];
-            continue;
-        }
-        // Blend the matrices first: one 3x4 transform per vertex instead of one per influence.
-        float m[12] = {0};
-        for (std::uint32_t k = b; k < e; ++k) {
-            const float w = inf.weights[k];
-            const float* j = joints[inf.joints[k]].m;
-            for (int i = 0; i < 12; ++i) m[i] += w * j[i];
-        }
-        const Eigen::Vector3f& p = in[v];
-        out[v] = Eigen::Vector3f(m[0] * p.x() + m[1] * p.y() + m[2] * p.z() + m[3],
-                                 m[4] * p.x() + m[5] * p.y() + m[6] * p.z() + m[7],
-                                 m[8] * p.x() + m[9] * p.y() + m[10] * p.z() + m[11]);
-    }
-    for (std::size_t v = n; v < in.size(); ++v) out[v] = in[v];
+    skin_csr(inf, m.data(), in.data(), {}, 0, n, out.data());
+    std::copy(in.begin() + n, in.end(), out.begin() + n);
 }
 
 void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out) {
     const Mesh& mesh = scene.meshes[mesh_index];
-    std::vector<Eigen::Vector3f> morphed;
-    morph_positions(mesh, pose.morph_weights[mesh_index], morphed);
+    Morphs morphs;
+    active_morphs(mesh, pose.morph_weights[mesh_index], morphs);
+    out.resize(mesh.positions.size());
     if (mesh.skin >= 0 && !mesh.influences.empty()) {
-        std::vector<Affine3x4> joints;
-        skin_matrices(scene, mesh, pose, joints);
-        skin_positions(mesh.influences, joints, morphed, out);
+        std::vector<Eigen::Matrix4f> joints;
+        joint_matrices(scene, mesh, pose, joints);
+        const std::size_t n = std::min(mesh.positions.size(), mesh.influences.vertex_count());
+        skin_csr(mesh.influences, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
+        for (std::size_t v = n; v < out.size(); ++v) out[v] = morphed(mesh.positions.data(), morphs, v);
         return;
     }
-    const Eigen::Matrix4d world = mesh.node >= 0 ? pose.world[mesh.node] : Eigen::Matrix4d::Identity();
-    const Eigen::Matrix3f r = world.topLeftCorner<3, 3>().cast<float>();
-    const Eigen::Vector3f t = world.topRightCorner<3, 1>().cast<float>();
-    out.resize(morphed.size());
-    for (std::size_t v = 0; v < morphed.size(); ++v) out[v] = r * morphed[v] + t;
+    place_unskinned(node_world(mesh, pose), mesh.positions.data(), morphs, 0, out.size(), out.data());
+}
+
+// ---- MeshDeformer ------------------------------------------------------------------------
+
+MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_index) {
+    const Mesh& mesh = scene.meshes[mesh_index];
+    vertices_ = mesh.positions.size();
+    skinned_ = mesh.skin >= 0 && !mesh.influences.empty();
+    if (!skinned_) return;
+    const Influences& inf = mesh.influences;
+    const std::size_t n = std::min(vertices_, inf.vertex_count());
+    influences_.reserve(inf.joints.size());
+    for (std::size_t v = 0; v < vertices_; ++v) {
+        const std::uint32_t count = v < n ? inf.offsets[v + 1] - inf.offsets[v] : 0;
+        if (runs_.empty() || runs_.back().count != count) {
+            runs_.push_back(Run{static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v), count,
+                                static_cast<std::uint32_t>(influences_.size())});
+        }
+        runs_.back().end = static_cast<std::uint32_t>(v + 1);
+        for (std::uint32_t k = 0; k < count; ++k) {
+            const std::uint32_t i = inf.offsets[v] + k;
+            influences_.push_back(Influence{inf.joints[i], inf.weights[i]});
+        }
+    }
+}
+
+void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
+    const Mesh& mesh = scene.meshes[mesh_];
+    active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
+    if (skinned_) {
+        joint_matrices(scene, mesh, pose, joints_);
+    } else {
+        joints_.assign(1, node_world(mesh, pose));
+    }
+}
+
+void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
+    const Mesh& mesh = scene.meshes[mesh_];
+    const Eigen::Vector3f* base = mesh.positions.data();
+    if (!skinned_) {
+        place_unskinned(joints_[0], base, morphs_, begin, end, out);
+        return;
+    }
+    const Eigen::Matrix4f* J = joints_.data();
+    // The run holding `begin`: runs are sorted by their first vertex.
+    auto it = std::upper_bound(runs_.begin(), runs_.end(), begin, [](std::size_t v, const Run& r) { return v < r.begin; });
+    for (--it; it != runs_.end() && it->begin < end; ++it) {
+        const Run& run = *it;
+        const std::size_t b = std::max<std::size_t>(begin, run.begin), e = std::min<std::size_t>(end, run.end);
+        const std::uint32_t count = run.count;
+        const Influence* first = influences_.data() + run.first + (b - run.begin) * count;
+        // A fixed count per run lets the compiler unroll the blend for the common counts.
+        auto each = [&](auto blend) {
+            const Influence* inf = first;
+            if (morphs_.empty()) {
+                for (std::size_t v = b; v < e; ++v, inf += count) out[v] = transform(blend(inf), base[v]);
+            } else {
+                for (std::size_t v = b; v < e; ++v, inf += count) out[v] = transform(blend(inf), morphed(base, morphs_, v));
+            }
+        };
+        auto fixed = [&](auto k) {
+            each([J](const Influence* inf) {
+                Eigen::Matrix4f m = inf[0].weight * J[inf[0].joint];
+                for (int i = 1; i < decltype(k)::value; ++i) m += inf[i].weight * J[inf[i].joint];
+                return m;
+            });
+        };
+        switch (count) {
+            case 0:
+                if (morphs_.empty()) std::copy(base + b, base + e, out + b);
+                else for (std::size_t v = b; v < e; ++v) out[v] = morphed(base, morphs_, v);
+                break;
+            case 1: fixed(std::integral_constant<int, 1>{}); break;
+            case 2: fixed(std::integral_constant<int, 2>{}); break;
+            case 3: fixed(std::integral_constant<int, 3>{}); break;
+            case 4: fixed(std::integral_constant<int, 4>{}); break;
+            default:
+                each([J, count](const Influence* inf) {
+                    Eigen::Matrix4f m = inf[0].weight * J[inf[0].joint];
+                    for (std::uint32_t i = 1; i < count; ++i) m += inf[i].weight * J[inf[i].joint];
+                    return m;
+                });
+        }
+    }
+}
+
+void MeshDeformer::deform(const Scene& scene, const Pose& pose, std::vector<Eigen::Vector3f>& out, ThreadPool* pool,
+                          std::size_t block) {
+    set_pose(scene, pose);
+    out.resize(vertices_);
+    block = std::max<std::size_t>(block, 1);
+    const std::size_t blocks = (vertices_ + block - 1) / block;
+    run_tasks(pool, blocks, [&](std::size_t i) {
+        deform_block(scene, i * block, std::min(vertices_, (i + 1) * block), out.data());
+    });
 }
 
 }  // namespace rigscope

@@ -2,22 +2,198 @@
 
 #include <algorithm>
 #include <cmath>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rigscope {
 
-void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>& positions, std::vector<float>& out) {
-    const std::size_t wn = topo.welded_count();
-    out.assign(wn, 0.0f);
-    // Sum per vertex from its CSR neighbour list: each vertex is written by one iteration only,
-    // which keeps the loop free of scatter conflicts (and parallel-safe by vertex blocks).
-    for (std::size_t w = 0; w < wn; ++w) {
-        const std::uint32_t b = topo.neighbour_offsets[w], e = topo.neighbour_offsets[w + 1];
-        if (b == e) continue;
-        const Eigen::Vector3f& p = positions[topo.representative[w]];
-        double sum = 0;
-        for (std::uint32_t k = b; k < e; ++k) sum += (positions[topo.representative[topo.neighbours[k]]] - p).norm();
-        out[w] = static_cast<float>(sum / (e - b));
+namespace {
+
+constexpr std::size_t L = EdgeBatches::kLanes;
+
+// One batch's lanes side by side. Positions are read as 16 bytes from a 12-byte element (x, y,
+// z and the next vertex's x), which is why batches that read the mesh's last vertex load lane
+// by lane instead; either way the arithmetic that follows is the same instructions.
+#if defined(__SSE2__)
+template <bool Wide>
+inline void load_points(const float* P, const std::uint32_t* i, __m128& x, __m128& y, __m128& z) {
+    if (Wide) {
+        const __m128 r0 = _mm_loadu_ps(P + 3 * std::size_t(i[0]));
+        const __m128 r1 = _mm_loadu_ps(P + 3 * std::size_t(i[1]));
+        const __m128 r2 = _mm_loadu_ps(P + 3 * std::size_t(i[2]));
+        const __m128 r3 = _mm_loadu_ps(P + 3 * std::size_t(i[3]));
+        const __m128 t0 = _mm_unpacklo_ps(r0, r1);  // x0 x1 y0 y1
+        const __m128 t1 = _mm_unpacklo_ps(r2, r3);  // x2 x3 y2 y3
+        const __m128 t2 = _mm_unpackhi_ps(r0, r1);  // z0 z1 . .
+        const __m128 t3 = _mm_unpackhi_ps(r2, r3);  // z2 z3 . .
+        x = _mm_movelh_ps(t0, t1);
+        y = _mm_movehl_ps(t1, t0);
+        z = _mm_movelh_ps(t2, t3);
+    } else {
+        const float* a = P + 3 * std::size_t(i[0]);
+        const float* b = P + 3 * std::size_t(i[1]);
+        const float* c = P + 3 * std::size_t(i[2]);
+        const float* d = P + 3 * std::size_t(i[3]);
+        x = _mm_setr_ps(a[0], b[0], c[0], d[0]);
+        y = _mm_setr_ps(a[1], b[1], c[1], d[1]);
+        z = _mm_setr_ps(a[2], b[2], c[2], d[2]);
     }
+}
+
+template <bool Wide>
+inline __m128 batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree) {
+    __m128 px, py, pz, qx, qy, qz;
+    load_points<Wide>(P, idx, px, py, pz);
+    __m128 sum = _mm_setzero_ps();
+    for (idx += L; idx < end; idx += L) {
+        load_points<Wide>(P, idx, qx, qy, qz);
+        const __m128 dx = _mm_sub_ps(qx, px), dy = _mm_sub_ps(qy, py), dz = _mm_sub_ps(qz, pz);
+        const __m128 d2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
+        sum = _mm_add_ps(sum, _mm_sqrt_ps(d2));
+    }
+    return _mm_div_ps(sum, _mm_loadu_ps(degree));
+}
+
+inline __m128 lengths_of(const EdgeBatches& eb, const float* P, std::size_t b) {
+    const std::uint32_t* idx = eb.index.data() + eb.start[b];
+    const std::uint32_t* end = eb.index.data() + eb.start[b + 1];
+    return eb.reads_last[b] ? batch_lengths<false>(P, idx, end, &eb.degree[b * L])
+                            : batch_lengths<true>(P, idx, end, &eb.degree[b * L]);
+}
+
+inline void store_lanes(__m128 v, float* out, std::size_t lanes) {
+    if (lanes == L) {
+        _mm_storeu_ps(out, v);
+    } else {
+        alignas(16) float tmp[L];
+        _mm_store_ps(tmp, v);
+        std::copy_n(tmp, lanes, out);
+    }
+}
+
+inline __m128 load_lanes(const float* in, std::size_t lanes) {
+    if (lanes == L) return _mm_loadu_ps(in);
+    alignas(16) float tmp[L] = {0, 0, 0, 0};
+    std::copy_n(in, lanes, tmp);
+    return _mm_load_ps(tmp);
+}
+#endif
+
+}  // namespace
+
+EdgeBatches edge_batches(const Topology& topo) {
+    EdgeBatches eb;
+    const std::size_t wn = topo.welded_count();
+    eb.welded = wn;
+    if (wn == 0) return eb;
+    const std::size_t batches = (wn + L - 1) / L;
+    const std::uint32_t last = static_cast<std::uint32_t>(topo.welded_of.size() - 1);
+    eb.start.reserve(batches + 1);
+    eb.degree.assign(batches * L, 1.0f);
+    eb.reads_last.assign(batches, 0);
+    eb.index.reserve(batches * L + topo.neighbours.size() + wn / 2);
+    eb.start.push_back(0);
+    for (std::size_t b = 0; b < batches; ++b) {
+        std::uint32_t self[L], first[L], count[L];
+        std::uint32_t slots = 0;
+        for (std::size_t l = 0; l < L; ++l) {
+            // Lanes past the end repeat the last vertex; their results are never stored.
+            const std::size_t w = std::min(b * L + l, wn - 1);
+            const bool real = b * L + l < wn;
+            self[l] = topo.representative[w];
+            first[l] = topo.neighbour_offsets[w];
+            count[l] = real ? topo.neighbour_offsets[w + 1] - first[l] : 0;
+            slots = std::max(slots, count[l]);
+            if (count[l]) eb.degree[b * L + l] = static_cast<float>(count[l]);
+        }
+        auto push = [&](std::uint32_t v) {
+            if (v == last) eb.reads_last[b] = 1;
+            eb.index.push_back(v);
+        };
+        for (std::size_t l = 0; l < L; ++l) push(self[l]);
+        for (std::uint32_t s = 0; s < slots; ++s)
+            for (std::size_t l = 0; l < L; ++l)
+                push(s < count[l] ? topo.representative[topo.neighbours[first[l] + s]] : self[l]);
+        eb.start.push_back(static_cast<std::uint32_t>(eb.index.size()));
+    }
+    eb.index.shrink_to_fit();
+    return eb;
+}
+
+#if defined(__SSE2__)
+
+void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                       float* out) {
+    const float* P = positions->data();
+    for (std::size_t b = begin; b < end; ++b)
+        store_lanes(lengths_of(eb, P, b), out + b * L, std::min(L, eb.welded - b * L));
+}
+
+std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
+                          std::size_t end, float* lengths, float* t) {
+    const float* P = positions->data();
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    std::size_t degenerate = 0;
+    for (std::size_t b = begin; b < end; ++b) {
+        const std::size_t w = b * L, lanes = std::min(L, eb.welded - w);
+        const __m128 d = lengths_of(eb, P, b);
+        const __m128 r = load_lanes(rest + w, lanes);
+        const __m128 v = _mm_div_ps(r, d);
+        // r > 0, d > 0 and v finite (v - v is 0 only for a finite v).
+        const __m128 ok = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(r, zero), _mm_cmpgt_ps(d, zero)),
+                                     _mm_cmpeq_ps(_mm_sub_ps(v, v), zero));
+        const __m128 tv = _mm_or_ps(_mm_and_ps(ok, v), _mm_andnot_ps(ok, one));
+        const int bad = ~_mm_movemask_ps(ok) & ((1 << lanes) - 1);
+        degenerate += static_cast<std::size_t>(__builtin_popcount(static_cast<unsigned>(bad)));
+        store_lanes(d, lengths + w, lanes);
+        store_lanes(tv, t + w, lanes);
+    }
+    return degenerate;
+}
+
+#else
+
+// Portable path: the same operations lane by lane.
+void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                       float* out) {
+    for (std::size_t b = begin; b < end; ++b) {
+        const std::uint32_t* idx = eb.index.data() + eb.start[b];
+        const std::uint32_t* stop = eb.index.data() + eb.start[b + 1];
+        const std::size_t lanes = std::min(L, eb.welded - b * L);
+        for (std::size_t l = 0; l < lanes; ++l) {
+            const Eigen::Vector3f& p = positions[idx[l]];
+            float sum = 0;
+            for (const std::uint32_t* k = idx + L + l; k < stop; k += L) {
+                const Eigen::Vector3f& q = positions[*k];
+                const float dx = q.x() - p.x(), dy = q.y() - p.y(), dz = q.z() - p.z();
+                sum += std::sqrt(dx * dx + dy * dy + dz * dz);
+            }
+            out[b * L + l] = sum / eb.degree[b * L + l];
+        }
+    }
+}
+
+std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
+                          std::size_t end, float* lengths, float* t) {
+    mean_edge_lengths(eb, positions, begin, end, lengths);
+    const std::size_t w0 = begin * L, w1 = std::min(eb.welded, end * L);
+    std::size_t degenerate = 0;
+    for (std::size_t w = w0; w < w1; ++w) {
+        const float r = rest[w], d = lengths[w], v = r / d;
+        const bool ok = r > 0 && d > 0 && std::isfinite(v);
+        t[w] = ok ? v : 1.0f;
+        degenerate += !ok;
+    }
+    return degenerate;
+}
+
+#endif
+
+void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>& positions, std::vector<float>& out) {
+    const EdgeBatches eb = edge_batches(topo);
+    out.assign(topo.welded_count(), 0.0f);
+    mean_edge_lengths(eb, positions.data(), 0, eb.batch_count(), out.data());
 }
 
 std::size_t tension_values(const std::vector<float>& rest, const std::vector<float>& deformed, std::vector<float>& t) {

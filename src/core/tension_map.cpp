@@ -8,20 +8,41 @@
 namespace rigscope {
 
 MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const std::vector<Eigen::Vector3f>& rest_positions)
-    : mesh(mesh_index), topo(build_topology(scene.meshes[mesh_index], weld)) {
-    mean_edge_lengths(topo, rest_positions, rest_lengths);
+    : mesh(mesh_index),
+      topo(build_topology(scene.meshes[mesh_index], weld)),
+      deformer(scene, mesh_index),
+      batches(edge_batches(topo)) {
+    rest_lengths.assign(topo.welded_count(), 0.0f);
+    mean_edge_lengths(batches, rest_positions.data(), 0, batches.batch_count(), rest_lengths.data());
     for (float l : rest_lengths)
         if (!(l > 0)) ++rest_degenerate;
 }
 
-void MeshTension::evaluate(const Scene& scene, const Pose& pose) {
-    deform_mesh(scene, mesh, pose, deformed);
-    evaluate_positions(deformed);
+void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* pool) {
+    deformer.deform(scene, pose, deformed, pool, block_vertices);
+    evaluate_positions(deformed, pool);
 }
 
-void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions) {
-    mean_edge_lengths(topo, positions, lengths);
-    degenerate = tension_values(rest_lengths, lengths, t);
+void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
+    lengths.resize(topo.welded_count());
+    t.resize(topo.welded_count());
+    const std::size_t nb = batches.batch_count();
+    const std::size_t per_task = std::max<std::size_t>(block_vertices / EdgeBatches::kLanes, 1);
+    const std::size_t tasks = (nb + per_task - 1) / per_task;
+    // Integer counts per task, summed after: the same total for any thread count.
+    std::size_t counts[64];
+    std::vector<std::size_t> more;
+    std::size_t* count = counts;
+    if (tasks > 64) {
+        more.resize(tasks);
+        count = more.data();
+    }
+    run_tasks(pool, tasks, [&](std::size_t i) {
+        const std::size_t b = i * per_task, e = std::min(nb, b + per_task);
+        count[i] = tension_block(batches, positions.data(), rest_lengths.data(), b, e, lengths.data(), t.data());
+    });
+    degenerate = 0;
+    for (std::size_t i = 0; i < tasks; ++i) degenerate += count[i];
 }
 
 namespace {
