@@ -1,0 +1,190 @@
+// Timings of the per-frame kernels and of the whole per-frame pipeline of `tension`.
+//
+// Files: tube_262k.glb from RIGSCOPE_BENCH_DIR (default ../shared/bench beside the project
+// root), cesium_man.gltf from RIGSCOPE_CORPUS (default ../shared/corpus). items_per_second is
+// vertex-frames per second: comparable with numpy_baseline.py's Mvert-frames/s (scripts/bench.sh
+// prints the ratio). Threaded cases report wall time (UseRealTime).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "rigscope/load.h"
+#include "rigscope/parallel.h"
+#include "rigscope/pose.h"
+#include "rigscope/skin.h"
+#include "rigscope/tension_map.h"
+
+using namespace rigscope;
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? v : fallback;
+}
+
+std::string bench_file(const std::string& key) {
+    if (key == "tube") return env_or("RIGSCOPE_BENCH_DIR", std::string(RIGSCOPE_SOURCE_DIR) + "/../shared/bench") + "/tube_262k.glb";
+    return env_or("RIGSCOPE_CORPUS", std::string(RIGSCOPE_SOURCE_DIR) + "/../shared/corpus") + "/khronos/cesium_man.gltf";
+}
+
+// A loaded file and the state a tension run keeps for its first skinned mesh, made once.
+struct Fixture {
+    Scene scene;
+    int mesh = 0;
+    std::unique_ptr<MeshTension> tension;
+    std::size_t vertices = 0;
+
+    double frame_time(std::int64_t i) const {
+        if (scene.clips.empty()) return 0;
+        const Clip& c = scene.clips[0];
+        return c.start + (c.end - c.start) * static_cast<double>(i % 24) / 23.0;
+    }
+    const Clip* clip() const { return scene.clips.empty() ? nullptr : &scene.clips[0]; }
+};
+
+Fixture& fixture(const std::string& key) {
+    static std::map<std::string, std::unique_ptr<Fixture>> cache;
+    auto& f = cache[key];
+    if (!f) {
+        f = std::make_unique<Fixture>();
+        f->scene = load_scene(bench_file(key));
+        for (std::size_t m = 0; m < f->scene.meshes.size(); ++m)
+            if (f->scene.meshes[m].skin >= 0) {
+                f->mesh = static_cast<int>(m);
+                break;
+            }
+        std::vector<Eigen::Vector3f> rest;
+        deform_mesh(f->scene, f->mesh, bind_pose(f->scene), rest);
+        f->tension = std::make_unique<MeshTension>(f->scene, f->mesh, true, rest);
+        f->vertices = f->scene.meshes[f->mesh].vertex_count();
+    }
+    return *f;
+}
+
+void BM_Load(benchmark::State& state, std::string key) {
+    const std::string path = bench_file(key);
+    for (auto _ : state) benchmark::DoNotOptimize(load_scene(path));
+}
+
+void BM_Topology(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    for (auto _ : state) benchmark::DoNotOptimize(build_topology(f.scene.meshes[f.mesh]));
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+}
+
+// Topology, regrouped layouts and rest lengths: what a tension run does once per mesh.
+void BM_Prepare(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    for (auto _ : state) {
+        MeshTension mt(f.scene, f.mesh, true, f.scene.meshes[f.mesh].positions);
+        benchmark::DoNotOptimize(mt.rest_lengths.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+}
+
+void BM_SamplePose(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    Pose pose = rest_pose(f.scene);
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
+        benchmark::DoNotOptimize(pose.world.data());
+    }
+}
+
+void BM_Skin(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    Pose pose = rest_pose(f.scene);
+    MeshDeformer deformer(f.scene, f.mesh);
+    std::vector<Eigen::Vector3f> out;
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
+        state.ResumeTiming();
+        deformer.deform(f.scene, pose, out, &pool);
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+}
+
+// The first version of the kernel's contract, for comparison: deform_mesh from the file's rows.
+void BM_DeformMesh(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    Pose pose = rest_pose(f.scene);
+    sample_pose(f.scene, f.clip(), f.frame_time(12), pose);
+    std::vector<Eigen::Vector3f> out;
+    for (auto _ : state) {
+        deform_mesh(f.scene, f.mesh, pose, out);
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+}
+
+void BM_Tension(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    Pose pose = rest_pose(f.scene);
+    sample_pose(f.scene, f.clip(), f.frame_time(12), pose);
+    std::vector<Eigen::Vector3f> deformed;
+    deform_mesh(f.scene, f.mesh, pose, deformed);
+    MeshTension& mt = *f.tension;
+    for (auto _ : state) {
+        mt.evaluate_positions(deformed, &pool);
+        benchmark::DoNotOptimize(mt.t.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+}
+
+// One frame of `tension` for one mesh: sample the clip, pose, skin, T. The figure that compares
+// with numpy_baseline.py and Blender.
+void BM_Frame(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    Pose pose = rest_pose(f.scene);
+    MeshTension& mt = *f.tension;
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
+        mt.evaluate(f.scene, pose, &pool);
+        benchmark::DoNotOptimize(mt.t.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["threads"] = static_cast<double>(pool.size());
+}
+
+void register_all() {
+    for (const char* key : {"tube", "cesium_man"}) {
+        const std::string k = key;
+        benchmark::RegisterBenchmark(("load/" + k).c_str(), BM_Load, k)->Unit(benchmark::kMillisecond)->UseRealTime();
+        benchmark::RegisterBenchmark(("topology/" + k).c_str(), BM_Topology, k)->Unit(benchmark::kMillisecond)->UseRealTime();
+        benchmark::RegisterBenchmark(("prepare/" + k).c_str(), BM_Prepare, k)->Unit(benchmark::kMillisecond)->UseRealTime();
+        benchmark::RegisterBenchmark(("sample_pose/" + k).c_str(), BM_SamplePose, k)->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(("deform_mesh/" + k).c_str(), BM_DeformMesh, k)->Unit(benchmark::kMillisecond)->UseRealTime();
+        for (const char* name : {"skin", "tension", "frame"}) {
+            auto fn = std::string(name) == "skin" ? BM_Skin : std::string(name) == "tension" ? BM_Tension : BM_Frame;
+            benchmark::RegisterBenchmark((std::string(name) + "/" + k).c_str(), fn, k)
+                ->ArgName("threads")
+                ->Arg(1)
+                ->Arg(2)
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+        }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    register_all();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
