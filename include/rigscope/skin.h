@@ -55,22 +55,18 @@ public:
 
 private:
     // Consecutive vertices with the same influence count share a run: the loop over a run has a
-    // fixed trip count per vertex and reads its influences as one stream.
+    // fixed trip count per vertex. The influences themselves stay in the mesh's compressed rows
+    // (already in vertex order, so a run's are contiguous): no copy of the largest skin arrays.
     struct Run {
         std::uint32_t begin, end;  // file vertices
         std::uint32_t count;       // influences per vertex
-        std::uint32_t first;       // index of the run's first entry in influences_
-    };
-    struct Influence {
-        std::uint32_t joint;
-        float weight;
+        std::uint32_t first;       // the run's first entry in Influences::joints / weights
     };
 
     int mesh_ = -1;
     std::size_t vertices_ = 0;
     bool skinned_ = false;
     std::vector<Run> runs_;
-    std::vector<Influence> influences_;
     // Per pose: column-major joint matrices (the unskinned mesh's world matrix is joint 0) and
     // the morph targets with a non-zero weight, in target order.
     std::vector<Eigen::Matrix4f> joints_;

@@ -14,7 +14,7 @@ namespace rigscope {
 
 struct MeshTension {
     int mesh = -1;
-    Topology topo;
+    Topology topo;  // welding and counts; its edge and neighbour lists live on as `batches`
     std::vector<float> rest_lengths;             // per welded vertex, from the reference
     std::size_t rest_degenerate = 0;             // welded vertices with no edge or zero rest length
 

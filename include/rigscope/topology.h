@@ -18,9 +18,13 @@ struct Topology {
     std::vector<std::uint32_t> neighbour_offsets;
     std::vector<std::uint32_t> neighbours;
     std::size_t degenerate_faces = 0;  // faces whose corners collapse onto fewer than 3 welded vertices
+    std::size_t unique_edges = 0;      // edges.size() / 2, kept when the lists are released
 
     std::size_t welded_count() const { return representative.size(); }
-    std::size_t edge_count() const { return edges.size() / 2; }
+    std::size_t edge_count() const { return unique_edges; }
+    // Frees edges and the neighbour lists (welding and counts stay): for a holder that keeps
+    // its own layout of them, like MeshTension.
+    void release_lists();
 };
 
 // Default weld tolerance, relative to the mesh's bounding-box diagonal: exporters duplicate

@@ -136,19 +136,13 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
     if (!skinned_) return;
     const Influences& inf = mesh.influences;
     const std::size_t n = std::min(vertices_, inf.vertex_count());
-    influences_.reserve(inf.joints.size());
     for (std::size_t v = 0; v < vertices_; ++v) {
         const std::uint32_t count = v < n ? inf.offsets[v + 1] - inf.offsets[v] : 0;
-        if (runs_.empty() || runs_.back().count != count) {
-            runs_.push_back(Run{static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v), count,
-                                static_cast<std::uint32_t>(influences_.size())});
-        }
+        if (runs_.empty() || runs_.back().count != count)
+            runs_.push_back(Run{static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v), count, v < n ? inf.offsets[v] : 0});
         runs_.back().end = static_cast<std::uint32_t>(v + 1);
-        for (std::uint32_t k = 0; k < count; ++k) {
-            const std::uint32_t i = inf.offsets[v] + k;
-            influences_.push_back(Influence{inf.joints[i], inf.weights[i]});
-        }
     }
+    runs_.shrink_to_fit();
 }
 
 void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
@@ -169,26 +163,30 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
         return;
     }
     const Eigen::Matrix4f* J = joints_.data();
+    const std::uint16_t* joints = mesh.influences.joints.data();
+    const float* weights = mesh.influences.weights.data();
     // The run holding `begin`: runs are sorted by their first vertex.
     auto it = std::upper_bound(runs_.begin(), runs_.end(), begin, [](std::size_t v, const Run& r) { return v < r.begin; });
     for (--it; it != runs_.end() && it->begin < end; ++it) {
         const Run& run = *it;
         const std::size_t b = std::max<std::size_t>(begin, run.begin), e = std::min<std::size_t>(end, run.end);
         const std::uint32_t count = run.count;
-        const Influence* first = influences_.data() + run.first + (b - run.begin) * count;
+        const std::size_t first = run.first + (b - run.begin) * count;
         // A fixed count per run lets the compiler unroll the blend for the common counts.
         auto each = [&](auto blend) {
-            const Influence* inf = first;
+            const std::uint16_t* j = joints + first;
+            const float* w = weights + first;
             if (morphs_.empty()) {
-                for (std::size_t v = b; v < e; ++v, inf += count) out[v] = transform(blend(inf), base[v]);
+                for (std::size_t v = b; v < e; ++v, j += count, w += count) out[v] = transform(blend(j, w), base[v]);
             } else {
-                for (std::size_t v = b; v < e; ++v, inf += count) out[v] = transform(blend(inf), morphed(base, morphs_, v));
+                for (std::size_t v = b; v < e; ++v, j += count, w += count)
+                    out[v] = transform(blend(j, w), morphed(base, morphs_, v));
             }
         };
         auto fixed = [&](auto k) {
-            each([J](const Influence* inf) {
-                Eigen::Matrix4f m = inf[0].weight * J[inf[0].joint];
-                for (int i = 1; i < decltype(k)::value; ++i) m += inf[i].weight * J[inf[i].joint];
+            each([J](const std::uint16_t* j, const float* w) {
+                Eigen::Matrix4f m = w[0] * J[j[0]];
+                for (int i = 1; i < decltype(k)::value; ++i) m += w[i] * J[j[i]];
                 return m;
             });
         };
@@ -202,9 +200,9 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
             case 3: fixed(std::integral_constant<int, 3>{}); break;
             case 4: fixed(std::integral_constant<int, 4>{}); break;
             default:
-                each([J, count](const Influence* inf) {
-                    Eigen::Matrix4f m = inf[0].weight * J[inf[0].joint];
-                    for (std::uint32_t i = 1; i < count; ++i) m += inf[i].weight * J[inf[i].joint];
+                each([J, count](const std::uint16_t* j, const float* w) {
+                    Eigen::Matrix4f m = w[0] * J[j[0]];
+                    for (std::uint32_t i = 1; i < count; ++i) m += w[i] * J[j[i]];
                     return m;
                 });
         }

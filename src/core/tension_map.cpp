@@ -12,6 +12,9 @@ MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const st
       topo(build_topology(scene.meshes[mesh_index], weld)),
       deformer(scene, mesh_index),
       batches(edge_batches(topo)) {
+    // The batches hold the neighbour lists in the loop's layout; the lists themselves would be a
+    // second copy of the largest arrays (~13 MB of a 262k-vertex mesh).
+    topo.release_lists();
     rest_lengths.assign(topo.welded_count(), 0.0f);
     mean_edge_lengths(batches, rest_positions.data(), 0, batches.batch_count(), rest_lengths.data());
     for (float l : rest_lengths)

@@ -185,6 +185,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance) 
         unique_up[a] = static_cast<std::uint32_t>(std::unique(b, e) - b);
         edge_count += unique_up[a];
     }
+    topo.unique_edges = edge_count;
     topo.edges.resize(edge_count * 2);
     std::vector<std::uint32_t> degree(wn, 0);
     std::uint32_t* edge = topo.edges.data();
@@ -207,6 +208,12 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance) 
         topo.neighbours[fill[topo.edges[e + 1]]++] = topo.edges[e];
     }
     return topo;
+}
+
+void Topology::release_lists() {
+    std::vector<std::uint32_t>().swap(edges);
+    std::vector<std::uint32_t>().swap(neighbour_offsets);
+    std::vector<std::uint32_t>().swap(neighbours);
 }
 
 }  // namespace rigscope
