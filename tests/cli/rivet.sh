@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# rigscope rivet end to end: exit codes, outputs that parse, glTF that validates.
+#   bash tests/cli/rivet.sh path/to/rigscope      (from the project's root)
+set -u
+bin=${1:?usage: rivet.sh RIGSCOPE_BINARY}
+corpus=${RIGSCOPE_CORPUS:-../shared/corpus}
+glb=$corpus/bend_cylinder/bend_cylinder.glb
+cesium=$corpus/khronos/cesium_man.gltf
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# expect CODE DESCRIPTION -- ARGS...: runs rigscope, checks the exit code, keeps stderr in $tmp/err.
+expect() {
+    local want=$1 what=$2
+    shift 3
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    [ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 "$tmp/err"))"
+}
+
+# Fit, JSON: parses, every two-influence vertex is reproduced, names and metadata present.
+expect 0 "fit json" -- rivet "$glb" --vertices 0,100,300..310 -o "$tmp/fit.json"
+$py - "$tmp/fit.json" <<'PY' || fail "fit json content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["mode"] == "fit" and d["clip"] == "ArmatureAction" and len(d["frames"]) == 91, d.keys()
+r = d["rivets"]
+assert [x["vertex"] for x in r] == [0, 100] + list(range(300, 311)), [x["vertex"] for x in r]
+for x in r:
+    assert x["joint"] == "Bone.001" and x["parent"] == "Bone", x
+    assert len(x["influences"]) == 2 and x["analytic_pivot"] is not None, x
+    assert x["rank"] == 5 and x["max_error_relative"] < 1e-9, x
+    for k in ("pivot_world", "pivot_parent", "offset"):
+        assert len(x[k]) == 3, k
+PY
+
+# Fit, CSV: the documented header, one row per vertex.
+expect 0 "fit csv" -- rivet "$glb" --vertices 5..7 --format csv
+head -1 "$tmp/out" | grep -qx 'vertex,joint,parent,influences,analytic_x,analytic_y,analytic_z,pivot_world_x,pivot_world_y,pivot_world_z,pivot_parent_x,pivot_parent_y,pivot_parent_z,offset_x,offset_y,offset_z,rank,rms_error,max_error,max_error_relative' \
+    || fail "fit csv header: $(head -1 "$tmp/out")"
+[ "$(wc -l <"$tmp/out")" -eq 4 ] || fail "fit csv: $(wc -l <"$tmp/out") lines, expected 4"
+
+# A 3+-influence character: rank 6, a real drift, no closed form.
+expect 0 "cesium fit" -- rivet "$cesium" --vertices 0..40 -o "$tmp/cesium.json"
+$py -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["rivets"]
+assert all(x["rank"] == 6 for x in r)
+assert any(len(x["influences"]) >= 3 and x["analytic_pivot"] is None and x["max_error"] > 0 for x in r)' "$tmp/cesium.json" \
+    || fail "cesium fit content"
+
+# Bake: rows per frame and vertex, unit quaternions.
+expect 0 "bake json" -- rivet "$glb" --vertices 100,400 --bake --frames 1..91:10 -o "$tmp/bake.json"
+$py -c '
+import json, sys, math
+rows = json.load(open(sys.argv[1]))["bake"]
+assert len(rows) == 10 * 2, len(rows)
+assert [r["frame"] for r in rows[:4]] == [1, 1, 11, 11]
+for r in rows:
+    assert abs(math.sqrt(r["qx"]**2 + r["qy"]**2 + r["qz"]**2 + r["qw"]**2) - 1) < 1e-9' "$tmp/bake.json" || fail "bake json content"
+expect 0 "bake csv" -- rivet "$glb" --vertices 100 --bake --frames 1,bind --format csv
+head -1 "$tmp/out" | grep -qx 'frame,time,vertex,x,y,z,qx,qy,qz,qw' || fail "bake csv header"
+sed -n 3p "$tmp/out" | grep -q '^bind,0,100,' || fail "bake csv bind row: $(sed -n 3p "$tmp/out")"
+
+# glTF: fit and bake, from glTF and FBX, valid by the Khronos validator when node is there.
+expect 0 "fit glb" -- rivet "$glb" --vertices 100,400 -o "$tmp/fit.glb"
+expect 0 "bake glb" -- rivet "$glb" --vertices 100,400 --bake -o "$tmp/bake.glb"
+expect 0 "fbx fit glb" -- rivet "$corpus/bend_cylinder/bend_cylinder.fbx" --vertices 3,30 -o "$tmp/fbx.glb"
+if command -v node >/dev/null; then
+    scripts/validate_gltf.sh "$tmp/fit.glb" "$tmp/bake.glb" "$tmp/fbx.glb" >"$tmp/validator" 2>&1 \
+        || fail "validator: $(cat "$tmp/validator")"
+else
+    echo "rivet.sh: node missing, glTF validation skipped" >&2
+fi
+
+# Refusals, each before any output file exists.
+expect 5 "unknown --joint" -- rivet "$glb" --vertices 100 --joint NoSuchBone -o "$tmp/no.json"
+grep -q "NoSuchBone" "$tmp/err" || fail "unknown --joint message: $(cat "$tmp/err")"
+expect 5 "--joint that does not influence the vertex" -- rivet "$glb" --vertices 100 --joint Armature -o "$tmp/no.json"
+grep -q "vertex 100" "$tmp/err" && grep -q "Armature" "$tmp/err" || fail "--joint message names vertex and joint: $(cat "$tmp/err")"
+expect 2 "vertex out of range" -- rivet "$glb" --vertices 625 -o "$tmp/no.json"
+grep -q "625" "$tmp/err" || fail "out-of-range message: $(cat "$tmp/err")"
+expect 2 "malformed --vertices" -- rivet "$glb" --vertices 3..x -o "$tmp/no.json"
+expect 2 "missing --vertices" -- rivet "$glb" -o "$tmp/no.json"
+expect 2 "--bake with --joint" -- rivet "$glb" --vertices 1 --bake --joint Bone -o "$tmp/no.json"
+expect 2 "--chunk on a fit" -- rivet "$glb" --vertices 1 --chunk 0/2 -o "$tmp/no.json"
+expect 2 "glTF to stdout" -- rivet "$glb" --vertices 1 --format gltf
+expect 2 "glTF named .gltf" -- rivet "$glb" --vertices 1 -o "$tmp/no.gltf"
+expect 2 "unknown format" -- rivet "$glb" --vertices 1 -o "$tmp/no.txt"
+[ ! -e "$tmp/no.json" ] && [ ! -e "$tmp/no.gltf" ] || fail "a refused run left an output file"
+
+[ "$failures" -eq 0 ] && echo "rivet.sh: all passed" || { echo "rivet.sh: $failures failed" >&2; exit 1; }
