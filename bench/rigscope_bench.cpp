@@ -7,6 +7,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -37,7 +39,9 @@ struct Fixture {
     Scene scene;
     int mesh = 0;
     std::unique_ptr<MeshTension> tension;
+    std::vector<MeshTension> all;  // every mesh, as `rigscope tension` evaluates them
     std::size_t vertices = 0;
+    std::size_t all_vertices = 0;
 
     double frame_time(std::int64_t i) const {
         if (scene.clips.empty()) return 0;
@@ -62,19 +66,44 @@ Fixture& fixture(const std::string& key) {
         deform_mesh(f->scene, f->mesh, bind_pose(f->scene), rest);
         f->tension = std::make_unique<MeshTension>(f->scene, f->mesh, true, rest);
         f->vertices = f->scene.meshes[f->mesh].vertex_count();
+        for (std::size_t m = 0; m < f->scene.meshes.size(); ++m) {
+            deform_mesh(f->scene, static_cast<int>(m), bind_pose(f->scene), rest);
+            f->all.emplace_back(f->scene, static_cast<int>(m), true, rest);
+            f->all_vertices += f->scene.meshes[m].vertex_count();
+        }
     }
     return *f;
 }
 
+// Bytes the plain scene model holds: the yardstick for peak memory.
+std::size_t scene_bytes(const Scene& s) {
+    std::size_t b = 0;
+    for (const Mesh& m : s.meshes) {
+        b += m.positions.size() * sizeof(Eigen::Vector3f) + (m.face_offsets.size() + m.face_indices.size()) * 4;
+        b += m.influences.offsets.size() * 4 + m.influences.joints.size() * 2 + m.influences.weights.size() * 4;
+        for (const MorphTarget& t : m.targets) b += t.deltas.size() * sizeof(Eigen::Vector3f);
+    }
+    for (const Clip& c : s.clips)
+        for (const Channel& ch : c.channels) b += (ch.times.size() + ch.values.size()) * 4;
+    return b;
+}
+
 void BM_Load(benchmark::State& state, std::string key) {
     const std::string path = bench_file(key);
-    for (auto _ : state) benchmark::DoNotOptimize(load_scene(path));
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        Scene s = load_scene(path);
+        bytes = scene_bytes(s);
+        benchmark::DoNotOptimize(s.meshes.data());
+    }
+    state.counters["scene_MB"] = static_cast<double>(bytes) / 1e6;
 }
 
 void BM_Topology(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
     for (auto _ : state) benchmark::DoNotOptimize(build_topology(f.scene.meshes[f.mesh]));
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
 // Topology, regrouped layouts and rest lengths: what a tension run does once per mesh.
@@ -85,6 +114,7 @@ void BM_Prepare(benchmark::State& state, std::string key) {
         benchmark::DoNotOptimize(mt.rest_lengths.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
 void BM_SamplePose(benchmark::State& state, std::string key) {
@@ -112,6 +142,7 @@ void BM_Skin(benchmark::State& state, std::string key) {
         benchmark::DoNotOptimize(out.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
 // The first version of the kernel's contract, for comparison: deform_mesh from the file's rows.
@@ -125,6 +156,7 @@ void BM_DeformMesh(benchmark::State& state, std::string key) {
         benchmark::DoNotOptimize(out.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
 void BM_Tension(benchmark::State& state, std::string key) {
@@ -140,6 +172,7 @@ void BM_Tension(benchmark::State& state, std::string key) {
         benchmark::DoNotOptimize(mt.t.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
 // One frame of `tension` for one mesh: sample the clip, pose, skin, T. The figure that compares
@@ -156,12 +189,28 @@ void BM_Frame(benchmark::State& state, std::string key) {
         benchmark::DoNotOptimize(mt.t.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
-    state.counters["threads"] = static_cast<double>(pool.size());
+    state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
 // On a machine shared with other work the fastest repetition is the best estimate of what the
 // code costs: --benchmark_repetitions=N then reports it as "_min" beside mean and median.
 double fastest(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()); }
+
+// Every mesh of the file, as `rigscope tension` does per frame: with load, the compute that the
+// end-to-end command time is compared with.
+void BM_FrameAll(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    Pose pose = rest_pose(f.scene);
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
+        for (MeshTension& mt : f.all) mt.evaluate(f.scene, pose, &pool);
+        benchmark::DoNotOptimize(f.all.back().t.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.all_vertices));
+    state.counters["vertices"] = static_cast<double>(f.all_vertices);
+}
 
 void register_all() {
     for (const char* key : {"tube", "cesium_man"}) {
@@ -171,8 +220,9 @@ void register_all() {
         benchmark::RegisterBenchmark(("prepare/" + k).c_str(), BM_Prepare, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
         benchmark::RegisterBenchmark(("sample_pose/" + k).c_str(), BM_SamplePose, k)->Unit(benchmark::kMicrosecond)->ComputeStatistics("min", fastest);
         benchmark::RegisterBenchmark(("deform_mesh/" + k).c_str(), BM_DeformMesh, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
-        for (const char* name : {"skin", "tension", "frame"}) {
-            auto fn = std::string(name) == "skin" ? BM_Skin : std::string(name) == "tension" ? BM_Tension : BM_Frame;
+        for (const char* name : {"skin", "tension", "frame", "frame_all"}) {
+            const std::string n = name;
+            auto fn = n == "skin" ? BM_Skin : n == "tension" ? BM_Tension : n == "frame" ? BM_Frame : BM_FrameAll;
             benchmark::RegisterBenchmark((std::string(name) + "/" + k).c_str(), fn, k)
                 ->ArgName("threads")
                 ->Arg(1)
@@ -187,6 +237,15 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // `rigscope_bench --cold-load FILE`: one load in a fresh process, as a command does it (the
+    // load benchmark repeats in one process, where the allocator reuses warm memory).
+    if (argc == 3 && std::string(argv[1]) == "--cold-load") {
+        const auto t0 = std::chrono::steady_clock::now();
+        Scene s = load_scene(argv[2]);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("cold load: %.4f s, %zu meshes, scene %.1f MB\n", seconds, s.meshes.size(), scene_bytes(s) / 1e6);
+        return 0;
+    }
     register_all();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

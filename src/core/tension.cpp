@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+
+#include "huge_pages.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -92,7 +94,15 @@ EdgeBatches edge_batches(const Topology& topo) {
     eb.start.reserve(batches + 1);
     eb.degree.assign(batches * L, 1.0f);
     eb.reads_last.assign(batches, 0);
-    eb.index.reserve(batches * L + topo.neighbours.size() + wn / 2);
+    // Exact size first (slots per batch: its largest degree), so the index is one allocation.
+    std::size_t entries = 0;
+    for (std::size_t b = 0; b < batches; ++b) {
+        std::uint32_t slots = 0;
+        for (std::size_t w = b * L; w < std::min(wn, b * L + L); ++w)
+            slots = std::max(slots, topo.neighbour_offsets[w + 1] - topo.neighbour_offsets[w]);
+        entries += L * (1 + slots);
+    }
+    detail::reserve_huge(eb.index, entries);
     eb.start.push_back(0);
     for (std::size_t b = 0; b < batches; ++b) {
         std::uint32_t self[L], first[L], count[L];
@@ -117,7 +127,6 @@ EdgeBatches edge_batches(const Topology& topo) {
                 push(s < count[l] ? topo.representative[topo.neighbours[first[l] + s]] : self[l]);
         eb.start.push_back(static_cast<std::uint32_t>(eb.index.size()));
     }
-    eb.index.shrink_to_fit();
     return eb;
 }
 

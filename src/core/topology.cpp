@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "huge_pages.h"
+
 namespace rigscope {
 
 namespace {
@@ -50,7 +52,9 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
 
     // (cell hash << 32 | near flag | vertex), sorted by hash with a least-significant-digit
     // radix sort, which keeps the vertices of one hash in file order.
-    std::vector<std::uint64_t> sorted(n), tmp(n);
+    std::vector<std::uint64_t> scratch = detail::huge_vector<std::uint64_t>(2 * n);  // sorted, then radix buffer
+    std::uint64_t* sorted = scratch.data();
+    std::uint64_t* tmp = sorted + n;
     for (std::size_t v = 0; v < n; ++v) {
         const auto& p = mesh.positions[v];
         std::int64_t c[3];
@@ -61,14 +65,14 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
         }
         sorted[v] = static_cast<std::uint64_t>(hash(c[0], c[1], c[2])) << 32 | (near ? kNear : 0) | v;
     }
-    for (int shift = 32; shift < 64; shift += 16) {
-        std::vector<std::uint32_t> count(65537, 0);
-        for (std::uint64_t k : sorted) ++count[((k >> shift) & 0xFFFF) + 1];
+    std::vector<std::uint32_t> count(65537);
+    for (int shift = 32; shift < 64; shift += 16) {  // two passes: the result is back in `sorted`
+        std::fill(count.begin(), count.end(), 0);
+        for (std::size_t i = 0; i < n; ++i) ++count[((sorted[i] >> shift) & 0xFFFF) + 1];
         for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
-        for (std::uint64_t k : sorted) tmp[count[(k >> shift) & 0xFFFF]++] = k;
-        sorted.swap(tmp);
+        for (std::size_t i = 0; i < n; ++i) tmp[count[(sorted[i] >> shift) & 0xFFFF]++] = sorted[i];
+        std::swap(sorted, tmp);
     }
-    std::vector<std::uint64_t>().swap(tmp);
 
     // Pairs (v, u), u < v, within tolerance and with the same influences: few (seam copies).
     // Only runs of more than one vertex and vertices near a cell face read positions here.
@@ -96,8 +100,8 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
                     for (std::int64_t z = a[2]; z <= b[2]; ++z) {
                         const std::uint32_t hn = hash(x, y, z);
                         if (hn == h) continue;  // the vertex's own run, done above
-                        auto it = std::lower_bound(sorted.begin(), sorted.end(), static_cast<std::uint64_t>(hn) << 32);
-                        for (; it != sorted.end() && static_cast<std::uint32_t>(*it >> 32) == hn; ++it) {
+                        const std::uint64_t* it = std::lower_bound(sorted, sorted + n, static_cast<std::uint64_t>(hn) << 32);
+                        for (; it != sorted + n && static_cast<std::uint32_t>(*it >> 32) == hn; ++it) {
                             const auto u = static_cast<std::uint32_t>(*it) & kIndex;
                             if (u >= v) break;  // a run is in file order
                             consider(v, u);
@@ -106,7 +110,7 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
         }
         gb = ge;
     }
-    std::vector<std::uint64_t>().swap(sorted);
+    std::vector<std::uint64_t>().swap(scratch);
     std::sort(pairs.begin(), pairs.end());
 
     std::size_t pi = 0;
@@ -168,15 +172,17 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance) 
         }
         return degenerate;
     };
-    std::vector<std::uint32_t> start(wn + 1, 0);
+    // Per welded vertex: bucket starts, fill cursors, unique counts, degrees, in one allocation.
+    std::vector<std::uint32_t> per_vertex = detail::huge_vector<std::uint32_t>(4 * wn + 1, 0);
+    std::uint32_t* start = per_vertex.data();       // wn + 1
+    std::uint32_t* cursor = start + wn + 1;         // wn
+    std::uint32_t* unique_up = cursor + wn;         // wn
+    std::uint32_t* degree = unique_up + wn;         // wn
     topo.degenerate_faces = for_each_face_edge([&](std::uint32_t a, std::uint32_t) { ++start[a + 1]; });
     for (std::size_t w = 0; w < wn; ++w) start[w + 1] += start[w];
-    std::vector<std::uint32_t> other(start[wn]);  // per smaller end a, the larger ends
-    {
-        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-        for_each_face_edge([&](std::uint32_t a, std::uint32_t c) { other[fill[a]++] = c; });
-    }
-    std::vector<std::uint32_t> unique_up(wn, 0);
+    std::vector<std::uint32_t> other = detail::huge_vector<std::uint32_t>(start[wn]);  // per smaller end a, the larger ends
+    std::copy(start, start + wn, cursor);
+    for_each_face_edge([&](std::uint32_t a, std::uint32_t c) { other[cursor[a]++] = c; });
     std::size_t edge_count = 0;
     for (std::size_t a = 0; a < wn; ++a) {
         auto* b = other.data() + start[a];
@@ -186,8 +192,8 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance) 
         edge_count += unique_up[a];
     }
     topo.unique_edges = edge_count;
+    detail::reserve_huge(topo.edges, edge_count * 2);
     topo.edges.resize(edge_count * 2);
-    std::vector<std::uint32_t> degree(wn, 0);
     std::uint32_t* edge = topo.edges.data();
     for (std::size_t a = 0; a < wn; ++a) {
         const std::uint32_t* up = other.data() + start[a];
@@ -201,11 +207,12 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance) 
     std::vector<std::uint32_t>().swap(other);
     topo.neighbour_offsets.assign(wn + 1, 0);
     for (std::size_t w = 0; w < wn; ++w) topo.neighbour_offsets[w + 1] = topo.neighbour_offsets[w] + degree[w];
+    detail::reserve_huge(topo.neighbours, topo.neighbour_offsets[wn]);
     topo.neighbours.resize(topo.neighbour_offsets[wn]);
-    std::vector<std::uint32_t> fill(topo.neighbour_offsets.begin(), topo.neighbour_offsets.end() - 1);
+    std::copy(topo.neighbour_offsets.begin(), topo.neighbour_offsets.end() - 1, cursor);
     for (std::size_t e = 0; e < topo.edges.size(); e += 2) {
-        topo.neighbours[fill[topo.edges[e]]++] = topo.edges[e + 1];
-        topo.neighbours[fill[topo.edges[e + 1]]++] = topo.edges[e];
+        topo.neighbours[cursor[topo.edges[e]]++] = topo.edges[e + 1];
+        topo.neighbours[cursor[topo.edges[e + 1]]++] = topo.edges[e];
     }
     return topo;
 }

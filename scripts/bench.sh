@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Builds rigscope and its benchmark (Release, portable: no -march unless RIGSCOPE_ARCH is set in
+# the build folder), runs the benchmark, the numpy baseline and the end-to-end commands in one
+# go, and prints the figures as ratios: only figures of the same run, on the same machine state,
+# compare. docs/benchmarks.md reads this output.
+#
+#   scripts/bench.sh [extra Google Benchmark options]
+#
+# Environment: RIGSCOPE_BENCH_DIR (tube_262k.glb; default ../shared/bench), RIGSCOPE_CORPUS
+# (default ../shared/corpus), RIGSCOPE_BENCH_BUILD (default build-bench), RIGSCOPE_BENCH_REPS
+# (repetitions, default 5: the fastest is reported, the machine may be shared),
+# RIGSCOPE_BENCH_FILTER (default: everything).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${RIGSCOPE_BENCH_BUILD:-$root/build-bench}
+export RIGSCOPE_BENCH_DIR=${RIGSCOPE_BENCH_DIR:-$root/../shared/bench}
+export RIGSCOPE_CORPUS=${RIGSCOPE_CORPUS:-$root/../shared/corpus}
+baseline=${RIGSCOPE_NUMPY_BASELINE:-$root/../shared/tools/bench/numpy_baseline.py}
+reps=${RIGSCOPE_BENCH_REPS:-5}
+tube=$RIGSCOPE_BENCH_DIR/tube_262k.glb
+python=/usr/bin/python3  # Debian's, with numpy
+
+[ -f "$tube" ] || { echo "bench.sh: $tube not found (set RIGSCOPE_BENCH_DIR)" >&2; exit 2; }
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"$(nproc)" --target rigscope rigscope_bench >/dev/null
+[ -x "$build/bench/rigscope_bench" ] || { echo "bench.sh: no rigscope_bench (is libbenchmark-dev installed?)" >&2; exit 2; }
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+echo "== machine"
+lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)' | sed 's/  */ /g'
+uptime
+echo "== benchmark ($reps repetitions, fastest reported)"
+"$build/bench/rigscope_bench" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+    --benchmark_filter="${RIGSCOPE_BENCH_FILTER:-.}" \
+    --benchmark_out="$out/bench.json" --benchmark_out_format=json "$@" | grep -E '_min|^---|^Benchmark' || true
+
+echo "== numpy baseline (best of 3)"
+for i in 1 2 3; do "$python" "$baseline" "$tube" | tee -a "$out/numpy.txt"; done
+
+echo "== cold load, a fresh process each (best of 3)"
+for i in 1 2 3; do "$build/bench/rigscope_bench" --cold-load "$tube" | tee -a "$out/cold.txt"; done
+
+echo "== end to end (best of 3)"
+timed() {  # label, then the command: wall seconds and peak RSS (KB) appended to $out/label
+    local label=$1; shift
+    /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" >/dev/null
+    cat "$out/time.txt" >> "$out/$label"
+}
+for i in 1 2 3; do timed json "$build/rigscope" tension "$tube" --format json -o "$out/out.json"; done
+for i in 1 2; do timed csv "$build/rigscope" tension "$tube" -o "$out/out.csv"; done
+stat -c %s "$out/out.csv" > "$out/csv_bytes"
+
+"$python" - "$out" <<'PY'
+import json, re, sys, os
+out = sys.argv[1]
+b = json.load(open(f"{out}/bench.json"))
+best = {}
+for r in b["benchmarks"]:
+    if r.get("aggregate_name") != "min": continue
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[r["time_unit"]]
+    best[r["run_name"].replace("/real_time", "")] = (r["real_time"] * scale, r.get("vertices", 0), r.get("scene_MB", 0))
+numpy = max(float(m.group(1)) for m in re.finditer(r"([0-9.]+) Mvert-frames/s", open(f"{out}/numpy.txt").read()))
+def rate(name):
+    t, v, _ = best[name]
+    return v / t / 1e6
+print("\n== figures (Mvert-frames/s = vertices x frames / wall second; ratios within this run)")
+print(f"numpy baseline:                    {numpy:8.2f} Mvert-frames/s")
+for k in ("skin", "tension", "frame"):
+    for th in (1, 2):
+        n = f"{k}/tube/threads:{th}"
+        if n in best:
+            print(f"{n:34s} {best[n][0]*1e3:7.2f} ms  {rate(n):8.1f} Mvert-frames/s  {rate(n)/numpy:6.1f}x numpy")
+if "frame/tube/threads:1" in best and "frame/tube/threads:2" in best:
+    print(f"thread scaling 1 -> 2 (frame):     {best['frame/tube/threads:1'][0] / best['frame/tube/threads:2'][0]:.2f}x")
+json_runs = [tuple(map(float, l.split())) for l in open(f"{out}/json")]
+csv_runs = [tuple(map(float, l.split())) for l in open(f"{out}/csv")]
+frames = len(json.load(open(f"{out}/out.json"))["frames"])
+wall = min(w for w, _ in json_runs)
+threads = os.cpu_count()
+fa = f"frame_all/tube/threads:{min(threads, 2)}"
+cold = min(float(m.group(1)) for m in re.finditer(r"cold load: ([0-9.]+) s", open(f"{out}/cold.txt").read()))
+if fa in best:
+    load = cold
+    compute = frames * best[fa][0]
+    print(f"end to end, tension --format json: {wall:.3f} s wall; cold load {load:.3f} s + {frames} frames x {best[fa][0]*1e3:.2f} ms "
+          f"= {load + compute:.3f} s; ratio {wall / (load + compute):.2f}")
+    scene_mb = float(re.search(r"scene ([0-9.]+) MB", open(f"{out}/cold.txt").read()).group(1))
+    peak = max(m for _, m in json_runs) / 1024
+    print(f"peak RSS (json): {peak:.1f} MB; scene in memory {scene_mb:.1f} MB; peak / scene {peak / scene_mb:.2f}")
+size = int(open(f"{out}/csv_bytes").read())
+cwall = min(w for w, _ in csv_runs)
+print(f"csv: {size/1e6:.0f} MB in {cwall:.2f} s wall = {size/1e6/cwall:.0f} MB/s; "
+      f"writing alone (csv wall - json wall) {size/1e6/max(cwall - wall, 1e-9):.0f} MB/s; "
+      f"peak RSS {max(m for _, m in csv_runs)/1024:.1f} MB")
+PY
