@@ -15,10 +15,12 @@
 #include <string>
 
 #include "rigscope/load.h"
+#include "rigscope/output.h"
 #include "rigscope/parallel.h"
 #include "rigscope/pose.h"
 #include "rigscope/skin.h"
 #include "rigscope/tension_map.h"
+#include "rigscope/tension_output.h"
 
 using namespace rigscope;
 
@@ -212,6 +214,44 @@ void BM_FrameAll(benchmark::State& state, std::string key) {
     state.counters["vertices"] = static_cast<double>(f.all_vertices);
 }
 
+// Bytes this process has written (Linux: /proc/self/io), to count what the writer produced.
+std::uint64_t written_bytes() {
+    std::FILE* f = std::fopen("/proc/self/io", "r");
+    if (!f) return 0;
+    char line[128];
+    unsigned long long v = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "wchar: %llu", &v) == 1) break;
+    std::fclose(f);
+    return v;
+}
+
+// The CSV writer alone: one frame of the first skinned mesh, every vertex, into a temporary
+// file (never committed). bytes_per_second is the writer's throughput.
+void BM_CsvFrame(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    Pose pose = rest_pose(f.scene);
+    sample_pose(f.scene, f.clip(), f.frame_time(12), pose);
+    MeshTension& mt = *f.tension;
+    mt.evaluate(f.scene, pose);
+    TensionRun run;
+    TensionMeshView view;
+    view.name = f.scene.meshes[f.mesh].name;
+    view.tension = &mt;
+    const char* tmp = std::getenv("TMPDIR");
+    OutputFile out(std::string(tmp && *tmp ? tmp : "/tmp") + "/rigscope_bench.csv");
+    std::unique_ptr<TensionSink> sink = make_tension_csv(out);
+    sink->begin(run, {view});
+    out.flush();
+    const std::uint64_t before = written_bytes();
+    for (auto _ : state) {
+        sink->frame(Frame{false, 12, 0.5});
+        out.flush();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(written_bytes() - before));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
+}
+
 void register_all() {
     for (const char* key : {"tube", "cesium_man"}) {
         const std::string k = key;
@@ -220,6 +260,7 @@ void register_all() {
         benchmark::RegisterBenchmark(("prepare/" + k).c_str(), BM_Prepare, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
         benchmark::RegisterBenchmark(("sample_pose/" + k).c_str(), BM_SamplePose, k)->Unit(benchmark::kMicrosecond)->ComputeStatistics("min", fastest);
         benchmark::RegisterBenchmark(("deform_mesh/" + k).c_str(), BM_DeformMesh, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
+        benchmark::RegisterBenchmark(("csv_frame/" + k).c_str(), BM_CsvFrame, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
         for (const char* name : {"skin", "tension", "frame", "frame_all"}) {
             const std::string n = name;
             auto fn = n == "skin" ? BM_Skin : n == "tension" ? BM_Tension : n == "frame" ? BM_Frame : BM_FrameAll;

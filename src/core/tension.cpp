@@ -242,7 +242,9 @@ namespace {
 float shape(double ramp, const TensionParams& p) {
     ramp = std::clamp(ramp, 0.0, 1.0);
     // falloff <= 0 would divide by zero; the CLI refuses it, the core treats it as a hard step.
-    const double v = p.falloff > 0 ? std::pow(ramp, 1.0 / p.falloff) : (ramp > 0 ? 1.0 : 0.0);
+    // pow(x, 1) is x exactly: the default falloff skips the call (it is per vertex and frame in
+    // the writers).
+    const double v = p.falloff == 1.0 ? ramp : p.falloff > 0 ? std::pow(ramp, 1.0 / p.falloff) : (ramp > 0 ? 1.0 : 0.0);
     return static_cast<float>(p.weight_limit * v);
 }
 
