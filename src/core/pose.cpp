@@ -45,8 +45,8 @@ void pose_world(const Scene& scene, Pose& pose) {
 
 namespace {
 
-// Index k of the segment [times[k], times[k+1]) holding t, at most keys - 2 so k + 1 is a key.
-// Compared in double: a time just below the last key can round onto it in float.
+// Index k of the segment [times[k], times[k+1]) holding t, at most keys - 2 so k + 1 is a key
+// (a time on the last key would otherwise read one key past the end).
 std::size_t segment(const std::vector<float>& times, double t) {
     auto it = std::upper_bound(times.begin(), times.end(), t, [](double a, float b) { return a < static_cast<double>(b); });
     std::size_t k = static_cast<std::size_t>(it - times.begin());
@@ -71,7 +71,10 @@ void slerp(const float* a, const float* b, double u, float* out) {
 
 }  // namespace
 
-void sample_channel(const Channel& ch, double time, float* out) {
+void sample_channel(const Channel& ch, double time_in, float* out) {
+    // Key times are floats in the files; a frame time computed in double (49 / 24) lands a hair
+    // off the float key it names. Comparing at float resolution makes frames on keys exact.
+    const double time = static_cast<float>(time_in);
     const int w = ch.width;
     const bool cubic = ch.interpolation == Interpolation::CubicSpline;
     const std::size_t stride = cubic ? 3 * w : w;  // a cubic key holds in-tangent, value, out-tangent
