@@ -88,12 +88,32 @@ std::string percent_decode(const std::string& s) {
     return out;
 }
 
-bool read_file(const std::string& path, std::vector<std::uint8_t>& out) {
+// A JSON number as an int (enums: componentType, mode), or -1: converting a double outside the
+// int's range is undefined behaviour, and a file may hold any number there.
+int small_int(double v) { return v >= 0 && v <= 1e6 && v == std::floor(v) ? static_cast<int>(v) : -1; }
+
+// A file's number in a message: exact while it is a whole number a double holds exactly, else as
+// JSON writes it (the cast alone is undefined behaviour past 2^64).
+std::string number_text(double v) {
+    if (v >= 0 && v < 9007199254740992.0 && v == std::floor(v)) return std::to_string(static_cast<std::uint64_t>(v));
+    return json(v).dump();
+}
+
+// False for what is not a readable regular file; `too_big` when it holds more than `limit`
+// bytes (a URI may name a directory, a device or a huge unrelated file).
+bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t limit, bool& too_big) {
+    too_big = false;
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    if (static_cast<std::uint64_t>(st.st_size) > limit) {
+        too_big = true;
+        return false;
+    }
     std::ifstream f(path, std::ios::binary);
     if (!f) return false;
     f.seekg(0, std::ios::end);
     std::streamoff size = f.tellg();
-    if (size < 0) return false;
+    if (size < 0 || static_cast<std::uint64_t>(size) > limit) return false;
     f.seekg(0);
     detail::reserve_huge(out, static_cast<std::size_t>(size));  // 2 MB pages: far fewer faults
     out.resize(static_cast<std::size_t>(size));
@@ -109,7 +129,9 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
     dir_ = slash == std::string::npos ? "" : path.substr(0, slash + 1);
 
     std::vector<std::uint8_t> bytes;
-    if (!read_file(path, bytes)) fail("cannot read file");
+    bool too_big = false;
+    if (!read_file(path, bytes, max_memory_, too_big))
+        fail(too_big ? "file larger than the memory budget (--max-memory)" : "cannot read file");
     std::vector<std::uint8_t> bin_chunk;
     bool has_bin = false;
     std::size_t bin_at = 0, bin_len = 0;
@@ -172,7 +194,7 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
         double declared = number(b, "byteLength", where, -1);
         if (declared < 0) fail(where + ": missing byteLength");
         if (declared > static_cast<double>(max_memory_))
-            fail(where + ": byteLength " + std::to_string(static_cast<std::uint64_t>(declared)) + " exceeds the memory budget (--max-memory)");
+            fail(where + ": byteLength " + number_text(declared) + " exceeds the memory budget (--max-memory)");
         std::vector<std::uint8_t> data;
         if (!b.contains("uri")) {
             if (i != 0 || !has_bin) fail(where + ": no uri and no GLB binary chunk");
@@ -189,7 +211,9 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
                 std::string file = dir_ + percent_decode(uri);
                 struct stat st {};
                 if (stat(file.c_str(), &st) != 0) fail(where + ": buffer file '" + uri + "' not found");
-                if (!read_file(file, data)) fail(where + ": cannot read buffer file '" + uri + "'");
+                if (!read_file(file, data, max_memory_, too_big))
+                    fail(where + ": " + (too_big ? "buffer file '" + uri + "' larger than the memory budget (--max-memory)"
+                                                 : "cannot read buffer file '" + uri + "'"));
             }
         }
         if (data.size() < static_cast<std::size_t>(declared))
@@ -251,9 +275,10 @@ Document::Element Document::element(int accessor) const {
     const json& a = accessors[accessor];
     if (!a.is_object()) fail(where + ": expected an object");
     Element e;
-    e.component_type = static_cast<int>(number(a, "componentType", where, 0));
+    const double ctype = number(a, "componentType", where, 0);
+    e.component_type = small_int(ctype);
     const int csize = component_size(e.component_type);
-    if (csize == 0) fail(where + ": invalid componentType " + std::to_string(e.component_type));
+    if (csize == 0) fail(where + ": invalid componentType " + json(ctype).dump());
     e.components = type_components(string(a, "type", where));
     if (e.components == 0) fail(where + ": invalid type '" + string(a, "type", where) + "'");
     e.normalized = a.contains("normalized") && a["normalized"].is_boolean() && a["normalized"].get<bool>();
@@ -261,8 +286,8 @@ Document::Element Document::element(int accessor) const {
     if (count < 0 || count != std::floor(count)) fail(where + ": missing or invalid count");
     const double bytes_needed = count * e.components * 4.0;
     if (bytes_needed > static_cast<double>(max_memory_))
-        fail(where + ": count " + std::to_string(static_cast<std::uint64_t>(count)) + " would need " +
-             std::to_string(static_cast<std::uint64_t>(bytes_needed / (1 << 20))) + " MiB, over the memory budget (--max-memory)");
+        fail(where + ": count " + number_text(count) + " would need " + number_text(std::floor(bytes_needed / (1 << 20))) +
+             " MiB, over the memory budget (--max-memory)");
     e.count = static_cast<std::size_t>(count);
     const std::size_t elem_size = static_cast<std::size_t>(csize) * e.components;
     int view = index(a, "bufferView", where, size_of("bufferViews"));
@@ -275,14 +300,16 @@ Document::Element Document::element(int accessor) const {
     const double view_length = number(bv, "byteLength", vwhere, -1);
     if (view_length < 0 || view_offset < 0) fail(vwhere + ": missing or negative byteLength/byteOffset");
     if (view_offset + view_length > static_cast<double>(buffers_[buffer].size()))
-        fail(vwhere + ": byteOffset + byteLength (" + std::to_string(static_cast<std::uint64_t>(view_offset + view_length)) +
+        fail(vwhere + ": byteOffset + byteLength (" + number_text(view_offset + view_length) +
              ") past the end of buffer " + std::to_string(buffer) + " (" + std::to_string(buffers_[buffer].size()) + " bytes)");
     const double stride = number(bv, "byteStride", vwhere, 0);
+    if (!(stride >= 0 && stride <= 252)) fail(vwhere + ": byteStride " + json(stride).dump() + " out of range (4 to 252)");
     e.stride = stride > 0 ? static_cast<std::size_t>(stride) : elem_size;
     if (e.stride < elem_size) fail(vwhere + ": byteStride " + std::to_string(e.stride) + " smaller than the element size");
     const double acc_offset = number(a, "byteOffset", where, 0);
     if (acc_offset < 0) fail(where + ": negative byteOffset");
-    if (e.count > 0 && acc_offset + double(e.count - 1) * e.stride + elem_size > view_length)
+    if (e.count == 0) return e;  // nothing to read, and the offset may point anywhere
+    if (acc_offset + double(e.count - 1) * e.stride + elem_size > view_length)
         fail(where + ": " + std::to_string(e.count) + " elements run past the end of " + vwhere);
     e.base = buffers_[buffer].data() + static_cast<std::size_t>(view_offset + acc_offset);
     return e;
@@ -353,20 +380,26 @@ std::vector<T> Document::read(int accessor, int* components, Convert convert) co
         const std::string where = "accessors[" + std::to_string(accessor) + "].sparse";
         const json& s = a["sparse"];
         if (!s.is_object() || !s.contains("indices") || !s.contains("values")) fail(where + ": expected indices and values");
-        const std::size_t n = static_cast<std::size_t>(number(s, "count", where, 0));
+        const double count = number(s, "count", where, 0);
+        if (!(count >= 0 && count <= static_cast<double>(e.count)) || count != std::floor(count))
+            fail(where + ".count: " + json(count).dump() + " is not a count from 0 to the accessor's " + std::to_string(e.count));
+        const std::size_t n = static_cast<std::size_t>(count);
         auto view_bytes = [&](const json& part, const std::string& pw, std::size_t need) {
             int view = index(part, "bufferView", pw, size_of("bufferViews"));
             if (view < 0) fail(pw + ": missing bufferView");
             const json& bv = root_["bufferViews"][view];
             int buffer = index(bv, "buffer", "bufferViews[" + std::to_string(view) + "]", buffers_.size());
-            double off = number(bv, "byteOffset", "bufferViews", 0) + number(part, "byteOffset", pw, 0);
+            const double view_offset = number(bv, "byteOffset", "bufferViews", 0), part_offset = number(part, "byteOffset", pw, 0);
+            if (!(view_offset >= 0 && part_offset >= 0)) fail(pw + ": negative byteOffset");
+            const double off = view_offset + part_offset;
             if (buffer < 0 || off + need > buffers_[buffer].size()) fail(pw + ": runs past the end of its buffer");
             return buffers_[buffer].data() + static_cast<std::size_t>(off);
         };
         const json& ind = s["indices"];
-        const int itype = static_cast<int>(number(ind, "componentType", where + ".indices", 0));
+        const int itype = small_int(number(ind, "componentType", where + ".indices", 0));
         const int isize = component_size(itype);
-        if (isize == 0 || itype == 5126) fail(where + ".indices: invalid componentType");
+        // Unsigned types only: a negative index would convert to a huge size_t.
+        if (itype != 5121 && itype != 5123 && itype != 5125) fail(where + ".indices: invalid componentType");
         const auto* ip = view_bytes(ind, where + ".indices", n * isize);
         const auto* vp = view_bytes(s["values"], where + ".values", n * e.components * csize);
         for (std::size_t k = 0; k < n; ++k) {

@@ -58,7 +58,11 @@ Transform read_node_transform(const Document& doc, const json& node, const std::
 
 // Triangles of a primitive as local vertex indices; strips and fans become triangles.
 std::vector<std::uint32_t> primitive_triangles(const Document& doc, const json& prim, const std::string& where, std::size_t vertices) {
-    const int mode = static_cast<int>(doc.number(prim, "mode", where, 4));
+    // Checked as a double first: converting one outside int's range is undefined behaviour.
+    const double mode_number = doc.number(prim, "mode", where, 4);
+    if (!(mode_number >= 0 && mode_number <= 6) || mode_number != std::floor(mode_number))
+        doc.fail(where + ".mode: invalid primitive mode " + json(mode_number).dump());
+    const int mode = static_cast<int>(mode_number);
     std::vector<std::uint32_t> idx;
     int acc = doc.index(prim, "indices", where, doc.size_of("accessors"));
     if (acc >= 0) {
@@ -83,8 +87,6 @@ std::vector<std::uint32_t> primitive_triangles(const Document& doc, const json& 
         }
     } else if (mode == 6) {
         for (std::size_t i = 2; i < idx.size(); ++i) tris.insert(tris.end(), {idx[0], idx[i - 1], idx[i]});
-    } else if (mode < 0 || mode > 6) {
-        doc.fail(where + ".mode: invalid primitive mode " + std::to_string(mode));
     }
     // Points and lines have no faces: they contribute vertices, no tension edges.
     return tris;
