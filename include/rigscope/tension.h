@@ -17,14 +17,17 @@ namespace rigscope {
 void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>& positions, std::vector<float>& out);
 
 // The neighbour lists of a Topology regrouped for the per-frame loop: welded vertices in batches
-// of kLanes evaluated side by side in SIMD registers. A batch holds its lanes' file vertices
-// (representatives), then slot by slot one neighbour per lane; a lane with fewer neighbours
-// repeats itself, a zero length that leaves its sum exactly as it is.
+// of kLanes evaluated side by side in SIMD registers. A batch holds a group of its lanes' file
+// vertices (representatives), then a group per neighbour slot, one neighbour per lane; a lane
+// with fewer neighbours repeats itself, a zero length that leaves its sum exactly as it is. A
+// group is kLanes file vertices, or, when they are consecutive (v, v+1, v+2, v+3: common in
+// meshes stored in strips or grids), one entry v | kRun, loaded as one contiguous block.
 struct EdgeBatches {
     static constexpr std::size_t kLanes = 4;
+    static constexpr std::uint32_t kRun = 0x80000000u;
     std::size_t welded = 0;             // welded vertices; the last batch may be partial
     std::vector<std::uint32_t> start;   // per batch, plus one: offset of its entries in `index`
-    std::vector<std::uint32_t> index;   // file vertices: kLanes selves, then kLanes per slot
+    std::vector<std::uint32_t> index;   // groups: the selves, then one per slot
     std::vector<float> degree;          // per lane (batches x kLanes): edge count, 1 where none
     // Per batch: whether it reads the mesh's last file vertex. The SIMD loads read 16 bytes for
     // a 12-byte position, so those batches take the scalar path (same arithmetic).

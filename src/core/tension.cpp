@@ -43,13 +43,37 @@ inline void load_points(const float* P, const std::uint32_t* i, __m128& x, __m12
     }
 }
 
+// Four consecutive vertices: three 16-byte loads over their 48 bytes, no index per lane.
+inline void load_run(const float* p, __m128& x, __m128& y, __m128& z) {
+    const __m128 r0 = _mm_loadu_ps(p);      // x0 y0 z0 x1
+    const __m128 r1 = _mm_loadu_ps(p + 4);  // y1 z1 x2 y2
+    const __m128 r2 = _mm_loadu_ps(p + 8);  // z2 x3 y3 z3
+    const __m128 t = _mm_shuffle_ps(r1, r2, _MM_SHUFFLE(1, 0, 3, 2));  // x2 y2 z2 x3
+    const __m128 u = _mm_shuffle_ps(r0, r1, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
+    const __m128 v = _mm_shuffle_ps(t, r2, _MM_SHUFFLE(3, 2, 2, 1));   // y2 z2 y3 z3
+    x = _mm_shuffle_ps(r0, t, _MM_SHUFFLE(3, 0, 3, 0));
+    y = _mm_shuffle_ps(u, v, _MM_SHUFFLE(2, 0, 2, 0));
+    z = _mm_shuffle_ps(u, v, _MM_SHUFFLE(3, 1, 3, 1));
+}
+
+// One group of a batch (its selves, or one neighbour slot); returns the next group.
+template <bool Wide>
+inline const std::uint32_t* load_group(const float* P, const std::uint32_t* idx, __m128& x, __m128& y, __m128& z) {
+    if (idx[0] & EdgeBatches::kRun) {
+        load_run(P + 3 * std::size_t(idx[0] & ~EdgeBatches::kRun), x, y, z);
+        return idx + 1;
+    }
+    load_points<Wide>(P, idx, x, y, z);
+    return idx + L;
+}
+
 template <bool Wide>
 inline __m128 batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree) {
     __m128 px, py, pz, qx, qy, qz;
-    load_points<Wide>(P, idx, px, py, pz);
+    idx = load_group<Wide>(P, idx, px, py, pz);
     __m128 sum = _mm_setzero_ps();
-    for (idx += L; idx < end; idx += L) {
-        load_points<Wide>(P, idx, qx, qy, qz);
+    while (idx < end) {
+        idx = load_group<Wide>(P, idx, qx, qy, qz);
         const __m128 dx = _mm_sub_ps(qx, px), dy = _mm_sub_ps(qy, py), dz = _mm_sub_ps(qz, pz);
         const __m128 d2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
         sum = _mm_add_ps(sum, _mm_sqrt_ps(d2));
@@ -94,17 +118,11 @@ EdgeBatches edge_batches(const Topology& topo) {
     eb.start.reserve(batches + 1);
     eb.degree.assign(batches * L, 1.0f);
     eb.reads_last.assign(batches, 0);
-    // Exact size first (slots per batch: its largest degree), so the index is one allocation.
-    std::size_t entries = 0;
-    for (std::size_t b = 0; b < batches; ++b) {
-        std::uint32_t slots = 0;
-        for (std::size_t w = b * L; w < std::min(wn, b * L + L); ++w)
-            slots = std::max(slots, topo.neighbour_offsets[w + 1] - topo.neighbour_offsets[w]);
-        entries += L * (1 + slots);
-    }
-    detail::reserve_huge(eb.index, entries);
-    eb.start.push_back(0);
-    for (std::size_t b = 0; b < batches; ++b) {
+    // Runs only while a vertex index cannot reach the flag bit.
+    const bool runs = topo.welded_of.size() < EdgeBatches::kRun;
+    // Emits batch b's groups to `put` (a group: 4 vertices, or one entry for a run of 4
+    // consecutive ones); called once to size the index, once to fill it.
+    auto emit = [&](std::size_t b, auto&& put) {
         std::uint32_t self[L], first[L], count[L];
         std::uint32_t slots = 0;
         for (std::size_t l = 0; l < L; ++l) {
@@ -115,16 +133,32 @@ EdgeBatches edge_batches(const Topology& topo) {
             first[l] = topo.neighbour_offsets[w];
             count[l] = real ? topo.neighbour_offsets[w + 1] - first[l] : 0;
             slots = std::max(slots, count[l]);
-            if (count[l]) eb.degree[b * L + l] = static_cast<float>(count[l]);
         }
-        auto push = [&](std::uint32_t v) {
-            if (v == last) eb.reads_last[b] = 1;
-            eb.index.push_back(v);
+        auto group = [&](const std::uint32_t* g) {
+            if (runs && g[1] == g[0] + 1 && g[2] == g[0] + 2 && g[3] == g[0] + 3) {
+                put(g[0] | EdgeBatches::kRun, false);
+            } else {
+                for (std::size_t l = 0; l < L; ++l) put(g[l], g[l] == last);
+            }
         };
-        for (std::size_t l = 0; l < L; ++l) push(self[l]);
-        for (std::uint32_t s = 0; s < slots; ++s)
-            for (std::size_t l = 0; l < L; ++l)
-                push(s < count[l] ? topo.representative[topo.neighbours[first[l] + s]] : self[l]);
+        group(self);
+        for (std::uint32_t s = 0; s < slots; ++s) {
+            std::uint32_t g[L];
+            for (std::size_t l = 0; l < L; ++l) g[l] = s < count[l] ? topo.representative[topo.neighbours[first[l] + s]] : self[l];
+            group(g);
+        }
+        for (std::size_t l = 0; l < L; ++l)
+            if (count[l]) eb.degree[b * L + l] = static_cast<float>(count[l]);
+    };
+    std::size_t entries = 0;
+    for (std::size_t b = 0; b < batches; ++b) emit(b, [&](std::uint32_t, bool) { ++entries; });
+    detail::reserve_huge(eb.index, entries);
+    eb.start.push_back(0);
+    for (std::size_t b = 0; b < batches; ++b) {
+        emit(b, [&](std::uint32_t v, bool reads_last) {
+            eb.index.push_back(v);
+            if (reads_last) eb.reads_last[b] = 1;
+        });
         eb.start.push_back(static_cast<std::uint32_t>(eb.index.size()));
     }
     return eb;
@@ -170,17 +204,29 @@ void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, 
     for (std::size_t b = begin; b < end; ++b) {
         const std::uint32_t* idx = eb.index.data() + eb.start[b];
         const std::uint32_t* stop = eb.index.data() + eb.start[b + 1];
-        const std::size_t lanes = std::min(L, eb.welded - b * L);
-        for (std::size_t l = 0; l < lanes; ++l) {
-            const Eigen::Vector3f& p = positions[idx[l]];
-            float sum = 0;
-            for (const std::uint32_t* k = idx + L + l; k < stop; k += L) {
-                const Eigen::Vector3f& q = positions[*k];
-                const float dx = q.x() - p.x(), dy = q.y() - p.y(), dz = q.z() - p.z();
-                sum += std::sqrt(dx * dx + dy * dy + dz * dz);
+        auto group = [&](std::uint32_t* g) {  // decodes one group into its 4 vertices
+            if (idx[0] & EdgeBatches::kRun) {
+                for (std::size_t l = 0; l < L; ++l) g[l] = (idx[0] & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(l);
+                ++idx;
+            } else {
+                std::copy_n(idx, L, g);
+                idx += L;
             }
-            out[b * L + l] = sum / eb.degree[b * L + l];
+        };
+        std::uint32_t self[L], g[L];
+        float sum[L] = {0, 0, 0, 0};
+        group(self);
+        while (idx < stop) {
+            group(g);
+            for (std::size_t l = 0; l < L; ++l) {
+                const Eigen::Vector3f& p = positions[self[l]];
+                const Eigen::Vector3f& q = positions[g[l]];
+                const float dx = q.x() - p.x(), dy = q.y() - p.y(), dz = q.z() - p.z();
+                sum[l] += std::sqrt(dx * dx + dy * dy + dz * dz);
+            }
         }
+        const std::size_t lanes = std::min(L, eb.welded - b * L);
+        for (std::size_t l = 0; l < lanes; ++l) out[b * L + l] = sum[l] / eb.degree[b * L + l];
     }
 }
 
