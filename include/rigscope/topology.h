@@ -33,6 +33,9 @@ constexpr double kWeldRelativeTolerance = 1e-6;
 
 // weld = false keeps every file vertex apart (--weld off). With weld, file vertices within
 // tolerance * diagonal of each other and with the same skin influences become one.
-Topology build_topology(const Mesh& mesh, bool weld = true, double relative_tolerance = kWeldRelativeTolerance);
+// edge_list = false leaves `edges` empty (the neighbour lists hold the same): for a caller that
+// needs only those, a large array less at its peak.
+Topology build_topology(const Mesh& mesh, bool weld = true, double relative_tolerance = kWeldRelativeTolerance,
+                        bool edge_list = true);
 
 }  // namespace rigscope

@@ -9,7 +9,7 @@ namespace rigscope {
 
 MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const std::vector<Eigen::Vector3f>& rest_positions)
     : mesh(mesh_index),
-      topo(build_topology(scene.meshes[mesh_index], weld)),
+      topo(build_topology(scene.meshes[mesh_index], weld, kWeldRelativeTolerance, /*edge_list=*/false)),
       deformer(scene, mesh_index),
       batches(edge_batches(topo)) {
     // The batches hold the neighbour lists in the loop's layout; the lists themselves would be a

@@ -131,7 +131,7 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
 
 }  // namespace
 
-Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance) {
+Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, bool edge_list) {
     Topology topo;
     const std::size_t n = mesh.positions.size();
     topo.welded_of.resize(n);
@@ -192,27 +192,31 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance) 
         edge_count += unique_up[a];
     }
     topo.unique_edges = edge_count;
-    detail::reserve_huge(topo.edges, edge_count * 2);
-    topo.edges.resize(edge_count * 2);
-    std::uint32_t* edge = topo.edges.data();
     for (std::size_t a = 0; a < wn; ++a) {
-        const std::uint32_t* up = other.data() + start[a];
         degree[a] += unique_up[a];
-        for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
-            *edge++ = static_cast<std::uint32_t>(a);
-            *edge++ = up[k];
-            ++degree[up[k]];
-        }
+        for (std::uint32_t k = 0; k < unique_up[a]; ++k) ++degree[other[start[a] + k]];
     }
-    std::vector<std::uint32_t>().swap(other);
     topo.neighbour_offsets.assign(wn + 1, 0);
     for (std::size_t w = 0; w < wn; ++w) topo.neighbour_offsets[w + 1] = topo.neighbour_offsets[w] + degree[w];
     detail::reserve_huge(topo.neighbours, topo.neighbour_offsets[wn]);
     topo.neighbours.resize(topo.neighbour_offsets[wn]);
     std::copy(topo.neighbour_offsets.begin(), topo.neighbour_offsets.end() - 1, cursor);
-    for (std::size_t e = 0; e < topo.edges.size(); e += 2) {
-        topo.neighbours[cursor[topo.edges[e]]++] = topo.edges[e + 1];
-        topo.neighbours[cursor[topo.edges[e + 1]]++] = topo.edges[e];
+    if (edge_list) {
+        detail::reserve_huge(topo.edges, edge_count * 2);
+        topo.edges.resize(edge_count * 2);
+    }
+    // Edges in (a, b) order fill both ends' lists: each list comes out ascending.
+    std::uint32_t* edge = topo.edges.data();
+    for (std::size_t a = 0; a < wn; ++a) {
+        const std::uint32_t* up = other.data() + start[a];
+        for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
+            topo.neighbours[cursor[a]++] = up[k];
+            topo.neighbours[cursor[up[k]]++] = static_cast<std::uint32_t>(a);
+            if (edge_list) {
+                *edge++ = static_cast<std::uint32_t>(a);
+                *edge++ = up[k];
+            }
+        }
     }
     return topo;
 }
