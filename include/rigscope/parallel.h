@@ -5,10 +5,11 @@
 // not depend on it, and each block writes only its own outputs.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
-#include <functional>
+#include <type_traits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -28,29 +29,39 @@ public:
 
     // Runs fn(task) for every task in [0, tasks) and returns when all are done. Tasks are taken
     // in increasing order by whichever thread is free. The first exception a task throws is
-    // rethrown here (remaining tasks still run).
-    void run(std::size_t tasks, const std::function<void(std::size_t)>& fn);
+    // rethrown here (remaining tasks still run). fn is only referenced, never copied: no
+    // allocation per call, which runs a few times per frame.
+    template <typename Fn>
+    void run(std::size_t tasks, Fn&& fn) {
+        run_ref(tasks, TaskRef{&fn, [](void* f, std::size_t i) { (*static_cast<std::remove_reference_t<Fn>*>(f))(i); }});
+    }
 
     static unsigned default_threads();
 
 private:
+    struct TaskRef {
+        void* fn;
+        void (*call)(void*, std::size_t);
+    };
+    void run_ref(std::size_t tasks, TaskRef fn);
     void work(std::size_t generation_seen);
     void drain();
 
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    const std::function<void(std::size_t)>* fn_ = nullptr;
+    TaskRef fn_{nullptr, nullptr};
     std::size_t tasks_ = 0;
     std::size_t next_ = 0;       // next task to take (under mutex_)
     std::size_t finished_ = 0;   // tasks completed in this generation
-    std::size_t generation_ = 0;
+    std::atomic<std::size_t> generation_{0};
     bool stop_ = false;
     std::exception_ptr error_;
 };
 
 // Runs fn(task) for task in [0, tasks): on the pool when given one, else inline in order.
-inline void run_tasks(ThreadPool* pool, std::size_t tasks, const std::function<void(std::size_t)>& fn) {
+template <typename Fn>
+void run_tasks(ThreadPool* pool, std::size_t tasks, Fn&& fn) {
     if (pool && pool->size() > 1 && tasks > 1) {
         pool->run(tasks, fn);
         return;

@@ -42,6 +42,7 @@ struct MeshTension {
     // Vertices per task when spread over threads (a tunable, not a result: tests shrink it to
     // split small meshes into many blocks).
     std::size_t block_vertices = MeshDeformer::kBlock;
+    std::vector<std::size_t> block_degenerate;  // per task of the last frame, kept to reuse
 };
 
 // Thresholds from observed T: per-vertex extremes over the frames, and the percentile of them

@@ -33,19 +33,13 @@ void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positio
     const std::size_t per_task = std::max<std::size_t>(block_vertices / EdgeBatches::kLanes, 1);
     const std::size_t tasks = (nb + per_task - 1) / per_task;
     // Integer counts per task, summed after: the same total for any thread count.
-    std::size_t counts[64];
-    std::vector<std::size_t> more;
-    std::size_t* count = counts;
-    if (tasks > 64) {
-        more.resize(tasks);
-        count = more.data();
-    }
+    block_degenerate.resize(tasks);
     run_tasks(pool, tasks, [&](std::size_t i) {
         const std::size_t b = i * per_task, e = std::min(nb, b + per_task);
-        count[i] = tension_block(batches, positions.data(), rest_lengths.data(), b, e, lengths.data(), t.data());
+        block_degenerate[i] = tension_block(batches, positions.data(), rest_lengths.data(), b, e, lengths.data(), t.data());
     });
     degenerate = 0;
-    for (std::size_t i = 0; i < tasks; ++i) degenerate += count[i];
+    for (std::size_t i = 0; i < tasks; ++i) degenerate += block_degenerate[i];
 }
 
 namespace {
