@@ -37,15 +37,7 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
     topo.representative.reserve(n);
     const double spacing = diag / std::sqrt(static_cast<double>(n));
     const double cell = std::max(tol, std::min(spacing, 1024 * tol));
-    // A cell is only where to look for candidates. Coordinates near float's limits make the
-    // tolerance infinite or zero and x / cell NaN or past int64, whose conversion is undefined
-    // behaviour: NaN goes to cell 0 and the rest is clamped to +-2^52, where cells are still
-    // whole numbers, so a tolerance ball still spans at most 3 cells per axis below.
-    auto coord = [cell](double x) {
-        constexpr double kEnd = 4503599627370496.0;  // 2^52
-        const double c = std::floor(x / cell);
-        return c != c ? std::int64_t(0) : static_cast<std::int64_t>(std::clamp(c, -kEnd, kEnd));
-    };
+    auto coord = [cell](double x) { return static_cast<std::int64_t>(std::floor(x / cell)); };
     auto hash = [](std::int64_t x, std::int64_t y, std::int64_t z) {
         std::uint64_t h = static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull;
         h ^= static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full;
