@@ -42,6 +42,7 @@ std::vector<MeshTension> prepare_tension(const Input& in, const TensionOptions& 
         pose = bind_pose(in.scene);
     }
     std::vector<Eigen::Vector3f> rest;
+    out.reserve(in.meshes.size());
     for (int m : in.meshes) {
         const Mesh& mesh = in.scene.meshes[m];
         if (ref_scene) {

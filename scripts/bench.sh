@@ -21,12 +21,14 @@ tube=$RIGSCOPE_BENCH_DIR/tube_262k.glb
 python=/usr/bin/python3  # Debian's, with numpy
 
 [ -f "$tube" ] || { echo "bench.sh: $tube not found (set RIGSCOPE_BENCH_DIR)" >&2; exit 2; }
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j"$(nproc)" --target rigscope rigscope_bench >/dev/null
-[ -x "$build/bench/rigscope_bench" ] || { echo "bench.sh: no rigscope_bench (is libbenchmark-dev installed?)" >&2; exit 2; }
-
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+if ! { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build "$build" -j"$(nproc)" --target rigscope rigscope_bench; } >"$out/build.log" 2>&1; then
+    cat "$out/build.log" >&2
+    exit 1
+fi
+[ -x "$build/bench/rigscope_bench" ] || { echo "bench.sh: no rigscope_bench (is libbenchmark-dev installed?)" >&2; exit 2; }
 
 echo "== machine"
 lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)' | sed 's/  */ /g'

@@ -37,7 +37,14 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
     topo.representative.reserve(n);
     const double spacing = diag / std::sqrt(static_cast<double>(n));
     const double cell = std::max(tol, std::min(spacing, 1024 * tol));
-    auto coord = [cell](double x) { return static_cast<std::int64_t>(std::floor(x / cell)); };
+    // floor() is a library call on the baseline x86-64 target (no SSE4.1 round): truncate and
+    // step down for negatives instead, nine times per vertex.
+    const double inv_cell = 1.0 / cell;
+    auto coord = [inv_cell](double x) {
+        const double q = x * inv_cell;
+        const auto i = static_cast<std::int64_t>(q);
+        return i - (q < static_cast<double>(i));
+    };
     auto hash = [](std::int64_t x, std::int64_t y, std::int64_t z) {
         std::uint64_t h = static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull;
         h ^= static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full;
