@@ -8,7 +8,7 @@
 #
 # Environment: RIGSCOPE_BENCH_DIR (tube_262k.glb; default ../shared/bench), RIGSCOPE_CORPUS
 # (default ../shared/corpus), RIGSCOPE_BENCH_BUILD (default build-bench), RIGSCOPE_BENCH_REPS
-# (repetitions, default 5: the fastest is reported, the machine may be shared),
+# (repetitions, default 10: the fastest is reported, the machine may be shared),
 # RIGSCOPE_BENCH_FILTER (default: everything).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +16,7 @@ build=${RIGSCOPE_BENCH_BUILD:-$root/build-bench}
 export RIGSCOPE_BENCH_DIR=${RIGSCOPE_BENCH_DIR:-$root/../shared/bench}
 export RIGSCOPE_CORPUS=${RIGSCOPE_CORPUS:-$root/../shared/corpus}
 baseline=${RIGSCOPE_NUMPY_BASELINE:-$root/../shared/tools/bench/numpy_baseline.py}
-reps=${RIGSCOPE_BENCH_REPS:-5}
+reps=${RIGSCOPE_BENCH_REPS:-10}
 tube=$RIGSCOPE_BENCH_DIR/tube_262k.glb
 python=/usr/bin/python3  # Debian's, with numpy
 
@@ -33,8 +33,15 @@ fi
 echo "== machine"
 lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)' | sed 's/  */ /g'
 uptime
+# With autogroup scheduling every session shares the CPUs equally whatever its processes' nice;
+# on a shared machine, run as root under `setsid` after `echo -10 > /proc/self/autogroup` to
+# measure what the code does when the cores are its own (docs/benchmarks.md).
+[ -r /proc/self/autogroup ] && echo "autogroup: $(cat /proc/self/autogroup)"
 echo "== benchmark ($reps repetitions, fastest reported)"
+# Repetitions of all cases interleaved at random: a slow spell of the machine spreads over all
+# of them instead of landing on one.
 "$build/bench/rigscope_bench" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+    --benchmark_enable_random_interleaving=true \
     --benchmark_filter="${RIGSCOPE_BENCH_FILTER:-.}" \
     --benchmark_out="$out/bench.json" --benchmark_out_format=json "$@" | grep -E '_min|^---|^Benchmark' || true
 

@@ -1,10 +1,18 @@
 #include "rigscope/parallel.h"
 
+#include <chrono>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 namespace rigscope {
+
+namespace {
+// How long an idle worker watches for the next phase before sleeping: longer than the gap
+// between a frame's phases, short enough to cost nothing measurable between frames.
+constexpr int kSpinMicroseconds = 100;
+}  // namespace
 
 unsigned ThreadPool::default_threads() {
     const unsigned n = std::thread::hardware_concurrency();
@@ -29,12 +37,14 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::work(std::size_t seen) {
     for (;;) {
         // A frame runs its phases back to back (skin, then tension, per mesh): watching for the
-        // next one a few tens of microseconds before sleeping saves a wake-up each time, which
-        // on a virtual machine costs about as much as a small phase.
-        for (int spin = 0; spin < 2000 && generation_.load(std::memory_order_acquire) == seen; ++spin) {
+        // next one a moment before sleeping saves a wake-up each time, which on a virtual
+        // machine costs about as much as a small phase.
+        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(kSpinMicroseconds);
+        for (int spin = 0; generation_.load(std::memory_order_acquire) == seen; ++spin) {
 #if defined(__SSE2__)
             _mm_pause();
 #endif
+            if ((spin & 63) == 63 && std::chrono::steady_clock::now() > until) break;
         }
         {
             std::unique_lock<std::mutex> lock(mutex_);
