@@ -40,8 +40,13 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
     // floor() is a library call on the baseline x86-64 target (no SSE4.1 round): truncate and
     // step down for negatives instead, nine times per vertex.
     const double inv_cell = 1.0 / cell;
+    // Coordinates near float's limits make the tolerance infinite or zero and q NaN or past
+    // int64, whose conversion is undefined behaviour: NaN goes to cell 0, the rest is clamped to
+    // +-2^52 (still whole cells, so a tolerance ball spans at most 3 cells per axis below).
     auto coord = [inv_cell](double x) {
-        const double q = x * inv_cell;
+        constexpr double kEnd = 4503599627370496.0;  // 2^52
+        double q = x * inv_cell;
+        q = q != q ? 0.0 : std::clamp(q, -kEnd, kEnd);
         const auto i = static_cast<std::int64_t>(q);
         return i - (q < static_cast<double>(i));
     };
