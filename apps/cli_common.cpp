@@ -131,8 +131,14 @@ Input load_input(const InputOptions& opt, bool per_frame) {
         in.paths.push_back(opt.rig);
     }
 
-    in.frames = opt.frames.empty() ? default_frames(in.clip_ptr(), in.fps) : parse_frames(opt.frames, in.fps);
-    check_frames_in_clip(in.frames, in.clip_ptr(), in.fps);
+    try {
+        in.frames = opt.frames.empty() ? default_frames(in.clip_ptr(), in.fps) : parse_frames(opt.frames, in.fps);
+        check_frames_in_clip(in.frames, in.clip_ptr(), in.fps);
+    } catch (const Error& e) {
+        // A clip the frame selection cannot use is the file's fault: name the file it came from.
+        if (e.code() != kExitBadInput) throw;
+        throw bad_input(opt.animation.empty() ? opt.file : opt.animation, e.what());
+    }
     if (!opt.chunk.empty()) {
         parse_chunk(opt.chunk, in.chunk_index, in.chunk_count);
         in.frames = chunk_frames(in.frames, in.chunk_index, in.chunk_count);
@@ -148,8 +154,11 @@ void pose_at(const Input& in, const Frame& f, Pose& pose) {
 
 std::string output_format(const std::string& format, const std::string& out, const std::string& fallback) {
     if (!format.empty()) return format;
-    auto dot = out.find_last_of('.');
-    if (out.empty() || out == "-" || dot == std::string::npos) return fallback;
+    // The extension of the file name only: a dot in a folder name (v1.2/out) is not one.
+    const auto slash = out.find_last_of('/');
+    const auto dot = out.find_last_of('.');
+    if (out.empty() || out == "-" || dot == std::string::npos || (slash != std::string::npos && dot < slash))
+        return fallback;
     std::string ext = out.substr(dot + 1);
     for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (ext == "glb" || ext == "gltf") return "gltf";

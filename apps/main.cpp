@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
 
     cli::Runner run;
     cli::add_registered_commands(app, run);
+    // -q and -v are as welcome after the command as before it (`rigscope tension f.glb -q`).
+    for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();
 
     try {
         app.parse(argc, argv);

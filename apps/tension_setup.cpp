@@ -25,7 +25,7 @@ void add_tension_options(CLI::App* cmd, TensionOptions& opt) {
         ->check(CLI::NonNegativeNumber);
 }
 
-std::vector<MeshTension> prepare_tension(const Input& in, const TensionOptions& opt) {
+std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
     std::vector<MeshTension> out;
     Pose pose;
     std::optional<Scene> ref_scene;
@@ -33,6 +33,7 @@ std::vector<MeshTension> prepare_tension(const Input& in, const TensionOptions& 
         LoadOptions lo;
         lo.max_memory = static_cast<std::uint64_t>(opt.input.max_memory_mib * 1024.0 * 1024.0);
         ref_scene = load_scene(opt.reference, lo);
+        in.paths.push_back(opt.reference);
         pose = bind_pose(*ref_scene);
     } else if (opt.has_reference_frame) {
         const Frame f{false, opt.reference_frame, opt.reference_frame / in.fps};

@@ -23,7 +23,8 @@ void add_tension_options(CLI::App* cmd, TensionOptions& opt);
 
 // One MeshTension per selected mesh, rest lengths from the chosen reference. Throws Error
 // (exit 5) when a reference file's mesh has another vertex count.
-std::vector<MeshTension> prepare_tension(const Input& in, const TensionOptions& opt);
+// The reference file, if any, joins in.paths: an output may not overwrite it either.
+std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt);
 
 // Evaluates every frame of in.frames, calling `each(frame_index)` after all meshes are done.
 void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, const char* what,

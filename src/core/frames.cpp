@@ -59,13 +59,47 @@ std::vector<Frame> parse_frames(const std::string& spec, double fps) {
     return out;
 }
 
+namespace {
+
+// Longest default frame list: a clip beyond it (a last key a million seconds in, from a broken
+// exporter) would run for hours; the same limit as a --frames range.
+constexpr double kMaxDefaultFrames = 10000000.0;
+
+// The clip's whole frames [first, last] at fps. A clip shorter than a frame (every key at one
+// time, which may fall between two frames) has none; it then gets the nearest frame, so a single
+// pose clip is always evaluable.
+struct FrameSpan {
+    long first = 0, last = 0;
+    bool nearest = false;  // no whole frame inside: [first, first] is the nearest one
+};
+
+// `whole_list`: the span is to become the default frame list, so its length is limited too.
+FrameSpan clip_span(const Clip& clip, double fps, bool whole_list) {
+    const double lo = clip.start * fps - kFrameEpsilon, hi = clip.end * fps + kFrameEpsilon;
+    // Checked before any conversion to long: a key time past 10^17 frames does not fit one.
+    if (!std::isfinite(lo) || !std::isfinite(hi) || std::fabs(lo) > 1e15 || std::fabs(hi) > 1e15 ||
+        (whole_list && hi - lo > kMaxDefaultFrames)) {
+        std::ostringstream msg;
+        msg << "clip '" << clip.name << "' runs from " << clip.start << " s to " << clip.end << " s, "
+            << (hi - lo) << " frames at " << fps << " fps (over ten million, or past what a frame number holds); choose frames with --frames";
+        throw Error(kExitBadInput, msg.str());
+    }
+    FrameSpan span{static_cast<long>(std::ceil(lo)), static_cast<long>(std::floor(hi)), false};
+    if (span.last < span.first) {
+        span.first = span.last = std::lround(clip.start * fps);
+        span.nearest = true;
+    }
+    return span;
+}
+
+}  // namespace
+
 std::vector<Frame> default_frames(const Clip* clip, double fps) {
     if (!clip) return {Frame{true, 0, 0.0}};
-    const long first = static_cast<long>(std::ceil(clip->start * fps - kFrameEpsilon));
-    const long last = static_cast<long>(std::floor(clip->end * fps + kFrameEpsilon));
+    const FrameSpan span = clip_span(*clip, fps, true);
     std::vector<Frame> out;
-    for (long n = first; n <= last; ++n) out.push_back(at(n, fps));
-    if (out.empty()) out.push_back(at(first, fps));
+    out.reserve(static_cast<std::size_t>(span.last - span.first + 1));
+    for (long n = span.first; n <= span.last; ++n) out.push_back(at(n, fps));
     return out;
 }
 
@@ -73,11 +107,11 @@ void check_frames_in_clip(const std::vector<Frame>& frames, const Clip* clip, do
     for (const Frame& f : frames) {
         if (f.bind) continue;
         if (!clip) throw Error(kExitUsage, "--frames: frame " + std::to_string(f.number) + " asked, but the file has no animation (use 'bind')");
-        const double lo = clip->start * fps - kFrameEpsilon, hi = clip->end * fps + kFrameEpsilon;
-        if (f.number < lo || f.number > hi) {
+        const FrameSpan span = clip_span(*clip, fps, false);
+        if (f.number < span.first || f.number > span.last) {
             std::ostringstream msg;
             msg << "--frames: frame " << f.number << " is outside clip '" << clip->name << "' (frames "
-                << std::ceil(lo) << ".." << std::floor(hi) << " at " << fps << " fps)";
+                << span.first << ".." << span.last << " at " << fps << " fps)";
             throw Error(kExitUsage, msg.str());
         }
     }

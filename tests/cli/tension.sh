@@ -68,8 +68,16 @@ expect 0 "reference file" -- "$RIGSCOPE" tension "$in" --reference "$in" --frame
 "$RIGSCOPE" tension "$in" --frames 61 --vertices 272 -o "$WORK/noref.csv"
 check "reference = own file gives the same T as the bind pose" -- cmp -s "$WORK/ref.csv" "$WORK/noref.csv"
 
+# A dot in a folder name is not the output's extension: no extension means CSV.
+mkdir -p "$WORK/v1.2"
+expect 0 "dotted folder, no extension" -- "$RIGSCOPE" tension "$in" --frames 61 -o "$WORK/v1.2/out"
+check "dotted folder: CSV written" -- grep -q "^frame," "$WORK/v1.2/out"
+
 # Quiet and piped: nothing on stderr.
 expect 0 "quiet" -- "$RIGSCOPE" -q tension "$in" -o "$WORK/q.csv"
 check "quiet: stderr empty" -- test ! -s "$WORK/err"
+# -q after the command, on a file that warns (the fault in animation_with_skeleton.fbx).
+expect 0 "quiet after the command" -- "$RIGSCOPE" tension "$CORPUS/assimp/FBX/animation_with_skeleton.fbx" --frames 1 -o "$WORK/q2.csv" -q
+check "quiet after the command: stderr empty" -- test ! -s "$WORK/err"
 
 finish
