@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <unordered_set>
 
 #include "io/fbx_internal.h"
 #include "rigscope/bind_check.h"
@@ -94,6 +96,26 @@ void check_header(const std::string& path) {
     throw bad_input(path, "not an FBX file (neither the binary FBX header nor an ASCII FBX header)");
 }
 
+// Assimp 5.2.5 merges two FBX joints of the same name into one aiBone and lists it twice in a
+// mesh's bones; aiMesh's destructor then deletes it twice (assimp issue #5085; a fuzz finding).
+// Such a mesh's skin is wrong anyway (two joints' weights on one), so the file is refused, after
+// the second listing is cleared so that deleting the scene is safe.
+void refuse_shared_bones(aiScene& ai, const std::string& path) {
+    std::string shared;
+    for (unsigned m = 0; m < ai.mNumMeshes && ai.mMeshes; ++m) {
+        aiMesh* am = ai.mMeshes[m];
+        if (!am || !am->mBones) continue;
+        std::unordered_set<const aiBone*> seen;
+        for (unsigned b = 0; b < am->mNumBones; ++b) {
+            if (!am->mBones[b] || seen.insert(am->mBones[b]).second) continue;
+            if (shared.empty()) shared = am->mBones[b]->mName.C_Str();
+            am->mBones[b] = nullptr;
+        }
+    }
+    if (!shared.empty())
+        throw bad_input(path, "two joints named '" + shared + "' (Assimp merges joints of the same name; rename one)");
+}
+
 Scene read(const std::string& path, const LoadOptions& options, bool preserve_pivots) {
     check_header(path);
     {
@@ -118,6 +140,10 @@ Scene read(const std::string& path, const LoadOptions& options, bool preserve_pi
         throw bad_input(path, one_line(e.what()));
     }
     if (!ai) throw bad_input(path, one_line(importer.GetErrorString()));
+    // The scene is ours from here, so that a bone listed twice can be unlisted before deletion.
+    const std::unique_ptr<aiScene> owned(importer.GetOrphanedScene());
+    ai = owned.get();
+    refuse_shared_bones(*owned, path);
 
     std::uint64_t bytes = 0;
     for (unsigned m = 0; m < ai->mNumMeshes && ai->mMeshes; ++m)

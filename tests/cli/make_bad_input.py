@@ -151,6 +151,15 @@ def fbx_truncated():
     return open(GOOD_FBX, "rb").read()[:4000]
 
 
+def fbx_duplicate_joint_names():
+    # huesitos' Model Bone.007 renamed Bone.008: two joints of one name, which Assimp merges into
+    # one bone (the fuzz finding in tests/regressions/fbx_duplicate_joint_names.fbx).
+    data = open(os.path.join(CORPUS, "assimp", "FBX", "huesitos.fbx"), "rb").read()
+    name = b"Bone.007\x00\x01Model"
+    assert data.count(name) == 1
+    return data.replace(name, b"Bone.008\x00\x01Model")
+
+
 def fbx_zeroed_middle():
     data = bytearray(open(GOOD_FBX, "rb").read())
     data[2000:len(data) - 2000] = bytes(len(data) - 4000)
@@ -261,6 +270,7 @@ MAKERS = {
     "fbx_not_fbx": lambda: b"; this is a text file, not an FBX\n" * 10,
     "fbx_truncated": fbx_truncated,
     "fbx_zeroed_middle": fbx_zeroed_middle,
+    "fbx_duplicate_joint_names": fbx_duplicate_joint_names,
     # Other inputs.
     "empty_file": lambda: b"",
     "rig_invalid_json": lambda: b'{"controls": [ {"name": "mouth", ',
