@@ -1,7 +1,5 @@
 // `rigscope check`: tension limits for rig CI. Exit 1 when any vertex passes a limit, listing the
 // worst vertices and frames; --junit writes a report CI servers read.
-#include <algorithm>
-#include <cmath>
 #include <memory>
 
 #include "commands.h"
@@ -23,37 +21,10 @@ struct CheckCommand {
     int worst = 10;
 };
 
-struct Violation {
-    std::string mesh;
-    std::uint32_t vertex;
-    Frame frame;
-    float t;
-};
-
 struct Extreme {
     float t;
     Frame frame;
 };
-
-std::string describe(const Violation& v) {
-    std::string s = "mesh '" + v.mesh + "' vertex " + std::to_string(v.vertex) + " frame ";
-    append_frame_label(s, v.frame);
-    s += ": T = ";
-    append_number(s, v.t);
-    return s;
-}
-
-void xml_escape(std::string& out, const std::string& s) {
-    for (char c : s) {
-        switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-}
 
 int run_check(const CheckCommand& opt) {
     if (!opt.has_stretch && !opt.has_compress) throw Error(kExitUsage, "check needs --max-stretch and/or --max-compress");
@@ -78,79 +49,33 @@ int run_check(const CheckCommand& opt) {
             }
         }
     });
-    if (!opt.tension.input.chunk.empty()) {
-        // A chunk sees only its frames: its extremes go to the chunk record, and `merge`
-        // reports over all chunks as one run would.
-        const CheckLimits limits{opt.max_stretch, opt.max_compress, opt.has_stretch, opt.has_compress, opt.worst, opt.tension.input.file};
-        std::vector<CheckMeshExtremes> extremes(meshes.size());
-        for (std::size_t m = 0; m < meshes.size(); ++m) {
-            CheckMeshExtremes& e = extremes[m];
-            e.name = in.scene.meshes[meshes[m].mesh].name;
-            for (std::size_t w = 0; w < lo[m].size(); ++w) {
-                e.vertex.push_back(meshes[m].topo.representative[w]);
-                e.lo_t.push_back(lo[m][w].t);
-                e.lo_frame.push_back(lo[m][w].frame);
-                e.hi_t.push_back(hi[m][w].t);
-                e.hi_frame.push_back(hi[m][w].frame);
-            }
-        }
-        record_check_chunk(limits, extremes);
-    }
-    std::vector<Violation> stretched, compressed;
+    const CheckLimits limits{opt.max_stretch, opt.max_compress, opt.has_stretch, opt.has_compress, opt.worst, opt.tension.input.file};
+    std::vector<CheckMeshExtremes> extremes(meshes.size());
     for (std::size_t m = 0; m < meshes.size(); ++m) {
-        const std::string& name = in.scene.meshes[meshes[m].mesh].name;
+        CheckMeshExtremes& e = extremes[m];
+        e.name = in.scene.meshes[meshes[m].mesh].name;
         for (std::size_t w = 0; w < lo[m].size(); ++w) {
-            const std::uint32_t v = meshes[m].topo.representative[w];
-            if (opt.has_stretch && lo[m][w].t < opt.max_stretch) stretched.push_back({name, v, lo[m][w].frame, lo[m][w].t});
-            if (opt.has_compress && hi[m][w].t > opt.max_compress) compressed.push_back({name, v, hi[m][w].frame, hi[m][w].t});
+            e.vertex.push_back(meshes[m].topo.representative[w]);
+            e.lo_t.push_back(lo[m][w].t);
+            e.lo_frame.push_back(lo[m][w].frame);
+            e.hi_t.push_back(hi[m][w].t);
+            e.hi_frame.push_back(hi[m][w].frame);
         }
     }
-    std::sort(stretched.begin(), stretched.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
-    std::sort(compressed.begin(), compressed.end(), [](const auto& a, const auto& b) { return a.t > b.t; });
-
-    std::string report;
-    auto section = [&](const char* kind, double limit, const std::vector<Violation>& list, bool active) {
-        if (!active) return;
-        report += std::string(kind) + " limit T " + (std::string(kind) == "stretch" ? "< " : "> ");
-        append_number(report, limit);
-        report += ": " + std::to_string(list.size()) + " vertices past the limit\n";
-        for (std::size_t i = 0; i < list.size() && i < static_cast<std::size_t>(opt.worst); ++i)
-            report += "  " + describe(list[i]) + "\n";
-    };
-    section("stretch", opt.max_stretch, stretched, opt.has_stretch);
-    section("compress", opt.max_compress, compressed, opt.has_compress);
-    const bool failed = !stretched.empty() || !compressed.empty();
-    report += failed ? "FAIL\n" : "PASS\n";
+    // A chunk sees only its frames: its extremes go to the chunk record, and `merge` reports
+    // over all chunks as one run would.
+    if (!opt.tension.input.chunk.empty()) record_check_chunk(limits, extremes);
+    const CheckOutcome outcome = check_outcome(limits, extremes);
+    // The JUnit path is checked (not an input, folder writable) before the report is printed.
+    std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
     OutputFile out("-");
-    out.write(report);
+    out.write(outcome.report);
     out.commit();
-
-    if (!opt.junit.empty()) {
-        std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"rigscope.check\" tests=\"";
-        x += std::to_string(int(opt.has_stretch) + int(opt.has_compress)) + "\" failures=\"" +
-             std::to_string(int(!stretched.empty()) + int(!compressed.empty())) + "\">\n";
-        auto testcase = [&](const char* kind, const std::vector<Violation>& list, bool active) {
-            if (!active) return;
-            x += "  <testcase classname=\"";
-            xml_escape(x, opt.tension.input.file);
-            x += "\" name=\"" + std::string(kind) + "\">";
-            if (!list.empty()) {
-                x += "\n    <failure message=\"" + std::to_string(list.size()) + " vertices past the " + kind + " limit\">";
-                for (std::size_t i = 0; i < list.size() && i < static_cast<std::size_t>(opt.worst); ++i) {
-                    xml_escape(x, describe(list[i]));
-                    x += "\n";
-                }
-                x += "</failure>\n  ";
-            }
-            x += "</testcase>\n";
-        };
-        testcase("stretch", stretched, opt.has_stretch);
-        testcase("compress", compressed, opt.has_compress);
-        x += "</testsuite>\n</testsuites>\n";
-        OutputFile junit(opt.junit, in.paths);
-        junit.write(x);
-        junit.commit();
+    if (junit) {
+        junit->write(outcome.junit);
+        junit->commit();
     }
+    const bool failed = outcome.failed;
     // A chunk's verdict is partial (merge gives the run's); failing it would stop the farm's merge.
     return failed && opt.tension.input.chunk.empty() ? kExitCheckFailed : kExitOk;
 }
