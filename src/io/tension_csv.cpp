@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 
 #include "rigscope/tension_chunk.h"
@@ -12,13 +13,22 @@ void append_frame_label(std::string& out, const Frame& f) {
 
 TensionExtremes tension_extremes(const MeshTension& mt) {
     TensionExtremes e;
-    bool first = true;
-    for (std::size_t w = 0; w < mt.t.size(); ++w) {
-        const float t = mt.t[w];
-        if (first || t < e.min_t) { e.min_t = t; e.min_index = mt.topo.representative[w]; }
-        if (first || t > e.max_t) { e.max_t = t; e.max_index = mt.topo.representative[w]; }
-        first = false;
+    const std::vector<float>& t = mt.t;
+    if (t.empty()) return e;
+    // The values first, in a loop the compiler vectorises (T is never NaN), then the first
+    // vertex holding each: the same answer as one branchy pass, several times faster; it runs
+    // per frame and mesh.
+    float lo = t[0], hi = t[0];
+    for (float v : t) {
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
     }
+    const std::size_t wlo = static_cast<std::size_t>(std::find(t.begin(), t.end(), lo) - t.begin());
+    const std::size_t whi = static_cast<std::size_t>(std::find(t.begin(), t.end(), hi) - t.begin());
+    e.min_t = lo;
+    e.max_t = hi;
+    e.min_index = mt.topo.representative[wlo];
+    e.max_index = mt.topo.representative[whi];
     return e;
 }
 
