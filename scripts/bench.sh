@@ -60,29 +60,39 @@ timed() {  # label, then the command: wall seconds and peak RSS (KB) appended to
 for i in 1 2 3; do timed json "$build/rigscope" tension "$tube" --format json -o "$out/out.json"; done
 for i in 1 2; do timed csv "$build/rigscope" tension "$tube" -o "$out/out.csv"; done
 stat -c %s "$out/out.csv" > "$out/csv_bytes"
+# Resident size of a run that loads nothing: the executable and its libraries.
+/usr/bin/time -f "%M" -o "$out/baseline_rss" "$build/rigscope" --version >/dev/null
 
 "$python" - "$out" <<'PY'
 import json, re, sys, os
 out = sys.argv[1]
 b = json.load(open(f"{out}/bench.json"))
-best = {}
+# Times of the fastest and of the median repetition. (Google Benchmark's "_min" rows also take
+# the minimum of items_per_second, the slowest rate: rates here come from times.)
+best, median = {}, {}
 for r in b["benchmarks"]:
-    if r.get("aggregate_name") != "min": continue
+    table = {"min": best, "median": median}.get(r.get("aggregate_name"))
+    if table is None: continue
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[r["time_unit"]]
-    best[r["run_name"].replace("/real_time", "")] = (r["real_time"] * scale, r.get("vertices", 0), r.get("scene_MB", 0))
+    table[r["run_name"].replace("/real_time", "")] = (r["real_time"] * scale, r.get("vertices", 0), r.get("scene_MB", 0))
 numpy = max(float(m.group(1)) for m in re.finditer(r"([0-9.]+) Mvert-frames/s", open(f"{out}/numpy.txt").read()))
-def rate(name):
-    t, v, _ = best[name]
+def rate(name, table=best):
+    t, v, _ = table[name]
     return v / t / 1e6
 print("\n== figures (Mvert-frames/s = vertices x frames / wall second; ratios within this run)")
 print(f"numpy baseline:                    {numpy:8.2f} Mvert-frames/s")
-for k in ("skin", "tension", "frame"):
+print(f"{'':34s} {'fastest repetition':>40s}   {'median repetition':>22s}")
+for k in ("skin", "tension", "frame", "frame_all"):
     for th in (1, 2):
         n = f"{k}/tube/threads:{th}"
         if n in best:
-            print(f"{n:34s} {best[n][0]*1e3:7.2f} ms  {rate(n):8.1f} Mvert-frames/s  {rate(n)/numpy:6.1f}x numpy")
-if "frame/tube/threads:1" in best and "frame/tube/threads:2" in best:
-    print(f"thread scaling 1 -> 2 (frame):     {best['frame/tube/threads:1'][0] / best['frame/tube/threads:2'][0]:.2f}x")
+            m = f"   {rate(n, median):8.1f}  {rate(n, median)/numpy:6.1f}x" if n in median else ""
+            print(f"{n:34s} {best[n][0]*1e3:7.2f} ms  {rate(n):8.1f} Mvert-frames/s  {rate(n)/numpy:6.1f}x numpy{m}")
+for k in ("skin", "frame"):
+    a, z = f"{k}/tube/threads:1", f"{k}/tube/threads:2"
+    if a in best and z in best:
+        m = f" (median {median[a][0] / median[z][0]:.2f}x)" if a in median and z in median else ""
+        print(f"thread scaling 1 -> 2 ({k}):{'':{6 - len(k)}s}     {best[a][0] / best[z][0]:.2f}x{m}")
 json_runs = [tuple(map(float, l.split())) for l in open(f"{out}/json")]
 csv_runs = [tuple(map(float, l.split())) for l in open(f"{out}/csv")]
 frames = len(json.load(open(f"{out}/out.json"))["frames"])
@@ -90,14 +100,20 @@ wall = min(w for w, _ in json_runs)
 threads = os.cpu_count()
 fa = f"frame_all/tube/threads:{min(threads, 2)}"
 cold = min(float(m.group(1)) for m in re.finditer(r"cold load: ([0-9.]+) s", open(f"{out}/cold.txt").read()))
-if fa in best:
+pa = "prepare_all/tube"
+if fa in best and pa in best:
+    # Load + compute alone: a cold load, the once-per-run setup of every mesh (topology, edge
+    # layout, rest lengths) and every frame of every mesh; the rest of the wall time is the
+    # command's own (options, output, process start and exit).
     load = cold
-    compute = frames * best[fa][0]
-    print(f"end to end, tension --format json: {wall:.3f} s wall; cold load {load:.3f} s + {frames} frames x {best[fa][0]*1e3:.2f} ms "
-          f"= {load + compute:.3f} s; ratio {wall / (load + compute):.2f}")
+    compute = best[pa][0] + frames * best[fa][0]
+    print(f"end to end, tension --format json: {wall:.3f} s wall; cold load {load:.3f} s + setup {best[pa][0]*1e3:.1f} ms + "
+          f"{frames} frames x {best[fa][0]*1e3:.2f} ms = {load + compute:.3f} s; ratio {wall / (load + compute):.2f}")
     scene_mb = float(re.search(r"scene ([0-9.]+) MB", open(f"{out}/cold.txt").read()).group(1))
     peak = max(m for _, m in json_runs) / 1024
-    print(f"peak RSS (json): {peak:.1f} MB; scene in memory {scene_mb:.1f} MB; peak / scene {peak / scene_mb:.2f}")
+    base = float(open(f"{out}/baseline_rss").read()) / 1024
+    print(f"peak RSS (json): {peak:.1f} MB; scene in memory {scene_mb:.1f} MB; peak / scene {peak / scene_mb:.2f}; "
+          f"without the {base:.1f} MB of a run that loads nothing (code, libraries): {(peak - base) / scene_mb:.2f}")
 size = int(open(f"{out}/csv_bytes").read())
 cwall = min(w for w, _ in csv_runs)
 print(f"csv: {size/1e6:.0f} MB in {cwall:.2f} s wall = {size/1e6/cwall:.0f} MB/s; "
