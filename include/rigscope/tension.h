@@ -42,7 +42,8 @@ EdgeBatches edge_batches(const Topology& topo);
 void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                        float* out);
 // The same, then T = rest / length by tension_values' rule, in one pass over batches [begin,
-// end). Returns how many of their vertices fell back to T = 1.
+// end). Returns how many of their vertices fell back to T = 1. lengths may be null: the mean
+// lengths are then not kept (a per-frame store nobody reads).
 std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
                           std::size_t end, float* lengths, float* t);
 

@@ -18,10 +18,10 @@ struct MeshTension {
     std::vector<float> rest_lengths;             // per welded vertex, from the reference
     std::size_t rest_degenerate = 0;             // welded vertices with no edge or zero rest length
 
-    // Filled by evaluate(): the deformed file vertices, their mean edge lengths and T per
-    // welded vertex, and how many vertices fell back to T = 1.
+    // Filled by evaluate(): the deformed file vertices, T per welded vertex, and how many
+    // vertices fell back to T = 1. (The deformed mean lengths are not kept: no output uses
+    // them, and storing them cost a megabyte per 262k vertices, written every frame.)
     std::vector<Eigen::Vector3f> deformed;
-    std::vector<float> lengths;
     std::vector<float> t;
     std::size_t degenerate = 0;
 

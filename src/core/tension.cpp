@@ -190,7 +190,7 @@ std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* position
         // Bits set per 4-bit mask: the baseline x86-64 target has no popcnt instruction.
         static constexpr unsigned char kBits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
         degenerate += kBits[~_mm_movemask_ps(ok) & ((1 << lanes) - 1)];
-        store_lanes(d, lengths + w, lanes);
+        if (lengths) store_lanes(d, lengths + w, lanes);
         store_lanes(tv, t + w, lanes);
     }
     return degenerate;
@@ -232,11 +232,13 @@ void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, 
 
 std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
                           std::size_t end, float* lengths, float* t) {
-    mean_edge_lengths(eb, positions, begin, end, lengths);
+    // Without a lengths buffer, t holds the lengths until each is replaced by its T.
+    float* d_out = lengths ? lengths : t;
+    mean_edge_lengths(eb, positions, begin, end, d_out);
     const std::size_t w0 = begin * L, w1 = std::min(eb.welded, end * L);
     std::size_t degenerate = 0;
     for (std::size_t w = w0; w < w1; ++w) {
-        const float r = rest[w], d = lengths[w], v = r / d;
+        const float r = rest[w], d = d_out[w], v = r / d;
         const bool ok = r > 0 && d > 0 && std::isfinite(v);
         t[w] = ok ? v : 1.0f;
         degenerate += !ok;

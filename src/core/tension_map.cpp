@@ -27,7 +27,6 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
 }
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
-    lengths.resize(topo.welded_count());
     t.resize(topo.welded_count());
     const std::size_t nb = batches.batch_count();
     const std::size_t per_task = std::max<std::size_t>(block_vertices / EdgeBatches::kLanes, 1);
@@ -36,7 +35,7 @@ void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positio
     block_degenerate.resize(tasks);
     run_tasks(pool, tasks, [&](std::size_t i) {
         const std::size_t b = i * per_task, e = std::min(nb, b + per_task);
-        block_degenerate[i] = tension_block(batches, positions.data(), rest_lengths.data(), b, e, lengths.data(), t.data());
+        block_degenerate[i] = tension_block(batches, positions.data(), rest_lengths.data(), b, e, nullptr, t.data());
     });
     degenerate = 0;
     for (std::size_t i = 0; i < tasks; ++i) degenerate += block_degenerate[i];
