@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -260,6 +261,24 @@ RawFbx read_raw_fbx(const std::string& path, std::uint64_t max_memory) {
                     if (!node || node->props.empty() || !matrix_of(pn.child("Matrix"), max_memory, m)) continue;
                     auto it = objs.find(node->props[0].integer);
                     if (it != objs.end() && it->second.kind == "Model") out.bind_pose[it->second.name] = m;
+                }
+            } else if (o.kind == "AnimationCurve") {
+                const Record* values = o.rec->child("KeyValueFloat");
+                if (!values || values->props.empty()) continue;
+                std::vector<double> v;
+                try {
+                    v = as_doubles(values->props[0], max_memory);
+                } catch (const Malformed&) {
+                    continue;  // Assimp reads the array itself and refuses it
+                }
+                for (std::size_t k = 0; k < v.size(); ++k) {
+                    if (!std::isfinite(v[k])) {
+                        if (out.nonfinite_curve.empty()) out.nonfinite_curve = o.name.empty() ? "id " + std::to_string(id) : "'" + o.name + "'";
+                        break;
+                    }
+                    // Counted in doubles: a jump of 1e300 degrees must not overflow the count.
+                    const double split = k ? std::ceil(std::fabs(v[k] - v[k - 1]) / 180.0) : 1.0;
+                    out.split_keys += split > 1e15 ? std::uint64_t(1e15) : std::uint64_t(split);
                 }
             } else if (o.kind == "Deformer" && o.cls == "BlendShapeChannel") {
                 RawShapeChannel ch;

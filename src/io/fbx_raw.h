@@ -32,6 +32,13 @@ struct RawFbx {
     std::vector<RawCluster> clusters;
     std::map<std::string, Eigen::Matrix4d> bind_pose;       // Model name -> global matrix
     std::map<std::string, RawShapeChannel> shape_channels;  // Shape geometry name -> its channel
+    // Animation curves checked before Assimp reads the file (fuzz finding: one key value of
+    // -6e9 made Assimp 5.2.5 allocate until the machine ran out of its 24 GB). Assimp splits
+    // a rotation curve wherever consecutive values differ by more than 180 degrees; this is the
+    // number of keys that would make over every curve (its own keys included), and the first
+    // curve holding a NaN or infinite key value ("'name'", or "id N" when unnamed), if any.
+    std::uint64_t split_keys = 0;
+    std::string nonfinite_curve;
 };
 
 // Never throws for a malformed file: returns parsed = false with the reason.

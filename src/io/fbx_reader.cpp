@@ -96,6 +96,11 @@ void check_header(const std::string& path) {
     throw bad_input(path, "not an FBX file (neither the binary FBX header nor an ASCII FBX header)");
 }
 
+// Keys that Assimp may make of the curves' rotations (see RawFbx::split_keys): ten million
+// keys of a few dozen bytes each stay well inside any memory budget, and no real animation
+// comes near (a 1000-frame clip turning a joint ten full turns a frame makes 200,000).
+constexpr std::uint64_t kMaxSplitKeys = 10000000;
+
 // Assimp 5.2.5 merges two FBX joints of the same name into one aiBone and lists it twice in a
 // mesh's bones; aiMesh's destructor then deletes it twice (assimp issue #5085; a fuzz finding).
 // Such a mesh's skin is wrong anyway (two joints' weights on one), so the file is refused, after
@@ -123,6 +128,14 @@ Scene read(const std::string& path, const LoadOptions& options, bool preserve_pi
         const auto size = static_cast<std::uint64_t>(in.tellg());
         if (size > options.max_memory) throw bad_input(path, "file larger than the memory limit");
     }
+
+    // Our own reading of the binary records first: it refuses what would make Assimp run away.
+    const RawFbx raw = read_raw_fbx(path, options.max_memory);
+    if (!raw.nonfinite_curve.empty())
+        throw bad_input(path, "animation curve " + raw.nonfinite_curve + " has a NaN or infinite key value");
+    if (raw.split_keys > kMaxSplitKeys)
+        throw bad_input(path, "animation curves jump by more than " + std::to_string(kMaxSplitKeys / 1000000) +
+                                  " million half-turns between keys (Assimp would make a key of each); refused");
 
     Assimp::Importer importer;
     importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, preserve_pivots);
@@ -187,7 +200,6 @@ Scene read(const std::string& path, const LoadOptions& options, bool preserve_pi
         scene.fps_from_file = true;
     }
 
-    const RawFbx raw = read_raw_fbx(path, options.max_memory);
     const NodeMap map = build_nodes(*ai, scene);
     build_meshes(*ai, map, raw, path, scene);
     build_clips(*ai, map, scene.fps, scene);

@@ -131,6 +131,8 @@ row fbx_not_fbx                     3 "not an FBX file"                      -- 
 row fbx_truncated                   3 "FBX-Tokenize"                         -- rs tension @IN -o @OUT.csv
 row fbx_zeroed_middle               3 "FBX-Tokenize"                         -- rs tension @IN -o @OUT.csv
 row fbx_duplicate_joint_names       3 "two joints named 'Bone.008'"          -- rs tension @IN -o @OUT.csv
+row fbx_key_value_jump              3 "10 million half-turns between keys"   -- rs_briefly tension @IN -o @OUT.csv
+row fbx_key_value_nan               3 "NaN or infinite key value"            -- rs_briefly tension @IN -o @OUT.csv
 # -- Inputs that do not fit together, options --
 row -                               5 "has 160 vertices"                     -- rs tension $GOOD --reference "$CORPUS/khronos/rigged_simple.gltf" -o @OUT.csv
 row -                               2 "no mesh 'Face'"                       -- rs tension $GOOD --mesh Face -o @OUT.csv

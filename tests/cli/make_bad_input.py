@@ -160,6 +160,51 @@ def fbx_duplicate_joint_names():
     return data.replace(name, b"Bone.008\x00\x01Model")
 
 
+def raw_key_value_arrays(data):
+    """Offsets of the values of every uncompressed KeyValueFloat array of a binary FBX."""
+    wide = struct.unpack_from("<I", data, 23)[0] >= 7500
+    found = []
+
+    def walk(pos, limit):
+        while pos < limit:
+            end, nprops, plen = struct.unpack_from("<QQQ" if wide else "<III", data, pos)
+            head = 24 if wide else 12
+            if end == 0:
+                return
+            name_len = data[pos + head]
+            name = data[pos + head + 1:pos + head + 1 + name_len]
+            q = props = pos + head + 1 + name_len
+            for _ in range(nprops):
+                kind = chr(data[q])
+                q += 1
+                if kind in "YCIFDL":
+                    q += {"Y": 2, "C": 1, "I": 4, "F": 4, "D": 8, "L": 8}[kind]
+                elif kind in "fdlib":
+                    count, encoding, length = struct.unpack_from("<III", data, q)
+                    if name == b"KeyValueFloat" and kind == "f" and encoding == 0 and count >= 2:
+                        found.append(q + 12)
+                    q += 12 + length
+                else:  # S, R
+                    q += 4 + struct.unpack_from("<I", data, q)[0]
+            if props + plen < end:
+                walk(props + plen, end)
+            pos = end
+
+    walk(27, len(data) - 200)
+    return found
+
+
+def fbx_key_value(value):
+    # The second key of animation_with_skeleton.fbx's first uncompressed curve set to `value`:
+    # a jump of -6e9 degrees made Assimp allocate until the machine ran out of memory (the fuzz
+    # finding in tests/regressions/fbx_rotation_key_minus_6e9.fbx).
+    def make():
+        data = bytearray(open(os.path.join(CORPUS, "assimp", "FBX", "animation_with_skeleton.fbx"), "rb").read())
+        struct.pack_into("<f", data, raw_key_value_arrays(data)[0] + 4, value)
+        return bytes(data)
+    return make
+
+
 def fbx_zeroed_middle():
     data = bytearray(open(GOOD_FBX, "rb").read())
     data[2000:len(data) - 2000] = bytes(len(data) - 4000)
@@ -271,6 +316,8 @@ MAKERS = {
     "fbx_truncated": fbx_truncated,
     "fbx_zeroed_middle": fbx_zeroed_middle,
     "fbx_duplicate_joint_names": fbx_duplicate_joint_names,
+    "fbx_key_value_jump": fbx_key_value(-6e9),
+    "fbx_key_value_nan": fbx_key_value(float("nan")),
     # Other inputs.
     "empty_file": lambda: b"",
     "rig_invalid_json": lambda: b'{"controls": [ {"name": "mouth", ',
