@@ -61,4 +61,8 @@ TensionExtremes tension_extremes(const MeshTension& mt);
 
 void append_frame_label(std::string& out, const Frame& f);
 
+// The node group's parameters as a JSON object, {"falloff":..,"stretch_area":..,...}: the run
+// header of JSON output and a chunk record's auto-range state both carry it.
+void append_tension_params(std::string& out, const TensionParams& p);
+
 }  // namespace rigscope

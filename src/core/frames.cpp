@@ -1,6 +1,7 @@
 #include "rigscope/frames.h"
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "rigscope/error.h"
@@ -104,14 +105,15 @@ std::vector<Frame> default_frames(const Clip* clip, double fps) {
 }
 
 void check_frames_in_clip(const std::vector<Frame>& frames, const Clip* clip, double fps) {
+    std::optional<FrameSpan> span;  // once, at the first frame that needs it (up to ten million)
     for (const Frame& f : frames) {
         if (f.bind) continue;
         if (!clip) throw Error(kExitUsage, "--frames: frame " + std::to_string(f.number) + " asked, but the file has no animation (use 'bind')");
-        const FrameSpan span = clip_span(*clip, fps, false);
-        if (f.number < span.first || f.number > span.last) {
+        if (!span) span = clip_span(*clip, fps, false);
+        if (f.number < span->first || f.number > span->last) {
             std::ostringstream msg;
             msg << "--frames: frame " << f.number << " is outside clip '" << clip->name << "' (frames "
-                << span.first << ".." << span.last << " at " << fps << " fps)";
+                << span->first << ".." << span->last << " at " << fps << " fps)";
             throw Error(kExitUsage, msg.str());
         }
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rigscope/chunk.h"
+#include "rigscope/tension_output.h"
 
 namespace rigscope {
 
@@ -31,17 +32,9 @@ void TensionChunkExtremes::frame() {
 
 void TensionChunkExtremes::end() {
     if (!active_) return;
-    std::string b = "{\"params\":{\"falloff\":";
-    append_number(b, run_.params.falloff);
-    b += ",\"stretch_area\":";
-    append_number(b, run_.params.stretch_area);
-    b += ",\"compress_area\":";
-    append_number(b, run_.params.compress_area);
-    b += ",\"weight_limit\":";
-    append_number(b, run_.params.weight_limit);
-    b += ",\"smooth_k\":";
-    append_number(b, run_.params.smooth_k);
-    b += "},\"percentile\":";
+    std::string b = "{\"params\":";
+    append_tension_params(b, run_.params);
+    b += ",\"percentile\":";
     append_number(b, run_.percentile);
     b += ",\"meshes\":[";
     for (std::size_t m = 0; m < meshes_.size(); ++m) {

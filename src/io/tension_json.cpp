@@ -35,17 +35,9 @@ void append_run(std::string& b, const TensionRun& run) {
     append_number(b, run.fps);
     b += ",\"weld\":";
     b += run.weld ? "true" : "false";
-    b += ",\"parameters\":{\"falloff\":";
-    append_number(b, run.params.falloff);
-    b += ",\"stretch_area\":";
-    append_number(b, run.params.stretch_area);
-    b += ",\"compress_area\":";
-    append_number(b, run.params.compress_area);
-    b += ",\"weight_limit\":";
-    append_number(b, run.params.weight_limit);
-    b += ",\"smooth_k\":";
-    append_number(b, run.params.smooth_k);
-    b += "},\"range\":{\"t_s\":";
+    b += ",\"parameters\":";
+    append_tension_params(b, run.params);
+    b += ",\"range\":{\"t_s\":";
     append_number(b, run.range.t_s);
     b += ",\"t_c\":";
     append_number(b, run.range.t_c);
@@ -197,5 +189,19 @@ private:
 }  // namespace
 
 std::unique_ptr<TensionSink> make_tension_json(OutputFile& out) { return std::make_unique<JsonSink>(out); }
+
+void append_tension_params(std::string& b, const TensionParams& p) {
+    b += "{\"falloff\":";
+    append_number(b, p.falloff);
+    b += ",\"stretch_area\":";
+    append_number(b, p.stretch_area);
+    b += ",\"compress_area\":";
+    append_number(b, p.compress_area);
+    b += ",\"weight_limit\":";
+    append_number(b, p.weight_limit);
+    b += ",\"smooth_k\":";
+    append_number(b, p.smooth_k);
+    b += '}';
+}
 
 }  // namespace rigscope
