@@ -29,6 +29,9 @@ if [ -f scripts/gltf_validator/package-lock.json ] && command -v npm >/dev/null 
     npm ci --prefix scripts/gltf_validator --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+# ccache, where the machine has it, makes a rebuild in another checkout or build folder cheap.
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
 cmake --build build -j"$(nproc)"
 echo "setup: built build/rigscope" >&2

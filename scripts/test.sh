@@ -20,6 +20,7 @@ if [ ! -x build/rigscope ] || [ "$build" = build ]; then
     bash scripts/setup.sh >/dev/null
 fi
 if [ "$build" != build ]; then
+    command -v ccache >/dev/null && extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     cmake -S . -B "$build" "${extra[@]}" >/dev/null
     cmake --build "$build" -j"$(nproc)"
 fi

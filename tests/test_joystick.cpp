@@ -225,7 +225,7 @@ TEST_CASE("joystick: outside the travel clamps to the square", "[joystick]") {
     for (int k = 0; k < 4; ++k) CHECK(below[k] == bl[k]);
 }
 
-TEST_CASE("joystick: controls on one mesh add and clamp; undriven targets keep their weight", "[joystick]") {
+TEST_CASE("joystick: controls on one mesh add and clamp, and undriven targets keep their weight", "[joystick]") {
     Scene scene;
     scene.source = "synthetic";
     for (const char* n : {"face", "ctrl_a", "ctrl_b"}) {

@@ -136,7 +136,7 @@ TEST_CASE("Bad files are refused with exit 3 naming the file", "[load][errors]")
     }
 }
 
-TEST_CASE("Frame lists: ranges, steps, lists, bind; errors are usage errors", "[frames]") {
+TEST_CASE("Frame lists: ranges, steps, lists, bind, and errors as usage errors", "[frames]") {
     auto f = parse_frames("1..5:2,10,bind", 24);
     REQUIRE(f.size() == 5);
     CHECK(f[0].number == 1);

@@ -35,7 +35,7 @@ TEST_CASE("Default parameters: t_s 0.75, t_c 1/0.6, linear ramps", "[tension]") 
     CHECK(stretch_of(1.2f, r, p) == 0.0f);
 }
 
-TEST_CASE("Falloff shapes the ramp as ramp^(1/falloff); weight limit scales it", "[tension]") {
+TEST_CASE("Falloff shapes the ramp as ramp^(1/falloff), and the weight limit scales it", "[tension]") {
     TensionParams p;
     p.falloff = 2.0;
     p.weight_limit = 0.5;

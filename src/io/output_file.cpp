@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -39,6 +40,20 @@ void on_signal(int sig) {
         if (g_slot_used[i]) unlink(g_temp_paths[i]);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+// Test-only pause point: with RIGSCOPE_TEST_HOLD_AT_COMMIT=MARKER in the environment, the first
+// commit of the process creates MARKER and waits for a signal with every temporary written and
+// none renamed. tests/cli/interrupt.sh signals the run there, at a known point whatever the
+// machine's speed (a timed wait would let a fast machine finish first).
+void hold_for_test_signal() {
+    static bool held = false;
+    const char* marker = std::getenv("RIGSCOPE_TEST_HOLD_AT_COMMIT");
+    if (held || marker == nullptr || *marker == '\0') return;
+    held = true;
+    const int fd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) close(fd);
+    for (;;) pause();
 }
 
 std::string describe_errno(int err) {
@@ -141,6 +156,7 @@ void OutputFile::commit() {
         committed_ = true;
         return;
     }
+    hold_for_test_signal();
     if (rename(temp_.c_str(), path_.c_str()) != 0)
         throw Error(kExitCannotWrite, path_ + ": cannot rename temporary into place: " + describe_errno(errno));
     committed_ = true;
