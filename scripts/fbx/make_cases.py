@@ -61,8 +61,8 @@ def keyed(model, prop, axis, frames, fn, fps, interp='linear'):
 
 
 def base(case, fps=30, start=0, stop=24, unit=1.0, unit_scale=100.0):
-    """A 2 m tube (36 control points) on a three-joint chain Root-Mid-Tip, in units of `unit` m
-    per file unit... expressed through `unit` (file units per metre)."""
+    """A 2 m tube (36 control points) on a three-joint chain Root-Mid-Tip; `unit` is the number
+    of file units in a metre (UnitScaleFactor = 100 / unit)."""
     verts, polys = tube(6, 6, 2.0 * unit, 0.25 * unit)
     desc = {
         'case': case, 'fps': fps, 'time_mode': TIME_MODE.get(fps, 14), 'unit_scale': unit_scale,
@@ -255,9 +255,34 @@ def geometric_transform():
     return bend(d, list(range(0, 21)))
 
 
+def interpolation():
+    # Sparse keys with each interpolation: constant (held until the next key), linear, and cubic
+    # from the file's tangents (user slopes in degrees per second, unbroken: a key's left slope
+    # is the previous key's NextLeftSlope and equals its own RightSlope).
+    fps = 24
+    d = base('interpolation', fps=fps, start=0, stop=24)
+    frames = [0, 6, 12, 20, 24]
+    t = [ktime(f, fps) for f in frames]
+    d['curves'] += [
+        {'model': 'Mid', 'prop': 'Lcl Rotation', 'axis': 2, 'times': t, 'values': [0.0, 30.0, -10.0, 40.0, 40.0],
+         'interp': ['constant', 'linear', 'cubic', 'cubic', 'linear'],
+         'slopes': [(0, 0), (0, 0), (120.0, -60.0), (-60.0, 0.0), (0, 0)]},
+        {'model': 'Tip', 'prop': 'Lcl Rotation', 'axis': 0, 'times': t, 'values': [0.0, 25.0, -20.0, -5.0, 10.0],
+         'interp': 'cubic', 'slopes': [(200.0, 50.0), (50.0, -100.0), (-100.0, 80.0), (80.0, 0.0), (0.0, 0.0)]},
+        {'model': 'Root', 'prop': 'Lcl Translation', 'axis': 0, 'times': t, 'values': [0.0, 0.1, 0.3, 0.2, -0.1],
+         'interp': ['linear', 'constant', 'constant', 'linear', 'linear']},
+    ]
+    d['blender_known_wrong'] = ('Blender 3.4.1 imports every key as linear: constant and cubic keys and '
+                                'their tangents are ignored between keys')
+    # All three curves share their key frames; at those the interpolation does not matter, and
+    # Blender checks them.
+    d['blender_variant'] = {'key_frames_only': True}
+    return d
+
+
 CASES = {f.__name__: f for f in (take_start_50, key_past_stop, keys_outside_take, constraint_connection,
                                   coinciding_control_points, pivots_prepost, rotation_orders,
-                                  inbetween_shapes, units_cm, unit_scale_2_54, geometric_transform)}
+                                  inbetween_shapes, units_cm, unit_scale_2_54, geometric_transform, interpolation)}
 
 
 def variant(desc):
@@ -273,6 +298,9 @@ def variant(desc):
         for bs in d['mesh']['blendshapes']:
             for ch in bs['channels']:
                 ch['shapes'] = ch['shapes'][-1:]
+    if v.get('key_frames_only'):
+        keys = {c_t * d['fps'] / 46186158000.0 for c in d['curves'] + d.get('shape_curves', []) for c_t in c['times']}
+        d['frames'] = sorted(int(round(k)) for k in keys if abs(k - round(k)) < 1e-9)
     d.pop('blender_variant')
     d.pop('blender_known_wrong', None)
     return d
