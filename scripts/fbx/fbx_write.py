@@ -30,10 +30,11 @@ def ktime(frame, fps):
 class Node:
     """One record: a name, typed properties [(code, value)], and child records."""
 
-    def __init__(self, name, props=(), children=()):
+    def __init__(self, name, props=(), children=(), block=False):
         self.name = name
         self.props = list(props)
         self.children = list(children)
+        self.block = block  # written with a nested list even when it has no children
 
     def add(self, name, *props):
         child = Node(name, props)
@@ -84,8 +85,9 @@ def _encode_node(node, offset, compress):
     head_len = 13 + len(name)
     body = bytearray(props)
     pos = offset + head_len + len(props)
-    if node.children or not node.props:
-        # A nested list ends in a null record; FBX SDK also writes one for an empty record.
+    if node.children or node.block or not node.props:
+        # A nested list ends in a null record; FBX SDK also writes one for a record without
+        # properties, and an empty list ("{ }") where readers expect a scope (AnimationLayer).
         for child in node.children:
             enc = _encode_node(child, pos, compress)
             body += enc
@@ -101,7 +103,8 @@ def encode_fbx(top_nodes, compress=True):
         out += _encode_node(node, len(out), compress)
     out += NULL_RECORD
     # Footer: an id block, zero padding to a 16-byte boundary, the version, 120 zeros and a
-    # 16-byte tail. Readers do not check its contents; the FBX SDK's are opaque constants.
+    # 16-byte tail, with the constant id and tail bytes FBX SDK files end in (readers we know of
+    # do not check them, the FBX SDK may).
     out += b'\xfa\xbc\xab\x09\xd0\xc8\xd4\x66\xb1\x76\xfb\x83\x1c\xf7\x26\x7e'
     out += b'\0' * 4
     out += b'\0' * ((16 - len(out) % 16) % 16)
@@ -419,7 +422,7 @@ def write_scene(desc, path, compress=True):
         P(sp, name, 'KTime', 'Time', '', L(take['start'] if 'Start' in name else take['stop']))
     obj(stack)
     layer_id = ids()
-    obj(Node('AnimationLayer', [L(layer_id), S('BaseLayer\0\x01AnimLayer'), S('')]))
+    obj(Node('AnimationLayer', [L(layer_id), S('BaseLayer\0\x01AnimLayer'), S('')], block=True))
     oo(layer_id, stack_id)
 
     # One curve node per animated (object, property), its curves on d|X, d|Y, d|Z.
