@@ -10,7 +10,7 @@ import struct
 import zlib
 
 KTIME_PER_SECOND = 46186158000
-FBX_VERSION = 7400
+FBX_VERSION = 7400  # the default; 7500 and later write 64-bit record headers
 
 # Key flags of AnimationCurve.KeyAttrFlags (interpolation in the low byte, tangent mode above).
 KEY_CONSTANT = 0x00000002
@@ -76,45 +76,50 @@ def _encode_prop(code, value, compress):
     raise ValueError('unknown FBX property type %r' % code)
 
 
-NULL_RECORD = b'\0' * 13  # 7.4: three uint32 and a zero name length
+def _head(version):
+    """Record header layout: EndOffset, NumProperties, PropertyListLen (uint32 before 7.5,
+    uint64 from 7.5), then the name's length in a byte."""
+    return '<QQQB' if version >= 7500 else '<IIIB'
 
 
-def _encode_node(node, offset, compress):
+def _encode_node(node, offset, compress, version):
     props = b''.join(_encode_prop(c, v, compress) for c, v in node.props)
     name = node.name.encode()
-    head_len = 13 + len(name)
+    head = _head(version)
+    null_record = b'\0' * struct.calcsize(head)
+    head_len = struct.calcsize(head) + len(name)
     body = bytearray(props)
     pos = offset + head_len + len(props)
     if node.children or node.block or not node.props:
         # A nested list ends in a null record; FBX SDK also writes one for a record without
         # properties, and an empty list ("{ }") where readers expect a scope (AnimationLayer).
         for child in node.children:
-            enc = _encode_node(child, pos, compress)
+            enc = _encode_node(child, pos, compress, version)
             body += enc
             pos += len(enc)
-        body += NULL_RECORD
-        pos += len(NULL_RECORD)
-    return struct.pack('<IIIB', pos, len(node.props), len(props), len(name)) + name + bytes(body)
+        body += null_record
+        pos += len(null_record)
+    return struct.pack(head, pos, len(node.props), len(props), len(name)) + name + bytes(body)
 
 
-def encode_fbx(top_nodes, compress=True):
-    out = bytearray(b'Kaydara FBX Binary  \0\x1a\0' + struct.pack('<I', FBX_VERSION))
+def encode_fbx(top_nodes, compress=True, version=FBX_VERSION):
+    out = bytearray(b'Kaydara FBX Binary  \0\x1a\0' + struct.pack('<I', version))
     for node in top_nodes:
-        out += _encode_node(node, len(out), compress)
-    out += NULL_RECORD
+        out += _encode_node(node, len(out), compress, version)
+    out += b'\0' * struct.calcsize(_head(version))
     # Footer: an id block, zero padding to a 16-byte boundary, the version, 120 zeros and a
     # 16-byte tail, with the constant id and tail bytes FBX SDK files end in (readers we know of
     # do not check them, the FBX SDK may).
     out += b'\xfa\xbc\xab\x09\xd0\xc8\xd4\x66\xb1\x76\xfb\x83\x1c\xf7\x26\x7e'
     out += b'\0' * 4
     out += b'\0' * ((16 - len(out) % 16) % 16)
-    out += struct.pack('<I', FBX_VERSION) + b'\0' * 120
+    out += struct.pack('<I', version) + b'\0' * 120
     out += b'\xf8\x5a\x8c\x6a\xde\xf5\xd9\x7e\xec\xe9\x0c\xe3\x75\x8f\x29\x0b'
     return bytes(out)
 
 
-def write_fbx(path, top_nodes, compress=True):
-    data = encode_fbx(top_nodes, compress)
+def write_fbx(path, top_nodes, compress=True, version=FBX_VERSION):
+    data = encode_fbx(top_nodes, compress, version)
     with open(path, 'wb') as f:
         f.write(data)
     return len(data)
@@ -169,8 +174,7 @@ def mat_euler(deg, order=0):
 
 
 def mat_inverse_affine(m):
-    r = [[m[j][i] for j in range(3)] for i in range(3)]  # transpose, then fix for scale
-    # general 3x3 inverse (scale may be non-uniform)
+    # the 3x3 part by cofactors: scale may be non-uniform
     a = [[m[i][j] for j in range(3)] for i in range(3)]
     det = (a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
            + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]))
@@ -181,7 +185,6 @@ def mat_inverse_affine(m):
             cols = [x for x in range(3) if x != i]
             minor = a[rows[0]][cols[0]] * a[rows[1]][cols[1]] - a[rows[0]][cols[1]] * a[rows[1]][cols[0]]
             inv[i][j] = (-1) ** (i + j) * minor / det
-    del r
     t = [-sum(inv[i][k] * m[k][3] for k in range(3)) for i in range(3)]
     return [inv[0] + [t[0]], inv[1] + [t[1]], inv[2] + [t[2]], [0, 0, 0, 1]]
 
@@ -259,7 +262,7 @@ def _global_settings(desc):
 def _header(desc):
     h = Node('FBXHeaderExtension')
     h.add('FBXHeaderVersion', I(1003))
-    h.add('FBXVersion', I(FBX_VERSION))
+    h.add('FBXVersion', I(desc.get('version', FBX_VERSION)))
     h.add('EncryptionType', I(0))
     h.add('Creator', S('rigscope scripts/fbx/fbx_write.py'))
     return h
@@ -290,7 +293,7 @@ def _model(ids, m):
     return mid, node
 
 
-def _curve(ids, c, fps):
+def _curve(ids, c):
     """AnimationCurve with one attribute slot per key (flags + 4 floats each)."""
     cid = ids()
     node = Node('AnimationCurve', [L(cid), S('\0\x01AnimCurve'), S('')])
@@ -414,7 +417,6 @@ def write_scene(desc, path, compress=True):
                 oo(shid, cid)
 
     take = desc['take']
-    fps = desc['fps']
     stack_id = ids()
     stack = Node('AnimationStack', [L(stack_id), S(take['name'] + '\0\x01AnimStack'), S('')])
     sp = stack.add('Properties70')
@@ -442,7 +444,7 @@ def write_scene(desc, path, compress=True):
         oo(nid, layer_id)
         op(nid, model_ids[model], prop)
         for c in curves:
-            cid, cnode = _curve(ids, c, fps)
+            cid, cnode = _curve(ids, c)
             obj(cnode)
             op(cid, nid, 'd|' + 'XYZ'[c['axis']])
     for c in desc.get('shape_curves', []):
@@ -452,7 +454,7 @@ def write_scene(desc, path, compress=True):
         obj(cn)
         oo(nid, layer_id)
         op(nid, channel_ids[c['channel']], 'DeformPercent')
-        cid, cnode = _curve(ids, c, fps)
+        cid, cnode = _curve(ids, c)
         obj(cnode)
         op(cid, nid, 'd|DeformPercent')
 
@@ -496,4 +498,4 @@ def write_scene(desc, path, compress=True):
     d = docs.add('Document', L(ids()), S('Scene'), S('Scene'))
     d.add('RootNode', L(0))
     return write_fbx(path, [_header(desc), _global_settings(desc), docs, Node('References'), defs, objects,
-                            conns, takes], compress)
+                            conns, takes], compress, desc.get('version', FBX_VERSION))

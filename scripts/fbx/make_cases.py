@@ -280,9 +280,17 @@ def interpolation():
     return d
 
 
+def version_7500():
+    # FBX 7.5: the record headers' offsets and counts are 64-bit (7.4 and earlier: 32-bit).
+    d = base('version_7500', fps=30, start=0, stop=20)
+    d['version'] = 7500
+    return bend(d, list(range(0, 21)))
+
+
 CASES = {f.__name__: f for f in (take_start_50, key_past_stop, keys_outside_take, constraint_connection,
                                   coinciding_control_points, pivots_prepost, rotation_orders,
-                                  inbetween_shapes, units_cm, unit_scale_2_54, geometric_transform, interpolation)}
+                                  inbetween_shapes, units_cm, unit_scale_2_54, geometric_transform, interpolation,
+                                  version_7500)}
 
 
 def variant(desc):

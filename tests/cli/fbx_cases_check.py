@@ -28,17 +28,19 @@ def parse(data):
     if data[:23] != b'Kaydara FBX Binary  \0\x1a\0':
         raise Bad('not a binary FBX header')
     version = struct.unpack_from('<I', data, 23)[0]
-    if version >= 7500:
-        raise Bad('version %d: this check reads the 32-bit record layout of 7.4' % version)
+    head = '<QQQB' if version >= 7500 else '<IIIB'  # 64-bit offsets and counts from 7.5
+    hlen = struct.calcsize(head)
 
     def record(pos):
-        end, nprops, plen, nlen = struct.unpack_from('<IIIB', data, pos)
+        end, nprops, plen, nlen = struct.unpack_from(head, data, pos)
         if end == 0:
-            return None, pos + 13
+            if data[pos:pos + hlen] != b'\0' * hlen:
+                raise Bad('a null record at %d is not all zeros' % pos)
+            return None, pos + hlen
         if end > len(data):
             raise Bad('record at %d ends past the file' % pos)
-        name = data[pos + 13:pos + 13 + nlen].decode()
-        p = pos + 13 + nlen
+        name = data[pos + hlen:pos + hlen + nlen].decode()
+        p = pos + hlen + nlen
         props = []
         for _ in range(nprops):
             code = data[p:p + 1]
@@ -66,8 +68,8 @@ def parse(data):
                 p += 12 + clen
             else:
                 raise Bad('unknown property type %r in %s' % (code, name))
-        if p != pos + 13 + nlen + plen:
-            raise Bad('%s: property list length %d, read %d' % (name, plen, p - pos - 13 - nlen))
+        if p != pos + hlen + nlen + plen:
+            raise Bad('%s: property list length %d, read %d' % (name, plen, p - pos - hlen - nlen))
         children = []
         if p < end:
             while True:
