@@ -287,10 +287,17 @@ def version_7500():
     return bend(d, list(range(0, 21)))
 
 
+def custom_frame_rate():
+    # TimeMode eCustom (14) with CustomFrameRate 12: frame n is KTime n / 12 s.
+    d = base('custom_frame_rate', fps=12, start=0, stop=24)
+    d['custom_fps'] = 12.0
+    return bend(d, list(range(0, 25)))
+
+
 CASES = {f.__name__: f for f in (take_start_50, key_past_stop, keys_outside_take, constraint_connection,
                                   coinciding_control_points, pivots_prepost, rotation_orders,
                                   inbetween_shapes, units_cm, unit_scale_2_54, geometric_transform, interpolation,
-                                  version_7500)}
+                                  version_7500, custom_frame_rate)}
 
 
 def variant(desc):
