@@ -65,6 +65,19 @@ check "spider: mesh in the class name" -- grep -q 'classname="rigscope.check.spi
 expect 1 "cesium_man check" -- "$RIGSCOPE" -q check "$CESIUM" --max-stretch 0.95 --max-compress 1.05 --junit "$WORK/cesium.xml"
 check "cesium_man report validates" -- valid "$WORK/cesium.xml"
 
+# A mesh name with dots, spaces, markup, a control character and non-ASCII text: the report stays
+# well-formed and valid, the class name keeps one dot per level.
+python3 - "$CESIUM" "$WORK/in/odd.gltf" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["meshes"][0]["name"] = "arm.L <\"left\"> & \u0001 \u00e9p\u00e9e"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect 1 "check of a mesh with an odd name" -- "$RIGSCOPE" -q check "$WORK/in/odd.gltf" --max-stretch 0.95 --junit "$WORK/odd.xml"
+check "odd mesh name: report validates" -- valid "$WORK/odd.xml"
+check "odd mesh name: class name sanitised, markup escaped" -- \
+    grep -qF 'classname="rigscope.check.odd.arm_L_&lt;&quot;left&quot;&gt;_&amp;___épée"' "$WORK/odd.xml"
+
 # A merge of check chunks writes a report that validates too, with the chunks' summed time.
 for i in 0 1 2; do
     expect 0 "check chunk $i" -- "$RIGSCOPE" -q check "$BEND" --max-stretch 0.8 --chunk "$i/3" --junit "$WORK/c_$i.xml"
