@@ -42,7 +42,8 @@ std::string describe(const Violation& v) {
 std::string counted(const std::vector<Violation>& list) {
     std::size_t files = 0;
     for (const Violation& v : list) files += v.file_ids->size();
-    return std::to_string(list.size()) + " welded vertices (" + std::to_string(files) + " file vertices) past the limit";
+    auto n = [](std::size_t k, const char* one, const char* many) { return std::to_string(k) + (k == 1 ? one : many); };
+    return n(list.size(), " welded vertex (", " welded vertices (") + n(files, " file vertex)", " file vertices)") + " past the limit";
 }
 
 // Length of the valid UTF-8 sequence starting at s[i], 0 when there is none: names come from
