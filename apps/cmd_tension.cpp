@@ -101,7 +101,7 @@ void add_tension_command(CLI::App& app, Runner& run) {
         ->default_str("100")
         ->check(CLI::Range(50.0, 100.0))
         ->each([opt](const std::string&) { opt->auto_range = true; });
-    cmd->add_flag("--bake-max", opt->bake_max, "glTF: one file of the rest mesh coloured by each vertex's maximum over the frames");
+    cmd->add_flag("--bake-max", opt->bake_max, "glTF: one file of the rest mesh with each vertex's maximum maps over the frames (_TENSION: the T farthest from 1)");
     cmd->add_option("--color", opt->color,
                     "glTF COLOR_0: maps (R = compress, G = stretch; default) or t (heat map of T: log2 T in [-1, 1], blue-white-red)")
         ->check(CLI::IsMember({"maps", "t"}));
