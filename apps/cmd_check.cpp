@@ -77,11 +77,7 @@ int run_check(const CheckCommand& opt) {
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         CheckMeshExtremes& e = extremes[m];
         e.name = in.scene.meshes[meshes[m].mesh].name;
-        if (!lo[m].empty()) {
-            e.file_ids.resize(lo[m].size());
-            const auto& welded_of = meshes[m].topo.welded_of;
-            for (std::size_t v = 0; v < welded_of.size(); ++v) e.file_ids[welded_of[v]].push_back(static_cast<std::uint32_t>(v));
-        }
+        if (!lo[m].empty()) set_file_ids(e, meshes[m].topo.welded_of, lo[m].size());
         for (std::size_t w = 0; w < lo[m].size(); ++w) {
             e.lo_t.push_back(lo[m][w].t);
             e.lo_frame.push_back(lo[m][w].frame);

@@ -6,15 +6,16 @@ using namespace rigscope;
 
 namespace {
 
-// Two welded vertices: 0 stands for file vertices 0, 7 and 9; 1 for file vertex 3.
+// Three welded vertices: 0 stands for file vertices 0, 7 and 9; 1 for file vertex 3; 2 for the
+// rest, and stays within every limit.
 CheckMeshExtremes two_vertices(const std::string& name) {
     CheckMeshExtremes e;
     e.name = name;
-    e.file_ids = {{0, 7, 9}, {3}};
-    e.lo_t = {0.5f, 0.9f};
-    e.hi_t = {1.0f, 2.5f};
-    e.lo_frame = {Frame{false, 12, 0.5}, Frame{false, 3, 0.125}};
-    e.hi_frame = {Frame{false, 1, 0.0}, Frame{false, 40, 1.6}};
+    set_file_ids(e, {0, 2, 2, 1, 2, 2, 2, 0, 2, 0}, 3);
+    e.lo_t = {0.5f, 0.9f, 1.0f};
+    e.hi_t = {1.0f, 2.5f, 1.0f};
+    e.lo_frame = {Frame{false, 12, 0.5}, Frame{false, 3, 0.125}, Frame{false, 1, 0.0}};
+    e.hi_frame = {Frame{false, 1, 0.0}, Frame{false, 40, 1.6}, Frame{false, 1, 0.0}};
     return e;
 }
 
@@ -35,6 +36,12 @@ TEST_CASE("check report: class names rigscope.check.<stem>.<mesh>, dots and spac
     CHECK(junit_class_name("/a/b.c/my rig.v2.fbx", "arm.L 01", 3) == "rigscope.check.my_rig_v2.arm_L_01");
     CHECK(junit_class_name("x.glb", "", 2) == "rigscope.check.x.mesh_2");
     CHECK(junit_class_name("", "m", 0) == "rigscope.check.input.m");
+}
+
+TEST_CASE("check report: the file ids of each welded vertex, ascending", "[check_report]") {
+    const CheckMeshExtremes e = two_vertices("m");
+    CHECK(e.file_offsets == std::vector<std::uint32_t>{0, 3, 4, 10});
+    CHECK(e.file_ids == std::vector<std::uint32_t>{0, 7, 9, 3, 1, 2, 4, 5, 6, 8});
 }
 
 TEST_CASE("check report: counts are of welded vertices, with every file id of each offender", "[check_report]") {

@@ -28,12 +28,13 @@ struct CheckRunInfo {
     std::string hostname = "localhost";
 };
 
-// Per welded vertex of one mesh: the file vertices it stands for (ascending, at least one),
-// lowest and highest T and the first frame each was reached in. Empty when no frame was
-// evaluated.
+// Per welded vertex of one mesh: the file vertices it stands for, lowest and highest T and the
+// first frame each was reached in. Empty when no frame was evaluated.
 struct CheckMeshExtremes {
     std::string name;
-    std::vector<std::vector<std::uint32_t>> file_ids;
+    // Welded vertex w stands for file_ids[file_offsets[w]] .. file_ids[file_offsets[w + 1] - 1],
+    // ascending, at least one (one flat list: a vector per vertex would cost a heap block each).
+    std::vector<std::uint32_t> file_offsets, file_ids;
     std::vector<float> lo_t, hi_t;
     std::vector<Frame> lo_frame, hi_frame;
 };
@@ -43,6 +44,9 @@ struct CheckOutcome {
     std::string junit;
     bool failed = false;
 };
+
+// Fills file_offsets / file_ids from a weld (file vertex -> welded vertex, welded < `welded`).
+void set_file_ids(CheckMeshExtremes& mesh, const std::vector<std::uint32_t>& welded_of, std::size_t welded);
 
 CheckOutcome check_outcome(const CheckLimits& limits, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes);
 

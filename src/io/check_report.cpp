@@ -18,7 +18,8 @@ namespace {
 struct Violation {
     std::string mesh;
     std::size_t mesh_index;
-    const std::vector<std::uint32_t>* file_ids;
+    const std::uint32_t* ids;  // the file vertices it stands for
+    std::size_t id_count;
     Frame frame;
     float t;
 };
@@ -26,12 +27,12 @@ struct Violation {
 // Every file id the welded vertex stands for, so that each can be found in the file (the CSV
 // output has a row per file vertex).
 std::string describe(const Violation& v) {
-    std::string s = "mesh '" + v.mesh + "' file " + (v.file_ids->size() == 1 ? "vertex " : "vertices ");
-    for (std::size_t i = 0; i < v.file_ids->size(); ++i) {
+    std::string s = "mesh '" + v.mesh + "' file " + (v.id_count == 1 ? "vertex " : "vertices ");
+    for (std::size_t i = 0; i < v.id_count; ++i) {
         if (i) s += ", ";
-        s += std::to_string((*v.file_ids)[i]);
+        s += std::to_string(v.ids[i]);
     }
-    if (v.file_ids->size() > 1) s += " (one welded vertex)";
+    if (v.id_count > 1) s += " (one welded vertex)";
     s += " frame ";
     append_frame_label(s, v.frame);
     s += ": T = ";
@@ -41,7 +42,7 @@ std::string describe(const Violation& v) {
 
 std::string counted(const std::vector<Violation>& list) {
     std::size_t files = 0;
-    for (const Violation& v : list) files += v.file_ids->size();
+    for (const Violation& v : list) files += v.id_count;
     auto n = [](std::size_t k, const char* one, const char* many) { return std::to_string(k) + (k == 1 ? one : many); };
     return n(list.size(), " welded vertex (", " welded vertices (") + n(files, " file vertex)", " file vertices)") + " past the limit";
 }
@@ -144,6 +145,16 @@ Frame frame_of(const ChunkRecord& r, std::string_view s) {
 
 }  // namespace
 
+void set_file_ids(CheckMeshExtremes& e, const std::vector<std::uint32_t>& welded_of, std::size_t welded) {
+    // Counting sort by welded vertex: file ids stay ascending within each.
+    e.file_offsets.assign(welded + 1, 0);
+    for (std::uint32_t w : welded_of) ++e.file_offsets[w + 1];
+    for (std::size_t w = 0; w < welded; ++w) e.file_offsets[w + 1] += e.file_offsets[w];
+    e.file_ids.resize(welded_of.size());
+    std::vector<std::uint32_t> next(e.file_offsets.begin(), e.file_offsets.end() - 1);
+    for (std::size_t v = 0; v < welded_of.size(); ++v) e.file_ids[next[welded_of[v]]++] = static_cast<std::uint32_t>(v);
+}
+
 std::string junit_class_name(const std::string& file, const std::string& mesh, std::size_t mesh_index) {
     std::string stem = std::filesystem::path(file).stem().string();
     if (stem.empty()) stem = "input";
@@ -155,8 +166,10 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const CheckMeshExtremes& e = meshes[m];
         for (std::size_t w = 0; w < e.lo_t.size(); ++w) {
-            if (opt.has_stretch && e.lo_t[w] < opt.max_stretch) stretched.push_back({e.name, m, &e.file_ids[w], e.lo_frame[w], e.lo_t[w]});
-            if (opt.has_compress && e.hi_t[w] > opt.max_compress) compressed.push_back({e.name, m, &e.file_ids[w], e.hi_frame[w], e.hi_t[w]});
+            const std::uint32_t* ids = e.file_ids.data() + e.file_offsets[w];
+            const std::size_t count = e.file_offsets[w + 1] - e.file_offsets[w];
+            if (opt.has_stretch && e.lo_t[w] < opt.max_stretch) stretched.push_back({e.name, m, ids, count, e.lo_frame[w], e.lo_t[w]});
+            if (opt.has_compress && e.hi_t[w] > opt.max_compress) compressed.push_back({e.name, m, ids, count, e.hi_frame[w], e.hi_t[w]});
         }
     }
     // Stable: equal T keep the order of meshes and welded vertices.
@@ -281,9 +294,9 @@ void record_check_chunk(const CheckLimits& opt, const CheckRunInfo& run, const s
         const std::size_t n = e.lo_t.size();
         list("file_ids", n, [&](std::size_t i) {
             b += '[';
-            for (std::size_t k = 0; k < e.file_ids[i].size(); ++k) {
-                if (k) b += ',';
-                append_number(b, e.file_ids[i][k]);
+            for (std::uint32_t k = e.file_offsets[i]; k < e.file_offsets[i + 1]; ++k) {
+                if (k != e.file_offsets[i]) b += ',';
+                append_number(b, e.file_ids[k]);
             }
             b += ']';
         });
@@ -351,7 +364,7 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
                 const bool first = e.lo_t.empty();
                 if (!first && e.lo_t.size() != vertex.size()) bad_state(r, "another vertex count than chunk 0's");
                 if (first) {
-                    e.file_ids.resize(vertex.size());
+                    e.file_offsets.assign(1, 0);
                     e.lo_t.resize(vertex.size());
                     e.hi_t.resize(vertex.size());
                     e.lo_frame.resize(vertex.size());
@@ -361,8 +374,9 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
                     const float lt = number<float>(r, lo_t[w].of(s)), ht = number<float>(r, hi_t[w].of(s));
                     if (first) {
                         for (const json_text::Span& id : json_text::elements(s, vertex[w]))
-                            e.file_ids[w].push_back(number<std::uint32_t>(r, id.of(s)));
-                        if (e.file_ids[w].empty()) bad_state(r, "a welded vertex without file ids");
+                            e.file_ids.push_back(number<std::uint32_t>(r, id.of(s)));
+                        if (e.file_ids.size() == e.file_offsets.back()) bad_state(r, "a welded vertex without file ids");
+                        e.file_offsets.push_back(static_cast<std::uint32_t>(e.file_ids.size()));
                     }
                     if (first || lt < e.lo_t[w]) {
                         e.lo_t[w] = lt;
