@@ -1,5 +1,9 @@
 // `rigscope check`: tension limits for rig CI. Exit 1 when any vertex passes a limit, listing the
 // worst vertices and frames; --junit writes a report CI servers read.
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
 #include <memory>
 
 #include "commands.h"
@@ -26,8 +30,27 @@ struct Extreme {
     Frame frame;
 };
 
+std::string utc_timestamp(std::chrono::system_clock::time_point when) {
+    const std::time_t t = std::chrono::system_clock::to_time_t(when);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    return buf;
+}
+
+std::string host_name() {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') return "localhost";
+    return buf;
+}
+
 int run_check(const CheckCommand& opt) {
     if (!opt.has_stretch && !opt.has_compress) throw Error(kExitUsage, "check needs --max-stretch and/or --max-compress");
+    CheckRunInfo info;
+    info.timestamp = utc_timestamp(std::chrono::system_clock::now());
+    info.hostname = host_name();
+    const auto started = std::chrono::steady_clock::now();
     Input in = load_input(opt.tension.input);
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
     // Per welded vertex, the lowest and highest T seen and where: enough to rank violations
@@ -54,8 +77,8 @@ int run_check(const CheckCommand& opt) {
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         CheckMeshExtremes& e = extremes[m];
         e.name = in.scene.meshes[meshes[m].mesh].name;
+        if (!lo[m].empty()) set_file_ids(e, meshes[m].topo.welded_of, lo[m].size());
         for (std::size_t w = 0; w < lo[m].size(); ++w) {
-            e.vertex.push_back(meshes[m].topo.representative[w]);
             e.lo_t.push_back(lo[m][w].t);
             e.lo_frame.push_back(lo[m][w].frame);
             e.hi_t.push_back(hi[m][w].t);
@@ -64,8 +87,9 @@ int run_check(const CheckCommand& opt) {
     }
     // A chunk sees only its frames: its extremes go to the chunk record, and `merge` reports
     // over all chunks as one run would.
-    if (!opt.tension.input.chunk.empty()) record_check_chunk(limits, extremes);
-    const CheckOutcome outcome = check_outcome(limits, extremes);
+    info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!opt.tension.input.chunk.empty()) record_check_chunk(limits, info, extremes);
+    const CheckOutcome outcome = check_outcome(limits, info, extremes);
     // The JUnit path is checked (not an input, folder writable) before the report is printed.
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
     OutputFile out("-");

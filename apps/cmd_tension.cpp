@@ -18,6 +18,7 @@ struct TensionCommand {
     bool auto_range = false;
     double percentile = 100;
     bool bake_max = false;
+    std::string color;
     std::string format;
     std::string out = "-";
 };
@@ -42,6 +43,7 @@ int run_tension(const TensionCommand& opt) {
     if (format == "gltf" && (opt.out.empty() || opt.out == "-"))
         throw Error(kExitUsage, "tension --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
     if (opt.bake_max && format != "gltf") throw Error(kExitUsage, "--bake-max writes glTF: give -o FILE.glb");
+    if (!opt.color.empty() && format != "gltf") throw Error(kExitUsage, "--color sets glTF's COLOR_0: give -o FILE.glb");
     Input in = load_input(opt.tension.input);
     if (format == "gltf") check_tension_gltf_path(opt.out, in.frames.size(), opt.bake_max);
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
@@ -74,7 +76,7 @@ int run_tension(const TensionCommand& opt) {
     }
 
     if (format == "gltf") {
-        write_tension_gltf(in, meshes, run, opt.out, opt.bake_max);
+        write_tension_gltf(in, meshes, run, opt.out, opt.bake_max, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps);
         return kExitOk;
     }
     OutputFile out(opt.out, in.paths);
@@ -99,7 +101,10 @@ void add_tension_command(CLI::App& app, Runner& run) {
         ->default_str("100")
         ->check(CLI::Range(50.0, 100.0))
         ->each([opt](const std::string&) { opt->auto_range = true; });
-    cmd->add_flag("--bake-max", opt->bake_max, "glTF: one file of the rest mesh coloured by each vertex's maximum over the frames");
+    cmd->add_flag("--bake-max", opt->bake_max, "glTF: one file of the rest mesh with each vertex's maximum maps over the frames (_TENSION: the T farthest from 1)");
+    cmd->add_option("--color", opt->color,
+                    "glTF COLOR_0: maps (R = compress, G = stretch; default) or t (heat map of T: log2 T in [-1, 1], blue-white-red)")
+        ->check(CLI::IsMember({"maps", "t"}));
     cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
     cmd->add_option("-o,--output", opt->out, "Output file, - for stdout; glTF: out_####.glb writes one file per frame");

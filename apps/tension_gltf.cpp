@@ -1,5 +1,7 @@
 #include "tension_gltf.h"
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "rigscope/error.h"
@@ -30,12 +32,20 @@ std::string frame_file_name(const std::string& pattern, const Frame& f) {
 
 namespace {
 
+// Linear RGB, as glTF's COLOR_0 is: stretch (T < 1) blue, compression (T > 1) red, T = 1 white.
+void heat_colour(float t, float* rgb) {
+    const double x = std::clamp(std::log2(std::max(static_cast<double>(t), 1e-30)), -1.0, 1.0);
+    rgb[0] = static_cast<float>(x < 0 ? 1 + x : 1.0);
+    rgb[1] = static_cast<float>(1 - std::abs(x));
+    rgb[2] = static_cast<float>(x > 0 ? 1 - x : 1.0);
+}
+
 // A scene of static meshes at the given positions (world space), one root node each, carrying
 // the colour and the three maps as vertex attributes.
 void write_coloured(const Input& in, const std::vector<MeshTension>& meshes,
                     const std::vector<std::vector<Eigen::Vector3f>>& positions,
                     const std::vector<std::vector<float>>& t, const std::vector<std::vector<float>>& compress,
-                    const std::vector<std::vector<float>>& stretch, OutputFile& out) {
+                    const std::vector<std::vector<float>>& stretch, TensionColor color, OutputFile& out) {
     Scene scene;
     scene.format = "glTF";
     std::vector<MeshAttributes> extras;
@@ -62,9 +72,13 @@ void write_coloured(const Input& in, const std::vector<MeshTension>& meshes,
         VertexAttribute str{"_STRETCH", 1, std::vector<float>(n)};
         for (std::size_t v = 0; v < n; ++v) {
             const std::uint32_t w = welded_of[v];
-            colour.data[3 * v] = compress[m][w];
-            colour.data[3 * v + 1] = stretch[m][w];
-            colour.data[3 * v + 2] = 0.0f;
+            if (color == TensionColor::kT) {
+                heat_colour(t[m][w], &colour.data[3 * v]);
+            } else {
+                colour.data[3 * v] = compress[m][w];
+                colour.data[3 * v + 1] = stretch[m][w];
+                colour.data[3 * v + 2] = 0.0f;
+            }
             tension.data[v] = t[m][w];
             comp.data[v] = compress[m][w];
             str.data[v] = stretch[m][w];
@@ -86,7 +100,7 @@ void maps_of(const std::vector<float>& t, const TensionRun& run, std::vector<flo
 }  // namespace
 
 void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const std::string& pattern,
-                        bool bake_max) {
+                        bool bake_max, TensionColor color) {
     check_tension_gltf_path(pattern, in.frames.size(), bake_max);
     const std::size_t nm = meshes.size();
     std::vector<std::vector<Eigen::Vector3f>> positions(nm);
@@ -114,7 +128,7 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
         Pose bind = bind_pose(in.scene);
         for (std::size_t m = 0; m < nm; ++m) deform_mesh(in.scene, meshes[m].mesh, bind, positions[m]);
         OutputFile out(pattern, in.paths);
-        write_coloured(in, meshes, positions, t_at, max_c, max_s, out);
+        write_coloured(in, meshes, positions, t_at, max_c, max_s, color, out);
         out.commit();
         return;
     }
@@ -127,7 +141,7 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
             maps_of(meshes[m].t, run, compress[m], stretch[m]);
         }
         auto out = std::make_unique<OutputFile>(frame_file_name(pattern, in.frames[fi]), in.paths);
-        write_coloured(in, meshes, positions, t, compress, stretch, *out);
+        write_coloured(in, meshes, positions, t, compress, stretch, color, *out);
         out->finish();
         files.push_back(std::move(out));
     });

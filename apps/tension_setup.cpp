@@ -65,7 +65,7 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
         out.emplace_back(in.scene, m, in.weld, rest);
         const MeshTension& mt = out.back();
         if (mt.rest_degenerate)
-            spdlog::warn("{}: mesh '{}': {} vertices have no edge or zero rest length; their T is 1", opt.input.file, mesh.name,
+            spdlog::warn("{}: mesh '{}': {} welded vertices have no edge or zero rest length; their T is 1", opt.input.file, mesh.name,
                          mt.rest_degenerate);
         if (mt.topo.degenerate_faces)
             spdlog::warn("{}: mesh '{}': {} faces collapse onto fewer than 3 points", opt.input.file, mesh.name, mt.topo.degenerate_faces);

@@ -16,14 +16,25 @@ struct CheckLimits {
     double max_stretch = 0, max_compress = 0;  // fail where T < max_stretch, T > max_compress
     bool has_stretch = false, has_compress = false;
     int worst = 10;
-    std::string file;  // the input, the JUnit test cases' class name
+    std::string file;  // the input as named; its stem is part of the JUnit class names
 };
 
-// Per welded vertex of one mesh: its file vertex, lowest and highest T and the first frame
-// each was reached in. Empty when no frame was evaluated.
+// When and where the check ran, for the JUnit report's timestamp, time and hostname (the
+// schemas CI servers validate against require them). Measured by the caller so that the
+// report itself stays a pure function of its inputs.
+struct CheckRunInfo {
+    std::string timestamp;  // UTC start, YYYY-MM-DDThh:mm:ss (the Ant schema allows no zone)
+    double seconds = 0;     // wall time of the run (for a merge: the sum of the chunks')
+    std::string hostname = "localhost";
+};
+
+// Per welded vertex of one mesh: the file vertices it stands for, lowest and highest T and the
+// first frame each was reached in. Empty when no frame was evaluated.
 struct CheckMeshExtremes {
     std::string name;
-    std::vector<std::uint32_t> vertex;
+    // Welded vertex w stands for file_ids[file_offsets[w]] .. file_ids[file_offsets[w + 1] - 1],
+    // ascending, at least one (one flat list: a vector per vertex would cost a heap block each).
+    std::vector<std::uint32_t> file_offsets, file_ids;
     std::vector<float> lo_t, hi_t;
     std::vector<Frame> lo_frame, hi_frame;
 };
@@ -34,10 +45,17 @@ struct CheckOutcome {
     bool failed = false;
 };
 
-CheckOutcome check_outcome(const CheckLimits& limits, const std::vector<CheckMeshExtremes>& meshes);
+// Fills file_offsets / file_ids from a weld (file vertex -> welded vertex, welded < `welded`).
+void set_file_ids(CheckMeshExtremes& mesh, const std::vector<std::uint32_t>& welded_of, std::size_t welded);
 
-// Leaves a chunk's extremes as its record's "check" state.
-void record_check_chunk(const CheckLimits& limits, const std::vector<CheckMeshExtremes>& meshes);
+CheckOutcome check_outcome(const CheckLimits& limits, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes);
+
+// `rigscope.check.<file stem>.<mesh>`: dots and white space in the stem and the mesh name become
+// '_' so that CI servers, which split class names on dots, group by input file and mesh.
+std::string junit_class_name(const std::string& file, const std::string& mesh, std::size_t mesh_index);
+
+// Leaves a chunk's extremes (and its run info) as its record's "check" state.
+void record_check_chunk(const CheckLimits& limits, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes);
 
 // The outcome of a check over all frames of `chunks` (records of check --chunk runs), from
 // their states. Throws Error (exit 3) naming a chunk whose state is unreadable.

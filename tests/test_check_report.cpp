@@ -1,0 +1,91 @@
+#include <catch2/catch.hpp>
+
+#include "rigscope/check_report.h"
+
+using namespace rigscope;
+
+namespace {
+
+// Three welded vertices: 0 stands for file vertices 0, 7 and 9; 1 for file vertex 3; 2 for the
+// rest, and stays within every limit.
+CheckMeshExtremes two_vertices(const std::string& name) {
+    CheckMeshExtremes e;
+    e.name = name;
+    set_file_ids(e, {0, 2, 2, 1, 2, 2, 2, 0, 2, 0}, 3);
+    e.lo_t = {0.5f, 0.9f, 1.0f};
+    e.hi_t = {1.0f, 2.5f, 1.0f};
+    e.lo_frame = {Frame{false, 12, 0.5}, Frame{false, 3, 0.125}, Frame{false, 1, 0.0}};
+    e.hi_frame = {Frame{false, 1, 0.0}, Frame{false, 40, 1.6}, Frame{false, 1, 0.0}};
+    return e;
+}
+
+CheckRunInfo run_info() {
+    CheckRunInfo r;
+    r.timestamp = "2026-01-02T03:04:05";
+    r.seconds = 1.25;
+    r.hostname = "farm01";
+    return r;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("check report: class names rigscope.check.<stem>.<mesh>, dots and spaces as _", "[check_report]") {
+    CHECK(junit_class_name("data/bend_cylinder.glb", "Cylinder", 0) == "rigscope.check.bend_cylinder.Cylinder");
+    CHECK(junit_class_name("/a/b.c/my rig.v2.fbx", "arm.L 01", 3) == "rigscope.check.my_rig_v2.arm_L_01");
+    CHECK(junit_class_name("x.glb", "", 2) == "rigscope.check.x.mesh_2");
+    CHECK(junit_class_name("", "m", 0) == "rigscope.check.input.m");
+}
+
+TEST_CASE("check report: the file ids of each welded vertex, ascending", "[check_report]") {
+    const CheckMeshExtremes e = two_vertices("m");
+    CHECK(e.file_offsets == std::vector<std::uint32_t>{0, 3, 4, 10});
+    CHECK(e.file_ids == std::vector<std::uint32_t>{0, 7, 9, 3, 1, 2, 4, 5, 6, 8});
+}
+
+TEST_CASE("check report: counts are of welded vertices, with every file id of each offender", "[check_report]") {
+    CheckLimits limits;
+    limits.has_stretch = limits.has_compress = true;
+    limits.max_stretch = 0.8;
+    limits.max_compress = 2;
+    limits.file = "rig.glb";
+    const CheckOutcome o = check_outcome(limits, run_info(), {two_vertices("body")});
+    CHECK(o.failed);
+    CHECK(contains(o.report, "stretch limit T < 0.8: 1 welded vertex (3 file vertices) past the limit\n"));
+    CHECK(contains(o.report, "  mesh 'body' file vertices 0, 7, 9 (one welded vertex) frame 12: T = 0.5\n"));
+    CHECK(contains(o.report, "compress limit T > 2: 1 welded vertex (1 file vertex) past the limit\n"));
+    CHECK(contains(o.report, "  mesh 'body' file vertex 3 frame 40: T = 2.5\n"));
+}
+
+TEST_CASE("check report: JUnit attributes the schemas require, a test case per mesh and limit", "[check_report]") {
+    CheckLimits limits;
+    limits.has_stretch = true;
+    limits.max_stretch = 0.6;
+    limits.file = "dir/rig.glb";
+    const CheckOutcome o = check_outcome(limits, run_info(), {two_vertices("a"), two_vertices("b")});
+    const std::string& x = o.junit;
+    CHECK(contains(x, "<testsuite name=\"rig\" package=\"rigscope.check\" id=\"0\" tests=\"2\" failures=\"2\" errors=\"0\" "
+                      "skipped=\"0\" time=\"1.250\" timestamp=\"2026-01-02T03:04:05\" hostname=\"farm01\">"));
+    CHECK(contains(x, "<testcase classname=\"rigscope.check.rig.a\" name=\"stretch T &lt; 0.6\" time=\"0\">"));
+    CHECK(contains(x, "<testcase classname=\"rigscope.check.rig.b\" name=\"stretch T &lt; 0.6\" time=\"0\">"));
+    CHECK(contains(x, "<failure type=\"rigscope.check.stretch\" message=\"1 welded vertex (3 file vertices) past the limit\">"));
+    CHECK(contains(x, "<property name=\"max_stretch\" value=\"0.6\"/>"));
+    CHECK(contains(x, "<system-out>stretch limit T &lt; 0.6"));
+}
+
+TEST_CASE("check report: names from files cannot break the XML", "[check_report]") {
+    CheckLimits limits;
+    limits.has_stretch = true;
+    limits.max_stretch = 0.6;
+    limits.file = "r.glb";
+    // A control character, an invalid UTF-8 byte, a truncated sequence, markup; then valid UTF-8.
+    const std::string name = std::string("a\x01") + "\xff" + "<&\"" + "\xc3" + " \xc3\xa9";
+    const CheckOutcome o = check_outcome(limits, run_info(), {two_vertices(name)});
+    CHECK(contains(o.junit, "mesh 'a??&lt;&amp;&quot;? \xc3\xa9' file vertices"));
+    for (char c : o.junit) {
+        const auto u = static_cast<unsigned char>(c);
+        CHECK((u >= 0x20 || c == '\n'));
+        CHECK(u != 0xff);
+    }
+}
