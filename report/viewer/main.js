@@ -281,7 +281,10 @@ function selectRow(i, add) {
 
 const palette = ['#ffd23f', '#3bceac', '#ee4266', '#5fa8ff', '#c77dff', '#ff9f1c', '#9bf6ff', '#caffbf'];
 function drawPlot() {
-  const c = $('plot'), g = c.getContext('2d'), W = c.width, H = c.height;
+  const c = $('plot');
+  // Drawn at the size it is shown, so text stays sharp.
+  if (c.clientWidth > 0 && c.width !== c.clientWidth) c.width = c.clientWidth;
+  const g = c.getContext('2d'), W = c.width, H = c.height;
   const pad = { l: 48, r: 10, t: 10, b: 26 };
   g.clearRect(0, 0, W, H);
   const series = state.selected.map((i) => data.worst[i].series);
