@@ -1,13 +1,16 @@
 // Opens a rigscope report in headless Chromium (Debian's, driven by puppeteer-core) and checks
 // the page as a user would see it. Prints one line per failed check; exit 1 if any failed.
-// Usage: node report/browser_check.mjs PAGE.html [--compressed MESH:VERTEX:FRAME:T] [--screenshot OUT.png]
+// Usage: node report/browser_check.mjs PAGE.html [--compressed MESH:VERTEX:FRAME:T] [--positions DEFORM.csv]
+//                                     [--screenshot OUT.png]
 //   --compressed: a vertex, frame number and T where T peaks (the test takes them from `rigscope
 //   tension`'s JSON, not from the page): the page's T there must match within its stated
 //   precision, the view at that frame must differ from the rest mesh, and the pixels at the
 //   vertex must be red-dominant.
+//   --positions: `rigscope deform --frames N` output of one frame; the page's drawn mesh at that
+//   frame (skinned in the page, or decoded) must match it within the page's quantization.
 //   --screenshot: only writes the page as a user opens it (scripts/report_screenshot.sh).
 import puppeteer from 'puppeteer-core';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -44,11 +47,21 @@ try {
     if (!(u.split('#')[0] === url || u.startsWith('data:') || u.startsWith('blob:'))) requests.push(u);
   });
 
+  // The viewer's script runs before the load event, so the page is ready when goto returns.
+  // It is paused at once: a software-rendered frame of a large mesh takes long, and playback
+  // would hold the page's thread between every step of the test. Returns whether it was playing.
   const open = async (hash) => {
     await page.goto(url + hash, { waitUntil: 'load' });
-    await page.waitForFunction(() => window.rigscopeReport && window.rigscopeReport.ready);
+    return await page.evaluate(() => {
+      const r = window.rigscopeReport;
+      if (!r || !r.ready) return null;
+      const playing = r.playing;
+      r.pause();
+      return playing;
+    });
   };
-  await open('');
+  const played = await open('');
+  if (played === null) fail('the viewer did not start');
   if (opt('--screenshot')) {
     await page.evaluate(() => { window.rigscopeReport.pause(); window.rigscopeReport.setFrame(window.rigscopeReport.peakFrame()); });
     writeFileSync(opt('--screenshot'), await page.screenshot({ fullPage: true }));
@@ -56,7 +69,7 @@ try {
     const header = await page.$eval('header', (h) => h.textContent);
     for (const want of ['rigscope ', 'input ', 'clip ', 'frames', 'falloff', 'stretch area', 'compress area'])
       if (!header.includes(want)) fail(`the header does not state "${want.trim()}"`);
-    if (!(await page.evaluate(() => window.rigscopeReport.playing))) fail('the page does not play on opening');
+    if (!played) fail('the page does not play on opening');
 
     // Pixels of the 3D view from a screenshot, decoded by the browser itself.
     const shot = async () => {
@@ -84,15 +97,15 @@ try {
     const compressed = opt('--compressed');
     if (compressed) {
       const [mesh, vertex, frame, t] = compressed.split(':').map(Number);
-      await open(`#frame=${frame}`);
-      const st = await page.evaluate(() => ({ n: window.rigscopeReport.frameNumber, playing: window.rigscopeReport.playing }));
-      if (st.n !== frame) fail(`#frame=${frame} opened frame ${st.n}`);
-      if (st.playing) fail(`#frame=${frame} did not open paused`);
+      const playing = await open(`#frame=${frame}`);
+      const n = await page.evaluate(() => window.rigscopeReport.frameNumber);
+      if (n !== frame) fail(`#frame=${frame} opened frame ${n}`);
+      if (playing) fail(`#frame=${frame} did not open paused`);
       // The page's T is 8 or 16-bit steps of log T: within the relative error it states (plus
       // float rounding of the values rigscope printed).
       const got = await page.evaluate((m, v) => {
-        const r = window.rigscopeReport, d = JSON.parse(document.getElementById('rigscope-data').textContent);
-        return { t: r.tAt(m, v, r.shownFrames.indexOf(r.frameIndex)), err: d.t_encoding.relative_error };
+        const r = window.rigscopeReport;
+        return { t: r.tAt(m, v, r.shownFrames.indexOf(r.frameIndex)), err: r.tEncoding.relative_error };
       }, mesh, vertex);
       if (!(Math.abs(got.t / t - 1) <= got.err + 1e-6)) fail(`T at mesh ${mesh} vertex ${vertex} frame ${frame} is ${got.t} in the page, ${t} from rigscope tension`);
       // Look at the vertex along its normal, so no other part of the mesh hides it.
@@ -114,17 +127,49 @@ try {
       if (!(hr > 1.08 * hb && hr > 1.08 * hg)) fail(`heat map pixel at the compressed vertex is rgb(${hr.toFixed(0)},${hg.toFixed(0)},${hb.toFixed(0)}), not on the red side`);
     }
 
+    const positions = opt('--positions');
+    if (positions) {
+      const rows = readFileSync(positions, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+      const frame = Number(rows[0][0]);
+      await open(`#frame=${frame}`);
+      const d = await page.evaluate(() => {
+        const data = JSON.parse(document.getElementById('rigscope-data').textContent);
+        return data.meshes.map((m, i) => ({ name: m.name, step: m.step, p: window.rigscopeReport.positions(i) }));
+      });
+      for (const [mi, m] of d.entries()) {
+        // Quantization of the stored positions (half a 16-bit step per axis), carried through
+        // skinning (joint matrices of cesium_man and bend_cylinder scale by at most ~1), plus
+        // float rounding of rigscope's own output.
+        const tol = 1.5 * Math.max(...m.step) + 1e-5;
+        let worst = 0, count = 0;
+        for (const r of rows) {
+          if (r[2] !== m.name) continue;
+          const v = Number(r[3]);
+          for (let k = 0; k < 3; ++k) worst = Math.max(worst, Math.abs(m.p[3 * v + k] - Number(r[4 + k])));
+          ++count;
+        }
+        if (count * 3 !== m.p.length) fail(`mesh ${m.name}: ${count} rows in ${positions}, ${m.p.length / 3} vertices in the page`);
+        if (!(worst <= tol)) fail(`mesh ${m.name} at frame ${frame}: positions differ from rigscope deform by ${worst} (> ${tol})`);
+        console.log(`mesh ${m.name} frame ${frame}: largest position difference ${worst.toExponential(2)} (tolerance ${tol.toExponential(2)})`);
+      }
+    }
+
     // Clicking a row whose worst frame is not the one shown moves to that frame.
-    const rows = await page.evaluate(() => JSON.parse(document.getElementById('rigscope-data').textContent).worst.map((w) => w.frame));
+    const rows = await page.evaluate(() => window.rigscopeReport.worstFrames);
     if (rows.length === 0) fail('the worst-vertex table is empty');
-    const shown = await page.evaluate(() => window.rigscopeReport.frameIndex);
-    const i = rows.findIndex((f) => f !== shown);
-    if (i >= 0) {
-      await page.click(`#worst tbody tr:nth-child(${i + 1})`);
+    if (rows.length) {
+      // From a shown frame other than the first row's, so the click has to move.
+      const { want, from } = await page.evaluate((fi) => {
+        const s = window.rigscopeReport.shownFrames;
+        const want = s.reduce((a, b) => (Math.abs(b - fi) < Math.abs(a - fi) ? b : a));
+        return { want, from: want === s[0] ? s[s.length - 1] : s[0] };
+      }, rows[0]);
+      if (from === want) fail('the page shows a single frame: no row can change it');
+      await page.evaluate((f) => window.rigscopeReport.setFrame(f), from);
+      await page.click('#worst tbody tr:nth-child(1)');
       const after = await page.evaluate(() => ({ f: window.rigscopeReport.frameIndex, marked: window.rigscopeReport.marked }));
-      const want = await page.evaluate((fi) => { const s = window.rigscopeReport.shownFrames; return s.reduce((a, b) => (Math.abs(b - fi) < Math.abs(a - fi) ? b : a)); }, rows[i]);
-      if (after.f === shown || after.f !== want) fail(`clicking row ${i + 1} showed frame index ${after.f}, expected ${want}`);
-      if (!after.marked) fail(`clicking row ${i + 1} did not mark its vertex`);
+      if (after.f !== want) fail(`clicking the first row showed frame index ${after.f}, expected ${want} (from ${from})`);
+      if (!after.marked) fail('clicking the first row did not mark its vertex');
     }
     const plotted = await page.evaluate(() => {
       const c = document.getElementById('plot'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;

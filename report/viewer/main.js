@@ -387,6 +387,11 @@ window.rigscopeReport = {
   },
   // T of file vertex v of mesh m at the shown frame k (decoded from the page).
   tAt(m, v, k) { return tOf(meshes[m], k)[v]; },
+  // The drawn positions of mesh m (xyz per file vertex).
+  positions(m) { return Array.from(meshes[m].pos.array); },
+  // Each worst-vertex row's frame index.
+  worstFrames: data.worst.map((w) => w.frame),
+  tEncoding: { ...enc },
   get marked() { return state.marked ? { ...state.marked } : null; },
   // The frame index of the table's first row (its worst frame).
   background: [0x3a, 0x3b, 0x40],

@@ -90,7 +90,7 @@ void append_positions(std::string& out, const Box& b, const std::vector<float>& 
     for (std::size_t i = 0; i < p.size(); ++i) {
         const int a = static_cast<int>(i % 3);
         const double q = std::round((p[i] - b.lo[a]) / b.step[a]);
-        append_le(bytes, static_cast<std::uint16_t>(std::clamp(q, 0.0, 65535.0)));
+        append_le(bytes, static_cast<std::uint16_t>(q >= 0 ? std::min(q, 65535.0) : 0.0));  // NaN: 0, not a bad cast
     }
     out += '"';
     append_base64(out, bytes.data(), bytes.size());
@@ -281,7 +281,8 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
         bytes.clear();
         bytes.reserve(m.t.size() * 2);
         for (float t : m.t) {
-            const double q = std::clamp(std::round((std::log(std::max(t, 1e-30f)) - lo) / t_step), 0.0, levels);
+            const double r = std::round((std::log(std::max(t, 1e-30f)) - lo) / t_step);
+            const double q = r >= 0 ? std::min(r, levels) : 0.0;  // NaN: 0, not a bad cast
             if (d.t_bits == 8) bytes.push_back(static_cast<std::uint8_t>(q));
             else append_le(bytes, static_cast<std::uint16_t>(q));
         }

@@ -42,6 +42,15 @@ peak=$(peak_compress "$CESIUM")
 check "rigscope tension gives cesium_man's peak" -- test -n "$peak"
 check "cesium_man in Chromium: loads offline, #frame, red at the peak, rows jump" -- browser "$WORK/cesium.html" --compressed "$peak"
 
+# The drawn mesh against rigscope deform at one frame: cesium_man is skinned in the page; the
+# joystick face (morph targets driven by a rig) is stored as quantized positions.
+"$RIGSCOPE" deform "$CESIUM" --frames 9 -o "$WORK/cesium9.csv"
+check "cesium_man in Chromium: the page's skinning matches rigscope deform" -- browser "$WORK/cesium.html" --positions "$WORK/cesium9.csv"
+expect 0 "report of the joystick face with its rig" -- "$RIGSCOPE" report data/joystick_face.glb --rig data/joystick_face.rig.json -o "$WORK/face.html"
+check "the face's mesh is stored as positions (morph targets)" -- test "$(page_data "$WORK/face.html" 'd["meshes"][0]["motion"]')" = baked
+"$RIGSCOPE" deform data/joystick_face.glb --rig data/joystick_face.rig.json --frames 40 -o "$WORK/face40.csv"
+check "joystick face in Chromium: positions match rigscope deform" -- browser "$WORK/face.html" --positions "$WORK/face40.csv"
+
 # bend_cylinder, with options passed through to the tension map.
 expect 0 "report of bend_cylinder" -- "$RIGSCOPE" report "$BEND" --compress-area 0.8 --worst 5 -o "$WORK/bend.html"
 check "bend_cylinder page records the options" -- \
