@@ -8,7 +8,8 @@
 //   vertex must be red-dominant.
 //   --positions: `rigscope deform --frames N` output of one frame; the page's drawn mesh at that
 //   frame (skinned in the page, or decoded) must match it within the page's quantization.
-//   --screenshot: only writes the page as a user opens it (scripts/report_screenshot.sh).
+//   --screenshot: only writes the page with its first worst-vertex row clicked
+//   (scripts/report_screenshot.sh).
 import puppeteer from 'puppeteer-core';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,7 +64,8 @@ try {
   const played = await open('');
   if (played === null) fail('the viewer did not start');
   if (opt('--screenshot')) {
-    await page.evaluate(() => { window.rigscopeReport.pause(); window.rigscopeReport.setFrame(window.rigscopeReport.peakFrame()); });
+    // As a user would: the first row clicked (its worst frame, the vertex marked).
+    if (await page.$('#worst tbody tr')) await page.click('#worst tbody tr:nth-child(1)');
     writeFileSync(opt('--screenshot'), await page.screenshot({ fullPage: true }));
   } else {
     const header = await page.$eval('header', (h) => h.textContent);

@@ -277,6 +277,21 @@ function selectRow(i, add) {
   pause();
   state.index = nearestShown(w.frame);
   applyFrame();
+  // Orbit to the side the vertex faces (its normal), keeping the distance, so it is not hidden.
+  const a = meshes[w.mesh].geometry.getAttribute('normal').array, v = w.vertex;
+  const n = new THREE.Vector3(a[3 * v], a[3 * v + 1], a[3 * v + 2]);
+  if (n.lengthSq() > 0.5) {
+    // Not straight along the up axis, where the orbit has no defined heading.
+    const view = camera.position.clone().sub(controls.target);
+    const flat = Math.hypot(n.x, n.z) > 0.3 ? new THREE.Vector2(n.x, n.z) : new THREE.Vector2(view.x, view.z);
+    if (flat.lengthSq() < 1e-12) flat.set(0, 1);
+    flat.normalize();
+    const y = Math.max(-0.8, Math.min(0.8, n.y)), r = Math.sqrt(1 - y * y);
+    const dir = new THREE.Vector3(flat.x * r, y, flat.y * r);
+    camera.position.copy(controls.target).addScaledVector(dir, view.length());
+    controls.update();
+    render();
+  }
 }
 
 const palette = ['#ffd23f', '#3bceac', '#ee4266', '#5fa8ff', '#c77dff', '#ff9f1c', '#9bf6ff', '#caffbf'];
