@@ -10,6 +10,7 @@
 #include "rigscope/check_report.h"
 #include "rigscope/error.h"
 #include "rigscope/output.h"
+#include "report_page.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {
@@ -23,6 +24,7 @@ struct CheckCommand {
     bool has_stretch = false, has_compress = false;
     std::string junit;
     int worst = 10;
+    ReportOptions html;  // --html: the HTML report with the verdict and limits
 };
 
 struct Extreme {
@@ -53,6 +55,7 @@ int run_check(const CheckCommand& opt) {
     const auto started = std::chrono::steady_clock::now();
     Input in = load_input(opt.tension.input);
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    std::unique_ptr<ReportPage> html = opt.html.out.empty() ? nullptr : std::make_unique<ReportPage>(opt.html, in);
     // Per welded vertex, the lowest and highest T seen and where: enough to rank violations
     // without keeping any frame.
     std::vector<std::vector<Extreme>> lo(meshes.size()), hi(meshes.size());
@@ -99,6 +102,9 @@ int run_check(const CheckCommand& opt) {
         junit->write(outcome.junit);
         junit->commit();
     }
+    if (html) {
+        html->write(in, meshes, describe_run(in, opt.tension), &limits);
+    }
     const bool failed = outcome.failed;
     // A chunk's verdict is partial (merge gives the run's); failing it would stop the farm's merge.
     return failed && opt.tension.input.chunk.empty() ? kExitCheckFailed : kExitOk;
@@ -117,6 +123,8 @@ void add_check_command(CLI::App& app, Runner& run) {
         ->check(CLI::PositiveNumber)
         ->each([opt](const std::string&) { opt->has_compress = true; });
     cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here");
+    cmd->add_option("--html", opt->html.out, "Also write the HTML report (rigscope report) with the verdict and limits");
+    add_report_options(cmd, opt->html, false);
     cmd->add_option("--worst", opt->worst, "How many of the worst vertices to list (default 10)")->check(CLI::PositiveNumber);
     cmd->callback([&run, opt] { run = [opt] { return run_check(*opt); }; });
 }

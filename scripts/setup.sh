@@ -29,6 +29,12 @@ if [ -f scripts/gltf_validator/package-lock.json ] && command -v npm >/dev/null 
     npm ci --prefix scripts/gltf_validator --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
+# The HTML report's viewer (three.js, bundled by esbuild) and its browser tests (puppeteer-core),
+# pinned by their lock file; the build bundles the viewer once they are in place.
+if [ -f report/package-lock.json ] && command -v npm >/dev/null && [ ! -d report/node_modules ]; then
+    npm ci --prefix report --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
 # ccache, where the machine has it, makes a rebuild in another checkout or build folder cheap.
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

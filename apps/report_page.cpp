@@ -1,0 +1,233 @@
+#include "report_page.h"
+
+#include <algorithm>
+#include <cmath>
+#include <spdlog/spdlog.h>
+
+#include "rigscope/error.h"
+#include "rigscope/report_html.h"
+#include "rigscope/skin.h"
+
+#ifndef RIGSCOPE_REPORT_VIEWER
+#define RIGSCOPE_REPORT_VIEWER ""
+#endif
+
+namespace rigscope::cli {
+
+namespace {
+
+// Polygons fanned into triangles (glTF faces are triangles already).
+std::vector<std::uint32_t> triangles_of(const Mesh& mesh) {
+    std::vector<std::uint32_t> out;
+    for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+        const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+        for (std::uint32_t k = b + 1; k + 1 < e; ++k) {
+            out.push_back(mesh.face_indices[b]);
+            out.push_back(mesh.face_indices[k]);
+            out.push_back(mesh.face_indices[k + 1]);
+        }
+    }
+    return out;
+}
+
+struct Extreme {
+    float t = 1;
+    std::size_t frame = 0;
+};
+
+struct Candidate {
+    int mesh;
+    std::uint32_t welded;
+    std::string kind;
+    Extreme e;
+};
+
+std::string mb(double v) {
+    std::string s;
+    append_number(s, v);
+    return s;
+}
+
+// Spreads k of n frame indices evenly, first and last included.
+std::vector<std::size_t> spread(std::size_t n, std::size_t k) {
+    std::vector<std::size_t> out;
+    if (k >= n) {
+        for (std::size_t i = 0; i < n; ++i) out.push_back(i);
+        return out;
+    }
+    for (std::size_t i = 0; i < k; ++i) {
+        const std::size_t f = k == 1 ? 0 : static_cast<std::size_t>(std::llround(double(i) * double(n - 1) / double(k - 1)));
+        if (out.empty() || out.back() != f) out.push_back(f);
+    }
+    return out;
+}
+
+}  // namespace
+
+ReportPage::ReportPage(const ReportOptions& opt, const Input& in)
+    : opt_(opt), viewer_(load_report_viewer(RIGSCOPE_REPORT_VIEWER)), out_(opt.out, in.paths) {
+    if (opt.out.empty() || opt.out == "-") throw Error(kExitUsage, "the HTML report needs a file name (-o report.html)");
+    if (in.chunk_count > 1) throw Error(kExitUsage, "the HTML report covers a whole run: drop --chunk");
+}
+
+void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckLimits* limits) {
+    const std::size_t nm = meshes.size(), nf = in.frames.size();
+    ReportData d;
+    d.run = run;
+    d.frames = in.frames;
+    d.meshes.resize(nm);
+    const Pose bind = bind_pose(in.scene);
+    // A mesh without skin or morph targets moves only with its node: when that node's world
+    // matrix is the same at every frame, the mesh is stored once.
+    Pose pose = bind;
+    std::vector<char> node_moves(in.scene.nodes.size(), 0);
+    for (const Frame& f : in.frames) {
+        pose_at(in, f, pose);
+        for (std::size_t n = 0; n < node_moves.size(); ++n)
+            if (pose.world[n] != bind.world[n]) node_moves[n] = 1;
+    }
+    std::vector<Eigen::Vector3f> rest;
+    std::vector<Affine3x4> mats;
+    for (std::size_t m = 0; m < nm; ++m) {
+        const Mesh& mesh = in.scene.meshes[meshes[m].mesh];
+        ReportMesh& rm = d.meshes[m];
+        rm.name = mesh.name;
+        rm.vertex_count = mesh.vertex_count();
+        rm.triangles = triangles_of(mesh);
+        for (std::size_t e = 0; e < m && rm.same_triangles_as < 0; ++e)
+            if (d.meshes[e].vertex_count == rm.vertex_count && d.meshes[e].triangles == rm.triangles) rm.same_triangles_as = int(e);
+        bool skinnable = mesh.skin >= 0 && mesh.targets.empty() && mesh.influences.vertex_count() == mesh.vertex_count();
+        for (std::size_t v = 0; skinnable && v < mesh.vertex_count(); ++v)
+            skinnable = mesh.influences.offsets[v + 1] - mesh.influences.offsets[v] <= 255;
+        if (skinnable) {
+            rm.motion = ReportMotion::Skinned;
+            for (const auto& p : mesh.positions) rm.base.insert(rm.base.end(), {p.x(), p.y(), p.z()});
+            for (std::size_t v = 0; v < mesh.vertex_count(); ++v)
+                rm.influence_count.push_back(static_cast<std::uint8_t>(mesh.influences.offsets[v + 1] - mesh.influences.offsets[v]));
+            rm.joints = mesh.influences.joints;
+            rm.weights = mesh.influences.weights;
+            skin_matrices(in.scene, mesh, bind, mats);
+            rm.joint_count = mats.size();
+            for (const Affine3x4& a : mats) rm.rest_joints.insert(rm.rest_joints.end(), a.m, a.m + 12);
+        } else {
+            rm.motion = mesh.skin < 0 && mesh.targets.empty() && !(mesh.node >= 0 && node_moves[mesh.node]) ? ReportMotion::Static
+                                                                                                           : ReportMotion::Baked;
+            deform_mesh(in.scene, meshes[m].mesh, bind, rest);
+            for (const auto& p : rest) rm.rest.insert(rm.rest.end(), {p.x(), p.y(), p.z()});
+        }
+    }
+
+    // The budget decides T's width and how many frames the page holds: 16-bit T if every frame
+    // fits so, else 8-bit, else 8-bit on an even subsample of the frames.
+    const std::size_t rows = 2 * static_cast<std::size_t>(limits ? limits->worst : opt_.worst);
+    const double budget = opt_.max_mb * 1e6;
+    const double fixed = double(report_fixed_bytes(viewer_.size(), d.meshes, nf, rows));
+    auto fit = [&](int bits) {
+        const double per = double(report_frame_bytes(d.meshes, bits));
+        return budget <= fixed ? 0.0 : per <= 0 ? double(nf) : std::floor((budget - fixed) / per);
+    };
+    std::size_t k = nf;
+    if (fit(16) >= double(nf)) {
+        d.t_bits = 16;
+    } else {
+        d.t_bits = 8;
+        if (fit(8) < double(nf)) {
+            k = static_cast<std::size_t>(fit(8));
+            if (k == 0)
+                throw Error(kExitUsage, opt_.out + ": --max-size " + mb(opt_.max_mb) + " MB cannot hold the mesh and one frame");
+        }
+    }
+    d.shown = spread(nf, k);
+    if (d.shown.size() < nf) {
+        d.subsample_reason = std::to_string(d.shown.size()) + " of " + std::to_string(nf) +
+                             " frames shown, evenly spread, to keep the page within " + mb(opt_.max_mb) + " MB (--max-size)";
+        spdlog::info("report: {}", d.subsample_reason);
+    }
+
+    // Per welded vertex, its lowest and highest T and where; every frame's T is kept for the
+    // plotted series when that fits in memory, else the series take a second pass.
+    std::vector<std::vector<Extreme>> lo(nm), hi(nm);
+    std::size_t welded_total = 0;
+    for (auto& mt : meshes) welded_total += mt.topo.welded_count();
+    const bool keep_all = double(welded_total) * double(nf) * 4.0 <= 512.0 * 1024 * 1024;
+    std::vector<std::vector<float>> all_t(nm);
+    std::size_t next_shown = 0;
+    for_each_tension_frame(in, meshes, "report", [&](std::size_t fi) {
+        const bool shown = next_shown < d.shown.size() && d.shown[next_shown] == fi;
+        if (shown) ++next_shown;
+        for (std::size_t m = 0; m < nm; ++m) {
+            const MeshTension& mt = meshes[m];
+            if (lo[m].empty()) lo[m].assign(mt.t.size(), Extreme{mt.t.empty() ? 1.0f : mt.t[0], fi});
+            if (hi[m].empty()) hi[m] = lo[m];
+            for (std::size_t w = 0; w < mt.t.size(); ++w) {
+                if (mt.t[w] < lo[m][w].t || fi == 0) lo[m][w] = Extreme{mt.t[w], fi};
+                if (mt.t[w] > hi[m][w].t || fi == 0) hi[m][w] = Extreme{mt.t[w], fi};
+            }
+            if (keep_all) all_t[m].insert(all_t[m].end(), mt.t.begin(), mt.t.end());
+            if (!shown) continue;
+            ReportMesh& rm = d.meshes[m];
+            if (rm.motion == ReportMotion::Static && !rm.t.empty()) continue;  // the same at every frame
+            for (std::uint32_t w : mt.topo.welded_of) rm.t.push_back(mt.t[w]);
+            if (rm.motion == ReportMotion::Baked)
+                for (const auto& p : mt.deformed) rm.positions.insert(rm.positions.end(), {p.x(), p.y(), p.z()});
+            if (rm.motion == ReportMotion::Skinned) {
+                pose_at(in, in.frames[fi], pose);
+                skin_matrices(in.scene, in.scene.meshes[mt.mesh], pose, mats);
+                for (const Affine3x4& a : mats) rm.frame_joints.insert(rm.frame_joints.end(), a.m, a.m + 12);
+            }
+        }
+    });
+
+    // The table: a check's offenders, worst first, else the vertices farthest from T = 1.
+    std::vector<Candidate> rows_out;
+    if (limits) {
+        std::vector<Candidate> st, co;
+        for (std::size_t m = 0; m < nm; ++m)
+            for (std::size_t w = 0; w < lo[m].size(); ++w) {
+                if (limits->has_stretch && lo[m][w].t < limits->max_stretch) st.push_back({int(m), std::uint32_t(w), "stretch", lo[m][w]});
+                if (limits->has_compress && hi[m][w].t > limits->max_compress) co.push_back({int(m), std::uint32_t(w), "compress", hi[m][w]});
+            }
+        std::stable_sort(st.begin(), st.end(), [](const auto& a, const auto& b) { return a.e.t < b.e.t; });
+        std::stable_sort(co.begin(), co.end(), [](const auto& a, const auto& b) { return a.e.t > b.e.t; });
+        d.has_check = true;
+        d.check = ReportCheck{!st.empty() || !co.empty(), limits->has_stretch, limits->has_compress,
+                              limits->max_stretch, limits->max_compress, st.size(), co.size()};
+        const std::size_t n = static_cast<std::size_t>(limits->worst);
+        rows_out.insert(rows_out.end(), st.begin(), st.begin() + std::min(n, st.size()));
+        rows_out.insert(rows_out.end(), co.begin(), co.begin() + std::min(n, co.size()));
+    }
+    if (rows_out.empty()) {
+        std::vector<Candidate> all;
+        for (std::size_t m = 0; m < nm; ++m)
+            for (std::size_t w = 0; w < lo[m].size(); ++w) {
+                const bool compress = std::abs(std::log(hi[m][w].t)) >= std::abs(std::log(lo[m][w].t));
+                all.push_back({int(m), std::uint32_t(w), compress ? "compress" : "stretch", compress ? hi[m][w] : lo[m][w]});
+            }
+        const std::size_t n = std::min(all.size(), static_cast<std::size_t>(opt_.worst));
+        std::partial_sort(all.begin(), all.begin() + n, all.end(),
+                          [](const auto& a, const auto& b) { return std::abs(std::log(a.e.t)) > std::abs(std::log(b.e.t)); });
+        rows_out.assign(all.begin(), all.begin() + n);
+    }
+    for (const Candidate& c : rows_out) {
+        ReportVertex v;
+        v.mesh = c.mesh;
+        v.vertex = meshes[c.mesh].topo.representative[c.welded];
+        v.kind = c.kind;
+        v.t = c.e.t;
+        v.frame = c.e.frame;
+        if (keep_all) {
+            const std::size_t nw = meshes[c.mesh].topo.welded_count();
+            for (std::size_t f = 0; f < nf; ++f) v.series.push_back(all_t[c.mesh][f * nw + c.welded]);
+        }
+        d.worst.push_back(std::move(v));
+    }
+    if (!keep_all && !rows_out.empty())
+        for_each_tension_frame(in, meshes, "report (series)", [&](std::size_t) {
+            for (std::size_t i = 0; i < rows_out.size(); ++i) d.worst[i].series.push_back(meshes[rows_out[i].mesh].t[rows_out[i].welded]);
+        });
+
+    write_report_html(d, viewer_, out_);
+    out_.commit();
+}
+
+}  // namespace rigscope::cli
