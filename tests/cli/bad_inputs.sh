@@ -165,7 +165,7 @@ else
     check "unwritable folder: nothing left in it" -- test -z "$(ls -A "$WORK/readonly")"
 fi
 # -- Rig files (--rig, docs/rig.md) --
-row rig_invalid_json                2 "not valid JSON"                       -- rs tension "$CORPUS/joystick_face/joystick_face.glb" --rig @IN -o @OUT.csv
+row rig_invalid_json                2 "not valid JSON"                       -- rs tension data/joystick_face.glb --rig @IN -o @OUT.csv
 row -                               2 "cannot read the rig file"             -- rs deform $GOOD --rig "$WORK/no_rig.json" -o @OUT.csv
 
 finish

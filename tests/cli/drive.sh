@@ -95,7 +95,11 @@ expect 2 "gltf of the bind pose alone" -- "$bin" drive "$glb" --rig "$rig" --fra
 [ ! -e "$out/bind.glb" ] && ok || bad "a failed drive left $out/bind.glb"
 
 # --- --rig on the other per-frame commands ---
-expect 0 "tension --rig" -- "$bin" tension "$glb" --rig "$rig" --frames 49 -o "$out/t.csv"
+# Frame 49 has the control in a corner (frown_L at 1): the driven shape must change T.
+if expect 0 "tension --rig" -- "$bin" tension "$glb" --rig "$rig" --frames 49 -o "$out/t.csv" &&
+   expect 0 "tension without the rig" -- "$bin" tension "$glb" --frames 49 -o "$out/t_plain.csv"; then
+    same_numbers "$out/t.csv" "$out/t_plain.csv" 1e-6 && bad "tension --rig: T at frame 49 is the same as without the rig" || ok
+fi
 
 # --- usage errors (2): no rig, bad rig; checked before the scene loads ---
 expect 2 "drive without --rig" -- "$bin" drive "$glb" && stderr_has "--rig" "drive without --rig"

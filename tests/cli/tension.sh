@@ -26,10 +26,16 @@ assert min(v['t']) == j['summary'][0]['min_t']
 "
 
 expect 0 "auto range" -- "$RIGSCOPE" tension "$in" --format json --auto-range -o "$WORK/a.json"
-check "auto range reaches 1 on both maps" -- $PY -c "
+check "auto range: t_s is the lowest T of all frames, t_c the highest" -- $PY -c "
 import json; j=json.load(open('$WORK/a.json')); r=j['range']
 s=j['summary'][0]; assert abs(r['t_s']-s['min_t'])<1e-6 and abs(r['t_c']-s['max_t'])<1e-6, (r,s)
 assert r['auto']['percentile']==100
+"
+expect 0 "auto range CSV" -- "$RIGSCOPE" tension "$in" --auto-range -o "$WORK/a.csv"
+check "auto range: both maps reach 1 (at the extreme vertices) and never pass it" -- $PY -c "
+import csv; rows=list(csv.DictReader(open('$WORK/a.csv')))
+s=max(float(r['stretch']) for r in rows); c=max(float(r['compress']) for r in rows)
+assert s==1.0 and c==1.0, (s,c)
 "
 expect 0 "auto range percentile" -- "$RIGSCOPE" tension "$in" --format json --auto-range 90 -o "$WORK/p.json"
 check "percentile range is inside the extremes" -- $PY -c "
@@ -38,7 +44,7 @@ assert a['t_s'] < p['t_s'] < 1 < p['t_c'] < a['t_c'], (a,p)
 "
 
 expect 0 "parameters change the maps" -- "$RIGSCOPE" tension "$in" --frames 61 --vertices 272 --stretch-area 0.9 --smooth-k 0 -o "$WORK/k.csv"
-check "stretch at T=0.8 with t_s 0.9 is full" -- $PY -c "
+check "--stretch-area 0.9 --smooth-k 0: vertex 272's T below 0.9 gives full stretch (1)" -- $PY -c "
 import csv; r=list(csv.DictReader(open('$WORK/k.csv')))[0]
 assert float(r['t']) < 0.9 and float(r['stretch']) == 1.0, r
 "
