@@ -101,6 +101,34 @@ if expect 0 "tension --rig" -- "$bin" tension "$glb" --rig "$rig" --frames 49 -o
     same_numbers "$out/t.csv" "$out/t_plain.csv" 1e-6 && bad "tension --rig: T at frame 49 is the same as without the rig" || ok
 fi
 
+# check --rig: the driven shapes are what check measures. Without the rig the face never
+# deforms (no vertex past 0.99 / 1.01); with it, the worst vertices are those of tension --rig's
+# JSON summary (a second path over the same frames).
+expect 0 "check without the rig passes" -- "$bin" check "$glb" --max-stretch 0.99 --max-compress 1.01
+if expect 1 "check --rig fails past the limits" -- "$bin" check "$glb" --rig "$rig" --max-stretch 0.99 --max-compress 1.01 --worst 1 &&
+   cp "$out/stdout" "$out/check.txt" &&
+   expect 0 "tension --rig summary" -- "$bin" tension "$glb" --rig "$rig" --format json -o "$out/summary.json"; then
+    python3 - "$out/summary.json" "$out/check.txt" <<'EOF' && ok || bad "check --rig: worst vertices differ from tension --rig's summary"
+import json, re, sys
+s = json.load(open(sys.argv[1]))["summary"][0]
+lines = open(sys.argv[2]).read().splitlines()
+worst = [re.match(r"  mesh 'Face' vertex (\d+) frame (\d+): T = (\S+)", l) for l in lines if l.startswith("  mesh")]
+assert len(worst) == 2, lines
+assert (int(worst[0][1]), int(worst[0][2]), float(worst[0][3])) == (s["min_index"], s["min_frame"], s["min_t"]), (worst[0].groups(), s)
+assert (int(worst[1][1]), int(worst[1][2]), float(worst[1][3])) == (s["max_index"], s["max_frame"], s["max_t"]), (worst[1].groups(), s)
+EOF
+fi
+# rivet --rig: the rig is read and resolved against the scene like the other commands' (no
+# corpus file has a skinned mesh with morph targets and a joystick control, so what a driven
+# rivet bakes is not checked here: docs/testing.md).
+printf '{"controls": [' >"$out/broken_rivet.json"
+expect 2 "rivet --rig with a broken rig" -- "$bin" rivet "$glb" --vertices 1 --bake --rig "$out/broken_rivet.json" -o "$out/never.json" &&
+    stderr_has "not valid JSON" "rivet --rig broken rig"
+sed 's/CTRL_mouth/CTRL_jaw/' "$rig" >"$out/jaw_rivet.json"
+expect 5 "rivet --rig naming a node the scene lacks" -- "$bin" rivet "$glb" --vertices 1 --bake --rig "$out/jaw_rivet.json" -o "$out/never.json" &&
+    stderr_has "no node 'CTRL_jaw'" "rivet --rig unknown node"
+[ ! -e "$out/never.json" ] && ok || bad "a refused rivet --rig left $out/never.json"
+
 # --- usage errors (2): no rig, bad rig; checked before the scene loads ---
 expect 2 "drive without --rig" -- "$bin" drive "$glb" && stderr_has "--rig" "drive without --rig"
 printf '{"controls": [{"node": "CTRL_mouth", "axes": {"x": "+x", "y": "z"}, "travel": 0.5, "mesh": "Face", "targets": {"up_left": "smile_L"}}]}' >"$out/bad_axis.json"
