@@ -43,9 +43,10 @@ void append(std::string& bin, const T& value) {
 }
 
 // A glTF of 8 joint nodes at the origin, identity inverse binds, and one skinned triangle pair
-// whose vertices carry the influences above over JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1.
-std::string write_skin8() {
-    const std::string dir = "/tmp/rigscope_test_skin8";
+// whose vertices carry the influences above over JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1,
+// every weight multiplied by weight_scale (1: weights that sum to 1).
+std::string write_skin8(float weight_scale = 1.0f) {
+    const std::string dir = "/tmp/rigscope_test_skin8_x" + std::to_string(static_cast<int>(weight_scale));
     mkdir(dir.c_str(), 0755);
     std::string bin;
     nlohmann::json views = nlohmann::json::array(), accessors = nlohmann::json::array();
@@ -67,7 +68,7 @@ std::string write_skin8() {
         at = bin.size();
         for (int v = 0; v < kVertices; ++v) {
             const auto w = weights_for(kCounts[v]);
-            for (int k = 4 * set; k < 4 * set + 4; ++k) append(bin, k < kCounts[v] ? w[k] : 0.0f);
+            for (int k = 4 * set; k < 4 * set + 4; ++k) append(bin, k < kCounts[v] ? weight_scale * w[k] : 0.0f);
         }
         weights[set] = view(at, kVertices, 5126, "VEC4");
     }
@@ -148,4 +149,22 @@ TEST_CASE("5 to 8 influences (JOINTS_1/WEIGHTS_1): all read, MeshDeformer equals
         INFO("block " << block);
         CHECK(std::memcmp(threaded.data(), single.data(), single.size() * sizeof(Eigen::Vector3f)) == 0);
     }
+}
+
+TEST_CASE("Skin weights summing to 3 are renormalised per vertex: the same bits as weights summing to 1", "[skin]") {
+    // Dyadic weights times 3 are exact in float, and so is their division by the sum (3): the
+    // renormalised file must deform exactly as the one whose weights sum to 1. Without the
+    // renormalisation each vertex would move three times as far and scale its position by 3.
+    const Scene unit = load_scene(write_skin8(1.0f));
+    const Scene triple = load_scene(write_skin8(3.0f));
+    REQUIRE(triple.meshes.size() == 1);
+    CHECK(triple.meshes[0].influences.weights == unit.meshes[0].influences.weights);
+    Pose pose = rest_pose(triple);
+    for (int j = 0; j < kJoints; ++j) pose.local[triple.skins[0].joints[j]].translation = joint_offset(j);
+    pose_world(triple, pose);
+    std::vector<Eigen::Vector3f> a, b;
+    deform_mesh(unit, 0, pose, a);
+    deform_mesh(triple, 0, pose, b);
+    REQUIRE(a.size() == b.size());
+    CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(Eigen::Vector3f)) == 0);
 }
