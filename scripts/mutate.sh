@@ -35,6 +35,9 @@ if [ ${#selected[@]} -eq 0 ]; then
     for i in "${!mutations[@]}"; do selected+=($((i + 1))); done
 fi
 
+# What is tested: the checkout as it is now, committed or not.
+revision="$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' with uncommitted changes')"
+
 # The copy: files git knows or would add, with the same content as the checkout. A file is
 # copied only when its content differs, so make rebuilds exactly what changed.
 mkdir -p "$tree" "$bin"
@@ -63,7 +66,7 @@ run_suite() {  # prints what failed first; returns non-zero when a test failed
         return 1
     fi
     if ! ctest --test-dir "$bin" -R '^cli_' -j"$jobs" --stop-on-failure --timeout 600 --output-on-failure >"$work/cli.log" 2>&1; then
-        echo "$(grep -m1 -oE 'cli_[a-z_]+ \.+\*\*\*[A-Za-z ]+' "$work/cli.log" | sed 's/ \.*\*\*\*/: /')"
+        echo "$(grep -m1 -oE 'cli_[a-z_]+ \.+\*\*\*[A-Za-z ]+' "$work/cli.log" | sed 's/ \.*\*\*\*/: /; s/ *$//')"
         return 1
     fi
     return 0
@@ -99,7 +102,7 @@ EOF
 
 survived=() broken=() caught=0
 result="$work/last-result.txt"
-{ echo "scripts/mutate.sh on $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)')"; } >"$result"
+echo "scripts/mutate.sh on $revision, $(date -u '+%Y-%m-%d')" >"$result"
 for n in "${selected[@]}"; do
     line=${mutations[$((n - 1))]:-}
     [ -n "$line" ] || { echo "mutate: no mutation $n"; exit 2; }
