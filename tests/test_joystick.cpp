@@ -163,7 +163,8 @@ Errors compare_with_oracle(const std::string& file, bool tension) {
                 worst_t = std::max(worst_t, std::abs(t[w] - want_t));
             }
             err.t = std::max(err.t, worst_t);
-            CHECK(worst_t < 1e-4);
+            // Measured worst T error 1.1e-6 (float edge lengths, as Blender's): 1e-5 is a margin of ~9.
+            CHECK(worst_t < 1e-5);
         }
     }
     return err;

@@ -1,9 +1,11 @@
 // Acceptance against Blender: deformed positions and T of bend_cylinder (glb: triangles, FBX:
 // quads and n-gons) at every frame of the oracles.
 //
-// Tolerances: positions 1e-4 m and T 1e-4, as the issue states. Blender evaluates in float, as
-// we do; both orders of summation differ by a few ulps, so we see ~1e-6 — the margin is for
-// other compilers and SIMD paths, not for a known error.
+// Tolerances: 1e-5 (m for positions) near the measured error. Blender evaluates in float, as we
+// do, and both orders of summation differ by a few ulps. Measured (GCC 12, x86-64 SSE2 path):
+// rest match 0 (glb) and 3.1e-7 m (FBX), positions 7.5e-7 m (glb) and 1.0e-6 m (FBX), T 1.9e-6
+// (glb) and 2.3e-6 (FBX). 1e-5 leaves a margin of 4x to 10x for other compilers and SIMD paths;
+// any real error in a formula (a dropped influence, a wrong tangent) is orders larger.
 #include <catch2/catch.hpp>
 
 #include "corpus.h"
@@ -45,7 +47,7 @@ TEST_CASE("bend_cylinder deform and T equal Blender's at every oracle frame", "[
             deform_mesh(scene, 0, bind_pose(scene), rest);
             double worst_rest = 0;
             const auto idx = test::match_nearest(test::points(oracle["rest"]), rest, &worst_rest);
-            CHECK(worst_rest < 1e-4);
+            CHECK(worst_rest < 1e-5);
 
             MeshTension mt(scene, 0, true, rest);
             CHECK(mt.topo.welded_count() == c.vertices);
@@ -66,13 +68,13 @@ TEST_CASE("bend_cylinder deform and T equal Blender's at every oracle frame", "[
                 }
             }
             INFO(c.file << ": worst position error " << worst_pos << " m, worst T error " << worst_t);
-            CHECK(worst_pos < 1e-4);
-            CHECK(worst_t < 1e-4);
+            CHECK(worst_pos < 1e-5);
+            CHECK(worst_t < 1e-5);
         }
     }
 }
 
-TEST_CASE("Every file copy of a welded vertex carries the welded vertex's value", "[topology][corpus]") {
+TEST_CASE("bend_cylinder welds its 625 file vertices to 544, each copy at its representative's position", "[topology][corpus]") {
     const Scene scene = load_scene(test::corpus("bend_cylinder/bend_cylinder.glb"));
     const Mesh& mesh = scene.meshes[0];
     CHECK(mesh.vertex_count() == 625);

@@ -102,6 +102,31 @@ TEST_CASE("CUBICSPLINE follows glTF's Hermite form with tangents scaled by the k
     }
 }
 
+TEST_CASE("CUBICSPLINE rotation: non-zero tangents scaled by a 2 s key interval, then normalised", "[pose]") {
+    // Keys at 0.5 s and 2.5 s (dt = 2), sampled at 1.0 s: u = 1/4, where the Hermite basis is
+    // h00 = 27/32, h10 = 9/64, h01 = 5/32, h11 = -3/64 (2u^3-3u^2+1, u^3-2u^2+u, -2u^3+3u^2, u^3-u^2).
+    // Key 0: value (0,0,0,1), out-tangent (0.2,0,0.5,0); key 1: in-tangent (0,0,0.5,0), value (0,0,1,0).
+    //   x = h10*dt*0.2 = 9/160;  z = h10*dt*0.5 + h01 + h11*dt*0.5 = 9/64 + 10/64 - 3/64 = 1/4;
+    //   w = h00 = 27/32; then the quaternion is normalised.
+    // Unscaled tangents would give x = 9/320 and z = 13/64 instead.
+    Channel ch;
+    ch.node = 0;
+    ch.path = ChannelPath::Rotation;
+    ch.interpolation = Interpolation::CubicSpline;
+    ch.width = 4;
+    ch.times = {0.5f, 2.5f};
+    ch.values = {0, 0, 0, 0,     0, 0, 0, 1,   0.2f, 0, 0.5f, 0,
+                 0, 0, 0.5f, 0,  0, 0, 1, 0,   0, 0, 0, 0};
+    const double x = 9.0 / 160, z = 0.25, w = 27.0 / 32;
+    const double norm = std::sqrt(x * x + z * z + w * w);
+    const auto got = sample(ch, 1.0);
+    // Float arithmetic on values of order 1: a few ulps (1e-7) at most; 1e-6 is a margin of ten.
+    CHECK(got[0] == Approx(x / norm).margin(1e-6));
+    CHECK(got[1] == Approx(0).margin(1e-6));
+    CHECK(got[2] == Approx(z / norm).margin(1e-6));
+    CHECK(got[3] == Approx(w / norm).margin(1e-6));
+}
+
 TEST_CASE("Sampling outside the keys clamps to the first and last value", "[pose][corpus]") {
     const Scene s = load_scene(test::corpus("khronos/interpolation_test.gltf"));
     const Channel& ch = clip_named(s, "Linear Translation").channels[0];

@@ -14,13 +14,11 @@ for tool in munged slurmctld slurmd sbatch scontrol sinfo; do
             echo "FAIL: $tool missing: run scripts/setup.sh (it installs scripts/packages-slurm.txt)"
             exit 1
         fi
-        echo "SKIP: Slurm cannot be installed here ($tool missing, no slurm-wlm package available)"
-        exit 0
+        skip "Slurm cannot be installed here ($tool missing, no slurm-wlm package available)"
     fi
 done
 if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: starting slurmd needs root (the test cluster runs its jobs as root)"
-    exit 0
+    skip "starting slurmd needs root (the test cluster runs its jobs as root)"
 fi
 
 RIGSCOPE=$(cd "$(dirname "$RIGSCOPE")" && pwd)/$(basename "$RIGSCOPE")
