@@ -3,14 +3,19 @@
 #include <zlib.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <unordered_map>
 
 namespace rigscope::fbx {
 
 namespace {
+
+// Real files nest about six levels deep; the parser recurses, so the limit also bounds its stack.
+constexpr int kMaxDepth = 64;
 
 // Thrown inside the parser only; read_raw_fbx turns it into RawFbx::problem.
 struct Malformed : std::runtime_error {
@@ -62,7 +67,7 @@ private:
 
     // Parses one record at off; false for the null record that ends a list.
     bool parse(std::uint64_t& off, std::uint64_t limit, int depth, Record& rec) {
-        if (depth > 64) throw Malformed("records nested too deep");
+        if (depth > kMaxDepth) throw Malformed("records nested deeper than " + std::to_string(kMaxDepth) + " levels");
         const int w = wide_ ? 8 : 4;
         const std::uint64_t end = read_uint(off, limit, w);
         const std::uint64_t nprops = read_uint(off, limit, w);
@@ -120,13 +125,83 @@ private:
                 off += p.bytes;
                 break;
             }
-            default: throw Malformed(std::string("unknown property type '") + p.type + "'");
+            default: {
+                // The type byte of a broken file may be any byte; the message stays printable.
+                char hex[8];
+                std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(p.type));
+                throw Malformed(std::string("unknown property type ") + hex);
+            }
         }
         return p;
     }
 
     const std::vector<unsigned char>& buf_;
     bool wide_;
+};
+
+int element_size(char type) {
+    switch (type) {
+        case 'd': case 'l': return 8;
+        case 'f': case 'i': return 4;
+        case 'b': return 1;
+        default: return 0;
+    }
+}
+
+// Every array of the file is checked before anything reads the file (Assimp included): its
+// claimed size against what is left of the memory budget (before inflating), a plain array's
+// stored bytes against its element count, and a zlib array inflated in small pieces to exactly
+// count x element size with no bytes left over. Assimp 5.2.5 takes such arrays as they come:
+// a lying one silently loses the mesh or hides bad keys.
+class ArrayCheck {
+public:
+    explicit ArrayCheck(std::uint64_t max_memory) : left_(max_memory) {}
+
+    void walk(const Record& r) {
+        for (const Prop& p : r.props)
+            if (element_size(p.type)) check(r.name, p);
+        for (const Record& c : r.children) walk(c);
+    }
+
+private:
+    void check(const std::string& name, const Prop& p) {
+        const std::string what = "array '" + name + "'";
+        const std::uint64_t bytes = std::uint64_t(p.count) * element_size(p.type);
+        if (bytes > left_)
+            throw Malformed(what + " claims " + std::to_string(p.count) + " elements (" + std::to_string(bytes >> 20) +
+                            " MiB), more than the memory limit leaves");
+        left_ -= bytes;
+        if (p.encoding == 0) {
+            if (p.bytes != bytes)
+                throw Malformed(what + " holds " + std::to_string(p.bytes) + " bytes for " + std::to_string(p.count) +
+                                " elements of " + std::to_string(element_size(p.type)) + " bytes");
+            return;
+        }
+        if (p.encoding != 1) throw Malformed(what + " has unknown encoding " + std::to_string(p.encoding));
+        z_stream z{};
+        if (inflateInit(&z) != Z_OK) throw Malformed("zlib could not start");
+        z.next_in = const_cast<unsigned char*>(p.data);
+        z.avail_in = p.bytes;
+        std::uint64_t got = 0;
+        int rc = Z_OK;
+        while (rc == Z_OK) {
+            z.next_out = scratch_;
+            z.avail_out = sizeof scratch_;
+            rc = inflate(&z, Z_NO_FLUSH);
+            got += sizeof scratch_ - z.avail_out;
+            if (got > bytes) break;
+        }
+        const std::uint64_t unused = z.avail_in;
+        inflateEnd(&z);
+        if (got > bytes || (rc == Z_STREAM_END && got != bytes))
+            throw Malformed(what + " inflates to " + (got > bytes ? "more than " : "") + std::to_string(got) + " bytes, not the " +
+                            std::to_string(bytes) + " of its " + std::to_string(p.count) + " elements");
+        if (rc != Z_STREAM_END) throw Malformed(what + " holds bad zlib data");
+        if (unused) throw Malformed(what + " has " + std::to_string(unused) + " bytes after its zlib data");
+    }
+
+    std::uint64_t left_;
+    unsigned char scratch_[1 << 16];
 };
 
 // Decodes a numeric array property into doubles (zlib-inflated where the file compressed it).
@@ -185,6 +260,25 @@ std::string object_name(const Prop& p) {
 
 std::string object_class(const Record& r) { return r.props.size() > 2 && r.props[2].type == 'S' ? r.props[2].str() : ""; }
 
+// Assimp 5.2.5 drops a mesh whose polygon indices leave its control points, silently.
+void check_polygons(const Record& geometry, const std::string& name, std::uint64_t max_memory) {
+    const Record* v = geometry.child("Vertices");
+    const Record* pvi = geometry.child("PolygonVertexIndex");
+    if (!v || v->props.empty() || !pvi || pvi->props.empty()) return;
+    const std::string what = "geometry '" + name + "'";
+    if (!element_size(v->props[0].type) || v->props[0].count % 3)
+        throw Malformed(what + ": Vertices is not an array of x, y, z triples");
+    const std::int64_t points = v->props[0].count / 3;
+    const std::vector<double> idx = as_doubles(pvi->props[0], max_memory);
+    for (std::size_t i = 0; i < idx.size(); ++i) {
+        const std::int64_t k = static_cast<std::int64_t>(idx[i]);
+        const std::int64_t point = k < 0 ? ~k : k;
+        if (point >= points)
+            throw Malformed(what + ": polygon vertex index " + std::to_string(point) + " at position " + std::to_string(i) +
+                            " is past its " + std::to_string(points) + " control points");
+    }
+}
+
 }  // namespace
 
 RawFbx read_raw_fbx(const std::string& path, std::uint64_t max_memory) {
@@ -199,11 +293,19 @@ RawFbx read_raw_fbx(const std::string& path, std::uint64_t max_memory) {
         std::vector<unsigned char> buf(size);
         if (size && !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(size))) throw Malformed("cannot read");
         static const char magic[] = "Kaydara FBX Binary  ";
-        if (size < 27 || std::memcmp(buf.data(), magic, sizeof magic) != 0)
-            throw Malformed("not a binary FBX (ASCII FBX is read by Assimp only)");
+        if (size < 18 || std::memcmp(buf.data(), magic, 18) != 0) {
+            out.ascii = true;
+            out.problem = "not a binary FBX (ASCII FBX is read by Assimp only)";
+            return out;
+        }
+        if (size < 27 || std::memcmp(buf.data(), magic, sizeof magic) != 0) throw Malformed("broken binary FBX header");
         std::uint32_t version = 0;
         std::memcpy(&version, &buf[23], 4);
         const std::vector<Record> top = Parser(buf, version >= 7500).top_level();
+        {
+            auto check = std::make_unique<ArrayCheck>(max_memory);
+            for (const Record& r : top) check->walk(r);
+        }
 
         const Record* objects = nullptr;
         const Record* connections = nullptr;
@@ -234,7 +336,9 @@ RawFbx read_raw_fbx(const std::string& path, std::uint64_t max_memory) {
         };
 
         for (const auto& [id, o] : objs) {
-            if (o.kind == "Deformer" && o.cls == "Cluster") {
+            if (o.kind == "Geometry" && o.cls == "Mesh") {
+                check_polygons(*o.rec, o.name, max_memory);
+            } else if (o.kind == "Deformer" && o.cls == "Cluster") {
                 RawCluster cl;
                 cl.has_transform = matrix_of(o.rec->child("Transform"), max_memory, cl.transform);
                 cl.has_link = matrix_of(o.rec->child("TransformLink"), max_memory, cl.transform_link);

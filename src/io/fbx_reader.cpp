@@ -96,6 +96,29 @@ void check_header(const std::string& path) {
     throw bad_input(path, "not an FBX file (neither the binary FBX header nor an ASCII FBX header)");
 }
 
+// Assimp's ASCII FBX parser recurses once per `{` level (100,000 levels crash it), so the
+// nesting is measured first, outside quoted strings and `;` comments, with the binary limit.
+void check_ascii_nesting(const std::string& path) {
+    constexpr int kMaxDepth = 64;
+    std::ifstream in(path, std::ios::binary);
+    char buf[1 << 16];
+    int depth = 0;
+    bool quoted = false, comment = false;
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        const std::streamsize n = in.gcount();
+        for (std::streamsize i = 0; i < n; ++i) {
+            const char c = buf[i];
+            if (comment) comment = c != '\n';
+            else if (quoted) quoted = c != '"';
+            else if (c == '"') quoted = true;
+            else if (c == ';') comment = true;
+            else if (c == '{' && ++depth > kMaxDepth)
+                throw bad_input(path, "ASCII FBX nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            else if (c == '}') --depth;
+        }
+    }
+}
+
 // Keys that Assimp may make of the curves' rotations (see RawFbx::split_keys): ten million
 // keys of a few dozen bytes each stay well inside any memory budget, and no real animation
 // comes near (a 1000-frame clip turning a joint ten full turns a frame makes 200,000).
@@ -131,6 +154,8 @@ Scene read(const std::string& path, const LoadOptions& options, bool preserve_pi
 
     // Our own reading of the binary records first: it refuses what would make Assimp run away.
     const RawFbx raw = read_raw_fbx(path, options.max_memory);
+    if (!raw.parsed && !raw.ascii) throw bad_input(path, raw.problem);
+    if (raw.ascii) check_ascii_nesting(path);
     if (!raw.nonfinite_curve.empty())
         throw bad_input(path, "animation curve " + raw.nonfinite_curve + " has a NaN or infinite key value");
     if (raw.split_keys > kMaxSplitKeys)
