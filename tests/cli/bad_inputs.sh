@@ -130,8 +130,10 @@ row renamed_nodes                   5 "no animated joint matches"            -- 
 row fbx_not_fbx                     3 "not an FBX file"                      -- rs tension @IN -o @OUT.csv
 row fbx_truncated                   3 "bad record end offset"                -- rs tension @IN -o @OUT.csv
 row fbx_zeroed_middle               3 "unknown property type 0x00"           -- rs tension @IN -o @OUT.csv
-row fbx_duplicate_joint_names       3 "two joints named 'Bone.008'"          -- rs tension @IN -o @OUT.csv
-row fbx_key_value_jump              3 "10 million half-turns between keys"   -- rs_briefly tension @IN -o @OUT.csv
+# Binary FBX is read from the file itself: two joints of one name stay two joints (Assimp merged
+# them), and a key of -6e9 degrees is one more number (Assimp split it into 3 GB of keys).
+row fbx_duplicate_joint_names       0 "skin 'Cylinder': 9 joints"            -- rs info @IN
+row fbx_key_value_jump              0 "45 channels, 945 keys"                -- rs_briefly info @IN
 row fbx_key_value_nan               3 "NaN or infinite key value"            -- rs_briefly tension @IN -o @OUT.csv
 # Nothing past the raw reader's limits reaches Assimp (issue 18, classes 4 and 5).
 row fbx_nested_100000               3 "nested deeper than 64 levels"         -- rs tension @IN -o @OUT.csv
