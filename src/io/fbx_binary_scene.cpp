@@ -221,6 +221,7 @@ private:
         std::vector<std::vector<std::pair<std::uint16_t, float>>> rows;
         if (skin_obj) skin_from(*skin_obj, n, node, geometric, what, skin, rows, place);
 
+        spend(12.0 * double(n) + 8.0 * double(mesh.face_indices.size()), what);
         mesh.positions.reserve(n);
         for (std::size_t i = 0; i < n; ++i)
             mesh.positions.push_back((place * Eigen::Vector4d(v[3 * i], v[3 * i + 1], v[3 * i + 2], 1.0)).head<3>().cast<float>());
@@ -280,6 +281,9 @@ private:
                 for (std::size_t k = 0; k < shapes.size(); ++k)
                     if (!(sc.full[k] > (k ? sc.full[k - 1] : 0.0)) || !std::isfinite(sc.full[k]))
                         throw Malformed("blend-shape channel '" + chan->name + "': FullWeights must increase from above 0");
+                // Targets are dense (one offset per control point) while shapes list only the
+                // points they move: a few small shapes on a large mesh must not outgrow the budget.
+                spend(12.0 * double(n) * double(shapes.size()), what);
                 for (std::size_t k = 0; k < shapes.size(); ++k) {
                     MorphTarget t;
                     t.name = shapes.size() == 1 ? chan->name : chan->name + "@" + format_number(sc.full[k], 6);
@@ -378,6 +382,13 @@ private:
     }
 
     void clips();
+
+    // The scene's own arrays (every mesh instance, dense morph targets) count against the budget.
+    void spend(double bytes, const std::string& what) {
+        spent_ += bytes;
+        if (spent_ > double(max_memory_)) throw Malformed(what + ": meshes need more memory than the limit allows");
+    }
+    double spent_ = 0.0;
 
     const Document& doc_;
     std::string path_;

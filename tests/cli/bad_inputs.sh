@@ -147,6 +147,7 @@ row fbx_zlib_count_too_large        3 "array 'Vertices' inflates to"         -- 
 row fbx_zlib_count_too_small        3 "array 'Vertices' inflates to more than" -- rs deform @IN -o @OUT.csv
 row fbx_array_length_lie            3 "array 'Vertices' holds 13056 bytes for 1635 elements" -- rs deform @IN -o @OUT.csv
 row fbx_polygon_index_out_of_range  3 "polygon vertex index 100000 at position 5" -- rs deform @IN -o @OUT.csv
+row fbx_many_shape_links            3 "meshes need more memory than the limit allows" -- rs deform @IN --max-memory 100 -o @OUT.csv
 # Refused from the array's header, before inflating: 300M doubles claimed in a 54 KB file.
 row fbx_array_claims_300m           3 "claims 300000000 elements (2288 MiB), more than the memory limit" -- rs deform @IN --max-memory 100 -o @OUT.csv
 # -- Inputs that do not fit together, options --

@@ -260,6 +260,16 @@ def polygon_index_out_of_range(tree):
     props[i] = (kind, fbx_tree.pack_array(kind, values))
 
 
+def many_shape_links(tree):
+    # joystick_face's first Shape connected 20,000 times more to its channel: each link is a
+    # morph target of 861 dense offsets (200 MB) from a file under 2 MB.
+    conns = next(r for r in tree.records if r[0] == b"Connections")
+    shape_ids = {struct.unpack("<q", r[1][0][1])[0] for r in tree.find(b"Geometry")
+                 if r[1][2][1][4:] == b"Shape"}
+    link = next(c for c in conns[2] if c[1][0][1][4:] == b"OO" and struct.unpack("<q", c[1][1][1])[0] in shape_ids)
+    conns[2].extend([link] * 20000)
+
+
 def deep_ascii():
     text = "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n}\n" + "Nest: {\n" * 100000 + "}\n" * 100000
     return text.encode()
@@ -390,6 +400,7 @@ MAKERS = {
     "fbx_array_length_lie": vertices_edit(lambda n, e, d, k: (n + 3, 0, zlib.decompress(d))),
     "fbx_array_claims_300m": vertices_edit(lambda n, e, d, k: (300_000_000, e, d)),
     "fbx_polygon_index_out_of_range": fbx_edit(polygon_index_out_of_range),
+    "fbx_many_shape_links": fbx_edit(many_shape_links, os.path.join(CORPUS, "joystick_face", "joystick_face.fbx")),
     # Other inputs.
     "empty_file": lambda: b"",
     "rig_invalid_json": lambda: b'{"controls": [ {"name": "mouth", ',
