@@ -51,6 +51,20 @@ Document::Document(const RecordFile& file) {
                 if (const Record* p70 = pt->child("Properties70")) templates_[t.props[0].str()] = p70;
         }
     if (const Record* gs = file.section("GlobalSettings")) globals_ = gs->child("Properties70");
+    takes_ = file.section("Takes");
+}
+
+bool Document::take_time(const std::string& name, std::int64_t& start, std::int64_t& stop) const {
+    if (!takes_) return false;
+    for (const Record& t : takes_->children) {
+        if (t.name != "Take" || t.props.empty() || !t.props[0].is_string() || object_name(t.props[0]) != name) continue;
+        const Record* lt = t.child("LocalTime");
+        if (!lt || lt->props.size() < 2 || lt->props[0].type != 'L' || lt->props[1].type != 'L') return false;
+        start = lt->props[0].integer;
+        stop = lt->props[1].integer;
+        return true;
+    }
+    return false;
 }
 
 const Object* Document::find(std::int64_t id) const {

@@ -46,6 +46,9 @@ public:
     Eigen::Vector3d vec3(const Object& o, const char* name, const Eigen::Vector3d& fallback) const;
     // GlobalSettings properties.
     double global_number(const char* name, double fallback) const;
+    // The Takes section's LocalTime of the take of that name (files whose AnimationStack has no
+    // LocalStart/LocalStop), false when there is none.
+    bool take_time(const std::string& name, std::int64_t& start, std::int64_t& stop) const;
 
 private:
     std::vector<Object> objects_;
@@ -54,6 +57,7 @@ private:
     std::unordered_multimap<std::int64_t, std::size_t> by_src_, by_dst_;
     std::unordered_map<std::string, const Record*> templates_;  // kind -> its Properties70
     const Record* globals_ = nullptr;
+    const Record* takes_ = nullptr;
 };
 
 // A "P" record's value components (props 4..), as numbers.

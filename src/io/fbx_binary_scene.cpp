@@ -455,8 +455,11 @@ void Builder::clips() {
         }
         if (first > last) continue;  // a stack without keys is no animation
 
-        const std::int64_t take_start = ktime_property(doc_, stack, "LocalStart", first);
-        const std::int64_t take_stop = std::max(take_start, ktime_property(doc_, stack, "LocalStop", last));
+        // The stack's LocalStart/LocalStop, else the Takes section's LocalTime, else the keys.
+        std::int64_t from_start = first, from_stop = last;
+        doc_.take_time(stack.name, from_start, from_stop);
+        const std::int64_t take_start = ktime_property(doc_, stack, "LocalStart", from_start);
+        const std::int64_t take_stop = std::max(take_start, ktime_property(doc_, stack, "LocalStop", from_stop));
         const double lo = double(std::min(first, take_start)) * fps / kt, hi = double(std::max(last, take_stop)) * fps / kt;
         if (!(hi - lo <= kMaxClipFrames))
             throw Malformed("animation '" + stack.name + "' spans " + format_number(hi - lo) + " frames at " + format_number(fps) +

@@ -32,6 +32,21 @@ expect 0 "keys outside the take reached with --frames" -- "$RIGSCOPE" deform "$C
 check "frames 56, 115, 174, 233 written" -- test "$(cut -d, -f1 "$WORK/kot2.csv" | sed 1d | sort -un | tr '\n' ' ')" = "56 115 174 233 "
 expect 2 "a frame past the last key is refused" -- "$RIGSCOPE" deform "$CASES/keys_outside_take.fbx" --frames 234 -o "$WORK/kot3.csv"
 
+# A stack without LocalStart/LocalStop takes its range from the Takes section's LocalTime.
+$PY - "$CASES/keys_outside_take.fbx" "$WORK/no_stack_range.fbx" <<'PYEOF'
+import sys
+sys.path.insert(0, "tests/cli")
+import fbx_tree
+tree = fbx_tree.Fbx(open(sys.argv[1], "rb").read())
+for stack in tree.find(b"AnimationStack"):
+    for c in stack[2]:
+        if c[0] == b"Properties70":
+            c[2] = [p for p in c[2] if p[1][0][1][4:] not in (b"LocalStart", b"LocalStop")]
+open(sys.argv[2], "wb").write(tree.bytes())
+PYEOF
+expect 0 "info on a stack without its own range" -- "$RIGSCOPE" info "$WORK/no_stack_range.fbx"
+check "the take comes from the Takes section" -- grep -q "take: frames 1..24 (the default frames); keys span frames 56..233" "$WORK/out"
+
 # --animation from a copy whose joints carry a namespace prefix: the names still match.
 $PY - "$CASES/take_start_50.fbx" "$WORK/prefixed.fbx" <<'PYEOF'
 import sys
