@@ -26,6 +26,10 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--clip", opt.clip, "Animation by name or index (default: the first)");
     cmd->add_option("--fps", opt.fps, "Frame rate for frame numbers (default: the file's, else 24)")->check(CLI::PositiveNumber);
     cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");
+    cmd->add_option("--retarget", opt.retarget,
+                    "With --animation: 'rotation' (default: the clip's rotations and root translation on this rig's rest) "
+                    "or 'full' (every channel as the animation file has it)")
+        ->check(CLI::IsMember({"rotation", "full"}));
     cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
     cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
     cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default: every core); output is the same for any count")
@@ -108,15 +112,20 @@ Input load_input(const InputOptions& opt, bool per_frame) {
         for (const auto& w : motion.warnings) spdlog::warn("{}", w);
         const Clip* source = pick_clip(motion, opt.clip, opt.animation);
         if (!source) throw Error(kExitMismatch, opt.animation + ": --animation file has no animation");
-        std::vector<std::string> unmatched;
-        in.clip = retarget_clip(in.scene, motion, *source, unmatched);
+        RetargetReport report;
+        in.clip = retarget_clip(in.scene, motion, *source, opt.retarget == "full" ? RetargetMode::Full : RetargetMode::Rotation, report);
         if (in.clip.channels.empty())
             throw Error(kExitMismatch, opt.animation + ": no animated joint matches a node of " + opt.file + " by name");
-        if (!unmatched.empty()) {
+        if (!report.unmatched.empty()) {
             std::string list;
-            for (const auto& u : unmatched) list += (list.empty() ? "" : ", ") + u;
-            spdlog::warn("{}: {} animated nodes have no match in {}: {}", opt.animation, unmatched.size(), opt.file, list);
+            for (const auto& u : report.unmatched) list += (list.empty() ? "" : ", ") + u;
+            spdlog::warn("{}: {} animated nodes have no match in {}: {}", opt.animation, report.unmatched.size(), opt.file, list);
         }
+        if (report.rest_differs)
+            spdlog::warn("{}: the rest rotations of {} matched joints differ from {}'s by more than {} degrees (most: '{}', {:.1f} "
+                         "degrees); the copied rotations pose the two rigs differently",
+                         opt.animation, report.rest_differs, opt.file, kRetargetRestToleranceDegrees, report.worst_joint,
+                         report.worst_degrees);
         if (opt.fps <= 0 && motion.fps_from_file) in.fps = motion.fps;
         in.has_clip = true;
     } else if (const Clip* c = pick_clip(in.scene, opt.clip, opt.file)) {

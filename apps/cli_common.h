@@ -17,6 +17,7 @@ namespace rigscope::cli {
 struct InputOptions {
     std::string file;
     std::string animation;  // --animation: clip from another file, matched by joint name
+    std::string retarget = "rotation";  // --retarget rotation|full
     std::string clip;       // --clip NAME|INDEX
     double fps = 0;         // --fps; 0: the file's
     std::string frames;     // --frames; empty: every frame of the clip

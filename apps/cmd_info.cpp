@@ -1,7 +1,9 @@
 // `rigscope info`: what a file holds, as text or JSON (like `gltf-transform inspect`).
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <cmath>
 #include <set>
+#include <sstream>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -91,6 +93,12 @@ json describe(const Input& in) {
                          {"channels", c.channels.size()},
                          {"keys", keys},
                          {"interpolations", interps}});
+        if (c.has_take) {
+            // Frame numbers on the file's own timeline (KTime n / fps).
+            json& last = clips.back();
+            last["take_frames"] = {std::lround(c.take_start * s.fps), std::lround(c.take_end * s.fps)};
+            last["key_frames"] = {c.key_start * s.fps, c.key_end * s.fps};
+        }
     }
     j["clips"] = clips;
     j["warnings"] = warnings;
@@ -128,6 +136,13 @@ std::string as_text(const json& j) {
         line("  clip '" + c["name"].get<std::string>() + "': " + std::to_string(c["start"].get<double>()) + " s to " +
              std::to_string(c["end"].get<double>()) + " s, " + std::to_string(c["channels"].get<std::size_t>()) + " channels, " +
              std::to_string(c["keys"].get<std::size_t>()) + " keys (" + interps + ")");
+        if (c.contains("take_frames")) {
+            std::ostringstream span;
+            span << "    take: frames " << c["take_frames"][0].get<long>() << ".." << c["take_frames"][1].get<long>()
+                 << " (the default frames); keys span frames " << c["key_frames"][0].get<double>() << ".."
+                 << c["key_frames"][1].get<double>();
+            line(span.str());
+        }
     }
     if (j["clips"].empty()) line("  no animation");
     for (const json& w : j["warnings"]) line("  warning: " + w.get<std::string>());

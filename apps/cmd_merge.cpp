@@ -36,6 +36,7 @@ void check_frame_files(const std::vector<ChunkRecord>& chunks) {
     };
     text("FILE", opt.file);
     text("--animation", opt.animation);
+    text("--retarget", opt.retarget);
     text("--clip", opt.clip);
     text("--frames", opt.frames);
     text("--mesh", opt.mesh);

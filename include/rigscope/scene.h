@@ -95,6 +95,13 @@ struct Clip {
     std::vector<Channel> channels;
     double start = 0.0;  // first key time over all channels, seconds
     double end = 0.0;    // last key time
+
+    // FBX takes: the take's own range (LocalStart..LocalStop), which the default frames follow,
+    // and the span of the file's keys. start..end above covers both (the binary FBX reader
+    // samples every frame of the two together).
+    bool has_take = false;
+    double take_start = 0.0, take_end = 0.0;
+    double key_start = 0.0, key_end = 0.0;
 };
 
 struct Scene {

@@ -75,19 +75,23 @@ struct FrameSpan {
 };
 
 // `whole_list`: the span is to become the default frame list, so its length is limited too.
+// An FBX take's default frames are the take's own range (LocalStart..LocalStop); frames asked for
+// may reach every key as well (start..end covers both).
 FrameSpan clip_span(const Clip& clip, double fps, bool whole_list) {
-    const double lo = clip.start * fps - kFrameEpsilon, hi = clip.end * fps + kFrameEpsilon;
+    const bool take = whole_list && clip.has_take;
+    const double first = take ? clip.take_start : clip.start, last = take ? clip.take_end : clip.end;
+    const double lo = first * fps - kFrameEpsilon, hi = last * fps + kFrameEpsilon;
     // Checked before any conversion to long: a key time past 10^17 frames does not fit one.
     if (!std::isfinite(lo) || !std::isfinite(hi) || std::fabs(lo) > 1e15 || std::fabs(hi) > 1e15 ||
         (whole_list && hi - lo > kMaxDefaultFrames)) {
         std::ostringstream msg;
-        msg << "clip '" << clip.name << "' runs from " << clip.start << " s to " << clip.end << " s, "
+        msg << "clip '" << clip.name << "' runs from " << first << " s to " << last << " s, "
             << (hi - lo) << " frames at " << fps << " fps (over ten million, or past what a frame number holds); choose frames with --frames";
         throw Error(kExitBadInput, msg.str());
     }
     FrameSpan span{static_cast<long>(std::ceil(lo)), static_cast<long>(std::floor(hi)), false};
     if (span.last < span.first) {
-        span.first = span.last = std::lround(clip.start * fps);
+        span.first = span.last = std::lround(first * fps);
         span.nearest = true;
     }
     return span;

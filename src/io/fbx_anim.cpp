@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "io/fbx_common.h"
 #include "io/fbx_internal.h"
 
 namespace rigscope::fbx {

@@ -28,7 +28,6 @@ struct NodeMap {
 
 bool is_helper_name(const std::string& name);
 Eigen::Matrix4d to_eigen(const void* ai_matrix4x4);  // aiMatrix4x4 (float) -> double
-Transform decompose(const Eigen::Matrix4d& m);
 
 // Fills scene.nodes (file units) and returns the mapping.
 NodeMap build_nodes(const aiScene& ai, Scene& scene);
@@ -50,5 +49,10 @@ void build_clips(const aiScene& ai, const NodeMap& map, double fallback_ticks_pe
 // Test hook: read_fbx with Assimp's pivot-preserving node chains, which the reader must fold to
 // the same scene (Assimp keeps helper nodes when pivots are preserved).
 Scene read_fbx_preserving_pivots(const std::string& path, const LoadOptions& options);
+
+// Any FBX through Assimp (binary too, after the raw cross-check): what read_fbx did for binary
+// FBX before the file's own reader, kept for ASCII FBX, the two-path comparison test and the
+// load benchmark.
+Scene read_fbx_assimp(const std::string& path, const LoadOptions& options);
 
 }  // namespace rigscope::fbx

@@ -1,209 +1,22 @@
 #include "io/fbx_raw.h"
 
-#include <zlib.h>
-
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <stdexcept>
 #include <unordered_map>
 
+#include "io/fbx_records.h"
+
 namespace rigscope::fbx {
-
-namespace {
-
-// Thrown inside the parser only; read_raw_fbx turns it into RawFbx::problem.
-struct Malformed : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-struct Prop {
-    char type = 0;
-    double number = 0.0;      // Y C I F D L
-    std::int64_t integer = 0; // Y C I L
-    const unsigned char* data = nullptr;  // S R, arrays (still encoded)
-    std::uint32_t bytes = 0;
-    std::uint32_t count = 0;     // arrays: element count
-    std::uint32_t encoding = 0;  // arrays: 1 = zlib
-    std::string str() const { return std::string(reinterpret_cast<const char*>(data), bytes); }
-};
-
-struct Record {
-    std::string name;
-    std::vector<Prop> props;
-    std::vector<Record> children;
-    const Record* child(const char* n) const {
-        for (const Record& c : children)
-            if (c.name == n) return &c;
-        return nullptr;
-    }
-};
-
-class Parser {
-public:
-    Parser(const std::vector<unsigned char>& buf, bool wide) : buf_(buf), wide_(wide) {}
-
-    std::vector<Record> top_level() {
-        std::vector<Record> out;
-        std::uint64_t off = 27;
-        Record r;
-        while (off < buf_.size() && parse(off, buf_.size(), 0, r)) out.push_back(std::move(r));
-        return out;
-    }
-
-private:
-    std::uint64_t read_uint(std::uint64_t& off, std::uint64_t end, int bytes) {
-        if (off + bytes > end) throw Malformed("record runs past its end");
-        std::uint64_t v = 0;
-        for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | buf_[off + i];
-        off += bytes;
-        return v;
-    }
-
-    // Parses one record at off; false for the null record that ends a list.
-    bool parse(std::uint64_t& off, std::uint64_t limit, int depth, Record& rec) {
-        if (depth > 64) throw Malformed("records nested too deep");
-        const int w = wide_ ? 8 : 4;
-        const std::uint64_t end = read_uint(off, limit, w);
-        const std::uint64_t nprops = read_uint(off, limit, w);
-        const std::uint64_t plen = read_uint(off, limit, w);
-        const std::uint64_t nlen = read_uint(off, limit, 1);
-        if (end == 0 && nprops == 0 && plen == 0 && nlen == 0) return false;
-        if (end > limit || end <= off) throw Malformed("bad record end offset");
-        if (off + nlen > end) throw Malformed("record name runs past its end");
-        rec = Record{};
-        rec.name.assign(reinterpret_cast<const char*>(&buf_[off]), nlen);
-        off += nlen;
-        const std::uint64_t props_end = off + plen;
-        if (props_end > end) throw Malformed("property list runs past its record");
-        if (nprops > plen) throw Malformed("more properties than bytes");
-        rec.props.reserve(nprops);
-        for (std::uint64_t i = 0; i < nprops; ++i) rec.props.push_back(parse_prop(off, props_end));
-        off = props_end;
-        while (off < end) {
-            Record c;
-            if (!parse(off, end, depth + 1, c)) break;
-            rec.children.push_back(std::move(c));
-        }
-        off = end;
-        return true;
-    }
-
-    Prop parse_prop(std::uint64_t& off, std::uint64_t end) {
-        Prop p;
-        p.type = static_cast<char>(read_uint(off, end, 1));
-        auto take = [&](int n) {
-            std::uint64_t v = read_uint(off, end, n);
-            return v;
-        };
-        switch (p.type) {
-            case 'Y': p.integer = static_cast<std::int16_t>(take(2)); p.number = double(p.integer); break;
-            case 'C': p.integer = take(1) != 0; p.number = double(p.integer); break;
-            case 'I': p.integer = static_cast<std::int32_t>(take(4)); p.number = double(p.integer); break;
-            case 'L': p.integer = static_cast<std::int64_t>(take(8)); p.number = double(p.integer); break;
-            case 'F': { std::uint32_t u = std::uint32_t(take(4)); float f; std::memcpy(&f, &u, 4); p.number = f; break; }
-            case 'D': { std::uint64_t u = take(8); double d; std::memcpy(&d, &u, 8); p.number = d; break; }
-            case 'S':
-            case 'R': {
-                p.bytes = std::uint32_t(take(4));
-                if (off + p.bytes > end) throw Malformed("string runs past its record");
-                p.data = &buf_[off];
-                off += p.bytes;
-                break;
-            }
-            case 'f': case 'd': case 'l': case 'i': case 'b': {
-                p.count = std::uint32_t(take(4));
-                p.encoding = std::uint32_t(take(4));
-                p.bytes = std::uint32_t(take(4));
-                if (off + p.bytes > end) throw Malformed("array runs past its record");
-                p.data = &buf_[off];
-                off += p.bytes;
-                break;
-            }
-            default: throw Malformed(std::string("unknown property type '") + p.type + "'");
-        }
-        return p;
-    }
-
-    const std::vector<unsigned char>& buf_;
-    bool wide_;
-};
-
-// Decodes a numeric array property into doubles (zlib-inflated where the file compressed it).
-std::vector<double> as_doubles(const Prop& p, std::uint64_t max_memory) {
-    int size = 0;
-    switch (p.type) {
-        case 'd': case 'l': size = 8; break;
-        case 'f': case 'i': size = 4; break;
-        case 'b': size = 1; break;
-        default: throw Malformed("expected a numeric array");
-    }
-    const std::uint64_t raw_bytes = std::uint64_t(p.count) * size;
-    if (raw_bytes > max_memory || raw_bytes > (1ull << 31)) throw Malformed("array larger than the memory limit");
-    std::vector<unsigned char> raw(raw_bytes);
-    if (p.encoding == 0) {
-        if (p.bytes != raw_bytes) throw Malformed("array size disagrees with its element count");
-        if (raw_bytes) std::memcpy(raw.data(), p.data, raw_bytes);
-    } else if (p.encoding == 1) {
-        uLongf got = static_cast<uLongf>(raw_bytes);
-        if (uncompress(raw.data(), &got, p.data, p.bytes) != Z_OK || got != raw_bytes)
-            throw Malformed("array does not inflate to its element count");
-    } else {
-        throw Malformed("unknown array encoding");
-    }
-    std::vector<double> out(p.count);
-    for (std::uint32_t i = 0; i < p.count; ++i) {
-        const unsigned char* e = raw.data() + std::size_t(i) * size;
-        switch (p.type) {
-            case 'd': { double d; std::memcpy(&d, e, 8); out[i] = d; break; }
-            case 'f': { float f; std::memcpy(&f, e, 4); out[i] = f; break; }
-            case 'l': { std::int64_t v; std::memcpy(&v, e, 8); out[i] = double(v); break; }
-            case 'i': { std::int32_t v; std::memcpy(&v, e, 4); out[i] = v; break; }
-            default: out[i] = e[0]; break;
-        }
-    }
-    return out;
-}
-
-bool matrix_of(const Record* r, std::uint64_t max_memory, Eigen::Matrix4d& m) {
-    if (!r || r->props.empty()) return false;
-    const std::vector<double> a = as_doubles(r->props[0], max_memory);
-    if (a.size() != 16) return false;
-    for (int c = 0; c < 4; ++c)  // FBX stores matrices column by column
-        for (int row = 0; row < 4; ++row) m(row, c) = a[c * 4 + row];
-    return true;
-}
-
-// "Name\0\1Class" (binary) or "Class::Name" (ASCII style) -> Name, as Assimp names its nodes.
-std::string object_name(const Prop& p) {
-    std::string s = p.str();
-    const auto sep = s.find(std::string("\0\1", 2));
-    if (sep != std::string::npos) return s.substr(0, sep);
-    const auto colons = s.find("::");
-    return colons == std::string::npos ? s : s.substr(colons + 2);
-}
-
-std::string object_class(const Record& r) { return r.props.size() > 2 && r.props[2].type == 'S' ? r.props[2].str() : ""; }
-
-}  // namespace
 
 RawFbx read_raw_fbx(const std::string& path, std::uint64_t max_memory) {
     RawFbx out;
     try {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw Malformed("cannot open");
-        in.seekg(0, std::ios::end);
-        const std::uint64_t size = static_cast<std::uint64_t>(in.tellg());
-        if (size > max_memory) throw Malformed("file larger than the memory limit");
-        in.seekg(0);
-        std::vector<unsigned char> buf(size);
-        if (size && !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(size))) throw Malformed("cannot read");
-        static const char magic[] = "Kaydara FBX Binary  ";
-        if (size < 27 || std::memcmp(buf.data(), magic, sizeof magic) != 0)
-            throw Malformed("not a binary FBX (ASCII FBX is read by Assimp only)");
-        std::uint32_t version = 0;
-        std::memcpy(&version, &buf[23], 4);
-        const std::vector<Record> top = Parser(buf, version >= 7500).top_level();
+        const RecordFile file = read_records(path, max_memory);
+        if (!file.binary) {
+            out.ascii = true;
+            out.problem = "not a binary FBX (ASCII FBX is read by Assimp only)";
+            return out;
+        }
+        const std::vector<Record>& top = file.top;
 
         const Record* objects = nullptr;
         const Record* connections = nullptr;

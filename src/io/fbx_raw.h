@@ -28,7 +28,8 @@ struct RawShapeChannel {
 
 struct RawFbx {
     bool parsed = false;
-    std::string problem;  // why parsed is false (ASCII file, malformed record, ...)
+    bool ascii = false;   // not a binary FBX: left to Assimp's ASCII reader
+    std::string problem;  // why parsed is false: the file breaks the binary format or a limit
     std::vector<RawCluster> clusters;
     std::map<std::string, Eigen::Matrix4d> bind_pose;       // Model name -> global matrix
     std::map<std::string, RawShapeChannel> shape_channels;  // Shape geometry name -> its channel

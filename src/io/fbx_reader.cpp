@@ -12,6 +12,8 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "io/fbx_binary_scene.h"
+#include "io/fbx_common.h"
 #include "io/fbx_internal.h"
 #include "rigscope/bind_check.h"
 #include "rigscope/error.h"
@@ -41,14 +43,6 @@ bool metadata_number(const aiScene& ai, const char* key, double& out) {
     return false;
 }
 
-// FBX's TimeMode enumeration (GlobalSettings "TimeMode", Assimp's metadata "FrameRate").
-double time_mode_fps(int mode, double custom) {
-    static const double table[] = {0, 120, 100, 60, 50, 48, 30, 30, 29.97, 29.97, 25, 24, 1000, 23.976, -1, 96, 72, 59.94, 119.88};
-    if (mode <= 0 || mode >= int(sizeof table / sizeof table[0])) return 0.0;
-    if (mode == 14) return custom > 0 && std::isfinite(custom) ? custom : 0.0;
-    return table[mode];
-}
-
 std::string one_line(std::string s) {
     // Assimp's messages may quote raw bytes of a broken file.
     for (char& c : s)
@@ -56,30 +50,6 @@ std::string one_line(std::string s) {
         else if ((c >= 0 && c < 0x20) || c == 0x7f) c = '?';
     while (!s.empty() && s.back() == ' ') s.pop_back();
     return s.empty() ? "Assimp could not read the file" : s;
-}
-
-std::string format_number(double v, int precision = 3) {
-    std::ostringstream os;
-    os.precision(precision);
-    os << v;
-    return os.str();
-}
-
-// Every length in the scene times s: rest translations, positions, morph deltas, translation keys
-// and the translation part of inverse binds (conjugating by a uniform scale leaves the rest alone).
-void scale_lengths(Scene& scene, double s) {
-    for (Node& n : scene.nodes) n.rest.translation *= s;
-    for (Mesh& m : scene.meshes) {
-        for (auto& p : m.positions) p *= float(s);
-        for (auto& t : m.targets)
-            for (auto& d : t.deltas) d *= float(s);
-    }
-    for (Skin& k : scene.skins)
-        for (auto& ib : k.inverse_bind) ib.topRightCorner<3, 1>() *= s;
-    for (Clip& c : scene.clips)
-        for (Channel& ch : c.channels)
-            if (ch.path == ChannelPath::Translation)
-                for (float& v : ch.values) v *= float(s);
 }
 
 // Refuses what is plainly no FBX before Assimp guesses at other formats.
@@ -94,6 +64,29 @@ void check_header(const std::string& path) {
     const std::string text(head, n);
     if (text.find("; FBX") != std::string::npos || text.find("FBXHeaderExtension") != std::string::npos) return;
     throw bad_input(path, "not an FBX file (neither the binary FBX header nor an ASCII FBX header)");
+}
+
+// Assimp's ASCII FBX parser recurses once per `{` level (100,000 levels crash it), so the
+// nesting is measured first, outside quoted strings and `;` comments, with the binary limit.
+void check_ascii_nesting(const std::string& path) {
+    constexpr int kMaxDepth = 64;
+    std::ifstream in(path, std::ios::binary);
+    char buf[1 << 16];
+    int depth = 0;
+    bool quoted = false, comment = false;
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        const std::streamsize n = in.gcount();
+        for (std::streamsize i = 0; i < n; ++i) {
+            const char c = buf[i];
+            if (comment) comment = c != '\n';
+            else if (quoted) quoted = c != '"';
+            else if (c == '"') quoted = true;
+            else if (c == ';') comment = true;
+            else if (c == '{' && ++depth > kMaxDepth)
+                throw bad_input(path, "ASCII FBX nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            else if (c == '}') --depth;
+        }
+    }
 }
 
 // Keys that Assimp may make of the curves' rotations (see RawFbx::split_keys): ten million
@@ -131,6 +124,8 @@ Scene read(const std::string& path, const LoadOptions& options, bool preserve_pi
 
     // Our own reading of the binary records first: it refuses what would make Assimp run away.
     const RawFbx raw = read_raw_fbx(path, options.max_memory);
+    if (!raw.parsed && !raw.ascii) throw bad_input(path, raw.problem);
+    if (raw.ascii) check_ascii_nesting(path);
     if (!raw.nonfinite_curve.empty())
         throw bad_input(path, "animation curve " + raw.nonfinite_curve + " has a NaN or infinite key value");
     if (raw.split_keys > kMaxSplitKeys)
@@ -205,20 +200,7 @@ Scene read(const std::string& path, const LoadOptions& options, bool preserve_pi
     build_clips(*ai, map, scene.fps, scene);
     scale_lengths(scene, s);
 
-    for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
-        const BindCheck check = check_bind(scene, static_cast<int>(m));
-        if (!check.skinned || check.max_distance <= 1e-3 * check.diagonal) continue;
-        std::string joints;
-        const Skin& skin = scene.skins[scene.meshes[m].skin];
-        for (std::size_t j = 0; j < check.joint_distance.size(); ++j)
-            if (check.joint_distance[j] > 1e-3 * check.diagonal)
-                joints += (joints.empty() ? "" : ", ") + scene.nodes[skin.joints[j]].name;
-        scene.warnings.push_back(
-            "mesh '" + scene.meshes[m].name + "': skinning at the rest pose misses the stored mesh by up to " +
-            format_number(check.max_distance) + " m (" + format_number(100.0 * check.max_distance / check.diagonal) +
-            "% of its " + format_number(check.diagonal) + " m diagonal): the rest pose is not the bind pose" +
-            (joints.empty() ? "" : " for " + joints));
-    }
+    warn_rest_not_bind(scene);
     return scene;
 }
 
@@ -228,14 +210,28 @@ Scene read_fbx_preserving_pivots(const std::string& path, const LoadOptions& opt
     return read(path, options, true);
 }
 
-}  // namespace fbx
-
-Scene read_fbx(const std::string& path, const LoadOptions& options) {
+Scene read_fbx_assimp(const std::string& path, const LoadOptions& options) {
     try {
-        return fbx::read(path, options, false);
+        return read(path, options, false);
     } catch (const std::bad_alloc&) {
         throw bad_input(path, "out of memory while reading the FBX");
     }
+}
+
+}  // namespace fbx
+
+// Binary FBX is read from the file itself (fbx_binary_scene.cpp); ASCII FBX goes to Assimp.
+Scene read_fbx(const std::string& path, const LoadOptions& options) {
+    fbx::check_header(path);
+    try {
+        const fbx::RecordFile file = fbx::read_records(path, options.max_memory);
+        if (file.binary) return fbx::read_fbx_binary(file, path, options);
+    } catch (const fbx::Malformed& e) {
+        throw bad_input(path, e.what());
+    } catch (const std::bad_alloc&) {
+        throw bad_input(path, "out of memory while reading the FBX");
+    }
+    return fbx::read_fbx_assimp(path, options);
 }
 
 }  // namespace rigscope

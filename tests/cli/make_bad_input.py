@@ -12,6 +12,9 @@ import math
 import os
 import struct
 import sys
+import zlib
+
+import fbx_tree
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 GOOD_GLB = os.path.join(ROOT, "data", "bend_cylinder.glb")
@@ -205,6 +208,73 @@ def fbx_key_value(value):
     return make
 
 
+def fbx_edit(change, path=None):
+    """A maker that reads a corpus FBX (bend_cylinder by default) as a record tree, lets `change`
+    edit it, and writes it back with every offset recomputed (tests/cli/fbx_tree.py)."""
+    def make():
+        tree = fbx_tree.Fbx(open(path or GOOD_FBX, "rb").read())
+        change(tree)
+        return tree.bytes()
+    return make
+
+
+def first_array(tree, name):
+    """The first array property of the first record of that name: (record props, index, kind)."""
+    rec = next(tree.find(name))
+    for i, (kind, _) in enumerate(rec[1]):
+        if kind in fbx_tree.ARRAY_ELEMENT:
+            return rec[1], i, kind
+    raise AssertionError("no array in " + name.decode())
+
+
+def with_nested(depth):
+    def change(tree):
+        objects = next(r for r in tree.records if r[0] == b"Objects")
+        objects[2].append(fbx_tree.nested(b"Nest", depth))
+    return change
+
+
+def nested_then(depth, other):
+    def make():
+        tree = fbx_tree.Fbx(other())
+        with_nested(depth)(tree)
+        return tree.bytes()
+    return make
+
+
+def vertices_edit(change_parts):
+    """Rewrites the first Vertices array (bend_cylinder's is zlib-compressed): change_parts gets
+    (count, encoding, stored bytes, element kind) and returns the new (count, encoding, bytes)."""
+    def change(tree):
+        props, i, kind = first_array(tree, b"Vertices")
+        count, encoding, data = fbx_tree.array_parts(props[i][1])
+        assert encoding == 1
+        props[i] = (kind, fbx_tree.array_payload(*change_parts(count, encoding, data, kind)))
+    return fbx_edit(change)
+
+
+def polygon_index_out_of_range(tree):
+    props, i, kind = first_array(tree, b"PolygonVertexIndex")
+    values = fbx_tree.array_values(kind, props[i][1])
+    values[5] = 100000 if values[5] >= 0 else ~100000
+    props[i] = (kind, fbx_tree.pack_array(kind, values))
+
+
+def many_shape_links(tree):
+    # joystick_face's first Shape connected 20,000 times more to its channel: each link is a
+    # morph target of 861 dense offsets (200 MB) from a file under 2 MB.
+    conns = next(r for r in tree.records if r[0] == b"Connections")
+    shape_ids = {struct.unpack("<q", r[1][0][1])[0] for r in tree.find(b"Geometry")
+                 if r[1][2][1][4:] == b"Shape"}
+    link = next(c for c in conns[2] if c[1][0][1][4:] == b"OO" and struct.unpack("<q", c[1][1][1])[0] in shape_ids)
+    conns[2].extend([link] * 20000)
+
+
+def deep_ascii():
+    text = "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n}\n" + "Nest: {\n" * 100000 + "}\n" * 100000
+    return text.encode()
+
+
 def fbx_zeroed_middle():
     data = bytearray(open(GOOD_FBX, "rb").read())
     data[2000:len(data) - 2000] = bytes(len(data) - 4000)
@@ -318,6 +388,19 @@ MAKERS = {
     "fbx_duplicate_joint_names": fbx_duplicate_joint_names,
     "fbx_key_value_jump": fbx_key_value(-6e9),
     "fbx_key_value_nan": fbx_key_value(float("nan")),
+    "fbx_nested_100000": fbx_edit(with_nested(100000)),
+    "fbx_nested_70": fbx_edit(with_nested(70)),
+    "fbx_nested_70_key_jump": nested_then(70, fbx_key_value(-6e9)),
+    "fbx_nested_70_key_nan": nested_then(70, fbx_key_value(float("nan"))),
+    "fbx_ascii_nested_100000": deep_ascii,
+    "fbx_zlib_extra_bytes": vertices_edit(lambda n, e, d, k: (n, e, d + b"\0\0\0\0")),
+    "fbx_zlib_bad_data": vertices_edit(lambda n, e, d, k: (n, e, d[:2] + bytes(b ^ 0x5A for b in d[2:]))),
+    "fbx_zlib_count_too_large": vertices_edit(lambda n, e, d, k: (n + 3, e, d)),
+    "fbx_zlib_count_too_small": vertices_edit(lambda n, e, d, k: (n - 3, e, d)),
+    "fbx_array_length_lie": vertices_edit(lambda n, e, d, k: (n + 3, 0, zlib.decompress(d))),
+    "fbx_array_claims_300m": vertices_edit(lambda n, e, d, k: (300_000_000, e, d)),
+    "fbx_polygon_index_out_of_range": fbx_edit(polygon_index_out_of_range),
+    "fbx_many_shape_links": fbx_edit(many_shape_links, os.path.join(CORPUS, "joystick_face", "joystick_face.fbx")),
     # Other inputs.
     "empty_file": lambda: b"",
     "rig_invalid_json": lambda: b'{"controls": [ {"name": "mouth", ',

@@ -1,0 +1,71 @@
+// The binary FBX record tree (FBX 7.x, 32- and 64-bit offsets, zlib arrays), read and checked
+// whole: every later reader (the Assimp cross-check in fbx_raw.cpp, the scene reader in
+// fbx_binary_*.cpp) works on a file that passed these checks. No Assimp types here.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rigscope::fbx {
+
+// Real files nest about six levels deep; the parser recurses, so the limit also bounds its stack.
+constexpr int kMaxDepth = 64;
+
+// A file that breaks the format or a limit; the readers turn it into bad_input (exit 3).
+struct Malformed : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Prop {
+    char type = 0;
+    double number = 0.0;      // Y C I F D L
+    std::int64_t integer = 0; // Y C I L
+    const unsigned char* data = nullptr;  // S R, arrays (still encoded)
+    std::uint32_t bytes = 0;
+    std::uint32_t count = 0;     // arrays: element count
+    std::uint32_t encoding = 0;  // arrays: 1 = zlib
+    std::string str() const { return std::string(reinterpret_cast<const char*>(data), bytes); }
+    bool is_string() const { return type == 'S' || type == 'R'; }
+};
+
+struct Record {
+    std::string name;
+    std::vector<Prop> props;
+    std::vector<Record> children;
+    const Record* child(const char* n) const {
+        for (const Record& c : children)
+            if (c.name == n) return &c;
+        return nullptr;
+    }
+};
+
+struct RecordFile {
+    bool binary = false;            // false: not a binary FBX (nothing else is filled)
+    std::uint32_t version = 0;
+    std::vector<unsigned char> bytes;  // the file; Prop::data points into it
+    std::vector<Record> top;
+    const Record* section(const char* name) const {
+        for (const Record& r : top)
+            if (r.name == name) return &r;
+        return nullptr;
+    }
+};
+
+// Reads the file and checks all of it (nesting, offsets, every array against its count and the
+// memory budget, polygon indices against control points). Throws Malformed; returns
+// binary = false for a file without the binary FBX header.
+RecordFile read_records(const std::string& path, std::uint64_t max_memory);
+
+int element_size(char type);  // bytes per element of an array type, 0 for other types
+// Numeric array -> doubles (zlib-inflated where the file compressed it). Throws Malformed.
+std::vector<double> as_doubles(const Prop& p, std::uint64_t max_memory);
+// A 16-element array record as a matrix (FBX stores matrices column by column).
+bool matrix_of(const Record* r, std::uint64_t max_memory, Eigen::Matrix4d& m);
+// "Name\0\1Class" (binary) or "Class::Name" -> Name.
+std::string object_name(const Prop& p);
+std::string object_class(const Record& r);
+
+}  // namespace rigscope::fbx
