@@ -153,6 +153,10 @@ check "merged tension --rom CSV is one run's bytes" -- cmp -s "$WORK/single.csv"
 single_and_chunks json diff "$BEND" "$WORK/moved.glb" --rom --rom-frames 8
 expect 0 "merge diff --rom chunks" -- "$RIGSCOPE" merge "$WORK/merged.json" "$WORK"/c_*.json
 check "merged diff --rom JSON is one run's bytes" -- cmp -s "$WORK/single.json" "$WORK/merged.json"
+mkdir -p "$WORK/pf"
+for i in 0 1; do "$RIGSCOPE" -q tension "$BEND" --rom --rom-frames 4 --joints Bone.001 --chunk "$i/2" -o "$WORK/pf/f_####.glb"; done
+expect 0 "merge of per-frame glTF --rom chunks finds every frame" -- "$RIGSCOPE" merge "$WORK/pf/f_####.glb" "$WORK/pf/f_####.glb"
+check "13 ROM frame files" -- test "$(ls "$WORK"/pf/f_*.glb | wc -l)" -eq 13
 expect 2 "diff --chunk with --junit is refused" -- "$RIGSCOPE" diff "$BEND" "$BEND" --chunk 0/2 -o "$WORK/x.csv" --junit "$WORK/x.xml"
 expect 2 "diff --chunk to glTF is refused" -- "$RIGSCOPE" diff "$BEND" "$BEND" --chunk 0/2 -o "$WORK/x.glb"
 
