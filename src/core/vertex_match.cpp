@@ -3,64 +3,91 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
+#include <array>
+#include <numeric>
 
 namespace rigscope {
 
 namespace {
 
+// splitmix64's finaliser: grid and float bit patterns are far too regular for a plain product.
+std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
 struct CellKey {
     long long x, y, z;
-    bool operator==(const CellKey& o) const { return x == o.x && y == o.y && z == o.z; }
 };
-struct CellHash {
-    std::size_t operator()(const CellKey& k) const {
-        return static_cast<std::size_t>(k.x * 73856093LL ^ k.y * 19349663LL ^ k.z * 83492791LL);
-    }
-};
+std::size_t cell_hash(const CellKey& k) {
+    return static_cast<std::size_t>(mix(mix(mix(static_cast<std::uint64_t>(k.x)) ^ static_cast<std::uint64_t>(k.y)) ^ static_cast<std::uint64_t>(k.z)));
+}
 
-// Exact position as a key: vertices stored at one point form a group.
-struct PointKey {
-    std::uint32_t bits[3];
-    bool operator==(const PointKey& o) const { return std::memcmp(bits, o.bits, sizeof bits) == 0; }
-};
-struct PointHash {
-    std::size_t operator()(const PointKey& k) const {
-        return (std::size_t(k.bits[0]) * 0x9E3779B1u) ^ (std::size_t(k.bits[1]) * 0x85EBCA77u) ^ (std::size_t(k.bits[2]) * 0xC2B2AE3Du);
-    }
-};
-PointKey point_key(const Eigen::Vector3f& p) {
-    PointKey k;
+std::array<std::uint32_t, 3> point_bits(const Eigen::Vector3f& p) {
+    std::array<std::uint32_t, 3> k;
     for (int c = 0; c < 3; ++c) {
         const float v = p[c] == 0.0f ? 0.0f : p[c];  // -0 and +0 are one point
-        std::memcpy(&k.bits[c], &v, sizeof v);
+        std::memcpy(&k[c], &v, sizeof v);
     }
     return k;
 }
 
-// Index of each vertex within its exact-position group, and the group sizes.
+// Index of each vertex within its exact-position group (in index order), and the group sizes:
+// vertices stored at one point (seams) form a group.
 void groups(const std::vector<Eigen::Vector3f>& pts, std::vector<std::uint32_t>& rank, std::vector<std::uint32_t>& size) {
-    std::unordered_map<PointKey, std::uint32_t, PointHash> count;
-    count.reserve(pts.size());
-    rank.resize(pts.size());
-    for (std::size_t i = 0; i < pts.size(); ++i) rank[i] = count[point_key(pts[i])]++;
-    size.resize(pts.size());
-    for (std::size_t i = 0; i < pts.size(); ++i) size[i] = count[point_key(pts[i])];
+    std::vector<std::uint32_t> order(pts.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::vector<std::array<std::uint32_t, 3>> bits(pts.size());
+    for (std::size_t i = 0; i < pts.size(); ++i) bits[i] = point_bits(pts[i]);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return bits[a] != bits[b] ? bits[a] < bits[b] : a < b; });
+    rank.assign(pts.size(), 0);
+    size.assign(pts.size(), 1);
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t j = i;
+        while (j < order.size() && bits[order[j]] == bits[order[i]]) ++j;
+        for (std::size_t k = i; k < j; ++k) {
+            rank[order[k]] = static_cast<std::uint32_t>(k - i);
+            size[order[k]] = static_cast<std::uint32_t>(j - i);
+        }
+        i = j;
+    }
 }
+
+// The grid: b's vertices bucketed by the hash of their cell in one flat array (compressed rows,
+// no allocation per cell). Cells sharing a bucket only add candidates the distance test drops.
+struct Grid {
+    std::size_t mask = 0;
+    std::vector<std::uint32_t> offsets, items;
+};
 
 }  // namespace
 
 VertexMatch match_by_position(const std::vector<Eigen::Vector3f>& a, const std::vector<Eigen::Vector3f>& b, double tolerance) {
     VertexMatch m;
     m.b_of_a.assign(a.size(), 0);
-    const double cell = tolerance > 0 ? tolerance : 1e-12;
+    // Cells of 4 tolerances: a point probes a neighbour cell only when it lies within the
+    // tolerance of that side, one cell for most points instead of 27.
+    const double cell = 4 * (tolerance > 0 ? tolerance : 1e-12);
     auto key = [&](const Eigen::Vector3f& p) {
         return CellKey{static_cast<long long>(std::floor(p.x() / cell)), static_cast<long long>(std::floor(p.y() / cell)),
                        static_cast<long long>(std::floor(p.z() / cell))};
     };
-    std::unordered_map<CellKey, std::vector<std::uint32_t>, CellHash> grid;
-    grid.reserve(b.size());
-    for (std::size_t i = 0; i < b.size(); ++i) grid[key(b[i])].push_back(static_cast<std::uint32_t>(i));
+    Grid grid;
+    std::size_t buckets = 1;
+    while (buckets < 2 * b.size()) buckets <<= 1;
+    grid.mask = buckets - 1;
+    grid.offsets.assign(buckets + 1, 0);
+    std::vector<std::size_t> bucket_of(b.size());
+    for (std::size_t i = 0; i < b.size(); ++i) ++grid.offsets[(bucket_of[i] = cell_hash(key(b[i])) & grid.mask) + 1];
+    for (std::size_t h = 0; h < buckets; ++h) grid.offsets[h + 1] += grid.offsets[h];
+    grid.items.resize(b.size());
+    {
+        std::vector<std::uint32_t> fill(grid.offsets.begin(), grid.offsets.end() - 1);
+        for (std::size_t i = 0; i < b.size(); ++i) grid.items[fill[bucket_of[i]]++] = static_cast<std::uint32_t>(i);
+    }
     std::vector<std::uint32_t> rank_a, size_a, rank_b, size_b;
     groups(a, rank_a, size_a);
     groups(b, rank_b, size_b);
@@ -70,16 +97,23 @@ VertexMatch match_by_position(const std::vector<Eigen::Vector3f>& a, const std::
         const CellKey k = key(a[i]);
         long long found = -1;
         bool several_points = false;
-        for (long long dx = -1; dx <= 1; ++dx)
-            for (long long dy = -1; dy <= 1; ++dy)
-                for (long long dz = -1; dz <= 1; ++dz) {
-                    const auto it = grid.find(CellKey{k.x + dx, k.y + dy, k.z + dz});
-                    if (it == grid.end()) continue;
-                    for (std::uint32_t j : it->second) {
+        long long lo[3], hi[3];
+        const long long kk[3] = {k.x, k.y, k.z};
+        for (int c = 0; c < 3; ++c) {
+            const double offset = static_cast<double>(a[i][c]) - static_cast<double>(kk[c]) * cell;
+            lo[c] = offset <= tolerance ? -1 : 0;
+            hi[c] = offset >= cell - tolerance ? 1 : 0;
+        }
+        for (long long dx = lo[0]; dx <= hi[0]; ++dx)
+            for (long long dy = lo[1]; dy <= hi[1]; ++dy)
+                for (long long dz = lo[2]; dz <= hi[2]; ++dz) {
+                    const std::size_t h = cell_hash(CellKey{k.x + dx, k.y + dy, k.z + dz}) & grid.mask;
+                    for (std::uint32_t n = grid.offsets[h]; n < grid.offsets[h + 1]; ++n) {
+                        const std::uint32_t j = grid.items[n];
                         if ((b[j] - a[i]).cast<double>().squaredNorm() > tol2) continue;
                         candidate[j] = 1;
                         const std::size_t any = static_cast<std::size_t>(found >= 0 ? found : -2 - found);
-                        if (found != -1 && !(point_key(b[j]) == point_key(b[any]))) several_points = true;
+                        if (found != -1 && point_bits(b[j]) != point_bits(b[any])) several_points = true;
                         // The group member of a's rank within the group, the same on both sides.
                         if (rank_b[j] == rank_a[i]) found = j;
                         else if (found < 0) found = -2 - static_cast<long long>(j);  // a candidate, not yet the rank
