@@ -171,16 +171,6 @@ Input load_input(const InputOptions& opt, bool per_frame) {
     return in;
 }
 
-std::string rom_frame_label(const Input& in, const Frame& f) {
-    if (!in.has_rom || f.bind) return "";
-    const RomSweep* s = rom_sweep_at(in.rom, f.number);
-    if (!s) return "";
-    std::string label = "joint '" + in.scene.nodes[s->node].name + "' axis " + rom_axis_name(s->axis) + " at ";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%+g", rom_angle_at(in.rom, *s, static_cast<double>(f.number)));
-    return label + buf + " deg";
-}
-
 void pose_at(const Input& in, const Frame& f, Pose& pose) {
     if (f.bind) pose = bind_pose(in.scene);
     else sample_pose(in.scene, in.clip_ptr(), f.time, pose);

@@ -59,8 +59,6 @@ Input load_input(const InputOptions& opt, bool per_frame = true);
 // "A,B" as {"A", "B"} (--joints).
 std::vector<std::string> split_joint_list(const std::string& list);
 
-// "joint 'Arm' axis X" for a frame of a --rom run; empty for other runs and frames.
-std::string rom_frame_label(const Input& in, const Frame& f);
 
 // The pose of `in` at frame f: the bind pose, or the clip sampled at f's time. Every per-frame
 // command goes through here, so whatever drives the pose (a rig's joystick controls) applies to
