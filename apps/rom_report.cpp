@@ -38,7 +38,7 @@ std::string rom_failures(const Input& in, const std::vector<char>& frame_failed)
         const std::string span = j == i ? "frame " + std::to_string(f.number)
                                         : "frames " + std::to_string(f.number) + ".." + std::to_string(in.frames[j].number);
         out += "ROM " + span + ": joint '" +
-               in.scene.nodes[s->node].name + "' axis " + rom_axis_name(s->axis) + " (" + degrees(lo) + " to " + degrees(hi) + " deg)\n";
+               in.scene.nodes[s->node].name + "' axis " + rom_axis_name(s->axis) + " (" + (lo == hi ? degrees(lo) : degrees(lo) + " to " + degrees(hi)) + " deg)\n";
         i = j + 1;
     }
     return out;

@@ -9,7 +9,8 @@
 namespace rigscope::cli {
 
 // For a --rom run, one line per run of consecutive failing frames within a sweep:
-// "ROM frames 6..10: joint 'Bone' axis X (+40 to +60 deg)". Empty for other runs or no failure.
+// "ROM frames 6..10: joint 'Bone' axis X (+40 to +60 deg)", "ROM frame 12: ... (-60 deg)".
+// Empty for other runs or no failure.
 std::string rom_failures(const Input& in, const std::vector<char>& frame_failed);
 
 }  // namespace rigscope::cli
