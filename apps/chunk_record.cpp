@@ -17,7 +17,7 @@ namespace rigscope::cli {
 namespace {
 
 // Options naming input files: their content is fingerprinted.
-const char* const kInputOptions[] = {"FILE", "--animation", "--rig", "--reference"};
+const char* const kInputOptions[] = {"FILE", "--animation", "--rig", "--reference", "NEW"};
 // Options that differ between chunks of one run, or never change what is written.
 const char* const kNotIdentity[] = {"--chunk", "--output", "--junit", "--help"};
 
@@ -58,6 +58,8 @@ std::string refusal(const CLI::App& cmd, const std::string& output) {
     if (name == "tension" && format == "gltf" && given(cmd, "--auto-range"))
         return "--auto-range colours glTF frames by the range of all frames, which a chunk does not see: chunk CSV or JSON "
                "(merge applies the range), or run glTF without --chunk";
+    if (name == "diff" && format == "gltf")
+        return "diff glTF colours each vertex by its largest displacement over all frames: run it without --chunk";
     if (name == "drive" && format == "gltf") return "drive --format gltf bakes one animation over all frames: run it without --chunk";
     return "";
 }

@@ -34,6 +34,24 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
     cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default: every core); output is the same for any count")
         ->check(CLI::Range(1u, 1024u));
+    auto* rom = cmd->add_flag("--rom", opt.rom, "Evaluate a synthetic range-of-motion clip instead of the file's (README: Rig CI)");
+    rom->excludes(cmd->get_option("--clip"))->excludes(cmd->get_option("--animation"));
+    cmd->add_option("--rom-angle", opt.rom_options.angle_deg, "--rom: sweep each joint axis to +/- this many degrees (default 60)")
+        ->needs(rom);
+    cmd->add_option("--rom-frames", opt.rom_options.frames_per_sweep, "--rom: frames per joint-axis sweep, a multiple of 4 (default 24)")
+        ->needs(rom);
+    cmd->add_option("--joints", opt.joints, "--rom: sweep only these joints (comma-separated names)")->needs(rom);
+}
+
+std::vector<std::string> split_joint_list(const std::string& list) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= list.size() && !list.empty()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start) out.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
 }
 
 namespace {
@@ -128,6 +146,13 @@ Input load_input(const InputOptions& opt, bool per_frame) {
                          report.worst_degrees);
         if (opt.fps <= 0 && motion.fps_from_file) in.fps = motion.fps;
         in.has_clip = true;
+    } else if (opt.rom) {
+        RomOptions ro = opt.rom_options;
+        if (ro.joints.empty()) ro.joints = split_joint_list(opt.joints);
+        in.rom = make_rom(in.scene, ro, in.fps);
+        in.clip = in.rom.clip;
+        in.has_clip = in.has_rom = true;
+        if (in.clip.channels.empty()) throw Error(kExitUsage, opt.file + ": --rom: no joint to sweep");
     } else if (const Clip* c = pick_clip(in.scene, opt.clip, opt.file)) {
         in.clip = *c;
         in.has_clip = true;

@@ -10,6 +10,7 @@
 #include "rigscope/frames.h"
 #include "rigscope/pose.h"
 #include "rigscope/rig.h"
+#include "rigscope/rom.h"
 #include "rigscope/scene.h"
 
 namespace rigscope::cli {
@@ -27,6 +28,9 @@ struct InputOptions {
     std::string rig;        // --rig RIG.json: joystick controls driving morph targets
     double max_memory_mib = 8192;
     unsigned threads = 0;   // --threads; 0: every core
+    bool rom = false;       // --rom: a synthetic range-of-motion clip instead of the file's
+    std::string joints;     // --joints A,B: the joints --rom sweeps (default: every joint)
+    RomOptions rom_options; // --rom-angle, --rom-frames
 };
 
 // Adds FILE and the options above to a subcommand; `per_frame` adds frame selection too.
@@ -45,11 +49,17 @@ struct Input {
     unsigned threads = 0;        // --threads for per-frame work; 0: every core
     std::vector<std::string> paths;  // every input file, so outputs never overwrite one
     ResolvedRig rig;             // --rig, resolved against scene; empty without one
+    bool has_rom = false;        // --rom: clip is rom.clip, and rom names each frame's sweep
+    RomPlan rom;
 
     const Clip* clip_ptr() const { return has_clip ? &clip : nullptr; }
 };
 
 Input load_input(const InputOptions& opt, bool per_frame = true);
+
+// "A,B" as {"A", "B"} (--joints).
+std::vector<std::string> split_joint_list(const std::string& list);
+
 
 // The pose of `in` at frame f: the bind pose, or the clip sampled at f's time. Every per-frame
 // command goes through here, so whatever drives the pose (a rig's joystick controls) applies to

@@ -11,6 +11,7 @@
 #include "rigscope/error.h"
 #include "rigscope/output.h"
 #include "report_page.h"
+#include "rom_report.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {
@@ -59,8 +60,12 @@ int run_check(const CheckCommand& opt) {
     // Per welded vertex, the lowest and highest T seen and where: enough to rank violations
     // without keeping any frame.
     std::vector<std::vector<Extreme>> lo(meshes.size()), hi(meshes.size());
+    std::vector<char> frame_failed(in.frames.size(), 0);  // for --rom: which sweeps failed
     for_each_tension_frame(in, meshes, "check", [&](std::size_t fi) {
         const Frame& f = in.frames[fi];
+        for (const MeshTension& mt : meshes)
+            for (float t : mt.t)
+                if ((opt.has_stretch && t < opt.max_stretch) || (opt.has_compress && t > opt.max_compress)) frame_failed[fi] = 1;
         for (std::size_t m = 0; m < meshes.size(); ++m) {
             const auto& t = meshes[m].t;
             if (lo[m].empty()) {
@@ -97,6 +102,7 @@ int run_check(const CheckCommand& opt) {
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
     OutputFile out("-");
     out.write(outcome.report);
+    out.write(rom_failures(in, frame_failed));
     out.commit();
     if (junit) {
         junit->write(outcome.junit);

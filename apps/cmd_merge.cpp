@@ -7,6 +7,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/check_report.h"
+#include "rigscope/diff_report.h"
 #include "rigscope/error.h"
 #include "rigscope/merge.h"
 #include "tension_gltf.h"
@@ -17,6 +18,7 @@ namespace {
 
 struct MergeOptions {
     std::string out;
+    std::string junit;  // diff: the run's JUnit report
     std::vector<std::string> chunks;
 };
 
@@ -42,6 +44,10 @@ void check_frame_files(const std::vector<ChunkRecord>& chunks) {
     text("--mesh", opt.mesh);
     text("--weld", opt.weld);
     text("--rig", opt.rig);
+    text("--joints", opt.joints);
+    opt.rom = option(r, "--rom") != nullptr;
+    if (const auto* v = option(r, "--rom-angle")) opt.rom_options.angle_deg = std::stod(v->front());
+    if (const auto* v = option(r, "--rom-frames")) opt.rom_options.frames_per_sweep = std::stoi(v->front());
     if (const auto* v = option(r, "--fps")) opt.fps = std::stod(v->front());
     if (const auto* v = option(r, "--max-memory")) opt.max_memory_mib = std::stod(v->front());
     const Input in = load_input(opt);
@@ -83,6 +89,33 @@ int run_merge(const MergeOptions& opt) {
         junit.commit();
         return outcome.failed ? kExitCheckFailed : kExitOk;
     }
+    if (chunks.front().command == "diff") {
+        // The rows or frames joined as for other commands; the summary, verdict and JUnit
+        // report from the chunks' per-vertex extremes.
+        DiffLimits limits;
+        std::vector<DiffMesh> meshes;
+        std::vector<DiffFrame> frames;
+        merge_diff_chunks(chunks, limits, meshes, frames);
+        const CheckOutcome outcome = diff_outcome(limits, meshes, frames);
+        std::vector<std::string> keep = chunk_files(chunks);
+        OutputFile out(opt.out, keep);
+        std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, keep);
+        merge_chunk_outputs(chunks, out);
+        out.finish();
+        if (junit) {
+            junit->write(outcome.junit);
+            junit->finish();
+        }
+        if (opt.out != "-") {
+            OutputFile report("-");
+            report.write(outcome.report);
+            report.commit();
+        }
+        out.commit();
+        if (junit) junit->commit();
+        return outcome.failed ? kExitCheckFailed : kExitOk;
+    }
+    if (!opt.junit.empty()) throw Error(kExitUsage, "merge --junit is for diff chunks (check chunks' OUT is the JUnit report)");
     double t_s = 0, t_c = 0;
     if (merged_auto_range(chunks, t_s, t_c))
         spdlog::info("merge: auto range over the frames of all {} chunks: t_s = {}, t_c = {} (each chunk's log shows its own)",
@@ -99,6 +132,7 @@ void add_merge_command(CLI::App& app, Runner& run) {
     auto opt = std::make_shared<MergeOptions>();
     CLI::App* cmd = app.add_subcommand("merge", "Join the outputs of --chunk I/N runs into what one run would have written");
     cmd->add_option("OUT", opt->out, "Merged output (- for stdout); for per-frame glTF chunks, their out_####.glb pattern")->required();
+    cmd->add_option("--junit", opt->junit, "diff chunks: also write the run's JUnit report here");
     cmd->add_option("CHUNK", opt->chunks, "Chunk outputs (or their .chunk.json records), one per chunk, any order")->required();
     cmd->callback([&run, opt] { run = [opt] { return run_merge(*opt); }; });
 }

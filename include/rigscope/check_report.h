@@ -61,4 +61,14 @@ void record_check_chunk(const CheckLimits& limits, const CheckRunInfo& run, cons
 // their states. Throws Error (exit 3) naming a chunk whose state is unreadable.
 CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks);
 
+// A per-vertex limit of another command (diff), in check's JUnit form: one test case per limit,
+// a failure listing the worst vertices when any passed it.
+struct LimitCase {
+    std::string classname, name;
+    std::size_t failures = 0;          // vertices past the limit
+    std::string message;               // the failure's message
+    std::vector<std::string> worst;    // one line each, worst first
+};
+std::string limit_junit(const std::string& suite, const std::vector<LimitCase>& cases);
+
 }  // namespace rigscope

@@ -395,4 +395,32 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
     return check_outcome(limits, run, all);
 }
 
+std::string limit_junit(const std::string& suite, const std::vector<LimitCase>& cases) {
+    std::size_t failed = 0;
+    for (const LimitCase& c : cases) failed += c.failures > 0;
+    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"";
+    xml_escape(x, suite, true);
+    x += "\" tests=\"" + std::to_string(cases.size()) + "\" failures=\"" + std::to_string(failed) + "\" errors=\"0\" skipped=\"0\">\n";
+    for (const LimitCase& c : cases) {
+        x += "  <testcase classname=\"";
+        xml_escape(x, c.classname, true);
+        x += "\" name=\"";
+        xml_escape(x, c.name, true);
+        x += "\">";
+        if (c.failures) {
+            x += "\n    <failure message=\"";
+            xml_escape(x, c.message, true);
+            x += "\">";
+            for (const std::string& w : c.worst) {
+                xml_escape(x, w, false);
+                x += "\n";
+            }
+            x += "</failure>\n  ";
+        }
+        x += "</testcase>\n";
+    }
+    x += "</testsuite>\n</testsuites>\n";
+    return x;
+}
+
 }  // namespace rigscope

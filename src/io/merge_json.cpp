@@ -6,6 +6,7 @@
 
 #include "json_text.h"
 #include "merge_internal.h"
+#include "rigscope/diff_report.h"
 
 namespace rigscope::merge_detail {
 
@@ -256,6 +257,14 @@ Rules rules_for(const std::vector<ChunkRecord>& chunks) {
                 {"controls", Rule::each({{"x", Rule::concat()}, {"y", Rule::concat()}})},
                 {"series", Rule::each({{"weights", Rule::concat()}})}};
     if (c == "rivet") return {{"frames", Rule::concat()}, {"bake", Rule::custom(rivet_bake)}};
+    if (c == "diff")
+        return {{"frames", Rule::concat()}, {"summary", Rule::custom([&chunks](const std::vector<View>&, OutputFile& out) {
+                     DiffLimits limits;
+                     std::vector<DiffMesh> meshes;
+                     std::vector<DiffFrame> frames;
+                     merge_diff_chunks(chunks, limits, meshes, frames);
+                     out.write(diff_summary_json(limits, meshes, frames));
+                 })}};
     bad_chunk(chunks.front(), "merge does not join JSON outputs of '" + c + "'");
 }
 

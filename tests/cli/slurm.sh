@@ -60,6 +60,10 @@ start=$SECONDS
 submit bend.csv tension "$BEND" --auto-range && bend_job=$merge_job
 submit cesium.json tension "$CESIUM" --vertices 0,100..103 && cesium_job=$merge_job
 submit check.xml check "$BEND" --max-stretch 0.8 && check_job=$merge_job
+# Rig CI on the farm: a diff against a moved joint (failing its limit) and a --rom tension.
+python3 "$REPO/tests/cli/rigci_glb.py" move "$BEND" "$WORK/runs/moved.glb" Bone.001 0 0.2 0
+submit diff.json diff "$BEND" "$WORK/runs/moved.glb" --max-displacement 0.1 && diff_job=$merge_job
+submit rom.csv tension "$BEND" --rom --rom-frames 8 && rom_job=$merge_job
 # A farm where chunk 2 cannot write its part: its task fails, the merge must not run.
 mkdir -p "$WORK/runs/broken.csv.parts/2.csv"
 submit broken.csv tension "$BEND" && broken_job=$merge_job
@@ -80,6 +84,12 @@ for f in "$WORK/check_single.xml" "$WORK/runs/check.xml"; do
 done
 check "check: merged JUnit equals one run's but for timing" -- cmp -s "$WORK/check_single.xml.norm" "$WORK/runs/check.xml.norm"
 check "check: merge log holds the run's report" -- cmp -s "$WORK/check_single.txt" "$(ls "$WORK"/runs/rigscope-merge-"${check_job:-0}".log)"
+"$RIGSCOPE" -q diff "$BEND" "$WORK/runs/moved.glb" --max-displacement 0.1 -o "$WORK/diff_single.json" >/dev/null
+"$RIGSCOPE" -q tension "$BEND" --rom --rom-frames 8 -o "$WORK/rom_single.csv"
+check "diff merge job failed as the diff's limit does" -- test "$(wait_for "${diff_job:-0}" 120)" = FAILED
+check "diff: merged JSON byte-identical to one run" -- cmp -s "$WORK/diff_single.json" "$WORK/runs/diff.json"
+check "tension --rom merge job completed" -- test "$(wait_for "${rom_job:-0}" 120)" = COMPLETED
+check "tension --rom: merged CSV byte-identical to one run" -- cmp -s "$WORK/rom_single.csv" "$WORK/runs/rom.csv"
 check "parts removed after the merge" -- test ! -e "$WORK/runs/bend.csv.parts"
 check "merge after a failed chunk is cancelled" -- test "$(wait_for "${broken_job:-0}" 120)" = CANCELLED
 check "no merged output after a failed chunk" -- test ! -e "$WORK/runs/broken.csv"

@@ -1,0 +1,437 @@
+#include "rigscope/diff_report.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+#include "json_text.h"
+#include "rigscope/error.h"
+#include "rigscope/output.h"
+#include "rigscope/tension_output.h"
+
+namespace rigscope {
+
+namespace {
+
+struct VertexRef {
+    std::uint32_t mesh, vertex;
+};
+
+// Nearest-rank percentile of sorted values (0 for none).
+float percentile(const std::vector<float>& sorted, double p) {
+    if (sorted.empty()) return 0;
+    std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+    rank = std::clamp<std::size_t>(rank, 1, sorted.size());
+    return sorted[rank - 1];
+}
+
+void frame_json(std::string& b, const Frame& f) {
+    if (f.bind) b += "\"bind\"";
+    else append_number(b, f.number);
+}
+
+// Every vertex of every mesh ordered by `key` descending; ties keep mesh and vertex order.
+template <typename Key>
+std::vector<VertexRef> ranked(const std::vector<DiffMesh>& meshes, Key key) {
+    std::vector<VertexRef> all;
+    for (std::uint32_t m = 0; m < meshes.size(); ++m)
+        for (std::uint32_t v = 0; v < meshes[m].displacement.size(); ++v) all.push_back({m, v});
+    std::stable_sort(all.begin(), all.end(), [&](const VertexRef& a, const VertexRef& b) { return key(a) > key(b); });
+    return all;
+}
+
+std::string describe(const std::vector<DiffMesh>& meshes, const VertexRef& r, bool t) {
+    const DiffMesh& m = meshes[r.mesh];
+    std::string s = "mesh '" + m.name + "' vertex " + std::to_string(r.vertex) + " (under '" + m.regions[m.region[r.vertex]] + "') frame ";
+    append_frame_label(s, t ? m.t_change_frame[r.vertex] : m.displacement_frame[r.vertex]);
+    if (t) {
+        s += ": change in T ";
+        append_number(s, m.t_change[r.vertex]);
+    } else {
+        s += ": moved ";
+        append_number(s, m.displacement[r.vertex]);
+        s += " m (";
+        append_number(s, m.diagonal > 0 ? m.displacement[r.vertex] / m.diagonal : 0.0);
+        s += " of the diagonal)";
+    }
+    return s;
+}
+
+struct Region {
+    std::string name;
+    std::size_t vertices = 0, changed = 0;
+    float displacement = 0, t_change = 0;
+};
+
+// Regions over all meshes, by name: the largest displacement first, then name.
+std::vector<Region> regions(const std::vector<DiffMesh>& meshes) {
+    std::vector<Region> out;
+    for (const DiffMesh& m : meshes)
+        for (std::size_t v = 0; v < m.displacement.size(); ++v) {
+            const std::string& name = m.regions[m.region[v]];
+            auto it = std::find_if(out.begin(), out.end(), [&](const Region& r) { return r.name == name; });
+            if (it == out.end()) {
+                out.push_back(Region{name});
+                it = out.end() - 1;
+            }
+            ++it->vertices;
+            it->changed += m.displacement[v] > 0 || m.t_change[v] != 0;
+            it->displacement = std::max(it->displacement, m.displacement[v]);
+            it->t_change = std::max(it->t_change, std::fabs(m.t_change[v]));
+        }
+    std::stable_sort(out.begin(), out.end(), [](const Region& a, const Region& b) {
+        return a.displacement != b.displacement ? a.displacement > b.displacement : a.name < b.name;
+    });
+    return out;
+}
+
+std::vector<float> sorted_values(const std::vector<DiffMesh>& meshes, bool t) {
+    std::vector<float> v;
+    for (const DiffMesh& m : meshes)
+        for (std::size_t i = 0; i < m.displacement.size(); ++i) v.push_back(t ? std::fabs(m.t_change[i]) : m.displacement[i]);
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+std::vector<std::size_t> worst_frames(const std::vector<DiffFrame>& frames, std::size_t n) {
+    std::vector<std::size_t> idx(frames.size());
+    std::iota(idx.begin(), idx.end(), 0);
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return frames[a].displacement > frames[b].displacement; });
+    if (idx.size() > n) idx.resize(n);
+    return idx;
+}
+
+}  // namespace
+
+std::string diff_summary_json(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+    const std::size_t worst = static_cast<std::size_t>(lim.worst);
+    std::string b = "{";
+    auto vertex_json = [&](const VertexRef& r) {
+        const DiffMesh& m = meshes[r.mesh];
+        b += "{\"mesh\":";
+        append_json_string(b, m.name);
+        b += ",\"vertex\":";
+        append_number(b, r.vertex);
+        b += ",\"region\":";
+        append_json_string(b, m.regions[m.region[r.vertex]]);
+        b += ",\"displacement\":";
+        append_number(b, m.displacement[r.vertex]);
+        b += ",\"relative\":";
+        append_number(b, m.diagonal > 0 ? m.displacement[r.vertex] / m.diagonal : 0.0);
+        b += ",\"frame\":";
+        frame_json(b, m.displacement_frame[r.vertex]);
+        b += ",\"t_change\":";
+        append_number(b, m.t_change[r.vertex]);
+        b += ",\"t_frame\":";
+        frame_json(b, m.t_change_frame[r.vertex]);
+        b += '}';
+    };
+    const auto by_disp = ranked(meshes, [&](const VertexRef& r) { return meshes[r.mesh].displacement[r.vertex]; });
+    const auto by_t = ranked(meshes, [&](const VertexRef& r) { return std::fabs(meshes[r.mesh].t_change[r.vertex]); });
+    std::size_t changed = 0;
+    for (const DiffMesh& m : meshes)
+        for (std::size_t v = 0; v < m.displacement.size(); ++v) changed += m.displacement[v] > 0 || m.t_change[v] != 0;
+    b += "\"vertices\":";
+    append_number(b, static_cast<unsigned long>(by_disp.size()));
+    b += ",\"changed_vertices\":";
+    append_number(b, static_cast<unsigned long>(changed));
+    b += ",\"max_displacement\":";
+    if (by_disp.empty()) b += "null"; else vertex_json(by_disp.front());
+    b += ",\"max_t_change\":";
+    if (by_t.empty()) b += "null"; else vertex_json(by_t.front());
+    b += ",\"percentiles\":{";
+    for (int k = 0; k < 2; ++k) {
+        const std::vector<float> v = sorted_values(meshes, k == 1);
+        b += k ? ",\"t_change\":{" : "\"displacement\":{";
+        const double ps[3] = {50, 95, 99};
+        for (int i = 0; i < 3; ++i) {
+            b += i ? ",\"" : "\"";
+            append_number(b, static_cast<int>(ps[i]));
+            b += "\":";
+            append_number(b, percentile(v, ps[i]));
+        }
+        b += '}';
+    }
+    b += "},\"worst_vertices\":[";
+    for (std::size_t i = 0; i < by_disp.size() && i < worst; ++i) {
+        if (i) b += ',';
+        vertex_json(by_disp[i]);
+    }
+    b += "],\"worst_frames\":[";
+    const auto wf = worst_frames(frames, worst);
+    for (std::size_t i = 0; i < wf.size(); ++i) {
+        const DiffFrame& f = frames[wf[i]];
+        b += i ? ",{\"frame\":" : "{\"frame\":";
+        frame_json(b, f.frame);
+        b += ",\"displacement\":";
+        append_number(b, f.displacement);
+        b += ",\"mesh\":";
+        append_json_string(b, meshes.empty() ? "" : meshes[f.mesh].name);
+        b += ",\"vertex\":";
+        append_number(b, f.vertex);
+        b += ",\"t_change\":";
+        append_number(b, f.t_change);
+        b += '}';
+    }
+    b += "],\"regions\":[";
+    const auto rs = regions(meshes);
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+        b += i ? ",{\"joint\":" : "{\"joint\":";
+        append_json_string(b, rs[i].name);
+        b += ",\"vertices\":";
+        append_number(b, static_cast<unsigned long>(rs[i].vertices));
+        b += ",\"changed\":";
+        append_number(b, static_cast<unsigned long>(rs[i].changed));
+        b += ",\"max_displacement\":";
+        append_number(b, rs[i].displacement);
+        b += ",\"max_t_change\":";
+        append_number(b, rs[i].t_change);
+        b += '}';
+    }
+    b += "]}";
+    return b;
+}
+
+CheckOutcome diff_outcome(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+    CheckOutcome o;
+    const std::size_t worst = static_cast<std::size_t>(lim.worst);
+    std::string& r = o.report;
+    r += "diff " + lim.old_file + " -> " + lim.new_file + "\n";
+    const auto by_disp = ranked(meshes, [&](const VertexRef& v) { return meshes[v.mesh].displacement[v.vertex]; });
+    const auto by_t = ranked(meshes, [&](const VertexRef& v) { return std::fabs(meshes[v.mesh].t_change[v.vertex]); });
+    const std::vector<float> d = sorted_values(meshes, false), t = sorted_values(meshes, true);
+    auto stats = [&](const char* what, const std::vector<float>& v, const char* unit) {
+        r += std::string(what) + ": max ";
+        append_number(r, v.empty() ? 0.0f : v.back());
+        r += unit;
+        for (double p : {50.0, 95.0, 99.0}) {
+            r += ", p" + std::to_string(static_cast<int>(p)) + " ";
+            append_number(r, percentile(v, p));
+        }
+        r += " (per vertex, its largest over the frames)\n";
+    };
+    stats("displacement", d, " m");
+    stats("|change in T|", t, "");
+    if (!by_disp.empty() && meshes[by_disp.front().mesh].displacement[by_disp.front().vertex] > 0) {
+        r += "worst vertices:\n";
+        for (std::size_t i = 0; i < by_disp.size() && i < worst && meshes[by_disp[i].mesh].displacement[by_disp[i].vertex] > 0; ++i)
+            r += "  " + describe(meshes, by_disp[i], false) + "\n";
+        r += "worst frames:";
+        for (std::size_t i : worst_frames(frames, worst)) {
+            if (!(frames[i].displacement > 0)) break;
+            r += " ";
+            append_frame_label(r, frames[i].frame);
+            r += " (";
+            append_number(r, frames[i].displacement);
+            r += " m)";
+        }
+        r += "\nby joint region (heaviest influence in OLD):\n";
+        for (const Region& g : regions(meshes)) {
+            if (g.changed == 0) continue;
+            r += "  under '" + g.name + "': " + std::to_string(g.changed) + " of " + std::to_string(g.vertices) + " vertices changed, max ";
+            append_number(r, g.displacement);
+            r += " m, max |change in T| ";
+            append_number(r, g.t_change);
+            r += "\n";
+        }
+    } else {
+        r += "no vertex moved\n";
+    }
+
+    std::vector<LimitCase> cases;
+    std::string stem = std::filesystem::path(lim.new_file).stem().string();
+    for (char& c : stem)
+        if (c == '.' || c == ' ') c = '_';
+    auto limit = [&](bool t_limit) {
+        const double bound = t_limit ? lim.max_t_change : lim.max_displacement;
+        LimitCase c;
+        c.classname = "rigscope.diff." + (stem.empty() ? std::string("input") : stem);
+        c.name = t_limit ? "|change in T| > " : "displacement > ";
+        append_number(c.name, bound);
+        const auto& list = t_limit ? by_t : by_disp;
+        for (const VertexRef& v : list) {
+            const double x = t_limit ? std::fabs(meshes[v.mesh].t_change[v.vertex]) : meshes[v.mesh].displacement[v.vertex];
+            if (!(x > bound)) break;
+            if (c.worst.size() < worst) c.worst.push_back(describe(meshes, v, t_limit));
+            ++c.failures;
+        }
+        c.message = std::to_string(c.failures) + " vertices past the limit";
+        r += (t_limit ? "limit |change in T| > " : "limit displacement > ");
+        append_number(r, bound);
+        r += ": " + c.message + "\n";
+        for (const std::string& w : c.worst) r += "  " + w + "\n";
+        o.failed = o.failed || c.failures > 0;
+        cases.push_back(std::move(c));
+    };
+    if (lim.has_displacement) limit(false);
+    if (lim.has_t_change) limit(true);
+    if (!cases.empty()) r += o.failed ? "FAIL\n" : "PASS\n";
+    o.junit = limit_junit("rigscope.diff", cases);
+    return o;
+}
+
+// --- chunks ----------------------------------------------------------------------------------
+
+void record_diff_chunk(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+    std::string b = "{\"max_displacement\":";
+    if (lim.has_displacement) append_number(b, lim.max_displacement); else b += "null";
+    b += ",\"max_t_change\":";
+    if (lim.has_t_change) append_number(b, lim.max_t_change); else b += "null";
+    b += ",\"worst\":";
+    append_number(b, lim.worst);
+    b += ",\"old\":";
+    append_json_string(b, lim.old_file);
+    b += ",\"new\":";
+    append_json_string(b, lim.new_file);
+    auto list = [&](const char* key, std::size_t n, auto item) {
+        b += ",\"";
+        b += key;
+        b += "\":[";
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i) b += ',';
+            item(i);
+        }
+        b += ']';
+    };
+    list("frames", frames.size(), [&](std::size_t i) {
+        const DiffFrame& f = frames[i];
+        b += '[';
+        frame_json(b, f.frame);
+        for (double x : {double(f.displacement), double(f.mesh), double(f.vertex), double(f.t_change), double(f.t_mesh), double(f.t_vertex)}) {
+            b += ',';
+            append_number(b, x);
+        }
+        b += ']';
+    });
+    b += ",\"meshes\":[";
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const DiffMesh& e = meshes[m];
+        b += m ? ",{\"name\":" : "{\"name\":";
+        append_json_string(b, e.name);
+        b += ",\"diagonal\":";
+        append_number(b, e.diagonal);
+        list("regions", e.regions.size(), [&](std::size_t i) { append_json_string(b, e.regions[i]); });
+        const std::size_t n = e.displacement.size();
+        list("region", n, [&](std::size_t i) { append_number(b, e.region[i]); });
+        list("displacement", n, [&](std::size_t i) { append_number(b, e.displacement[i]); });
+        list("displacement_frame", n, [&](std::size_t i) { frame_json(b, e.displacement_frame[i]); });
+        list("t_change", n, [&](std::size_t i) { append_number(b, e.t_change[i]); });
+        list("t_change_frame", n, [&](std::size_t i) { frame_json(b, e.t_change_frame[i]); });
+        b += '}';
+    }
+    b += "]}";
+    set_chunk_state("diff", std::move(b));
+}
+
+namespace {
+
+[[noreturn]] void bad_state(const ChunkRecord& r, const std::string& problem) { throw bad_input(r.record_path, "diff state: " + problem); }
+
+template <typename T>
+T number(const ChunkRecord& r, std::string_view s) {
+    T v{};
+    auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (res.ec != std::errc() || res.ptr != s.data() + s.size()) bad_state(r, "'" + std::string(s) + "' is not a number");
+    return v;
+}
+
+Frame frame_of(const ChunkRecord& r, std::string_view s) {
+    if (s == "\"bind\"") return Frame{true, 0, 0.0};
+    return Frame{false, number<long>(r, s), 0.0};
+}
+
+}  // namespace
+
+void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, std::vector<DiffMesh>& all, std::vector<DiffFrame>& frames) {
+    all.clear();
+    frames.clear();
+    bool first_chunk = true;
+    for (const ChunkRecord& r : chunks) {
+        const std::string* state = nullptr;
+        for (const auto& [kind, text] : r.state)
+            if (kind == "diff") state = &text;
+        if (!state) bad_state(r, "missing (not a diff --chunk record)");
+        const std::string_view s = *state;
+        try {
+            const auto top = json_text::members(s, json_text::document(s));
+            auto get = [&](const json_text::Member* m, const char* key) {
+                if (!m) bad_state(r, std::string("no '") + key + "'");
+                return m->value;
+            };
+            auto top_get = [&](const char* key) { return get(json_text::find(top, key), key); };
+            const std::string_view md = top_get("max_displacement").of(s), mt = top_get("max_t_change").of(s);
+            lim.has_displacement = md != "null";
+            lim.has_t_change = mt != "null";
+            if (lim.has_displacement) lim.max_displacement = number<double>(r, md);
+            if (lim.has_t_change) lim.max_t_change = number<double>(r, mt);
+            lim.worst = number<int>(r, top_get("worst").of(s));
+            lim.old_file = json_text::string_value(s, top_get("old"));
+            lim.new_file = json_text::string_value(s, top_get("new"));
+            for (const json_text::Span& f : json_text::elements(s, top_get("frames"))) {
+                const auto e = json_text::elements(s, f);
+                if (e.size() != 7) bad_state(r, "a frame entry without 7 values");
+                DiffFrame d;
+                d.frame = frame_of(r, e[0].of(s));
+                d.displacement = number<float>(r, e[1].of(s));
+                d.mesh = number<std::uint32_t>(r, e[2].of(s));
+                d.vertex = number<std::uint32_t>(r, e[3].of(s));
+                d.t_change = number<float>(r, e[4].of(s));
+                d.t_mesh = number<std::uint32_t>(r, e[5].of(s));
+                d.t_vertex = number<std::uint32_t>(r, e[6].of(s));
+                frames.push_back(d);
+            }
+            const auto meshes = json_text::elements(s, top_get("meshes"));
+            if (first_chunk) all.resize(meshes.size());
+            if (all.size() != meshes.size()) bad_state(r, "another number of meshes than chunk 0's");
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                const auto mm = json_text::members(s, meshes[m]);
+                auto arr = [&](const char* key) { return json_text::elements(s, get(json_text::find(mm, key), key)); };
+                DiffMesh& e = all[m];
+                const auto region = arr("region"), disp = arr("displacement"), dispf = arr("displacement_frame"), dt = arr("t_change"),
+                           dtf = arr("t_change_frame");
+                for (const auto* a : {&region, &dispf, &dt, &dtf})
+                    if (a->size() != disp.size()) bad_state(r, "a mesh whose lists differ in length");
+                if (disp.empty()) continue;  // a chunk without frames
+                const bool first = e.displacement.empty();
+                if (first) {
+                    e.name = json_text::string_value(s, get(json_text::find(mm, "name"), "name"));
+                    e.diagonal = number<double>(r, get(json_text::find(mm, "diagonal"), "diagonal").of(s));
+                    for (const json_text::Span& n : arr("regions")) e.regions.push_back(json_text::string_value(s, n));
+                    e.region.resize(disp.size());
+                    e.displacement.resize(disp.size());
+                    e.displacement_frame.resize(disp.size());
+                    e.t_change.resize(disp.size());
+                    e.t_change_frame.resize(disp.size());
+                } else if (e.displacement.size() != disp.size()) {
+                    bad_state(r, "another vertex count than chunk 0's");
+                }
+                for (std::size_t v = 0; v < disp.size(); ++v) {
+                    const float dv = number<float>(r, disp[v].of(s)), tv = number<float>(r, dt[v].of(s));
+                    if (first) {
+                        e.region[v] = number<std::uint32_t>(r, region[v].of(s));
+                        if (e.region[v] >= e.regions.size()) bad_state(r, "a region index out of range");
+                    }
+                    // The first chunk to reach an extreme keeps it, as the first frame does in one run.
+                    if (first || dv > e.displacement[v]) {
+                        e.displacement[v] = dv;
+                        e.displacement_frame[v] = frame_of(r, dispf[v].of(s));
+                    }
+                    if (first || std::fabs(tv) > std::fabs(e.t_change[v])) {
+                        e.t_change[v] = tv;
+                        e.t_change_frame[v] = frame_of(r, dtf[v].of(s));
+                    }
+                }
+            }
+            first_chunk = false;
+        } catch (const json_text::SyntaxError& e) {
+            bad_state(r, e.what());
+        }
+    }
+    for (const DiffFrame& f : frames)
+        if (f.mesh >= std::max<std::size_t>(all.size(), 1) || f.t_mesh >= std::max<std::size_t>(all.size(), 1))
+            throw bad_input(chunks.front().record_path, "diff state: a frame's mesh index out of range");
+}
+
+}  // namespace rigscope
