@@ -1,0 +1,221 @@
+#include "rigscope/measure.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rigscope {
+
+std::vector<std::uint32_t> welded_triangles(const Mesh& mesh, const Topology& topo) {
+    std::vector<std::uint32_t> tris;
+    tris.reserve(mesh.face_indices.size());
+    for (std::size_t f = 0; f + 1 < mesh.face_offsets.size(); ++f) {
+        const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+        if (e < b + 3) continue;
+        const std::uint32_t a = topo.welded_of[mesh.face_indices[b]];
+        for (std::uint32_t k = b + 1; k + 1 < e; ++k) {
+            const std::uint32_t p = topo.welded_of[mesh.face_indices[k]], q = topo.welded_of[mesh.face_indices[k + 1]];
+            if (a == p || p == q || a == q) continue;
+            tris.insert(tris.end(), {a, p, q});
+        }
+    }
+    return tris;
+}
+
+namespace {
+
+// The one-ring of the triangles `keep` accepts; a vertex lists its triangles in triangle order,
+// each as its two other corners in the face's winding (b, c after a).
+template <typename Keep>
+OneRing one_ring(const std::vector<std::uint32_t>& tris, const Topology& topo, Keep keep) {
+    OneRing r;
+    const std::size_t wn = topo.welded_count();
+    r.self = topo.representative;
+    r.offsets.assign(wn + 1, 0);
+    const std::size_t nt = tris.size() / 3;
+    std::vector<std::uint8_t> kept(nt);
+    for (std::size_t t = 0; t < nt; ++t) {
+        kept[t] = keep(t) ? 1 : 0;
+        if (kept[t])
+            for (int k = 0; k < 3; ++k) ++r.offsets[tris[3 * t + k] + 1];
+    }
+    for (std::size_t w = 0; w < wn; ++w) r.offsets[w + 1] += r.offsets[w];
+    r.corners.assign(2 * std::size_t(r.offsets[wn]), 0);
+    std::vector<std::uint32_t> fill(r.offsets.begin(), r.offsets.end() - 1);
+    for (std::size_t t = 0; t < nt; ++t) {
+        if (!kept[t]) continue;
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t w = tris[3 * t + k];
+            const std::uint32_t e = fill[w]++;
+            r.corners[2 * std::size_t(e)] = topo.representative[tris[3 * t + (k + 1) % 3]];
+            r.corners[2 * std::size_t(e) + 1] = topo.representative[tris[3 * t + (k + 2) % 3]];
+        }
+    }
+    return r;
+}
+
+Eigen::Vector3d rest_of(const std::vector<Eigen::Vector3f>& p, std::uint32_t v) { return p[v].cast<double>(); }
+
+}  // namespace
+
+AreaKernel::AreaKernel(const std::vector<std::uint32_t>& tris, const Topology& topo, const std::vector<Eigen::Vector3f>& rest_positions)
+    : ring(one_ring(tris, topo, [](std::size_t) { return true; })) {
+    const std::size_t wn = topo.welded_count();
+    rest.assign(wn, 0.0f);
+    for (std::size_t w = 0; w < wn; ++w) {
+        const Eigen::Vector3d p = rest_of(rest_positions, ring.self[w]);
+        double sum = 0;
+        for (std::uint32_t e = ring.offsets[w]; e < ring.offsets[w + 1]; ++e)
+            sum += (rest_of(rest_positions, ring.corners[2 * e]) - p).cross(rest_of(rest_positions, ring.corners[2 * e + 1]) - p).norm();
+        rest[w] = static_cast<float>(sum);
+    }
+}
+
+std::size_t AreaKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* t) const {
+    std::size_t degenerate = 0;
+    const std::uint32_t* corner = ring.corners.data();
+    for (std::size_t w = begin; w < end; ++w) {
+        const Eigen::Vector3f p = P[ring.self[w]];
+        float sum = 0;
+        for (std::uint32_t e = ring.offsets[w]; e < ring.offsets[w + 1]; ++e) {
+            const Eigen::Vector3f a = P[corner[2 * e]] - p, b = P[corner[2 * e + 1]] - p;
+            const float x = a.y() * b.z() - a.z() * b.y(), y = a.z() * b.x() - a.x() * b.z(), z = a.x() * b.y() - a.y() * b.x();
+            sum += std::sqrt(x * x + y * y + z * z);
+        }
+        const float r = rest[w], v = r / sum;
+        const bool ok = r > 0 && sum > 0 && v - v == 0.0f;
+        t[w] = ok ? v : 1.0f;
+        degenerate += !ok;
+    }
+    return degenerate;
+}
+
+namespace {
+
+// A rest triangle too thin to define a plane (area below 1e-12 of its longest edge squared) has
+// no deformation gradient; it is left out of the principal one-ring.
+bool plane_of(const std::vector<Eigen::Vector3f>& rest, const std::uint32_t* tri, const Topology& topo) {
+    const Eigen::Vector3d a = rest_of(rest, topo.representative[tri[0]]);
+    const Eigen::Vector3d e1 = rest_of(rest, topo.representative[tri[1]]) - a;
+    const Eigen::Vector3d e2 = rest_of(rest, topo.representative[tri[2]]) - a;
+    const double longest = std::max({e1.squaredNorm(), e2.squaredNorm(), (e2 - e1).squaredNorm()});
+    return longest > 0 && e1.cross(e2).norm() > 1e-12 * longest;
+}
+
+// The rotation of least angle taking unit vector a to unit vector b, applied to x.
+Eigen::Vector3d rotate_onto(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& x,
+                            const Eigen::Vector3d& fallback_axis) {
+    const double c = a.dot(b);
+    if (c < -1 + 1e-9) {
+        // Opposite normals (a fold): a half turn about an axis in the triangle's plane.
+        return 2 * fallback_axis.dot(x) * fallback_axis - x;
+    }
+    const Eigen::Vector3d v = a.cross(b);
+    return c * x + v.cross(x) + v * (v.dot(x) / (1 + c));
+}
+
+}  // namespace
+
+PrincipalKernel::PrincipalKernel(const std::vector<std::uint32_t>& tris, const Topology& topo,
+                                 const std::vector<Eigen::Vector3f>& rest_positions)
+    : ring(one_ring(tris, topo, [&](std::size_t t) { return plane_of(rest_positions, &tris[3 * t], topo); })) {
+    const std::size_t wn = topo.welded_count();
+    coef.assign(kCoef * ring.entry_count(), 0.0f);
+    for (std::size_t w = 0; w < wn; ++w) {
+        const std::uint32_t e0 = ring.offsets[w], e1 = ring.offsets[w + 1];
+        if (e0 == e1) continue;
+        const Eigen::Vector3d p = rest_of(rest_positions, ring.self[w]);
+        auto edges = [&](std::uint32_t e, Eigen::Vector3d& a, Eigen::Vector3d& b) {
+            a = rest_of(rest_positions, ring.corners[2 * e]) - p;
+            b = rest_of(rest_positions, ring.corners[2 * e + 1]) - p;
+        };
+        // The vertex's rest normal: area-weighted mean of its triangles' normals.
+        Eigen::Vector3d n = Eigen::Vector3d::Zero(), a, b;
+        double total = 0;
+        for (std::uint32_t e = e0; e < e1; ++e) {
+            edges(e, a, b);
+            n += a.cross(b);
+            total += a.cross(b).norm();
+        }
+        edges(e0, a, b);
+        if (n.norm() <= 1e-9 * total) n = a.cross(b);  // the normals cancel (a pinched fan)
+        n.normalize();
+        const Eigen::Vector3d t1 = (a - n * n.dot(a)).norm() > 0 ? (a - n * n.dot(a)).normalized() : n.unitOrthogonal();
+        const Eigen::Vector3d t2 = n.cross(t1);
+        for (std::uint32_t e = e0; e < e1; ++e) {
+            edges(e, a, b);
+            const Eigen::Vector3d c = a.cross(b);
+            const Eigen::Vector3d nt = c.normalized();
+            const Eigen::Vector3d ra = rotate_onto(nt, n, a, a.normalized()), rb = rotate_onto(nt, n, b, a.normalized());
+            // Dm: the rotated rest edges in (t1, t2); K = Dm^-1.
+            const double d00 = t1.dot(ra), d01 = t1.dot(rb), d10 = t2.dot(ra), d11 = t2.dot(rb);
+            const double det = d00 * d11 - d01 * d10;
+            float* k = &coef[kCoef * e];
+            k[0] = static_cast<float>(d11 / det);
+            k[1] = static_cast<float>(-d01 / det);
+            k[2] = static_cast<float>(-d10 / det);
+            k[3] = static_cast<float>(d00 / det);
+            k[4] = static_cast<float>(c.norm() / total);
+        }
+    }
+}
+
+std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* lambda_max,
+                                      float* lambda_min, float* dir) const {
+    std::size_t degenerate = 0;
+    const std::uint32_t* corner = ring.corners.data();
+    for (std::size_t w = begin; w < end; ++w) {
+        const std::uint32_t e0 = ring.offsets[w], e1 = ring.offsets[w + 1];
+        float* d = dir + 3 * w;
+        if (e0 == e1) {
+            lambda_max[w] = lambda_min[w] = 1.0f;
+            d[0] = d[1] = d[2] = 0.0f;
+            ++degenerate;
+            continue;
+        }
+        const float* P0 = P[ring.self[w]].data();
+        const float px = P0[0], py = P0[1], pz = P0[2];
+        float c00 = 0, c01 = 0, c11 = 0;
+        float f0x = 0, f0y = 0, f0z = 0, f1x = 0, f1y = 0, f1z = 0;
+        for (std::uint32_t e = e0; e < e1; ++e) {
+            const float* q = P[corner[2 * e]].data();
+            const float* r = P[corner[2 * e + 1]].data();
+            const float ax = q[0] - px, ay = q[1] - py, az = q[2] - pz;
+            const float bx = r[0] - px, by = r[1] - py, bz = r[2] - pz;
+            const float* k = &coef[kCoef * e];
+            // F = [a b] K: the deformed images of the tangent basis vectors.
+            const float ux = ax * k[0] + bx * k[2], uy = ay * k[0] + by * k[2], uz = az * k[0] + bz * k[2];
+            const float vx = ax * k[1] + bx * k[3], vy = ay * k[1] + by * k[3], vz = az * k[1] + bz * k[3];
+            const float wt = k[4];
+            c00 += wt * (ux * ux + uy * uy + uz * uz);
+            c01 += wt * (ux * vx + uy * vy + uz * vz);
+            c11 += wt * (vx * vx + vy * vy + vz * vz);
+            f0x += wt * ux; f0y += wt * uy; f0z += wt * uz;
+            f1x += wt * vx; f1y += wt * vy; f1z += wt * vz;
+        }
+        const float m = 0.5f * (c00 + c11), h = 0.5f * (c00 - c11);
+        const float s = std::sqrt(h * h + c01 * c01);
+        lambda_max[w] = std::sqrt(std::max(m + s, 0.0f));
+        lambda_min[w] = std::sqrt(std::max(m - s, 0.0f));
+        // Eigenvector of the smaller eigenvalue m - s, from whichever row of C - (m - s) I keeps
+        // more digits; (1, 0) where C is isotropic (every direction is one).
+        float x = h >= 0 ? c01 : h - s, y = h >= 0 ? -h - s : c01;
+        // Scaled to order 1 first: near isotropy both components are rounding noise, whose
+        // squares below would lose their digits as subnormals.
+        const float big = std::max(std::abs(x), std::abs(y));
+        if (big > 0) {
+            x /= big;
+            y /= big;
+        } else {
+            x = 1;
+        }
+        float dx = f0x * x + f1x * y, dy = f0y * x + f1y * y, dz = f0z * x + f1z * y;
+        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const float inv = len > 0 ? 1.0f / len : 0.0f;
+        d[0] = dx * inv;
+        d[1] = dy * inv;
+        d[2] = dz * inv;
+    }
+    return degenerate;
+}
+
+}  // namespace rigscope
