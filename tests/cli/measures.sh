@@ -135,6 +135,15 @@ merged 3 csv "principal CSV, auto-range 95, smooth" -- tension "$BEND" --measure
 merged 4 json "principal JSON, auto-range, series" -- tension "$BEND" --measure principal --auto-range --vertices 0,272,600
 merged 3 json "area JSON, series" -- tension "$BEND" --measure area --vertices 5,300
 
+# check chunks with the principal measure and lambda limits: merge gives one run's report.
+args="$BEND --measure principal --min-lambda 0.8 --max-lambda 1.2"
+"$RIGSCOPE" -q check $args --junit "$WORK/single.xml" >"$WORK/single.txt"
+want=$?
+rm -f "$WORK"/c_*
+for i in 0 1 2; do "$RIGSCOPE" -q check $args --chunk "$i/3" --junit "$WORK/c_$i.xml" >/dev/null; done
+expect "$want" "check principal: merge exits with the run's verdict ($want)" -- "$RIGSCOPE" merge "$WORK/merged.xml" "$WORK"/c_0.xml "$WORK"/c_1.xml "$WORK"/c_2.xml
+check "check principal: merged report equals one run's" -- cmp -s "$WORK/single.txt" "$WORK/out"
+
 # Independent numpy computation at a bent frame (frame 46: the middle of the bend). Debian's
 # python3 (scripts/setup.sh installs python3-numpy for it), as scripts/bench.sh uses.
 "$RIGSCOPE" -q deform "$BEND" --frames bind -o "$WORK/rest.csv"
