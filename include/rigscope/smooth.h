@@ -34,7 +34,7 @@ struct Smoother {
     std::size_t size() const { return offsets.empty() ? 0 : offsets.size() - 1; }
 
     // One iteration over welded vertices [begin, end) of `fields` interleaved values per vertex:
-    // out[fields * i + k] from in's neighbours.
+    // out[fields * i + k] from in's neighbours; fields is 1 to 4.
     void step(const float* in, float* out, std::size_t fields, std::size_t begin, std::size_t end) const;
 
     // `iterations` steps of the interleaved values in place (scratch is resized and reused), in

@@ -40,22 +40,41 @@ Smoother::Smoother(const Topology& topo, SmoothWeights k, const std::vector<std:
     }
 }
 
-void Smoother::step(const float* in, float* out, std::size_t fields, std::size_t begin, std::size_t end) const {
-    constexpr std::size_t kMax = 4;
+namespace {
+
+// One iteration with the field count and the weighting fixed at compile time, so the per-neighbour
+// loop keeps its sums in registers (the runtime-count loop was most of --smooth's time).
+template <std::size_t F, bool Cotan>
+void step_fixed(const Smoother& s, const float* in, float* out, std::size_t begin, std::size_t end) {
+    const std::uint32_t* off = s.offsets.data();
+    const std::uint32_t* nb = s.neighbours.data();
     for (std::size_t i = begin; i < end; ++i) {
-        const std::uint32_t e0 = offsets[i], e1 = offsets[i + 1];
-        float acc[kMax] = {0, 0, 0, 0};
-        float sum;
-        if (kind == SmoothWeights::cotan) {
-            for (std::uint32_t e = e0; e < e1; ++e)
-                for (std::size_t k = 0; k < fields; ++k) acc[k] += weights[e] * in[fields * neighbours[e] + k];
-            sum = weight_sum[i];
-        } else {
-            for (std::uint32_t e = e0; e < e1; ++e)
-                for (std::size_t k = 0; k < fields; ++k) acc[k] += in[fields * neighbours[e] + k];
-            sum = static_cast<float>(e1 - e0);
+        const std::uint32_t e0 = off[i], e1 = off[i + 1];
+        float acc[F] = {};
+        for (std::uint32_t e = e0; e < e1; ++e) {
+            const float* x = in + F * std::size_t(nb[e]);
+            const float w = Cotan ? s.weights[e] : 1.0f;
+            for (std::size_t k = 0; k < F; ++k) acc[k] += Cotan ? w * x[k] : x[k];
         }
-        for (std::size_t k = 0; k < fields; ++k) out[fields * i + k] = sum > 0 ? acc[k] / sum : in[fields * i + k];
+        const float sum = Cotan ? s.weight_sum[i] : static_cast<float>(e1 - e0);
+        for (std::size_t k = 0; k < F; ++k) out[F * i + k] = sum > 0 ? acc[k] / sum : in[F * i + k];
+    }
+}
+
+template <std::size_t F>
+void step_fields(const Smoother& s, const float* in, float* out, std::size_t begin, std::size_t end) {
+    if (s.kind == SmoothWeights::cotan) step_fixed<F, true>(s, in, out, begin, end);
+    else step_fixed<F, false>(s, in, out, begin, end);
+}
+
+}  // namespace
+
+void Smoother::step(const float* in, float* out, std::size_t fields, std::size_t begin, std::size_t end) const {
+    switch (fields) {
+    case 1: step_fields<1>(*this, in, out, begin, end); break;
+    case 2: step_fields<2>(*this, in, out, begin, end); break;
+    case 3: step_fields<3>(*this, in, out, begin, end); break;
+    default: step_fields<4>(*this, in, out, begin, end); break;
     }
 }
 
