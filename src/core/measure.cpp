@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rigscope/error.h"
+
 namespace rigscope {
 
 std::vector<std::uint32_t> welded_triangles(const Mesh& mesh, const Topology& topo) {
@@ -38,6 +40,10 @@ OneRing one_ring(const std::vector<std::uint32_t>& tris, const Topology& topo, K
         if (kept[t])
             for (int k = 0; k < 3; ++k) ++r.offsets[tris[3 * t + k] + 1];
     }
+    // Entries are counted in 32 bits, three per triangle: sum in 64 first.
+    std::uint64_t total = 0;
+    for (std::size_t w = 0; w < wn; ++w) total += r.offsets[w + 1];
+    if (total > 0xFFFFFFFFull) throw Error(kExitBadInput, "mesh has too many triangles for the measures' one-rings (3 x triangles must fit 32 bits)");
     for (std::size_t w = 0; w < wn; ++w) r.offsets[w + 1] += r.offsets[w];
     r.corners.assign(2 * std::size_t(r.offsets[wn]), 0);
     std::vector<std::uint32_t> fill(r.offsets.begin(), r.offsets.end() - 1);
