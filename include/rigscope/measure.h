@@ -57,6 +57,19 @@ struct PrincipalKernel {
     std::vector<float> coef;  // per entry: Dm^-1 (k00, k01, k10, k11) and the weight (sums to 1 per vertex)
     static constexpr std::size_t kCoef = 5;
 
+    // The same entries regrouped for the per-frame loop, as EdgeBatches does for edges: welded
+    // vertices in batches of kLanes side by side in SIMD registers, a slot per incident triangle;
+    // a lane with fewer triangles gets slots of zero coefficients (its own position as corners),
+    // which add exactly nothing.
+    static constexpr std::size_t kLanes = 4;
+    std::vector<std::uint32_t> batch_self;   // per batch, kLanes file vertices
+    std::vector<std::uint32_t> slot_start;   // per batch, plus one: its slots
+    std::vector<std::uint32_t> slot_corner;  // per slot, 2 x kLanes file vertices (b lanes, then c lanes)
+    std::vector<float> slot_coef;            // per slot, kCoef x kLanes (k00 lanes, k01 lanes, ...)
+    // Per batch: whether it reads the mesh's last file vertex. Positions load as 16 bytes from a
+    // 12-byte element, so those batches load lane by lane (the same values).
+    std::vector<std::uint8_t> batch_reads_last;
+
     PrincipalKernel() = default;
     PrincipalKernel(const std::vector<std::uint32_t>& triangles, const Topology& topo,
                     const std::vector<Eigen::Vector3f>& rest_positions);

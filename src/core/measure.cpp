@@ -4,6 +4,9 @@
 #include <cmath>
 
 #include "rigscope/error.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rigscope {
 
@@ -163,7 +166,161 @@ PrincipalKernel::PrincipalKernel(const std::vector<std::uint32_t>& tris, const T
             k[4] = static_cast<float>(c.norm() / total);
         }
     }
+    constexpr std::size_t L = kLanes;
+    const std::size_t batches = (wn + L - 1) / L;
+    batch_self.assign(batches * L, 0);
+    slot_start.assign(batches + 1, 0);
+    for (std::size_t b = 0; b < batches; ++b) {
+        std::uint32_t slots = 0;
+        for (std::size_t l = 0; l < L; ++l) {
+            const std::size_t w = std::min(b * L + l, wn - 1);  // lanes past the end repeat the last vertex
+            batch_self[b * L + l] = ring.self[w];
+            if (b * L + l < wn) slots = std::max(slots, ring.offsets[w + 1] - ring.offsets[w]);
+        }
+        slot_start[b + 1] = slot_start[b] + slots;
+    }
+    slot_corner.assign(2 * L * std::size_t(slot_start[batches]), 0);
+    slot_coef.assign(kCoef * L * std::size_t(slot_start[batches]), 0.0f);
+    for (std::size_t b = 0; b < batches; ++b)
+        for (std::uint32_t s = slot_start[b]; s < slot_start[b + 1]; ++s)
+            for (std::size_t l = 0; l < L; ++l) {
+                const std::size_t w = b * L + l;
+                const std::uint32_t e = w < wn ? ring.offsets[w] + (s - slot_start[b]) : 0;
+                const bool real = w < wn && e < ring.offsets[w + 1];
+                slot_corner[2 * L * s + l] = real ? ring.corners[2 * e] : batch_self[b * L + l];
+                slot_corner[2 * L * s + L + l] = real ? ring.corners[2 * e + 1] : batch_self[b * L + l];
+                for (std::size_t k = 0; k < kCoef; ++k) slot_coef[kCoef * L * s + k * L + l] = real ? coef[kCoef * e + k] : 0.0f;
+            }
+    const std::uint32_t last = static_cast<std::uint32_t>(topo.welded_of.size() - 1);
+    batch_reads_last.assign(batches, 0);
+    for (std::size_t b = 0; b < batches; ++b) {
+        for (std::size_t l = 0; l < L; ++l) batch_reads_last[b] |= batch_self[b * L + l] == last;
+        for (std::uint32_t s = slot_start[b]; s < slot_start[b + 1]; ++s)
+            for (std::size_t i = 0; i < 2 * L; ++i) batch_reads_last[b] |= slot_corner[2 * L * s + i] == last;
+    }
 }
+
+#if defined(__SSE2__)
+
+namespace {
+
+inline __m128 gather(const float* P, const std::uint32_t* i, int axis) {
+    return _mm_setr_ps(P[3 * std::size_t(i[0]) + axis], P[3 * std::size_t(i[1]) + axis], P[3 * std::size_t(i[2]) + axis],
+                       P[3 * std::size_t(i[3]) + axis]);
+}
+
+// x, y and z of four file vertices: a 16-byte load per vertex (x, y, z and the next one's x)
+// transposed, or lane by lane where a batch reads the last vertex (no 16 bytes after its x).
+inline void gather3(const float* P, const std::uint32_t* i, bool wide, __m128& x, __m128& y, __m128& z) {
+    if (!wide) {
+        x = gather(P, i, 0);
+        y = gather(P, i, 1);
+        z = gather(P, i, 2);
+        return;
+    }
+    const __m128 r0 = _mm_loadu_ps(P + 3 * std::size_t(i[0]));
+    const __m128 r1 = _mm_loadu_ps(P + 3 * std::size_t(i[1]));
+    const __m128 r2 = _mm_loadu_ps(P + 3 * std::size_t(i[2]));
+    const __m128 r3 = _mm_loadu_ps(P + 3 * std::size_t(i[3]));
+    const __m128 t0 = _mm_unpacklo_ps(r0, r1);  // x0 x1 y0 y1
+    const __m128 t1 = _mm_unpacklo_ps(r2, r3);  // x2 x3 y2 y3
+    const __m128 t2 = _mm_unpackhi_ps(r0, r1);  // z0 z1 . .
+    const __m128 t3 = _mm_unpackhi_ps(r2, r3);  // z2 z3 . .
+    x = _mm_movelh_ps(t0, t1);
+    y = _mm_movehl_ps(t1, t0);
+    z = _mm_movelh_ps(t2, t3);
+}
+
+inline __m128 madd(__m128 acc, __m128 a, __m128 b) { return _mm_add_ps(acc, _mm_mul_ps(a, b)); }
+
+inline __m128 select(__m128 mask, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
+
+}  // namespace
+
+// Four vertices per register, the scalar path's arithmetic lane by lane (the same operations in
+// the same order, so the same bits).
+std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
+                                      float* lambda_min, float* dir) const {
+    constexpr std::size_t L = kLanes;
+    const float* P = positions->data();
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
+    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    std::size_t degenerate = 0;
+    for (std::size_t b = begin / L; b * L < end; ++b) {
+        const std::uint32_t* self = &batch_self[b * L];
+        const bool wide = !batch_reads_last[b];
+        __m128 px, py, pz;
+        gather3(P, self, wide, px, py, pz);
+        __m128 c00 = zero, c01 = zero, c11 = zero;
+        __m128 f0x = zero, f0y = zero, f0z = zero, f1x = zero, f1y = zero, f1z = zero;
+        for (std::uint32_t s = slot_start[b]; s < slot_start[b + 1]; ++s) {
+            const std::uint32_t* q = &slot_corner[2 * L * s];
+            const std::uint32_t* r = q + L;
+            const float* k = &slot_coef[kCoef * L * s];
+            __m128 qx, qy, qz, rx, ry, rz;
+            gather3(P, q, wide, qx, qy, qz);
+            gather3(P, r, wide, rx, ry, rz);
+            const __m128 ax = _mm_sub_ps(qx, px), ay = _mm_sub_ps(qy, py), az = _mm_sub_ps(qz, pz);
+            const __m128 bx = _mm_sub_ps(rx, px), by = _mm_sub_ps(ry, py), bz = _mm_sub_ps(rz, pz);
+            const __m128 k0 = _mm_loadu_ps(k), k1 = _mm_loadu_ps(k + L), k2 = _mm_loadu_ps(k + 2 * L), k3 = _mm_loadu_ps(k + 3 * L);
+            const __m128 wt = _mm_loadu_ps(k + 4 * L);
+            const __m128 ux = _mm_add_ps(_mm_mul_ps(ax, k0), _mm_mul_ps(bx, k2));
+            const __m128 uy = _mm_add_ps(_mm_mul_ps(ay, k0), _mm_mul_ps(by, k2));
+            const __m128 uz = _mm_add_ps(_mm_mul_ps(az, k0), _mm_mul_ps(bz, k2));
+            const __m128 vx = _mm_add_ps(_mm_mul_ps(ax, k1), _mm_mul_ps(bx, k3));
+            const __m128 vy = _mm_add_ps(_mm_mul_ps(ay, k1), _mm_mul_ps(by, k3));
+            const __m128 vz = _mm_add_ps(_mm_mul_ps(az, k1), _mm_mul_ps(bz, k3));
+            c00 = madd(c00, wt, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ux, ux), _mm_mul_ps(uy, uy)), _mm_mul_ps(uz, uz)));
+            c01 = madd(c01, wt, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ux, vx), _mm_mul_ps(uy, vy)), _mm_mul_ps(uz, vz)));
+            c11 = madd(c11, wt, _mm_add_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy)), _mm_mul_ps(vz, vz)));
+            f0x = madd(f0x, wt, ux); f0y = madd(f0y, wt, uy); f0z = madd(f0z, wt, uz);
+            f1x = madd(f1x, wt, vx); f1y = madd(f1y, wt, vy); f1z = madd(f1z, wt, vz);
+        }
+        const __m128 m = _mm_mul_ps(half, _mm_add_ps(c00, c11)), h = _mm_mul_ps(half, _mm_sub_ps(c00, c11));
+        const __m128 s = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(h, h), _mm_mul_ps(c01, c01)));
+        const __m128 lmax = _mm_sqrt_ps(_mm_max_ps(_mm_add_ps(m, s), zero));
+        const __m128 lmin = _mm_sqrt_ps(_mm_max_ps(_mm_sub_ps(m, s), zero));
+        const __m128 hpos = _mm_cmpge_ps(h, zero);
+        __m128 x = select(hpos, c01, _mm_sub_ps(h, s));
+        __m128 y = select(hpos, _mm_sub_ps(_mm_sub_ps(zero, h), s), c01);
+        const __m128 big = _mm_max_ps(_mm_and_ps(x, abs_mask), _mm_and_ps(y, abs_mask));
+        const __m128 some = _mm_cmpgt_ps(big, zero);
+        x = select(some, _mm_div_ps(x, big), one);
+        y = select(some, _mm_div_ps(y, big), zero);
+        const __m128 dx = _mm_add_ps(_mm_mul_ps(f0x, x), _mm_mul_ps(f1x, y));
+        const __m128 dy = _mm_add_ps(_mm_mul_ps(f0y, x), _mm_mul_ps(f1y, y));
+        const __m128 dz = _mm_add_ps(_mm_mul_ps(f0z, x), _mm_mul_ps(f1z, y));
+        const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz)));
+        const __m128 inv = _mm_and_ps(_mm_cmpgt_ps(len, zero), _mm_div_ps(one, len));
+        alignas(16) float out[6][L];
+        _mm_store_ps(out[0], lmax);
+        _mm_store_ps(out[1], lmin);
+        _mm_store_ps(out[2], _mm_mul_ps(dx, inv));
+        _mm_store_ps(out[3], _mm_mul_ps(dy, inv));
+        _mm_store_ps(out[4], _mm_mul_ps(dz, inv));
+        // Only this call's lanes: a batch split between two calls is computed by both, each
+        // writing its own vertices.
+        for (std::size_t l = 0; l < L; ++l) {
+            const std::size_t w = b * L + l;
+            if (w < begin || w >= end) continue;
+            float* d = dir + 3 * w;
+            if (ring.offsets[w] == ring.offsets[w + 1]) {
+                lambda_max[w] = lambda_min[w] = 1.0f;
+                d[0] = d[1] = d[2] = 0.0f;
+                ++degenerate;
+                continue;
+            }
+            lambda_max[w] = out[0][l];
+            lambda_min[w] = out[1][l];
+            d[0] = out[2][l];
+            d[1] = out[3][l];
+            d[2] = out[4][l];
+        }
+    }
+    return degenerate;
+}
+
+#else
 
 std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* lambda_max,
                                       float* lambda_min, float* dir) const {
@@ -223,5 +380,7 @@ std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begi
     }
     return degenerate;
 }
+
+#endif
 
 }  // namespace rigscope
