@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <algorithm>
 #include <memory>
 
 #include "commands.h"
@@ -23,6 +24,8 @@ struct CheckCommand {
     double max_stretch = 0;    // fail where T < this
     double max_compress = 0;   // fail where T > this
     bool has_stretch = false, has_compress = false;
+    double max_lambda = 0, min_lambda = 0;  // principal: fail where lambda_max > / lambda_min < this
+    bool has_max_lambda = false, has_min_lambda = false;
     std::string junit;
     int worst = 10;
     ReportOptions html;  // --html: the HTML report with the verdict and limits
@@ -49,11 +52,21 @@ std::string host_name() {
 }
 
 int run_check(const CheckCommand& opt) {
-    if (!opt.has_stretch && !opt.has_compress) throw Error(kExitUsage, "check needs --max-stretch and/or --max-compress");
+    if (!opt.has_stretch && !opt.has_compress && !opt.has_max_lambda && !opt.has_min_lambda)
+        throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
+    if ((opt.has_max_lambda || opt.has_min_lambda) && opt.tension.measure != "principal")
+        throw Error(kExitUsage, "--max-lambda and --min-lambda need --measure principal");
     CheckRunInfo info;
     info.timestamp = utc_timestamp(std::chrono::system_clock::now());
     info.hostname = host_name();
     const auto started = std::chrono::steady_clock::now();
+    // Limits on lambda are limits on T = 1 / lambda (the report lists T): lambda_max > L is
+    // T_s < 1/L, lambda_min < L is T_c > 1/L. With both a T and a lambda limit, the stricter.
+    double max_stretch = opt.max_stretch, max_compress = opt.max_compress;
+    if (opt.has_max_lambda) max_stretch = opt.has_stretch ? std::max(max_stretch, 1.0 / opt.max_lambda) : 1.0 / opt.max_lambda;
+    if (opt.has_min_lambda) max_compress = opt.has_compress ? std::min(max_compress, 1.0 / opt.min_lambda) : 1.0 / opt.min_lambda;
+    const CheckLimits limits{max_stretch,      max_compress, opt.has_stretch || opt.has_max_lambda,
+                             opt.has_compress || opt.has_min_lambda, opt.worst, opt.tension.input.file};
     Input in = load_input(opt.tension.input);
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
     std::unique_ptr<ReportPage> html = opt.html.out.empty() ? nullptr : std::make_unique<ReportPage>(opt.html, in);
@@ -63,24 +76,32 @@ int run_check(const CheckCommand& opt) {
     std::vector<char> frame_failed(in.frames.size(), 0);  // for --rom: which sweeps failed
     for_each_tension_frame(in, meshes, "check", [&](std::size_t fi) {
         const Frame& f = in.frames[fi];
-        for (const MeshTension& mt : meshes)
-            for (float t : mt.t)
-                if ((opt.has_stretch && t < opt.max_stretch) || (opt.has_compress && t > opt.max_compress)) frame_failed[fi] = 1;
+        for (const MeshTension& mt : meshes) {
+            if (limits.has_stretch)
+                for (float t : mt.stretch_t()) frame_failed[fi] |= t < limits.max_stretch;
+            if (limits.has_compress)
+                for (float t : mt.compress_t()) frame_failed[fi] |= t > limits.max_compress;
+        }
         for (std::size_t m = 0; m < meshes.size(); ++m) {
-            const auto& t = meshes[m].t;
+            // The measure's T: stretch side for the lows, compress side for the highs (one T
+            // for edge and area).
+            const auto& ts = meshes[m].stretch_t();
+            const auto& tc = meshes[m].compress_t();
             if (lo[m].empty()) {
-                lo[m].assign(t.size(), Extreme{t.empty() ? 1.0f : t[0], f});
+                lo[m].assign(ts.size(), Extreme{1.0f, f});
                 hi[m] = lo[m];
-                for (std::size_t w = 0; w < t.size(); ++w) lo[m][w] = hi[m][w] = Extreme{t[w], f};
+                for (std::size_t w = 0; w < ts.size(); ++w) {
+                    lo[m][w] = Extreme{ts[w], f};
+                    hi[m][w] = Extreme{tc[w], f};
+                }
                 continue;
             }
-            for (std::size_t w = 0; w < t.size(); ++w) {
-                if (t[w] < lo[m][w].t) lo[m][w] = Extreme{t[w], f};
-                if (t[w] > hi[m][w].t) hi[m][w] = Extreme{t[w], f};
+            for (std::size_t w = 0; w < ts.size(); ++w) {
+                if (ts[w] < lo[m][w].t) lo[m][w] = Extreme{ts[w], f};
+                if (tc[w] > hi[m][w].t) hi[m][w] = Extreme{tc[w], f};
             }
         }
     });
-    const CheckLimits limits{opt.max_stretch, opt.max_compress, opt.has_stretch, opt.has_compress, opt.worst, opt.tension.input.file};
     std::vector<CheckMeshExtremes> extremes(meshes.size());
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         CheckMeshExtremes& e = extremes[m];
@@ -128,6 +149,12 @@ void add_check_command(CLI::App& app, Runner& run) {
     cmd->add_option("--max-compress", opt->max_compress, "Fail where T rises above this (e.g. 1.5)")
         ->check(CLI::PositiveNumber)
         ->each([opt](const std::string&) { opt->has_compress = true; });
+    cmd->add_option("--max-lambda", opt->max_lambda, "With --measure principal: fail where lambda_max rises above this (e.g. 1.3)")
+        ->check(CLI::PositiveNumber)
+        ->each([opt](const std::string&) { opt->has_max_lambda = true; });
+    cmd->add_option("--min-lambda", opt->min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")
+        ->check(CLI::PositiveNumber)
+        ->each([opt](const std::string&) { opt->has_min_lambda = true; });
     cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here");
     cmd->add_option("--html", opt->html.out, "Also write the HTML report (rigscope report) with the verdict and limits");
     add_report_options(cmd, opt->html, false);

@@ -60,8 +60,8 @@ int run_tension(const TensionCommand& opt) {
         for_each_tension_frame(in, meshes, "tension (range)", [&](std::size_t) {
             for (std::size_t m = 0; m < meshes.size(); ++m)
                 for (std::size_t w = 0; w < meshes[m].t.size(); ++w) {
-                    vmin[m][w] = std::min(vmin[m][w], meshes[m].t[w]);
-                    vmax[m][w] = std::max(vmax[m][w], meshes[m].t[w]);
+                    vmin[m][w] = std::min(vmin[m][w], meshes[m].stretch_t()[w]);
+                    vmax[m][w] = std::max(vmax[m][w], meshes[m].compress_t()[w]);
                 }
         });
         std::vector<float> all_min, all_max;

@@ -45,7 +45,8 @@ void heat_colour(float t, float* rgb) {
 void write_coloured(const Input& in, const std::vector<MeshTension>& meshes,
                     const std::vector<std::vector<Eigen::Vector3f>>& positions,
                     const std::vector<std::vector<float>>& t, const std::vector<std::vector<float>>& compress,
-                    const std::vector<std::vector<float>>& stretch, TensionColor color, OutputFile& out) {
+                    const std::vector<std::vector<float>>& stretch, TensionColor color, OutputFile& out,
+                    const std::vector<std::vector<VertexAttribute>>& measure_attributes = {}) {
     Scene scene;
     scene.format = "glTF";
     std::vector<MeshAttributes> extras;
@@ -84,17 +85,50 @@ void write_coloured(const Input& in, const std::vector<MeshTension>& meshes,
             str.data[v] = stretch[m][w];
         }
         extras.push_back(MeshAttributes{static_cast<int>(m), {colour, tension, comp, str}});
+        if (m < measure_attributes.size())
+            for (const VertexAttribute& a : measure_attributes[m]) extras.back().attributes.push_back(a);
     }
     write_glb(scene, extras, out);
 }
 
-void maps_of(const std::vector<float>& t, const TensionRun& run, std::vector<float>& compress, std::vector<float>& stretch) {
-    compress.resize(t.size());
-    stretch.resize(t.size());
-    for (std::size_t w = 0; w < t.size(); ++w) {
-        compress[w] = compress_of(t[w], run.range, run.params);
-        stretch[w] = stretch_of(t[w], run.range, run.params);
+// The maps from the measure's T (compress_t and stretch_t: one T for edge and area).
+void maps_of(const MeshTension& mt, const TensionRun& run, std::vector<float>& compress, std::vector<float>& stretch) {
+    const std::vector<float>& tc = mt.compress_t();
+    const std::vector<float>& ts = mt.stretch_t();
+    compress.resize(tc.size());
+    stretch.resize(ts.size());
+    for (std::size_t w = 0; w < tc.size(); ++w) {
+        compress[w] = compress_of(tc[w], run.range, run.params);
+        stretch[w] = stretch_of(ts[w], run.range, run.params);
     }
+}
+
+// The measure's own values per file vertex (welded values on every copy): area _T_AREA;
+// principal _LAMBDA_MAX, _LAMBDA_MIN and _COMPRESS_DIR (VEC3, unit or 0).
+std::vector<VertexAttribute> measure_attributes(const MeshTension& mt, const std::vector<float>& t_area,
+                                                const std::vector<float>& lmax, const std::vector<float>& lmin,
+                                                const std::vector<float>& dir) {
+    const auto& welded_of = mt.topo.welded_of;
+    const std::size_t n = welded_of.size();
+    std::vector<VertexAttribute> out;
+    if (mt.measure.measure == Measure::area) {
+        VertexAttribute a{"_T_AREA", 1, std::vector<float>(n)};
+        for (std::size_t v = 0; v < n; ++v) a.data[v] = t_area[welded_of[v]];
+        out.push_back(std::move(a));
+    } else if (mt.measure.measure == Measure::principal) {
+        VertexAttribute hi{"_LAMBDA_MAX", 1, std::vector<float>(n)}, lo{"_LAMBDA_MIN", 1, std::vector<float>(n)};
+        VertexAttribute d{"_COMPRESS_DIR", 3, std::vector<float>(3 * n)};
+        for (std::size_t v = 0; v < n; ++v) {
+            const std::uint32_t w = welded_of[v];
+            hi.data[v] = lmax[w];
+            lo.data[v] = lmin[w];
+            for (int k = 0; k < 3; ++k) d.data[3 * v + k] = dir[3 * w + k];
+        }
+        out.push_back(std::move(hi));
+        out.push_back(std::move(lo));
+        out.push_back(std::move(d));
+    }
+    return out;
 }
 
 }  // namespace
@@ -109,14 +143,33 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
     if (bake_max) {
         // The rest mesh (the reference) coloured by each vertex's worst compress and stretch.
         std::vector<std::vector<float>> max_c(nm), max_s(nm), t_at(nm);
+        // The measure's extremes: T_area farthest from 1, highest lambda_max, lowest lambda_min
+        // and the direction at the frame of that lowest lambda_min.
+        std::vector<std::vector<float>> area_at(nm), hi_l(nm), lo_l(nm), lo_dir(nm);
         for (std::size_t m = 0; m < nm; ++m) {
-            max_c[m].assign(meshes[m].topo.welded_count(), 0.0f);
-            max_s[m].assign(meshes[m].topo.welded_count(), 0.0f);
-            t_at[m].assign(meshes[m].topo.welded_count(), 1.0f);
+            const std::size_t wn = meshes[m].topo.welded_count();
+            max_c[m].assign(wn, 0.0f);
+            max_s[m].assign(wn, 0.0f);
+            t_at[m].assign(wn, 1.0f);
+            area_at[m].assign(wn, 1.0f);
+            hi_l[m].assign(wn, 1.0f);
+            lo_l[m].assign(wn, 1.0f);
+            lo_dir[m].assign(3 * wn, 0.0f);
         }
+        bool first_frame = true;
         for_each_tension_frame(in, meshes, "tension", [&](std::size_t) {
             for (std::size_t m = 0; m < nm; ++m) {
-                maps_of(meshes[m].t, run, compress[m], stretch[m]);
+                const MeshTension& mt = meshes[m];
+                for (std::size_t w = 0; w < mt.t_area.size(); ++w)
+                    if (std::abs(std::log(mt.t_area[w])) > std::abs(std::log(area_at[m][w]))) area_at[m][w] = mt.t_area[w];
+                for (std::size_t w = 0; w < mt.lambda_min.size(); ++w) {
+                    if (first_frame || mt.lambda_max[w] > hi_l[m][w]) hi_l[m][w] = mt.lambda_max[w];
+                    if (first_frame || mt.lambda_min[w] < lo_l[m][w]) {
+                        lo_l[m][w] = mt.lambda_min[w];
+                        std::copy_n(&mt.compress_dir[3 * w], 3, &lo_dir[m][3 * w]);
+                    }
+                }
+                maps_of(meshes[m], run, compress[m], stretch[m]);
                 for (std::size_t w = 0; w < compress[m].size(); ++w) {
                     max_c[m][w] = std::max(max_c[m][w], compress[m][w]);
                     max_s[m][w] = std::max(max_s[m][w], stretch[m][w]);
@@ -124,11 +177,14 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
                     if (std::abs(std::log(meshes[m].t[w])) > std::abs(std::log(t_at[m][w]))) t_at[m][w] = meshes[m].t[w];
                 }
             }
+            first_frame = false;
         });
         Pose bind = bind_pose(in.scene);
         for (std::size_t m = 0; m < nm; ++m) deform_mesh(in.scene, meshes[m].mesh, bind, positions[m]);
+        std::vector<std::vector<VertexAttribute>> attrs(nm);
+        for (std::size_t m = 0; m < nm; ++m) attrs[m] = measure_attributes(meshes[m], area_at[m], hi_l[m], lo_l[m], lo_dir[m]);
         OutputFile out(pattern, in.paths);
-        write_coloured(in, meshes, positions, t_at, max_c, max_s, color, out);
+        write_coloured(in, meshes, positions, t_at, max_c, max_s, color, out, attrs);
         out.commit();
         return;
     }
@@ -138,10 +194,13 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
         for (std::size_t m = 0; m < nm; ++m) {
             positions[m] = meshes[m].deformed;
             t[m] = meshes[m].t;
-            maps_of(meshes[m].t, run, compress[m], stretch[m]);
+            maps_of(meshes[m], run, compress[m], stretch[m]);
         }
+        std::vector<std::vector<VertexAttribute>> attrs(nm);
+        for (std::size_t m = 0; m < nm; ++m)
+            attrs[m] = measure_attributes(meshes[m], meshes[m].t_area, meshes[m].lambda_max, meshes[m].lambda_min, meshes[m].compress_dir);
         auto out = std::make_unique<OutputFile>(frame_file_name(pattern, in.frames[fi]), in.paths);
-        write_coloured(in, meshes, positions, t, compress, stretch, color, *out);
+        write_coloured(in, meshes, positions, t, compress, stretch, color, *out, attrs);
         out->finish();
         files.push_back(std::move(out));
     });

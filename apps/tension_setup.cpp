@@ -23,6 +23,21 @@ void add_tension_options(CLI::App* cmd, TensionOptions& opt) {
     cmd->add_option("--weight-limit", opt.params.weight_limit, "Scale of both maps (default 1)")->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--smooth-k", opt.params.smooth_k, "Smoothing distance of the smooth min/max (default 0.1; 0: plain)")
         ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--measure", opt.measure,
+                    "What T measures: edge (mean edge length, default), area (one-ring area), principal (principal stretches)")
+        ->check(CLI::IsMember({"edge", "area", "principal"}));
+    cmd->add_option("--smooth", opt.smooth, "Iterations of one-ring averaging of the measure before the maps (default 0)")
+        ->check(CLI::Range(0, 10000));
+    cmd->add_option("--smooth-weights", opt.smooth_weights, "Weights of --smooth: uniform (default) or cotan (rest cotangents)")
+        ->check(CLI::IsMember({"uniform", "cotan"}));
+}
+
+MeasureOptions TensionOptions::measure_options() const {
+    MeasureOptions m;
+    m.measure = measure == "area" ? Measure::area : measure == "principal" ? Measure::principal : Measure::edge;
+    m.smooth = smooth;
+    m.weights = smooth_weights == "cotan" ? SmoothWeights::cotan : SmoothWeights::uniform;
+    return m;
 }
 
 std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
@@ -62,7 +77,7 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
         } else {
             deform_mesh(in.scene, m, pose, rest);
         }
-        out.emplace_back(in.scene, m, in.weld, rest);
+        out.emplace_back(in.scene, m, in.weld, rest, opt.measure_options());
         const MeshTension& mt = out.back();
         if (mt.rest_degenerate)
             spdlog::warn("{}: mesh '{}': {} welded vertices have no edge or zero rest length; their T is 1", opt.input.file, mesh.name,
@@ -107,6 +122,7 @@ TensionRun describe_run(const Input& in, const TensionOptions& opt) {
     run.fps = in.fps;
     run.weld = in.weld;
     run.params = opt.params;
+    run.measure = opt.measure_options();
     run.range = tension_range(opt.params);
     run.chunk_index = in.chunk_index;
     run.chunk_count = in.chunk_count;

@@ -17,6 +17,11 @@ struct TensionOptions {
     long reference_frame = 0;       // --reference-frame N
     bool has_reference_frame = false;
     TensionParams params;
+    std::string measure = "edge";           // --measure edge|area|principal
+    int smooth = 0;                         // --smooth N
+    std::string smooth_weights = "uniform";  // --smooth-weights uniform|cotan
+
+    MeasureOptions measure_options() const;
 };
 
 void add_tension_options(CLI::App* cmd, TensionOptions& opt);

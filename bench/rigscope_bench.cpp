@@ -51,7 +51,29 @@ struct Fixture {
         return c.start + (c.end - c.start) * static_cast<double>(i % 24) / 23.0;
     }
     const Clip* clip() const { return scene.clips.empty() ? nullptr : &scene.clips[0]; }
+
+    // The first skinned mesh prepared for a measure (--measure, --smooth), made on first use.
+    std::map<std::string, std::unique_ptr<MeshTension>> measured;
+    MeshTension& with(const std::string& name, const MeasureOptions& opt) {
+        auto& mt = measured[name];
+        if (!mt) {
+            std::vector<Eigen::Vector3f> rest;
+            deform_mesh(scene, mesh, bind_pose(scene), rest);
+            mt = std::make_unique<MeshTension>(scene, mesh, true, rest, opt);
+        }
+        return *mt;
+    }
 };
+
+// The measure cases: edge (the default, as `tension`/`frame`), area, principal, and principal
+// with --smooth 5 (uniform, as the default weights).
+MeasureOptions measure_named(const std::string& n) {
+    MeasureOptions o;
+    if (n == "area") o.measure = Measure::area;
+    if (n.rfind("principal", 0) == 0) o.measure = Measure::principal;
+    if (n == "principal_smooth5") o.smooth = 5;
+    return o;
+}
 
 Fixture& fixture(const std::string& key) {
     static std::map<std::string, std::unique_ptr<Fixture>> cache;
@@ -211,6 +233,39 @@ void BM_Frame(benchmark::State& state, std::string key) {
     state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
+// T of one frame (evaluate_positions: the edge T, then the measure), beside BM_Tension.
+void BM_Measure(benchmark::State& state, std::string key, std::string measure) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    Pose pose = rest_pose(f.scene);
+    sample_pose(f.scene, f.clip(), f.frame_time(12), pose);
+    std::vector<Eigen::Vector3f> deformed;
+    deform_mesh(f.scene, f.mesh, pose, deformed);
+    MeshTension& mt = f.with(measure, measure_named(measure));
+    for (auto _ : state) {
+        mt.evaluate_positions(deformed, &pool);
+        benchmark::DoNotOptimize(mt.compress_t().data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
+}
+
+// One whole frame with a measure, beside BM_Frame (the edge measure).
+void BM_FrameMeasure(benchmark::State& state, std::string key, std::string measure) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    Pose pose = rest_pose(f.scene);
+    MeshTension& mt = f.with(measure, measure_named(measure));
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
+        mt.evaluate(f.scene, pose, &pool);
+        benchmark::DoNotOptimize(mt.compress_t().data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
+}
+
 // On a machine shared with other work the fastest repetition is the best estimate of what the
 // code costs: --benchmark_repetitions=N then reports it as "_min" beside mean and median.
 double fastest(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()); }
@@ -289,6 +344,20 @@ void register_all() {
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime()
                 ->ComputeStatistics("min", fastest);
+        }
+        for (const char* measure : {"area", "principal", "principal_smooth5"}) {
+            const std::string m = measure;
+            for (const char* stage : {"tension", "frame"}) {
+                const std::string st = stage;
+                auto fn = st == "tension" ? BM_Measure : BM_FrameMeasure;
+                benchmark::RegisterBenchmark((st + "_" + m + "/" + k).c_str(), fn, k, m)
+                    ->ArgName("threads")
+                    ->Arg(1)
+                    ->Arg(2)
+                    ->Unit(benchmark::kMillisecond)
+                    ->UseRealTime()
+                    ->ComputeStatistics("min", fastest);
+            }
         }
     }
 }

@@ -93,6 +93,16 @@ for k in ("skin", "frame"):
     if a in best and z in best:
         m = f" (median {median[a][0] / median[z][0]:.2f}x)" if a in median and z in median else ""
         print(f"thread scaling 1 -> 2 ({k}):{'':{6 - len(k)}s}     {best[a][0] / best[z][0]:.2f}x{m}")
+# --measure (issue 15): each measure's per-frame time against the edge measure's, and --smooth 5
+# against principal without it, fastest repetitions of this run.
+for stage in ("tension", "frame"):
+    for th in (1, 2):
+        edge = f"{stage}/tube/threads:{th}"
+        cases = {m: f"{stage}_{m}/tube/threads:{th}" for m in ("area", "principal", "principal_smooth5")}
+        if edge in best and all(c in best for c in cases.values()):
+            e, a, p, s = best[edge][0], best[cases["area"]][0], best[cases["principal"]][0], best[cases["principal_smooth5"]][0]
+            print(f"measures, {stage} threads:{th}: edge {e*1e3:.2f} ms, area {a*1e3:.2f} ms ({a/e:.2f}x edge), "
+                  f"principal {p*1e3:.2f} ms ({p/e:.2f}x edge), principal --smooth 5 {s*1e3:.2f} ms ({s/p:.2f}x principal)")
 json_runs = [tuple(map(float, l.split())) for l in open(f"{out}/json")]
 csv_runs = [tuple(map(float, l.split())) for l in open(f"{out}/csv")]
 frames = len(json.load(open(f"{out}/out.json"))["frames"])

@@ -4,13 +4,22 @@
 
 #include <vector>
 
+#include "rigscope/measure.h"
 #include "rigscope/parallel.h"
 #include "rigscope/pose.h"
 #include "rigscope/skin.h"
+#include "rigscope/smooth.h"
 #include "rigscope/tension.h"
 #include "rigscope/topology.h"
 
 namespace rigscope {
+
+// Which measure drives the maps (--measure), and the smoothing of it before the remap.
+struct MeasureOptions {
+    Measure measure = Measure::edge;
+    int smooth = 0;  // iterations of one-ring averaging (--smooth N)
+    SmoothWeights weights = SmoothWeights::uniform;
+};
 
 struct MeshTension {
     int mesh = -1;
@@ -26,7 +35,8 @@ struct MeshTension {
     std::size_t degenerate = 0;
 
     // Topology of scene.meshes[mesh]; rest lengths from `rest_positions` (file vertices).
-    MeshTension(const Scene& scene, int mesh, bool weld, const std::vector<Eigen::Vector3f>& rest_positions);
+    MeshTension(const Scene& scene, int mesh, bool weld, const std::vector<Eigen::Vector3f>& rest_positions,
+                const MeasureOptions& measure = {});
 
     // With a pool, vertex blocks are spread over its threads; the result is the same for any
     // thread count (every vertex is computed the same way, by one thread). No allocation after
@@ -43,6 +53,31 @@ struct MeshTension {
     // split small meshes into many blocks).
     std::size_t block_vertices = MeshDeformer::kBlock;
     std::vector<std::size_t> block_degenerate;  // per task of the last frame, kept to reuse
+
+    // The measure beyond edge length (methods.md). `t` stays the edge measure's T in every mode
+    // (smoothed when the measure is edge); the maps come from compress_t() and stretch_t().
+    MeasureOptions measure;
+    AreaKernel area_kernel;             // area only
+    PrincipalKernel principal_kernel;   // principal only
+    Smoother smoother;                  // with --smooth only
+    std::vector<float> t_area;                   // area: A_rest / A_deformed per welded vertex
+    std::vector<float> lambda_max, lambda_min;   // principal, per welded vertex
+    std::vector<float> compress_dir;             // principal: 3 per welded vertex, world space
+    std::vector<float> t_compress, t_stretch;    // principal: 1 / lambda_min, 1 / lambda_max
+    std::size_t measure_degenerate = 0;          // vertices of this frame whose measure fell back to 1
+
+    // The T each map is computed from: edge and area have one T; principal has 1 / lambda_min for
+    // compress and 1 / lambda_max for stretch.
+    const std::vector<float>& compress_t() const {
+        return measure.measure == Measure::area ? t_area : measure.measure == Measure::principal ? t_compress : t;
+    }
+    const std::vector<float>& stretch_t() const {
+        return measure.measure == Measure::area ? t_area : measure.measure == Measure::principal ? t_stretch : t;
+    }
+
+private:
+    void evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool);
+    std::vector<float> smooth_values_, smooth_scratch_;
 };
 
 // Thresholds from observed T: per-vertex extremes over the frames, and the percentile of them

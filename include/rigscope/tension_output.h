@@ -25,6 +25,7 @@ struct TensionRun {
     double fps = 24;
     bool weld = true;
     TensionParams params;
+    MeasureOptions measure;  // --measure, --smooth, --smooth-weights
     TensionRange range;
     bool auto_range = false;
     double percentile = 100;
@@ -48,6 +49,7 @@ public:
 };
 
 // CSV: frame,time,mesh,vertex,t,compress,stretch; a row per file vertex (or selected vertex).
+// --measure area adds t_area, principal lambda_max,lambda_min,dir_x,dir_y,dir_z (tension_csv_header).
 std::unique_ptr<TensionSink> make_tension_csv(OutputFile& out);
 // JSON: run, per-frame min/max T with their vertices, and the selected vertices' series.
 std::unique_ptr<TensionSink> make_tension_json(OutputFile& out);
@@ -60,6 +62,14 @@ struct TensionExtremes {
 TensionExtremes tension_extremes(const MeshTension& mt);
 
 void append_frame_label(std::string& out, const Frame& f);
+
+// The CSV header line of a measure, '\n' included, and how many columns it adds after stretch.
+std::string tension_csv_header(Measure m);
+std::size_t tension_csv_extra_columns(Measure m);
+
+// Names of the measure (JSON "measure" objects) and of its smoothing weights.
+const char* measure_name(Measure m);
+const char* smooth_weights_name(SmoothWeights w);
 
 // The node group's parameters as a JSON object, {"falloff":..,"stretch_area":..,...}: the run
 // header of JSON output and a chunk record's auto-range state both carry it.

@@ -7,11 +7,19 @@
 
 namespace rigscope {
 
-MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const std::vector<Eigen::Vector3f>& rest_positions)
+MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const std::vector<Eigen::Vector3f>& rest_positions,
+                         const MeasureOptions& measure_options)
     : mesh(mesh_index),
       topo(build_topology(scene.meshes[mesh_index], weld, kWeldRelativeTolerance, /*edge_list=*/false)),
       deformer(scene, mesh_index),
-      batches(edge_batches(topo)) {
+      batches(edge_batches(topo)),
+      measure(measure_options) {
+    if (measure.measure != Measure::edge || measure.smooth > 0) {
+        const std::vector<std::uint32_t> tris = welded_triangles(scene.meshes[mesh_index], topo);
+        if (measure.measure == Measure::area) area_kernel = AreaKernel(tris, topo, rest_positions);
+        if (measure.measure == Measure::principal) principal_kernel = PrincipalKernel(tris, topo, rest_positions);
+        if (measure.smooth > 0) smoother = Smoother(topo, measure.weights, tris, rest_positions);
+    }
     // The batches hold the neighbour lists in the loop's layout; the lists themselves would be a
     // second copy of the largest arrays (~13 MB of a 262k-vertex mesh).
     topo.release_lists();
@@ -39,6 +47,70 @@ void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positio
     });
     degenerate = 0;
     for (std::size_t i = 0; i < tasks; ++i) degenerate += block_degenerate[i];
+    if (measure.measure != Measure::edge || measure.smooth > 0) evaluate_measure(positions, pool);
+}
+
+void MeshTension::evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
+    const std::size_t wn = topo.welded_count();
+    const std::size_t per_task = std::max<std::size_t>(block_vertices, 1);
+    const std::size_t tasks = (wn + per_task - 1) / per_task;
+    block_degenerate.resize(std::max(block_degenerate.size(), tasks));
+    auto count = [&] {
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < tasks; ++i) n += block_degenerate[i];
+        return n;
+    };
+    const int iterations = measure.smooth;
+    switch (measure.measure) {
+    case Measure::edge:
+        smoother.smooth(t, 1, iterations, smooth_scratch_, pool, per_task);
+        break;
+    case Measure::area:
+        t_area.resize(wn);
+        run_tasks(pool, tasks, [&](std::size_t i) {
+            block_degenerate[i] = area_kernel.evaluate(positions.data(), i * per_task, std::min(wn, (i + 1) * per_task), t_area.data());
+        });
+        measure_degenerate = count();
+        smoother.smooth(t_area, 1, iterations, smooth_scratch_, pool, per_task);
+        break;
+    case Measure::principal:
+        lambda_max.resize(wn);
+        lambda_min.resize(wn);
+        compress_dir.resize(3 * wn);
+        t_compress.resize(wn);
+        t_stretch.resize(wn);
+        run_tasks(pool, tasks, [&](std::size_t i) {
+            const std::size_t b = i * per_task, e = std::min(wn, b + per_task);
+            principal_kernel.evaluate(positions.data(), b, e, lambda_max.data(), lambda_min.data(), compress_dir.data());
+        });
+        if (iterations > 0) {
+            // Both stretches smoothed together (one pass over the neighbours); the direction is
+            // the unsmoothed one.
+            smooth_values_.resize(2 * wn);
+            for (std::size_t w = 0; w < wn; ++w) {
+                smooth_values_[2 * w] = lambda_max[w];
+                smooth_values_[2 * w + 1] = lambda_min[w];
+            }
+            smoother.smooth(smooth_values_, 2, iterations, smooth_scratch_, pool, per_task);
+            for (std::size_t w = 0; w < wn; ++w) {
+                lambda_max[w] = smooth_values_[2 * w];
+                lambda_min[w] = smooth_values_[2 * w + 1];
+            }
+        }
+        run_tasks(pool, tasks, [&](std::size_t i) {
+            std::size_t bad = 0;
+            for (std::size_t w = i * per_task, e = std::min(wn, (i + 1) * per_task); w < e; ++w) {
+                const bool ok_c = t_of_lambda(lambda_min[w], t_compress[w]);
+                const bool ok_s = t_of_lambda(lambda_max[w], t_stretch[w]);
+                // A vertex without rest triangles has lambdas of exactly 1 and no direction.
+                const bool lone = principal_kernel.ring.offsets[w] == principal_kernel.ring.offsets[w + 1];
+                bad += !(ok_c && ok_s) || lone;
+            }
+            block_degenerate[i] = bad;
+        });
+        measure_degenerate = count();
+        break;
+    }
 }
 
 namespace {

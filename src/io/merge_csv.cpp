@@ -1,12 +1,12 @@
 // CSV chunks: one header, then every chunk's rows in chunk order; the columns that depend on
 // all frames (an --auto-range tension's maps, a baked rivet's quaternion signs) recomputed.
 #include "merge_internal.h"
+#include "rigscope/tension_output.h"
 
 namespace rigscope::merge_detail {
 
 namespace {
 
-constexpr std::string_view kTensionHeader = "frame,time,mesh,vertex,t,compress,stretch\n";
 constexpr std::string_view kRivetBakeHeader = "frame,time,vertex,x,y,z,qx,qy,qz,qw\n";
 
 // Calls each(line) for every line of body, '\n' excluded.
@@ -19,20 +19,50 @@ void for_each_line(std::string_view body, F each) {
     }
 }
 
-void tension_rows(const ChunkRecord& r, std::string_view body, const AutoRange& ar, OutputFile& out) {
+// The header's measure: the one whose tension_csv_header it is.
+bool tension_header(std::string_view h, Measure& m) {
+    for (Measure c : {Measure::edge, Measure::area, Measure::principal})
+        if (h == tension_csv_header(c)) {
+            m = c;
+            return true;
+        }
+    return false;
+}
+
+void tension_rows(const ChunkRecord& r, std::string_view body, const AutoRange& ar, Measure measure, OutputFile& out) {
     std::string& b = out.buffer();
+    const std::size_t extra = tension_csv_extra_columns(measure);
     for_each_line(body, [&](std::string_view line) {
-        // The mesh name may hold quoted commas; the last three fields are numbers.
-        const std::size_t c1 = line.rfind(',');
-        const std::size_t c2 = c1 == std::string_view::npos || c1 == 0 ? c1 : line.rfind(',', c1 - 1);
-        const std::size_t c3 = c2 == std::string_view::npos || c2 == 0 ? c2 : line.rfind(',', c2 - 1);
-        float t = 0;
-        if (c3 == std::string_view::npos || !parse_number(line.substr(c3 + 1, c2 - c3 - 1), t))
-            bad_chunk(r, "row without a T value: '" + std::string(line.substr(0, 80)) + "'");
-        b.append(line.substr(0, c2 + 1));
-        append_number(b, compress_of(t, ar.range, ar.params));
+        // The mesh name may hold quoted commas; the fields from t on are numbers. cut[k]: the
+        // comma before the k-th field counted from the end (k = 1: the last).
+        std::size_t cut[10];
+        std::size_t at = line.size();
+        bool ok = true;
+        for (std::size_t k = 1; k <= extra + 3 && ok; ++k) {
+            at = at == 0 ? std::string_view::npos : line.rfind(',', at - 1);
+            ok = at != std::string_view::npos;
+            cut[k] = at;
+        }
+        auto field = [&](std::size_t k) {  // the k-th field from the end
+            const std::size_t end = k == 1 ? line.size() : cut[k - 1];
+            return line.substr(cut[k] + 1, end - cut[k] - 1);
+        };
+        // The T of each map: edge t; area t_area; principal 1 / lambda_min and 1 / lambda_max.
+        float tc = 0, ts = 0;
+        if (measure == Measure::principal) {
+            ok = ok && parse_number(field(4), tc) && parse_number(field(5), ts);
+            t_of_lambda(tc, tc);
+            t_of_lambda(ts, ts);
+        } else {
+            ok = ok && parse_number(field(measure == Measure::area ? 1 : 3), tc);
+            ts = tc;
+        }
+        if (!ok) bad_chunk(r, "row without a T value: '" + std::string(line.substr(0, 80)) + "'");
+        b.append(line.substr(0, cut[extra + 2] + 1));
+        append_number(b, compress_of(tc, ar.range, ar.params));
         b += ',';
-        append_number(b, stretch_of(t, ar.range, ar.params));
+        append_number(b, stretch_of(ts, ar.range, ar.params));
+        if (extra) b.append(line.substr(cut[extra]));
         b += '\n';
         out.maybe_flush();
     });
@@ -90,8 +120,9 @@ void merge_csv(const std::vector<ChunkRecord>& chunks, OutputFile& out) {
         }
         if (!body.empty() && body.back() != '\n') bad_chunk(r, "last line unterminated (a truncated file)");
         if (ar.active) {
-            if (h != kTensionHeader) bad_chunk(r, "not a tension CSV");
-            tension_rows(r, body, ar, out);
+            Measure measure = Measure::edge;
+            if (!tension_header(h, measure)) bad_chunk(r, "not a tension CSV");
+            tension_rows(r, body, ar, measure, out);
         } else if (command == "rivet") {
             if (h != kRivetBakeHeader) bad_chunk(r, "not a rivet --bake CSV");
             qc.start_chunk();

@@ -7,6 +7,7 @@
 #include "json_text.h"
 #include "merge_internal.h"
 #include "rigscope/diff_report.h"
+#include "rigscope/tension_output.h"
 
 namespace rigscope::merge_detail {
 
@@ -162,6 +163,50 @@ void tension_summary(const std::vector<View>& views, OutputFile& out) {
     out.maybe_flush();
 }
 
+// The measure's summary (--measure area or principal) from the frames' "measure" objects, as
+// tension_summary does for T.
+void measure_summary(const std::vector<View>& views, OutputFile& out) {
+    struct Best {
+        float v = 1;
+        std::string index = "0", frame = "0";
+    };
+    const View& ref = views.front();
+    const auto meshes = json_text::elements(ref.text, ref.at("meshes").value);
+    std::vector<Best> lo(meshes.size()), hi(meshes.size());
+    bool any = false;
+    for (const View& v : views) {
+        for (const Span& fs : json_text::elements(v.text, v.at("frames").value)) {
+            const View frame{v.record, v.text, json_text::members(v.text, fs)};
+            const auto per_mesh = json_text::elements(v.text, frame.at("meshes").value);
+            if (per_mesh.size() != meshes.size()) bad_chunk(*v.record, "a frame lists another number of meshes");
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                const View e{v.record, v.text, json_text::members(v.text, per_mesh[m])};
+                const View me{v.record, v.text, json_text::members(v.text, e.at("measure").value)};
+                float mn = 0, mx = 0;
+                if (!parse_number(me.value("min"), mn) || !parse_number(me.value("max"), mx))
+                    bad_chunk(*v.record, "a frame's measure min or max is not a number");
+                if (!any || mn < lo[m].v) lo[m] = Best{mn, std::string(me.value("min_index")), std::string(frame.value("frame"))};
+                if (!any || mx > hi[m].v) hi[m] = Best{mx, std::string(me.value("max_index")), std::string(frame.value("frame"))};
+            }
+            any = true;
+        }
+    }
+    std::string& b = out.buffer();
+    b += '[';
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const View mesh{ref.record, ref.text, json_text::members(ref.text, meshes[m])};
+        b += m ? ",{\"mesh\":" : "{\"mesh\":";
+        b += mesh.value("name");
+        b += ",\"min\":";
+        append_number(b, lo[m].v);
+        b += ",\"min_index\":" + lo[m].index + ",\"max\":";
+        append_number(b, hi[m].v);
+        b += ",\"max_index\":" + hi[m].index + ",\"min_frame\":" + lo[m].frame + ",\"max_frame\":" + hi[m].frame + '}';
+    }
+    b += ']';
+    out.maybe_flush();
+}
+
 void tension_range_value(const AutoRange& ar, OutputFile& out) {
     std::string b = "{\"t_s\":";
     append_number(b, ar.range.t_s);
@@ -173,22 +218,28 @@ void tension_range_value(const AutoRange& ar, OutputFile& out) {
     out.write(b);
 }
 
-// A map series recomputed from the joined T series with the range of all frames.
+// A map series recomputed from the joined series of the T it comes from (edge: t; area: t_area;
+// principal: 1 / lambda_min for compress, 1 / lambda_max for stretch) with the range of all frames.
 Rule map_series(const AutoRange& ar, bool compress) {
     if (!ar.active) return Rule::concat();
     return Rule::custom([ar, compress](const std::vector<View>& views, OutputFile& out) {
         std::string& b = out.buffer();
         b += '[';
         bool first = true;
-        for (const View& v : views)
-            for (const Span& s : json_text::elements(v.text, v.at("t").value)) {
+        for (const View& v : views) {
+            const bool principal = json_text::find(v.members, "lambda_min") != nullptr;
+            const char* source = principal ? (compress ? "lambda_min" : "lambda_max")
+                                           : json_text::find(v.members, "t_area") ? "t_area" : "t";
+            for (const Span& s : json_text::elements(v.text, v.at(source).value)) {
                 float t = 0;
                 if (!parse_number(s.of(v.text), t)) bad_chunk(*v.record, "a T series holds a non-number");
+                if (principal) t_of_lambda(t, t);
                 if (!first) b += ',';
                 first = false;
                 append_number(b, compress ? compress_of(t, ar.range, ar.params) : stretch_of(t, ar.range, ar.params));
                 out.maybe_flush();
             }
+        }
         b += ']';
     });
 }
@@ -200,7 +251,13 @@ Rules tension_rules(const std::vector<ChunkRecord>& chunks) {
     if (ar.active) r.emplace_back("range", Rule::custom([ar](const std::vector<View>&, OutputFile& out) { tension_range_value(ar, out); }));
     r.emplace_back("frames", Rule::concat());
     r.emplace_back("summary", Rule::custom(tension_summary));
-    r.emplace_back("vertices", Rule::each({{"t", Rule::concat()}, {"compress", map_series(ar, true)}, {"stretch", map_series(ar, false)}}));
+    r.emplace_back("measure_summary", Rule::custom(measure_summary));
+    r.emplace_back("vertices", Rule::each({{"t", Rule::concat()},
+                                           {"compress", map_series(ar, true)},
+                                           {"stretch", map_series(ar, false)},
+                                           {"t_area", Rule::concat()},
+                                           {"lambda_max", Rule::concat()},
+                                           {"lambda_min", Rule::concat()}}));
     return r;
 }
 

@@ -22,10 +22,12 @@ void TensionChunkExtremes::begin(const TensionRun& run, const std::vector<Tensio
 void TensionChunkExtremes::frame() {
     if (!active_) return;
     for (std::size_t m = 0; m < meshes_.size(); ++m) {
-        const auto& t = meshes_[m].tension->t;
-        for (std::size_t w = 0; w < t.size(); ++w) {
-            min_[m][w] = std::min(min_[m][w], t[w]);
-            max_[m][w] = std::max(max_[m][w], t[w]);
+        // The measure's T: stretch side for the minima, compress side for the maxima.
+        const auto& ts = meshes_[m].tension->stretch_t();
+        const auto& tc = meshes_[m].tension->compress_t();
+        for (std::size_t w = 0; w < ts.size(); ++w) {
+            min_[m][w] = std::min(min_[m][w], ts[w]);
+            max_[m][w] = std::max(max_[m][w], tc[w]);
         }
     }
 }

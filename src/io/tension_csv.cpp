@@ -32,6 +32,19 @@ TensionExtremes tension_extremes(const MeshTension& mt) {
     return e;
 }
 
+std::string tension_csv_header(Measure m) {
+    std::string h = "frame,time,mesh,vertex,t,compress,stretch";
+    if (m == Measure::area) h += ",t_area";
+    if (m == Measure::principal) h += ",lambda_max,lambda_min,dir_x,dir_y,dir_z";
+    return h + '\n';
+}
+
+std::size_t tension_csv_extra_columns(Measure m) { return m == Measure::area ? 1 : m == Measure::principal ? 5 : 0; }
+
+const char* measure_name(Measure m) { return m == Measure::area ? "area" : m == Measure::principal ? "principal" : "edge"; }
+
+const char* smooth_weights_name(SmoothWeights w) { return w == SmoothWeights::cotan ? "cotan" : "uniform"; }
+
 namespace {
 
 class CsvSink : public TensionSink {
@@ -42,7 +55,7 @@ public:
         run_ = run;
         meshes_ = meshes;
         extremes_.begin(run, meshes);
-        out_.write("frame,time,mesh,vertex,t,compress,stretch\n");
+        out_.write(tension_csv_header(run.measure.measure));
     }
 
     void frame(const Frame& f) override {
@@ -59,16 +72,31 @@ public:
             prefix += ',';
             // A row's numbers go through std::to_chars into a small array and join the buffer
             // in one append: appending field by field cost more than the formatting.
+            const Measure measure = mt.measure.measure;
+            const std::vector<float>& tc = mt.compress_t();
+            const std::vector<float>& ts = mt.stretch_t();
             auto row = [&](std::uint32_t v) {
-                const float t = mt.t[mt.topo.welded_of[v]];
-                char line[128];
+                const std::uint32_t w = mt.topo.welded_of[v];
+                const float t = mt.t[w];
+                char line[320];
                 char* p = std::to_chars(line, line + 24, static_cast<unsigned long>(v)).ptr;
                 *p++ = ',';
                 p = std::to_chars(p, p + 32, t).ptr;
                 *p++ = ',';
-                p = std::to_chars(p, p + 32, compress_of(t, run_.range, run_.params)).ptr;
+                p = std::to_chars(p, p + 32, compress_of(tc[w], run_.range, run_.params)).ptr;
                 *p++ = ',';
-                p = std::to_chars(p, p + 32, stretch_of(t, run_.range, run_.params)).ptr;
+                p = std::to_chars(p, p + 32, stretch_of(ts[w], run_.range, run_.params)).ptr;
+                if (measure == Measure::area) {
+                    *p++ = ',';
+                    p = std::to_chars(p, p + 32, mt.t_area[w]).ptr;
+                } else if (measure == Measure::principal) {
+                    const float extra[5] = {mt.lambda_max[w], mt.lambda_min[w], mt.compress_dir[3 * w], mt.compress_dir[3 * w + 1],
+                                            mt.compress_dir[3 * w + 2]};
+                    for (float x : extra) {
+                        *p++ = ',';
+                        p = std::to_chars(p, p + 32, x).ptr;
+                    }
+                }
                 *p++ = '\n';
                 buf += prefix;
                 buf.append(line, p);
