@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -14,17 +15,26 @@ using nlohmann::json;
 
 class Document {
 public:
-    // Reads a .gltf or .glb file and its buffers; throws rigscope::Error (exit 3).
-    Document(const std::string& path, std::uint64_t max_memory);
+    // Reads a .gltf or .glb file and its buffers; throws rigscope::Error (exit 3). A buffer or
+    // image URI that is absolute or leads out of the file's folder is refused unless
+    // `allow_outside_uris` (a file from outside must not make rigscope read /etc/passwd).
+    Document(const std::string& path, std::uint64_t max_memory, bool allow_outside_uris = false);
 
     const json& root() const { return root_; }
     const std::string& path() const { return path_; }
 
     // Accessor contents converted to floats (normalised integers mapped to [0,1] / [-1,1]),
-    // `components` per element; sparse accessors applied. Throws naming the accessor.
-    std::vector<float> read_floats(int accessor, int* components = nullptr) const;
+    // `components` per element; sparse accessors applied. Throws naming the accessor. Each
+    // accessor is read once and kept (many primitives, targets or samplers may share one), and
+    // its size is charged to the memory budget.
+    const std::vector<float>& read_floats(int accessor, int* components = nullptr) const;
     // Accessor contents as unsigned integers (indices, joint indices).
-    std::vector<std::uint32_t> read_uints(int accessor, int* components = nullptr) const;
+    const std::vector<std::uint32_t>& read_uints(int accessor, int* components = nullptr) const;
+
+    // The memory budget (--max-memory) bounds the whole load: the file, its buffers, every
+    // accessor read and whatever the caller builds from them (charged here by the caller).
+    // Throws (exit 3) naming `what` when the running total would pass the budget.
+    void charge(std::uint64_t bytes, const std::string& what) const;
     std::size_t accessor_count(int accessor) const;
     int accessor_components(int accessor) const;
 
@@ -54,8 +64,11 @@ private:
     std::string path_;
     std::string dir_;
     std::uint64_t max_memory_;
+    mutable std::uint64_t charged_ = 0;
     json root_;
     std::vector<std::vector<std::uint8_t>> buffers_;
+    mutable std::map<int, std::pair<int, std::vector<float>>> floats_;  // accessor: components, data
+    mutable std::map<int, std::pair<int, std::vector<std::uint32_t>>> uints_;
 };
 
 }  // namespace rigscope::gltf

@@ -2,6 +2,7 @@
 // drops the samplers' interpolation mode and the cubic-spline tangents, and renumbers vertices.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "gltf_document.h"
 #include "rigscope/error.h"
@@ -68,9 +69,11 @@ std::vector<std::uint32_t> primitive_triangles(const Document& doc, const json& 
     int acc = doc.index(prim, "indices", where, doc.size_of("accessors"));
     if (acc >= 0) {
         int comps = 0;
-        idx = doc.read_uints(acc, &comps);
+        idx = doc.read_uints(acc, &comps);  // a copy: strips and fans are rebuilt below
         if (comps != 1) doc.fail(where + ".indices: expected SCALAR indices");
+        doc.charge(idx.size() * 4, where + ".indices");
     } else {
+        doc.charge(vertices * 4, where);
         idx.resize(vertices);
         for (std::size_t i = 0; i < vertices; ++i) idx[i] = static_cast<std::uint32_t>(i);
     }
@@ -91,6 +94,15 @@ std::vector<std::uint32_t> primitive_triangles(const Document& doc, const json& 
     }
     // Points and lines have no faces: they contribute vertices, no tension edges.
     return tris;
+}
+
+// What a Mesh holds, for the memory budget.
+std::uint64_t mesh_bytes(const Mesh& m) {
+    std::uint64_t b = m.positions.size() * sizeof(m.positions[0]) + m.face_indices.size() * 4 + m.face_offsets.size() * 4 +
+                      m.influences.offsets.size() * 4 + m.influences.joints.size() * sizeof(m.influences.joints[0]) +
+                      m.influences.weights.size() * 4;
+    for (const auto& t : m.targets) b += t.deltas.size() * sizeof(t.deltas[0]);
+    return b;
 }
 
 Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector<std::string>& warnings) {
@@ -122,15 +134,19 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         int pos_acc = doc.index(attrs, "POSITION", where + ".attributes", accessors);
         if (pos_acc < 0) doc.fail(where + ": no POSITION attribute");
         int comps = 0;
-        std::vector<float> pos = doc.read_floats(pos_acc, &comps);
+        const std::vector<float>& pos = doc.read_floats(pos_acc, &comps);
         if (comps != 3) doc.fail(where + ".attributes.POSITION: expected VEC3");
         if (!finite(pos)) doc.fail(where + ".attributes.POSITION: NaN or infinite position");
         const std::size_t n = pos.size() / 3;
+        // What this primitive adds to the mesh, charged before it is built: a primitive that
+        // shares its accessors with others costs its copy each time.
+        doc.charge(n * sizeof(Eigen::Vector3f) * (1 + doc.array(prim, "targets", where).size()), where);
         const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
         mesh.positions.reserve(mesh.positions.size() + n);
         for (std::size_t v = 0; v < n; ++v) mesh.positions.emplace_back(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
 
         const auto tris = primitive_triangles(doc, prim, where, n);
+        doc.charge(tris.size() * 4 + tris.size() / 3 * 4, where + " faces");
         mesh.face_indices.reserve(mesh.face_indices.size() + tris.size());
         mesh.face_offsets.reserve(mesh.face_offsets.size() + tris.size() / 3 + 1);
         for (std::size_t t = 0; t + 2 < tris.size(); t += 3) {
@@ -146,13 +162,14 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             if (ja < 0 && wa < 0) break;
             if (ja < 0 || wa < 0) doc.fail(where + ": " + (ja < 0 ? jn : wn) + " missing beside its pair");
             int jc = 0, wc = 0;
-            std::vector<std::uint32_t> joints = doc.read_uints(ja, &jc);
-            std::vector<float> weights = doc.read_floats(wa, &wc);
+            const std::vector<std::uint32_t>& joints = doc.read_uints(ja, &jc);
+            const std::vector<float>& weights = doc.read_floats(wa, &wc);
             if (jc != 4 || wc != 4) doc.fail(where + ": " + jn + "/" + wn + " must be VEC4");
             if (joints.size() != n * 4 || weights.size() != n * 4)
                 doc.fail(where + ": " + jn + "/" + wn + " count differs from POSITION count " + std::to_string(n));
             if (!finite(weights)) doc.fail(where + "." + wn + ": NaN or infinite weight");
             any_skin = true;
+            doc.charge(n * 4 * (sizeof(Staged) + 6), where + "." + wn);
             infl.reserve(infl.size() + static_cast<std::size_t>(n * 4 - std::count(weights.begin(), weights.end(), 0.0f)));
             for (std::size_t v = 0; v < n; ++v)
                 for (int k = 0; k < 4; ++k) {
@@ -179,7 +196,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             deltas.resize(mesh.positions.size(), Eigen::Vector3f::Zero());
             int ta = doc.index(targets[t], "POSITION", where + ".targets[" + std::to_string(t) + "]", accessors);
             if (ta < 0) continue;
-            std::vector<float> d = doc.read_floats(ta, &comps);
+            const std::vector<float>& d = doc.read_floats(ta, &comps);
             if (comps != 3 || d.size() != n * 3) doc.fail(where + ".targets[" + std::to_string(t) + "].POSITION: expected " + std::to_string(n) + " VEC3");
             if (!finite(d)) doc.fail(where + ".targets[" + std::to_string(t) + "].POSITION: NaN or infinite delta");
             for (std::size_t v = 0; v < n; ++v) deltas[base + v] = Eigen::Vector3f(d[3 * v], d[3 * v + 1], d[3 * v + 2]);
@@ -232,7 +249,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
 }  // namespace
 
 Scene read_gltf(const std::string& path, const LoadOptions& options) {
-    Document doc(path, options.max_memory);
+    Document doc(path, options.max_memory, options.allow_outside_uris);
     const json& root = doc.root();
     Scene scene;
     scene.source = path;
@@ -266,11 +283,21 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
             node.children.push_back(child);
         }
     }
-    // A cycle leaves nodes unreachable from any root.
-    for (std::size_t i = 0; i < node_count; ++i) {
-        std::size_t steps = 0;
-        for (int p = static_cast<int>(i); p >= 0; p = scene.nodes[p].parent)
-            if (++steps > node_count) doc.fail(at("nodes", i) + ": cyclic node hierarchy");
+    // A cycle leaves nodes unreachable from any root. Each node has at most one parent (checked
+    // above), so walking up from every node while marking the path visits each node once: a
+    // walk that meets its own mark went round a cycle; one that meets an earlier walk's mark, or
+    // a root, did not. Linear, where walking to the root from every node is quadratic in a chain.
+    {
+        std::vector<std::uint32_t> walk(node_count, 0);  // 0: unvisited, else the walk's number
+        for (std::size_t i = 0; i < node_count; ++i) {
+            const auto mark = static_cast<std::uint32_t>(i + 1);
+            int p = static_cast<int>(i);
+            while (p >= 0 && walk[p] == 0) {
+                walk[p] = mark;
+                p = scene.nodes[p].parent;
+            }
+            if (p >= 0 && walk[p] == mark) doc.fail(at("nodes", i) + ": cyclic node hierarchy");
+        }
     }
 
     const json& skins = doc.array(root, "skins", "");
@@ -289,7 +316,7 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
         int ibm = doc.index(skins[s], "inverseBindMatrices", where, doc.size_of("accessors"));
         if (ibm >= 0) {
             int comps = 0;
-            std::vector<float> m = doc.read_floats(ibm, &comps);
+            const std::vector<float>& m = doc.read_floats(ibm, &comps);
             if (comps != 16 || m.size() != 16 * skin.joints.size())
                 doc.fail(where + ".inverseBindMatrices: expected " + std::to_string(skin.joints.size()) + " MAT4");
             if (!finite(m)) doc.fail(where + ".inverseBindMatrices: NaN or infinite value");
@@ -300,11 +327,19 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
         scene.skins.push_back(std::move(skin));
     }
 
-    // One Mesh per node that instantiates a glTF mesh: a mesh used twice is deformed twice.
+    // One Mesh per node that instantiates a glTF mesh: a mesh used twice is deformed twice. The
+    // glTF mesh is read once (per skin size, which its joint indices are checked against) and
+    // copied for further nodes; every copy is charged to the memory budget.
+    std::map<std::pair<int, int>, Mesh> read_once;
     for (std::size_t i = 0; i < node_count; ++i) {
         if (node_mesh[i] < 0) continue;
         const int skin = node_skin[i];
-        Mesh mesh = read_mesh(doc, node_mesh[i], skin >= 0 ? static_cast<int>(scene.skins[skin].joints.size()) : -1, scene.warnings);
+        const int skin_joints = skin >= 0 ? static_cast<int>(scene.skins[skin].joints.size()) : -1;
+        auto found = read_once.find({node_mesh[i], skin_joints});
+        if (found == read_once.end())
+            found = read_once.emplace(std::make_pair(node_mesh[i], skin_joints), read_mesh(doc, node_mesh[i], skin_joints, scene.warnings)).first;
+        doc.charge(mesh_bytes(found->second), at("nodes", i) + " (an instance of " + at("meshes", node_mesh[i]) + ")");
+        Mesh mesh = found->second;
         mesh.node = static_cast<int>(i);
         mesh.skin = mesh.influences.empty() ? -1 : skin;
         if (skin < 0 && !mesh.influences.empty()) {
@@ -357,8 +392,11 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
             const int in = doc.index(js, "input", sw, doc.size_of("accessors"));
             const int out = doc.index(js, "output", sw, doc.size_of("accessors"));
             if (in < 0 || out < 0) doc.fail(sw + ": missing input or output");
-            ch.times = doc.read_floats(in);
+            int in_components = 0;
+            ch.times = doc.read_floats(in, &in_components);
+            if (in_components != 1) doc.fail(sw + ".input: expected SCALAR key times");
             ch.values = doc.read_floats(out);
+            doc.charge((ch.times.size() + ch.values.size()) * sizeof(float), cw);
             if (ch.times.empty()) doc.fail(sw + ": no keys");
             if (!finite(ch.times) || !finite(ch.values)) doc.fail(sw + ": NaN or infinite key");
             for (std::size_t k = 1; k < ch.times.size(); ++k)
