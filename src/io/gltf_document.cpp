@@ -289,6 +289,8 @@ Document::Document(const std::string& path, std::uint64_t max_memory, bool allow
         buffers_.push_back(std::move(data));
     }
 
+    count_accessor_uses();
+
     // Images are not needed for geometry: a missing one is only worth a warning.
     const json& images = array(root_, "images", "");
     for (std::size_t i = 0; i < images.size(); ++i) {
@@ -482,32 +484,75 @@ std::vector<T> Document::read(int accessor, int* components, Convert convert) co
     return out;
 }
 
-const std::vector<float>& Document::read_floats(int accessor, int* components) const {
-    auto it = floats_.find(accessor);
-    if (it == floats_.end()) {
-        const Element e = element(accessor);
-        charge(static_cast<std::uint64_t>(e.count) * e.components * sizeof(float), "accessors[" + std::to_string(accessor) + "]");
-        int comps = 0;
-        auto data = read<float>(accessor, &comps, [](double v) { return static_cast<float>(v); });
-        it = floats_.emplace(accessor, std::make_pair(comps, std::move(data))).first;
-    }
-    if (components) *components = it->second.first;
-    return it->second.second;
+// How often the file names each accessor where the scene reader reads it, so that an accessor
+// named again is kept for its next use and one named once is freed as soon as its user is done.
+void Document::count_accessor_uses() {
+    const std::size_t n = size_of("accessors");
+    uses_left_.assign(n, 0);
+    auto use = [&](const json& obj, const char* key) {
+        if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_unsigned()) return;
+        const auto i = obj[key].get<std::uint64_t>();
+        if (i < n) ++uses_left_[i];
+    };
+    auto use_all = [&](const json& obj) {
+        if (!obj.is_object()) return;
+        for (auto it = obj.begin(); it != obj.end(); ++it)
+            if (it->is_number_unsigned() && it->get<std::uint64_t>() < n) ++uses_left_[it->get<std::uint64_t>()];
+    };
+    auto each = [](const json& obj, const char* key, auto&& fn) {
+        if (obj.is_object() && obj.contains(key) && obj[key].is_array())
+            for (const json& x : obj[key]) fn(x);
+    };
+    each(root_, "meshes", [&](const json& m) {
+        each(m, "primitives", [&](const json& p) {
+            if (p.is_object() && p.contains("attributes")) use_all(p["attributes"]);
+            use(p, "indices");
+            each(p, "targets", use_all);
+        });
+    });
+    each(root_, "skins", [&](const json& s) { use(s, "inverseBindMatrices"); });
+    each(root_, "animations", [&](const json& a) {
+        each(a, "samplers", [&](const json& s) {
+            use(s, "input");
+            use(s, "output");
+        });
+    });
 }
 
-const std::vector<std::uint32_t>& Document::read_uints(int accessor, int* components) const {
-    auto it = uints_.find(accessor);
-    if (it == uints_.end()) {
-        const Element e = element(accessor);
-        if (e.component_type == 5126 || e.component_type == 5120 || e.component_type == 5122)
-            fail("accessors[" + std::to_string(accessor) + "]: expected unsigned integers, found componentType " + std::to_string(e.component_type));
-        charge(static_cast<std::uint64_t>(e.count) * e.components * sizeof(std::uint32_t), "accessors[" + std::to_string(accessor) + "]");
-        int comps = 0;
-        auto data = read<std::uint32_t>(accessor, &comps, [](double v) { return static_cast<std::uint32_t>(v); });
-        it = uints_.emplace(accessor, std::make_pair(comps, std::move(data))).first;
+template <typename T, typename Read>
+std::shared_ptr<const std::vector<T>> Document::shared(int accessor, int* components, std::map<int, Kept<T>>& kept, Read read) const {
+    const bool counted = accessor >= 0 && static_cast<std::size_t>(accessor) < uses_left_.size();
+    if (counted && uses_left_[accessor] > 0) --uses_left_[accessor];
+    const bool more = counted && uses_left_[accessor] > 0;
+    auto it = kept.find(accessor);
+    if (it != kept.end()) {
+        Kept<T> k = it->second;
+        if (!more) kept.erase(it);
+        if (components) *components = k.components;
+        return k.data;
     }
-    if (components) *components = it->second.first;
-    return it->second.second;
+    const Element e = element(accessor);
+    charge(static_cast<std::uint64_t>(e.count) * e.components * sizeof(T), "accessors[" + std::to_string(accessor) + "]");
+    Kept<T> k;
+    k.data = std::make_shared<const std::vector<T>>(read(&k.components));
+    if (more) kept[accessor] = k;
+    if (components) *components = k.components;
+    return k.data;
+}
+
+Document::Floats Document::floats(int accessor, int* components) const {
+    return shared<float>(accessor, components, floats_, [&](int* comps) {
+        return read<float>(accessor, comps, [](double v) { return static_cast<float>(v); });
+    });
+}
+
+Document::Uints Document::uints(int accessor, int* components) const {
+    const Element e = element(accessor);
+    if (e.component_type == 5126 || e.component_type == 5120 || e.component_type == 5122)
+        fail("accessors[" + std::to_string(accessor) + "]: expected unsigned integers, found componentType " + std::to_string(e.component_type));
+    return shared<std::uint32_t>(accessor, components, uints_, [&](int* comps) {
+        return read<std::uint32_t>(accessor, comps, [](double v) { return static_cast<std::uint32_t>(v); });
+    });
 }
 
 std::size_t Document::accessor_count(int accessor) const { return element(accessor).count; }

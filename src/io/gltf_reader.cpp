@@ -59,41 +59,45 @@ Transform read_node_transform(const Document& doc, const json& node, const std::
 }
 
 // Triangles of a primitive as local vertex indices; strips and fans become triangles.
-std::vector<std::uint32_t> primitive_triangles(const Document& doc, const json& prim, const std::string& where, std::size_t vertices) {
+Document::Uints primitive_triangles(const Document& doc, const json& prim, const std::string& where, std::size_t vertices) {
     // Checked as a double first: converting one outside int's range is undefined behaviour.
     const double mode_number = doc.number(prim, "mode", where, 4);
     if (!(mode_number >= 0 && mode_number <= 6) || mode_number != std::floor(mode_number))
         doc.fail(where + ".mode: invalid primitive mode " + json(mode_number).dump());
     const int mode = static_cast<int>(mode_number);
-    std::vector<std::uint32_t> idx;
+    Document::Uints shared_idx;
     int acc = doc.index(prim, "indices", where, doc.size_of("accessors"));
     if (acc >= 0) {
         int comps = 0;
-        idx = doc.read_uints(acc, &comps);  // a copy: strips and fans are rebuilt below
+        shared_idx = doc.uints(acc, &comps);
         if (comps != 1) doc.fail(where + ".indices: expected SCALAR indices");
-        doc.charge(idx.size() * 4, where + ".indices");
     } else {
         doc.charge(vertices * 4, where);
-        idx.resize(vertices);
-        for (std::size_t i = 0; i < vertices; ++i) idx[i] = static_cast<std::uint32_t>(i);
+        std::vector<std::uint32_t> all(vertices);
+        for (std::size_t i = 0; i < vertices; ++i) all[i] = static_cast<std::uint32_t>(i);
+        shared_idx = std::make_shared<const std::vector<std::uint32_t>>(std::move(all));
     }
+    const std::vector<std::uint32_t>& idx = *shared_idx;
     for (std::uint32_t i : idx)
         if (i >= vertices)
             doc.fail(where + ".indices: index " + std::to_string(i) + " out of range (" + std::to_string(vertices) + " vertices)");
-    std::vector<std::uint32_t> tris;
     if (mode == 4) {
         if (idx.size() % 3 != 0) doc.fail(where + ": triangle index count " + std::to_string(idx.size()) + " is not a multiple of 3");
-        tris = std::move(idx);
-    } else if (mode == 5) {
+        return shared_idx;
+    }
+    std::vector<std::uint32_t> tris;
+    if (mode == 5) {
+        doc.charge(idx.size() * 12, where + " triangles");
         for (std::size_t i = 2; i < idx.size(); ++i) {
             if (i % 2 == 0) tris.insert(tris.end(), {idx[i - 2], idx[i - 1], idx[i]});
             else tris.insert(tris.end(), {idx[i - 1], idx[i - 2], idx[i]});
         }
     } else if (mode == 6) {
+        doc.charge(idx.size() * 12, where + " triangles");
         for (std::size_t i = 2; i < idx.size(); ++i) tris.insert(tris.end(), {idx[0], idx[i - 1], idx[i]});
     }
     // Points and lines have no faces: they contribute vertices, no tension edges.
-    return tris;
+    return std::make_shared<const std::vector<std::uint32_t>>(std::move(tris));
 }
 
 // What a Mesh holds, for the memory budget.
@@ -134,7 +138,8 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         int pos_acc = doc.index(attrs, "POSITION", where + ".attributes", accessors);
         if (pos_acc < 0) doc.fail(where + ": no POSITION attribute");
         int comps = 0;
-        const std::vector<float>& pos = doc.read_floats(pos_acc, &comps);
+        const Document::Floats pos_data = doc.floats(pos_acc, &comps);
+        const std::vector<float>& pos = *pos_data;
         if (comps != 3) doc.fail(where + ".attributes.POSITION: expected VEC3");
         if (!finite(pos)) doc.fail(where + ".attributes.POSITION: NaN or infinite position");
         const std::size_t n = pos.size() / 3;
@@ -145,7 +150,8 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         mesh.positions.reserve(mesh.positions.size() + n);
         for (std::size_t v = 0; v < n; ++v) mesh.positions.emplace_back(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
 
-        const auto tris = primitive_triangles(doc, prim, where, n);
+        const Document::Uints tri_data = primitive_triangles(doc, prim, where, n);
+        const std::vector<std::uint32_t>& tris = *tri_data;
         doc.charge(tris.size() * 4 + tris.size() / 3 * 4, where + " faces");
         mesh.face_indices.reserve(mesh.face_indices.size() + tris.size());
         mesh.face_offsets.reserve(mesh.face_offsets.size() + tris.size() / 3 + 1);
@@ -162,8 +168,10 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             if (ja < 0 && wa < 0) break;
             if (ja < 0 || wa < 0) doc.fail(where + ": " + (ja < 0 ? jn : wn) + " missing beside its pair");
             int jc = 0, wc = 0;
-            const std::vector<std::uint32_t>& joints = doc.read_uints(ja, &jc);
-            const std::vector<float>& weights = doc.read_floats(wa, &wc);
+            const Document::Uints joint_data = doc.uints(ja, &jc);
+            const Document::Floats weight_data = doc.floats(wa, &wc);
+            const std::vector<std::uint32_t>& joints = *joint_data;
+            const std::vector<float>& weights = *weight_data;
             if (jc != 4 || wc != 4) doc.fail(where + ": " + jn + "/" + wn + " must be VEC4");
             if (joints.size() != n * 4 || weights.size() != n * 4)
                 doc.fail(where + ": " + jn + "/" + wn + " count differs from POSITION count " + std::to_string(n));
@@ -196,7 +204,8 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             deltas.resize(mesh.positions.size(), Eigen::Vector3f::Zero());
             int ta = doc.index(targets[t], "POSITION", where + ".targets[" + std::to_string(t) + "]", accessors);
             if (ta < 0) continue;
-            const std::vector<float>& d = doc.read_floats(ta, &comps);
+            const Document::Floats delta_data = doc.floats(ta, &comps);
+            const std::vector<float>& d = *delta_data;
             if (comps != 3 || d.size() != n * 3) doc.fail(where + ".targets[" + std::to_string(t) + "].POSITION: expected " + std::to_string(n) + " VEC3");
             if (!finite(d)) doc.fail(where + ".targets[" + std::to_string(t) + "].POSITION: NaN or infinite delta");
             for (std::size_t v = 0; v < n; ++v) deltas[base + v] = Eigen::Vector3f(d[3 * v], d[3 * v + 1], d[3 * v + 2]);
@@ -316,7 +325,8 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
         int ibm = doc.index(skins[s], "inverseBindMatrices", where, doc.size_of("accessors"));
         if (ibm >= 0) {
             int comps = 0;
-            const std::vector<float>& m = doc.read_floats(ibm, &comps);
+            const Document::Floats ibm_data = doc.floats(ibm, &comps);
+            const std::vector<float>& m = *ibm_data;
             if (comps != 16 || m.size() != 16 * skin.joints.size())
                 doc.fail(where + ".inverseBindMatrices: expected " + std::to_string(skin.joints.size()) + " MAT4");
             if (!finite(m)) doc.fail(where + ".inverseBindMatrices: NaN or infinite value");
