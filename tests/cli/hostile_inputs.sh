@@ -122,6 +122,14 @@ check "three meshes listed" -- test "$(grep -c '"vertices": 1000000' "$WORK/out"
 refused 3 "memory budget (--max-memory 1000 MiB)" "an accessor shared by 16 primitives, --max-memory 1000" -- \
     rs_within 3000 info "$WORK/shared_accessor.gltf" --max-memory 1000
 
+# The same accessor named by 8 primitives is read once: 12 MB for it, then per primitive 12 MB of
+# vertices and 4 MB of point indices, 140 MB in all, fit 160 MiB (168 MB); reading the accessor
+# per primitive would need 84 MB more.
+make_file shared_accessor_8 "$WORK/shared_accessor_8.gltf"
+expect 0 "an accessor shared by 8 primitives is read once, --max-memory 160" -- rs_within 1024 info --json "$WORK/shared_accessor_8.gltf" --max-memory 160
+check "one mesh of 8,000,000 vertices" -- grep -qF '"vertices": 8000000' "$WORK/out"
+refused 3 "memory budget" "the same under --max-memory 100" -- rs_within 1024 info "$WORK/shared_accessor_8.gltf" --max-memory 100
+
 # ---- 7. Weld, topology and hierarchy stay linear --------------------------------------------------
 for m in weld_one_point weld_crowd_distinct; do make_file "$m" "$WORK/$m.glb"; done
 make_file weld_ball "$WORK/weld_ball.glb"

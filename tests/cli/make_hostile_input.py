@@ -204,6 +204,7 @@ MAKERS = {
     "instances_200": lambda: instanced(200, 1000000),
     "instances_3": lambda: instanced(3, 1000000),
     "shared_accessor": lambda: shared_accessor(16, 20000000),
+    "shared_accessor_8": lambda: shared_accessor(8, 1000000),
     "weld_one_point": lambda: weld_one_point(30000),
     "weld_ball": lambda: weld_ball(270000, 30000),
     "weld_crowd_distinct": lambda: weld_crowd_distinct(20000),
