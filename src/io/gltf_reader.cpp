@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "gltf_document.h"
 #include "rigscope/error.h"
@@ -338,18 +339,26 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
     }
 
     // One Mesh per node that instantiates a glTF mesh: a mesh used twice is deformed twice. The
-    // glTF mesh is read once (per skin size, which its joint indices are checked against) and
-    // copied for further nodes; every copy is charged to the memory budget.
-    std::map<std::pair<int, int>, Mesh> read_once;
+    // glTF mesh is read once (per skin size, which its joint indices are checked against), copied
+    // for the nodes before the last that use it and moved to the last; every copy is charged to
+    // the memory budget (reading it charged the first).
+    std::map<std::pair<int, int>, std::pair<int, std::optional<Mesh>>> read_once;  // (mesh, skin size): nodes left, mesh
+    auto skin_size = [&](std::size_t i) { return node_skin[i] >= 0 ? static_cast<int>(scene.skins[node_skin[i]].joints.size()) : -1; };
+    for (std::size_t i = 0; i < node_count; ++i)
+        if (node_mesh[i] >= 0) ++read_once[{node_mesh[i], skin_size(i)}].first;
     for (std::size_t i = 0; i < node_count; ++i) {
         if (node_mesh[i] < 0) continue;
         const int skin = node_skin[i];
-        const int skin_joints = skin >= 0 ? static_cast<int>(scene.skins[skin].joints.size()) : -1;
-        auto found = read_once.find({node_mesh[i], skin_joints});
-        if (found == read_once.end())
-            found = read_once.emplace(std::make_pair(node_mesh[i], skin_joints), read_mesh(doc, node_mesh[i], skin_joints, scene.warnings)).first;
-        doc.charge(mesh_bytes(found->second), at("nodes", i) + " (an instance of " + at("meshes", node_mesh[i]) + ")");
-        Mesh mesh = found->second;
+        auto& [left, original] = read_once[{node_mesh[i], skin_size(i)}];
+        if (!original) original = read_mesh(doc, node_mesh[i], skin_size(i), scene.warnings);
+        Mesh mesh;
+        if (--left == 0) {
+            mesh = std::move(*original);
+            original.reset();
+        } else {
+            doc.charge(mesh_bytes(*original), at("nodes", i) + " (an instance of " + at("meshes", node_mesh[i]) + ")");
+            mesh = *original;
+        }
         mesh.node = static_cast<int>(i);
         mesh.skin = mesh.influences.empty() ? -1 : skin;
         if (skin < 0 && !mesh.influences.empty()) {
