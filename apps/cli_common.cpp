@@ -125,6 +125,10 @@ std::vector<int> select_meshes(const Scene& scene, const std::string& spec) {
 }
 
 LoadOptions load_options(const InputOptions& opt) {
+    // The option's validator saw the command line; a value read back from a chunk record did not
+    // (converting NaN or 1e300 to an integer is undefined behaviour).
+    if (!(opt.max_memory_mib > 0 && opt.max_memory_mib <= kMaxMemoryMiB))
+        throw Error(kExitUsage, "--max-memory " + std::to_string(opt.max_memory_mib) + ": not a size in MiB up to 2^40");
     LoadOptions lo;
     lo.max_memory = static_cast<std::uint64_t>(opt.max_memory_mib * 1024.0 * 1024.0);
     lo.allow_outside_uris = opt.allow_outside_uris;

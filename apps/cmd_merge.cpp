@@ -43,6 +43,7 @@ void check_frame_files(const std::vector<ChunkRecord>& chunks) {
     text("--rig", opt.rig);
     if (const auto* v = option(r, "--fps")) opt.fps = std::stod(v->front());
     if (const auto* v = option(r, "--max-memory")) opt.max_memory_mib = std::stod(v->front());
+    if (const auto* v = option(r, "--allow-outside-uris")) opt.allow_outside_uris = v->front() != "false" && v->front() != "0";
     const Input in = load_input(opt);
     std::string missing;
     std::size_t count = 0, absent = 0;
