@@ -41,7 +41,7 @@ bool parse_chunk_spec(const std::string& spec, int& index, int& count) {
     } catch (const std::exception&) {
         return false;
     }
-    return count >= 1 && index >= 0 && index < count;
+    return count >= 1 && count <= kMaxChunkCount && index >= 0 && index < count;
 }
 
 // What cannot be split into chunks and joined again, refused before any work. Empty: fine.
@@ -86,10 +86,9 @@ int run_chunk(const CLI::App& cmd, const Runner& inner) {
         if (std::find(std::begin(kNotIdentity), std::end(kNotIdentity), name) != std::end(kNotIdentity)) continue;
         rec.options.emplace_back(name, o->results());
     }
-    // A stale record would vouch for an old output if this run fails.
+    // Inputs first: the record about to be removed may be one of them (--rig out.csv.chunk.json),
+    // and nothing is removed or written before they are checked.
     const std::string record_path = chunk_record_path(output, index);
-    if (unlink(record_path.c_str()) != 0 && errno != ENOENT)
-        throw Error(kExitCannotWrite, record_path + ": cannot remove the old chunk record: " + std::strerror(errno));
     std::vector<std::string> inputs;
     try {
         for (const char* name : kInputOptions) {
@@ -101,6 +100,10 @@ int run_chunk(const CLI::App& cmd, const Runner& inner) {
     } catch (const Error&) {
         return inner();  // an unreadable input: the command's own message says it best
     }
+    refuse_input_as_output(record_path, inputs);
+    // A stale record would vouch for an old output if this run fails.
+    if (unlink(record_path.c_str()) != 0 && errno != ENOENT)
+        throw Error(kExitCannotWrite, record_path + ": cannot remove the old chunk record: " + std::strerror(errno));
 
     const int rc = inner();
     if (rc != kExitOk) return rc;

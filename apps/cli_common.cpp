@@ -2,29 +2,67 @@
 
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include "rigscope/chunk.h"
 #include "rigscope/error.h"
 #include "rigscope/joystick.h"
 #include "rigscope/load.h"
+#include "rigscope/parallel.h"
 #include "rigscope/retarget.h"
 
 namespace rigscope::cli {
 
 bool g_quiet = false;
 
+namespace {
+
+// Above these an option's value is a typo or an attack, not a setting: 2^40 MiB (a petabyte) is
+// far past any machine and still far from overflowing the byte count; a million frames a second
+// is past any camera, and larger rates push frame numbers past what a long holds.
+constexpr double kMaxMemoryMiB = 1099511627776.0;
+constexpr double kMaxFps = 1e6;
+
+// A number in [lo, hi]: unlike CLI::PositiveNumber it refuses NaN (which compares false with
+// everything, so it passed, and a NaN budget disabled the budget) and infinity.
+CLI::Validator finite_in(const std::string& what, double lo, double hi) {
+    return CLI::Validator(
+        [what, lo, hi](std::string& s) -> std::string {
+            double v = 0;
+            std::size_t used = 0;
+            try {
+                v = std::stod(s, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != s.size() || !std::isfinite(v) || v < lo || v > hi) {
+                std::ostringstream range;
+                range << lo << " to " << hi;
+                return "'" + s + "' is not " + what + " from " + range.str();
+            }
+            return "";
+        },
+        "NUMBER");
+}
+
+}  // namespace
+
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("FILE", opt.file, "Skinned, animated mesh (.fbx, .gltf, .glb)")->required();
     cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
     cmd->add_option("--weld", opt.weld, "Weld vertices that share a position and skin influences")
         ->check(CLI::IsMember({"on", "off"}));
-    cmd->add_option("--max-memory", opt.max_memory_mib, "Refuse files whose arrays need more than this (MiB)")
-        ->check(CLI::PositiveNumber);
+    cmd->add_option("--max-memory", opt.max_memory_mib, "Memory budget of loading a file: refuse files that need more (MiB)")
+        ->check(finite_in("a size in MiB", 1.0 / 1024, kMaxMemoryMiB));
+    cmd->add_flag("--allow-outside-uris", opt.allow_outside_uris,
+                  "glTF: read buffers and images named by absolute URIs or outside the file's folder (UNSAFE for files from outside)");
     if (!per_frame) return;
     cmd->add_option("--frames", opt.frames, "Frames: 1..91, 1..91:5, 0,10,20, bind (default: every frame of the clip)");
     cmd->add_option("--clip", opt.clip, "Animation by name or index (default: the first)");
-    cmd->add_option("--fps", opt.fps, "Frame rate for frame numbers (default: the file's, else 24)")->check(CLI::PositiveNumber);
+    cmd->add_option("--fps", opt.fps, "Frame rate for frame numbers (default: the file's, else 24)")
+        ->check(finite_in("a frame rate", 1e-6, kMaxFps));
     cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");
     cmd->add_option("--retarget", opt.retarget,
                     "With --animation: 'rotation' (default: the clip's rotations and root translation on this rig's rest) "
@@ -85,6 +123,8 @@ void parse_chunk(const std::string& spec, int& index, int& count) {
     }
     if (count < 1 || index < 0 || index >= count)
         throw Error(kExitUsage, "--chunk '" + spec + "': need 0 <= I < N");
+    if (count > kMaxChunkCount)
+        throw Error(kExitUsage, "--chunk '" + spec + "': at most " + std::to_string(kMaxChunkCount) + " chunks");
 }
 
 }  // namespace
@@ -106,9 +146,19 @@ std::vector<int> select_meshes(const Scene& scene, const std::string& spec) {
     throw Error(kExitUsage, scene.source + ": no mesh '" + spec + "' (meshes: " + (names.empty() ? "none" : names) + ")");
 }
 
-Input load_input(const InputOptions& opt, bool per_frame) {
+LoadOptions load_options(const InputOptions& opt) {
+    // The option's validator saw the command line; a value read back from a chunk record did not
+    // (converting NaN or 1e300 to an integer is undefined behaviour).
+    if (!(opt.max_memory_mib > 0 && opt.max_memory_mib <= kMaxMemoryMiB))
+        throw Error(kExitUsage, "--max-memory " + std::to_string(opt.max_memory_mib) + ": not a size in MiB up to 2^40");
     LoadOptions lo;
     lo.max_memory = static_cast<std::uint64_t>(opt.max_memory_mib * 1024.0 * 1024.0);
+    lo.allow_outside_uris = opt.allow_outside_uris;
+    return lo;
+}
+
+Input load_input(const InputOptions& opt, bool per_frame) {
+    const LoadOptions lo = load_options(opt);
     Input in;
     // A rig is checked before the scene loads: a typo in it should not wait on a large file.
     Rig rig;
@@ -119,7 +169,14 @@ Input load_input(const InputOptions& opt, bool per_frame) {
     if (per_frame)
         for (const auto& w : in.scene.warnings) spdlog::warn("{}", w);
     in.weld = opt.weld != "off";
+    // More threads than cores only take turns: with 1024 on a small machine each phase of a frame
+    // waited on a thousand spinning workers, which looked like a hang.
     in.threads = opt.threads;
+    if (in.threads > ThreadPool::default_threads()) {
+        spdlog::warn("--threads {}: this machine has {} cores; using {}", in.threads, ThreadPool::default_threads(),
+                     ThreadPool::default_threads());
+        in.threads = ThreadPool::default_threads();
+    }
     in.meshes = select_meshes(in.scene, opt.mesh);
     if (!per_frame) return in;
 

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "rigscope/error.h"
 #include "rigscope/frames.h"
+#include "rigscope/load.h"
 #include "rigscope/pose.h"
 #include "rigscope/rig.h"
 #include "rigscope/rom.h"
@@ -27,6 +29,7 @@ struct InputOptions {
     std::string chunk;      // --chunk I/N
     std::string rig;        // --rig RIG.json: joystick controls driving morph targets
     double max_memory_mib = 8192;
+    bool allow_outside_uris = false;  // --allow-outside-uris (unsafe for files from outside)
     unsigned threads = 0;   // --threads; 0: every core
     bool rom = false;       // --rom: a synthetic range-of-motion clip instead of the file's
     std::string joints;     // --joints A,B: the joints --rom sweeps (default: every joint)
@@ -60,6 +63,19 @@ Input load_input(const InputOptions& opt, bool per_frame = true);
 // "A,B" as {"A", "B"} (--joints).
 std::vector<std::string> split_joint_list(const std::string& list);
 
+// f(), with a bad-input Error from the core (a mesh the weld refuses) blamed on `file`.
+template <typename F>
+decltype(auto) blaming(const std::string& file, F&& f) {
+    try {
+        return f();
+    } catch (const Error& e) {
+        if (e.code() != kExitBadInput) throw;
+        throw bad_input(file, e.what());
+    }
+}
+
+// The reader's options from the command line (--max-memory, --allow-outside-uris).
+LoadOptions load_options(const InputOptions& opt);
 
 // The pose of `in` at frame f: the bind pose, or the clip sampled at f's time. Every per-frame
 // command goes through here, so whatever drives the pose (a rig's joystick controls) applies to

@@ -49,7 +49,7 @@ json describe(const Input& in) {
     json meshes = json::array();
     for (int m : in.meshes) {
         const Mesh& mesh = s.meshes[m];
-        const Topology topo = build_topology(mesh, in.weld);
+        const Topology topo = blaming(s.source, [&] { return build_topology(mesh, in.weld); });
         std::size_t most = 0;
         for (std::size_t v = 0; v < mesh.influences.vertex_count(); ++v)
             most = std::max<std::size_t>(most, mesh.influences.offsets[v + 1] - mesh.influences.offsets[v]);

@@ -50,6 +50,7 @@ void check_frame_files(const std::vector<ChunkRecord>& chunks) {
     if (const auto* v = option(r, "--rom-frames")) opt.rom_options.frames_per_sweep = std::stoi(v->front());
     if (const auto* v = option(r, "--fps")) opt.fps = std::stod(v->front());
     if (const auto* v = option(r, "--max-memory")) opt.max_memory_mib = std::stod(v->front());
+    if (const auto* v = option(r, "--allow-outside-uris")) opt.allow_outside_uris = v->front() != "false" && v->front() != "0";
     const Input in = load_input(opt);
     std::string missing;
     std::size_t count = 0, absent = 0;

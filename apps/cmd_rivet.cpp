@@ -176,7 +176,7 @@ void warn_of_folds(const Input& in, const std::vector<std::uint32_t>& vertices, 
 // Baked transforms per selected frame (outer) and vertex (inner), in the selection's order.
 std::vector<std::vector<BakedTransform>> bake_rivets(const Input& in, int mesh, const std::vector<std::uint32_t>& vertices) {
     const Scene& scene = in.scene;
-    const Topology topo = build_topology(scene.meshes[mesh], in.weld);
+    const Topology topo = blaming(scene.source, [&] { return build_topology(scene.meshes[mesh], in.weld); });
     std::vector<BakeStencil> stencils;
     for (std::uint32_t v : vertices) stencils.push_back(bake_stencil(scene.meshes[mesh], topo, v));
     std::vector<std::vector<BakedTransform>> frames(in.frames.size(), std::vector<BakedTransform>(vertices.size()));

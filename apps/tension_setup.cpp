@@ -45,9 +45,7 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
     Pose pose;
     std::optional<Scene> ref_scene;
     if (!opt.reference.empty()) {
-        LoadOptions lo;
-        lo.max_memory = static_cast<std::uint64_t>(opt.input.max_memory_mib * 1024.0 * 1024.0);
-        ref_scene = load_scene(opt.reference, lo);
+        ref_scene = load_scene(opt.reference, load_options(opt.input));
         in.paths.push_back(opt.reference);
         pose = bind_pose(*ref_scene);
     } else if (opt.has_reference_frame) {
@@ -77,7 +75,7 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
         } else {
             deform_mesh(in.scene, m, pose, rest);
         }
-        out.emplace_back(in.scene, m, in.weld, rest, opt.measure_options());
+        blaming(opt.input.file, [&] { out.emplace_back(in.scene, m, in.weld, rest, opt.measure_options()); });
         const MeshTension& mt = out.back();
         if (mt.rest_degenerate)
             spdlog::warn("{}: mesh '{}': {} welded vertices have no edge or zero rest length; their T is 1", opt.input.file, mesh.name,
@@ -94,6 +92,9 @@ void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, c
     // Frames stay in order, one at a time (outputs stream); each frame's vertex blocks are
     // spread over the cores.
     ThreadPool pool(in.threads);
+    if (pool.size() < pool.requested())
+        spdlog::warn("could start only {} of {} threads (address-space or thread limit); running on {}", pool.size(),
+                     pool.requested(), pool.size());
     Progress progress(in.frames.size(), what);
     for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
         pose_at(in, in.frames[fi], pose);

@@ -190,3 +190,24 @@ TEST_CASE("Frame lists: ranges, steps, lists, bind, and errors as usage errors",
         }
     CHECK(total == d.size());
 }
+
+TEST_CASE("Frame ranges at the limits of a long end, and lists stay within ten million frames", "[frames]") {
+    // n += step past LONG_MAX looped for ever; b - a overflowed for a range across zero.
+    const auto top = parse_frames("9223372036854775807..9223372036854775807", 24);
+    REQUIRE(top.size() == 1);
+    CHECK(top[0].number == 9223372036854775807L);
+    const auto near_top = parse_frames("9223372036854775805..9223372036854775807:2", 24);
+    REQUIRE(near_top.size() == 2);
+    CHECK(near_top[1].number == 9223372036854775807L);
+    for (const char* huge : {"-9223372036854775808..9223372036854775807", "0..9223372036854775807:2",
+                             "0..5000000,0..5000000"}) {
+        INFO(huge);
+        try {
+            parse_frames(huge, 24);
+            FAIL("accepted");
+        } catch (const Error& e) {
+            CHECK(e.code() == kExitUsage);
+        }
+    }
+    CHECK(parse_frames("0..4999999,0..4999999", 24).size() == 10000000);
+}

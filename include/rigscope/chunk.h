@@ -18,6 +18,10 @@ struct InputFingerprint {
     std::string fnv1a64;  // FNV-1a 64 of the content, 16 hex digits
 };
 
+// The most chunks one run may be split into: far more than any farm runs, and small enough that
+// merge can list what is missing and a record's count is never a 2-billion-entry loop.
+constexpr int kMaxChunkCount = 100000;
+
 struct ChunkRecord {
     std::string record_path;  // where it was read from (not stored)
     std::string version;      // rigscope version that ran the chunk

@@ -10,8 +10,13 @@
 namespace rigscope {
 
 struct LoadOptions {
-    // Refuse files whose declared arrays would need more than this many bytes, before allocating.
+    // The budget of the whole load: the file, its buffers, every array read from it and the
+    // scene built (a mesh instanced by many nodes counts once per node). Checked as a running
+    // total before each allocation, so a file that would pass it is refused before it does.
     std::uint64_t max_memory = 8ull << 30;
+    // glTF: read buffer and image URIs that are absolute or lead outside the file's folder.
+    // Unsafe for files from outside: such a URI can make rigscope read any file it may read.
+    bool allow_outside_uris = false;
 };
 
 // Throws rigscope::Error (exit 3) naming the path and the problem for unreadable or invalid files.

@@ -1,6 +1,8 @@
 // Output files that never exist half-written: data goes to a temporary file beside the target,
 // renamed over it only when the command succeeds. A signal (SIGINT, SIGTERM, SIGHUP) removes
-// temporaries before the process ends.
+// temporaries before the process ends. A symlink is followed and its target replaced (the
+// temporary sits in the target's folder). An existing device, FIFO or socket is written in place,
+// with no temporary and so no atomicity: renaming over it would replace the node itself.
 #pragma once
 
 #include <charconv>
@@ -42,7 +44,9 @@ public:
 private:
     static constexpr std::size_t kBlock = 1 << 20;
     std::string path_;
+    std::string target_;  // the file renamed over: path_, or the file a symlink path_ points to
     std::string temp_;
+    bool direct_ = false;  // an existing device, FIFO or socket, written in place
     int fd_ = -1;
     bool stdout_ = false;
     bool committed_ = false;

@@ -25,7 +25,9 @@ public:
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
 
+    // Threads running, the caller included: fewer than asked for when threads could not start.
     unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
+    unsigned requested() const { return requested_; }
 
     // Runs fn(task) for every task in [0, tasks) and returns when all are done. Tasks are taken
     // in increasing order by whichever thread is free. The first exception a task throws is
@@ -39,6 +41,7 @@ public:
     static unsigned default_threads();
 
 private:
+    unsigned requested_ = 1;
     struct TaskRef {
         void* fn;
         void (*call)(void*, std::size_t);

@@ -25,6 +25,9 @@ long parse_long(const std::string& s, const std::string& spec) {
     return v;
 }
 
+// The longest frame list --frames may give, over all its ranges together.
+constexpr std::size_t kMaxFrames = 10000000;
+
 Frame at(long n, double fps) { return Frame{false, n, static_cast<double>(n) / fps}; }
 
 }  // namespace
@@ -41,6 +44,7 @@ std::vector<Frame> parse_frames(const std::string& spec, double fps) {
         }
         auto dots = item.find("..");
         if (dots == std::string::npos) {
+            if (out.size() >= kMaxFrames) throw Error(kExitUsage, "--frames '" + spec + "': more than ten million frames");
             out.push_back(at(parse_long(item, spec), fps));
             continue;
         }
@@ -53,8 +57,13 @@ std::vector<Frame> parse_frames(const std::string& spec, double fps) {
         const long a = parse_long(item.substr(0, dots), spec), b = parse_long(hi, spec);
         if (step <= 0) throw Error(kExitUsage, "--frames '" + spec + "': step must be positive");
         if (b < a) throw Error(kExitUsage, "--frames '" + spec + "': range " + item + " runs backwards");
-        if ((b - a) / step > 10000000) throw Error(kExitUsage, "--frames '" + spec + "': more than ten million frames");
-        for (long n = a; n <= b; n += step) out.push_back(at(n, fps));
+        // Counted in unsigned arithmetic: b - a, and n += step past b, overflow a long near its
+        // limits (9223372036854775807..9223372036854775807 looped for ever).
+        const unsigned long steps = (static_cast<unsigned long>(b) - static_cast<unsigned long>(a)) / static_cast<unsigned long>(step);
+        if (steps >= kMaxFrames || out.size() + steps + 1 > kMaxFrames)
+            throw Error(kExitUsage, "--frames '" + spec + "': more than ten million frames");
+        for (unsigned long k = 0; k <= steps; ++k)
+            out.push_back(at(static_cast<long>(static_cast<unsigned long>(a) + k * static_cast<unsigned long>(step)), fps));
     }
     if (out.empty()) throw Error(kExitUsage, "--frames: empty frame list");
     return out;

@@ -1,6 +1,8 @@
 #include "rigscope/parallel.h"
 
 #include <chrono>
+#include <new>
+#include <system_error>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -21,8 +23,17 @@ unsigned ThreadPool::default_threads() {
 
 ThreadPool::ThreadPool(unsigned threads) {
     if (threads == 0) threads = default_threads();
-    workers_.reserve(threads - 1);
-    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { work(0); });
+    requested_ = threads;
+    // A thread that cannot start (an address-space limit, `ulimit -v`, leaves no room for its
+    // stack; or the process's thread limit) ends the pool where it is: fewer threads give the
+    // same results, only later. Letting the exception out would destroy the vector's running
+    // threads unjoined, which aborts.
+    try {
+        workers_.reserve(threads - 1);
+        for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { work(0); });
+    } catch (const std::system_error&) {
+    } catch (const std::bad_alloc&) {
+    }
 }
 
 ThreadPool::~ThreadPool() {

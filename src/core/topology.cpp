@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "huge_pages.h"
+#include "rigscope/error.h"
 
 namespace rigscope {
 
@@ -32,24 +33,21 @@ bool same_influences(const Influences& inf, std::uint32_t a, std::uint32_t b) {
 // nearly always lies in its own cell) but about one vertex spacing at most. Vertices are sorted
 // by a hash of their cell (a radix sort: streaming, no hash table to miss in), so the vertices of
 // a cell are contiguous; a vertex near a cell face also looks up the neighbouring cells' runs.
+//
+// Linear in the worst case, not only the usual one:
+// - vertices are then visited in file order and compared with the representatives of their cells
+//   only, never with every earlier vertex there: 30,000 vertices at one point weld to the first
+//   with one comparison each (comparing all pairs took 522 MB at 10,002);
+// - a cell holding many vertices (a detailed model inside a 1 km scene: 300,000 vertices in one
+//   cell took over a minute) makes the grid finer, down to twice the tolerance, where
+//   representatives, more than `tol` apart, are few per cell;
+// - what still crowds one cell (thousands of vertices at one point with different skin weights,
+//   so none weld) is bounded by a count of comparisons, refused with a clear error.
 void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
     const std::size_t n = mesh.positions.size();
     topo.representative.reserve(n);
     const double spacing = diag / std::sqrt(static_cast<double>(n));
-    const double cell = std::max(tol, std::min(spacing, 1024 * tol));
-    // floor() is a library call on the baseline x86-64 target (no SSE4.1 round): truncate and
-    // step down for negatives instead, nine times per vertex.
-    const double inv_cell = 1.0 / cell;
-    // Coordinates near float's limits make the tolerance infinite or zero and q NaN or past
-    // int64, whose conversion is undefined behaviour: NaN goes to cell 0, the rest is clamped to
-    // +-2^52 (still whole cells, so a tolerance ball spans at most 3 cells per axis below).
-    auto coord = [inv_cell](double x) {
-        constexpr double kEnd = 4503599627370496.0;  // 2^52
-        double q = x * inv_cell;
-        q = q != q ? 0.0 : std::clamp(q, -kEnd, kEnd);
-        const auto i = static_cast<std::int64_t>(q);
-        return i - (q < static_cast<double>(i));
-    };
+    double cell = std::max(tol, std::min(spacing, 1024 * tol));
     auto hash = [](std::int64_t x, std::int64_t y, std::int64_t z) {
         std::uint64_t h = static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull;
         h ^= static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full;
@@ -61,46 +59,96 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
     const double reach = tol * (1 + 1e-6);
     constexpr std::uint32_t kNear = 0x80000000u;  // flag: the tolerance ball crosses a cell face
     constexpr std::uint32_t kIndex = 0x7FFFFFFFu;
+    // A cell with more vertices than this makes the grid finer (each try is one linear pass).
+    constexpr std::size_t kCrowdedCell = 64;
 
     // (cell hash << 32 | near flag | vertex), sorted by hash with a least-significant-digit
     // radix sort, which keeps the vertices of one hash in file order.
     std::vector<std::uint64_t> scratch = detail::huge_vector<std::uint64_t>(2 * n);  // sorted, then radix buffer
     std::uint64_t* sorted = scratch.data();
-    std::uint64_t* tmp = sorted + n;
-    for (std::size_t v = 0; v < n; ++v) {
-        const auto& p = mesh.positions[v];
-        std::int64_t c[3];
-        bool near = false;
-        for (int k = 0; k < 3; ++k) {
-            c[k] = coord(p[k]);
-            near = near || coord(p[k] - reach) != c[k] || coord(p[k] + reach) != c[k];
-        }
-        sorted[v] = static_cast<std::uint64_t>(hash(c[0], c[1], c[2])) << 32 | (near ? kNear : 0) | v;
-    }
     std::vector<std::uint32_t> count(65537);
-    for (int shift = 32; shift < 64; shift += 16) {  // two passes: the result is back in `sorted`
-        std::fill(count.begin(), count.end(), 0);
-        for (std::size_t i = 0; i < n; ++i) ++count[((sorted[i] >> shift) & 0xFFFF) + 1];
-        for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
-        for (std::size_t i = 0; i < n; ++i) tmp[count[(sorted[i] >> shift) & 0xFFFF]++] = sorted[i];
-        std::swap(sorted, tmp);
+    double inv_cell = 0;
+    // floor() is a library call on the baseline x86-64 target (no SSE4.1 round): truncate and
+    // step down for negatives instead, nine times per vertex.
+    // Coordinates near float's limits make the tolerance infinite or zero and q NaN or past
+    // int64, whose conversion is undefined behaviour: NaN goes to cell 0, the rest is clamped to
+    // +-2^52 (still whole cells, so a tolerance ball spans at most 3 cells per axis below).
+    auto coord = [&inv_cell](double x) {
+        constexpr double kEnd = 4503599627370496.0;  // 2^52
+        double q = x * inv_cell;
+        q = q != q ? 0.0 : std::clamp(q, -kEnd, kEnd);
+        const auto i = static_cast<std::int64_t>(q);
+        return i - (q < static_cast<double>(i));
+    };
+    for (;;) {
+        inv_cell = 1.0 / cell;
+        sorted = scratch.data();
+        std::uint64_t* tmp = sorted + n;
+        for (std::size_t v = 0; v < n; ++v) {
+            const auto& p = mesh.positions[v];
+            std::int64_t c[3];
+            bool near = false;
+            for (int k = 0; k < 3; ++k) {
+                c[k] = coord(p[k]);
+                near = near || coord(p[k] - reach) != c[k] || coord(p[k] + reach) != c[k];
+            }
+            sorted[v] = static_cast<std::uint64_t>(hash(c[0], c[1], c[2])) << 32 | (near ? kNear : 0) | v;
+        }
+        for (int shift = 32; shift < 64; shift += 16) {  // two passes: the result is back in `sorted`
+            std::fill(count.begin(), count.end(), 0);
+            for (std::size_t i = 0; i < n; ++i) ++count[((sorted[i] >> shift) & 0xFFFF) + 1];
+            for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+            for (std::size_t i = 0; i < n; ++i) tmp[count[(sorted[i] >> shift) & 0xFFFF]++] = sorted[i];
+            std::swap(sorted, tmp);
+        }
+        if (cell <= 2 * tol) break;
+        std::size_t longest = 0;
+        for (std::size_t gb = 0; gb < n;) {
+            std::size_t ge = gb + 1;
+            while (ge < n && (sorted[ge] >> 32) == (sorted[gb] >> 32)) ++ge;
+            longest = std::max(longest, ge - gb);
+            gb = ge;
+        }
+        if (longest <= kCrowdedCell) break;
+        cell = std::max(2 * tol, cell / 8);
     }
 
-    // Pairs (v, u), u < v, within tolerance and with the same influences: few (seam copies).
-    // Only runs of more than one vertex and vertices near a cell face read positions here.
-    std::vector<std::uint64_t> pairs;
-    auto consider = [&](std::uint32_t v, std::uint32_t u) {
-        if ((mesh.positions[u] - mesh.positions[v]).cast<double>().norm() <= tol && same_influences(mesh.influences, u, v))
-            pairs.push_back(static_cast<std::uint64_t>(v) << 32 | u);
-    };
+    // Per vertex: where its cell's run starts in `sorted` (and the near flag). Per run, at its
+    // start: the representatives found so far, in file order, stored in the run's own slots.
+    std::vector<std::uint32_t> run_of = detail::huge_vector<std::uint32_t>(n);
+    std::vector<std::uint32_t> reps = detail::huge_vector<std::uint32_t>(n);
+    std::vector<std::uint32_t> rep_count = detail::huge_vector<std::uint32_t>(n, 0);
     for (std::size_t gb = 0; gb < n;) {
-        const std::uint32_t h = static_cast<std::uint32_t>(sorted[gb] >> 32);
         std::size_t ge = gb + 1;
-        while (ge < n && static_cast<std::uint32_t>(sorted[ge] >> 32) == h) ++ge;
-        for (std::size_t i = gb; i < ge; ++i) {
-            const auto v = static_cast<std::uint32_t>(sorted[i]) & kIndex;
-            for (std::size_t j = gb; j < i; ++j) consider(v, static_cast<std::uint32_t>(sorted[j]) & kIndex);
-            if (!(static_cast<std::uint32_t>(sorted[i]) & kNear)) continue;
+        while (ge < n && (sorted[ge] >> 32) == (sorted[gb] >> 32)) ++ge;
+        for (std::size_t i = gb; i < ge; ++i)
+            run_of[sorted[i] & kIndex] = static_cast<std::uint32_t>(gb) | (static_cast<std::uint32_t>(sorted[i]) & kNear);
+        gb = ge;
+    }
+
+    // Far past what any real mesh needs (about one comparison per vertex), small enough to end in
+    // seconds: only many unweldable vertices at one point get here.
+    const std::uint64_t max_comparisons = 64 * static_cast<std::uint64_t>(n) + (std::uint64_t{1} << 26);
+    std::uint64_t comparisons = 0;
+    constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    // The first representative of run `gb` within tolerance of v, if it is below `best`.
+    auto first_match = [&](std::uint32_t gb, std::uint32_t v, std::uint32_t best) {
+        const std::uint32_t* r = reps.data() + gb;
+        for (std::uint32_t k = 0, e = rep_count[gb]; k < e && r[k] < best; ++k) {
+            if (++comparisons > max_comparisons)
+                throw Error(kExitBadInput, "mesh '" + mesh.name + "': too many distinct vertices crowd within the weld tolerance of one point (" +
+                                               std::to_string(n) + " vertices); use --weld off");
+            const std::uint32_t u = r[k];
+            if ((mesh.positions[u] - mesh.positions[v]).cast<double>().norm() <= tol && same_influences(mesh.influences, u, v)) return u;
+        }
+        return best;
+    };
+    for (std::size_t vi = 0; vi < n; ++vi) {
+        const auto v = static_cast<std::uint32_t>(vi);
+        const std::uint32_t gb = run_of[v] & kIndex;
+        const std::uint32_t h = static_cast<std::uint32_t>(sorted[gb] >> 32);
+        std::uint32_t match = first_match(gb, v, kNone);
+        if (run_of[v] & kNear) {
             const auto& p = mesh.positions[v];
             std::int64_t a[3], b[3];
             for (int k = 0; k < 3; ++k) {
@@ -113,30 +161,16 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
                         const std::uint32_t hn = hash(x, y, z);
                         if (hn == h) continue;  // the vertex's own run, done above
                         const std::uint64_t* it = std::lower_bound(sorted, sorted + n, static_cast<std::uint64_t>(hn) << 32);
-                        for (; it != sorted + n && static_cast<std::uint32_t>(*it >> 32) == hn; ++it) {
-                            const auto u = static_cast<std::uint32_t>(*it) & kIndex;
-                            if (u >= v) break;  // a run is in file order
-                            consider(v, u);
-                        }
+                        if (it != sorted + n && static_cast<std::uint32_t>(*it >> 32) == hn)
+                            match = first_match(static_cast<std::uint32_t>(it - sorted), v, match);
                     }
         }
-        gb = ge;
-    }
-    std::vector<std::uint64_t>().swap(scratch);
-    std::sort(pairs.begin(), pairs.end());
-
-    std::size_t pi = 0;
-    for (std::size_t v = 0; v < n; ++v) {
-        std::uint32_t match = 0xFFFFFFFFu;
-        for (; pi < pairs.size() && (pairs[pi] >> 32) == v; ++pi) {
-            const auto u = static_cast<std::uint32_t>(pairs[pi]);
-            if (u < match && topo.representative[topo.welded_of[u]] == u) match = u;
-        }
-        if (match != 0xFFFFFFFFu) {
+        if (match != kNone) {
             topo.welded_of[v] = topo.welded_of[match];
         } else {
             topo.welded_of[v] = static_cast<std::uint32_t>(topo.representative.size());
-            topo.representative.push_back(static_cast<std::uint32_t>(v));
+            topo.representative.push_back(v);
+            reps[gb + rep_count[gb]++] = v;
         }
     }
 }

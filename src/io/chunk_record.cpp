@@ -153,7 +153,7 @@ ChunkRecord read_chunk_record(const std::string& path) {
     } catch (const json_text::SyntaxError& e) {
         throw bad_input(path, std::string("not a valid chunk record: ") + e.what());
     }
-    if (r.count < 1 || r.index < 0 || r.index >= r.count)
+    if (r.count < 1 || r.count > kMaxChunkCount || r.index < 0 || r.index >= r.count)
         throw bad_input(path, "chunk " + std::to_string(r.index) + "/" + std::to_string(r.count) + " is not a valid chunk");
     return r;
 }

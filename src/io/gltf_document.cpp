@@ -1,6 +1,7 @@
 #include "gltf_document.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -52,7 +53,8 @@ int base64_value(unsigned char c) {
     return -1;
 }
 
-// Decodes base64; false on a character outside the alphabet (padding and whitespace allowed).
+// Decodes base64; false on a character outside the alphabet, or anything but whitespace and at
+// most two '=' after the padding starts (junk there would otherwise be silently dropped).
 bool decode_base64(const std::string& in, std::size_t from, std::vector<std::uint8_t>& out) {
     out.clear();
     out.reserve((in.size() - from) * 3 / 4);
@@ -60,7 +62,14 @@ bool decode_base64(const std::string& in, std::size_t from, std::vector<std::uin
     int bits = 0;
     for (std::size_t i = from; i < in.size(); ++i) {
         unsigned char c = static_cast<unsigned char>(in[i]);
-        if (c == '=') break;
+        if (c == '=') {
+            int pads = 0;
+            for (; i < in.size(); ++i) {
+                if (in[i] == '=') ++pads;
+                else if (in[i] != '\n' && in[i] != '\r' && in[i] != ' ') return false;
+            }
+            return pads <= 2;
+        }
         if (c == '\n' || c == '\r' || c == ' ') continue;
         int v = base64_value(c);
         if (v < 0) return false;
@@ -86,6 +95,50 @@ std::string percent_decode(const std::string& s) {
         }
     }
     return out;
+}
+
+// Whether `file` (a URI made into a path) stays inside `dir`: lexically (no leading '/', no ".."
+// climbing above the folder) and once symlinks are resolved (a link inside the folder may point
+// anywhere). A file that does not exist yet is judged lexically; reading it then fails anyway.
+bool inside_folder(const std::string& dir, const std::string& uri) {
+    if (uri.empty() || uri[0] == '/' || uri[0] == '\\') return false;
+    int depth = 0;
+    std::size_t at = 0;
+    while (at <= uri.size()) {
+        std::size_t next = uri.find_first_of("/\\", at);
+        if (next == std::string::npos) next = uri.size();
+        const std::string part = uri.substr(at, next - at);
+        if (part == "..") {
+            if (--depth < 0) return false;
+        } else if (!part.empty() && part != ".") {
+            ++depth;
+        }
+        at = next + 1;
+    }
+    char* real_dir = realpath(dir.empty() ? "." : dir.c_str(), nullptr);
+    char* real_file = realpath((dir + uri).c_str(), nullptr);
+    bool inside = true;
+    if (real_dir && real_file) {
+        std::string d = real_dir;
+        if (d.back() != '/') d += '/';
+        inside = std::string(real_file).rfind(d, 0) == 0;
+    }
+    std::free(real_dir);
+    std::free(real_file);
+    return inside;
+}
+
+// Extensions rigscope reads or may ignore when a file requires them. KHR_mesh_quantization only
+// widens the component types an attribute may use, which the accessor reader accepts anyway;
+// the others change materials, textures or lights, none of which rigscope reads. Any other
+// required extension (Draco, meshopt, GPU instancing, ...) changes geometry or animation in a
+// way rigscope would silently get wrong.
+bool extension_supported(const std::string& name) {
+    static const char* const kExact[] = {"KHR_mesh_quantization", "KHR_texture_transform", "KHR_texture_basisu",
+                                         "KHR_lights_punctual", "EXT_texture_webp", "EXT_texture_avif"};
+    for (const char* e : kExact)
+        if (name == e) return true;
+    return name.rfind("KHR_materials_", 0) == 0;
 }
 
 // A JSON number as an int (enums: componentType, mode), or -1: converting a double outside the
@@ -124,7 +177,13 @@ bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uin
 
 void Document::fail(const std::string& problem) const { throw bad_input(path_, problem); }
 
-Document::Document(const std::string& path, std::uint64_t max_memory) : path_(path), max_memory_(max_memory) {
+void Document::charge(std::uint64_t bytes, const std::string& what) const {
+    if (bytes > max_memory_ || charged_ > max_memory_ - bytes)
+        fail(what + ": the whole load would need more than the memory budget (--max-memory " + std::to_string(max_memory_ >> 20) + " MiB)");
+    charged_ += bytes;
+}
+
+Document::Document(const std::string& path, std::uint64_t max_memory, bool allow_outside_uris) : path_(path), max_memory_(max_memory) {
     auto slash = path.find_last_of('/');
     dir_ = slash == std::string::npos ? "" : path.substr(0, slash + 1);
 
@@ -132,6 +191,7 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
     bool too_big = false;
     if (!read_file(path, bytes, max_memory_, too_big))
         fail(too_big ? "file larger than the memory budget (--max-memory)" : "cannot read file");
+    charge(bytes.size(), "the file");
     std::vector<std::uint8_t> bin_chunk;
     bool has_bin = false;
     std::size_t bin_at = 0, bin_len = 0;
@@ -185,6 +245,11 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
     if (!asset.is_object()) fail("no 'asset' object: not a glTF 2.0 file");
     std::string version = string(asset, "version", "asset", "");
     if (version.rfind("2.", 0) != 0) fail("unsupported glTF version '" + version + "' (rigscope reads 2.x)");
+    for (const json& e : array(root_, "extensionsRequired", "")) {
+        if (!e.is_string()) fail("extensionsRequired: expected extension names");
+        if (!extension_supported(e.get<std::string>()))
+            fail("requires extension " + e.get<std::string>() + ", which rigscope does not implement");
+    }
 
     const json& buffers = array(root_, "buffers", "");
     for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -208,6 +273,8 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
                 if (!decode_base64(uri, comma + 1, data)) fail(where + ": malformed data URI (invalid base64)");
             } else {
                 if (uri.find("://") != std::string::npos) fail(where + ": external URI '" + uri + "' is not a local file");
+                if (!allow_outside_uris && !inside_folder(dir_, percent_decode(uri)))
+                    fail(where + ": URI '" + uri + "' is absolute or leads outside the file's folder (--allow-outside-uris reads it)");
                 std::string file = dir_ + percent_decode(uri);
                 struct stat st {};
                 if (stat(file.c_str(), &st) != 0) fail(where + ": buffer file '" + uri + "' not found");
@@ -215,11 +282,14 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
                     fail(where + ": " + (too_big ? "buffer file '" + uri + "' larger than the memory budget (--max-memory)"
                                                  : "cannot read buffer file '" + uri + "'"));
             }
+            charge(data.size(), where);
         }
         if (data.size() < static_cast<std::size_t>(declared))
             fail(where + ": holds " + std::to_string(data.size()) + " bytes, byteLength says " + std::to_string(static_cast<std::uint64_t>(declared)));
         buffers_.push_back(std::move(data));
     }
+
+    count_accessor_uses();
 
     // Images are not needed for geometry: a missing one is only worth a warning.
     const json& images = array(root_, "images", "");
@@ -227,6 +297,8 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
         if (!images[i].is_object() || !images[i].contains("uri") || !images[i]["uri"].is_string()) continue;
         std::string uri = images[i]["uri"].get<std::string>();
         if (uri.rfind("data:", 0) == 0 || uri.find("://") != std::string::npos) continue;
+        if (!allow_outside_uris && !inside_folder(dir_, percent_decode(uri)))
+            fail("images[" + std::to_string(i) + "]: URI '" + uri + "' is absolute or leads outside the file's folder (--allow-outside-uris reads it)");
         struct stat st {};
         if (stat((dir_ + percent_decode(uri)).c_str(), &st) != 0)
             warnings.push_back(path_ + ": image '" + uri + "' not found (ignored: rigscope needs geometry only)");
@@ -412,15 +484,75 @@ std::vector<T> Document::read(int accessor, int* components, Convert convert) co
     return out;
 }
 
-std::vector<float> Document::read_floats(int accessor, int* components) const {
-    return read<float>(accessor, components, [](double v) { return static_cast<float>(v); });
+// How often the file names each accessor where the scene reader reads it, so that an accessor
+// named again is kept for its next use and one named once is freed as soon as its user is done.
+void Document::count_accessor_uses() {
+    const std::size_t n = size_of("accessors");
+    uses_left_.assign(n, 0);
+    auto use = [&](const json& obj, const char* key) {
+        if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_unsigned()) return;
+        const auto i = obj[key].get<std::uint64_t>();
+        if (i < n) ++uses_left_[i];
+    };
+    auto use_all = [&](const json& obj) {
+        if (!obj.is_object()) return;
+        for (auto it = obj.begin(); it != obj.end(); ++it)
+            if (it->is_number_unsigned() && it->get<std::uint64_t>() < n) ++uses_left_[it->get<std::uint64_t>()];
+    };
+    auto each = [](const json& obj, const char* key, auto&& fn) {
+        if (obj.is_object() && obj.contains(key) && obj[key].is_array())
+            for (const json& x : obj[key]) fn(x);
+    };
+    each(root_, "meshes", [&](const json& m) {
+        each(m, "primitives", [&](const json& p) {
+            if (p.is_object() && p.contains("attributes")) use_all(p["attributes"]);
+            use(p, "indices");
+            each(p, "targets", use_all);
+        });
+    });
+    each(root_, "skins", [&](const json& s) { use(s, "inverseBindMatrices"); });
+    each(root_, "animations", [&](const json& a) {
+        each(a, "samplers", [&](const json& s) {
+            use(s, "input");
+            use(s, "output");
+        });
+    });
 }
 
-std::vector<std::uint32_t> Document::read_uints(int accessor, int* components) const {
+template <typename T, typename Read>
+std::shared_ptr<const std::vector<T>> Document::shared(int accessor, int* components, std::map<int, Kept<T>>& kept, Read read) const {
+    const bool counted = accessor >= 0 && static_cast<std::size_t>(accessor) < uses_left_.size();
+    if (counted && uses_left_[accessor] > 0) --uses_left_[accessor];
+    const bool more = counted && uses_left_[accessor] > 0;
+    auto it = kept.find(accessor);
+    if (it != kept.end()) {
+        Kept<T> k = it->second;
+        if (!more) kept.erase(it);
+        if (components) *components = k.components;
+        return k.data;
+    }
+    const Element e = element(accessor);
+    charge(static_cast<std::uint64_t>(e.count) * e.components * sizeof(T), "accessors[" + std::to_string(accessor) + "]");
+    Kept<T> k;
+    k.data = std::make_shared<const std::vector<T>>(read(&k.components));
+    if (more) kept[accessor] = k;
+    if (components) *components = k.components;
+    return k.data;
+}
+
+Document::Floats Document::floats(int accessor, int* components) const {
+    return shared<float>(accessor, components, floats_, [&](int* comps) {
+        return read<float>(accessor, comps, [](double v) { return static_cast<float>(v); });
+    });
+}
+
+Document::Uints Document::uints(int accessor, int* components) const {
     const Element e = element(accessor);
     if (e.component_type == 5126 || e.component_type == 5120 || e.component_type == 5122)
         fail("accessors[" + std::to_string(accessor) + "]: expected unsigned integers, found componentType " + std::to_string(e.component_type));
-    return read<std::uint32_t>(accessor, components, [](double v) { return static_cast<std::uint32_t>(v); });
+    return shared<std::uint32_t>(accessor, components, uints_, [&](int* comps) {
+        return read<std::uint32_t>(accessor, comps, [](double v) { return static_cast<std::uint32_t>(v); });
+    });
 }
 
 std::size_t Document::accessor_count(int accessor) const { return element(accessor).count; }

@@ -2,6 +2,8 @@
 // drops the samplers' interpolation mode and the cubic-spline tangents, and renumbers vertices.
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 
 #include "gltf_document.h"
 #include "rigscope/error.h"
@@ -58,39 +60,54 @@ Transform read_node_transform(const Document& doc, const json& node, const std::
 }
 
 // Triangles of a primitive as local vertex indices; strips and fans become triangles.
-std::vector<std::uint32_t> primitive_triangles(const Document& doc, const json& prim, const std::string& where, std::size_t vertices) {
+Document::Uints primitive_triangles(const Document& doc, const json& prim, const std::string& where, std::size_t vertices) {
     // Checked as a double first: converting one outside int's range is undefined behaviour.
     const double mode_number = doc.number(prim, "mode", where, 4);
     if (!(mode_number >= 0 && mode_number <= 6) || mode_number != std::floor(mode_number))
         doc.fail(where + ".mode: invalid primitive mode " + json(mode_number).dump());
     const int mode = static_cast<int>(mode_number);
-    std::vector<std::uint32_t> idx;
+    Document::Uints shared_idx;
     int acc = doc.index(prim, "indices", where, doc.size_of("accessors"));
     if (acc >= 0) {
         int comps = 0;
-        idx = doc.read_uints(acc, &comps);
+        shared_idx = doc.uints(acc, &comps);
         if (comps != 1) doc.fail(where + ".indices: expected SCALAR indices");
     } else {
-        idx.resize(vertices);
-        for (std::size_t i = 0; i < vertices; ++i) idx[i] = static_cast<std::uint32_t>(i);
+        doc.charge(vertices * 4, where);
+        std::vector<std::uint32_t> all(vertices);
+        for (std::size_t i = 0; i < vertices; ++i) all[i] = static_cast<std::uint32_t>(i);
+        shared_idx = std::make_shared<const std::vector<std::uint32_t>>(std::move(all));
     }
+    const std::vector<std::uint32_t>& idx = *shared_idx;
     for (std::uint32_t i : idx)
         if (i >= vertices)
             doc.fail(where + ".indices: index " + std::to_string(i) + " out of range (" + std::to_string(vertices) + " vertices)");
-    std::vector<std::uint32_t> tris;
     if (mode == 4) {
         if (idx.size() % 3 != 0) doc.fail(where + ": triangle index count " + std::to_string(idx.size()) + " is not a multiple of 3");
-        tris = std::move(idx);
-    } else if (mode == 5) {
+        return shared_idx;
+    }
+    std::vector<std::uint32_t> tris;
+    if (mode == 5) {
+        doc.charge(idx.size() * 12, where + " triangles");
         for (std::size_t i = 2; i < idx.size(); ++i) {
             if (i % 2 == 0) tris.insert(tris.end(), {idx[i - 2], idx[i - 1], idx[i]});
             else tris.insert(tris.end(), {idx[i - 1], idx[i - 2], idx[i]});
         }
     } else if (mode == 6) {
+        doc.charge(idx.size() * 12, where + " triangles");
         for (std::size_t i = 2; i < idx.size(); ++i) tris.insert(tris.end(), {idx[0], idx[i - 1], idx[i]});
     }
     // Points and lines have no faces: they contribute vertices, no tension edges.
-    return tris;
+    return std::make_shared<const std::vector<std::uint32_t>>(std::move(tris));
+}
+
+// What a Mesh holds, for the memory budget.
+std::uint64_t mesh_bytes(const Mesh& m) {
+    std::uint64_t b = m.positions.size() * sizeof(m.positions[0]) + m.face_indices.size() * 4 + m.face_offsets.size() * 4 +
+                      m.influences.offsets.size() * 4 + m.influences.joints.size() * sizeof(m.influences.joints[0]) +
+                      m.influences.weights.size() * 4;
+    for (const auto& t : m.targets) b += t.deltas.size() * sizeof(t.deltas[0]);
+    return b;
 }
 
 Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector<std::string>& warnings) {
@@ -122,15 +139,21 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         int pos_acc = doc.index(attrs, "POSITION", where + ".attributes", accessors);
         if (pos_acc < 0) doc.fail(where + ": no POSITION attribute");
         int comps = 0;
-        std::vector<float> pos = doc.read_floats(pos_acc, &comps);
+        const Document::Floats pos_data = doc.floats(pos_acc, &comps);
+        const std::vector<float>& pos = *pos_data;
         if (comps != 3) doc.fail(where + ".attributes.POSITION: expected VEC3");
         if (!finite(pos)) doc.fail(where + ".attributes.POSITION: NaN or infinite position");
         const std::size_t n = pos.size() / 3;
+        // What this primitive adds to the mesh, charged before it is built: a primitive that
+        // shares its accessors with others costs its copy each time.
+        doc.charge(n * sizeof(Eigen::Vector3f) * (1 + doc.array(prim, "targets", where).size()), where);
         const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
         mesh.positions.reserve(mesh.positions.size() + n);
         for (std::size_t v = 0; v < n; ++v) mesh.positions.emplace_back(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
 
-        const auto tris = primitive_triangles(doc, prim, where, n);
+        const Document::Uints tri_data = primitive_triangles(doc, prim, where, n);
+        const std::vector<std::uint32_t>& tris = *tri_data;
+        doc.charge(tris.size() * 4 + tris.size() / 3 * 4, where + " faces");
         mesh.face_indices.reserve(mesh.face_indices.size() + tris.size());
         mesh.face_offsets.reserve(mesh.face_offsets.size() + tris.size() / 3 + 1);
         for (std::size_t t = 0; t + 2 < tris.size(); t += 3) {
@@ -146,13 +169,16 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             if (ja < 0 && wa < 0) break;
             if (ja < 0 || wa < 0) doc.fail(where + ": " + (ja < 0 ? jn : wn) + " missing beside its pair");
             int jc = 0, wc = 0;
-            std::vector<std::uint32_t> joints = doc.read_uints(ja, &jc);
-            std::vector<float> weights = doc.read_floats(wa, &wc);
+            const Document::Uints joint_data = doc.uints(ja, &jc);
+            const Document::Floats weight_data = doc.floats(wa, &wc);
+            const std::vector<std::uint32_t>& joints = *joint_data;
+            const std::vector<float>& weights = *weight_data;
             if (jc != 4 || wc != 4) doc.fail(where + ": " + jn + "/" + wn + " must be VEC4");
             if (joints.size() != n * 4 || weights.size() != n * 4)
                 doc.fail(where + ": " + jn + "/" + wn + " count differs from POSITION count " + std::to_string(n));
             if (!finite(weights)) doc.fail(where + "." + wn + ": NaN or infinite weight");
             any_skin = true;
+            doc.charge(n * 4 * (sizeof(Staged) + 6), where + "." + wn);
             infl.reserve(infl.size() + static_cast<std::size_t>(n * 4 - std::count(weights.begin(), weights.end(), 0.0f)));
             for (std::size_t v = 0; v < n; ++v)
                 for (int k = 0; k < 4; ++k) {
@@ -179,7 +205,8 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             deltas.resize(mesh.positions.size(), Eigen::Vector3f::Zero());
             int ta = doc.index(targets[t], "POSITION", where + ".targets[" + std::to_string(t) + "]", accessors);
             if (ta < 0) continue;
-            std::vector<float> d = doc.read_floats(ta, &comps);
+            const Document::Floats delta_data = doc.floats(ta, &comps);
+            const std::vector<float>& d = *delta_data;
             if (comps != 3 || d.size() != n * 3) doc.fail(where + ".targets[" + std::to_string(t) + "].POSITION: expected " + std::to_string(n) + " VEC3");
             if (!finite(d)) doc.fail(where + ".targets[" + std::to_string(t) + "].POSITION: NaN or infinite delta");
             for (std::size_t v = 0; v < n; ++v) deltas[base + v] = Eigen::Vector3f(d[3 * v], d[3 * v + 1], d[3 * v + 2]);
@@ -232,7 +259,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
 }  // namespace
 
 Scene read_gltf(const std::string& path, const LoadOptions& options) {
-    Document doc(path, options.max_memory);
+    Document doc(path, options.max_memory, options.allow_outside_uris);
     const json& root = doc.root();
     Scene scene;
     scene.source = path;
@@ -266,11 +293,21 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
             node.children.push_back(child);
         }
     }
-    // A cycle leaves nodes unreachable from any root.
-    for (std::size_t i = 0; i < node_count; ++i) {
-        std::size_t steps = 0;
-        for (int p = static_cast<int>(i); p >= 0; p = scene.nodes[p].parent)
-            if (++steps > node_count) doc.fail(at("nodes", i) + ": cyclic node hierarchy");
+    // A cycle leaves nodes unreachable from any root. Each node has at most one parent (checked
+    // above), so walking up from every node while marking the path visits each node once: a
+    // walk that meets its own mark went round a cycle; one that meets an earlier walk's mark, or
+    // a root, did not. Linear, where walking to the root from every node is quadratic in a chain.
+    {
+        std::vector<std::uint32_t> walk(node_count, 0);  // 0: unvisited, else the walk's number
+        for (std::size_t i = 0; i < node_count; ++i) {
+            const auto mark = static_cast<std::uint32_t>(i + 1);
+            int p = static_cast<int>(i);
+            while (p >= 0 && walk[p] == 0) {
+                walk[p] = mark;
+                p = scene.nodes[p].parent;
+            }
+            if (p >= 0 && walk[p] == mark) doc.fail(at("nodes", i) + ": cyclic node hierarchy");
+        }
     }
 
     const json& skins = doc.array(root, "skins", "");
@@ -289,7 +326,8 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
         int ibm = doc.index(skins[s], "inverseBindMatrices", where, doc.size_of("accessors"));
         if (ibm >= 0) {
             int comps = 0;
-            std::vector<float> m = doc.read_floats(ibm, &comps);
+            const Document::Floats ibm_data = doc.floats(ibm, &comps);
+            const std::vector<float>& m = *ibm_data;
             if (comps != 16 || m.size() != 16 * skin.joints.size())
                 doc.fail(where + ".inverseBindMatrices: expected " + std::to_string(skin.joints.size()) + " MAT4");
             if (!finite(m)) doc.fail(where + ".inverseBindMatrices: NaN or infinite value");
@@ -300,11 +338,27 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
         scene.skins.push_back(std::move(skin));
     }
 
-    // One Mesh per node that instantiates a glTF mesh: a mesh used twice is deformed twice.
+    // One Mesh per node that instantiates a glTF mesh: a mesh used twice is deformed twice. The
+    // glTF mesh is read once (per skin size, which its joint indices are checked against), copied
+    // for the nodes before the last that use it and moved to the last; every copy is charged to
+    // the memory budget (reading it charged the first).
+    std::map<std::pair<int, int>, std::pair<int, std::optional<Mesh>>> read_once;  // (mesh, skin size): nodes left, mesh
+    auto skin_size = [&](std::size_t i) { return node_skin[i] >= 0 ? static_cast<int>(scene.skins[node_skin[i]].joints.size()) : -1; };
+    for (std::size_t i = 0; i < node_count; ++i)
+        if (node_mesh[i] >= 0) ++read_once[{node_mesh[i], skin_size(i)}].first;
     for (std::size_t i = 0; i < node_count; ++i) {
         if (node_mesh[i] < 0) continue;
         const int skin = node_skin[i];
-        Mesh mesh = read_mesh(doc, node_mesh[i], skin >= 0 ? static_cast<int>(scene.skins[skin].joints.size()) : -1, scene.warnings);
+        auto& [left, original] = read_once[{node_mesh[i], skin_size(i)}];
+        if (!original) original = read_mesh(doc, node_mesh[i], skin_size(i), scene.warnings);
+        Mesh mesh;
+        if (--left == 0) {
+            mesh = std::move(*original);
+            original.reset();
+        } else {
+            doc.charge(mesh_bytes(*original), at("nodes", i) + " (an instance of " + at("meshes", node_mesh[i]) + ")");
+            mesh = *original;
+        }
         mesh.node = static_cast<int>(i);
         mesh.skin = mesh.influences.empty() ? -1 : skin;
         if (skin < 0 && !mesh.influences.empty()) {
@@ -357,8 +411,11 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
             const int in = doc.index(js, "input", sw, doc.size_of("accessors"));
             const int out = doc.index(js, "output", sw, doc.size_of("accessors"));
             if (in < 0 || out < 0) doc.fail(sw + ": missing input or output");
-            ch.times = doc.read_floats(in);
+            int in_components = 0;
+            ch.times = doc.read_floats(in, &in_components);
+            if (in_components != 1) doc.fail(sw + ".input: expected SCALAR key times");
             ch.values = doc.read_floats(out);
+            doc.charge((ch.times.size() + ch.values.size()) * sizeof(float), cw);
             if (ch.times.empty()) doc.fail(sw + ": no keys");
             if (!finite(ch.times) || !finite(ch.values)) doc.fail(sw + ": NaN or infinite key");
             for (std::size_t k = 1; k < ch.times.size(); ++k)

@@ -143,10 +143,14 @@ std::vector<ChunkRecord> gather_chunks(const std::vector<std::string>& args, con
                 problems.push_back("chunk " + std::to_string(index) + "/" + std::to_string(ref.count) + " given " +
                                    std::to_string(list.size()) + " times: " + names);
             }
+        // The first few missing chunks by number, then how many more: the message stays one line.
+        constexpr int kListed = 20;
         std::string missing;
+        int missing_count = 0;
         for (int i = 0; i < ref.count; ++i)
-            if (!by_index.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
-        if (!missing.empty()) problems.push_back("chunks missing of " + std::to_string(ref.count) + ": " + missing);
+            if (!by_index.count(i) && ++missing_count <= kListed) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+        if (missing_count > kListed) missing += " and " + std::to_string(missing_count - kListed) + " more";
+        if (missing_count) problems.push_back(std::to_string(missing_count) + " chunks missing of " + std::to_string(ref.count) + ": " + missing);
     }
     if (!problems.empty()) {
         std::string msg = "merge: ";

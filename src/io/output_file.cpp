@@ -5,8 +5,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
+
+#include <vector>
 
 #include "rigscope/error.h"
 
@@ -86,6 +90,50 @@ void refuse_input_as_output(const std::string& output, const std::vector<std::st
     }
 }
 
+namespace {
+
+// Where a symlink `-o` points, followed link by link (the last target may not exist yet, so
+// realpath() cannot do it): the file the user meant is the target, not the link.
+std::string resolve_symlinks(const std::string& path) {
+    std::string p = path;
+    for (int hops = 0; hops < 40; ++hops) {
+        struct stat ls {};
+        if (lstat(p.c_str(), &ls) != 0 || !S_ISLNK(ls.st_mode)) return p;
+        std::vector<char> buf(static_cast<std::size_t>(ls.st_size > 0 ? ls.st_size : 4096) + 1);
+        const ssize_t n = readlink(p.c_str(), buf.data(), buf.size() - 1);
+        if (n < 0) return p;
+        std::string target(buf.data(), static_cast<std::size_t>(n));
+        if (target.empty() || target[0] != '/') {
+            const auto slash = p.find_last_of('/');
+            if (slash != std::string::npos) target = p.substr(0, slash + 1) + target;
+        }
+        p = target;
+    }
+    throw Error(kExitCannotWrite, path + ": cannot write: too many levels of symbolic links");
+}
+
+// A socket cannot be open()ed: connect to it as a stream.
+int connect_socket(const std::string& path) {
+    sockaddr_un addr {};
+    if (path.size() >= sizeof addr.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+        const int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+}  // namespace
+
 OutputFile::OutputFile(const std::string& path, const std::vector<std::string>& inputs) : path_(path) {
     buffer_.reserve(kBlock + (kBlock >> 2));
     if (path.empty() || path == "-") {
@@ -95,11 +143,24 @@ OutputFile::OutputFile(const std::string& path, const std::vector<std::string>& 
     }
     refuse_input_as_output(path, inputs);
     struct stat st {};
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(kExitCannotWrite, path + ": is a directory");
-    auto slash = path.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    std::string templ = (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + "." + name + ".rigscope-XXXXXX";
+    const bool exists = stat(path.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) throw Error(kExitCannotWrite, path + ": is a directory");
+    if (exists && !S_ISREG(st.st_mode)) {
+        // A device, FIFO or socket is written in place: renaming a temporary over it would
+        // replace the device node (as root, -o /dev/null would replace the system's).
+        direct_ = true;
+        fd_ = S_ISSOCK(st.st_mode) ? connect_socket(path) : open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd_ < 0) throw Error(kExitCannotWrite, path + ": cannot write: " + describe_errno(errno));
+        return;
+    }
+    // A symlink's target is replaced, atomically in the target's folder: renaming over the link
+    // would turn it into a plain file.
+    target_ = resolve_symlinks(path);
+    const std::string& real = target_;
+    auto slash = real.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : real.substr(0, slash == 0 ? 1 : slash);
+    const std::string name = slash == std::string::npos ? real : real.substr(slash + 1);
+    std::string templ = (slash == std::string::npos ? "" : real.substr(0, slash + 1)) + "." + name + ".rigscope-XXXXXX";
     std::vector<char> buf(templ.begin(), templ.end());
     buf.push_back('\0');
     fd_ = mkstemp(buf.data());
@@ -141,6 +202,13 @@ void OutputFile::flush() {
 void OutputFile::finish() {
     flush();
     if (stdout_ || fd_ < 0) return;
+    if (direct_) {
+        // Devices, FIFOs and sockets: nothing to sync (fsync is EINVAL on most), only to close.
+        const int rc = close(fd_);
+        fd_ = -1;
+        if (rc != 0 && errno != EINTR) throw Error(kExitCannotWrite, path_ + ": write failed: " + describe_errno(errno));
+        return;
+    }
     if (fsync(fd_) != 0 && errno != EINVAL)
         throw Error(kExitCannotWrite, path_ + ": write failed: " + describe_errno(errno));
     if (close(fd_) != 0) {
@@ -152,12 +220,12 @@ void OutputFile::finish() {
 
 void OutputFile::commit() {
     finish();
-    if (stdout_) {
+    if (stdout_ || direct_) {
         committed_ = true;
         return;
     }
     hold_for_test_signal();
-    if (rename(temp_.c_str(), path_.c_str()) != 0)
+    if (rename(temp_.c_str(), target_.c_str()) != 0)
         throw Error(kExitCannotWrite, path_ + ": cannot rename temporary into place: " + describe_errno(errno));
     committed_ = true;
     release_slot(slot_);
