@@ -23,8 +23,12 @@ struct Expected {
     const char* refusal;
 };
 const Expected kExpected[] = {
-    {"fbx_duplicate_joint_names.fbx", "two joints named 'Bone.008'"},
-    {"fbx_rotation_key_minus_6e9.fbx", "10 million half-turns between keys"},
+    // Binary FBX is read from the file itself, which keys joints by object id: two joints of one
+    // name are two joints, and the file loads (Assimp merged them into one bone).
+    {"fbx_duplicate_joint_names.fbx", ""},
+    // The fuzzer's edit also broke four zlib arrays' checksums: the record checks that now run on
+    // every binary FBX before anything reads it refuse those first.
+    {"fbx_rotation_key_minus_6e9.fbx", "holds bad zlib data"},
     // The folder 'many' it names is not beside it here (the next test builds one): no buffer
     // is read for what rigscope evaluates, and the scene loads.
     {"gltf_buffer_uri_directory.glb", ""},
