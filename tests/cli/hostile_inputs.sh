@@ -14,8 +14,24 @@ GOOD=data/bend_cylinder.glb
 rs() { "$RIGSCOPE" "$@"; }
 # A bound on a run that must end: minutes, where it takes well under a second here.
 rs_bounded() { timeout 300 "$RIGSCOPE" "$@"; }
-# At most MiB of address space (a runaway allocation fails instead of swapping the machine).
-rs_within() { local mib=$1; shift; (ulimit -v $((mib * 1024)); exec timeout 300 "$RIGSCOPE" "$@"); }
+# AddressSanitizer reserves terabytes of address space for its shadow memory, so an ASan build
+# (scripts/test.sh --sanitize) cannot run under `ulimit -v` at all.
+asan=0
+ldd "$RIGSCOPE" 2>/dev/null | grep -q libasan && asan=1
+# At most MiB of address space (a runaway allocation fails instead of swapping the machine). Under
+# ASan the same safety net is its resident-size limit, with room for ASan's own overhead: the row
+# still checks rigscope's own budget message, the net only keeps a regression from taking the
+# machine down.
+rs_within() {
+    local mib=$1
+    shift
+    if [ "$asan" = 1 ]; then
+        (export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=$((mib * 4 + 4096))"
+         exec timeout 300 "$RIGSCOPE" "$@")
+    else
+        (ulimit -v $((mib * 1024)); exec timeout 300 "$RIGSCOPE" "$@")
+    fi
+}
 make_file() { $PY "$MAKER" "$1" "$2" || { echo "FAIL: $1: could not make the file"; failures=$((failures + 1)); }; }
 one_line_with() { [ "$(grep -c . "$WORK/err")" -eq 1 ] && grep -qF -- "$1" "$WORK/err"; }
 no_temporaries() { ! ls -A "$@" 2>/dev/null | grep -q rigscope-; }
@@ -186,13 +202,19 @@ rs tension "$GOOD" --threads 1 -o "$WORK/t/one.csv" || echo "FAIL: one-thread te
 # demand). So no worker starts, on any machine, and the run must go on in the calling thread.
 limited() { (ulimit -v $((200 * 1024)); ulimit -s $((1024 * 1024)); exec timeout 300 "$RIGSCOPE" "$@"); }
 cores=$(getconf _NPROCESSORS_ONLN)
-expect 0 "--threads 16 when no thread can start" -- limited tension "$GOOD" --threads 16 -o "$WORK/t/sixteen.csv"
-if [ "$cores" -gt 1 ]; then
-    check "it says it runs on fewer threads" -- grep -qF "could start only 1 of" "$WORK/err"
+if [ "$asan" = 1 ]; then
+    # These rows need `ulimit -v`, which an ASan build cannot run under (above); the plain
+    # build, also run by CI, covers them.
+    echo "note: threads that cannot start: rows run by the plain build only (ASan cannot run under ulimit -v)"
+else
+    expect 0 "--threads 16 when no thread can start" -- limited tension "$GOOD" --threads 16 -o "$WORK/t/sixteen.csv"
+    if [ "$cores" -gt 1 ]; then
+        check "it says it runs on fewer threads" -- grep -qF "could start only 1 of" "$WORK/err"
+    fi
+    check "same output as one thread" -- cmp -s "$WORK/t/sixteen.csv" "$WORK/t/one.csv"
+    expect 0 "the default (one thread per core) when no thread can start" -- limited tension "$GOOD" -o "$WORK/t/default.csv"
+    check "same output as one thread" -- cmp -s "$WORK/t/default.csv" "$WORK/t/one.csv"
 fi
-check "same output as one thread" -- cmp -s "$WORK/t/sixteen.csv" "$WORK/t/one.csv"
-expect 0 "the default (one thread per core) when no thread can start" -- limited tension "$GOOD" -o "$WORK/t/default.csv"
-check "same output as one thread" -- cmp -s "$WORK/t/default.csv" "$WORK/t/one.csv"
 expect 0 "--threads 1024" -- timeout 300 "$RIGSCOPE" tension "$GOOD" --threads 1024 -o "$WORK/t/many.csv"
 check "it says it uses one thread per core" -- grep -qF "cores; using" "$WORK/err"
 check "same output as one thread" -- cmp -s "$WORK/t/many.csv" "$WORK/t/one.csv"
