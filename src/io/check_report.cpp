@@ -281,16 +281,7 @@ void record_check_chunk(const CheckLimits& opt, const CheckRunInfo& run, const s
         const CheckMeshExtremes& e = meshes[m];
         b += m ? ",{\"name\":" : "{\"name\":";
         append_json_string(b, e.name);
-        auto list = [&](const char* key, std::size_t n, auto item) {
-            b += ",\"";
-            b += key;
-            b += "\":[";
-            for (std::size_t i = 0; i < n; ++i) {
-                if (i) b += ',';
-                item(i);
-            }
-            b += ']';
-        };
+        auto list = [&](const char* key, std::size_t n, auto item) { append_json_list(b, key, n, item); };
         const std::size_t n = e.lo_t.size();
         list("file_ids", n, [&](std::size_t i) {
             b += '[';

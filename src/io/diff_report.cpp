@@ -285,16 +285,7 @@ void record_diff_chunk(const DiffLimits& lim, const std::vector<DiffMesh>& meshe
     append_json_string(b, lim.old_file);
     b += ",\"new\":";
     append_json_string(b, lim.new_file);
-    auto list = [&](const char* key, std::size_t n, auto item) {
-        b += ",\"";
-        b += key;
-        b += "\":[";
-        for (std::size_t i = 0; i < n; ++i) {
-            if (i) b += ',';
-            item(i);
-        }
-        b += ']';
-    };
+    auto list = [&](const char* key, std::size_t n, auto item) { append_json_list(b, key, n, item); };
     list("frames", frames.size(), [&](std::size_t i) {
         const DiffFrame& f = frames[i];
         b += '[';
