@@ -196,6 +196,10 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
         if (declared > static_cast<double>(max_memory_))
             fail(where + ": byteLength " + number_text(declared) + " exceeds the memory budget (--max-memory)");
         std::vector<std::uint8_t> data;
+        if (is_meshopt_fallback(b)) {
+            buffers_.emplace_back();  // room for meshopt's fallback: never read, never allocated
+            continue;
+        }
         if (!b.contains("uri")) {
             if (i != 0 || !has_bin) fail(where + ": no uri and no GLB binary chunk");
             data = std::move(bin_chunk);
@@ -221,6 +225,9 @@ Document::Document(const std::string& path, std::uint64_t max_memory) : path_(pa
         buffers_.push_back(std::move(data));
     }
 
+    decode_meshopt_views(*this, root_, buffers_, max_memory_);
+    decode_draco_primitives(*this, buffers_, decoded_);
+
     // Images are not needed for geometry: a missing one is only worth a warning.
     const json& images = array(root_, "images", "");
     for (std::size_t i = 0; i < images.size(); ++i) {
@@ -239,6 +246,13 @@ const json& Document::array(const json& parent, const char* key, const std::stri
     const json& v = parent[key];
     if (!v.is_array()) fail((where.empty() ? "" : where + ".") + key + ": expected an array");
     return v;
+}
+
+std::vector<std::string> Document::extensions_used() const {
+    std::vector<std::string> out;
+    for (const json& e : array(root_, "extensionsUsed", ""))
+        if (e.is_string()) out.push_back(e.get<std::string>());
+    return out;
 }
 
 std::size_t Document::size_of(const char* key) const { return array(root_, key, "").size(); }
@@ -365,6 +379,11 @@ template <typename T, typename Convert>
 std::vector<T> Document::read(int accessor, int* components, Convert convert) const {
     const Element e = element(accessor);
     if (components) *components = e.components;
+    if (auto d = decoded_.find(accessor); d != decoded_.end()) {
+        std::vector<T> out(d->second.values.size());
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = convert(d->second.values[i]);
+        return out;
+    }
     const int csize = component_size(e.component_type);
     std::vector<T> out = detail::huge_vector<T>(e.count * e.components, T(0));
     if (e.base && e.stride == static_cast<std::size_t>(csize) * e.components && !e.normalized &&
@@ -420,7 +439,11 @@ std::vector<std::uint32_t> Document::read_uints(int accessor, int* components) c
     const Element e = element(accessor);
     if (e.component_type == 5126 || e.component_type == 5120 || e.component_type == 5122)
         fail("accessors[" + std::to_string(accessor) + "]: expected unsigned integers, found componentType " + std::to_string(e.component_type));
-    return read<std::uint32_t>(accessor, components, [](double v) { return static_cast<std::uint32_t>(v); });
+    // A decoded value may be anything the decoder produced: out of range becomes the largest
+    // index, which every caller's range check then refuses (the cast alone would be undefined).
+    return read<std::uint32_t>(accessor, components, [](double v) {
+        return v >= 0 && v <= 4294967295.0 ? static_cast<std::uint32_t>(v) : std::numeric_limits<std::uint32_t>::max();
+    });
 }
 
 std::size_t Document::accessor_count(int accessor) const { return element(accessor).count; }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "gltf_extensions.h"
+
 namespace rigscope::gltf {
 
 using nlohmann::json;
@@ -34,6 +36,8 @@ public:
     double number(const json& obj, const char* key, const std::string& where, double fallback) const;
     std::string string(const json& obj, const char* key, const std::string& where, const std::string& fallback = "") const;
     std::size_t size_of(const char* key) const;  // number of entries in a top-level array
+    // extensionsUsed as the file lists it (for `info`).
+    std::vector<std::string> extensions_used() const;
 
     [[noreturn]] void fail(const std::string& problem) const;
     std::vector<std::string> warnings;
@@ -56,6 +60,7 @@ private:
     std::uint64_t max_memory_;
     json root_;
     std::vector<std::vector<std::uint8_t>> buffers_;
+    DecodedAccessors decoded_;  // accessors filled by a decoder (Draco), not from a buffer view
 };
 
 }  // namespace rigscope::gltf
