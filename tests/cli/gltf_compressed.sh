@@ -13,16 +13,18 @@ check "gltf-transform installed (scripts/setup.sh)" -- test -x "$GT"
 # quantization is what is measured.
 PACK_ANIM=(-kn -af 24 -ar 16 -at 24 -as 24)
 
-# compare NAME ORIGINAL COMPRESSED POSITION_BITS WEIGHT_BITS EXTENSION
+# compare NAME ORIGINAL COMPRESSED POSITION_BITS WEIGHT_BITS EXTENSION (options for deform and
+# tension in the array EXTRA)
+EXTRA=()
 compare() {
     local name=$1 orig=$2 comp=$3 pbits=$4 wbits=$5 ext=$6
     expect 0 "$name: info" -- "$RIGSCOPE" info "$comp" --json
     check "$name: info lists $ext" -- $PY -c "
 import json,sys; j=json.load(open('$WORK/out')); assert '$ext' in j['extensions'], j['extensions']"
-    expect 0 "$name: deform original" -- "$RIGSCOPE" deform "$orig" -o "$WORK/$name.orig.csv"
-    expect 0 "$name: deform compressed" -- "$RIGSCOPE" deform "$comp" -o "$WORK/$name.comp.csv"
-    expect 0 "$name: tension original" -- "$RIGSCOPE" tension "$orig" -o "$WORK/$name.orig.t.csv"
-    expect 0 "$name: tension compressed" -- "$RIGSCOPE" tension "$comp" -o "$WORK/$name.comp.t.csv"
+    expect 0 "$name: deform original" -- "$RIGSCOPE" deform "$orig" ${EXTRA[@]+"${EXTRA[@]}"} -o "$WORK/$name.orig.csv"
+    expect 0 "$name: deform compressed" -- "$RIGSCOPE" deform "$comp" ${EXTRA[@]+"${EXTRA[@]}"} -o "$WORK/$name.comp.csv"
+    expect 0 "$name: tension original" -- "$RIGSCOPE" tension "$orig" ${EXTRA[@]+"${EXTRA[@]}"} -o "$WORK/$name.orig.t.csv"
+    expect 0 "$name: tension compressed" -- "$RIGSCOPE" tension "$comp" ${EXTRA[@]+"${EXTRA[@]}"} -o "$WORK/$name.comp.t.csv"
     check "$name: positions and T within the quantization's bound" -- $PY tests/cli/compare_compressed.py \
         "$WORK/$name.orig.csv" "$WORK/$name.comp.csv" "$WORK/$name.orig.t.csv" "$WORK/$name.comp.t.csv" "$pbits" "$wbits"
 }
@@ -54,6 +56,12 @@ $GT draco "$BC" "$WORK/bc_draco.glb" >/dev/null 2>&1
 compare bc_draco "$BC" "$WORK/bc_draco.glb" 14 12 KHR_draco_mesh_compression
 $GT draco "$CM" "$WORK/cm_draco.glb" >/dev/null 2>&1
 compare cm_draco "$CM" "$WORK/cm_draco.glb" 14 12 KHR_draco_mesh_compression
+# Morph targets under Draco, driven by the joystick rig so that the deltas count (the file's own
+# morph weights stay 0).
+$GT draco "$JF" "$WORK/jf_draco.glb" >/dev/null 2>&1
+EXTRA=(--rig data/joystick_face.rig.json)
+compare jf_draco "$JF" "$WORK/jf_draco.glb" 14 0 KHR_draco_mesh_compression
+EXTRA=()
 $GT meshopt "$BC" "$WORK/bc_mo.glb" >/dev/null 2>&1
 compare bc_mo "$BC" "$WORK/bc_mo.glb" 14 8 EXT_meshopt_compression
 $GT quantize "$BC" "$WORK/bc_tq.glb" >/dev/null 2>&1
