@@ -45,6 +45,7 @@ json describe(const Input& in) {
     j["fps_from_file"] = s.fps_from_file;
     j["vertex_ids"] = s.vertex_ids;
     j["nodes"] = s.nodes.size();
+    j["extensions"] = s.extensions;
     json warnings = s.warnings;
     json meshes = json::array();
     for (int m : in.meshes) {
@@ -114,6 +115,11 @@ std::string as_text(const json& j) {
          (j["fps_from_file"].get<bool>() ? " (from the file)" : " (default; the file has none)"));
     line("  vertex ids: " + j["vertex_ids"].get<std::string>());
     line("  nodes: " + std::to_string(j["nodes"].get<std::size_t>()));
+    if (!j["extensions"].empty()) {
+        std::string names;
+        for (const json& e : j["extensions"]) names += (names.empty() ? "" : ", ") + e.get<std::string>();
+        line("  extensions: " + names);
+    }
     for (const json& m : j["meshes"]) {
         std::string targets;
         for (const json& n : m["morph_targets"]) targets += (targets.empty() ? "" : ", ") + n.get<std::string>();

@@ -69,7 +69,7 @@ if [[ " ${targets[*]} " == *" gltf "* ]]; then
             *) cp "$f" "$build/seeds/gltf/$(seed_name "$f")" ;;
         esac
     done < <(find "$corpus_root" data -type f \( -name '*.glb' -o -name '*.gltf' \) -size -64k 2>/dev/null
-             find tests/regressions -type f \( -name '*.glb' -o -name '*.gltf' \) 2>/dev/null)
+             find tests/regressions tests/compressed -type f \( -name '*.glb' -o -name '*.gltf' \) 2>/dev/null)
     # Embedding can grow a seed past the limit.
     find "$build/seeds/gltf" -type f -size +64k -delete
 fi

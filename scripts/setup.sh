@@ -23,11 +23,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Node tools the tests use (the Khronos glTF validator), pinned by their lock file.
-if [ -f scripts/gltf_validator/package-lock.json ] && command -v npm >/dev/null \
-   && [ ! -d scripts/gltf_validator/node_modules ]; then
-    npm ci --prefix scripts/gltf_validator --no-audit --no-fund --loglevel=error >/dev/null
-fi
+# Node tools the tests use (the Khronos glTF validator; gltf-transform, which writes Draco and
+# meshopt files), pinned by their lock files.
+for tool in scripts/gltf_validator scripts/gltf_tools; do
+    if [ -f $tool/package-lock.json ] && command -v npm >/dev/null && [ ! -d $tool/node_modules ]; then
+        npm ci --prefix $tool --no-audit --no-fund --loglevel=error >/dev/null
+    fi
+done
 
 # The HTML report's viewer (three.js, bundled by esbuild) and its browser tests (puppeteer-core),
 # pinned by their lock file; the build bundles the viewer once they are in place.

@@ -119,6 +119,7 @@ struct Scene {
     std::string up_axis = "Y";
     std::string vertex_ids;     // what a vertex id means for this file, for `info`
     std::vector<std::string> warnings;
+    std::vector<std::string> extensions;  // format extensions the file uses (glTF extensionsUsed), for `info`
 
     int find_node(const std::string& name) const;
 };

@@ -1,4 +1,5 @@
 #include "gltf_document.h"
+#include "gltf_extensions.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -134,11 +135,9 @@ bool inside_folder(const std::string& dir, const std::string& uri) {
 // required extension (Draco, meshopt, GPU instancing, ...) changes geometry or animation in a
 // way rigscope would silently get wrong.
 bool extension_supported(const std::string& name) {
-    static const char* const kExact[] = {"KHR_mesh_quantization", "KHR_texture_transform", "KHR_texture_basisu",
-                                         "KHR_lights_punctual", "EXT_texture_webp", "EXT_texture_avif"};
-    for (const char* e : kExact)
+    for (const std::string& e : supported_extensions())
         if (name == e) return true;
-    return name.rfind("KHR_materials_", 0) == 0;
+    return name.rfind("KHR_materials_", 0) == 0 || name == "KHR_lights_punctual" || name == "EXT_texture_avif";
 }
 
 // A JSON number as an int (enums: componentType, mode), or -1: converting a double outside the
@@ -261,6 +260,10 @@ Document::Document(const std::string& path, std::uint64_t max_memory, bool allow
         if (declared > static_cast<double>(max_memory_))
             fail(where + ": byteLength " + number_text(declared) + " exceeds the memory budget (--max-memory)");
         std::vector<std::uint8_t> data;
+        if (is_meshopt_fallback(b)) {
+            buffers_.emplace_back();  // room for meshopt's fallback: never read, never allocated
+            continue;
+        }
         if (!b.contains("uri")) {
             if (i != 0 || !has_bin) fail(where + ": no uri and no GLB binary chunk");
             data = std::move(bin_chunk);
@@ -289,6 +292,8 @@ Document::Document(const std::string& path, std::uint64_t max_memory, bool allow
         buffers_.push_back(std::move(data));
     }
 
+    decode_meshopt_views(*this, root_, buffers_, max_memory_);
+    decode_draco_primitives(*this, buffers_, decoded_);
     count_accessor_uses();
 
     // Images are not needed for geometry: a missing one is only worth a warning.
@@ -311,6 +316,13 @@ const json& Document::array(const json& parent, const char* key, const std::stri
     const json& v = parent[key];
     if (!v.is_array()) fail((where.empty() ? "" : where + ".") + key + ": expected an array");
     return v;
+}
+
+std::vector<std::string> Document::extensions_used() const {
+    std::vector<std::string> out;
+    for (const json& e : array(root_, "extensionsUsed", ""))
+        if (e.is_string()) out.push_back(e.get<std::string>());
+    return out;
 }
 
 std::size_t Document::size_of(const char* key) const { return array(root_, key, "").size(); }
@@ -437,6 +449,11 @@ template <typename T, typename Convert>
 std::vector<T> Document::read(int accessor, int* components, Convert convert) const {
     const Element e = element(accessor);
     if (components) *components = e.components;
+    if (auto d = decoded_.find(accessor); d != decoded_.end()) {
+        std::vector<T> out(d->second.values.size());
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = convert(d->second.values[i]);
+        return out;
+    }
     const int csize = component_size(e.component_type);
     std::vector<T> out = detail::huge_vector<T>(e.count * e.components, T(0));
     if (e.base && e.stride == static_cast<std::size_t>(csize) * e.components && !e.normalized &&
@@ -550,8 +567,12 @@ Document::Uints Document::uints(int accessor, int* components) const {
     const Element e = element(accessor);
     if (e.component_type == 5126 || e.component_type == 5120 || e.component_type == 5122)
         fail("accessors[" + std::to_string(accessor) + "]: expected unsigned integers, found componentType " + std::to_string(e.component_type));
+    // A decoded value may be anything the decoder produced: out of range becomes the largest
+    // index, which every caller's range check then refuses (the cast alone would be undefined).
     return shared<std::uint32_t>(accessor, components, uints_, [&](int* comps) {
-        return read<std::uint32_t>(accessor, comps, [](double v) { return static_cast<std::uint32_t>(v); });
+        return read<std::uint32_t>(accessor, comps, [](double v) {
+            return v >= 0 && v <= 4294967295.0 ? static_cast<std::uint32_t>(v) : std::numeric_limits<std::uint32_t>::max();
+        });
     });
 }
 

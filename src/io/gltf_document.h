@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "gltf_extensions.h"
+
 namespace rigscope::gltf {
 
 using nlohmann::json;
@@ -50,6 +52,8 @@ public:
     double number(const json& obj, const char* key, const std::string& where, double fallback) const;
     std::string string(const json& obj, const char* key, const std::string& where, const std::string& fallback = "") const;
     std::size_t size_of(const char* key) const;  // number of entries in a top-level array
+    // extensionsUsed as the file lists it (for `info`).
+    std::vector<std::string> extensions_used() const;
 
     [[noreturn]] void fail(const std::string& problem) const;
     std::vector<std::string> warnings;
@@ -84,6 +88,7 @@ private:
     mutable std::vector<int> uses_left_;  // per accessor: references in the file not yet read
     mutable std::map<int, Kept<float>> floats_;
     mutable std::map<int, Kept<std::uint32_t>> uints_;
+    DecodedAccessors decoded_;  // accessors filled by a decoder (Draco), not from a buffer view
 };
 
 }  // namespace rigscope::gltf

@@ -267,6 +267,7 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
     scene.units_note = "glTF: metres by definition";
     scene.vertex_ids = "glTF: index into the mesh's vertices (primitives in order, concatenated)";
     scene.warnings = doc.warnings;
+    scene.extensions = doc.extensions_used();
 
     const json& nodes = doc.array(root, "nodes", "");
     const std::size_t node_count = nodes.size();
@@ -368,6 +369,8 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
         scene.nodes[i].mesh = static_cast<int>(scene.meshes.size());
         scene.meshes.push_back(std::move(mesh));
     }
+
+    gltf::move_dequantization_into_meshes(scene);
 
     const json& anims = doc.array(root, "animations", "");
     for (std::size_t a = 0; a < anims.size(); ++a) {

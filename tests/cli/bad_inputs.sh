@@ -181,6 +181,14 @@ else
     row -                           4 "readonly/out.csv: cannot write"       -- rs tension $GOOD -o "$WORK/readonly/out.csv"
     check "unwritable folder: nothing left in it" -- test -z "$(ls -A "$WORK/readonly")"
 fi
+# -- Compressed glTF (tests/compressed: meshopt from gltfpack, Draco from gltf-transform) --
+row meshopt_truncated               3 "corrupt or truncated ATTRIBUTES stream" -- rs tension @IN -o @OUT.csv
+row meshopt_wrong_filter            3 "QUATERNION filter needs byteStride 8, not 4" -- rs tension @IN -o @OUT.csv
+row meshopt_unknown_filter          3 "unknown filter 'WAVELET'"             -- rs deform @IN -o @OUT.csv
+row meshopt_count_lie               3 "count 1000000000 cannot fit in 2086 compressed bytes" -- rs deform @IN -o @OUT.csv
+row draco_count_lie                 3 "Draco data holds 625 points, accessors[1] says 626" -- rs tension @IN -o @OUT.csv
+row draco_truncated                 3 "Draco data does not decode"           -- rs tension @IN -o @OUT.csv
+row draco_missing_attribute         3 "Draco data has no attribute 40"       -- rs deform @IN -o @OUT.csv
 # -- Rig files (--rig, docs/rig.md) --
 row rig_invalid_json                2 "not valid JSON"                       -- rs tension data/joystick_face.glb --rig @IN -o @OUT.csv
 row -                               2 "cannot read the rig file"             -- rs deform $GOOD --rig "$WORK/no_rig.json" -o @OUT.csv

@@ -407,6 +407,70 @@ MAKERS = {
 }
 
 
+COMPRESSED = os.path.join(ROOT, "tests", "compressed")
+
+
+def compressed(name, change):
+    """A maker that edits one of tests/compressed's files (see its README)."""
+    def make():
+        doc, binary = read_glb(os.path.join(COMPRESSED, name))
+        change(doc, binary)
+        return glb_bytes(doc, binary)
+    return make
+
+
+def meshopt(doc, view):
+    return doc["bufferViews"][view]["extensions"]["EXT_meshopt_compression"]
+
+
+def meshopt_truncated(doc, binary):
+    # View 0 is POSITION's vertex stream: cut it to half its bytes.
+    meshopt(doc, 0)["byteLength"] //= 2
+
+
+def meshopt_wrong_filter(doc, binary):
+    # The quaternion filter (8-byte elements) on the 4-byte normals view: meshoptimizer asserts
+    # on such a stride, so rigscope must refuse it first.
+    meshopt(doc, 1)["filter"] = "QUATERNION"
+
+
+def meshopt_unknown_filter(doc, binary):
+    meshopt(doc, 1)["filter"] = "WAVELET"
+
+
+def meshopt_count_lie(doc, binary):
+    meshopt(doc, 0)["count"] = 10 ** 9
+
+
+def draco_primitive(doc):
+    return doc["meshes"][0]["primitives"][0]
+
+
+def draco_count_lie(doc, binary):
+    # The POSITION accessor claims one vertex more than the Draco data holds.
+    doc["accessors"][draco_primitive(doc)["attributes"]["POSITION"]]["count"] += 1
+
+
+def draco_truncated(doc, binary):
+    view = doc["bufferViews"][draco_primitive(doc)["extensions"]["KHR_draco_mesh_compression"]["bufferView"]]
+    view["byteLength"] //= 2
+
+
+def draco_missing_attribute(doc, binary):
+    draco_primitive(doc)["extensions"]["KHR_draco_mesh_compression"]["attributes"]["JOINTS_0"] = 40
+
+
+MAKERS.update({
+    "meshopt_truncated": compressed("bend_cylinder_cc.glb", meshopt_truncated),
+    "meshopt_wrong_filter": compressed("bend_cylinder_cc.glb", meshopt_wrong_filter),
+    "meshopt_unknown_filter": compressed("bend_cylinder_cc.glb", meshopt_unknown_filter),
+    "meshopt_count_lie": compressed("bend_cylinder_cc.glb", meshopt_count_lie),
+    "draco_count_lie": compressed("bend_cylinder_draco.glb", draco_count_lie),
+    "draco_truncated": compressed("bend_cylinder_draco.glb", draco_truncated),
+    "draco_missing_attribute": compressed("bend_cylinder_draco.glb", draco_missing_attribute),
+})
+
+
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in MAKERS:
         sys.exit("usage: make_bad_input.py MAKER OUT_PATH\nmakers: " + " ".join(sorted(MAKERS)))
