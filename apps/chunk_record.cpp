@@ -8,9 +8,9 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/chunk.h"
-#include "rigscope/error.h"
-#include "rigscope/output.h"
+#include "rigscope/farm/chunk.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
 
 namespace rigscope::cli {
 
@@ -32,16 +32,13 @@ bool given(const CLI::App& cmd, const char* name) {
     return o && o->count() > 0;
 }
 
-bool parse_chunk_spec(const std::string& spec, int& index, int& count) {
-    const auto slash = spec.find('/');
-    if (slash == std::string::npos) return false;
+bool chunk_spec_valid(const std::string& spec, int& index, int& count) {
     try {
-        index = std::stoi(spec.substr(0, slash));
-        count = std::stoi(spec.substr(slash + 1));
-    } catch (const std::exception&) {
+        parse_chunk_spec(spec, index, count);
+        return true;
+    } catch (const Error&) {
         return false;
     }
-    return count >= 1 && count <= kMaxChunkCount && index >= 0 && index < count;
 }
 
 // What cannot be split into chunks and joined again, refused before any work. Empty: fine.
@@ -64,9 +61,9 @@ std::string refusal(const CLI::App& cmd, const std::string& output) {
     return "";
 }
 
-int run_chunk(const CLI::App& cmd, const Runner& inner) {
+int run_chunk(const CLI::App& cmd, const Runner& inner, RunContext& ctx) {
     int index = 0, count = 1;
-    if (!parse_chunk_spec(value_of(cmd, "--chunk"), index, count)) return inner();  // the command explains
+    if (!chunk_spec_valid(value_of(cmd, "--chunk"), index, count)) return inner(ctx);  // the command explains
     const std::string output = value_of(cmd, cmd.get_name() == "check" ? "--junit" : "--output");
     if (output.empty() || output == "-")
         throw Error(kExitUsage, cmd.get_name() == "check"
@@ -98,16 +95,16 @@ int run_chunk(const CLI::App& cmd, const Runner& inner) {
             inputs.push_back(path);
         }
     } catch (const Error&) {
-        return inner();  // an unreadable input: the command's own message says it best
+        return inner(ctx);  // an unreadable input: the command's own message says it best
     }
     refuse_input_as_output(record_path, inputs);
     // A stale record would vouch for an old output if this run fails.
     if (unlink(record_path.c_str()) != 0 && errno != ENOENT)
         throw Error(kExitCannotWrite, record_path + ": cannot remove the old chunk record: " + std::strerror(errno));
 
-    const int rc = inner();
+    const int rc = inner(ctx);
     if (rc != kExitOk) return rc;
-    rec.state = chunk_state();
+    rec.state = ctx.chunk_state;
     OutputFile out(record_path, inputs);
     out.write(chunk_record_json(rec));
     out.commit();
@@ -120,7 +117,7 @@ void install_chunk_records(CLI::App& app, Runner& run) {
         for (CLI::App* cmd : app.get_subcommands()) {
             const CLI::Option* chunk = cmd->get_option_no_throw("--chunk");
             if (!chunk || chunk->count() == 0 || !run) continue;
-            run = [cmd, inner = run] { return run_chunk(*cmd, inner); };
+            run = [cmd, inner = run](RunContext& ctx) { return run_chunk(*cmd, inner, ctx); };
         }
     });
 }

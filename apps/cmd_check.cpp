@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "commands.h"
-#include "rigscope/check_report.h"
-#include "rigscope/error.h"
-#include "rigscope/output.h"
+#include "rigscope/io/check_report.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
 #include "report_page.h"
 #include "rom_report.h"
 #include "tension_setup.h"
@@ -51,7 +51,7 @@ std::string host_name() {
     return buf;
 }
 
-int run_check(const CheckCommand& opt) {
+int run_check(const CheckCommand& opt, RunContext& ctx) {
     if (!opt.has_stretch && !opt.has_compress && !opt.has_max_lambda && !opt.has_min_lambda)
         throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
     if ((opt.has_max_lambda || opt.has_min_lambda) && opt.tension.measure != "principal")
@@ -117,7 +117,7 @@ int run_check(const CheckCommand& opt) {
     // A chunk sees only its frames: its extremes go to the chunk record, and `merge` reports
     // over all chunks as one run would.
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (!opt.tension.input.chunk.empty()) record_check_chunk(limits, info, extremes);
+    if (!opt.tension.input.chunk.empty()) ctx.chunk_state.emplace_back("check", check_chunk_state(limits, info, extremes));
     const CheckOutcome outcome = check_outcome(limits, info, extremes);
     // The JUnit path is checked (not an input, folder writable) before the report is printed.
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
@@ -159,7 +159,7 @@ void add_check_command(CLI::App& app, Runner& run) {
     cmd->add_option("--html", opt->html.out, "Also write the HTML report (rigscope report) with the verdict and limits");
     add_report_options(cmd, opt->html, false);
     cmd->add_option("--worst", opt->worst, "How many of the worst vertices to list (default 10)")->check(CLI::PositiveNumber);
-    cmd->callback([&run, opt] { run = [opt] { return run_check(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_check(*opt, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(3, add_check_command);

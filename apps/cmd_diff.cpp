@@ -5,12 +5,12 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
-#include "rigscope/diff_report.h"
-#include "rigscope/error.h"
-#include "rigscope/gltf_writer.h"
-#include "rigscope/output.h"
-#include "rigscope/parallel.h"
-#include "rigscope/vertex_match.h"
+#include "rigscope/io/diff_report.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/output.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/vertex_match.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {
@@ -41,9 +41,9 @@ struct MeshPair {
 std::string frames_text(const std::vector<Frame>& frames) {
     if (frames.empty()) return "none";
     std::string s;
-    append_frame_label(s, frames.front());
+    append_frame(s, frames.front(), false);
     s += "..";
-    append_frame_label(s, frames.back());
+    append_frame(s, frames.back(), false);
     return s + " (" + std::to_string(frames.size()) + " frames)";
 }
 
@@ -87,7 +87,7 @@ void append_frame_json(std::string& b, const Frame& f) {
     else append_number(b, f.number);
 }
 
-int run_diff(const DiffCommand& opt) {
+int run_diff(const DiffCommand& opt, RunContext& ctx) {
     const std::string format = opt.out.empty() ? "" : output_format(opt.format, opt.out, "csv");
     if (!format.empty() && format != "csv" && format != "json" && format != "gltf")
         throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
@@ -199,7 +199,7 @@ int run_diff(const DiffCommand& opt) {
             }
             std::string prefix;
             if (csv) {
-                append_frame_label(prefix, f);
+                append_frame(prefix, f, false);
                 prefix += ',';
                 append_number(prefix, f.time);
                 prefix += ',';
@@ -286,7 +286,7 @@ int run_diff(const DiffCommand& opt) {
         }
         write_glb(b.scene, extra, *out);
     }
-    if (chunked) record_diff_chunk(lim, meshes, frames);
+    if (chunked) ctx.chunk_state.emplace_back("diff", diff_chunk_state(lim, meshes, frames));
     const CheckOutcome outcome = diff_outcome(lim, meshes, frames);
     if (out) out->finish();
     if (junit) {
@@ -323,7 +323,7 @@ void add_diff_command(CLI::App& app, Runner& run) {
     cmd->add_option("-o,--output", opt->out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
     cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
-    cmd->callback([&run, opt] { run = [opt] { return run_diff(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff(*opt, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(8, add_diff_command);

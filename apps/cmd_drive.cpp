@@ -7,13 +7,10 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/error.h"
-#include "rigscope/joystick.h"
-#include "rigscope/output.h"
-#include "rigscope/pose.h"
-
-// The glTF writer lands separately; until it does, drive writes CSV and JSON only.
-#include "rigscope/gltf_writer.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/joystick.h"
+#include "rigscope/io/gltf_writer.h"
+#include "rigscope/run/drive_run.h"
 
 namespace rigscope::cli {
 
@@ -25,131 +22,12 @@ struct DriveOptions {
     std::string format;
 };
 
-// One output series: a driven target of a selected mesh and the controls that drive it.
-struct Series {
-    DrivenTarget target;
-    std::string controls;  // names joined by '+' when several controls add into one target
-};
-
-std::vector<Series> series_of(const Input& in) {
-    std::vector<Series> out;
-    for (const DrivenTarget& d : in.rig.driven) {
-        if (std::find(in.meshes.begin(), in.meshes.end(), d.mesh) == in.meshes.end()) continue;
-        Series s{d, ""};
-        for (const ResolvedControl& c : in.rig.controls)
-            for (const auto& m : c.meshes)
-                if (m.mesh == d.mesh && std::find(m.targets.begin(), m.targets.end(), d.target) != m.targets.end()) {
-                    s.controls += (s.controls.empty() ? "" : "+") + c.name;
-                    break;
-                }
-        out.push_back(std::move(s));
-    }
-    return out;
-}
-
-void append_frame(std::string& buf, const Frame& f) {
-    if (f.bind) buf += "\"bind\"";
-    else append_number(buf, f.number);
-}
-
 int write_table(const DriveOptions& opt, const Input& in, bool csv) {
-    const std::vector<Series> series = series_of(in);
     OutputFile out(opt.out, in.paths);
-    std::string& buf = out.buffer();
-    if (csv) buf += "frame,time,control,mesh,target,weight\n";
-    // JSON is written as series (one array per target over the frames), so gather first; the
-    // values are a few floats per frame.
-    std::vector<std::vector<float>> weights(series.size());
-    std::vector<std::vector<float>> xy(in.rig.controls.size() * 2);
-    Pose pose = bind_pose(in.scene);
-    Progress progress(in.frames.size(), "drive");
-    for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
-        const Frame& f = in.frames[fi];
-        pose_at(in, f, pose);
-        for (std::size_t s = 0; s < series.size(); ++s) {
-            const float w = pose.morph_weights[series[s].target.mesh][series[s].target.target];
-            if (!csv) {
-                weights[s].push_back(w);
-                continue;
-            }
-            if (f.bind) buf += "bind"; else append_number(buf, f.number);
-            buf += ',';
-            append_number(buf, f.time);
-            buf += ',';
-            append_csv_field(buf, series[s].controls);
-            buf += ',';
-            const Mesh& mesh = in.scene.meshes[series[s].target.mesh];
-            append_csv_field(buf, mesh.name);
-            buf += ',';
-            append_csv_field(buf, mesh.targets[series[s].target.target].name);
-            buf += ',';
-            append_number(buf, w);
-            buf += '\n';
-        }
-        if (!csv)
-            for (std::size_t c = 0; c < in.rig.controls.size(); ++c) {
-                const auto v = control_xy(in.rig.controls[c], in.scene, pose);
-                xy[2 * c].push_back(static_cast<float>(v[0]));
-                xy[2 * c + 1].push_back(static_cast<float>(v[1]));
-            }
-        out.maybe_flush();
-        progress.step(fi + 1);
-    }
-    progress.finish();
-    if (!csv) {
-        buf += "{\"input\":";
-        append_json_string(buf, opt.input.file);
-        buf += ",\"rig\":";
-        append_json_string(buf, opt.input.rig);
-        buf += ",\"clip\":";
-        if (in.has_clip) append_json_string(buf, in.clip.name); else buf += "null";
-        buf += ",\"fps\":";
-        append_number(buf, in.fps);
-        buf += ",\"frames\":[";
-        for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
-            if (fi) buf += ',';
-            append_frame(buf, in.frames[fi]);
-        }
-        buf += "],\"times\":[";
-        for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
-            if (fi) buf += ',';
-            append_number(buf, in.frames[fi].time);
-        }
-        buf += "],\"controls\":[";
-        for (std::size_t c = 0; c < in.rig.controls.size(); ++c) {
-            const ResolvedControl& rc = in.rig.controls[c];
-            buf += c ? ",{\"control\":" : "{\"control\":";
-            append_json_string(buf, rc.name);
-            buf += ",\"node\":";
-            append_json_string(buf, in.scene.nodes[rc.node].name);
-            for (int a = 0; a < 2; ++a) {
-                buf += a ? "],\"y\":[" : ",\"x\":[";
-                for (std::size_t fi = 0; fi < xy[2 * c + a].size(); ++fi) {
-                    if (fi) buf += ',';
-                    append_number(buf, xy[2 * c + a][fi]);
-                }
-            }
-            buf += "]}";
-        }
-        buf += "],\"series\":[";
-        for (std::size_t s = 0; s < series.size(); ++s) {
-            const Mesh& mesh = in.scene.meshes[series[s].target.mesh];
-            buf += s ? ",{\"control\":" : "{\"control\":";
-            append_json_string(buf, series[s].controls);
-            buf += ",\"mesh\":";
-            append_json_string(buf, mesh.name);
-            buf += ",\"target\":";
-            append_json_string(buf, mesh.targets[series[s].target.target].name);
-            buf += ",\"weights\":[";
-            for (std::size_t fi = 0; fi < weights[s].size(); ++fi) {
-                if (fi) buf += ',';
-                append_number(buf, weights[s][fi]);
-            }
-            buf += "]}";
-            out.maybe_flush();
-        }
-        buf += "]}\n";
-    }
+    DriveRun drive(in);
+    DriveWriter writer(out, csv, run_info(in, opt.input.file), opt.input.rig, drive.series(), drive.controls());
+    drive.for_each_frame([&](std::size_t fi) { writer.frame(in.frames[fi], drive.weights(), drive.xy()); }, terminal_progress("drive"));
+    writer.end();
     out.commit();
     return kExitOk;
 }
@@ -204,7 +82,7 @@ void add_drive_command(CLI::App& app, Runner& run) {
     cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json, .glb) or - for stdout");
     cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
-    cmd->callback([&run, opt] { run = [opt] { return run_drive(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_drive(*opt); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(5, add_drive_command);

@@ -6,11 +6,11 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/check_report.h"
-#include "rigscope/diff_report.h"
-#include "rigscope/error.h"
-#include "rigscope/merge.h"
-#include "tension_gltf.h"
+#include "rigscope/io/check_report.h"
+#include "rigscope/io/diff_report.h"
+#include "rigscope/core/error.h"
+#include "rigscope/farm/merge.h"
+#include "rigscope/run/tension_gltf.h"
 
 namespace rigscope::cli {
 
@@ -135,7 +135,7 @@ void add_merge_command(CLI::App& app, Runner& run) {
     cmd->add_option("OUT", opt->out, "Merged output (- for stdout); for per-frame glTF chunks, their out_####.glb pattern")->required();
     cmd->add_option("--junit", opt->junit, "diff chunks: also write the run's JUnit report here");
     cmd->add_option("CHUNK", opt->chunks, "Chunk outputs (or their .chunk.json records), one per chunk, any order")->required();
-    cmd->callback([&run, opt] { run = [opt] { return run_merge(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_merge(*opt); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(6, add_merge_command);

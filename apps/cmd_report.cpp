@@ -4,7 +4,7 @@
 
 #include "commands.h"
 #include "report_page.h"
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope::cli {
 
@@ -40,7 +40,7 @@ void add_report_command(CLI::App& app, Runner& run) {
     add_tension_options(cmd, opt->tension);
     add_report_options(cmd, opt->report, true);
     cmd->add_option("-o,--output", opt->report.out, "The page to write (.html)")->required();
-    cmd->callback([&run, opt] { run = [opt] { return run_report(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_report(*opt); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(7, add_report_command);

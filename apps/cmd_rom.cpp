@@ -4,9 +4,9 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/error.h"
-#include "rigscope/output.h"
-#include "rigscope/rom_writer.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
+#include "rigscope/io/rom_writer.h"
 
 namespace rigscope::cli {
 
@@ -51,7 +51,7 @@ void add_rom_command(CLI::App& app, Runner& run) {
         ->check(CLI::PositiveNumber);
     cmd->add_option("-o,--output", opt->out, "Write the clip here as glTF (.glb)");
     cmd->add_option("--list", opt->list_format, "Listing on stdout: text or json")->check(CLI::IsMember({"text", "json"}));
-    cmd->callback([&run, opt] { run = [opt] { return run_rom(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_rom(*opt); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(7, add_rom_command);

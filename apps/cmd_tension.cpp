@@ -3,9 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
-#include "rigscope/error.h"
-#include "rigscope/vertex_list.h"
-#include "tension_gltf.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/vertex_list.h"
+#include "rigscope/farm/tension_chunk.h"
+#include "rigscope/run/tension_gltf.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {
@@ -30,7 +31,7 @@ std::vector<TensionMeshView> views(const Input& in, const std::vector<MeshTensio
         v.name = in.scene.meshes[mt.mesh].name;
         v.tension = &mt;
         if (!vertices.empty()) {
-            v.vertices = parse_vertex_list(vertices, in.scene.meshes[mt.mesh].vertex_count());
+            v.vertices = for_option("--vertices", [&] { return parse_vertex_list(vertices, in.scene.meshes[mt.mesh].vertex_count()); });
             v.selected_all = false;
         }
         out.push_back(std::move(v));
@@ -38,7 +39,7 @@ std::vector<TensionMeshView> views(const Input& in, const std::vector<MeshTensio
     return out;
 }
 
-int run_tension(const TensionCommand& opt) {
+int run_tension(const TensionCommand& opt, RunContext& ctx) {
     const std::string format = output_format(opt.format, opt.out, "csv");
     if (format == "gltf" && (opt.out.empty() || opt.out == "-"))
         throw Error(kExitUsage, "tension --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
@@ -51,40 +52,30 @@ int run_tension(const TensionCommand& opt) {
     std::vector<TensionMeshView> selected = views(in, meshes, opt.vertices);
 
     if (opt.auto_range) {
-        // First pass: per-vertex extremes of T over the frames (the only state kept per vertex).
-        std::vector<std::vector<float>> vmin(meshes.size()), vmax(meshes.size());
-        for (std::size_t m = 0; m < meshes.size(); ++m) {
-            vmin[m].assign(meshes[m].topo.welded_count(), 1.0f);
-            vmax[m].assign(meshes[m].topo.welded_count(), 1.0f);
-        }
-        for_each_tension_frame(in, meshes, "tension (range)", [&](std::size_t) {
-            for (std::size_t m = 0; m < meshes.size(); ++m)
-                for (std::size_t w = 0; w < meshes[m].t.size(); ++w) {
-                    vmin[m][w] = std::min(vmin[m][w], meshes[m].stretch_t()[w]);
-                    vmax[m][w] = std::max(vmax[m][w], meshes[m].compress_t()[w]);
-                }
-        });
-        std::vector<float> all_min, all_max;
-        for (std::size_t m = 0; m < meshes.size(); ++m) {
-            all_min.insert(all_min.end(), vmin[m].begin(), vmin[m].end());
-            all_max.insert(all_max.end(), vmax[m].begin(), vmax[m].end());
-        }
-        run.range = auto_tension_range(all_min, all_max, opt.percentile, run.range);
-        run.auto_range = true;
-        run.percentile = opt.percentile;
+        apply_auto_range(in, meshes, opt.percentile, run, terminal_progress("tension (range)"));
         spdlog::info("auto range (percentile {}): t_s = {}, t_c = {}", opt.percentile, run.range.t_s, run.range.t_c);
     }
 
     if (format == "gltf") {
-        write_tension_gltf(in, meshes, run, opt.out, opt.bake_max, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps);
+        write_tension_gltf(in, meshes, run, opt.out, opt.bake_max, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps,
+                           terminal_progress("tension"));
         return kExitOk;
     }
     OutputFile out(opt.out, in.paths);
     std::unique_ptr<TensionSink> sink = format == "json" ? make_tension_json(out) : make_tension_csv(out);
+    // A chunk of an --auto-range run keeps its frames' extremes, so merge ranks over all chunks.
+    const bool keep_extremes = run.chunk_count > 1 && run.auto_range;
+    VertexTensionExtremes extremes;
+    if (keep_extremes) extremes.reset(meshes);
     sink->begin(run, selected);
-    for_each_tension_frame(in, meshes, "tension", [&](std::size_t fi) { sink->frame(in.frames[fi]); });
+    for_each_tension_frame(in, meshes, "tension", [&](std::size_t fi) {
+        sink->frame(in.frames[fi]);
+        if (keep_extremes)
+            for (std::size_t m = 0; m < meshes.size(); ++m) extremes.add(m, meshes[m]);
+    });
     sink->end();
     out.commit();
+    if (keep_extremes) ctx.chunk_state.emplace_back("tension_range", tension_range_state(run, mesh_names(in, meshes), extremes));
     return kExitOk;
 }
 
@@ -108,7 +99,7 @@ void add_tension_command(CLI::App& app, Runner& run) {
     cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
     cmd->add_option("-o,--output", opt->out, "Output file, - for stdout; glTF: out_####.glb writes one file per frame");
-    cmd->callback([&run, opt] { run = [opt] { return run_tension(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_tension(*opt, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(2, add_tension_command);

@@ -4,10 +4,19 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace rigscope::cli {
 
-using Runner = std::function<int()>;
+// What a command leaves for the layers wrapping it (a chunk run's record): the state merge
+// needs, keyed by kind. Passed down rather than kept in a global, so nothing outlives the run.
+struct RunContext {
+    std::vector<std::pair<std::string, std::string>> chunk_state;
+};
+
+using Runner = std::function<int(RunContext& context)>;
 using AddCommand = void (*)(CLI::App& app, Runner& run);
 
 bool register_command(int order, AddCommand add);

@@ -7,8 +7,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/error.h"
-#include "rigscope/output.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
 
 int main(int argc, char** argv) {
     using namespace rigscope;
@@ -42,10 +42,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "rigscope: error: %s (see --help)\n", e.what());
         return kExitUsage;
     }
-    cli::g_quiet = quiet;
     spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
     try {
-        return run ? run() : kExitUsage;
+        if (!run) return kExitUsage;
+        cli::RunContext context;
+        return run(context);
     } catch (const Error& e) {
         std::fprintf(stderr, "rigscope: error: %s\n", e.what());
         return e.code();

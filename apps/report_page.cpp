@@ -4,9 +4,9 @@
 #include <cmath>
 #include <spdlog/spdlog.h>
 
-#include "rigscope/error.h"
-#include "rigscope/report_html.h"
-#include "rigscope/skin.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/report_html.h"
+#include "rigscope/core/skin.h"
 
 #ifndef RIGSCOPE_REPORT_VIEWER
 #define RIGSCOPE_REPORT_VIEWER ""

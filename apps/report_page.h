@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "rigscope/check_report.h"
+#include "rigscope/io/check_report.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {

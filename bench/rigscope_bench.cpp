@@ -14,13 +14,13 @@
 #include <memory>
 #include <string>
 
-#include "rigscope/load.h"
-#include "rigscope/output.h"
-#include "rigscope/parallel.h"
-#include "rigscope/pose.h"
-#include "rigscope/skin.h"
-#include "rigscope/tension_map.h"
-#include "rigscope/tension_output.h"
+#include "rigscope/io/load.h"
+#include "rigscope/io/output.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/tension_map.h"
+#include "rigscope/io/tension_output.h"
 
 using namespace rigscope;
 

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "rigscope/error.h"
-#include "rigscope/load.h"
-#include "rigscope/pose.h"
-#include "rigscope/scene.h"
-#include "rigscope/skin.h"
-#include "rigscope/tension_map.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/scene.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/tension_map.h"
 
 namespace rigscope::fuzz {
 

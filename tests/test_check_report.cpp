@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "rigscope/check_report.h"
+#include "rigscope/io/check_report.h"
 
 using namespace rigscope;
 

@@ -10,9 +10,9 @@
 
 #include "corpus.h"
 #include "oracle.h"
-#include "rigscope/load.h"
-#include "rigscope/pose.h"
-#include "rigscope/skin.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
 
 using namespace rigscope;
 namespace fs = std::filesystem;

@@ -9,11 +9,11 @@
 
 #include "corpus.h"
 #include "io/fbx_internal.h"
-#include "rigscope/bind_check.h"
-#include "rigscope/error.h"
-#include "rigscope/load.h"
-#include "rigscope/pose.h"
-#include "rigscope/skin.h"
+#include "rigscope/core/bind_check.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
 
 using rigscope::test::corpus;
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "rigscope/load.h"
+#include "rigscope/io/load.h"
 
 using namespace rigscope;
 using nlohmann::json;

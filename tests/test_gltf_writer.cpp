@@ -10,11 +10,11 @@
 
 #include "corpus.h"
 #include "io/gltf_document.h"
-#include "rigscope/gltf_writer.h"
-#include "rigscope/load.h"
-#include "rigscope/output.h"
-#include "rigscope/pose.h"
-#include "rigscope/skin.h"
+#include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/load.h"
+#include "rigscope/io/output.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
 
 using rigscope::test::corpus;
 namespace fs = std::filesystem;

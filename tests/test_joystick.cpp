@@ -11,15 +11,15 @@
 #include <unistd.h>
 
 #include "corpus.h"
-#include "rigscope/error.h"
-#include "rigscope/gltf_writer.h"
-#include "rigscope/joystick.h"
-#include "rigscope/load.h"
-#include "rigscope/pose.h"
-#include "rigscope/rig.h"
-#include "rigscope/skin.h"
-#include "rigscope/tension.h"
-#include "rigscope/topology.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/gltf_writer.h"
+#include "rigscope/core/joystick.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/io/rig_reader.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/tension.h"
+#include "rigscope/core/topology.h"
 
 using namespace rigscope;
 using rigscope::test::corpus;

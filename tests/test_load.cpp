@@ -6,12 +6,12 @@
 #include <fstream>
 
 #include "corpus.h"
-#include "rigscope/error.h"
-#include "rigscope/frames.h"
-#include "rigscope/load.h"
-#include "rigscope/pose.h"
-#include "rigscope/retarget.h"
-#include "rigscope/skin.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/frames.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/retarget.h"
+#include "rigscope/core/skin.h"
 
 using namespace rigscope;
 

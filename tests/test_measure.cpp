@@ -9,12 +9,12 @@
 #include <numeric>
 
 #include "corpus.h"
-#include "rigscope/load.h"
-#include "rigscope/measure.h"
-#include "rigscope/pose.h"
-#include "rigscope/skin.h"
-#include "rigscope/smooth.h"
-#include "rigscope/tension_map.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/measure.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/smooth.h"
+#include "rigscope/core/tension_map.h"
 
 using namespace rigscope;
 

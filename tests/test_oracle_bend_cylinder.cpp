@@ -10,10 +10,10 @@
 
 #include "corpus.h"
 #include "oracle.h"
-#include "rigscope/load.h"
-#include "rigscope/pose.h"
-#include "rigscope/skin.h"
-#include "rigscope/tension_map.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/tension_map.h"
 
 using namespace rigscope;
 

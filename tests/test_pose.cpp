@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "corpus.h"
-#include "rigscope/load.h"
-#include "rigscope/pose.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/pose.h"
 
 using namespace rigscope;
 

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "rigscope/error.h"
-#include "rigscope/report_html.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/report_html.h"
 
 namespace fs = std::filesystem;
 using namespace rigscope;

@@ -7,14 +7,14 @@
 #include <unistd.h>
 
 #include "corpus.h"
-#include "rigscope/frames.h"
-#include "rigscope/gltf_writer.h"
-#include "rigscope/load.h"
-#include "rigscope/output.h"
-#include "rigscope/pose.h"
-#include "rigscope/rivet.h"
-#include "rigscope/skin.h"
-#include "rigscope/topology.h"
+#include "rigscope/core/frames.h"
+#include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/load.h"
+#include "rigscope/io/output.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/rivet.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/topology.h"
 
 using namespace rigscope;
 using rigscope::test::corpus;

@@ -6,10 +6,10 @@
 #include <numeric>
 #include <random>
 
-#include "rigscope/error.h"
-#include "rigscope/pose.h"
-#include "rigscope/rom.h"
-#include "rigscope/vertex_match.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/rom.h"
+#include "rigscope/core/vertex_match.h"
 
 using namespace rigscope;
 

@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
-#include "rigscope/load.h"
-#include "rigscope/parallel.h"
-#include "rigscope/pose.h"
-#include "rigscope/skin.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
 
 using namespace rigscope;
 

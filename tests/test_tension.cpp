@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "rigscope/tension.h"
-#include "rigscope/tension_map.h"
+#include "rigscope/core/tension.h"
+#include "rigscope/core/tension_map.h"
 
 using namespace rigscope;
 

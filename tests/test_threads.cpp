@@ -5,11 +5,11 @@
 #include <cstring>
 
 #include "corpus.h"
-#include "rigscope/load.h"
-#include "rigscope/parallel.h"
-#include "rigscope/pose.h"
-#include "rigscope/skin.h"
-#include "rigscope/tension_map.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/tension_map.h"
 
 using namespace rigscope;
 

@@ -2,7 +2,7 @@
 // so a seam between differently weighted parts (a cut between two bones) stays cut.
 #include <catch2/catch.hpp>
 
-#include "rigscope/topology.h"
+#include "rigscope/core/topology.h"
 
 using namespace rigscope;
 

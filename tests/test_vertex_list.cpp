@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "rigscope/error.h"
-#include "rigscope/vertex_list.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/vertex_list.h"
 
 using rigscope::parse_vertex_list;
 

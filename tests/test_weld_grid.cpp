@@ -5,8 +5,8 @@
 #include <cmath>
 #include <random>
 
-#include "rigscope/error.h"
-#include "rigscope/topology.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/topology.h"
 
 using namespace rigscope;
 

@@ -1,4 +1,4 @@
-#include "rigscope/bind_check.h"
+#include "rigscope/core/bind_check.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
-#include "rigscope/frames.h"
+#include "rigscope/core/frames.h"
 
 #include <cmath>
 #include <optional>
 #include <sstream>
 
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 
@@ -21,7 +21,7 @@ long parse_long(const std::string& s, const std::string& spec) {
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used != s.size() || s.empty()) throw Error(kExitUsage, "--frames '" + spec + "': '" + s + "' is not a frame number");
+    if (used != s.size() || s.empty()) throw Error(kExitUsage, "'" + spec + "': '" + s + "' is not a frame number");
     return v;
 }
 
@@ -36,7 +36,7 @@ std::vector<Frame> parse_frames(const std::string& spec, double fps) {
     std::vector<Frame> out;
     std::stringstream ss(spec);
     std::string item;
-    if (spec.empty()) throw Error(kExitUsage, "--frames: empty frame list");
+    if (spec.empty()) throw Error(kExitUsage, "empty frame list");
     while (std::getline(ss, item, ',')) {
         if (item == "bind") {
             out.push_back(Frame{true, 0, 0.0});
@@ -44,7 +44,7 @@ std::vector<Frame> parse_frames(const std::string& spec, double fps) {
         }
         auto dots = item.find("..");
         if (dots == std::string::npos) {
-            if (out.size() >= kMaxFrames) throw Error(kExitUsage, "--frames '" + spec + "': more than ten million frames");
+            if (out.size() >= kMaxFrames) throw Error(kExitUsage, "'" + spec + "': more than ten million frames");
             out.push_back(at(parse_long(item, spec), fps));
             continue;
         }
@@ -55,17 +55,17 @@ std::vector<Frame> parse_frames(const std::string& spec, double fps) {
             hi = hi.substr(0, colon);
         }
         const long a = parse_long(item.substr(0, dots), spec), b = parse_long(hi, spec);
-        if (step <= 0) throw Error(kExitUsage, "--frames '" + spec + "': step must be positive");
-        if (b < a) throw Error(kExitUsage, "--frames '" + spec + "': range " + item + " runs backwards");
+        if (step <= 0) throw Error(kExitUsage, "'" + spec + "': step must be positive");
+        if (b < a) throw Error(kExitUsage, "'" + spec + "': range " + item + " runs backwards");
         // Counted in unsigned arithmetic: b - a, and n += step past b, overflow a long near its
         // limits (9223372036854775807..9223372036854775807 looped for ever).
         const unsigned long steps = (static_cast<unsigned long>(b) - static_cast<unsigned long>(a)) / static_cast<unsigned long>(step);
         if (steps >= kMaxFrames || out.size() + steps + 1 > kMaxFrames)
-            throw Error(kExitUsage, "--frames '" + spec + "': more than ten million frames");
+            throw Error(kExitUsage, "'" + spec + "': more than ten million frames");
         for (unsigned long k = 0; k <= steps; ++k)
             out.push_back(at(static_cast<long>(static_cast<unsigned long>(a) + k * static_cast<unsigned long>(step)), fps));
     }
-    if (out.empty()) throw Error(kExitUsage, "--frames: empty frame list");
+    if (out.empty()) throw Error(kExitUsage, "empty frame list");
     return out;
 }
 
@@ -121,11 +121,11 @@ void check_frames_in_clip(const std::vector<Frame>& frames, const Clip* clip, do
     std::optional<FrameSpan> span;  // once, at the first frame that needs it (up to ten million)
     for (const Frame& f : frames) {
         if (f.bind) continue;
-        if (!clip) throw Error(kExitUsage, "--frames: frame " + std::to_string(f.number) + " asked, but the file has no animation (use 'bind')");
+        if (!clip) throw Error(kExitUsage, "frame " + std::to_string(f.number) + " asked, but the file has no animation (use 'bind')");
         if (!span) span = clip_span(*clip, fps, false);
         if (f.number < span->first || f.number > span->last) {
             std::ostringstream msg;
-            msg << "--frames: frame " << f.number << " is outside clip '" << clip->name << "' (frames "
+            msg << "frame " << f.number << " is outside clip '" << clip->name << "' (frames "
                 << span->first << ".." << span->last << " at " << fps << " fps)";
             throw Error(kExitUsage, msg.str());
         }

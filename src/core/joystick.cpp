@@ -1,9 +1,9 @@
-#include "rigscope/joystick.h"
+#include "rigscope/core/joystick.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 

@@ -1,9 +1,9 @@
-#include "rigscope/measure.h"
+#include "rigscope/core/measure.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

@@ -1,4 +1,4 @@
-#include "rigscope/parallel.h"
+#include "rigscope/core/parallel.h"
 
 #include <chrono>
 #include <new>

@@ -1,4 +1,4 @@
-#include "rigscope/pose.h"
+#include "rigscope/core/pose.h"
 
 #include <algorithm>
 #include <cmath>

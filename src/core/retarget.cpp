@@ -1,4 +1,4 @@
-#include "rigscope/retarget.h"
+#include "rigscope/core/retarget.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Choosing a rivet's joint, its closed-form pivot, and the least-squares fit.
-#include "rigscope/rivet.h"
+#include "rigscope/core/rivet.h"
 
 #include <Eigen/QR>
 #include <algorithm>

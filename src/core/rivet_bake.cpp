@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "rigscope/error.h"
-#include "rigscope/rivet.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/rivet.h"
 
 namespace rigscope {
 

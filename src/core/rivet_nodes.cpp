@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <string>
 
-#include "rigscope/rivet.h"
+#include "rigscope/core/rivet.h"
 
 namespace rigscope {
 

@@ -1,10 +1,10 @@
-#include "rigscope/rom.h"
+#include "rigscope/core/rom.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 
@@ -27,7 +27,7 @@ const char* rom_axis_name(int axis) { return axis == 0 ? "X" : axis == 1 ? "Y" :
 std::vector<int> rom_joints(const Scene& scene, const std::vector<std::string>& names) {
     const std::vector<char> is_joint = joint_flags(scene);
     if (std::find(is_joint.begin(), is_joint.end(), 1) == is_joint.end())
-        throw Error(kExitMismatch, scene.source + ": --rom needs a skeleton, and the file has no skin");
+        throw Error(kExitMismatch, scene.source + ": a range of motion needs a skeleton, and the file has no skin");
     std::vector<char> wanted = is_joint;
     if (!names.empty()) {
         std::fill(wanted.begin(), wanted.end(), 0);
@@ -39,7 +39,7 @@ std::vector<int> rom_joints(const Scene& scene, const std::vector<std::string>& 
                 std::string list;
                 for (std::size_t i = 0; i < scene.nodes.size(); ++i)
                     if (is_joint[i]) list += (list.empty() ? "" : ", ") + scene.nodes[i].name;
-                throw Error(kExitUsage, scene.source + ": --joints: no joint '" + n + "' (joints: " + list + ")");
+                throw Error(kExitUsage, scene.source + ": no joint '" + n + "' (joints: " + list + ")");
             }
         }
     }
@@ -58,10 +58,10 @@ std::vector<int> rom_joints(const Scene& scene, const std::vector<std::string>& 
 }
 
 RomPlan make_rom(const Scene& scene, const RomOptions& opt, double fps) {
-    if (!(opt.angle_deg > 0 && opt.angle_deg < 180)) throw Error(kExitUsage, "--rom-angle must be above 0 and below 180 degrees");
+    if (!(opt.angle_deg > 0 && opt.angle_deg < 180)) throw Error(kExitUsage, "sweep angle must be above 0 and below 180 degrees");
     if (opt.frames_per_sweep < 4 || opt.frames_per_sweep % 4 != 0 || opt.frames_per_sweep > 100000)
-        throw Error(kExitUsage, "--rom-frames must be a multiple of 4 from 4 to 100000 (keys fall on quarter sweeps)");
-    if (!(fps > 0)) throw Error(kExitUsage, "--rom needs a positive frame rate");
+        throw Error(kExitUsage, "frames per sweep must be a multiple of 4 from 4 to 100000 (keys fall on quarter sweeps)");
+    if (!(fps > 0)) throw Error(kExitUsage, "a range of motion needs a positive frame rate");
     RomPlan plan;
     plan.angle_deg = opt.angle_deg;
     plan.frames_per_sweep = opt.frames_per_sweep;

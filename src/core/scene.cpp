@@ -1,4 +1,4 @@
-#include "rigscope/scene.h"
+#include "rigscope/core/scene.h"
 
 namespace rigscope {
 

@@ -1,9 +1,9 @@
-#include "rigscope/skin.h"
+#include "rigscope/core/skin.h"
 
 #include <algorithm>
 #include <type_traits>
 
-#include "rigscope/parallel.h"
+#include "rigscope/core/parallel.h"
 
 namespace rigscope {
 

@@ -1,4 +1,4 @@
-#include "rigscope/smooth.h"
+#include "rigscope/core/smooth.h"
 
 #include <algorithm>
 #include <cmath>

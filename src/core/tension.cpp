@@ -1,9 +1,9 @@
-#include "rigscope/tension.h"
+#include "rigscope/core/tension.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "huge_pages.h"
+#include "rigscope/core/huge_pages.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

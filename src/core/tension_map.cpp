@@ -1,9 +1,9 @@
-#include "rigscope/tension_map.h"
+#include "rigscope/core/tension_map.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "rigscope/skin.h"
+#include "rigscope/core/skin.h"
 
 namespace rigscope {
 
@@ -138,5 +138,38 @@ TensionRange auto_tension_range(const std::vector<float>& vmin, const std::vecto
     if (t_c > 1.0) r.t_c = t_c;
     return r;
 }
+
+void VertexTensionExtremes::reset(const std::vector<MeshTension>& meshes) {
+    min.clear();
+    max.clear();
+    for (const MeshTension& mt : meshes) {
+        min.emplace_back(mt.topo.welded_count(), 1.0f);
+        max.emplace_back(mt.topo.welded_count(), 1.0f);
+    }
+}
+
+void VertexTensionExtremes::add(std::size_t m, const MeshTension& mt) {
+    const std::vector<float>& ts = mt.stretch_t();
+    const std::vector<float>& tc = mt.compress_t();
+    std::vector<float>& lo = min[m];
+    std::vector<float>& hi = max[m];
+    for (std::size_t w = 0; w < ts.size(); ++w) {
+        lo[w] = std::min(lo[w], ts[w]);
+        hi[w] = std::max(hi[w], tc[w]);
+    }
+}
+
+namespace {
+
+std::vector<float> joined(const std::vector<std::vector<float>>& per_mesh) {
+    std::vector<float> out;
+    for (const auto& v : per_mesh) out.insert(out.end(), v.begin(), v.end());
+    return out;
+}
+
+}  // namespace
+
+std::vector<float> VertexTensionExtremes::all_min() const { return joined(min); }
+std::vector<float> VertexTensionExtremes::all_max() const { return joined(max); }
 
 }  // namespace rigscope

@@ -1,10 +1,10 @@
-#include "rigscope/topology.h"
+#include "rigscope/core/topology.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "huge_pages.h"
-#include "rigscope/error.h"
+#include "rigscope/core/huge_pages.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 

@@ -1,9 +1,9 @@
-#include "rigscope/vertex_list.h"
+#include "rigscope/core/vertex_list.h"
 
 #include <cctype>
 #include <charconv>
 
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 
@@ -22,13 +22,13 @@ std::uint64_t parse_id(const std::string& text, const std::string& spec) {
     // from_chars, not stoul: stoul accepts a sign and leading spaces, so "-1" would wrap around.
     auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
-        throw Error(kExitUsage, "--vertices '" + spec + "': '" + s + "' is not a vertex id");
+        throw Error(kExitUsage, "'" + spec + "': '" + s + "' is not a vertex id");
     return v;
 }
 
 void check_range(std::uint64_t id, std::size_t count, const std::string& spec) {
     if (id >= count)
-        throw Error(kExitUsage, "--vertices '" + spec + "': vertex " + std::to_string(id) + " is out of range (the mesh has " +
+        throw Error(kExitUsage, "'" + spec + "': vertex " + std::to_string(id) + " is out of range (the mesh has " +
                                     std::to_string(count) + " vertices, ids 0.." +
                                     (count ? std::to_string(count - 1) : std::string("none")) + ")");
 }
@@ -36,7 +36,7 @@ void check_range(std::uint64_t id, std::size_t count, const std::string& spec) {
 }  // namespace
 
 std::vector<std::uint32_t> parse_vertex_list(const std::string& spec, std::size_t vertex_count) {
-    if (trim(spec).empty()) throw Error(kExitUsage, "--vertices: empty vertex list");
+    if (trim(spec).empty()) throw Error(kExitUsage, "empty vertex list");
     std::vector<std::uint32_t> out;
     std::vector<bool> seen(vertex_count, false);
     auto add = [&](std::uint64_t id) {
@@ -59,7 +59,7 @@ std::vector<std::uint32_t> parse_vertex_list(const std::string& spec, std::size_
             continue;
         }
         const std::uint64_t a = parse_id(item.substr(0, dots), spec), b = parse_id(item.substr(dots + 2), spec);
-        if (b < a) throw Error(kExitUsage, "--vertices '" + spec + "': range " + trim(item) + " runs backwards");
+        if (b < a) throw Error(kExitUsage, "'" + spec + "': range " + trim(item) + " runs backwards");
         // Checking the end first bounds the loop by the mesh's size, whatever the text says.
         check_range(b, vertex_count, spec);
         for (std::uint64_t id = a; id <= b; ++id) add(id);

@@ -1,4 +1,4 @@
-#include "rigscope/vertex_match.h"
+#include "rigscope/core/vertex_match.h"
 
 #include <algorithm>
 #include <cmath>
@@ -141,7 +141,8 @@ double bounding_diagonal(const std::vector<Eigen::Vector3f>& points) {
         lo = lo.cwiseMin(p);
         hi = hi.cwiseMax(p);
     }
-    return static_cast<double>((hi - lo).norm());
+    // In double: the diagonal scales relative errors that are printed to many digits.
+    return (hi - lo).cast<double>().norm();
 }
 
 std::vector<int> heaviest_joint_nodes(const Scene& scene, const Mesh& mesh) {

@@ -1,4 +1,4 @@
-#include "rigscope/check_report.h"
+#include "rigscope/io/check_report.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "json_text.h"
-#include "rigscope/error.h"
-#include "rigscope/output.h"
-#include "rigscope/tension_output.h"
+#include "rigscope/io/json_text.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
+#include "rigscope/io/tension_output.h"
 
 namespace rigscope {
 
@@ -34,7 +34,7 @@ std::string describe(const Violation& v) {
     }
     if (v.id_count > 1) s += " (one welded vertex)";
     s += " frame ";
-    append_frame_label(s, v.frame);
+    append_frame(s, v.frame, false);
     s += ": T = ";
     append_number(s, v.t);
     return s;
@@ -263,7 +263,7 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
     return o;
 }
 
-void record_check_chunk(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes) {
+std::string check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes) {
     std::string b = "{\"max_stretch\":";
     if (opt.has_stretch) append_number(b, opt.max_stretch); else b += "null";
     b += ",\"max_compress\":";
@@ -298,7 +298,7 @@ void record_check_chunk(const CheckLimits& opt, const CheckRunInfo& run, const s
         b += '}';
     }
     b += "]}";
-    set_chunk_state("check", std::move(b));
+    return b;
 }
 
 CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {

@@ -1,4 +1,4 @@
-#include "rigscope/diff_report.h"
+#include "rigscope/io/diff_report.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <numeric>
 
-#include "json_text.h"
-#include "rigscope/error.h"
-#include "rigscope/output.h"
-#include "rigscope/tension_output.h"
+#include "rigscope/io/json_text.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
+#include "rigscope/io/tension_output.h"
 
 namespace rigscope {
 
@@ -45,7 +45,7 @@ std::vector<VertexRef> ranked(const std::vector<DiffMesh>& meshes, Key key) {
 std::string describe(const std::vector<DiffMesh>& meshes, const VertexRef& r, bool t) {
     const DiffMesh& m = meshes[r.mesh];
     std::string s = "mesh '" + m.name + "' vertex " + std::to_string(r.vertex) + " (under '" + m.regions[m.region[r.vertex]] + "') frame ";
-    append_frame_label(s, t ? m.t_change_frame[r.vertex] : m.displacement_frame[r.vertex]);
+    append_frame(s, t ? m.t_change_frame[r.vertex] : m.displacement_frame[r.vertex], false);
     if (t) {
         s += ": change in T ";
         append_number(s, m.t_change[r.vertex]);
@@ -222,7 +222,7 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const std::vector<DiffMesh>& me
         for (std::size_t i : worst_frames(frames, worst)) {
             if (!(frames[i].displacement > 0)) break;
             r += " ";
-            append_frame_label(r, frames[i].frame);
+            append_frame(r, frames[i].frame, false);
             r += " (";
             append_number(r, frames[i].displacement);
             r += " m)";
@@ -274,7 +274,7 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const std::vector<DiffMesh>& me
 
 // --- chunks ----------------------------------------------------------------------------------
 
-void record_diff_chunk(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+std::string diff_chunk_state(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
     std::string b = "{\"max_displacement\":";
     if (lim.has_displacement) append_number(b, lim.max_displacement); else b += "null";
     b += ",\"max_t_change\":";
@@ -313,7 +313,7 @@ void record_diff_chunk(const DiffLimits& lim, const std::vector<DiffMesh>& meshe
         b += '}';
     }
     b += "]}";
-    set_chunk_state("diff", std::move(b));
+    return b;
 }
 
 namespace {

@@ -17,7 +17,7 @@
 #include "io/fbx_binary_document.h"
 #include "io/fbx_binary_model.h"
 #include "io/fbx_common.h"
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope::fbx {
 

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "io/fbx_records.h"
-#include "rigscope/load.h"
-#include "rigscope/scene.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/scene.h"
 
 namespace rigscope::fbx {
 

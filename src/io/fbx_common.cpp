@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "rigscope/bind_check.h"
+#include "rigscope/core/bind_check.h"
 
 namespace rigscope::fbx {
 

@@ -5,7 +5,7 @@
 #include <Eigen/Core>
 #include <string>
 
-#include "rigscope/scene.h"
+#include "rigscope/core/scene.h"
 
 namespace rigscope::fbx {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "io/fbx_raw.h"
-#include "rigscope/load.h"
-#include "rigscope/scene.h"
+#include "rigscope/io/load.h"
+#include "rigscope/core/scene.h"
 
 struct aiScene;
 struct aiNode;

@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "io/fbx_internal.h"
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope::fbx {
 

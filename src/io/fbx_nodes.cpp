@@ -4,7 +4,7 @@
 
 #include "io/fbx_common.h"
 #include "io/fbx_internal.h"
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope::fbx {
 

@@ -15,9 +15,9 @@
 #include "io/fbx_binary_scene.h"
 #include "io/fbx_common.h"
 #include "io/fbx_internal.h"
-#include "rigscope/bind_check.h"
-#include "rigscope/error.h"
-#include "rigscope/load.h"
+#include "rigscope/core/bind_check.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/load.h"
 
 namespace rigscope {
 

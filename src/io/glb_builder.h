@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "rigscope/output.h"
+#include "rigscope/io/output.h"
 
 namespace rigscope::gltf {
 

@@ -8,8 +8,8 @@
 #include <limits>
 #include <sys/stat.h>
 
-#include "core/huge_pages.h"
-#include "rigscope/error.h"
+#include "rigscope/core/huge_pages.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope::gltf {
 

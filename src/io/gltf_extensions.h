@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rigscope/scene.h"
+#include "rigscope/core/scene.h"
 
 namespace rigscope::gltf {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <meshoptimizer.h>
 
-#include "core/huge_pages.h"
+#include "rigscope/core/huge_pages.h"
 #include "gltf_document.h"
 #include "gltf_extensions.h"
 

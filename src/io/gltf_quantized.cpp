@@ -11,7 +11,7 @@
 #include <Eigen/Dense>
 
 #include "gltf_extensions.h"
-#include "rigscope/pose.h"
+#include "rigscope/core/pose.h"
 
 namespace rigscope::gltf {
 

@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "gltf_document.h"
-#include "rigscope/error.h"
-#include "rigscope/load.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/load.h"
 
 namespace rigscope {
 

@@ -1,6 +1,6 @@
 // The plain scene model as binary glTF 2.0: nodes, meshes, skins here; animations in
 // gltf_writer_anim.cpp; buffers and GLB framing in glb_builder.cpp.
-#include "rigscope/gltf_writer.h"
+#include "rigscope/io/gltf_writer.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "glb_builder.h"
-#include "rigscope/scene.h"
+#include "rigscope/core/scene.h"
 
 namespace rigscope::gltf {
 

@@ -1,4 +1,4 @@
-#include "json_text.h"
+#include "rigscope/io/json_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
-#include "rigscope/load.h"
+#include "rigscope/io/load.h"
 
 #include <algorithm>
 #include <cctype>
 #include <sys/stat.h>
 
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 

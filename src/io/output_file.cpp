@@ -1,4 +1,4 @@
-#include "rigscope/output.h"
+#include "rigscope/io/output.h"
 
 #include <cerrno>
 #include <csignal>
@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 

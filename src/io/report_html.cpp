@@ -1,4 +1,4 @@
-#include "rigscope/report_html.h"
+#include "rigscope/io/report_html.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "rigscope/error.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 

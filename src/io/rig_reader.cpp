@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "rigscope/error.h"
-#include "rigscope/rig.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/rig_reader.h"
 
 namespace rigscope {
 

@@ -1,6 +1,6 @@
-#include "rigscope/rom_writer.h"
+#include "rigscope/io/rom_writer.h"
 
-#include "rigscope/gltf_writer.h"
+#include "rigscope/io/gltf_writer.h"
 
 namespace rigscope {
 

@@ -1,15 +1,9 @@
 #include <algorithm>
 #include <charconv>
 
-#include "rigscope/tension_chunk.h"
-#include "rigscope/tension_output.h"
+#include "rigscope/io/tension_output.h"
 
 namespace rigscope {
-
-void append_frame_label(std::string& out, const Frame& f) {
-    if (f.bind) out += "bind";
-    else append_number(out, f.number);
-}
 
 TensionExtremes tension_extremes(const MeshTension& mt) {
     TensionExtremes e;
@@ -54,17 +48,15 @@ public:
     void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
         meshes_ = meshes;
-        extremes_.begin(run, meshes);
         out_.write(tension_csv_header(run.measure.measure));
     }
 
     void frame(const Frame& f) override {
-        extremes_.frame();
         std::string& buf = out_.buffer();
         for (const auto& view : meshes_) {
             const MeshTension& mt = *view.tension;
             std::string prefix;
-            append_frame_label(prefix, f);
+            append_frame(prefix, f, false);
             prefix += ',';
             append_number(prefix, f.time);
             prefix += ',';
@@ -110,13 +102,12 @@ public:
         }
     }
 
-    void end() override { extremes_.end(); }
+    void end() override {}
 
 private:
     OutputFile& out_;
     TensionRun run_;
     std::vector<TensionMeshView> meshes_;
-    TensionChunkExtremes extremes_;  // a chunk's share of --auto-range, for merge
 };
 
 }  // namespace

@@ -1,7 +1,6 @@
 // The JSON summary of a tension run. Frames stream out as they come; only the selected
 // vertices' series (small by construction) are held until the end.
-#include "rigscope/tension_chunk.h"
-#include "rigscope/tension_output.h"
+#include "rigscope/io/tension_output.h"
 
 namespace rigscope {
 
@@ -105,7 +104,6 @@ public:
     void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
         meshes_ = meshes;
-        extremes_.begin(run, meshes);
         std::string& b = out_.buffer();
         b += '{';
         append_run(b, run);
@@ -133,7 +131,6 @@ public:
     }
 
     void frame(const Frame& f) override {
-        extremes_.frame();
         std::string& b = out_.buffer();
         b += frames_ ? ",{\"frame\":" : "{\"frame\":";
         if (f.bind) b += "\"bind\""; else append_number(b, f.number);
@@ -188,7 +185,6 @@ public:
     }
 
     void end() override {
-        extremes_.end();
         std::string& b = out_.buffer();
         b += "],\"summary\":[";
         for (std::size_t m = 0; m < meshes_.size(); ++m) {
@@ -276,7 +272,6 @@ private:
     std::vector<Overall> overall_, measure_overall_;
     bool measured_ = false;
     std::size_t frames_ = 0;
-    TensionChunkExtremes extremes_;  // a chunk's share of --auto-range, for merge
 };
 
 }  // namespace

@@ -153,7 +153,7 @@ row fbx_array_claims_300m           3 "claims 300000000 elements (2288 MiB), mor
 # -- Inputs that do not fit together, options --
 row -                               5 "has 160 vertices"                     -- rs tension $GOOD --reference "$CORPUS/khronos/rigged_simple.gltf" -o @OUT.csv
 row -                               2 "no mesh 'Face'"                       -- rs tension $GOOD --mesh Face -o @OUT.csv
-row -                               2 "--chunk '4/4': need 0 <= I < N"       -- rs tension $GOOD --chunk 4/4 -o @OUT.csv
+row -                               2 "--chunk: '4/4': need 0 <= I < N"       -- rs tension $GOOD --chunk 4/4 -o @OUT.csv
 row -                               3 "no such file"                         -- rs tension "$WORK/missing.glb" -o @OUT.csv
 echo "v 0 0 0" > "$WORK/model.obj"
 row -                               3 "unknown extension '.obj'"             -- rs info "$WORK/model.obj"

@@ -8,10 +8,10 @@
 #include <exception>
 #include <string>
 
-#include "rigscope/error.h"
-#include "rigscope/gltf_writer.h"
-#include "rigscope/load.h"
-#include "rigscope/output.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/load.h"
+#include "rigscope/io/output.h"
 
 int main(int argc, char** argv) {
     using namespace rigscope;

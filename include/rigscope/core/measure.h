@@ -1,0 +1,93 @@
+// Deformation measures beyond mean edge length (methods.md, "Area and principal stretch"): the
+// one-ring area ratio and the principal stretches of the surface with the direction of most
+// compression, per welded vertex. Rest quantities are laid out once per mesh; a frame reads only
+// the deformed positions, one welded vertex per work item, so any split over threads gives the
+// same bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rigscope/core/scene.h"
+#include "rigscope/core/topology.h"
+
+namespace rigscope {
+
+enum class Measure { edge, area, principal };
+
+// Triangles over welded vertices, three ids each: glTF's triangles as stored, polygons
+// fan-triangulated from their first corner (the order the glTF writer uses). Faces whose corners
+// collapse onto fewer than three welded vertices are dropped.
+std::vector<std::uint32_t> welded_triangles(const Mesh& mesh, const Topology& topo);
+
+// Per welded vertex, the rest one-ring of triangles. Each (vertex, triangle) entry holds the
+// triangle's two other corners as file vertices (representatives), so a frame reads positions
+// straight from the deformed file vertices.
+struct OneRing {
+    std::vector<std::uint32_t> self;     // per welded vertex: its representative file vertex
+    std::vector<std::uint32_t> offsets;  // per welded vertex, plus one: its entries
+    std::vector<std::uint32_t> corners;  // per entry: the two other corners, in the face's winding
+    std::size_t entry_count() const { return corners.size() / 2; }
+};
+
+// area: T_area = A_rest / A_deformed of the one-ring (barycentric areas: a third of each incident
+// triangle; the thirds cancel in the ratio).
+struct AreaKernel {
+    OneRing ring;
+    std::vector<float> rest;  // per welded vertex: sum of |e1 x e2| over its rest triangles
+
+    AreaKernel() = default;
+    AreaKernel(const std::vector<std::uint32_t>& triangles, const Topology& topo, const std::vector<Eigen::Vector3f>& rest_positions);
+
+    // T_area of welded vertices [begin, end); returns how many fell back to 1 (no rest area, a
+    // collapsed one-ring, or a ratio that is not finite).
+    std::size_t evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* t) const;
+};
+
+// principal: per (vertex, triangle) entry, the rest triangle's edges rotated into the vertex's rest
+// tangent plane (minimal rotation taking the triangle's normal to the vertex's) and written in a
+// tangent basis (t1, t2) of that plane: Dm (2x2). A frame's F = [e1' e2'] Dm^-1 (3x2) maps
+// tangent coordinates to the deformed edges, C = F^T F its right Cauchy-Green tensor in the
+// vertex's basis. Per vertex C is the rest-area-weighted mean over the entries; its eigenvalues
+// are lambda_max^2 >= lambda_min^2. The direction of lambda_min is its eigenvector d (tangent
+// coordinates) carried to the deformed surface by the weighted mean F: dir = normalize(F d).
+struct PrincipalKernel {
+    OneRing ring;
+    std::vector<float> coef;  // per entry: Dm^-1 (k00, k01, k10, k11) and the weight (sums to 1 per vertex)
+    static constexpr std::size_t kCoef = 5;
+
+    // The same entries regrouped for the per-frame loop, as EdgeBatches does for edges: welded
+    // vertices in batches of kLanes side by side in SIMD registers, a slot per incident triangle;
+    // a lane with fewer triangles gets slots of zero coefficients (its own position as corners),
+    // which add exactly nothing.
+    static constexpr std::size_t kLanes = 4;
+    std::vector<std::uint32_t> batch_self;   // per batch, kLanes file vertices
+    std::vector<std::uint32_t> slot_start;   // per batch, plus one: its slots
+    std::vector<std::uint32_t> slot_corner;  // per slot, 2 x kLanes file vertices (b lanes, then c lanes)
+    std::vector<float> slot_coef;            // per slot, kCoef x kLanes (k00 lanes, k01 lanes, ...)
+    // Per batch: whether it reads the mesh's last file vertex. Positions load as 16 bytes from a
+    // 12-byte element, so those batches load lane by lane (the same values).
+    std::vector<std::uint8_t> batch_reads_last;
+
+    PrincipalKernel() = default;
+    PrincipalKernel(const std::vector<std::uint32_t>& triangles, const Topology& topo,
+                    const std::vector<Eigen::Vector3f>& rest_positions);
+
+    // Welded vertices [begin, end): lambda_max, lambda_min and the direction (3 floats per vertex,
+    // world space, unit; 0 where the vertex has no rest triangle or the direction collapses).
+    // Returns how many vertices have no rest triangle (their lambdas are 1).
+    std::size_t evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
+                         float* lambda_min, float* dir) const;
+};
+
+// T from a stretch: 1 / lambda, with T = 1 where lambda is 0 or the result not finite (the edge
+// measure's rule). Returns whether the value was usable.
+inline bool t_of_lambda(float lambda, float& t) {
+    const float v = 1.0f / lambda;
+    const bool ok = lambda > 0 && v - v == 0.0f;
+    t = ok ? v : 1.0f;
+    return ok;
+}
+
+}  // namespace rigscope

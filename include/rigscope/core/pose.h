@@ -1,0 +1,38 @@
+// Sampling a clip and posing a skeleton: local transforms per node at a time, then world matrices.
+#pragma once
+
+#include <vector>
+
+#include "rigscope/core/scene.h"
+
+namespace rigscope {
+
+// A scene's state at one time: local transforms (rest, overwritten by animated channels), world
+// matrices, and morph weights per mesh.
+struct Pose {
+    std::vector<Transform> local;
+    std::vector<Eigen::Matrix4d> world;
+    std::vector<std::vector<float>> morph_weights;  // per mesh, one per target
+    // The bind pose: every joint at its bind transform, so skinned meshes are exactly as stored.
+    bool bind = false;
+};
+
+// The rest pose: every node at its rest transform, morph weights at their defaults.
+Pose rest_pose(const Scene& scene);
+
+// Samples `clip` at `time` (seconds) over the rest pose with each channel's own interpolation,
+// then computes world matrices. clip may be null (rest pose). Times outside the keys clamp.
+void sample_pose(const Scene& scene, const Clip* clip, double time, Pose& pose);
+
+// The bind pose of the file (the reference mesh by default): skinned meshes as stored, other
+// meshes placed by their rest-pose node transforms.
+Pose bind_pose(const Scene& scene);
+
+// Recomputes pose.world from pose.local (parents before children, any node order).
+void pose_world(const Scene& scene, Pose& pose);
+
+// Samples one channel at `time` into out (channel.width floats). Rotations are slerped (LINEAR)
+// or normalised after the cubic Hermite (CUBICSPLINE).
+void sample_channel(const Channel& channel, double time, float* out);
+
+}  // namespace rigscope

@@ -1,0 +1,77 @@
+// Morph targets and linear blend skinning of one mesh.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rigscope/core/pose.h"
+#include "rigscope/core/scene.h"
+
+namespace rigscope {
+
+class ThreadPool;
+
+// Row-major 3x4 affine matrix: the skinning kernel's joint matrix (joint world x inverse bind).
+struct Affine3x4 {
+    float m[12];
+};
+
+// Joint matrices of mesh's skin under pose: world(joint) * inverse_bind(joint). Empty when the
+// mesh has no skin.
+void skin_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::vector<Affine3x4>& out);
+
+// Base positions plus sum of weight x delta for targets with a non-zero weight.
+void morph_positions(const Mesh& mesh, const std::vector<float>& weights, std::vector<Eigen::Vector3f>& out);
+
+// Linear blend skinning of `in` (file vertices) with the mesh's influences. A vertex with no
+// influence keeps its position.
+void skin_positions(const Influences& influences, const std::vector<Affine3x4>& joints,
+                    const std::vector<Eigen::Vector3f>& in, std::vector<Eigen::Vector3f>& out);
+
+// The deformed mesh in world space at `pose`: morph, then skin with the glTF rule (the skinned
+// mesh node's own transform is ignored). An unskinned mesh is placed by its node's world matrix.
+void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out);
+
+// deform_mesh for a run of frames: the influences regrouped once for the loop, buffers kept
+// between frames, vertex blocks spread over a thread pool. Gives exactly deform_mesh's result,
+// whatever the thread count.
+class MeshDeformer {
+public:
+    MeshDeformer() = default;
+    MeshDeformer(const Scene& scene, int mesh_index);
+
+    // Joint matrices and morph weights of `pose`; call before deform_block / deform.
+    void set_pose(const Scene& scene, const Pose& pose);
+    // Deforms file vertices [begin, end) into out (sized vertex_count() by the caller).
+    void deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const;
+    // Whole mesh in blocks of `block` vertices; out is resized.
+    void deform(const Scene& scene, const Pose& pose, std::vector<Eigen::Vector3f>& out, ThreadPool* pool = nullptr,
+                std::size_t block = kBlock);
+
+    std::size_t vertex_count() const { return vertices_; }
+    // Vertices per task when spread over threads: large enough that a task outweighs its
+    // dispatch, small enough to balance two busy cores.
+    static constexpr std::size_t kBlock = 16384;
+
+private:
+    // Consecutive vertices with the same influence count share a run: the loop over a run has a
+    // fixed trip count per vertex. The influences themselves stay in the mesh's compressed rows
+    // (already in vertex order, so a run's are contiguous): no copy of the largest skin arrays.
+    struct Run {
+        std::uint32_t begin, end;  // file vertices
+        std::uint32_t count;       // influences per vertex
+        std::uint32_t first;       // the run's first entry in Influences::joints / weights
+    };
+
+    int mesh_ = -1;
+    std::size_t vertices_ = 0;
+    bool skinned_ = false;
+    std::vector<Run> runs_;
+    // Per pose: column-major joint matrices (the unskinned mesh's world matrix is joint 0) and
+    // the morph targets with a non-zero weight, in target order.
+    std::vector<Eigen::Matrix4f> joints_;
+    std::vector<std::pair<float, const Eigen::Vector3f*>> morphs_;
+    std::vector<Affine3x4> affine_;
+};
+
+}  // namespace rigscope

@@ -1,0 +1,81 @@
+// The tension map (methods.md section 1): T per welded vertex, the ratio of mean connected edge
+// length at rest to the same when deformed, and the node group's remap of T into compress and
+// stretch maps in [0, 1].
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rigscope/core/topology.h"
+
+namespace rigscope {
+
+// Mean connected edge length per welded vertex; positions are per file vertex and each welded
+// vertex reads its representative's. A vertex without edges gets 0. Lengths are summed in float
+// in the order of the vertex's neighbour list, the same in every path below.
+void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>& positions, std::vector<float>& out);
+
+// The neighbour lists of a Topology regrouped for the per-frame loop: welded vertices in batches
+// of kLanes evaluated side by side in SIMD registers. A batch holds a group of its lanes' file
+// vertices (representatives), then a group per neighbour slot, one neighbour per lane; a lane
+// with fewer neighbours repeats itself, a zero length that leaves its sum exactly as it is. A
+// group is kLanes file vertices, or, when they are consecutive (v, v+1, v+2, v+3: common in
+// meshes stored in strips or grids), one entry v | kRun, loaded as one contiguous block.
+struct EdgeBatches {
+    static constexpr std::size_t kLanes = 4;
+    static constexpr std::uint32_t kRun = 0x80000000u;
+    std::size_t welded = 0;             // welded vertices; the last batch may be partial
+    std::vector<std::uint32_t> start;   // per batch, plus one: offset of its entries in `index`
+    std::vector<std::uint32_t> index;   // groups: the selves, then one per slot
+    std::vector<float> degree;          // per lane (batches x kLanes): edge count, 1 where none
+    // Per batch: whether it reads the mesh's last file vertex. The SIMD loads read 16 bytes for
+    // a 12-byte position, so those batches take the scalar path (same arithmetic).
+    std::vector<std::uint8_t> reads_last;
+
+    std::size_t batch_count() const { return start.empty() ? 0 : start.size() - 1; }
+};
+
+EdgeBatches edge_batches(const Topology& topo);
+
+// Mean edge lengths of the welded vertices of batches [begin, end) into out (per welded vertex).
+void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                       float* out);
+// The same, then T = rest / length by tension_values' rule, in one pass over batches [begin,
+// end). Returns how many of their vertices fell back to T = 1. lengths may be null: the mean
+// lengths are then not kept (a per-frame store nobody reads).
+std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
+                          std::size_t end, float* lengths, float* t);
+
+// T = rest / deformed per welded vertex. Where either length is 0 (isolated vertex, collapsed
+// edges) T is 1 and the vertex is counted in the return value: never NaN or infinity.
+std::size_t tension_values(const std::vector<float>& rest_lengths, const std::vector<float>& deformed_lengths,
+                           std::vector<float>& t);
+
+// The node group's inputs, under its own names.
+struct TensionParams {
+    double falloff = 1.0;
+    double stretch_area = 0.75;
+    double compress_area = 0.6;
+    double weight_limit = 1.0;
+    double smooth_k = 0.1;  // smoothing distance of the smooth min / max
+};
+
+// T at which each map reaches full strength.
+struct TensionRange {
+    double t_s = 0.75;  // stretch is full at T <= t_s
+    double t_c = 1.0 / 0.6;  // compress is full at T >= t_c
+};
+
+// Blender's Math node: polynomial smooth minimum / maximum with smoothing distance k (k = 0 is
+// the plain min / max).
+double smooth_min(double a, double b, double k);
+double smooth_max(double a, double b, double k);
+
+TensionRange tension_range(const TensionParams& p);
+
+// stretch and compress for one T value; both in [0, weight_limit].
+float stretch_of(float t, const TensionRange& r, const TensionParams& p);
+float compress_of(float t, const TensionRange& r, const TensionParams& p);
+
+}  // namespace rigscope

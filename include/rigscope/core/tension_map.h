@@ -1,0 +1,104 @@
+// Per-frame tension of one mesh: the state a tension run keeps for a mesh (topology and rest
+// lengths, computed once) and the evaluation of T at a pose.
+#pragma once
+
+#include <vector>
+
+#include "rigscope/core/measure.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/smooth.h"
+#include "rigscope/core/tension.h"
+#include "rigscope/core/topology.h"
+
+namespace rigscope {
+
+// Which measure drives the maps (--measure), and the smoothing of it before the remap.
+struct MeasureOptions {
+    Measure measure = Measure::edge;
+    int smooth = 0;  // iterations of one-ring averaging (--smooth N)
+    SmoothWeights weights = SmoothWeights::uniform;
+};
+
+struct MeshTension {
+    int mesh = -1;
+    Topology topo;  // welding and counts; its edge and neighbour lists live on as `batches`
+    std::vector<float> rest_lengths;             // per welded vertex, from the reference
+    std::size_t rest_degenerate = 0;             // welded vertices with no edge or zero rest length
+
+    // Filled by evaluate(): the deformed file vertices, T per welded vertex, and how many
+    // vertices fell back to T = 1. (The deformed mean lengths are not kept: no output uses
+    // them, and storing them cost a megabyte per 262k vertices, written every frame.)
+    std::vector<Eigen::Vector3f> deformed;
+    std::vector<float> t;
+    std::size_t degenerate = 0;
+
+    // Topology of scene.meshes[mesh]; rest lengths from `rest_positions` (file vertices).
+    MeshTension(const Scene& scene, int mesh, bool weld, const std::vector<Eigen::Vector3f>& rest_positions,
+                const MeasureOptions& measure = {});
+
+    // With a pool, vertex blocks are spread over its threads; the result is the same for any
+    // thread count (every vertex is computed the same way, by one thread). No allocation after
+    // the first frame.
+    void evaluate(const Scene& scene, const Pose& pose, ThreadPool* pool = nullptr);
+    // T per welded vertex from already deformed positions (file vertices).
+    void evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool = nullptr);
+
+    // The loop's own layouts of the mesh: influences grouped by count, neighbours in batches.
+    MeshDeformer deformer;
+    EdgeBatches batches;
+
+    // Vertices per task when spread over threads (a tunable, not a result: tests shrink it to
+    // split small meshes into many blocks).
+    std::size_t block_vertices = MeshDeformer::kBlock;
+    std::vector<std::size_t> block_degenerate;  // per task of the last frame, kept to reuse
+
+    // The measure beyond edge length (methods.md). `t` stays the edge measure's T in every mode
+    // (smoothed when the measure is edge); the maps come from compress_t() and stretch_t().
+    MeasureOptions measure;
+    AreaKernel area_kernel;             // area only
+    PrincipalKernel principal_kernel;   // principal only
+    Smoother smoother;                  // with --smooth only
+    std::vector<float> t_area;                   // area: A_rest / A_deformed per welded vertex
+    std::vector<float> lambda_max, lambda_min;   // principal, per welded vertex
+    std::vector<float> compress_dir;             // principal: 3 per welded vertex, world space
+    std::vector<float> t_compress, t_stretch;    // principal: 1 / lambda_min, 1 / lambda_max
+    std::size_t measure_degenerate = 0;          // vertices of this frame whose measure fell back to 1
+
+    // The T each map is computed from: edge and area have one T; principal has 1 / lambda_min for
+    // compress and 1 / lambda_max for stretch.
+    const std::vector<float>& compress_t() const {
+        return measure.measure == Measure::area ? t_area : measure.measure == Measure::principal ? t_compress : t;
+    }
+    const std::vector<float>& stretch_t() const {
+        return measure.measure == Measure::area ? t_area : measure.measure == Measure::principal ? t_stretch : t;
+    }
+
+private:
+    void evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool);
+    std::vector<float> smooth_values_, smooth_scratch_;
+};
+
+// Per mesh and welded vertex, the lowest stretch-side T and the highest compress-side T over the
+// frames folded in, starting from 1 (the rest): what --auto-range ranks, and what a chunk keeps
+// so merge can rank over all chunks. One T for edge and area; principal's two sides.
+struct VertexTensionExtremes {
+    std::vector<std::vector<float>> min, max;
+
+    // Sized for `meshes`, every value 1.
+    void reset(const std::vector<MeshTension>& meshes);
+    // Folds in mesh m's current frame.
+    void add(std::size_t m, const MeshTension& mt);
+    // Every mesh's values, mesh after mesh (the population auto_tension_range ranks).
+    std::vector<float> all_min() const;
+    std::vector<float> all_max() const;
+};
+
+// Thresholds from observed T: per-vertex extremes over the frames, and the percentile of them
+// at which both maps should reach full strength (100: the absolute extremes). A side that never
+// leaves T = 1 keeps the parameters' threshold.
+TensionRange auto_tension_range(const std::vector<float>& vertex_min_t, const std::vector<float>& vertex_max_t,
+                                double percentile, const TensionRange& fallback);
+
+}  // namespace rigscope

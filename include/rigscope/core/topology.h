@@ -1,0 +1,41 @@
+// Welded topology of a mesh: which file vertices are one surface point, and the unique
+// undirected edges of the faces over those welded vertices.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rigscope/core/scene.h"
+
+namespace rigscope {
+
+struct Topology {
+    std::vector<std::uint32_t> welded_of;       // file vertex -> welded vertex
+    std::vector<std::uint32_t> representative;  // welded vertex -> its first file vertex
+    std::vector<std::uint32_t> edges;           // pairs (a, b), a < b, welded ids, sorted
+    // Edges per welded vertex in compressed-row form: neighbours of w are
+    // neighbours[neighbour_offsets[w] .. neighbour_offsets[w+1]).
+    std::vector<std::uint32_t> neighbour_offsets;
+    std::vector<std::uint32_t> neighbours;
+    std::size_t degenerate_faces = 0;  // faces whose corners collapse onto fewer than 3 welded vertices
+    std::size_t unique_edges = 0;      // edges.size() / 2, kept when the lists are released
+
+    std::size_t welded_count() const { return representative.size(); }
+    std::size_t edge_count() const { return unique_edges; }
+    // Frees edges and the neighbour lists (welding and counts stay): for a holder that keeps
+    // its own layout of them, like MeshTension.
+    void release_lists();
+};
+
+// Default weld tolerance, relative to the mesh's bounding-box diagonal: exporters duplicate
+// seam vertices bit-for-bit, so anything this close is the same point.
+constexpr double kWeldRelativeTolerance = 1e-6;
+
+// weld = false keeps every file vertex apart (--weld off). With weld, file vertices within
+// tolerance * diagonal of each other and with the same skin influences become one.
+// edge_list = false leaves `edges` empty (the neighbour lists hold the same): for a caller that
+// needs only those, a large array less at its peak.
+Topology build_topology(const Mesh& mesh, bool weld = true, double relative_tolerance = kWeldRelativeTolerance,
+                        bool edge_list = true);
+
+}  // namespace rigscope

@@ -1,0 +1,29 @@
+// What `deform` writes: positions per frame, mesh and vertex, as CSV rows or one JSON document
+// (README: deform).
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "rigscope/io/output.h"
+#include "rigscope/io/run_info.h"
+
+namespace rigscope {
+
+class DeformWriter {
+public:
+    // Writes the CSV header, or the JSON document's opening with the run's input, clip and fps.
+    DeformWriter(OutputFile& out, bool csv, const RunInfo& run);
+    // One frame: each mesh's name and positions, in the same order every frame.
+    void frame(const Frame& f, const std::vector<std::string>& names, const std::vector<const std::vector<Eigen::Vector3f>*>& positions);
+    // Closes the JSON document; CSV needs nothing.
+    void end();
+
+private:
+    OutputFile& out_;
+    bool csv_;
+    std::size_t frames_ = 0;
+};
+
+}  // namespace rigscope

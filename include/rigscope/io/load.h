@@ -1,0 +1,29 @@
+// Reading a file into the plain scene model. The only entry point the CLI and tests use; the
+// format-specific readers live in src/io and are chosen by extension.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rigscope/core/scene.h"
+
+namespace rigscope {
+
+struct LoadOptions {
+    // The budget of the whole load: the file, its buffers, every array read from it and the
+    // scene built (a mesh instanced by many nodes counts once per node). Checked as a running
+    // total before each allocation, so a file that would pass it is refused before it does.
+    std::uint64_t max_memory = 8ull << 30;
+    // glTF: read buffer and image URIs that are absolute or lead outside the file's folder.
+    // Unsafe for files from outside: such a URI can make rigscope read any file it may read.
+    bool allow_outside_uris = false;
+};
+
+// Throws rigscope::Error (exit 3) naming the path and the problem for unreadable or invalid files.
+Scene load_scene(const std::string& path, const LoadOptions& options = {});
+
+// The format-specific readers, also callable directly (tests, fuzzers).
+Scene read_gltf(const std::string& path, const LoadOptions& options);
+Scene read_fbx(const std::string& path, const LoadOptions& options);
+
+}  // namespace rigscope

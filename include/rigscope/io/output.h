@@ -1,0 +1,111 @@
+// Output files that never exist half-written: data goes to a temporary file beside the target,
+// renamed over it only when the command succeeds. A signal (SIGINT, SIGTERM, SIGHUP) removes
+// temporaries before the process ends. A symlink is followed and its target replaced (the
+// temporary sits in the target's folder). An existing device, FIFO or socket is written in place,
+// with no temporary and so no atomicity: renaming over it would replace the node itself.
+#pragma once
+
+#include <charconv>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rigscope/core/frames.h"
+
+namespace rigscope {
+
+class OutputFile {
+public:
+    // path "-" writes to stdout (no temporary). Throws Error (exit 2) when path names one of
+    // `inputs`, Error (exit 4) when the temporary cannot be created.
+    OutputFile(const std::string& path, const std::vector<std::string>& inputs = {});
+    ~OutputFile();
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    // Text is gathered in a large buffer and written in blocks: callers append freely.
+    std::string& buffer() { return buffer_; }
+    void write(std::string_view s) {
+        buffer_.append(s);
+        if (buffer_.size() >= kBlock) flush();
+    }
+    void maybe_flush() {
+        if (buffer_.size() >= kBlock) flush();
+    }
+    void flush();
+    // Flushes, syncs and closes the temporary, leaving it in place for commit(): a command that
+    // writes many files finishes them all before renaming any, so a failure leaves none.
+    void finish();
+    // Flushes, syncs and renames the temporary over the target. Throws Error (exit 4).
+    void commit();
+    const std::string& path() const { return path_; }
+
+    // Installs the signal handlers that remove live temporaries (once, from main).
+    static void install_signal_cleanup();
+
+private:
+    static constexpr std::size_t kBlock = 1 << 20;
+    std::string path_;
+    std::string target_;  // the file renamed over: path_, or the file a symlink path_ points to
+    std::string temp_;
+    bool direct_ = false;  // an existing device, FIFO or socket, written in place
+    int fd_ = -1;
+    bool stdout_ = false;
+    bool committed_ = false;
+    int slot_ = -1;
+    std::string buffer_;
+};
+
+// Throws Error (exit 2) if output path is the same file as any input (never overwrite an input).
+void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);
+
+// Shortest text that reads back to the same value (std::to_chars), appended to out.
+inline void append_number(std::string& out, float v) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+inline void append_number(std::string& out, double v) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+inline void append_number(std::string& out, long v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+inline void append_number(std::string& out, unsigned long v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+inline void append_number(std::string& out, int v) { append_number(out, static_cast<long>(v)); }
+inline void append_number(std::string& out, unsigned v) { append_number(out, static_cast<unsigned long>(v)); }
+
+// `,"key":[...]`: a JSON member holding n elements, element i written by item(i) (the chunk
+// records' per-vertex arrays).
+template <typename Item>
+void append_json_list(std::string& out, const char* key, std::size_t n, Item item) {
+    out += ",\"";
+    out += key;
+    out += "\":[";
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i) out += ',';
+        item(i);
+    }
+    out += ']';
+}
+
+// A CSV field: quoted when it holds a comma, quote or newline.
+void append_csv_field(std::string& out, std::string_view s);
+// A JSON string literal with escapes.
+void append_json_string(std::string& out, std::string_view s);
+
+// A frame as every output names it: its number, or bind (quoted in JSON).
+inline void append_frame(std::string& out, const Frame& f, bool json) {
+    if (f.bind) out += json ? "\"bind\"" : "bind";
+    else append_number(out, f.number);
+}
+
+}  // namespace rigscope

@@ -1,0 +1,32 @@
+// The deform run: each selected mesh's skinned, morphed positions, frame by frame.
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+#include <vector>
+
+#include "rigscope/run/input.h"
+#include "rigscope/run/progress.h"
+
+namespace rigscope {
+
+class DeformRun {
+public:
+    // Holds `in` (which must outlive the run) and its selected meshes' buffers.
+    explicit DeformRun(const Input& in);
+
+    // Poses frame `fi` of in.frames and deforms every selected mesh.
+    void evaluate(std::size_t fi);
+    // The i-th selected mesh (in.meshes[i]) at the last evaluated frame, in world space.
+    const std::vector<Eigen::Vector3f>& positions(std::size_t i) const { return positions_[i]; }
+
+    // Every frame in order, `each(fi)` after each.
+    void for_each_frame(const std::function<void(std::size_t)>& each, const FrameProgress& progress = {});
+
+private:
+    const Input& in_;
+    Pose pose_;
+    std::vector<std::vector<Eigen::Vector3f>> positions_;
+};
+
+}  // namespace rigscope

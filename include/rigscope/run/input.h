@@ -1,0 +1,105 @@
+// An evaluation's input: the scene, the clip, the frames, the rig and the meshes, loaded from the
+// options every per-frame command (and the Python module) shares. The option names here are
+// the CLI's and the Python module's alike, so messages name them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/frames.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/rig.h"
+#include "rigscope/core/rom.h"
+#include "rigscope/core/scene.h"
+#include "rigscope/io/load.h"
+#include "rigscope/io/run_info.h"
+
+namespace rigscope {
+
+struct InputOptions {
+    std::string file;
+    std::string animation;  // --animation: clip from another file, matched by joint name
+    std::string retarget = "rotation";  // --retarget rotation|full
+    std::string clip;       // --clip NAME|INDEX
+    double fps = 0;         // --fps; 0: the file's
+    std::string frames;     // --frames; empty: every frame of the clip
+    std::string mesh;       // --mesh NAME|INDEX; empty: every mesh
+    std::string weld = "on";
+    std::string chunk;      // --chunk I/N
+    std::string rig;        // --rig RIG.json: joystick controls driving morph targets
+    double max_memory_mib = 8192;
+    bool allow_outside_uris = false;  // --allow-outside-uris (unsafe for files from outside)
+    unsigned threads = 0;   // --threads; 0: every core
+    bool rom = false;       // --rom: a synthetic range-of-motion clip instead of the file's
+    std::string joints;     // --joints A,B: the joints --rom sweeps (default: every joint)
+    RomOptions rom_options; // --rom-angle, --rom-frames
+};
+
+// The largest --max-memory: 2^40 MiB (a petabyte) is far past any machine and still far from
+// overflowing the byte count.
+constexpr double kMaxMemoryMiB = 1099511627776.0;
+
+// A loaded input ready for evaluation.
+struct Input {
+    Scene scene;
+    Clip clip;                   // the selected clip (retargeted with --animation)
+    bool has_clip = false;
+    double fps = 24;
+    std::vector<Frame> frames;   // selected (and chunked) frames
+    std::vector<int> meshes;     // selected meshes
+    bool weld = true;
+    int chunk_index = 0, chunk_count = 1;
+    unsigned threads = 0;        // --threads for per-frame work; 0: every core
+    std::vector<std::string> paths;  // every input file, so outputs never overwrite one
+    ResolvedRig rig;             // --rig, resolved against scene; empty without one
+    bool has_rom = false;        // --rom: clip is rom.clip, and rom names each frame's sweep
+    RomPlan rom;
+
+    const Clip* clip_ptr() const { return has_clip ? &clip : nullptr; }
+};
+
+// Loads and selects. `per_frame` false: the scene and meshes only (info).
+Input load_input(const InputOptions& opt, bool per_frame = true);
+
+// "A,B" as {"A", "B"} (--joints).
+std::vector<std::string> split_joint_list(const std::string& list);
+
+// f(), with a bad-input Error from the core (a mesh the weld refuses) blamed on `file`.
+template <typename F>
+decltype(auto) blaming(const std::string& file, F&& f) {
+    try {
+        return f();
+    } catch (const Error& e) {
+        if (e.code() != kExitBadInput) throw;
+        throw bad_input(file, e.what());
+    }
+}
+
+// f(), with a bad-value Error from the core (whose messages name no option) given the name of
+// the option the value came from: "--frames: '1..x': 'x' is not a frame number".
+template <typename F>
+decltype(auto) for_option(const char* option, F&& f) {
+    try {
+        return f();
+    } catch (const Error& e) {
+        if (e.code() != kExitUsage) throw;
+        throw Error(kExitUsage, std::string(option) + ": " + e.what());
+    }
+}
+
+// The reader's options (--max-memory, --allow-outside-uris).
+LoadOptions load_options(const InputOptions& opt);
+
+// The pose of `in` at frame f: the bind pose, or the clip sampled at f's time. Every per-frame
+// evaluation goes through here, so whatever drives the pose (a rig's joystick controls) applies
+// to all of them alike.
+void pose_at(const Input& in, const Frame& f, Pose& pose);
+
+// What outputs say of the run: `file` as named, and in's clip, fps and frames (pointers into in).
+RunInfo run_info(const Input& in, const std::string& file);
+
+// Selects meshes by name or index; throws Error (bad value) for an unknown one, listing the names.
+std::vector<int> select_meshes(const Scene& scene, const std::string& spec);
+
+}  // namespace rigscope

@@ -1,0 +1,30 @@
+// Vertex-coloured glTF output of a tension run: a file per frame, or one baked file of the rest
+// mesh coloured by each vertex's maximum over the frames.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rigscope/run/input.h"
+#include "rigscope/run/progress.h"
+#include "rigscope/core/tension_map.h"
+#include "rigscope/io/tension_output.h"
+
+namespace rigscope {
+
+// What COLOR_0 shows. kMaps: R = compress, G = stretch, B = 0 (the node group's maps). kT: a
+// diverging heat map of T, log2 T over [-1, 1] (T from 0.5 to 2) from blue through white to red,
+// clamped beyond: for importers that keep only colours (Blender's glTF import drops _TENSION).
+enum class TensionColor { kMaps, kT };
+
+// Throws Error (exit 2) when `pattern` has no '#' but several frames are selected.
+void check_tension_gltf_path(const std::string& pattern, std::size_t frames, bool bake_max);
+
+// Evaluates the frames and writes the files; none is renamed into place until all are written.
+void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const std::string& pattern,
+                        bool bake_max, TensionColor color = TensionColor::kMaps, const FrameProgress& progress = {});
+
+// out_####.glb with frame 7 -> out_0007.glb (the run of '#' sets the width).
+std::string frame_file_name(const std::string& pattern, const Frame& f);
+
+}  // namespace rigscope

@@ -1,0 +1,54 @@
+// The tension evaluation that `tension`, `check`, `report` and the Python module share: the
+// reference options and the node group's parameters, the rest lengths, and a loop that
+// evaluates every selected mesh's T frame by frame.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rigscope/core/tension_map.h"
+#include "rigscope/io/tension_output.h"
+#include "rigscope/run/input.h"
+#include "rigscope/run/progress.h"
+
+namespace rigscope {
+
+struct TensionOptions {
+    InputOptions input;
+    std::string reference;          // --reference FILE
+    long reference_frame = 0;       // --reference-frame N
+    bool has_reference_frame = false;
+    TensionParams params;
+    std::string measure = "edge";           // --measure edge|area|principal
+    int smooth = 0;                         // --smooth N
+    std::string smooth_weights = "uniform";  // --smooth-weights uniform|cotan
+
+    MeasureOptions measure_options() const;
+};
+
+// One MeshTension per selected mesh, rest lengths from the chosen reference. Throws Error
+// (mismatch) when a reference file's mesh has another vertex count.
+// The reference file, if any, joins in.paths: an output may not overwrite it either.
+std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt);
+
+// Evaluates frame `fi` of in.frames for every mesh. `pool` may be null (one thread).
+void evaluate_tension_frame(const Input& in, std::vector<MeshTension>& meshes, std::size_t fi, Pose& pose, ThreadPool* pool);
+
+// Evaluates every frame of in.frames in order on in.threads threads, calling `each(frame_index)`
+// after all meshes are done.
+void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, const std::function<void(std::size_t)>& each,
+                            const FrameProgress& progress = {});
+
+// --auto-range's first pass: every frame once more, then t_s and t_c set in `run` from the
+// per-vertex extremes at `percentile`.
+void apply_auto_range(const Input& in, std::vector<MeshTension>& meshes, double percentile, TensionRun& run,
+                      const FrameProgress& progress = {});
+
+// The run record for outputs.
+TensionRun describe_run(const Input& in, const TensionOptions& opt);
+
+// The selected meshes' names, in the order of `meshes`.
+std::vector<std::string> mesh_names(const Input& in, const std::vector<MeshTension>& meshes);
+
+}  // namespace rigscope

@@ -1,0 +1,354 @@
+// JSON chunks: the chunks' documents walked side by side. Every member must be the same text in
+// every chunk unless a rule for its command says otherwise: arrays over frames are joined,
+// summaries over all frames recomputed. An unknown or changed member therefore fails loudly
+// instead of being joined wrongly.
+#include <functional>
+
+#include "rigscope/io/json_text.h"
+#include "merge_internal.h"
+#include "rigscope/io/diff_report.h"
+#include "rigscope/io/tension_output.h"
+
+namespace rigscope::merge_detail {
+
+namespace {
+
+using json_text::Member;
+using json_text::Span;
+
+// One chunk's view of the object being merged.
+struct View {
+    const ChunkRecord* record;
+    std::string_view text;
+    std::vector<Member> members;
+
+    const Member& at(std::string_view key) const {
+        const Member* m = json_text::find(members, key);
+        if (!m) bad_chunk(*record, "JSON has no '" + std::string(key) + "'");
+        return *m;
+    }
+    std::string_view value(std::string_view key) const { return at(key).value.of(text); }
+};
+
+struct Rule;
+using Custom = std::function<void(const std::vector<View>&, OutputFile&)>;
+
+struct Rule {
+    enum Kind { Equal, Concat, Each, Write } kind = Equal;
+    std::vector<std::pair<std::string, Rule>> children;  // Each: rules for the elements' members
+    Custom write;                                        // Write: produces the value
+
+    static Rule concat() { return Rule{Concat, {}, {}}; }
+    static Rule each(std::vector<std::pair<std::string, Rule>> c) { return Rule{Each, std::move(c), {}}; }
+    static Rule custom(Custom f) { return Rule{Write, {}, std::move(f)}; }
+};
+using Rules = std::vector<std::pair<std::string, Rule>>;
+
+void merge_object(const std::vector<View>& views, const Rules& rules, OutputFile& out);
+
+void merge_value(const std::vector<View>& views, std::size_t index, const Rule& rule, OutputFile& out) {
+    const std::string& key = views.front().members[index].key;
+    auto value = [&](const View& v) { return v.members[index].value; };
+    switch (rule.kind) {
+        case Rule::Equal: {
+            const std::string_view first = value(views.front()).of(views.front().text);
+            for (const View& v : views)
+                if (value(v).of(v.text) != first) bad_chunk(*v.record, "'" + key + "' differs from chunk 0's");
+            emit(out, first);
+            return;
+        }
+        case Rule::Concat: {
+            out.write("[");
+            bool first = true;
+            for (const View& v : views) {
+                const std::string_view in = json_text::inner(v.text, value(v));
+                if (in.empty()) continue;
+                if (!first) out.write(",");
+                emit(out, in);
+                first = false;
+            }
+            out.write("]");
+            return;
+        }
+        case Rule::Each: {
+            std::vector<std::vector<Span>> lists;
+            for (const View& v : views) {
+                lists.push_back(json_text::elements(v.text, value(v)));
+                if (lists.back().size() != lists.front().size())
+                    bad_chunk(*v.record, "'" + key + "' has " + std::to_string(lists.back().size()) + " entries, chunk 0's " +
+                                             std::to_string(lists.front().size()));
+            }
+            out.write("[");
+            for (std::size_t i = 0; i < lists.front().size(); ++i) {
+                if (i) out.write(",");
+                std::vector<View> items;
+                for (std::size_t k = 0; k < views.size(); ++k)
+                    items.push_back(View{views[k].record, views[k].text, json_text::members(views[k].text, lists[k][i])});
+                merge_object(items, rule.children, out);
+            }
+            out.write("]");
+            return;
+        }
+        case Rule::Write:
+            rule.write(views, out);
+            return;
+    }
+}
+
+void merge_object(const std::vector<View>& views, const Rules& rules, OutputFile& out) {
+    const View& ref = views.front();
+    for (const View& v : views) {
+        bool same = v.members.size() == ref.members.size();
+        for (std::size_t i = 0; same && i < ref.members.size(); ++i) same = v.members[i].key == ref.members[i].key;
+        if (!same) bad_chunk(*v.record, "JSON members differ from chunk 0's (not outputs of one run)");
+    }
+    static const Rule equal;
+    out.write("{");
+    for (std::size_t i = 0; i < ref.members.size(); ++i) {
+        std::string key;
+        if (i) key += ',';
+        append_json_string(key, ref.members[i].key);
+        key += ':';
+        out.write(key);
+        const Rule* rule = &equal;
+        for (const auto& [name, r] : rules)
+            if (name == ref.members[i].key) rule = &r;
+        merge_value(views, i, *rule, out);
+    }
+    out.write("}");
+}
+
+// --- tension ---------------------------------------------------------------------------------
+
+// The summary a single run computes as frames stream past: per mesh the lowest and highest T
+// over all frames, the first frame to reach it winning ties.
+void tension_summary(const std::vector<View>& views, OutputFile& out) {
+    struct Best {
+        float t = 1;
+        std::string index = "0", frame = "0";  // a run with no frame reports the defaults
+    };
+    const View& ref = views.front();
+    const auto meshes = json_text::elements(ref.text, ref.at("meshes").value);
+    std::vector<Best> lo(meshes.size()), hi(meshes.size());
+    bool any = false;
+    for (const View& v : views) {
+        for (const Span& fs : json_text::elements(v.text, v.at("frames").value)) {
+            const View frame{v.record, v.text, json_text::members(v.text, fs)};
+            const auto per_mesh = json_text::elements(v.text, frame.at("meshes").value);
+            if (per_mesh.size() != meshes.size()) bad_chunk(*v.record, "a frame lists another number of meshes");
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                const View e{v.record, v.text, json_text::members(v.text, per_mesh[m])};
+                float mn = 0, mx = 0;
+                if (!parse_number(e.value("min_t"), mn) || !parse_number(e.value("max_t"), mx))
+                    bad_chunk(*v.record, "a frame's min_t or max_t is not a number");
+                if (!any || mn < lo[m].t) lo[m] = Best{mn, std::string(e.value("min_index")), std::string(frame.value("frame"))};
+                if (!any || mx > hi[m].t) hi[m] = Best{mx, std::string(e.value("max_index")), std::string(frame.value("frame"))};
+            }
+            any = true;
+        }
+    }
+    std::string& b = out.buffer();
+    b += '[';
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const View mesh{ref.record, ref.text, json_text::members(ref.text, meshes[m])};
+        b += m ? ",{\"mesh\":" : "{\"mesh\":";
+        b += mesh.value("name");
+        b += ",\"min_t\":";
+        append_number(b, lo[m].t);
+        b += ",\"min_index\":" + lo[m].index + ",\"min_frame\":" + lo[m].frame + ",\"max_t\":";
+        append_number(b, hi[m].t);
+        b += ",\"max_index\":" + hi[m].index + ",\"max_frame\":" + hi[m].frame + '}';
+    }
+    b += ']';
+    out.maybe_flush();
+}
+
+// The measure's summary (--measure area or principal) from the frames' "measure" objects, as
+// tension_summary does for T.
+void measure_summary(const std::vector<View>& views, OutputFile& out) {
+    struct Best {
+        float v = 1;
+        std::string index = "0", frame = "0";
+    };
+    const View& ref = views.front();
+    const auto meshes = json_text::elements(ref.text, ref.at("meshes").value);
+    std::vector<Best> lo(meshes.size()), hi(meshes.size());
+    bool any = false;
+    for (const View& v : views) {
+        for (const Span& fs : json_text::elements(v.text, v.at("frames").value)) {
+            const View frame{v.record, v.text, json_text::members(v.text, fs)};
+            const auto per_mesh = json_text::elements(v.text, frame.at("meshes").value);
+            if (per_mesh.size() != meshes.size()) bad_chunk(*v.record, "a frame lists another number of meshes");
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                const View e{v.record, v.text, json_text::members(v.text, per_mesh[m])};
+                const View me{v.record, v.text, json_text::members(v.text, e.at("measure").value)};
+                float mn = 0, mx = 0;
+                if (!parse_number(me.value("min"), mn) || !parse_number(me.value("max"), mx))
+                    bad_chunk(*v.record, "a frame's measure min or max is not a number");
+                if (!any || mn < lo[m].v) lo[m] = Best{mn, std::string(me.value("min_index")), std::string(frame.value("frame"))};
+                if (!any || mx > hi[m].v) hi[m] = Best{mx, std::string(me.value("max_index")), std::string(frame.value("frame"))};
+            }
+            any = true;
+        }
+    }
+    std::string& b = out.buffer();
+    b += '[';
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const View mesh{ref.record, ref.text, json_text::members(ref.text, meshes[m])};
+        b += m ? ",{\"mesh\":" : "{\"mesh\":";
+        b += mesh.value("name");
+        b += ",\"min\":";
+        append_number(b, lo[m].v);
+        b += ",\"min_index\":" + lo[m].index + ",\"max\":";
+        append_number(b, hi[m].v);
+        b += ",\"max_index\":" + hi[m].index + ",\"min_frame\":" + lo[m].frame + ",\"max_frame\":" + hi[m].frame + '}';
+    }
+    b += ']';
+    out.maybe_flush();
+}
+
+void tension_range_value(const AutoRange& ar, OutputFile& out) {
+    std::string b = "{\"t_s\":";
+    append_number(b, ar.range.t_s);
+    b += ",\"t_c\":";
+    append_number(b, ar.range.t_c);
+    b += ",\"auto\":{\"percentile\":";
+    append_number(b, ar.percentile);
+    b += "}}";
+    out.write(b);
+}
+
+// A map series recomputed from the joined series of the T it comes from (edge: t; area: t_area;
+// principal: 1 / lambda_min for compress, 1 / lambda_max for stretch) with the range of all frames.
+Rule map_series(const AutoRange& ar, bool compress) {
+    if (!ar.active) return Rule::concat();
+    return Rule::custom([ar, compress](const std::vector<View>& views, OutputFile& out) {
+        std::string& b = out.buffer();
+        b += '[';
+        bool first = true;
+        for (const View& v : views) {
+            const bool principal = json_text::find(v.members, "lambda_min") != nullptr;
+            const char* source = principal ? (compress ? "lambda_min" : "lambda_max")
+                                           : json_text::find(v.members, "t_area") ? "t_area" : "t";
+            for (const Span& s : json_text::elements(v.text, v.at(source).value)) {
+                float t = 0;
+                if (!parse_number(s.of(v.text), t)) bad_chunk(*v.record, "a T series holds a non-number");
+                if (principal) t_of_lambda(t, t);
+                if (!first) b += ',';
+                first = false;
+                append_number(b, compress ? compress_of(t, ar.range, ar.params) : stretch_of(t, ar.range, ar.params));
+                out.maybe_flush();
+            }
+        }
+        b += ']';
+    });
+}
+
+Rules tension_rules(const std::vector<ChunkRecord>& chunks) {
+    const AutoRange ar = tension_auto_range(chunks);
+    Rules r;
+    r.emplace_back("chunk", Rule::custom([](const std::vector<View>&, OutputFile& out) { out.write("{\"index\":0,\"count\":1}"); }));
+    if (ar.active) r.emplace_back("range", Rule::custom([ar](const std::vector<View>&, OutputFile& out) { tension_range_value(ar, out); }));
+    r.emplace_back("frames", Rule::concat());
+    r.emplace_back("summary", Rule::custom(tension_summary));
+    r.emplace_back("measure_summary", Rule::custom(measure_summary));
+    r.emplace_back("vertices", Rule::each({{"t", Rule::concat()},
+                                           {"compress", map_series(ar, true)},
+                                           {"stretch", map_series(ar, false)},
+                                           {"t_area", Rule::concat()},
+                                           {"lambda_max", Rule::concat()},
+                                           {"lambda_min", Rule::concat()}}));
+    return r;
+}
+
+// --- rivet --bake ----------------------------------------------------------------------------
+
+void rivet_bake(const std::vector<View>& views, OutputFile& out) {
+    static const char* const kQ[4] = {"qx", "qy", "qz", "qw"};
+    QuaternionContinuity qc;
+    std::string& b = out.buffer();
+    b += '[';
+    bool first = true;
+    for (const View& v : views) {
+        qc.start_chunk();
+        for (const Span& s : json_text::elements(v.text, v.at("bake").value)) {
+            const View key{v.record, v.text, json_text::members(v.text, s)};
+            const std::string id(key.value("vertex"));
+            double q[4];
+            for (int c = 0; c < 4; ++c)
+                if (!parse_number(key.value(kQ[c]), q[c])) bad_chunk(*v.record, "a baked key's quaternion is not numbers");
+            if (!first) b += ',';
+            first = false;
+            if (!qc.flip(id, q)) {
+                b += s.of(v.text);
+            } else {
+                // Members before qx as written, then the negated quaternion.
+                const std::size_t qx = key.at("qx").value.begin;
+                std::size_t cut = qx;
+                while (cut > s.begin && v.text[cut - 1] != ',') --cut;
+                b += v.text.substr(s.begin, cut - s.begin);
+                for (int c = 0; c < 4; ++c) {
+                    q[c] = -q[c];
+                    b += c ? ",\"" : "\"";
+                    b += kQ[c];
+                    b += "\":";
+                    append_number(b, q[c]);
+                }
+                b += '}';
+                if (key.members.back().key != "qw") bad_chunk(*v.record, "a baked key does not end with qw");
+            }
+            qc.record(id, q);
+            out.maybe_flush();
+        }
+    }
+    b += ']';
+}
+
+Rules rules_for(const std::vector<ChunkRecord>& chunks) {
+    const std::string& c = chunks.front().command;
+    if (c == "tension") return tension_rules(chunks);
+    if (c == "deform") return {{"frames", Rule::concat()}};
+    if (c == "drive")
+        return {{"frames", Rule::concat()},
+                {"times", Rule::concat()},
+                {"controls", Rule::each({{"x", Rule::concat()}, {"y", Rule::concat()}})},
+                {"series", Rule::each({{"weights", Rule::concat()}})}};
+    if (c == "rivet") return {{"frames", Rule::concat()}, {"bake", Rule::custom(rivet_bake)}};
+    if (c == "diff")
+        return {{"frames", Rule::concat()}, {"summary", Rule::custom([&chunks](const std::vector<View>&, OutputFile& out) {
+                     DiffLimits limits;
+                     std::vector<DiffMesh> meshes;
+                     std::vector<DiffFrame> frames;
+                     merge_diff_chunks(chunks, limits, meshes, frames);
+                     out.write(diff_summary_json(limits, meshes, frames));
+                 })}};
+    bad_chunk(chunks.front(), "merge does not join JSON outputs of '" + c + "'");
+}
+
+}  // namespace
+
+void merge_json(const std::vector<ChunkRecord>& chunks, OutputFile& out) {
+    const Rules rules = rules_for(chunks);
+    std::vector<MappedFile> files;
+    std::vector<View> views;
+    std::string_view trailing;
+    for (const ChunkRecord& r : chunks) {
+        files.emplace_back(r.output);
+        const std::string_view text = files.back().text();
+        try {
+            const Span doc = json_text::document(text);
+            views.push_back(View{&r, text, json_text::members(text, doc)});
+            if (views.size() == 1) trailing = text.substr(doc.end);
+        } catch (const json_text::SyntaxError& e) {
+            bad_chunk(r, std::string("not valid JSON (truncated?): ") + e.what());
+        }
+    }
+    try {
+        merge_object(views, rules, out);
+    } catch (const json_text::SyntaxError& e) {
+        bad_chunk(chunks.front(), std::string("not valid JSON: ") + e.what());
+    }
+    emit(out, trailing);
+}
+
+}  // namespace rigscope::merge_detail

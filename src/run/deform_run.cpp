@@ -1,0 +1,22 @@
+#include "rigscope/run/deform_run.h"
+
+#include "rigscope/core/skin.h"
+
+namespace rigscope {
+
+DeformRun::DeformRun(const Input& in) : in_(in), pose_(bind_pose(in.scene)), positions_(in.meshes.size()) {}
+
+void DeformRun::evaluate(std::size_t fi) {
+    pose_at(in_, in_.frames[fi], pose_);
+    for (std::size_t i = 0; i < in_.meshes.size(); ++i) deform_mesh(in_.scene, in_.meshes[i], pose_, positions_[i]);
+}
+
+void DeformRun::for_each_frame(const std::function<void(std::size_t)>& each, const FrameProgress& progress) {
+    for (std::size_t fi = 0; fi < in_.frames.size(); ++fi) {
+        evaluate(fi);
+        each(fi);
+        report_progress(progress, fi + 1, in_.frames.size());
+    }
+}
+
+}  // namespace rigscope

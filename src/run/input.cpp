@@ -1,0 +1,178 @@
+#include "rigscope/run/input.h"
+
+#include <cstdlib>
+#include <spdlog/spdlog.h>
+
+#include "rigscope/core/joystick.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/retarget.h"
+#include "rigscope/farm/chunk.h"
+#include "rigscope/io/rig_reader.h"
+
+namespace rigscope {
+
+std::vector<std::string> split_joint_list(const std::string& list) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= list.size() && !list.empty()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start) out.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
+namespace {
+
+const Clip* pick_clip(const Scene& scene, const std::string& spec, const std::string& path) {
+    if (scene.clips.empty()) {
+        if (!spec.empty()) throw Error(kExitMismatch, path + ": --clip " + spec + ": the file has no animation");
+        return nullptr;
+    }
+    if (spec.empty()) return &scene.clips[0];
+    for (const Clip& c : scene.clips)
+        if (c.name == spec) return &c;
+    char* end = nullptr;
+    long i = std::strtol(spec.c_str(), &end, 10);
+    if (end && *end == '\0' && i >= 0 && i < static_cast<long>(scene.clips.size())) return &scene.clips[i];
+    std::string names;
+    for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
+    throw Error(kExitMismatch, path + ": no clip '" + spec + "' (clips: " + names + ")");
+}
+
+// The sweep's options checked under their own names before the core (whose messages name
+// none) sees them.
+RomPlan make_rom_checked(const Scene& scene, const RomOptions& ro, double fps) {
+    if (!(ro.angle_deg > 0 && ro.angle_deg < 180)) throw Error(kExitUsage, "--rom-angle must be above 0 and below 180 degrees");
+    if (ro.frames_per_sweep < 4 || ro.frames_per_sweep > 100000 || ro.frames_per_sweep % 4 != 0)
+        throw Error(kExitUsage, "--rom-frames must be a multiple of 4 from 4 to 100000 (keys fall on quarter sweeps)");
+    return for_option("--joints", [&] { return make_rom(scene, ro, fps); });
+}
+
+}  // namespace
+
+std::vector<int> select_meshes(const Scene& scene, const std::string& spec) {
+    std::vector<int> out;
+    if (spec.empty()) {
+        for (std::size_t i = 0; i < scene.meshes.size(); ++i) out.push_back(static_cast<int>(i));
+        return out;
+    }
+    for (std::size_t i = 0; i < scene.meshes.size(); ++i)
+        if (scene.meshes[i].name == spec) out.push_back(static_cast<int>(i));
+    if (!out.empty()) return out;
+    char* end = nullptr;
+    long i = std::strtol(spec.c_str(), &end, 10);
+    if (end && *end == '\0' && i >= 0 && i < static_cast<long>(scene.meshes.size())) return {static_cast<int>(i)};
+    std::string names;
+    for (const Mesh& m : scene.meshes) names += (names.empty() ? "" : ", ") + m.name;
+    throw Error(kExitUsage, scene.source + ": no mesh '" + spec + "' (meshes: " + (names.empty() ? "none" : names) + ")");
+}
+
+LoadOptions load_options(const InputOptions& opt) {
+    // The option's validator saw the command line; a value read back from a chunk record did not
+    // (converting NaN or 1e300 to an integer is undefined behaviour).
+    if (!(opt.max_memory_mib > 0 && opt.max_memory_mib <= kMaxMemoryMiB))
+        throw Error(kExitUsage, "--max-memory " + std::to_string(opt.max_memory_mib) + ": not a size in MiB up to 2^40");
+    LoadOptions lo;
+    lo.max_memory = static_cast<std::uint64_t>(opt.max_memory_mib * 1024.0 * 1024.0);
+    lo.allow_outside_uris = opt.allow_outside_uris;
+    return lo;
+}
+
+Input load_input(const InputOptions& opt, bool per_frame) {
+    const LoadOptions lo = load_options(opt);
+    Input in;
+    // A rig is checked before the scene loads: a typo in it should not wait on a large file.
+    Rig rig;
+    if (per_frame && !opt.rig.empty()) rig = read_rig(opt.rig);
+    in.scene = load_scene(opt.file, lo);
+    in.paths.push_back(opt.file);
+    // `info` reports warnings in its own output; per-frame commands log them.
+    if (per_frame)
+        for (const auto& w : in.scene.warnings) spdlog::warn("{}", w);
+    in.weld = opt.weld != "off";
+    // More threads than cores only take turns: with 1024 on a small machine each phase of a frame
+    // waited on a thousand spinning workers, which looked like a hang.
+    in.threads = opt.threads;
+    if (in.threads > ThreadPool::default_threads()) {
+        spdlog::warn("--threads {}: this machine has {} cores; using {}", in.threads, ThreadPool::default_threads(),
+                     ThreadPool::default_threads());
+        in.threads = ThreadPool::default_threads();
+    }
+    in.meshes = select_meshes(in.scene, opt.mesh);
+    if (!per_frame) return in;
+
+    in.fps = opt.fps > 0 ? opt.fps : in.scene.fps;
+    if (!opt.animation.empty()) {
+        Scene motion = load_scene(opt.animation, lo);
+        in.paths.push_back(opt.animation);
+        for (const auto& w : motion.warnings) spdlog::warn("{}", w);
+        const Clip* source = pick_clip(motion, opt.clip, opt.animation);
+        if (!source) throw Error(kExitMismatch, opt.animation + ": --animation file has no animation");
+        RetargetReport report;
+        in.clip = retarget_clip(in.scene, motion, *source, opt.retarget == "full" ? RetargetMode::Full : RetargetMode::Rotation, report);
+        if (in.clip.channels.empty())
+            throw Error(kExitMismatch, opt.animation + ": no animated joint matches a node of " + opt.file + " by name");
+        if (!report.unmatched.empty()) {
+            std::string list;
+            for (const auto& u : report.unmatched) list += (list.empty() ? "" : ", ") + u;
+            spdlog::warn("{}: {} animated nodes have no match in {}: {}", opt.animation, report.unmatched.size(), opt.file, list);
+        }
+        if (report.rest_differs)
+            spdlog::warn("{}: the rest rotations of {} matched joints differ from {}'s by more than {} degrees (most: '{}', {:.1f} "
+                         "degrees); the copied rotations pose the two rigs differently",
+                         opt.animation, report.rest_differs, opt.file, kRetargetRestToleranceDegrees, report.worst_joint,
+                         report.worst_degrees);
+        if (opt.fps <= 0 && motion.fps_from_file) in.fps = motion.fps;
+        in.has_clip = true;
+    } else if (opt.rom) {
+        RomOptions ro = opt.rom_options;
+        if (ro.joints.empty()) ro.joints = split_joint_list(opt.joints);
+        in.rom = make_rom_checked(in.scene, ro, in.fps);
+        in.clip = in.rom.clip;
+        in.has_clip = in.has_rom = true;
+        if (in.clip.channels.empty()) throw Error(kExitUsage, opt.file + ": --rom: no joint to sweep");
+    } else if (const Clip* c = pick_clip(in.scene, opt.clip, opt.file)) {
+        in.clip = *c;
+        in.has_clip = true;
+    }
+    if (in.has_clip && in.clip.channels.empty())
+        throw Error(kExitBadInput, opt.file + ": clip '" + in.clip.name + "' has no channels (empty animation)");
+
+    if (!opt.rig.empty()) {
+        in.rig = resolve_rig(rig, in.scene);
+        in.paths.push_back(opt.rig);
+    }
+
+    try {
+        in.frames = opt.frames.empty() ? default_frames(in.clip_ptr(), in.fps) : for_option("--frames", [&] { return parse_frames(opt.frames, in.fps); });
+        for_option("--frames", [&] { check_frames_in_clip(in.frames, in.clip_ptr(), in.fps); });
+    } catch (const Error& e) {
+        // A clip the frame selection cannot use is the file's fault: name the file it came from.
+        if (e.code() != kExitBadInput) throw;
+        throw bad_input(opt.animation.empty() ? opt.file : opt.animation, e.what());
+    }
+    if (!opt.chunk.empty()) {
+        for_option("--chunk", [&] { parse_chunk_spec(opt.chunk, in.chunk_index, in.chunk_count); });
+        in.frames = chunk_frames(in.frames, in.chunk_index, in.chunk_count);
+    }
+    return in;
+}
+
+void pose_at(const Input& in, const Frame& f, Pose& pose) {
+    if (f.bind) pose = bind_pose(in.scene);
+    else sample_pose(in.scene, in.clip_ptr(), f.time, pose);
+    apply_rig(in.rig, in.scene, pose);
+}
+
+RunInfo run_info(const Input& in, const std::string& file) {
+    RunInfo r;
+    r.input = file;
+    r.scene = &in.scene;
+    r.clip = in.clip_ptr();
+    r.fps = in.fps;
+    r.frames = &in.frames;
+    return r;
+}
+
+}  // namespace rigscope

@@ -1,0 +1,133 @@
+#include "rigscope/run/tension_run.h"
+
+#include <optional>
+#include <spdlog/spdlog.h>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/io/load.h"
+
+namespace rigscope {
+
+MeasureOptions TensionOptions::measure_options() const {
+    MeasureOptions m;
+    m.measure = measure == "area" ? Measure::area : measure == "principal" ? Measure::principal : Measure::edge;
+    m.smooth = smooth;
+    m.weights = smooth_weights == "cotan" ? SmoothWeights::cotan : SmoothWeights::uniform;
+    return m;
+}
+
+std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
+    std::vector<MeshTension> out;
+    Pose pose;
+    std::optional<Scene> ref_scene;
+    if (!opt.reference.empty()) {
+        ref_scene = load_scene(opt.reference, load_options(opt.input));
+        in.paths.push_back(opt.reference);
+        pose = bind_pose(*ref_scene);
+    } else if (opt.has_reference_frame) {
+        const Frame f{false, opt.reference_frame, opt.reference_frame / in.fps};
+        for_option("--reference-frame", [&] { check_frames_in_clip({f}, in.clip_ptr(), in.fps); });
+        pose_at(in, f, pose);
+    } else {
+        pose = bind_pose(in.scene);
+    }
+    std::vector<Eigen::Vector3f> rest;
+    out.reserve(in.meshes.size());
+    for (int m : in.meshes) {
+        const Mesh& mesh = in.scene.meshes[m];
+        if (ref_scene) {
+            // The reference's mesh of the same name, else of the same index.
+            int rm = -1;
+            for (std::size_t i = 0; i < ref_scene->meshes.size() && rm < 0; ++i)
+                if (ref_scene->meshes[i].name == mesh.name) rm = static_cast<int>(i);
+            if (rm < 0 && m < static_cast<int>(ref_scene->meshes.size())) rm = m;
+            if (rm < 0) throw Error(kExitMismatch, opt.reference + ": no mesh '" + mesh.name + "' (nor a mesh " + std::to_string(m) + ") to use as reference");
+            const Mesh& rmesh = ref_scene->meshes[rm];
+            if (rmesh.vertex_count() != mesh.vertex_count())
+                throw Error(kExitMismatch, opt.reference + ": mesh '" + rmesh.name + "' has " + std::to_string(rmesh.vertex_count()) +
+                                               " vertices, " + opt.input.file + " mesh '" + mesh.name + "' has " +
+                                               std::to_string(mesh.vertex_count()));
+            deform_mesh(*ref_scene, rm, pose, rest);
+        } else {
+            deform_mesh(in.scene, m, pose, rest);
+        }
+        blaming(opt.input.file, [&] { out.emplace_back(in.scene, m, in.weld, rest, opt.measure_options()); });
+        const MeshTension& mt = out.back();
+        if (mt.rest_degenerate)
+            spdlog::warn("{}: mesh '{}': {} welded vertices have no edge or zero rest length; their T is 1", opt.input.file, mesh.name,
+                         mt.rest_degenerate);
+        if (mt.topo.degenerate_faces)
+            spdlog::warn("{}: mesh '{}': {} faces collapse onto fewer than 3 points", opt.input.file, mesh.name, mt.topo.degenerate_faces);
+    }
+    return out;
+}
+
+void evaluate_tension_frame(const Input& in, std::vector<MeshTension>& meshes, std::size_t fi, Pose& pose, ThreadPool* pool) {
+    pose_at(in, in.frames[fi], pose);
+    for (MeshTension& mt : meshes) mt.evaluate(in.scene, pose, pool);
+}
+
+void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, const std::function<void(std::size_t)>& each,
+                            const FrameProgress& progress) {
+    Pose pose = bind_pose(in.scene);
+    // Frames stay in order, one at a time (outputs stream); each frame's vertex blocks are
+    // spread over the cores.
+    ThreadPool pool(in.threads);
+    if (pool.size() < pool.requested())
+        spdlog::warn("could start only {} of {} threads (address-space or thread limit); running on {}", pool.size(),
+                     pool.requested(), pool.size());
+    for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
+        evaluate_tension_frame(in, meshes, fi, pose, &pool);
+        each(fi);
+        report_progress(progress, fi + 1, in.frames.size());
+    }
+}
+
+void apply_auto_range(const Input& in, std::vector<MeshTension>& meshes, double percentile, TensionRun& run,
+                      const FrameProgress& progress) {
+    VertexTensionExtremes extremes;
+    extremes.reset(meshes);
+    for_each_tension_frame(
+        in, meshes, [&](std::size_t) {
+            for (std::size_t m = 0; m < meshes.size(); ++m) extremes.add(m, meshes[m]);
+        },
+        progress);
+    run.range = auto_tension_range(extremes.all_min(), extremes.all_max(), percentile, run.range);
+    run.auto_range = true;
+    run.percentile = percentile;
+}
+
+TensionRun describe_run(const Input& in, const TensionOptions& opt) {
+    TensionRun run;
+    run.version = RIGSCOPE_VERSION;
+    run.input = opt.input.file;
+    run.animation = opt.input.animation;
+    if (!opt.reference.empty()) {
+        run.reference_kind = "file";
+        run.reference = opt.reference;
+    } else if (opt.has_reference_frame) {
+        run.reference_kind = "frame";
+        run.reference = std::to_string(opt.reference_frame);
+    } else {
+        run.reference_kind = "bind";
+    }
+    run.clip = in.has_clip ? in.clip.name : "";
+    run.fps = in.fps;
+    run.weld = in.weld;
+    run.params = opt.params;
+    run.measure = opt.measure_options();
+    run.range = tension_range(opt.params);
+    run.chunk_index = in.chunk_index;
+    run.chunk_count = in.chunk_count;
+    return run;
+}
+
+std::vector<std::string> mesh_names(const Input& in, const std::vector<MeshTension>& meshes) {
+    std::vector<std::string> out;
+    for (const MeshTension& mt : meshes) out.push_back(in.scene.meshes[mt.mesh].name);
+    return out;
+}
+
+}  // namespace rigscope
