@@ -81,7 +81,8 @@ std::string rom_failures(const CheckRom& rom) {
             if (k == i || a < lo) lo = a;
             if (k == i || a > hi) hi = a;
         }
-        const std::string span = j == i ? "frame " + std::to_string(f.number) : "frames " + std::to_string(f.number) + ".." + std::to_string(frames[j].number);
+        std::string span = (j == i ? "frame " : "frames ") + std::to_string(f.number);
+        if (j != i) span += ".." + std::to_string(frames[j].number);
         out += "ROM " + span + ": joint '" + s->joint + "' axis " + rom_axis_name(s->axis) + " (" +
                (lo == hi ? degrees(lo) : degrees(lo) + " to " + degrees(hi)) + " deg)\n";
         i = j + 1;

@@ -85,6 +85,17 @@ for n_args in "4 $BEND --max-stretch 0.8 --max-compress 1.8" "4 $CESIUM --max-st
             bash -c "grep '^ROM frame' '$WORK/single.txt' >'$WORK/single.rom' && grep '^ROM frame' '$WORK/out' | cmp -s - '$WORK/single.rom'"
     fi
 done
+# The JUnit report's timing comes from each record's "run" state: one missing, or a start the
+# Ant schema would refuse, is the record's fault (exit 3), before anything is written.
+for edit_says in 's/,\n?"run":\{[^}]*\}//|missing' 's/"timestamp":"[^"]*"/"timestamp":"yesterday"/|timestamp .yesterday. is not'; do
+    edit=${edit_says%|*}
+    rm -f "$WORK"/c_* "$WORK/merged.xml"
+    for i in 0 1; do "$RIGSCOPE" -q check "$BEND" --max-stretch 0.8 --chunk "$i/2" --junit "$WORK/c_$i.xml" >/dev/null; done
+    sed -zEi "$edit" "$WORK/c_1.xml.chunk.json"
+    expect 3 "merge of a check record with a bad run state ($edit)" -- "$RIGSCOPE" merge "$WORK/merged.xml" "$WORK"/c_{0,1}.xml
+    check "bad run state named with its record: ${edit_says#*|}" -- one_line_naming "c_1.xml.chunk.json: run state: .*${edit_says#*|}"
+    check "bad run state: no merged report" -- test ! -e "$WORK/merged.xml"
+done
 expect 2 "check chunk without --junit" -- "$RIGSCOPE" check "$BEND" --max-stretch 0.8 --chunk 0/2
 check "check chunk without --junit: says why" -- one_line_naming "needs --junit FILE"
 
