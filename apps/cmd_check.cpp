@@ -1,9 +1,6 @@
 // `rigscope check`: tension limits for rig CI. Exit 1 when any vertex passes a limit, listing the
 // worst vertices and frames; --junit writes a report CI servers read.
-#include <unistd.h>
-
 #include <chrono>
-#include <ctime>
 #include <algorithm>
 #include <memory>
 
@@ -12,7 +9,6 @@
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "report_page.h"
-#include "rom_report.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {
@@ -36,29 +32,12 @@ struct Extreme {
     Frame frame;
 };
 
-std::string utc_timestamp(std::chrono::system_clock::time_point when) {
-    const std::time_t t = std::chrono::system_clock::to_time_t(when);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    return buf;
-}
-
-std::string host_name() {
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') return "localhost";
-    return buf;
-}
-
 int run_check(const CheckCommand& opt, RunContext& ctx) {
     if (!opt.has_stretch && !opt.has_compress && !opt.has_max_lambda && !opt.has_min_lambda)
         throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
     if ((opt.has_max_lambda || opt.has_min_lambda) && opt.tension.measure != "principal")
         throw Error(kExitUsage, "--max-lambda and --min-lambda need --measure principal");
-    CheckRunInfo info;
-    info.timestamp = utc_timestamp(std::chrono::system_clock::now());
-    info.hostname = host_name();
+    CheckRunInfo info = start_run_info();
     const auto started = std::chrono::steady_clock::now();
     // Limits on lambda are limits on T = 1 / lambda (the report lists T): lambda_max > L is
     // T_s < 1/L, lambda_min < L is T_c > 1/L. With both a T and a lambda limit, the stricter.
@@ -117,13 +96,15 @@ int run_check(const CheckCommand& opt, RunContext& ctx) {
     // A chunk sees only its frames: its extremes go to the chunk record, and `merge` reports
     // over all chunks as one run would.
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (!opt.tension.input.chunk.empty()) ctx.chunk_state.emplace_back("check", check_chunk_state(limits, info, extremes));
-    const CheckOutcome outcome = check_outcome(limits, info, extremes);
+    std::unique_ptr<CheckRom> rom;
+    if (in.has_rom) rom = std::make_unique<CheckRom>(CheckRom{in.rom, in.frames, std::move(frame_failed)});
+    if (!opt.tension.input.chunk.empty())
+        for (auto& state : check_chunk_state(limits, info, extremes, rom.get())) ctx.chunk_state.push_back(std::move(state));
+    const CheckOutcome outcome = check_outcome(limits, info, extremes, rom.get());
     // The JUnit path is checked (not an input, folder writable) before the report is printed.
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
     OutputFile out("-");
     out.write(outcome.report);
-    out.write(rom_failures(in, frame_failed));
     out.commit();
     if (junit) {
         junit->write(outcome.junit);

@@ -1,5 +1,6 @@
 // `rigscope diff OLD NEW`: two versions of a rig on the same motion, compared vertex by vertex
 // and frame by frame: how far each vertex moved, how its T changed, and under which joint.
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <spdlog/spdlog.h>
@@ -95,6 +96,8 @@ int run_diff(const DiffCommand& opt, RunContext& ctx) {
     if (chunked && !opt.junit.empty())
         throw Error(kExitUsage, "diff --chunk: a chunk sees part of the frames; give --junit to merge, which reports over all of them");
 
+    CheckRunInfo info = start_run_info();
+    const auto started = std::chrono::steady_clock::now();
     Input a = load_input(opt.input);
     InputOptions nopt = opt.input;
     nopt.file = opt.new_file;
@@ -286,8 +289,10 @@ int run_diff(const DiffCommand& opt, RunContext& ctx) {
         }
         write_glb(b.scene, extra, *out);
     }
-    if (chunked) ctx.chunk_state.emplace_back("diff", diff_chunk_state(lim, meshes, frames));
-    const CheckOutcome outcome = diff_outcome(lim, meshes, frames);
+    info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (chunked)
+        for (auto& state : diff_chunk_state(lim, info, meshes, frames)) ctx.chunk_state.push_back(std::move(state));
+    const CheckOutcome outcome = diff_outcome(lim, info, meshes, frames);
     if (out) out->finish();
     if (junit) {
         junit->write(outcome.junit);

@@ -97,7 +97,7 @@ int run_merge(const MergeOptions& opt) {
         std::vector<DiffMesh> meshes;
         std::vector<DiffFrame> frames;
         merge_diff_chunks(chunks, limits, meshes, frames);
-        const CheckOutcome outcome = diff_outcome(limits, meshes, frames);
+        const CheckOutcome outcome = diff_outcome(limits, merged_run_info(chunks), meshes, frames);
         std::vector<std::string> keep = chunk_files(chunks);
         OutputFile out(opt.out, keep);
         std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, keep);

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "rigscope/io/check_report.h"
+#include "rigscope/io/diff_report.h"
 
 using namespace rigscope;
 
@@ -88,4 +89,60 @@ TEST_CASE("check report: names from files cannot break the XML", "[check_report]
         CHECK((u >= 0x20 || c == '\n'));
         CHECK(u != 0xff);
     }
+}
+
+TEST_CASE("check report: a ROM run names each offender's joint, axis and signed angle", "[check_report]") {
+    // Two joints, 8 frames per sweep, 40 degrees: frame f of sweep [s, s + 8] is at u = (f - s) / 2
+    // quarter sweeps, the angle 40 * (u, 2 - u or u - 4) on the rise, fall and return.
+    CheckRom rom;
+    rom.plan.angle_deg = 40;
+    rom.plan.frames_per_sweep = 8;
+    for (int k = 0; k < 6; ++k) rom.plan.sweeps.push_back(RomSweep{k / 3, k % 3, 8L * k, 8L * k + 8, k < 3 ? "root" : "arm.L"});
+    for (long f = 0; f <= 48; ++f) {
+        rom.frames.push_back(Frame{false, f, f / 24.0});
+        rom.failed.push_back(f == 13 || f == 14 || f == 42);
+    }
+    CheckMeshExtremes e = two_vertices("body");
+    e.lo_frame[0] = Frame{false, 13, 0};  // root Y, u = 2.5: -20 degrees
+    e.hi_frame[1] = Frame{false, 42, 0};  // arm.L Z, u = 1: +40 degrees
+    CheckLimits limits;
+    limits.has_stretch = limits.has_compress = true;
+    limits.max_stretch = 0.8;
+    limits.max_compress = 2;
+    limits.file = "rig.glb";
+    const CheckOutcome o = check_outcome(limits, run_info(), {e}, &rom);
+    CHECK(contains(o.report, "  mesh 'body' file vertices 0, 7, 9 (one welded vertex) frame 13 (joint 'root' axis Y at -20 deg): T = 0.5\n"));
+    CHECK(contains(o.report, "  mesh 'body' file vertex 3 frame 42 (joint 'arm.L' axis Z at +40 deg): T = 2.5\n"));
+    CHECK(contains(o.report, "FAIL\nROM frames 13..14: joint 'root' axis Y (-40 to -20 deg)\nROM frame 42: joint 'arm.L' axis Z (+40 deg)\n"));
+    CHECK(contains(o.junit, "message=\"1 welded vertex (3 file vertices) past the limit; the worst at frame 13: joint 'root' axis Y at -20 deg\">"));
+    CHECK(contains(o.junit, "message=\"1 welded vertex (1 file vertex) past the limit; the worst at frame 42: joint 'arm.L' axis Z at +40 deg\">"));
+    // Without the ROM, the same extremes are reported without joints.
+    const CheckOutcome plain = check_outcome(limits, run_info(), {e});
+    CHECK(contains(plain.report, "frame 13: T = 0.5\n"));
+    CHECK(!contains(plain.report + plain.junit, "joint"));
+}
+
+TEST_CASE("diff report: JUnit through check's writer, with the attributes the schemas require", "[check_report]") {
+    DiffMesh m;
+    m.name = "body";
+    m.diagonal = 2;
+    m.regions = {"arm.L"};
+    m.region = {0, 0};
+    m.displacement = {0.5f, 0.0f};
+    m.t_change = {0.25f, 0.0f};
+    m.displacement_frame = m.t_change_frame = {Frame{false, 7, 0.0}, Frame{false, 1, 0.0}};
+    const std::vector<DiffFrame> frames = {DiffFrame{Frame{false, 7, 0.0}, 0.5f, 0.25f, 0, 0, 0, 0}};
+    const DiffLimits limits{0.1, 1, true, true, 10, "old/rig.glb", "new/rig.v2.glb"};
+    const CheckOutcome o = diff_outcome(limits, run_info(), {m}, frames);
+    const std::string& x = o.junit;
+    CHECK(o.failed);
+    CHECK(contains(x, "<testsuite name=\"rig_v2\" package=\"rigscope.diff\" id=\"0\" tests=\"2\" failures=\"1\" errors=\"0\" "
+                      "skipped=\"0\" time=\"1.250\" timestamp=\"2026-01-02T03:04:05\" hostname=\"farm01\">"));
+    CHECK(contains(x, "<property name=\"old\" value=\"old/rig.glb\"/>\n      <property name=\"new\" value=\"new/rig.v2.glb\"/>"));
+    CHECK(contains(x, "<testcase classname=\"rigscope.diff.rig_v2\" name=\"displacement &gt; 0.1\" time=\"0\">\n"
+                      "      <failure type=\"rigscope.diff.displacement\" message=\"1 vertices past the limit\">"
+                      "mesh 'body' vertex 0 (under 'arm.L') frame 7: moved 0.5 m (0.25 of the diagonal)\n</failure>"));
+    CHECK(contains(x, "<testcase classname=\"rigscope.diff.rig_v2\" name=\"|change in T| &gt; 1\" time=\"0\"/>"));
+    CHECK(contains(x, "<system-out>diff old/rig.glb -&gt; new/rig.v2.glb\n"));
+    CHECK(contains(o.report, "limit displacement > 0.1: 1 vertices past the limit\n  mesh 'body' vertex 0 (under 'arm.L') frame 7: moved"));
 }

@@ -90,7 +90,7 @@ RomPlan make_rom(const Scene& scene, const RomOptions& opt, double fps) {
         // whole clip, so its value never depends on clamping.
         key(0, rest);
         for (int axis = 0; axis < 3; ++axis) {
-            plan.sweeps.push_back(RomSweep{j, axis, start, start + n});
+            plan.sweeps.push_back(RomSweep{j, axis, start, start + n, scene.nodes[j].name});
             for (int k = 0; k < 5; ++k) {
                 const Eigen::Vector3d a = Eigen::Vector3d::Unit(axis);
                 key(start + k * n / 4, rest * Eigen::Quaterniond(Eigen::AngleAxisd(kQuarter[k] * angle, a)));

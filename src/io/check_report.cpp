@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 
 #include "rigscope/io/json_text.h"
 #include "rigscope/core/error.h"
@@ -24,9 +22,23 @@ struct Violation {
     float t;
 };
 
+std::string degrees(double d) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+g", d);
+    return buf;
+}
+
+// "joint 'Bone' axis X at +45 deg": the sweep a ROM frame belongs to and its angle there.
+std::string rom_note(const RomPlan& plan, const Frame& f) {
+    const RomSweep* s = f.bind ? nullptr : rom_sweep_at(plan, f.number);
+    if (!s) return "";
+    return "joint '" + s->joint + "' axis " + rom_axis_name(s->axis) + " at " + degrees(rom_angle_at(plan, *s, static_cast<double>(f.number))) +
+           " deg";
+}
+
 // Every file id the welded vertex stands for, so that each can be found in the file (the CSV
-// output has a row per file vertex).
-std::string describe(const Violation& v) {
+// output has a row per file vertex); in a ROM run, the joint, axis and angle its frame sweeps.
+std::string describe(const Violation& v, const CheckRom* rom) {
     std::string s = "mesh '" + v.mesh + "' file " + (v.id_count == 1 ? "vertex " : "vertices ");
     for (std::size_t i = 0; i < v.id_count; ++i) {
         if (i) s += ", ";
@@ -35,6 +47,7 @@ std::string describe(const Violation& v) {
     if (v.id_count > 1) s += " (one welded vertex)";
     s += " frame ";
     append_frame(s, v.frame, false);
+    if (const std::string note = rom ? rom_note(rom->plan, v.frame) : ""; !note.empty()) s += " (" + note + ")";
     s += ": T = ";
     append_number(s, v.t);
     return s;
@@ -47,61 +60,34 @@ std::string counted(const std::vector<Violation>& list) {
     return n(list.size(), " welded vertex (", " welded vertices (") + n(files, " file vertex)", " file vertices)") + " past the limit";
 }
 
-// Length of the valid UTF-8 sequence starting at s[i], 0 when there is none: names come from
-// files, and one invalid byte would make the whole report unreadable to an XML parser.
-std::size_t utf8_length(const std::string& s, std::size_t i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > s.size() || (n == 2 && c < 0xC2)) return 0;
-    for (std::size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
-    return n;
-}
-
-// XML 1.0 text or attribute value: markup escaped, characters XML cannot carry (control
-// characters, invalid UTF-8) as '?'. In attributes, line breaks and tabs are character
-// references so that a parser's attribute normalisation keeps them.
-void xml_escape(std::string& out, const std::string& s, bool attribute) {
-    for (std::size_t i = 0; i < s.size();) {
-        const char c = s[i];
-        const std::size_t n = utf8_length(s, i);
-        if (n > 1) {
-            out.append(s, i, n);
-            i += n;
+// For a ROM run, one line per run of consecutive failing frames within a sweep:
+// "ROM frames 6..10: joint 'Bone' axis X (+40 to +60 deg)", "ROM frame 12: ... (-60 deg)".
+std::string rom_failures(const CheckRom& rom) {
+    std::string out;
+    std::size_t i = 0;
+    const std::vector<Frame>& frames = rom.frames;
+    while (i < frames.size()) {
+        const Frame& f = frames[i];
+        const RomSweep* s = f.bind ? nullptr : rom_sweep_at(rom.plan, f.number);
+        if (!rom.failed[i] || !s) {
+            ++i;
             continue;
         }
-        ++i;
-        switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            case '"': out += "&quot;"; break;
-            case '\n': out += attribute ? "&#10;" : "\n"; break;
-            case '\t': out += attribute ? "&#9;" : "\t"; break;
-            case '\r': out += "&#13;"; break;
-            default: out += (n == 1 && static_cast<unsigned char>(c) >= 0x20) ? c : '?';
+        std::size_t j = i;
+        while (j + 1 < frames.size() && rom.failed[j + 1] && !frames[j + 1].bind && rom_sweep_at(rom.plan, frames[j + 1].number) == s) ++j;
+        double lo = 0, hi = 0;
+        for (std::size_t k = i; k <= j; ++k) {
+            const double a = rom_angle_at(rom.plan, *s, static_cast<double>(frames[k].number));
+            if (k == i || a < lo) lo = a;
+            if (k == i || a > hi) hi = a;
         }
+        std::string span = (j == i ? "frame " : "frames ") + std::to_string(f.number);
+        if (j != i) span += ".." + std::to_string(frames[j].number);
+        out += "ROM " + span + ": joint '" + s->joint + "' axis " + rom_axis_name(s->axis) + " (" +
+               (lo == hi ? degrees(lo) : degrees(lo) + " to " + degrees(hi)) + " deg)\n";
+        i = j + 1;
     }
-}
-
-void attribute(std::string& x, const char* name, const std::string& value) {
-    x += ' ';
-    x += name;
-    x += "=\"";
-    xml_escape(x, value, true);
-    x += '"';
-}
-
-std::string seconds_text(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", s < 0 ? 0.0 : s);
-    return buf;
-}
-
-std::string class_part(std::string s) {
-    for (char& c : s)
-        if (c == '.' || static_cast<unsigned char>(c) <= 0x20 || c == 0x7F) c = '_';
-    return s;
+    return out;
 }
 
 void append_frame_json(std::string& b, const Frame& f) {
@@ -121,26 +107,38 @@ T number(const ChunkRecord& r, std::string_view s) {
     return v;
 }
 
-double seconds_of(const ChunkRecord& r, std::string_view s) {
-    const std::string text(s);
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !(v >= 0)) bad_state(r, "'" + text + "' is not a number of seconds");
-    return v;
-}
-
-// YYYY-MM-DDThh:mm:ss, the form the Ant schema accepts: a record's text goes into the report.
-bool is_timestamp(const std::string& t) {
-    static const char form[] = "dddd-dd-ddTdd:dd:dd";
-    if (t.size() != sizeof form - 1) return false;
-    for (std::size_t i = 0; i < t.size(); ++i)
-        if (form[i] == 'd' ? !(t[i] >= '0' && t[i] <= '9') : t[i] != form[i]) return false;
-    return true;
-}
-
 Frame frame_of(const ChunkRecord& r, std::string_view s) {
     if (s == "\"bind\"") return Frame{true, 0, 0.0};
     return Frame{false, number<long>(r, s), 0.0};
+}
+
+// A chunk's ROM sweeps (taken from the first chunk: every chunk of a run has the same) and its
+// frames with their verdicts, appended: chunks come in frame order.
+void read_rom(const ChunkRecord& r, std::string_view s, json_text::Span value, CheckRom& rom, bool first) {
+    const auto top = json_text::members(s, value);
+    auto get = [&](const char* key) {
+        const json_text::Member* m = json_text::find(top, key);
+        if (!m) bad_state(r, std::string("ROM frames without '") + key + "'");
+        return m->value;
+    };
+    if (first) {
+        rom.plan.angle_deg = number<double>(r, get("angle_deg").of(s));
+        rom.plan.frames_per_sweep = number<int>(r, get("frames_per_sweep").of(s));
+        if (rom.plan.frames_per_sweep <= 0) bad_state(r, "ROM frames per sweep not positive");
+        for (const json_text::Span& w : json_text::elements(s, get("sweeps"))) {
+            const auto e = json_text::elements(s, w);
+            if (e.size() != 4) bad_state(r, "a ROM sweep without 4 values");
+            const int axis = number<int>(r, e[1].of(s));
+            if (axis < 0 || axis > 2) bad_state(r, "a ROM axis out of range");
+            rom.plan.sweeps.push_back(RomSweep{-1, axis, number<long>(r, e[2].of(s)), number<long>(r, e[3].of(s)), json_text::string_value(s, e[0])});
+        }
+    }
+    for (const json_text::Span& f : json_text::elements(s, get("frames"))) {
+        const auto e = json_text::elements(s, f);
+        if (e.size() != 2) bad_state(r, "a ROM frame without 2 values");
+        rom.frames.push_back(frame_of(r, e[0].of(s)));
+        rom.failed.push_back(number<int>(r, e[1].of(s)) != 0);
+    }
 }
 
 }  // namespace
@@ -156,12 +154,10 @@ void set_file_ids(CheckMeshExtremes& e, const std::vector<std::uint32_t>& welded
 }
 
 std::string junit_class_name(const std::string& file, const std::string& mesh, std::size_t mesh_index) {
-    std::string stem = std::filesystem::path(file).stem().string();
-    if (stem.empty()) stem = "input";
-    return "rigscope.check." + class_part(stem) + "." + class_part(mesh.empty() ? "mesh_" + std::to_string(mesh_index) : mesh);
+    return "rigscope.check." + junit_stem(file) + "." + junit_class_part(mesh.empty() ? "mesh_" + std::to_string(mesh_index) : mesh);
 }
 
-CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes) {
+CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
     std::vector<Violation> stretched, compressed;
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const CheckMeshExtremes& e = meshes[m];
@@ -177,8 +173,8 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
     std::stable_sort(compressed.begin(), compressed.end(), [](const auto& a, const auto& b) { return a.t > b.t; });
     const std::size_t worst = static_cast<std::size_t>(opt.worst);
 
-    auto test_name = [&](bool stretch) {
-        std::string n = stretch ? "stretch T < " : "compress T > ";
+    auto limit_text = [&](bool stretch) {
+        std::string n;
         append_number(n, stretch ? opt.max_stretch : opt.max_compress);
         return n;
     };
@@ -186,21 +182,22 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
     CheckOutcome o;
     auto section = [&](bool stretch, const std::vector<Violation>& list, bool active) {
         if (!active) return;
-        o.report += (stretch ? "stretch limit T < " : "compress limit T > ");
-        append_number(o.report, stretch ? opt.max_stretch : opt.max_compress);
-        o.report += ": " + counted(list) + "\n";
-        for (std::size_t i = 0; i < list.size() && i < worst; ++i) o.report += "  " + describe(list[i]) + "\n";
+        o.report += (stretch ? "stretch limit T < " : "compress limit T > ") + limit_text(stretch) + ": " + counted(list) + "\n";
+        for (std::size_t i = 0; i < list.size() && i < worst; ++i) o.report += "  " + describe(list[i], rom) + "\n";
     };
     section(true, stretched, opt.has_stretch);
     section(false, compressed, opt.has_compress);
     o.failed = !stretched.empty() || !compressed.empty();
     o.report += o.failed ? "FAIL\n" : "PASS\n";
+    if (rom) o.report += rom_failures(*rom);
 
-    // One test case per mesh and limit, so that CI servers show which mesh failed. The schemas
-    // (tests/schemas) want time on every test case: the frames are evaluated once for all of
-    // them, so the run's time is the suite's and each case's is 0.
-    std::string cases;
-    int tests = 0, failures = 0;
+    // One test case per mesh and limit, so that CI servers show which mesh failed.
+    JUnitSuite suite;
+    suite.name = junit_stem(opt.file);
+    suite.package = "rigscope.check";
+    suite.properties.emplace_back("input", opt.file);
+    if (opt.has_stretch) suite.properties.emplace_back("max_stretch", limit_text(true));
+    if (opt.has_compress) suite.properties.emplace_back("max_compress", limit_text(false));
     for (std::size_t m = 0; m < meshes.size(); ++m)
         for (int k = 0; k < 2; ++k) {
             const bool stretch = k == 0;
@@ -208,62 +205,30 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
             std::vector<Violation> mine;
             for (const Violation& v : stretch ? stretched : compressed)
                 if (v.mesh_index == m) mine.push_back(v);
-            ++tests;
-            cases += "    <testcase";
-            attribute(cases, "classname", junit_class_name(opt.file, meshes[m].name, m));
-            attribute(cases, "name", test_name(stretch));
-            cases += " time=\"0\"";
-            if (mine.empty()) {
-                cases += "/>\n";
-                continue;
+            JUnitCase c;
+            c.classname = junit_class_name(opt.file, meshes[m].name, m);
+            c.name = (stretch ? "stretch T < " : "compress T > ") + limit_text(stretch);
+            c.failed = !mine.empty();
+            if (c.failed) {
+                c.type = stretch ? "rigscope.check.stretch" : "rigscope.check.compress";
+                c.message = counted(mine);
+                // A ROM run's CI page shows the message first: name where the worst one bends.
+                if (const std::string note = rom ? rom_note(rom->plan, mine.front().frame) : ""; !note.empty()) {
+                    c.message += "; the worst at frame ";
+                    append_frame(c.message, mine.front().frame, false);
+                    c.message += ": " + note;
+                }
+                for (std::size_t i = 0; i < mine.size() && i < worst; ++i) c.text += describe(mine[i], rom) + "\n";
             }
-            ++failures;
-            cases += ">\n      <failure";
-            attribute(cases, "type", stretch ? "rigscope.check.stretch" : "rigscope.check.compress");
-            attribute(cases, "message", counted(mine));
-            cases += '>';
-            for (std::size_t i = 0; i < mine.size() && i < worst; ++i) {
-                xml_escape(cases, describe(mine[i]), false);
-                cases += '\n';
-            }
-            cases += "</failure>\n    </testcase>\n";
+            suite.cases.push_back(std::move(c));
         }
-
-    std::string& x = o.junit;
-    std::string stem = std::filesystem::path(opt.file).stem().string();
-    x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite";
-    // Aggregated Ant documents name the suite without its package.
-    attribute(x, "name", class_part(stem.empty() ? "input" : stem));
-    attribute(x, "package", "rigscope.check");
-    x += " id=\"0\" tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
-         "\" errors=\"0\" skipped=\"0\" time=\"" + seconds_text(run.seconds) + "\"";
-    attribute(x, "timestamp", run.timestamp);
-    attribute(x, "hostname", run.hostname.empty() ? "localhost" : run.hostname);
-    x += ">\n    <properties>\n";
-    auto property = [&](const char* name, const std::string& value) {
-        x += "      <property";
-        attribute(x, "name", name);
-        attribute(x, "value", value);
-        x += "/>\n";
-    };
-    property("input", opt.file);
-    if (opt.has_stretch) {
-        std::string v;
-        append_number(v, opt.max_stretch);
-        property("max_stretch", v);
-    }
-    if (opt.has_compress) {
-        std::string v;
-        append_number(v, opt.max_compress);
-        property("max_compress", v);
-    }
-    x += "    </properties>\n" + cases + "    <system-out>";
-    xml_escape(x, o.report, false);
-    x += "</system-out>\n    <system-err/>\n  </testsuite>\n</testsuites>\n";
+    suite.system_out = o.report;
+    o.junit = junit_xml(suite, run);
     return o;
 }
 
-std::string check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes) {
+std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run,
+                                                                   const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
     std::string b = "{\"max_stretch\":";
     if (opt.has_stretch) append_number(b, opt.max_stretch); else b += "null";
     b += ",\"max_compress\":";
@@ -272,16 +237,38 @@ std::string check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run, c
     append_number(b, opt.worst);
     b += ",\"file\":";
     append_json_string(b, opt.file);
-    b += ",\"timestamp\":";
-    append_json_string(b, run.timestamp);
-    b += ",\"seconds\":" + seconds_text(run.seconds) + ",\"hostname\":";
-    append_json_string(b, run.hostname);
+    auto list = [&](const char* key, std::size_t n, auto item) { append_json_list(b, key, n, item); };
+    b += ",\"rom\":";
+    if (rom) {
+        const RomPlan& p = rom->plan;
+        b += "{\"angle_deg\":";
+        append_number(b, p.angle_deg);
+        b += ",\"frames_per_sweep\":";
+        append_number(b, p.frames_per_sweep);
+        list("sweeps", p.sweeps.size(), [&](std::size_t i) {
+            const RomSweep& w = p.sweeps[i];
+            b += '[';
+            append_json_string(b, w.joint);
+            for (long x : {long(w.axis), w.first, w.last}) {
+                b += ',';
+                append_number(b, x);
+            }
+            b += ']';
+        });
+        list("frames", rom->frames.size(), [&](std::size_t i) {
+            b += '[';
+            append_frame_json(b, rom->frames[i]);
+            b += rom->failed[i] ? ",1]" : ",0]";
+        });
+        b += '}';
+    } else {
+        b += "null";
+    }
     b += ",\"meshes\":[";
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const CheckMeshExtremes& e = meshes[m];
         b += m ? ",{\"name\":" : "{\"name\":";
         append_json_string(b, e.name);
-        auto list = [&](const char* key, std::size_t n, auto item) { append_json_list(b, key, n, item); };
         const std::size_t n = e.lo_t.size();
         list("file_ids", n, [&](std::size_t i) {
             b += '[';
@@ -298,15 +285,13 @@ std::string check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run, c
         b += '}';
     }
     b += "]}";
-    return b;
+    return {{"check", std::move(b)}, {"run", run_info_state(run)}};
 }
 
 CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
     CheckLimits limits;
-    // The merged run started with its earliest chunk and took the chunks' time together; its
-    // host is chunk 0's (the Ant schema has room for one).
-    CheckRunInfo run;
-    run.hostname.clear();
+    CheckRom rom;
+    bool has_rom = false;
     std::vector<CheckMeshExtremes> all;
     for (const ChunkRecord& r : chunks) {
         const std::string* state = nullptr;
@@ -328,11 +313,10 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
             if (limits.has_compress) limits.max_compress = number<double>(r, co);
             limits.worst = number<int>(r, get("worst").of(s));
             limits.file = json_text::string_value(s, get("file"));
-            const std::string stamp = json_text::string_value(s, get("timestamp"));
-            if (!is_timestamp(stamp)) bad_state(r, "timestamp '" + stamp + "' is not YYYY-MM-DDThh:mm:ss");
-            if (run.timestamp.empty() || stamp < run.timestamp) run.timestamp = stamp;
-            run.seconds += seconds_of(r, get("seconds").of(s));
-            if (run.hostname.empty()) run.hostname = json_text::string_value(s, get("hostname"));
+            const json_text::Span rom_value = get("rom");
+            if (&r == &chunks.front()) has_rom = rom_value.of(s) != "null";
+            if (has_rom != (rom_value.of(s) != "null")) bad_state(r, has_rom ? "no ROM frames, as chunk 0 has" : "ROM frames, which chunk 0 has not");
+            if (has_rom) read_rom(r, s, rom_value, rom, &r == &chunks.front());
             const auto meshes = json_text::elements(s, get("meshes"));
             if (all.empty()) all.resize(meshes.size());
             if (all.size() != meshes.size()) bad_state(r, "another number of meshes than chunk 0's");
@@ -383,35 +367,7 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
             bad_state(r, e.what());
         }
     }
-    return check_outcome(limits, run, all);
-}
-
-std::string limit_junit(const std::string& suite, const std::vector<LimitCase>& cases) {
-    std::size_t failed = 0;
-    for (const LimitCase& c : cases) failed += c.failures > 0;
-    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"";
-    xml_escape(x, suite, true);
-    x += "\" tests=\"" + std::to_string(cases.size()) + "\" failures=\"" + std::to_string(failed) + "\" errors=\"0\" skipped=\"0\">\n";
-    for (const LimitCase& c : cases) {
-        x += "  <testcase classname=\"";
-        xml_escape(x, c.classname, true);
-        x += "\" name=\"";
-        xml_escape(x, c.name, true);
-        x += "\">";
-        if (c.failures) {
-            x += "\n    <failure message=\"";
-            xml_escape(x, c.message, true);
-            x += "\">";
-            for (const std::string& w : c.worst) {
-                xml_escape(x, w, false);
-                x += "\n";
-            }
-            x += "</failure>\n  ";
-        }
-        x += "</testcase>\n";
-    }
-    x += "</testsuite>\n</testsuites>\n";
-    return x;
+    return check_outcome(limits, merged_run_info(chunks), all, has_rom ? &rom : nullptr);
 }
 
 }  // namespace rigscope

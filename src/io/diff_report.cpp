@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <numeric>
 
 #include "rigscope/io/json_text.h"
@@ -194,7 +193,7 @@ std::string diff_summary_json(const DiffLimits& lim, const std::vector<DiffMesh>
     return b;
 }
 
-CheckOutcome diff_outcome(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
     CheckOutcome o;
     const std::size_t worst = static_cast<std::size_t>(lim.worst);
     std::string& r = o.report;
@@ -240,41 +239,49 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const std::vector<DiffMesh>& me
         r += "no vertex moved\n";
     }
 
-    std::vector<LimitCase> cases;
-    std::string stem = std::filesystem::path(lim.new_file).stem().string();
-    for (char& c : stem)
-        if (c == '.' || c == ' ') c = '_';
+    // One test case per limit given.
+    JUnitSuite suite;
+    suite.name = junit_stem(lim.new_file);
+    suite.package = "rigscope.diff";
+    suite.properties = {{"old", lim.old_file}, {"new", lim.new_file}};
     auto limit = [&](bool t_limit) {
         const double bound = t_limit ? lim.max_t_change : lim.max_displacement;
-        LimitCase c;
-        c.classname = "rigscope.diff." + (stem.empty() ? std::string("input") : stem);
-        c.name = t_limit ? "|change in T| > " : "displacement > ";
-        append_number(c.name, bound);
-        const auto& list = t_limit ? by_t : by_disp;
-        for (const VertexRef& v : list) {
+        std::string bound_text;
+        append_number(bound_text, bound);
+        suite.properties.emplace_back(t_limit ? "max_t_change" : "max_displacement", bound_text);
+        JUnitCase c;
+        c.classname = "rigscope.diff." + suite.name;
+        c.name = (t_limit ? "|change in T| > " : "displacement > ") + bound_text;
+        c.type = t_limit ? "rigscope.diff.t_change" : "rigscope.diff.displacement";
+        std::size_t failures = 0;
+        std::vector<std::string> lines;  // the worst, worst first
+        for (const VertexRef& v : t_limit ? by_t : by_disp) {
             const double x = t_limit ? std::fabs(meshes[v.mesh].t_change[v.vertex]) : meshes[v.mesh].displacement[v.vertex];
             if (!(x > bound)) break;
-            if (c.worst.size() < worst) c.worst.push_back(describe(meshes, v, t_limit));
-            ++c.failures;
+            if (failures++ < worst) lines.push_back(describe(meshes, v, t_limit));
         }
-        c.message = std::to_string(c.failures) + " vertices past the limit";
-        r += (t_limit ? "limit |change in T| > " : "limit displacement > ");
-        append_number(r, bound);
-        r += ": " + c.message + "\n";
-        for (const std::string& w : c.worst) r += "  " + w + "\n";
-        o.failed = o.failed || c.failures > 0;
-        cases.push_back(std::move(c));
+        c.failed = failures > 0;
+        c.message = std::to_string(failures) + " vertices past the limit";
+        r += (t_limit ? "limit |change in T| > " : "limit displacement > ") + bound_text + ": " + c.message + "\n";
+        for (const std::string& line : lines) {
+            r += "  " + line + "\n";
+            c.text += line + "\n";
+        }
+        o.failed = o.failed || c.failed;
+        suite.cases.push_back(std::move(c));
     };
     if (lim.has_displacement) limit(false);
     if (lim.has_t_change) limit(true);
-    if (!cases.empty()) r += o.failed ? "FAIL\n" : "PASS\n";
-    o.junit = limit_junit("rigscope.diff", cases);
+    if (!suite.cases.empty()) r += o.failed ? "FAIL\n" : "PASS\n";
+    suite.system_out = r;
+    o.junit = junit_xml(suite, run);
     return o;
 }
 
 // --- chunks ----------------------------------------------------------------------------------
 
-std::string diff_chunk_state(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimits& lim, const CheckRunInfo& run,
+                                                                  const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
     std::string b = "{\"max_displacement\":";
     if (lim.has_displacement) append_number(b, lim.max_displacement); else b += "null";
     b += ",\"max_t_change\":";
@@ -313,7 +320,7 @@ std::string diff_chunk_state(const DiffLimits& lim, const std::vector<DiffMesh>&
         b += '}';
     }
     b += "]}";
-    return b;
+    return {{"diff", std::move(b)}, {"run", run_info_state(run)}};
 }
 
 namespace {

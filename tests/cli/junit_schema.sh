@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# check's JUnit reports (passing, failing, several meshes, a merge of check chunks) validate
-# against the Jenkins xunit plugin's junit-10.xsd and the Apache Ant JUnit schema (tests/schemas),
-# and carry the class and test case names the README documents.
+# check's and diff's JUnit reports (passing, failing, several meshes, check --rom, merges of check
+# and diff chunks) validate against the Jenkins xunit plugin's junit-10.xsd and the Apache Ant
+# JUnit schema (tests/schemas), and carry the class and test case names the README documents.
 source "$(dirname "$0")/common.bash"
 BEND=data/bend_cylinder.glb
 CESIUM=$CORPUS/khronos/cesium_man.gltf
@@ -90,5 +90,31 @@ for i in 0 1; do
 done
 expect 0 "merge of passing check chunks" -- "$RIGSCOPE" -q merge "$WORK/merged_pass.xml" "$WORK"/c_{0,1}.xml
 check "merged passing report validates" -- valid "$WORK/merged_pass.xml"
+
+# check --rom: the failures name ROM joints, axes and angles, and the ROM lines are in system-out.
+expect 1 "failing check --rom" -- "$RIGSCOPE" -q check "$BEND" --rom --max-compress 1.3 --junit "$WORK/rom.xml"
+check "check --rom report validates" -- valid "$WORK/rom.xml"
+
+# diff writes its JUnit through the same writer: the schemas' attributes, a test case per limit.
+# NEW: bend_cylinder with Bone.001's keys moved 0.1 m (tests/cli/rigci_glb.py, no rigscope).
+python3 "$(dirname "$0")/rigci_glb.py" move "$BEND" "$WORK/in/moved.glb" Bone.001 0.1 0 0
+expect 0 "passing diff" -- "$RIGSCOPE" -q diff "$BEND" "$BEND" --max-displacement 0 --max-t-change 0 --junit "$WORK/diff_pass.xml"
+check "passing diff report validates" -- valid "$WORK/diff_pass.xml"
+check "passing diff: 2 tests, 0 failures" -- grep -q 'tests="2" failures="0" errors="0" skipped="0"' "$WORK/diff_pass.xml"
+check "passing diff: no failure element" -- bash -c "! grep -q '<failure' '$WORK/diff_pass.xml'"
+check "diff suite: NEW's stem in package rigscope.diff" -- grep -q '<testsuite name="bend_cylinder" package="rigscope.diff" id="0"' "$WORK/diff_pass.xml"
+expect 1 "failing diff" -- "$RIGSCOPE" -q diff "$BEND" "$WORK/in/moved.glb" --max-displacement 0.01 --max-t-change 1000 --junit "$WORK/diff_fail.xml"
+check "failing diff report validates" -- valid "$WORK/diff_fail.xml"
+check "failing diff: 2 tests, 1 failure (the displacement)" -- grep -q 'tests="2" failures="1" errors="0"' "$WORK/diff_fail.xml"
+check "failing diff: class and case name" -- grep -q '<testcase classname="rigscope.diff.moved" name="displacement &gt; 0.01" time="0">' "$WORK/diff_fail.xml"
+check "failing diff: typed failure" -- grep -q '<failure type="rigscope.diff.displacement" message="[0-9]* vertices past the limit">' "$WORK/diff_fail.xml"
+check "failing diff: timestamp in UTC without zone" -- grep -Eq 'timestamp="[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"' "$WORK/diff_fail.xml"
+check "failing diff: both inputs as properties" -- grep -q '<property name="new" value="'"$WORK"'/in/moved.glb"/>' "$WORK/diff_fail.xml"
+rm -f "$WORK"/c_*
+for i in 0 1 2; do
+    expect 0 "diff chunk $i" -- "$RIGSCOPE" -q diff "$BEND" "$WORK/in/moved.glb" --max-displacement 0.01 --chunk "$i/3" -o "$WORK/c_$i.csv"
+done
+expect 1 "merge of diff chunks (fails like the run)" -- "$RIGSCOPE" -q merge "$WORK/merged.csv" "$WORK"/c_{0,1,2}.csv --junit "$WORK/diff_merged.xml"
+check "merged diff report validates" -- valid "$WORK/diff_merged.xml"
 
 finish

@@ -58,9 +58,12 @@ expect 2 "drive glTF chunk (one animation over all frames)" -- "$RIGSCOPE" drive
 
 # check: chunks record their per-vertex extremes beside their JUnit files; merge prints the
 # run's report, writes its JUnit file and exits with its verdict. A chunk exits 0 either way.
-# 12 chunks named in reverse name order: the merge must order them by index.
+# 12 chunks named in reverse name order: the merge must order them by index. ROM frames 120..131
+# in 2 chunks: the failing frames 125..127 are split 125 | 126..127, and the run names them as one.
 for n_args in "4 $BEND --max-stretch 0.8 --max-compress 1.8" "4 $CESIUM --max-stretch 0.95 --worst 30" "4 $BEND --max-compress 9" \
-              "12 $BEND --max-stretch 0.8 --max-compress 1.8 --worst 40"; do
+              "12 $BEND --max-stretch 0.8 --max-compress 1.8 --worst 40" "3 $BEND --rom --max-compress 1.3" \
+              "2 $BEND --rom --frames 120..131 --max-compress 1.3" \
+              "5 $BEND --rom --rom-frames 8 --rom-angle 45 --max-stretch 0.9 --max-compress 1.2"; do
     n=${n_args%% *}
     args=${n_args#* }
     "$RIGSCOPE" -q check $args --junit "$WORK/single.xml" >"$WORK/single.txt"
@@ -75,6 +78,23 @@ for n_args in "4 $BEND --max-stretch 0.8 --max-compress 1.8" "4 $CESIUM --max-st
     for f in single merged; do sed -E 's/ time="[0-9.]+" timestamp="[0-9T:-]+"//' "$WORK/$f.xml" >"$WORK/$f.norm.xml"; done
     check "check merge of $n: JUnit file equals one run's but for timing" -- cmp -s "$WORK/single.norm.xml" "$WORK/merged.norm.xml"
     check "check merge of $n: timing normalised away, nothing else" -- test "$(grep -c 'timestamp=' "$WORK/merged.norm.xml")" -eq 0
+    # A --rom run's report ends with its failing frames by joint and axis: the merge prints the
+    # same lines, also where a run of failing frames spans two chunks.
+    if [[ $args == *--rom* ]]; then
+        check "check --rom merge of $n: ROM lines equal one run's, and there are some" -- \
+            bash -c "grep '^ROM frame' '$WORK/single.txt' >'$WORK/single.rom' && grep '^ROM frame' '$WORK/out' | cmp -s - '$WORK/single.rom'"
+    fi
+done
+# The JUnit report's timing comes from each record's "run" state: one missing, or a start the
+# Ant schema would refuse, is the record's fault (exit 3), before anything is written.
+for edit_says in 's/,\n?"run":\{[^}]*\}//|missing' 's/"timestamp":"[^"]*"/"timestamp":"yesterday"/|timestamp .yesterday. is not'; do
+    edit=${edit_says%|*}
+    rm -f "$WORK"/c_* "$WORK/merged.xml"
+    for i in 0 1; do "$RIGSCOPE" -q check "$BEND" --max-stretch 0.8 --chunk "$i/2" --junit "$WORK/c_$i.xml" >/dev/null; done
+    sed -zEi "$edit" "$WORK/c_1.xml.chunk.json"
+    expect 3 "merge of a check record with a bad run state ($edit)" -- "$RIGSCOPE" merge "$WORK/merged.xml" "$WORK"/c_{0,1}.xml
+    check "bad run state named with its record: ${edit_says#*|}" -- one_line_naming "c_1.xml.chunk.json: run state: .*${edit_says#*|}"
+    check "bad run state: no merged report" -- test ! -e "$WORK/merged.xml"
 done
 expect 2 "check chunk without --junit" -- "$RIGSCOPE" check "$BEND" --max-stretch 0.8 --chunk 0/2
 check "check chunk without --junit: says why" -- one_line_naming "needs --junit FILE"

@@ -99,7 +99,7 @@ expect 2 "--rom with --clip" -- "$RIGSCOPE" tension "$BEND" --rom --clip 0
 
 # --- check --rom fails where the bend passes the limit, naming joint and axis -----------------
 # The oracle: the frames where tension --rom gives any vertex T > 1.3.
-expect 1 "check --rom bend_cylinder" -- "$RIGSCOPE" check "$BEND" --rom --max-compress 1.3
+expect 1 "check --rom bend_cylinder" -- "$RIGSCOPE" check "$BEND" --rom --max-compress 1.3 --junit "$WORK/check_rom.xml"
 cp "$WORK/out" "$WORK/check_rom.txt"
 check "check --rom: failing frames are the frames past the limit, each named by joint and axis" -- python3 -c '
 import csv, re, sys
@@ -116,6 +116,39 @@ for line in open(sys.argv[2]):
     named |= set(range(a, b + 1))
 assert over and named == over, (sorted(over), sorted(named))
 assert min(over) >= 72  # the root sweeps move the cylinder rigidly' "$WORK/rom_t.csv" "$WORK/check_rom.txt"
+# Every frame the JUnit failure names (its message: the worst; its text: each listed vertex) and
+# every offender line on stdout: the joint, axis and signed angle that the written clip
+# (rom24.glb, read by rigci_glb.py without rigscope) turns away from rest at that frame.
+# Tolerance 1e-3 degrees: rigscope prints 6 significant digits; float32 keys give ~1e-5.
+"$RIGSCOPE" rom "$BEND" --list json >"$WORK/rom24.json"
+check "check --rom: JUnit and stdout name the joint, axis and angle the clip has at each failing frame" -- python3 -c '
+import json, re, subprocess, sys
+import xml.etree.ElementTree as ET
+glb, fps = sys.argv[1], json.load(open(sys.argv[2]))["fps"]
+clip = {}
+def truth(frame):
+    if frame not in clip:
+        j, a, deg = subprocess.check_output(["python3", sys.argv[5], "rom_at", glb, str(fps), str(frame)], text=True).split()
+        clip[frame] = (j, a, float(deg))
+    return clip[frame]
+def same(frame, joint, axis, deg, where):
+    j, a, d = truth(frame)
+    assert (joint, axis) == (j, a) and abs(float(deg) - d) < 1e-3, (where, frame, joint, axis, deg, j, a, d)
+named = 0
+fail = ET.parse(sys.argv[3]).getroot().find("testsuite/testcase/failure")
+m = re.search(r"the worst at frame (\d+): joint .(.*). axis ([XYZ]) at ([-+][0-9.]+) deg$", fail.get("message"))
+assert m, fail.get("message")
+same(int(m.group(1)), m.group(2), m.group(3), m.group(4), "message")
+vertex = r"frame (\d+) \(joint .(.*). axis ([XYZ]) at ([-+][0-9.]+) deg\): T = "
+for where, text in (("junit", fail.text), ("stdout", open(sys.argv[4]).read())):
+    lines = [l for l in text.splitlines() if ": T = " in l]
+    assert lines, where
+    for l in lines:
+        m = re.search(vertex, l)
+        assert m, (where, l)
+        same(int(m.group(1)), m.group(2), m.group(3), m.group(4), where)
+        named += 1
+assert named >= 2' "$WORK/rom24.glb" "$WORK/rom24.json" "$WORK/check_rom.xml" "$WORK/check_rom.txt" "$(dirname "$0")/rigci_glb.py"
 
 # --- every corpus file ------------------------------------------------------------------------
 while IFS= read -r f; do
@@ -145,7 +178,10 @@ single_and_chunks json diff "$BEND" "$WORK/moved.glb" --max-displacement 0.1
 "$RIGSCOPE" -q diff "$BEND" "$WORK/moved.glb" --max-displacement 0.1 --junit "$WORK/single.xml" >"$WORK/single_report.txt"
 expect 1 "merge diff JSON chunks: the run's verdict" -- "$RIGSCOPE" merge "$WORK/merged.json" "$WORK"/c_*.json --junit "$WORK/merged.xml"
 check "merged diff JSON is one run's bytes" -- cmp -s "$WORK/single.json" "$WORK/merged.json"
-check "merged diff JUnit is one run's" -- cmp -s "$WORK/single.xml" "$WORK/merged.xml"
+# Equal but for when the run started and how long it took (the merge sums its chunks'), as for check.
+for f in single merged; do sed -E 's/ time="[0-9.]+" timestamp="[0-9T:-]+"//' "$WORK/$f.xml" >"$WORK/$f.norm.xml"; done
+check "merged diff JUnit is one run's but for timing" -- cmp -s "$WORK/single.norm.xml" "$WORK/merged.norm.xml"
+check "merged diff JUnit: timing normalised away, nothing else" -- test "$(grep -c 'timestamp=' "$WORK/merged.norm.xml")" -eq 0
 check "merged diff report is one run's" -- cmp -s "$WORK/single_report.txt" "$WORK/out"
 single_and_chunks csv tension "$BEND" --rom
 expect 0 "merge tension --rom chunks" -- "$RIGSCOPE" merge "$WORK/merged.csv" "$WORK"/c_*.csv

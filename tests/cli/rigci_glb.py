@@ -5,6 +5,8 @@
   move IN OUT NODE DX DY DZ     add (DX,DY,DZ) to NODE's translation keys (the clip moves the joint)
   weight IN JOINT               JSON list: per vertex, JOINT's normalised weight
   rom_angles ROM LISTING        check each sweep's keys against the listing (exit 1 on mismatch)
+  rom_at ROM FPS FRAME          "JOINT AXIS DEGREES": the one joint the clip turns away from rest at
+                                FRAME (time FRAME / FPS), about which local axis, by how much
 """
 import base64, json, math, struct, sys
 
@@ -127,6 +129,39 @@ def main():
                     sys.exit('%s axis %s frame %d: %.6f deg (want %g), off-axis %.2e' % (s['joint'], s['axis'], frame, got, want, off_axis))
                 checked += 1
         print('%d keys checked' % checked)
+    elif cmd == 'rom_at':
+        d, j, b = load(sys.argv[2])
+        t = int(sys.argv[4]) / float(sys.argv[3])
+        turned = []
+        for ch in j['animations'][0]['channels']:
+            if ch['target']['path'] != 'rotation':
+                continue
+            node = ch['target']['node']
+            smp = j['animations'][0]['samplers'][ch['sampler']]
+            times = [read(d, x)[0] for x in slots(j, b, smp['input'])]
+            quats = [read(d, x) for x in slots(j, b, smp['output'])]
+            rest = j['nodes'][node].get('rotation', [0, 0, 0, 1])
+
+            def local(q):  # rest^-1 * q as a rotation vector, degrees
+                rx, ry, rz, rw = -rest[0], -rest[1], -rest[2], rest[3]
+                qx, qy, qz, qw = q
+                lw = rw * qw - rx * qx - ry * qy - rz * qz
+                lv = [rw * qx + rx * qw + ry * qz - rz * qy, rw * qy - rx * qz + ry * qw + rz * qx, rw * qz + rx * qy - ry * qx + rz * qw]
+                n = math.sqrt(sum(c * c for c in lv))
+                return [0.0] * 3 if n == 0 else [math.degrees(2 * math.atan2(n, lw)) * c / n for c in lv]
+
+            k = max([i for i in range(len(times)) if times[i] <= t + 1e-7] or [0])
+            k2 = min(k + 1, len(times) - 1)
+            u = 0.0 if k2 == k else min(max((t - times[k]) / (times[k2] - times[k]), 0.0), 1.0)
+            # LINEAR rotation keys about one fixed axis: the angle is linear in time between keys.
+            a, c = local(quats[k]), local(quats[k2])
+            v = [a[i] + u * (c[i] - a[i]) for i in range(3)]
+            if max(abs(x) for x in v) > 1e-4:
+                axis = max(range(3), key=lambda i: abs(v[i]))
+                turned.append('%s %s %.4f' % (j['nodes'][node].get('name', '#%d' % node), 'XYZ'[axis], v[axis]))
+        if len(turned) != 1:
+            sys.exit('frame %s: %d joints away from rest: %s' % (sys.argv[4], len(turned), turned))
+        print(turned[0])
     else:
         sys.exit(__doc__)
 

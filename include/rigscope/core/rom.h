@@ -23,6 +23,7 @@ struct RomSweep {
     int node = -1;
     int axis = 0;  // 0 X, 1 Y, 2 Z (the joint's local axes)
     long first = 0, last = 0;
+    std::string joint;  // the node's name, so that a report can name it without the scene
 };
 
 struct RomPlan {

@@ -9,6 +9,8 @@
 
 #include "rigscope/farm/chunk.h"
 #include "rigscope/core/frames.h"
+#include "rigscope/core/rom.h"
+#include "rigscope/io/junit_report.h"
 
 namespace rigscope {
 
@@ -19,13 +21,12 @@ struct CheckLimits {
     std::string file;  // the input as named; its stem is part of the JUnit class names
 };
 
-// When and where the check ran, for the JUnit report's timestamp, time and hostname (the
-// schemas CI servers validate against require them). Measured by the caller so that the
-// report itself stays a pure function of its inputs.
-struct CheckRunInfo {
-    std::string timestamp;  // UTC start, YYYY-MM-DDThh:mm:ss (the Ant schema allows no zone)
-    double seconds = 0;     // wall time of the run (for a merge: the sum of the chunks')
-    std::string hostname = "localhost";
+// A --rom run's sweeps and, per evaluated frame in order, whether any vertex passed a limit
+// there: the report names the joint, axis and angle of the failing frames.
+struct CheckRom {
+    RomPlan plan;  // its sweeps (joint names), angle and frames per sweep; the clip is not needed
+    std::vector<Frame> frames;
+    std::vector<char> failed;
 };
 
 // Per welded vertex of one mesh: the file vertices it stands for, lowest and highest T and the
@@ -48,27 +49,23 @@ struct CheckOutcome {
 // Fills file_offsets / file_ids from a weld (file vertex -> welded vertex, welded < `welded`).
 void set_file_ids(CheckMeshExtremes& mesh, const std::vector<std::uint32_t>& welded_of, std::size_t welded);
 
-CheckOutcome check_outcome(const CheckLimits& limits, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes);
+// With `rom` (a --rom run), each offender's frame names its sweep's joint, axis and angle, and
+// the report ends with the failing frames grouped by sweep.
+CheckOutcome check_outcome(const CheckLimits& limits, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes,
+                           const CheckRom* rom = nullptr);
 
 // `rigscope.check.<file stem>.<mesh>`: dots and white space in the stem and the mesh name become
 // '_' so that CI servers, which split class names on dots, group by input file and mesh.
 std::string junit_class_name(const std::string& file, const std::string& mesh, std::size_t mesh_index);
 
-// A chunk's extremes (and its run info): its record's "check" state.
-std::string check_chunk_state(const CheckLimits& limits, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes);
+// A chunk's extremes (and its ROM frames) as its record's "check" state, and its run info as its
+// "run" state: (kind, JSON) pairs for the chunk record.
+std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& limits, const CheckRunInfo& run,
+                                                                   const std::vector<CheckMeshExtremes>& meshes,
+                                                                   const CheckRom* rom = nullptr);
 
 // The outcome of a check over all frames of `chunks` (records of check --chunk runs), from
 // their states. Throws Error (exit 3) naming a chunk whose state is unreadable.
 CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks);
-
-// A per-vertex limit of another command (diff), in check's JUnit form: one test case per limit,
-// a failure listing the worst vertices when any passed it.
-struct LimitCase {
-    std::string classname, name;
-    std::size_t failures = 0;          // vertices past the limit
-    std::string message;               // the failure's message
-    std::vector<std::string> worst;    // one line each, worst first
-};
-std::string limit_junit(const std::string& suite, const std::vector<LimitCase>& cases);
 
 }  // namespace rigscope

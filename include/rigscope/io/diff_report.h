@@ -45,15 +45,20 @@ struct DiffLimits {
 // The "summary" member of diff's JSON (an object, no trailing newline).
 std::string diff_summary_json(const DiffLimits& limits, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames);
 
-// The text on stdout (summary, then the limits' verdict) and the JUnit report: one test case
-// per limit given, classname rigscope.diff.<NEW stem>, as check writes its own.
-CheckOutcome diff_outcome(const DiffLimits& limits, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames);
+// The text on stdout (summary, then the limits' verdict) and the JUnit report, through check's
+// writer (junit_report.h): suite named for NEW's stem in package rigscope.diff, one test case per
+// limit given, classname rigscope.diff.<NEW stem>.
+CheckOutcome diff_outcome(const DiffLimits& limits, const CheckRunInfo& run, const std::vector<DiffMesh>& meshes,
+                          const std::vector<DiffFrame>& frames);
 
-// A chunk's per-vertex extremes and frame maxima: its record's "diff" state.
-std::string diff_chunk_state(const DiffLimits& limits, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames);
+// A chunk's per-vertex extremes and frame maxima as its record's "diff" state, and its run info
+// as its "run" state: (kind, JSON) pairs for the chunk record.
+std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimits& limits, const CheckRunInfo& run,
+                                                                  const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames);
 
 // The extremes and frames of all of `chunks` (records of diff --chunk runs) combined as one
-// run would have seen them. Throws Error (exit 3) naming a chunk whose state is unreadable.
+// run would have seen them (the run's timing: merged_run_info). Throws Error (exit 3) naming a
+// chunk whose state is unreadable.
 void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& limits, std::vector<DiffMesh>& meshes,
                        std::vector<DiffFrame>& frames);
 

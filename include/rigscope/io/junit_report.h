@@ -1,0 +1,59 @@
+// The one JUnit XML writer for rigscope's CI verdicts (`check` and `diff`, one run or merged
+// chunks): a report that validates against the Jenkins xunit and the Apache Ant schemas
+// (tests/schemas), and the run's timing a chunk record carries so that `merge` can report it.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rigscope/farm/chunk.h"
+
+namespace rigscope {
+
+// When and where the run ran, for the report's timestamp, time and hostname (the schemas CI
+// servers validate against require them). Measured by the caller so that the report itself
+// stays a pure function of its inputs.
+struct CheckRunInfo {
+    std::string timestamp;  // UTC start, YYYY-MM-DDThh:mm:ss (the Ant schema allows no zone)
+    double seconds = 0;     // wall time of the run (for a merge: the sum of the chunks')
+    std::string hostname = "localhost";
+};
+
+// Now, and this machine's name; seconds 0 (the caller measures them).
+CheckRunInfo start_run_info();
+
+struct JUnitCase {
+    std::string classname, name;
+    bool failed = false;
+    std::string type, message, text;  // the failure's type, message and text lines
+};
+
+// One test suite. The schemas want time on every test case: a run evaluates its frames once for
+// all of them, so the run's time is the suite's and each case's is 0.
+struct JUnitSuite {
+    std::string name;     // without the package (aggregated Ant documents want it so)
+    std::string package;  // e.g. rigscope.check
+    std::vector<std::pair<std::string, std::string>> properties;
+    std::vector<JUnitCase> cases;
+    std::string system_out;
+};
+
+std::string junit_xml(const JUnitSuite& suite, const CheckRunInfo& run);
+
+// A class name part: dots, white space and control characters become '_', since CI servers
+// split class names on dots.
+std::string junit_class_part(std::string s);
+
+// A file's stem as a class name part ("input" when it has none).
+std::string junit_stem(const std::string& file);
+
+// `run` as a chunk record's "run" state (JSON).
+std::string run_info_state(const CheckRunInfo& run);
+
+// The merged run's info from the chunks' "run" states: the earliest start, the sum of the
+// chunks' times, chunk 0's host (the Ant schema has room for one). Throws Error (exit 3) naming a
+// record whose state is missing or unreadable.
+CheckRunInfo merged_run_info(const std::vector<ChunkRecord>& chunks);
+
+}  // namespace rigscope

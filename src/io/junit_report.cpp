@@ -1,0 +1,187 @@
+#include "rigscope/io/junit_report.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
+#include "rigscope/io/json_text.h"
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
+
+namespace rigscope {
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], 0 when there is none: names come from
+// files, and one invalid byte would make the whole report unreadable to an XML parser.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size() || (n == 2 && c < 0xC2)) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
+    return n;
+}
+
+// XML 1.0 text or attribute value: markup escaped, characters XML cannot carry (control
+// characters, invalid UTF-8) as '?'. In attributes, line breaks and tabs are character
+// references so that a parser's attribute normalisation keeps them.
+void xml_escape(std::string& out, const std::string& s, bool attribute) {
+    for (std::size_t i = 0; i < s.size();) {
+        const char c = s[i];
+        const std::size_t n = utf8_length(s, i);
+        if (n > 1) {
+            out.append(s, i, n);
+            i += n;
+            continue;
+        }
+        ++i;
+        switch (c) {
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '&': out += "&amp;"; break;
+            case '"': out += "&quot;"; break;
+            case '\n': out += attribute ? "&#10;" : "\n"; break;
+            case '\t': out += attribute ? "&#9;" : "\t"; break;
+            case '\r': out += "&#13;"; break;
+            default: out += (n == 1 && static_cast<unsigned char>(c) >= 0x20) ? c : '?';
+        }
+    }
+}
+
+void attribute(std::string& x, const char* name, const std::string& value) {
+    x += ' ';
+    x += name;
+    x += "=\"";
+    xml_escape(x, value, true);
+    x += '"';
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", s < 0 ? 0.0 : s);
+    return buf;
+}
+
+// YYYY-MM-DDThh:mm:ss, the form the Ant schema accepts: a record's text goes into the report.
+bool is_timestamp(const std::string& t) {
+    static const char form[] = "dddd-dd-ddTdd:dd:dd";
+    if (t.size() != sizeof form - 1) return false;
+    for (std::size_t i = 0; i < t.size(); ++i)
+        if (form[i] == 'd' ? !(t[i] >= '0' && t[i] <= '9') : t[i] != form[i]) return false;
+    return true;
+}
+
+}  // namespace
+
+CheckRunInfo start_run_info() {
+    CheckRunInfo run;
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    run.timestamp = stamp;
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0 && host[0] != '\0') run.hostname = host;
+    return run;
+}
+
+std::string junit_class_part(std::string s) {
+    for (char& c : s)
+        if (c == '.' || static_cast<unsigned char>(c) <= 0x20 || c == 0x7F) c = '_';
+    return s;
+}
+
+std::string junit_stem(const std::string& file) {
+    const std::string stem = std::filesystem::path(file).stem().string();
+    return junit_class_part(stem.empty() ? "input" : stem);
+}
+
+std::string junit_xml(const JUnitSuite& suite, const CheckRunInfo& run) {
+    std::size_t failures = 0;
+    for (const JUnitCase& c : suite.cases) failures += c.failed;
+    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite";
+    attribute(x, "name", suite.name);
+    attribute(x, "package", suite.package);
+    x += " id=\"0\" tests=\"" + std::to_string(suite.cases.size()) + "\" failures=\"" + std::to_string(failures) +
+         "\" errors=\"0\" skipped=\"0\" time=\"" + seconds_text(run.seconds) + "\"";
+    attribute(x, "timestamp", run.timestamp);
+    attribute(x, "hostname", run.hostname.empty() ? "localhost" : run.hostname);
+    x += ">\n    <properties>\n";
+    for (const auto& [name, value] : suite.properties) {
+        x += "      <property";
+        attribute(x, "name", name);
+        attribute(x, "value", value);
+        x += "/>\n";
+    }
+    x += "    </properties>\n";
+    for (const JUnitCase& c : suite.cases) {
+        x += "    <testcase";
+        attribute(x, "classname", c.classname);
+        attribute(x, "name", c.name);
+        x += " time=\"0\"";
+        if (!c.failed) {
+            x += "/>\n";
+            continue;
+        }
+        x += ">\n      <failure";
+        attribute(x, "type", c.type);
+        attribute(x, "message", c.message);
+        x += '>';
+        xml_escape(x, c.text, false);
+        x += "</failure>\n    </testcase>\n";
+    }
+    x += "    <system-out>";
+    xml_escape(x, suite.system_out, false);
+    x += "</system-out>\n    <system-err/>\n  </testsuite>\n</testsuites>\n";
+    return x;
+}
+
+std::string run_info_state(const CheckRunInfo& run) {
+    std::string b = "{\"timestamp\":";
+    append_json_string(b, run.timestamp);
+    b += ",\"seconds\":" + seconds_text(run.seconds) + ",\"hostname\":";
+    append_json_string(b, run.hostname);
+    b += '}';
+    return b;
+}
+
+CheckRunInfo merged_run_info(const std::vector<ChunkRecord>& chunks) {
+    CheckRunInfo run;
+    run.hostname.clear();
+    for (const ChunkRecord& r : chunks) {
+        auto bad = [&](const std::string& problem) { throw bad_input(r.record_path, "run state: " + problem); };
+        const std::string* state = nullptr;
+        for (const auto& [kind, text] : r.state)
+            if (kind == "run") state = &text;
+        if (!state) bad("missing (the chunk's timing)");
+        const std::string_view s = *state;
+        try {
+            const auto top = json_text::members(s, json_text::document(s));
+            auto get = [&](const char* key) {
+                const json_text::Member* m = json_text::find(top, key);
+                if (!m) bad(std::string("no '") + key + "'");
+                return m->value;
+            };
+            const std::string stamp = json_text::string_value(s, get("timestamp"));
+            if (!is_timestamp(stamp)) bad("timestamp '" + stamp + "' is not YYYY-MM-DDThh:mm:ss");
+            if (run.timestamp.empty() || stamp < run.timestamp) run.timestamp = stamp;
+            const std::string seconds(get("seconds").of(s));
+            char* end = nullptr;
+            const double v = std::strtod(seconds.c_str(), &end);
+            if (seconds.empty() || end != seconds.c_str() + seconds.size() || !(v >= 0)) bad("'" + seconds + "' is not a number of seconds");
+            run.seconds += v;
+            if (run.hostname.empty()) run.hostname = json_text::string_value(s, get("hostname"));
+        } catch (const json_text::SyntaxError& e) {
+            bad(e.what());
+        }
+    }
+    return run;
+}
+
+}  // namespace rigscope
