@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "commands.h"
-#include "rigscope/io/check_report.h"
+#include "rigscope/farm/check_chunk.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "report_page.h"

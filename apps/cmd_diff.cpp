@@ -6,7 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
-#include "rigscope/io/diff_report.h"
+#include "rigscope/farm/diff_chunk.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"

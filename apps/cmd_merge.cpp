@@ -6,8 +6,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/io/check_report.h"
-#include "rigscope/io/diff_report.h"
+#include "rigscope/farm/check_chunk.h"
+#include "rigscope/farm/diff_chunk.h"
 #include "rigscope/core/error.h"
 #include "rigscope/farm/merge.h"
 #include "rigscope/run/tension_gltf.h"

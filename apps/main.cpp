@@ -53,6 +53,14 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "rigscope: error: out of memory\n");
         return kExitBadInput;
+    } catch (const std::length_error& e) {
+        // A size past what a container holds comes from a count in the input.
+        std::fprintf(stderr, "rigscope: error: %s\n", e.what());
+        return kExitBadInput;
+    } catch (const std::logic_error& e) {
+        // A precondition rigscope's own code broke: a bug, not the input's fault.
+        std::fprintf(stderr, "rigscope: internal error: %s (please report it)\n", e.what());
+        return kExitInternal;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rigscope: error: %s\n", e.what());
         return kExitBadInput;

@@ -6,7 +6,7 @@
 
 #include "rigscope/io/json_text.h"
 #include "merge_internal.h"
-#include "rigscope/io/diff_report.h"
+#include "rigscope/farm/diff_chunk.h"
 #include "rigscope/io/tension_output.h"
 
 namespace rigscope::merge_detail {

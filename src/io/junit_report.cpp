@@ -61,14 +61,16 @@ void attribute(std::string& x, const char* name, const std::string& value) {
     x += '"';
 }
 
-std::string seconds_text(double s) {
+}  // namespace
+
+std::string junit_seconds(double s) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", s < 0 ? 0.0 : s);
     return buf;
 }
 
 // YYYY-MM-DDThh:mm:ss, the form the Ant schema accepts: a record's text goes into the report.
-bool is_timestamp(const std::string& t) {
+bool is_junit_timestamp(const std::string& t) {
     static const char form[] = "dddd-dd-ddTdd:dd:dd";
     if (t.size() != sizeof form - 1) return false;
     for (std::size_t i = 0; i < t.size(); ++i)
@@ -76,7 +78,6 @@ bool is_timestamp(const std::string& t) {
     return true;
 }
 
-}  // namespace
 
 CheckRunInfo start_run_info() {
     CheckRunInfo run;
@@ -109,7 +110,7 @@ std::string junit_xml(const JUnitSuite& suite, const CheckRunInfo& run) {
     attribute(x, "name", suite.name);
     attribute(x, "package", suite.package);
     x += " id=\"0\" tests=\"" + std::to_string(suite.cases.size()) + "\" failures=\"" + std::to_string(failures) +
-         "\" errors=\"0\" skipped=\"0\" time=\"" + seconds_text(run.seconds) + "\"";
+         "\" errors=\"0\" skipped=\"0\" time=\"" + junit_seconds(run.seconds) + "\"";
     attribute(x, "timestamp", run.timestamp);
     attribute(x, "hostname", run.hostname.empty() ? "localhost" : run.hostname);
     x += ">\n    <properties>\n";
@@ -140,48 +141,6 @@ std::string junit_xml(const JUnitSuite& suite, const CheckRunInfo& run) {
     xml_escape(x, suite.system_out, false);
     x += "</system-out>\n    <system-err/>\n  </testsuite>\n</testsuites>\n";
     return x;
-}
-
-std::string run_info_state(const CheckRunInfo& run) {
-    std::string b = "{\"timestamp\":";
-    append_json_string(b, run.timestamp);
-    b += ",\"seconds\":" + seconds_text(run.seconds) + ",\"hostname\":";
-    append_json_string(b, run.hostname);
-    b += '}';
-    return b;
-}
-
-CheckRunInfo merged_run_info(const std::vector<ChunkRecord>& chunks) {
-    CheckRunInfo run;
-    run.hostname.clear();
-    for (const ChunkRecord& r : chunks) {
-        auto bad = [&](const std::string& problem) { throw bad_input(r.record_path, "run state: " + problem); };
-        const std::string* state = nullptr;
-        for (const auto& [kind, text] : r.state)
-            if (kind == "run") state = &text;
-        if (!state) bad("missing (the chunk's timing)");
-        const std::string_view s = *state;
-        try {
-            const auto top = json_text::members(s, json_text::document(s));
-            auto get = [&](const char* key) {
-                const json_text::Member* m = json_text::find(top, key);
-                if (!m) bad(std::string("no '") + key + "'");
-                return m->value;
-            };
-            const std::string stamp = json_text::string_value(s, get("timestamp"));
-            if (!is_timestamp(stamp)) bad("timestamp '" + stamp + "' is not YYYY-MM-DDThh:mm:ss");
-            if (run.timestamp.empty() || stamp < run.timestamp) run.timestamp = stamp;
-            const std::string seconds(get("seconds").of(s));
-            char* end = nullptr;
-            const double v = std::strtod(seconds.c_str(), &end);
-            if (seconds.empty() || end != seconds.c_str() + seconds.size() || !(v >= 0)) bad("'" + seconds + "' is not a number of seconds");
-            run.seconds += v;
-            if (run.hostname.empty()) run.hostname = json_text::string_value(s, get("hostname"));
-        } catch (const json_text::SyntaxError& e) {
-            bad(e.what());
-        }
-    }
-    return run;
 }
 
 }  // namespace rigscope

@@ -79,6 +79,19 @@ LoadOptions load_options(const InputOptions& opt) {
     return lo;
 }
 
+std::vector<Frame> select_frames(const Input& in, const std::string& spec, const std::string& clip_file) {
+    try {
+        std::vector<Frame> frames =
+            spec.empty() ? default_frames(in.clip_ptr(), in.fps) : for_option("--frames", [&] { return parse_frames(spec, in.fps); });
+        for_option("--frames", [&] { check_frames_in_clip(frames, in.clip_ptr(), in.fps); });
+        return frames;
+    } catch (const Error& e) {
+        // A clip the frame selection cannot use is the file's fault: name the file it came from.
+        if (e.code() != kExitBadInput) throw;
+        throw bad_input(clip_file, e.what());
+    }
+}
+
 Input load_input(const InputOptions& opt, bool per_frame) {
     const LoadOptions lo = load_options(opt);
     Input in;
@@ -144,14 +157,7 @@ Input load_input(const InputOptions& opt, bool per_frame) {
         in.paths.push_back(opt.rig);
     }
 
-    try {
-        in.frames = opt.frames.empty() ? default_frames(in.clip_ptr(), in.fps) : for_option("--frames", [&] { return parse_frames(opt.frames, in.fps); });
-        for_option("--frames", [&] { check_frames_in_clip(in.frames, in.clip_ptr(), in.fps); });
-    } catch (const Error& e) {
-        // A clip the frame selection cannot use is the file's fault: name the file it came from.
-        if (e.code() != kExitBadInput) throw;
-        throw bad_input(opt.animation.empty() ? opt.file : opt.animation, e.what());
-    }
+    in.frames = select_frames(in, opt.frames, opt.animation.empty() ? opt.file : opt.animation);
     if (!opt.chunk.empty()) {
         for_option("--chunk", [&] { parse_chunk_spec(opt.chunk, in.chunk_index, in.chunk_count); });
         in.frames = chunk_frames(in.frames, in.chunk_index, in.chunk_count);

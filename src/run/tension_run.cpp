@@ -1,5 +1,6 @@
 #include "rigscope/run/tension_run.h"
 
+#include <cmath>
 #include <optional>
 #include <spdlog/spdlog.h>
 
@@ -18,7 +19,26 @@ MeasureOptions TensionOptions::measure_options() const {
     return m;
 }
 
+void check_tension_options(const TensionOptions& opt) {
+    auto in_range = [](const char* option, double v, double lo, double hi) {
+        if (!(v >= lo && v <= hi))
+            throw Error(kExitUsage, std::string(option) + ": " + std::to_string(v) + " is not from " + std::to_string(lo) + " to " +
+                                        std::to_string(hi));
+    };
+    if (!(opt.params.falloff > 0) || !std::isfinite(opt.params.falloff)) throw Error(kExitUsage, "--falloff: must be a positive number");
+    in_range("--stretch-area", opt.params.stretch_area, 0, 1);
+    in_range("--compress-area", opt.params.compress_area, 0, 1);
+    in_range("--weight-limit", opt.params.weight_limit, 0, 1);
+    if (!(opt.params.smooth_k >= 0) || !std::isfinite(opt.params.smooth_k)) throw Error(kExitUsage, "--smooth-k: must be 0 or more");
+    if (opt.measure != "edge" && opt.measure != "area" && opt.measure != "principal")
+        throw Error(kExitUsage, "--measure: '" + opt.measure + "' is not edge, area or principal");
+    if (opt.smooth < 0 || opt.smooth > 10000) throw Error(kExitUsage, "--smooth: " + std::to_string(opt.smooth) + " is not from 0 to 10000");
+    if (opt.smooth_weights != "uniform" && opt.smooth_weights != "cotan")
+        throw Error(kExitUsage, "--smooth-weights: '" + opt.smooth_weights + "' is not uniform or cotan");
+}
+
 std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
+    check_tension_options(opt);
     std::vector<MeshTension> out;
     Pose pose;
     std::optional<Scene> ref_scene;

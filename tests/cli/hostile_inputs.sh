@@ -121,9 +121,9 @@ refused 3 "images[0]: URI '../../../../etc/passwd'" "image URI ../../../../etc/p
 check "no output of the refused runs" -- test ! -e "$WORK/g/x.csv"
 
 # ---- 3. Required extensions rigscope does not implement -----------------------------------------
-for m in requires_draco requires_meshopt requires_unlit; do make_file "$m" "$WORK/$m.glb"; done
-refused 3 "requires extension KHR_draco_mesh_compression" "extensionsRequired Draco" -- rs deform "$WORK/requires_draco.glb" -o "$WORK/x.csv"
-refused 3 "requires extension EXT_meshopt_compression" "extensionsRequired meshopt" -- rs info "$WORK/requires_meshopt.glb"
+for m in requires_instancing requires_unknown requires_unlit; do make_file "$m" "$WORK/$m.glb"; done
+refused 3 "requires extension EXT_mesh_gpu_instancing" "extensionsRequired instancing" -- rs deform "$WORK/requires_instancing.glb" -o "$WORK/x.csv"
+refused 3 "requires extension KHR_mesh_future_compression" "extensionsRequired unknown" -- rs info "$WORK/requires_unknown.glb"
 expect 0 "extensionsRequired KHR_materials_unlit (materials only: nothing rigscope reads)" -- rs info "$WORK/requires_unlit.glb"
 check "no output of the refused run" -- test ! -e "$WORK/x.csv"
 

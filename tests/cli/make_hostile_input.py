@@ -196,8 +196,10 @@ MAKERS = {
     "buffer_via_link": lambda: buffer_as("link.bin"),
     "buffer_inside": lambda: buffer_as("sub/../inside.bin"),
     "image_outside": lambda: image_as("../../../../etc/passwd"),
-    "requires_draco": lambda: required("KHR_draco_mesh_compression"),
-    "requires_meshopt": lambda: required("EXT_meshopt_compression"),
+    # Extensions that change geometry and that rigscope does not implement (Draco and meshopt
+    # are read since issue 17: tests/cli/gltf_compressed.sh).
+    "requires_instancing": lambda: required("EXT_mesh_gpu_instancing"),
+    "requires_unknown": lambda: required("KHR_mesh_future_compression"),
     "requires_unlit": lambda: required("KHR_materials_unlit"),
     "sampler_input_vec3": sampler_input_vec3,
     "base64_junk_after_padding": base64_junk_after_padding,

@@ -76,11 +76,15 @@ def main():
     scratch = tempfile.mkdtemp(prefix="readme_examples.")
     failures, passes = [], 0
     try:
-        # The README's paths: build/rigscope, data/, scripts/, ../shared/corpus.
+        # The README's paths: build/rigscope, build/python, data/, scripts/, ../shared/corpus.
         work = os.path.join(scratch, "repo")
         os.makedirs(os.path.join(work, "build"))
         os.makedirs(os.path.join(scratch, "shared"))
         os.symlink(binary, os.path.join(work, "build", "rigscope"))
+        # The Python module, built beside the binary.
+        python_dir = os.path.join(os.path.dirname(os.path.abspath(binary)), "python")
+        if os.path.isdir(python_dir):
+            os.symlink(python_dir, os.path.join(work, "build", "python"))
         for d in ("data", "scripts", "docs"):
             os.symlink(os.path.join(root, d), os.path.join(work, d))
         os.symlink(os.path.abspath(corpus), os.path.join(scratch, "shared", "corpus"))

@@ -14,6 +14,7 @@ enum Exit : int {
     kExitBadInput = 3,      // unreadable or invalid input file
     kExitCannotWrite = 4,   // output cannot be written
     kExitMismatch = 5,      // inputs that do not fit together
+    kExitInternal = 6,      // a broken invariant: a bug in rigscope, not the input's fault
 };
 
 // A one-line, user-facing failure: the message names the file and the problem.
@@ -29,5 +30,8 @@ private:
 inline Error bad_input(const std::string& path, const std::string& problem) {
     return Error(kExitBadInput, path + ": " + problem);
 }
+
+// A broken invariant: says "internal error" instead of blaming the input.
+inline Error internal_error(const std::string& what) { return Error(kExitInternal, "internal error: " + what); }
 
 }  // namespace rigscope

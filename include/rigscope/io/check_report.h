@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "rigscope/farm/chunk.h"
 #include "rigscope/core/frames.h"
 #include "rigscope/core/rom.h"
 #include "rigscope/io/junit_report.h"
@@ -57,15 +56,5 @@ CheckOutcome check_outcome(const CheckLimits& limits, const CheckRunInfo& run, c
 // `rigscope.check.<file stem>.<mesh>`: dots and white space in the stem and the mesh name become
 // '_' so that CI servers, which split class names on dots, group by input file and mesh.
 std::string junit_class_name(const std::string& file, const std::string& mesh, std::size_t mesh_index);
-
-// A chunk's extremes (and its ROM frames) as its record's "check" state, and its run info as its
-// "run" state: (kind, JSON) pairs for the chunk record.
-std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& limits, const CheckRunInfo& run,
-                                                                   const std::vector<CheckMeshExtremes>& meshes,
-                                                                   const CheckRom* rom = nullptr);
-
-// The outcome of a check over all frames of `chunks` (records of check --chunk runs), from
-// their states. Throws Error (exit 3) naming a chunk whose state is unreadable.
-CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks);
 
 }  // namespace rigscope

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "rigscope/io/check_report.h"
-#include "rigscope/farm/chunk.h"
 #include "rigscope/core/frames.h"
 
 namespace rigscope {
@@ -50,16 +49,5 @@ std::string diff_summary_json(const DiffLimits& limits, const std::vector<DiffMe
 // limit given, classname rigscope.diff.<NEW stem>.
 CheckOutcome diff_outcome(const DiffLimits& limits, const CheckRunInfo& run, const std::vector<DiffMesh>& meshes,
                           const std::vector<DiffFrame>& frames);
-
-// A chunk's per-vertex extremes and frame maxima as its record's "diff" state, and its run info
-// as its "run" state: (kind, JSON) pairs for the chunk record.
-std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimits& limits, const CheckRunInfo& run,
-                                                                  const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames);
-
-// The extremes and frames of all of `chunks` (records of diff --chunk runs) combined as one
-// run would have seen them (the run's timing: merged_run_info). Throws Error (exit 3) naming a
-// chunk whose state is unreadable.
-void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& limits, std::vector<DiffMesh>& meshes,
-                       std::vector<DiffFrame>& frames);
 
 }  // namespace rigscope

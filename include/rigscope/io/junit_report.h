@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "rigscope/farm/chunk.h"
 
 namespace rigscope {
 
@@ -48,12 +47,9 @@ std::string junit_class_part(std::string s);
 // A file's stem as a class name part ("input" when it has none).
 std::string junit_stem(const std::string& file);
 
-// `run` as a chunk record's "run" state (JSON).
-std::string run_info_state(const CheckRunInfo& run);
-
-// The merged run's info from the chunks' "run" states: the earliest start, the sum of the
-// chunks' times, chunk 0's host (the Ant schema has room for one). Throws Error (exit 3) naming a
-// record whose state is missing or unreadable.
-CheckRunInfo merged_run_info(const std::vector<ChunkRecord>& chunks);
+// Seconds as the reports write them (3 decimals, never negative).
+std::string junit_seconds(double s);
+// YYYY-MM-DDThh:mm:ss, the form the Ant schema accepts.
+bool is_junit_timestamp(const std::string& t);
 
 }  // namespace rigscope

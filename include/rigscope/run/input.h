@@ -62,6 +62,10 @@ struct Input {
 // Loads and selects. `per_frame` false: the scene and meshes only (info).
 Input load_input(const InputOptions& opt, bool per_frame = true);
 
+// The frames `spec` (--frames; empty: every frame of the clip) names on in's clip and fps, checked
+// against the clip; `clip_file` is blamed when the clip itself is unusable.
+std::vector<Frame> select_frames(const Input& in, const std::string& spec, const std::string& clip_file);
+
 // "A,B" as {"A", "B"} (--joints).
 std::vector<std::string> split_joint_list(const std::string& list);
 

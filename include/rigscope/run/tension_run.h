@@ -27,6 +27,10 @@ struct TensionOptions {
     MeasureOptions measure_options() const;
 };
 
+// Throws Error (bad value) naming the option whose value is out of its range: the CLI's
+// validators see the command line, this sees what the Python module and chunk records pass.
+void check_tension_options(const TensionOptions& opt);
+
 // One MeshTension per selected mesh, rest lengths from the chosen reference. Throws Error
 // (mismatch) when a reference file's mesh has another vertex count.
 // The reference file, if any, joins in.paths: an output may not overwrite it either.

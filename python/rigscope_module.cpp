@@ -1,0 +1,558 @@
+// The Python module `rigscope`: the run layer (rigscope/run) for pipeline scripts. Option names
+// and defaults are the CLI's; errors carry the CLI's messages, one exception class per exit code;
+// arrays are handed to numpy from the C++ buffers they were computed in (no per-vertex copy),
+// and the GIL is released while frames are evaluated. docs/python.md has examples.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/tension.h"
+#include "rigscope/core/vertex_list.h"
+#include "rigscope/io/info_report.h"
+#include "rigscope/io/rig_reader.h"
+#include "rigscope/run/deform_run.h"
+#include "rigscope/run/drive_run.h"
+#include "rigscope/run/input.h"
+#include "rigscope/run/rivet_run.h"
+#include "rigscope/run/tension_run.h"
+
+namespace py = pybind11;
+using namespace rigscope;
+
+namespace {
+
+// A float32 numpy array over `data`, which the array then owns: the values are not copied.
+py::array_t<float> owned_array(std::vector<float>&& data, std::vector<py::ssize_t> shape) {
+    auto* held = new std::vector<float>(std::move(data));
+    py::capsule owner(held, [](void* p) { delete static_cast<std::vector<float>*>(p); });
+    return py::array_t<float>(shape, held->data(), owner);
+}
+
+py::array_t<double> owned_array(std::vector<double>&& data, std::vector<py::ssize_t> shape) {
+    auto* held = new std::vector<double>(std::move(data));
+    py::capsule owner(held, [](void* p) { delete static_cast<std::vector<double>*>(p); });
+    return py::array_t<double>(shape, held->data(), owner);
+}
+
+py::object frame_label(const Frame& f) {
+    if (f.bind) return py::str("bind");
+    return py::int_(f.number);
+}
+
+py::list frame_labels(const std::vector<Frame>& frames) {
+    py::list out;
+    for (const Frame& f : frames) out.append(frame_label(f));
+    return out;
+}
+
+py::array_t<double> frame_times(const std::vector<Frame>& frames) {
+    std::vector<double> t;
+    for (const Frame& f : frames) t.push_back(f.time);
+    return owned_array(std::move(t), {static_cast<py::ssize_t>(t.size())});
+}
+
+py::object namespace_of(py::dict fields) { return py::module_::import("types").attr("SimpleNamespace")(**fields); }
+
+// One value per selected mesh: the value itself when one mesh is selected, else a dict by name.
+py::object per_mesh(const std::vector<std::string>& names, const std::vector<py::object>& values) {
+    if (values.size() == 1) return values[0];
+    py::dict d;
+    for (std::size_t i = 0; i < names.size(); ++i) d[py::str(names[i])] = values[i];
+    return d;
+}
+
+// The tension keyword arguments of tension() and iter_tension(), as the CLI's options.
+struct TensionArgs {
+    std::optional<std::string> frames, reference, measure, smooth_weights;
+    std::optional<long> reference_frame;
+    double falloff, stretch_area, compress_area, weight_limit, smooth_k;
+    int smooth;
+    std::optional<double> auto_range;
+};
+
+class Session {
+public:
+    Session(InputOptions opt) : opt_(std::move(opt)) {
+        py::gil_scoped_release release;
+        in_ = load_input(opt_);
+    }
+
+    py::object info() const {
+        const std::string text = info_json(in_.scene, in_.meshes, in_.weld);
+        return py::module_::import("json").attr("loads")(text);
+    }
+
+    py::object deform(const std::optional<std::string>& frames) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Selection sel(*this, frames);
+        const std::size_t nf = in_.frames.size();
+        std::vector<std::vector<float>> out(in_.meshes.size());
+        {
+            py::gil_scoped_release release;
+            DeformRun run(in_);
+            for (std::size_t i = 0; i < out.size(); ++i) out[i].resize(nf * vertex_count(i) * 3);
+            run.for_each_frame([&](std::size_t fi) {
+                for (std::size_t i = 0; i < out.size(); ++i) {
+                    const auto& p = run.positions(i);
+                    std::memcpy(out[i].data() + fi * p.size() * 3, p.data(), p.size() * sizeof(Eigen::Vector3f));
+                }
+            });
+        }
+        std::vector<py::object> arrays;
+        for (std::size_t i = 0; i < out.size(); ++i)
+            arrays.push_back(owned_array(std::move(out[i]), {static_cast<py::ssize_t>(nf), static_cast<py::ssize_t>(vertex_count(i)), 3}));
+        return per_mesh(names(), arrays);
+    }
+
+    py::object tension(const TensionArgs& args) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Selection sel(*this, args.frames);
+        const TensionOptions topt = tension_options(args);
+        const std::size_t nf = in_.frames.size();
+        std::vector<MeshTension> meshes;
+        TensionRun run;
+        Columns cols;
+        {
+            py::gil_scoped_release release;
+            meshes = prepare_tension(in_, topt);
+            run = describe_run(in_, topt);
+            if (args.auto_range) apply_auto_range(in_, meshes, *args.auto_range, run);
+            cols.reserve(meshes, nf);
+            for_each_tension_frame(in_, meshes, [&](std::size_t fi) { cols.take(meshes, run, fi); });
+        }
+        return cols.result(*this, meshes, run);
+    }
+
+    py::object rivets(const std::vector<std::uint32_t>& vertices, const std::optional<std::string>& joint,
+                      const std::optional<std::string>& frames, bool bake) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Selection sel(*this, frames);
+        const int mesh = rivet_mesh(in_, opt_.mesh);
+        const std::uint32_t n = static_cast<std::uint32_t>(in_.scene.meshes[mesh].vertex_count());
+        for (std::uint32_t v : vertices)
+            if (v >= n)
+                throw Error(kExitUsage, "--vertices: vertex " + std::to_string(v) + " is out of range (the mesh has " + std::to_string(n) +
+                                            " vertices)");
+        if (bake && joint) throw Error(kExitUsage, "--joint chooses the joint of a fitted rivet; a baked rivet (--bake) follows no joint");
+        if (bake) return baked(mesh, vertices);
+        std::vector<RivetResult> fits;
+        {
+            py::gil_scoped_release release;
+            fits = fit_rivets(in_, mesh, vertices, joint.value_or(""));
+        }
+        const Scene& s = in_.scene;
+        py::list out;
+        for (const RivetResult& r : fits) {
+            py::dict d;
+            d["vertex"] = r.vertex;
+            d["joint"] = s.nodes[r.joint].name;
+            const int parent = s.nodes[r.joint].parent;
+            d["parent"] = parent >= 0 ? py::object(py::str(s.nodes[parent].name)) : py::none();
+            py::list inf;
+            for (const RivetInfluence& i : r.influences) inf.append(py::make_tuple(s.nodes[i.joint].name, i.weight));
+            d["influences"] = inf;
+            auto vec = [](const Eigen::Vector3d& v) { return owned_array(std::vector<double>{v.x(), v.y(), v.z()}, {3}); };
+            d["analytic"] = r.analytic ? py::object(vec(*r.analytic)) : py::none();
+            d["pivot_world"] = vec(r.pivot_world);
+            d["pivot_parent"] = vec(r.fit.pivot_parent);
+            d["offset"] = vec(r.fit.offset);
+            d["rank"] = r.fit.rank;
+            d["rms_error"] = r.fit.rms_error;
+            d["max_error"] = r.fit.max_error;
+            out.append(d);
+        }
+        return out;
+    }
+
+    py::object drive(const std::optional<std::string>& rig_path, const std::optional<std::string>& frames) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const std::string path = rig_path.value_or(opt_.rig);
+        if (path.empty()) throw Error(kExitUsage, "drive needs a rig: drive(\"RIG.json\") or load(..., rig=\"RIG.json\")");
+        // The session's pose follows its own rig (load's rig=); drive() evaluates the one named.
+        ResolvedRig saved = in_.rig;
+        struct Restore {
+            Input& in;
+            ResolvedRig& saved;
+            ~Restore() { in.rig = std::move(saved); }
+        } restore{in_, saved};
+        in_.rig = resolve_rig(read_rig(path), in_.scene);
+        Selection sel(*this, frames);
+        const std::size_t nf = in_.frames.size();
+        std::vector<std::vector<float>> weights, x, y;
+        std::vector<DriveSeriesName> series;
+        std::vector<DriveControlName> controls;
+        {
+            py::gil_scoped_release release;
+            DriveRun run(in_);
+            series = run.series();
+            controls = run.controls();
+            weights.resize(series.size());
+            x.resize(controls.size());
+            y.resize(controls.size());
+            run.for_each_frame([&](std::size_t) {
+                for (std::size_t s = 0; s < series.size(); ++s) weights[s].push_back(run.weights()[s]);
+                for (std::size_t c = 0; c < controls.size(); ++c) {
+                    x[c].push_back(run.xy()[c][0]);
+                    y[c].push_back(run.xy()[c][1]);
+                }
+            });
+        }
+        const auto n = static_cast<py::ssize_t>(nf);
+        py::list jcontrols, jseries;
+        for (std::size_t c = 0; c < controls.size(); ++c) {
+            py::dict d;
+            d["control"] = controls[c].control;
+            d["node"] = controls[c].node;
+            d["x"] = owned_array(std::move(x[c]), {n});
+            d["y"] = owned_array(std::move(y[c]), {n});
+            jcontrols.append(d);
+        }
+        for (std::size_t s = 0; s < series.size(); ++s) {
+            py::dict d;
+            d["control"] = series[s].controls;
+            d["mesh"] = series[s].mesh;
+            d["target"] = series[s].target;
+            d["weights"] = owned_array(std::move(weights[s]), {n});
+            jseries.append(d);
+        }
+        py::dict out;
+        out["frames"] = frame_labels(in_.frames);
+        out["times"] = frame_times(in_.frames);
+        out["controls"] = jcontrols;
+        out["series"] = jseries;
+        return out;
+    }
+
+    // Streaming: one frame at a time, constant memory.
+    class TensionFrames {
+    public:
+        TensionFrames(std::shared_ptr<Session> s, const TensionArgs& args) : s_(std::move(s)) {
+            std::lock_guard<std::mutex> lock(s_->mutex_);
+            const TensionOptions topt = s_->tension_options(args);
+            frames_ = select_frames(s_->in_, args.frames.value_or(""), s_->clip_file());
+            Selection sel(*s_, args.frames);
+            py::gil_scoped_release release;
+            meshes_ = prepare_tension(s_->in_, topt);
+            run_ = describe_run(s_->in_, topt);
+            if (args.auto_range) apply_auto_range(s_->in_, meshes_, *args.auto_range, run_);
+            pose_ = bind_pose(s_->in_.scene);
+            pool_ = std::make_unique<ThreadPool>(s_->in_.threads);
+        }
+
+        py::object next() {
+            if (next_ >= frames_.size()) throw py::stop_iteration();
+            std::lock_guard<std::mutex> lock(s_->mutex_);
+            Selection sel(*s_, frames_);
+            Columns cols;
+            {
+                py::gil_scoped_release release;
+                cols.reserve(meshes_, 1);
+                evaluate_tension_frame(s_->in_, meshes_, next_, pose_, pool_.get());
+                cols.take(meshes_, run_, 0);
+            }
+            const Frame f = frames_[next_++];
+            return py::make_tuple(frame_label(f), cols.frame_result(*s_, meshes_, run_));
+        }
+
+    private:
+        std::shared_ptr<Session> s_;
+        std::vector<Frame> frames_;
+        std::vector<MeshTension> meshes_;
+        TensionRun run_;
+        Pose pose_;
+        std::unique_ptr<ThreadPool> pool_;
+        std::size_t next_ = 0;
+    };
+
+private:
+    // The session's frames for one call (--frames; None: the clip's), restored afterwards.
+    struct Selection {
+        Session& s;
+        std::vector<Frame> saved;
+        Selection(Session& session, const std::optional<std::string>& spec) : s(session), saved(session.in_.frames) {
+            s.in_.frames = select_frames(s.in_, spec.value_or(""), s.clip_file());
+        }
+        Selection(Session& session, const std::vector<Frame>& frames) : s(session), saved(session.in_.frames) { s.in_.frames = frames; }
+        ~Selection() { s.in_.frames = std::move(saved); }
+    };
+
+    // Per file vertex and frame, as the CLI's CSV has them.
+    struct Columns {
+        std::vector<std::vector<float>> t, compress, stretch, extra;  // extra: t_area, or lambda_max, lambda_min, dir
+        std::size_t frames = 0;
+
+        void reserve(const std::vector<MeshTension>& meshes, std::size_t nf) {
+            frames = nf;
+            const std::size_t nm = meshes.size();
+            t.resize(nm), compress.resize(nm), stretch.resize(nm), extra.resize(nm);
+            for (std::size_t m = 0; m < nm; ++m) {
+                const std::size_t n = meshes[m].topo.welded_of.size() * nf;
+                t[m].resize(n), compress[m].resize(n), stretch[m].resize(n);
+                const Measure measure = meshes[m].measure.measure;
+                extra[m].resize(measure == Measure::area ? n : measure == Measure::principal ? 5 * n : 0);
+            }
+        }
+
+        void take(const std::vector<MeshTension>& meshes, const TensionRun& run, std::size_t fi) {
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                const MeshTension& mt = meshes[m];
+                const std::size_t nv = mt.topo.welded_of.size();
+                const std::vector<float>& tc = mt.compress_t();
+                const std::vector<float>& ts = mt.stretch_t();
+                const Measure measure = mt.measure.measure;
+                float* pt = t[m].data() + fi * nv;
+                float* pc = compress[m].data() + fi * nv;
+                float* ps = stretch[m].data() + fi * nv;
+                for (std::size_t v = 0; v < nv; ++v) {
+                    const std::uint32_t w = mt.topo.welded_of[v];
+                    pt[v] = mt.t[w];
+                    pc[v] = compress_of(tc[w], run.range, run.params);
+                    ps[v] = stretch_of(ts[w], run.range, run.params);
+                    if (measure == Measure::area) {
+                        extra[m][fi * nv + v] = mt.t_area[w];
+                    } else if (measure == Measure::principal) {
+                        float* e = extra[m].data() + 5 * fi * nv;
+                        e[v] = mt.lambda_max[w];
+                        e[nv + v] = mt.lambda_min[w];
+                        for (int c = 0; c < 3; ++c) e[2 * nv + 3 * v + c] = mt.compress_dir[3 * w + c];
+                    }
+                }
+            }
+        }
+
+        // Arrays shaped (frames, vertices) for a whole run, (vertices,) for one frame.
+        py::dict fields(std::size_t m, const MeshTension& mt, bool one_frame) {
+            const auto nv = static_cast<py::ssize_t>(mt.topo.welded_of.size());
+            const auto nf = static_cast<py::ssize_t>(frames);
+            auto shape = [&](std::vector<py::ssize_t> tail) {
+                std::vector<py::ssize_t> s;
+                if (!one_frame) s.push_back(nf);
+                s.insert(s.end(), tail.begin(), tail.end());
+                return s;
+            };
+            py::dict d;
+            d["t"] = owned_array(std::move(t[m]), shape({nv}));
+            d["compress"] = owned_array(std::move(compress[m]), shape({nv}));
+            d["stretch"] = owned_array(std::move(stretch[m]), shape({nv}));
+            const Measure measure = mt.measure.measure;
+            if (measure == Measure::area) d["t_area"] = owned_array(std::move(extra[m]), shape({nv}));
+            if (measure == Measure::principal) {
+                // Frame-major blocks of lambda_max, lambda_min and the direction, split per field.
+                std::vector<float> lmax(nf * nv), lmin(nf * nv), dir(nf * nv * 3);
+                for (py::ssize_t f = 0; f < nf; ++f) {
+                    const float* e = extra[m].data() + 5 * f * nv;
+                    std::memcpy(lmax.data() + f * nv, e, nv * sizeof(float));
+                    std::memcpy(lmin.data() + f * nv, e + nv, nv * sizeof(float));
+                    std::memcpy(dir.data() + 3 * f * nv, e + 2 * nv, 3 * nv * sizeof(float));
+                }
+                d["lambda_max"] = owned_array(std::move(lmax), shape({nv}));
+                d["lambda_min"] = owned_array(std::move(lmin), shape({nv}));
+                d["compress_dir"] = owned_array(std::move(dir), shape({nv, 3}));
+            }
+            return d;
+        }
+
+        py::object result(Session& s, const std::vector<MeshTension>& meshes, const TensionRun& run) {
+            std::vector<py::object> out;
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                py::dict d = fields(m, meshes[m], false);
+                d["mesh"] = s.in_.scene.meshes[meshes[m].mesh].name;
+                d["frames"] = frame_labels(s.in_.frames);
+                d["times"] = frame_times(s.in_.frames);
+                d["t_s"] = run.range.t_s;
+                d["t_c"] = run.range.t_c;
+                out.push_back(namespace_of(d));
+            }
+            return per_mesh(s.names(), out);
+        }
+
+        py::object frame_result(Session& s, const std::vector<MeshTension>& meshes, const TensionRun&) {
+            std::vector<py::object> out;
+            for (std::size_t m = 0; m < meshes.size(); ++m) out.push_back(namespace_of(fields(m, meshes[m], true)));
+            return per_mesh(s.names(), out);
+        }
+    };
+
+    py::object baked(int mesh, const std::vector<std::uint32_t>& vertices) {
+        std::vector<std::vector<BakedTransform>> frames;
+        {
+            py::gil_scoped_release release;
+            frames = bake_rivets(in_, mesh, vertices);
+        }
+        const std::size_t nf = frames.size(), nv = vertices.size();
+        std::vector<double> pos(nf * nv * 3), rot(nf * nv * 4);
+        for (std::size_t f = 0; f < nf; ++f)
+            for (std::size_t i = 0; i < nv; ++i) {
+                const BakedTransform& b = frames[f][i];
+                for (int c = 0; c < 3; ++c) pos[(f * nv + i) * 3 + c] = b.position[c];
+                const double q[4] = {b.rotation.x(), b.rotation.y(), b.rotation.z(), b.rotation.w()};
+                for (int c = 0; c < 4; ++c) rot[(f * nv + i) * 4 + c] = q[c];
+            }
+        py::dict d;
+        d["frames"] = frame_labels(in_.frames);
+        d["times"] = frame_times(in_.frames);
+        d["vertices"] = vertices;
+        d["position"] = owned_array(std::move(pos), {static_cast<py::ssize_t>(nf), static_cast<py::ssize_t>(nv), 3});
+        d["rotation"] = owned_array(std::move(rot), {static_cast<py::ssize_t>(nf), static_cast<py::ssize_t>(nv), 4});
+        return d;
+    }
+
+    TensionOptions tension_options(const TensionArgs& a) const {
+        TensionOptions t;
+        t.input = opt_;
+        if (a.reference) t.reference = *a.reference;
+        if (a.reference_frame) {
+            t.reference_frame = *a.reference_frame;
+            t.has_reference_frame = true;
+        }
+        if (a.reference && a.reference_frame) throw Error(kExitUsage, "--reference and --reference-frame exclude each other");
+        t.params.falloff = a.falloff;
+        t.params.stretch_area = a.stretch_area;
+        t.params.compress_area = a.compress_area;
+        t.params.weight_limit = a.weight_limit;
+        t.params.smooth_k = a.smooth_k;
+        t.measure = a.measure.value_or("edge");
+        t.smooth = a.smooth;
+        t.smooth_weights = a.smooth_weights.value_or("uniform");
+        if (a.auto_range && !(*a.auto_range >= 50 && *a.auto_range <= 100))
+            throw Error(kExitUsage, "--auto-range: the percentile must be from 50 to 100");
+        check_tension_options(t);
+        return t;
+    }
+
+    std::string clip_file() const { return opt_.animation.empty() ? opt_.file : opt_.animation; }
+    std::size_t vertex_count(std::size_t i) const { return in_.scene.meshes[in_.meshes[i]].vertex_count(); }
+    std::vector<std::string> names() const {
+        std::vector<std::string> out;
+        for (int m : in_.meshes) out.push_back(in_.scene.meshes[m].name);
+        return out;
+    }
+
+    InputOptions opt_;
+    Input in_;
+    std::mutex mutex_;  // calls release the GIL: one evaluation of a session at a time
+};
+
+std::shared_ptr<Session> load(const std::string& file, const std::optional<std::string>& clip, const std::optional<std::string>& animation,
+                              const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
+                              const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
+                              unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames) {
+    InputOptions o;
+    o.file = file;
+    o.clip = clip.value_or("");
+    o.animation = animation.value_or("");
+    o.rig = rig.value_or("");
+    o.weld = weld ? "on" : "off";
+    o.mesh = mesh.value_or("");
+    if (fps) {
+        if (!(*fps > 0 && *fps <= 1e6)) throw Error(kExitUsage, "--fps: not a frame rate from 1e-06 to 1e+06");
+        o.fps = *fps;
+    }
+    if (retarget != "rotation" && retarget != "full") throw Error(kExitUsage, "--retarget: '" + retarget + "' is not rotation or full");
+    o.retarget = retarget;
+    o.max_memory_mib = max_memory;
+    o.allow_outside_uris = allow_outside_uris;
+    if (threads > 1024) throw Error(kExitUsage, "--threads: at most 1024");
+    o.threads = threads;
+    if (rom && (clip || animation)) throw Error(kExitUsage, "--rom excludes --clip and --animation");
+    o.rom = rom;
+    o.joints = joints.value_or("");
+    o.rom_options.angle_deg = rom_angle;
+    o.rom_options.frames_per_sweep = rom_frames;
+    return std::make_shared<Session>(std::move(o));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(rigscope, m) {
+    m.doc() = "rigscope: tension maps, rivets and joystick drivers for skinned, animated meshes (FBX, glTF)";
+    m.attr("__version__") = RIGSCOPE_VERSION;
+
+    // One class per exit code of the CLI (README: exit codes), under one base.
+    static py::exception<Error> base(m, "Error");
+    static py::exception<Error> usage(m, "BadValueError", base.ptr());
+    static py::exception<Error> bad_input_error(m, "BadInputError", base.ptr());
+    static py::exception<Error> cannot_write(m, "CannotWriteError", base.ptr());
+    static py::exception<Error> mismatch(m, "MismatchError", base.ptr());
+    static py::exception<Error> internal(m, "InternalError", base.ptr());
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const Error& e) {
+            switch (e.code()) {
+                case kExitUsage: usage(e.what()); return;
+                case kExitBadInput: bad_input_error(e.what()); return;
+                case kExitCannotWrite: cannot_write(e.what()); return;
+                case kExitMismatch: mismatch(e.what()); return;
+                case kExitInternal: internal(e.what()); return;
+                default: base(e.what()); return;
+            }
+        } catch (const std::length_error& e) {
+            bad_input_error(e.what());  // a size past what a container holds: a count in the input
+        } catch (const std::logic_error& e) {
+            internal((std::string("internal error: ") + e.what() + " (please report it)").c_str());
+        }
+    });
+
+    py::class_<Session::TensionFrames>(m, "TensionFrames")
+        .def("__iter__", [](Session::TensionFrames& it) -> Session::TensionFrames& { return it; })
+        .def("__next__", &Session::TensionFrames::next);
+
+    auto tension_args = [](std::optional<std::string> frames, std::optional<std::string> reference, std::optional<long> reference_frame,
+                           double falloff, double stretch_area, double compress_area, double weight_limit, double smooth_k,
+                           std::optional<std::string> measure, int smooth, std::optional<std::string> smooth_weights,
+                           std::optional<double> auto_range) {
+        return TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff, stretch_area, compress_area,
+                           weight_limit, smooth_k, smooth, auto_range};
+    };
+    const TensionParams defaults;
+#define RIGSCOPE_TENSION_ARGS                                                                                                    \
+    py::kw_only(), py::arg("frames") = py::none(), py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(),  \
+        py::arg("falloff") = defaults.falloff, py::arg("stretch_area") = defaults.stretch_area,                                 \
+        py::arg("compress_area") = defaults.compress_area, py::arg("weight_limit") = defaults.weight_limit,                     \
+        py::arg("smooth_k") = defaults.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0,                            \
+        py::arg("smooth_weights") = "uniform", py::arg("auto_range") = py::none()
+
+    py::class_<Session, std::shared_ptr<Session>>(m, "Session")
+        .def("info", &Session::info, "The same facts as `rigscope info --json`, as a dict")
+        .def("deform", &Session::deform, py::kw_only(), py::arg("frames") = py::none(),
+             "Deformed positions: float32 (frames, vertices, 3) per mesh")
+        .def(
+            "tension",
+            [tension_args](Session& s, std::optional<std::string> frames, std::optional<std::string> reference,
+                           std::optional<long> reference_frame, double falloff, double stretch_area, double compress_area,
+                           double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
+                           std::optional<std::string> smooth_weights, std::optional<double> auto_range) {
+                return s.tension(tension_args(frames, reference, reference_frame, falloff, stretch_area, compress_area, weight_limit,
+                                              smooth_k, measure, smooth, smooth_weights, auto_range));
+            },
+            RIGSCOPE_TENSION_ARGS, "The tension map per frame: t, compress, stretch as float32 (frames, vertices)")
+        .def(
+            "iter_tension",
+            [tension_args](std::shared_ptr<Session> s, std::optional<std::string> frames, std::optional<std::string> reference,
+                           std::optional<long> reference_frame, double falloff, double stretch_area, double compress_area,
+                           double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
+                           std::optional<std::string> smooth_weights, std::optional<double> auto_range) {
+                return Session::TensionFrames(s, tension_args(frames, reference, reference_frame, falloff, stretch_area, compress_area,
+                                                              weight_limit, smooth_k, measure, smooth, smooth_weights, auto_range));
+            },
+            RIGSCOPE_TENSION_ARGS, "Yields (frame, maps) one frame at a time, in constant memory")
+        .def("rivets", &Session::rivets, py::arg("vertices"), py::kw_only(), py::arg("joint") = py::none(), py::arg("frames") = py::none(),
+             py::arg("bake") = false, "Rivet fits (list of dicts), or with bake=True per-frame transforms")
+        .def("drive", &Session::drive, py::arg("rig") = py::none(), py::kw_only(), py::arg("frames") = py::none(),
+             "A rig's joystick controls evaluated into morph weights");
+#undef RIGSCOPE_TENSION_ARGS
+
+    m.def("load", &load, py::arg("file"), py::kw_only(), py::arg("clip") = py::none(), py::arg("animation") = py::none(),
+          py::arg("rig") = py::none(), py::arg("weld") = true, py::arg("mesh") = py::none(), py::arg("fps") = py::none(),
+          py::arg("retarget") = "rotation", py::arg("max_memory") = 8192.0, py::arg("allow_outside_uris") = false,
+          py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = 60.0,
+          py::arg("rom_frames") = 24, "Loads FILE (glTF or FBX) with the CLI's input options; returns a Session");
+}

@@ -1,0 +1,204 @@
+#include "rigscope/farm/check_chunk.h"
+
+#include <charconv>
+
+#include "rigscope/core/error.h"
+#include "rigscope/io/json_text.h"
+#include "rigscope/io/output.h"
+
+namespace rigscope {
+
+namespace {
+
+[[noreturn]] void bad_state(const ChunkRecord& r, const std::string& problem) {
+    throw bad_input(r.record_path, "check state: " + problem);
+}
+
+template <typename T>
+T number(const ChunkRecord& r, std::string_view s) {
+    T v{};
+    auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (res.ec != std::errc() || res.ptr != s.data() + s.size()) bad_state(r, "'" + std::string(s) + "' is not a number");
+    return v;
+}
+
+Frame frame_of(const ChunkRecord& r, std::string_view s) {
+    if (s == "\"bind\"") return Frame{true, 0, 0.0};
+    return Frame{false, number<long>(r, s), 0.0};
+}
+
+// A chunk's ROM sweeps (taken from the first chunk: every chunk of a run has the same) and its
+// frames with their verdicts, appended: chunks come in frame order.
+void read_rom(const ChunkRecord& r, std::string_view s, json_text::Span value, CheckRom& rom, bool first) {
+    const auto top = json_text::members(s, value);
+    auto get = [&](const char* key) {
+        const json_text::Member* m = json_text::find(top, key);
+        if (!m) bad_state(r, std::string("ROM frames without '") + key + "'");
+        return m->value;
+    };
+    if (first) {
+        rom.plan.angle_deg = number<double>(r, get("angle_deg").of(s));
+        rom.plan.frames_per_sweep = number<int>(r, get("frames_per_sweep").of(s));
+        if (rom.plan.frames_per_sweep <= 0) bad_state(r, "ROM frames per sweep not positive");
+        for (const json_text::Span& w : json_text::elements(s, get("sweeps"))) {
+            const auto e = json_text::elements(s, w);
+            if (e.size() != 4) bad_state(r, "a ROM sweep without 4 values");
+            const int axis = number<int>(r, e[1].of(s));
+            if (axis < 0 || axis > 2) bad_state(r, "a ROM axis out of range");
+            rom.plan.sweeps.push_back(RomSweep{-1, axis, number<long>(r, e[2].of(s)), number<long>(r, e[3].of(s)), json_text::string_value(s, e[0])});
+        }
+    }
+    for (const json_text::Span& f : json_text::elements(s, get("frames"))) {
+        const auto e = json_text::elements(s, f);
+        if (e.size() != 2) bad_state(r, "a ROM frame without 2 values");
+        rom.frames.push_back(frame_of(r, e[0].of(s)));
+        rom.failed.push_back(number<int>(r, e[1].of(s)) != 0);
+    }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run,
+                                                                   const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
+    std::string b = "{\"max_stretch\":";
+    if (opt.has_stretch) append_number(b, opt.max_stretch); else b += "null";
+    b += ",\"max_compress\":";
+    if (opt.has_compress) append_number(b, opt.max_compress); else b += "null";
+    b += ",\"worst\":";
+    append_number(b, opt.worst);
+    b += ",\"file\":";
+    append_json_string(b, opt.file);
+    auto list = [&](const char* key, std::size_t n, auto item) { append_json_list(b, key, n, item); };
+    b += ",\"rom\":";
+    if (rom) {
+        const RomPlan& p = rom->plan;
+        b += "{\"angle_deg\":";
+        append_number(b, p.angle_deg);
+        b += ",\"frames_per_sweep\":";
+        append_number(b, p.frames_per_sweep);
+        list("sweeps", p.sweeps.size(), [&](std::size_t i) {
+            const RomSweep& w = p.sweeps[i];
+            b += '[';
+            append_json_string(b, w.joint);
+            for (long x : {long(w.axis), w.first, w.last}) {
+                b += ',';
+                append_number(b, x);
+            }
+            b += ']';
+        });
+        list("frames", rom->frames.size(), [&](std::size_t i) {
+            b += '[';
+            append_frame(b, rom->frames[i], true);
+            b += rom->failed[i] ? ",1]" : ",0]";
+        });
+        b += '}';
+    } else {
+        b += "null";
+    }
+    b += ",\"meshes\":[";
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const CheckMeshExtremes& e = meshes[m];
+        b += m ? ",{\"name\":" : "{\"name\":";
+        append_json_string(b, e.name);
+        const std::size_t n = e.lo_t.size();
+        list("file_ids", n, [&](std::size_t i) {
+            b += '[';
+            for (std::uint32_t k = e.file_offsets[i]; k < e.file_offsets[i + 1]; ++k) {
+                if (k != e.file_offsets[i]) b += ',';
+                append_number(b, e.file_ids[k]);
+            }
+            b += ']';
+        });
+        list("lo_t", n, [&](std::size_t i) { append_number(b, e.lo_t[i]); });
+        list("lo_frame", n, [&](std::size_t i) { append_frame(b, e.lo_frame[i], true); });
+        list("hi_t", n, [&](std::size_t i) { append_number(b, e.hi_t[i]); });
+        list("hi_frame", n, [&](std::size_t i) { append_frame(b, e.hi_frame[i], true); });
+        b += '}';
+    }
+    b += "]}";
+    return {{"check", std::move(b)}, {"run", run_info_state(run)}};
+}
+
+CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
+    CheckLimits limits;
+    CheckRom rom;
+    bool has_rom = false;
+    std::vector<CheckMeshExtremes> all;
+    for (const ChunkRecord& r : chunks) {
+        const std::string* state = nullptr;
+        for (const auto& [kind, text] : r.state)
+            if (kind == "check") state = &text;
+        if (!state) bad_state(r, "missing (not a check --chunk record)");
+        const std::string_view s = *state;
+        try {
+            const auto top = json_text::members(s, json_text::document(s));
+            auto get = [&](const char* key) {
+                const json_text::Member* m = json_text::find(top, key);
+                if (!m) bad_state(r, std::string("no '") + key + "'");
+                return m->value;
+            };
+            const std::string_view st = get("max_stretch").of(s), co = get("max_compress").of(s);
+            limits.has_stretch = st != "null";
+            limits.has_compress = co != "null";
+            if (limits.has_stretch) limits.max_stretch = number<double>(r, st);
+            if (limits.has_compress) limits.max_compress = number<double>(r, co);
+            limits.worst = number<int>(r, get("worst").of(s));
+            limits.file = json_text::string_value(s, get("file"));
+            const json_text::Span rom_value = get("rom");
+            if (&r == &chunks.front()) has_rom = rom_value.of(s) != "null";
+            if (has_rom != (rom_value.of(s) != "null")) bad_state(r, has_rom ? "no ROM frames, as chunk 0 has" : "ROM frames, which chunk 0 has not");
+            if (has_rom) read_rom(r, s, rom_value, rom, &r == &chunks.front());
+            const auto meshes = json_text::elements(s, get("meshes"));
+            if (all.empty()) all.resize(meshes.size());
+            if (all.size() != meshes.size()) bad_state(r, "another number of meshes than chunk 0's");
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                const auto mm = json_text::members(s, meshes[m]);
+                auto arr = [&](const char* key) {
+                    const json_text::Member* v = json_text::find(mm, key);
+                    if (!v) bad_state(r, std::string("a mesh without '") + key + "'");
+                    return json_text::elements(s, v->value);
+                };
+                const auto vertex = arr("file_ids"), lo_t = arr("lo_t"), lo_f = arr("lo_frame"), hi_t = arr("hi_t"), hi_f = arr("hi_frame");
+                CheckMeshExtremes& e = all[m];
+                const json_text::Member* name = json_text::find(mm, "name");
+                if (!name) bad_state(r, "a mesh without a name");
+                e.name = json_text::string_value(s, name->value);
+                if (vertex.empty()) continue;  // a chunk without frames
+                for (const auto* a : {&lo_t, &lo_f, &hi_t, &hi_f})
+                    if (a->size() != vertex.size()) bad_state(r, "a mesh whose lists differ in length");
+                // The first chunk to reach an extreme keeps it, as the first frame does in one run.
+                const bool first = e.lo_t.empty();
+                if (!first && e.lo_t.size() != vertex.size()) bad_state(r, "another vertex count than chunk 0's");
+                if (first) {
+                    e.file_offsets.assign(1, 0);
+                    e.lo_t.resize(vertex.size());
+                    e.hi_t.resize(vertex.size());
+                    e.lo_frame.resize(vertex.size());
+                    e.hi_frame.resize(vertex.size());
+                }
+                for (std::size_t w = 0; w < vertex.size(); ++w) {
+                    const float lt = number<float>(r, lo_t[w].of(s)), ht = number<float>(r, hi_t[w].of(s));
+                    if (first) {
+                        for (const json_text::Span& id : json_text::elements(s, vertex[w]))
+                            e.file_ids.push_back(number<std::uint32_t>(r, id.of(s)));
+                        if (e.file_ids.size() == e.file_offsets.back()) bad_state(r, "a welded vertex without file ids");
+                        e.file_offsets.push_back(static_cast<std::uint32_t>(e.file_ids.size()));
+                    }
+                    if (first || lt < e.lo_t[w]) {
+                        e.lo_t[w] = lt;
+                        e.lo_frame[w] = frame_of(r, lo_f[w].of(s));
+                    }
+                    if (first || ht > e.hi_t[w]) {
+                        e.hi_t[w] = ht;
+                        e.hi_frame[w] = frame_of(r, hi_f[w].of(s));
+                    }
+                }
+            }
+        } catch (const json_text::SyntaxError& e) {
+            bad_state(r, e.what());
+        }
+    }
+    return check_outcome(limits, merged_run_info(chunks), all, has_rom ? &rom : nullptr);
+}
+
+}  // namespace rigscope

@@ -1,0 +1,164 @@
+#include "rigscope/farm/diff_chunk.h"
+
+#include <charconv>
+
+#include "rigscope/core/error.h"
+#include "rigscope/farm/check_chunk.h"
+#include "rigscope/io/json_text.h"
+#include "rigscope/io/output.h"
+
+namespace rigscope {
+
+std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimits& lim, const CheckRunInfo& run,
+                                                                  const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+    std::string b = "{\"max_displacement\":";
+    if (lim.has_displacement) append_number(b, lim.max_displacement); else b += "null";
+    b += ",\"max_t_change\":";
+    if (lim.has_t_change) append_number(b, lim.max_t_change); else b += "null";
+    b += ",\"worst\":";
+    append_number(b, lim.worst);
+    b += ",\"old\":";
+    append_json_string(b, lim.old_file);
+    b += ",\"new\":";
+    append_json_string(b, lim.new_file);
+    auto list = [&](const char* key, std::size_t n, auto item) { append_json_list(b, key, n, item); };
+    list("frames", frames.size(), [&](std::size_t i) {
+        const DiffFrame& f = frames[i];
+        b += '[';
+        append_frame(b, f.frame, true);
+        for (double x : {double(f.displacement), double(f.mesh), double(f.vertex), double(f.t_change), double(f.t_mesh), double(f.t_vertex)}) {
+            b += ',';
+            append_number(b, x);
+        }
+        b += ']';
+    });
+    b += ",\"meshes\":[";
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const DiffMesh& e = meshes[m];
+        b += m ? ",{\"name\":" : "{\"name\":";
+        append_json_string(b, e.name);
+        b += ",\"diagonal\":";
+        append_number(b, e.diagonal);
+        list("regions", e.regions.size(), [&](std::size_t i) { append_json_string(b, e.regions[i]); });
+        const std::size_t n = e.displacement.size();
+        list("region", n, [&](std::size_t i) { append_number(b, e.region[i]); });
+        list("displacement", n, [&](std::size_t i) { append_number(b, e.displacement[i]); });
+        list("displacement_frame", n, [&](std::size_t i) { append_frame(b, e.displacement_frame[i], true); });
+        list("t_change", n, [&](std::size_t i) { append_number(b, e.t_change[i]); });
+        list("t_change_frame", n, [&](std::size_t i) { append_frame(b, e.t_change_frame[i], true); });
+        b += '}';
+    }
+    b += "]}";
+    return {{"diff", std::move(b)}, {"run", run_info_state(run)}};
+}
+
+namespace {
+
+[[noreturn]] void bad_state(const ChunkRecord& r, const std::string& problem) { throw bad_input(r.record_path, "diff state: " + problem); }
+
+template <typename T>
+T number(const ChunkRecord& r, std::string_view s) {
+    T v{};
+    auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (res.ec != std::errc() || res.ptr != s.data() + s.size()) bad_state(r, "'" + std::string(s) + "' is not a number");
+    return v;
+}
+
+Frame frame_of(const ChunkRecord& r, std::string_view s) {
+    if (s == "\"bind\"") return Frame{true, 0, 0.0};
+    return Frame{false, number<long>(r, s), 0.0};
+}
+
+}  // namespace
+
+void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, std::vector<DiffMesh>& all, std::vector<DiffFrame>& frames) {
+    all.clear();
+    frames.clear();
+    bool first_chunk = true;
+    for (const ChunkRecord& r : chunks) {
+        const std::string* state = nullptr;
+        for (const auto& [kind, text] : r.state)
+            if (kind == "diff") state = &text;
+        if (!state) bad_state(r, "missing (not a diff --chunk record)");
+        const std::string_view s = *state;
+        try {
+            const auto top = json_text::members(s, json_text::document(s));
+            auto get = [&](const json_text::Member* m, const char* key) {
+                if (!m) bad_state(r, std::string("no '") + key + "'");
+                return m->value;
+            };
+            auto top_get = [&](const char* key) { return get(json_text::find(top, key), key); };
+            const std::string_view md = top_get("max_displacement").of(s), mt = top_get("max_t_change").of(s);
+            lim.has_displacement = md != "null";
+            lim.has_t_change = mt != "null";
+            if (lim.has_displacement) lim.max_displacement = number<double>(r, md);
+            if (lim.has_t_change) lim.max_t_change = number<double>(r, mt);
+            lim.worst = number<int>(r, top_get("worst").of(s));
+            lim.old_file = json_text::string_value(s, top_get("old"));
+            lim.new_file = json_text::string_value(s, top_get("new"));
+            for (const json_text::Span& f : json_text::elements(s, top_get("frames"))) {
+                const auto e = json_text::elements(s, f);
+                if (e.size() != 7) bad_state(r, "a frame entry without 7 values");
+                DiffFrame d;
+                d.frame = frame_of(r, e[0].of(s));
+                d.displacement = number<float>(r, e[1].of(s));
+                d.mesh = number<std::uint32_t>(r, e[2].of(s));
+                d.vertex = number<std::uint32_t>(r, e[3].of(s));
+                d.t_change = number<float>(r, e[4].of(s));
+                d.t_mesh = number<std::uint32_t>(r, e[5].of(s));
+                d.t_vertex = number<std::uint32_t>(r, e[6].of(s));
+                frames.push_back(d);
+            }
+            const auto meshes = json_text::elements(s, top_get("meshes"));
+            if (first_chunk) all.resize(meshes.size());
+            if (all.size() != meshes.size()) bad_state(r, "another number of meshes than chunk 0's");
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                const auto mm = json_text::members(s, meshes[m]);
+                auto arr = [&](const char* key) { return json_text::elements(s, get(json_text::find(mm, key), key)); };
+                DiffMesh& e = all[m];
+                const auto region = arr("region"), disp = arr("displacement"), dispf = arr("displacement_frame"), dt = arr("t_change"),
+                           dtf = arr("t_change_frame");
+                for (const auto* a : {&region, &dispf, &dt, &dtf})
+                    if (a->size() != disp.size()) bad_state(r, "a mesh whose lists differ in length");
+                if (disp.empty()) continue;  // a chunk without frames
+                const bool first = e.displacement.empty();
+                if (first) {
+                    e.name = json_text::string_value(s, get(json_text::find(mm, "name"), "name"));
+                    e.diagonal = number<double>(r, get(json_text::find(mm, "diagonal"), "diagonal").of(s));
+                    for (const json_text::Span& n : arr("regions")) e.regions.push_back(json_text::string_value(s, n));
+                    e.region.resize(disp.size());
+                    e.displacement.resize(disp.size());
+                    e.displacement_frame.resize(disp.size());
+                    e.t_change.resize(disp.size());
+                    e.t_change_frame.resize(disp.size());
+                } else if (e.displacement.size() != disp.size()) {
+                    bad_state(r, "another vertex count than chunk 0's");
+                }
+                for (std::size_t v = 0; v < disp.size(); ++v) {
+                    const float dv = number<float>(r, disp[v].of(s)), tv = number<float>(r, dt[v].of(s));
+                    if (first) {
+                        e.region[v] = number<std::uint32_t>(r, region[v].of(s));
+                        if (e.region[v] >= e.regions.size()) bad_state(r, "a region index out of range");
+                    }
+                    // The first chunk to reach an extreme keeps it, as the first frame does in one run.
+                    if (first || dv > e.displacement[v]) {
+                        e.displacement[v] = dv;
+                        e.displacement_frame[v] = frame_of(r, dispf[v].of(s));
+                    }
+                    if (first || std::fabs(tv) > std::fabs(e.t_change[v])) {
+                        e.t_change[v] = tv;
+                        e.t_change_frame[v] = frame_of(r, dtf[v].of(s));
+                    }
+                }
+            }
+            first_chunk = false;
+        } catch (const json_text::SyntaxError& e) {
+            bad_state(r, e.what());
+        }
+    }
+    for (const DiffFrame& f : frames)
+        if (f.mesh >= std::max<std::size_t>(all.size(), 1) || f.t_mesh >= std::max<std::size_t>(all.size(), 1))
+            throw bad_input(chunks.front().record_path, "diff state: a frame's mesh index out of range");
+}
+
+}  // namespace rigscope

@@ -1,0 +1,156 @@
+"""The Python module against the CLI on the same files: results equal the CLI's CSV exactly
+(both come from the same run layer; the CSV prints floats as the shortest text that reads back
+bit for bit), and bad inputs raise the exception class of the CLI's exit code."""
+import json
+import threading
+
+import numpy as np
+import pytest
+
+import rigscope
+from conftest import CORPUS, DATA, column, csv_rows
+
+BEND = str(DATA / "bend_cylinder.glb")
+FACE = str(DATA / "joystick_face.glb")
+RIG = str(DATA / "joystick_face.rig.json")
+CESIUM = CORPUS / "khronos" / "cesium_man.gltf"
+
+
+def frames_of(rows):
+    return [r["frame"] for r in rows]
+
+
+def test_info_is_the_cli_json(cli):
+    s = rigscope.load(BEND)
+    assert s.info() == json.loads(cli("info", BEND, "--json"))
+
+
+@pytest.mark.parametrize("path,frames", [(BEND, "1..91:9"), (str(CESIUM), "0..20:4")])
+def test_deform_equals_cli_csv(cli, path, frames):
+    if not CESIUM.exists() and path == str(CESIUM):
+        pytest.fail("corpus file missing: " + path)
+    s = rigscope.load(path)
+    p = s.deform(frames=frames)
+    rows = csv_rows(cli("deform", path, "--frames", frames))
+    nf = len(set(frames_of(rows)))
+    assert p.dtype == np.float32 and p.shape[0] == nf and p.shape[2] == 3
+    want = np.stack([column(rows, c) for c in "xyz"], axis=1).reshape(nf, -1, 3)
+    assert np.array_equal(p, want)
+
+
+@pytest.mark.parametrize("measure", ["edge", "area", "principal"])
+def test_tension_equals_cli_csv(cli, measure):
+    s = rigscope.load(BEND)
+    r = s.tension(frames="1..91:10", stretch_area=0.7, measure=measure)
+    rows = csv_rows(cli("tension", BEND, "--frames", "1..91:10", "--stretch-area", "0.7", "--measure", measure))
+    nf = len(r.frames)
+    assert r.t.shape == (nf, len(rows) // nf)
+    for name in ("t", "compress", "stretch"):
+        assert np.array_equal(getattr(r, name).ravel(), column(rows, name)), name
+    if measure == "area":
+        assert np.array_equal(r.t_area.ravel(), column(rows, "t_area"))
+    if measure == "principal":
+        assert np.array_equal(r.lambda_max.ravel(), column(rows, "lambda_max"))
+        assert np.array_equal(r.lambda_min.ravel(), column(rows, "lambda_min"))
+        d = np.stack([column(rows, c) for c in ("dir_x", "dir_y", "dir_z")], axis=1)
+        assert np.array_equal(r.compress_dir.reshape(-1, 3), d)
+    assert r.frames == [int(f) for f in dict.fromkeys(frames_of(rows))]
+
+
+def test_auto_range_equals_cli(cli):
+    s = rigscope.load(BEND)
+    r = s.tension(frames="1..91:15", auto_range=95)
+    rows = csv_rows(cli("tension", BEND, "--frames", "1..91:15", "--auto-range", "95"))
+    assert np.array_equal(r.compress.ravel(), column(rows, "compress"))
+    assert np.array_equal(r.stretch.ravel(), column(rows, "stretch"))
+
+
+def test_iter_tension_streams_the_same_frames():
+    s = rigscope.load(BEND)
+    whole = s.tension(frames="1..91:30")
+    seen = []
+    for i, (frame, maps) in enumerate(s.iter_tension(frames="1..91:30")):
+        seen.append(frame)
+        assert maps.t.shape == whole.t.shape[1:]
+        assert np.array_equal(maps.t, whole.t[i])
+        assert np.array_equal(maps.compress, whole.compress[i])
+    assert seen == whole.frames
+
+
+def test_threads_give_the_same_maps():
+    one = rigscope.load(BEND, threads=1).tension(frames="1..91:10")
+    two = rigscope.load(BEND, threads=2).tension(frames="1..91:10")
+    assert np.array_equal(one.t, two.t)
+
+
+def test_gil_is_released_during_compute():
+    # While one thread evaluates, another thread's Python code runs: it counts while the
+    # evaluation is under way. With the GIL held, the counter could not move until it ended.
+    s = rigscope.load(BEND)
+    done = threading.Event()
+    ticks = [0]
+
+    def count():
+        while not done.is_set():
+            ticks[0] += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    start = ticks[0]
+    s.deform(frames="1..91")
+    during = ticks[0] - start
+    done.set()
+    t.join()
+    assert during > 0
+
+
+def test_rivets_equal_cli_csv(cli):
+    s = rigscope.load(BEND)
+    fits = s.rivets([272, 300], frames="1..91:5")
+    rows = csv_rows(cli("rivet", BEND, "--vertices", "272,300", "--frames", "1..91:5", "--format", "csv"))
+    assert [f["vertex"] for f in fits] == [int(r["vertex"]) for r in rows]
+    for f, r in zip(fits, rows):
+        assert f["joint"] == r["joint"]
+        for key in ("pivot_world", "pivot_parent", "offset"):
+            assert list(f[key]) == [float(r[f"{key}_{c}"]) for c in "xyz"], key
+        assert f["rms_error"] == float(r["rms_error"]) and f["max_error"] == float(r["max_error"])
+        assert f["rank"] == int(r["rank"])
+
+
+def test_baked_rivets_equal_cli_csv(cli):
+    s = rigscope.load(BEND)
+    b = s.rivets([272, 300], frames="1..91:10", bake=True)
+    rows = csv_rows(cli("rivet", BEND, "--vertices", "272,300", "--frames", "1..91:10", "--bake", "--format", "csv"))
+    pos = np.array([[float(r[c]) for c in "xyz"] for r in rows]).reshape(b["position"].shape)
+    rot = np.array([[float(r[c]) for c in ("qx", "qy", "qz", "qw")] for r in rows]).reshape(b["rotation"].shape)
+    assert np.array_equal(b["position"], pos) and np.array_equal(b["rotation"], rot)
+
+
+def test_drive_equals_cli_csv(cli):
+    s = rigscope.load(FACE)
+    d = s.drive(RIG)
+    rows = csv_rows(cli("drive", FACE, "--rig", RIG))
+    for series in d["series"]:
+        mine = [r for r in rows if r["target"] == series["target"] and r["mesh"] == series["mesh"]]
+        assert np.array_equal(series["weights"], column(mine, "weight"))
+        assert series["control"] == mine[0]["control"]
+    assert len(d["frames"]) == len({r["frame"] for r in rows})
+
+
+def test_errors_raise_the_class_of_the_cli_exit_code(tmp_path):
+    with pytest.raises(rigscope.BadInputError, match="missing.glb"):
+        rigscope.load(str(tmp_path / "missing.glb"))
+    bad = tmp_path / "bad.glb"
+    bad.write_bytes(b"glTF\x02\x00\x00\x00\x10\x00\x00\x00garbage!")
+    with pytest.raises(rigscope.BadInputError, match="bad.glb"):
+        rigscope.load(str(bad))
+    s = rigscope.load(BEND)
+    with pytest.raises(rigscope.BadValueError, match=r"--frames: '1\.\.x'"):
+        s.deform(frames="1..x")
+    with pytest.raises(rigscope.BadValueError, match="--stretch-area"):
+        s.tension(stretch_area=2.0)
+    with pytest.raises(rigscope.MismatchError, match="vertices"):
+        s.tension(reference=FACE)
+    with pytest.raises(rigscope.MismatchError, match="no clip .nope."):
+        rigscope.load(BEND, clip="nope")
+    assert issubclass(rigscope.MismatchError, rigscope.Error)
