@@ -567,7 +567,7 @@ void Builder::clips() {
         if (plan.thinned)
             scene_.warnings.push_back("animation '" + stack.name + "': " + std::to_string(plan.thinned) +
                                       (plan.thinned == 1 ? " stretch" : " stretches") + " between keys (the longest " +
-                                      std::to_string(plan.longest) + " frames) are sampled " +
+                                      std::to_string(plan.longest) + " frames) sampled " +
                                       (plan.kept ? "at " + std::to_string(plan.kept) + " evenly spaced frames each" : std::string("at their ends only")) +
                                       ", frames between interpolated: its " + format_number(keys) +
                                       " keys do not justify sampling all " + std::to_string(f1 - f0 + 1) + " frames for " +
