@@ -27,24 +27,28 @@ namespace {
 constexpr double kMaxClipFrames = 1e6;
 
 // How many samples (frames x animated models) a stack's keys buy: every frame of the span while
-// the total stays under kSamplesPerKey per key, or under kMinSamples, whichever is more.
-constexpr double kSamplesPerKey = 32;
-constexpr double kMinSamples = 1 << 18;
+// the total stays within kSamplesPerKey per key, or within kMinSamples, whichever is more. Past
+// that, a stretch between keys gets at most kStretchSamples frames.
+constexpr double kSamplesPerKey = 16;
+constexpr double kMinSamples = 1 << 14;
+constexpr long kStretchSamples = 64;
 
 // The whole frames at which a stack is sampled, f0..f1 in order, and how it was thinned.
 //
 // Why a bound at all: between two consecutive keys each curve is a single segment (constant,
 // linear or one cubic), so the frames there hold nothing the keys do not; yet how many frames lie
 // between two keys is one number the file states (a key time), not data it holds. One fuzzed key
-// time stretched a 100-frame take to 73,000 frames, and the reader, which sampled and decomposed
-// every frame for every moving model, spent 1.5 s (over 60 s under the fuzzer's sanitizers) on a
-// small file. So the work is bounded by what the file holds: the frames at and beside every key,
-// the take's start and stop and the span's ends are always sampled (their number follows the keys; the memory check bounds it);
-// the frames between are all sampled while the total stays within `budget`, and otherwise the
-// longest stretches between keys are thinned to evenly spaced frames (the least stride that fits)
-// and interpolated between them. Real files, whose keys are seldom more than a few frames apart,
-// stay far inside the budget and keep every frame exact; tests/test_fbx_sampling.cpp checks so
-// for every corpus file and crafted case.
+// time stretched a 21-frame take to 73,001 frames, and the reader, which sampled and decomposed
+// every frame for every moving model, spent 1.5 s on a small file, and over 60 s under the
+// fuzzer's sanitizers (where one sample costs some 170 us against 0.45 us). So the work follows
+// what the file holds. The frames at and beside every key, the take's start and stop and the
+// span's ends are always sampled (their number follows the keys; the memory check bounds it).
+// The frames between are all sampled while the total stays within `budget`, which files with a
+// key on each model every few frames (the corpus, the crafted cases: tests/test_fbx_sampling.cpp)
+// never reach, so their every frame stays exact. Over it, the stretches between keys longer than
+// the budget allows are sampled at evenly spaced frames, at most kStretchSamples of them, and
+// interpolated between: each curve is one smooth segment there, so a fixed number of samples
+// keeps its shape whatever the stretch's length, and a warning says the frames are approximate.
 struct FramePlan {
     std::vector<long> frames;
     long longest = 0;        // the longest stretch between sampled key frames, in frames
@@ -84,7 +88,7 @@ FramePlan plan_frames(const std::deque<Curve>& curves, std::int64_t take_start, 
             const long mid = lo + (hi - lo) / 2;
             (samples(mid) <= budget ? lo : hi) = mid;
         }
-        cap = lo;
+        cap = std::min(lo, kStretchSamples);
         plan.kept = cap;
     }
     for (std::size_t i = 0; i < at.size(); ++i) {
