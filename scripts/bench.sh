@@ -142,3 +142,31 @@ print(f"csv: {size/1e6:.0f} MB in {cwall:.2f} s wall = {size/1e6/cwall:.0f} MB/s
       f"writing alone (csv wall - json wall) {size/1e6/max(cwall - wall, 1e-9):.0f} MB/s; "
       f"peak RSS {max(m for _, m in csv_runs)/1024:.1f} MB")
 PY
+
+# -- FBX load (issue 12): the binary FBX reader against the Assimp path binary FBX took before, on
+# scripts/make_fbx_bench_file.py's file (~25k control points, 65 joints, 600 frames of keys). A
+# fresh process each (rigscope_bench --cold-load / --cold-load-assimp), alternating, best of 3:
+# load seconds inside the process, wall seconds and peak RSS of the process, as ratios.
+echo "== FBX load: binary reader vs Assimp path (best of 3)"
+fbx=$out/fbx_bench.fbx
+"$python" "$root/scripts/make_fbx_bench_file.py" "$fbx"
+for i in 1 2 3; do
+    for path in own assimp; do
+        flag=--cold-load; [ "$path" = assimp ] && flag=--cold-load-assimp
+        /usr/bin/time -f "%e %M" -o "$out/time.txt" "$build/bench/rigscope_bench" "$flag" "$fbx" | tee -a "$out/fbx_$path.txt"
+        cat "$out/time.txt" >> "$out/fbx_$path.time"
+    done
+done
+"$python" - "$out" "$(stat -c %s "$fbx")" <<'PY'
+import re, sys
+out, size = sys.argv[1], int(sys.argv[2])
+def best(path):
+    load = min(float(x) for x in re.findall(r"load(?: \(Assimp\))?: ([0-9.]+) s", open(f"{out}/fbx_{path}.txt").read()))
+    runs = [tuple(map(float, l.split())) for l in open(f"{out}/fbx_{path}.time")]
+    return load, min(w for w, _ in runs), max(m for _, m in runs) / 1024
+own, ai = best("own"), best("assimp")
+print(f"\n== FBX load figures ({size / 1e6:.1f} MB binary FBX: ~25k control points, 65 joints, 600 frames)")
+print(f"binary reader: load {own[0]:.3f} s, wall {own[1]:.3f} s, peak RSS {own[2]:.1f} MB")
+print(f"Assimp path:   load {ai[0]:.3f} s, wall {ai[1]:.3f} s, peak RSS {ai[2]:.1f} MB")
+print(f"Assimp / binary reader: load {ai[0] / own[0]:.2f}x, wall {ai[1] / own[1]:.2f}x, peak RSS {ai[2] / own[2]:.2f}x")
+PY

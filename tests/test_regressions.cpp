@@ -29,6 +29,11 @@ const Expected kExpected[] = {
     // The fuzzer's edit also broke four zlib arrays' checksums: the record checks that now run on
     // every binary FBX before anything reads it refuse those first.
     {"fbx_rotation_key_minus_6e9.fbx", "holds bad zlib data"},
+    // A key time far past the take is a valid file: it loads, sampled within what its keys buy
+    // (the next test pins the count).
+    {"fbx_key_time_frame_73000.fbx", ""},
+    // Its Vertices record renamed: polygons over no control points at all.
+    {"fbx_polygons_without_vertices.fbx", "polygon vertex index 0 at position 0 is past its 0 control points"},
     // The folder 'many' it names is not beside it here (the next test builds one): no buffer
     // is read for what rigscope evaluates, and the scene loads.
     {"gltf_buffer_uri_directory.glb", ""},
@@ -107,4 +112,32 @@ TEST_CASE("A buffer URI naming a large folder is refused, not read", "[regressio
         CHECK(std::string(e.what()).find("cannot read buffer file 'many'") != std::string::npos);
     }
     fs::remove_all(dir);
+}
+
+TEST_CASE("A key time 73,000 frames out is sampled at what the file's keys buy, not at every frame",
+          "[regressions][fbx]") {
+    // animation_with_skeleton.fbx with one key moved to frame 73,000 (tests/regressions/README.md):
+    // 15 moving models over 73,001 frames were 1,095,015 sampled model-frames (3,285,045 channel
+    // keys), each a transform chain and a decomposition. The file's 90 keys buy 2^14 samples
+    // (fbx_binary_scene.cpp), so the reader samples the whole frames at its keys and the take's
+    // ends (0..20 and 73,000: 22) and 64 frames inside the one long stretch: 86 per model.
+    // A count, not a time: the suite runs at any speed.
+    const std::string path = rigscope::test::source_dir() + "/tests/regressions/fbx_key_time_frame_73000.fbx";
+    rigscope::LoadOptions options;
+    options.max_memory = rigscope::fuzz::kFuzzMaxMemory;
+    const rigscope::Scene scene = rigscope::load_scene(path, options);
+    REQUIRE(scene.clips.size() == 1);
+    const rigscope::Clip& clip = scene.clips[0];
+    REQUIRE(clip.channels.size() == 45);
+    for (const rigscope::Channel& ch : clip.channels) {
+        CHECK(ch.times.size() == 86);
+        // Every frame of the take (0..20) is a sample; so is the far key's frame.
+        for (int f = 0; f <= 20; ++f) CHECK(std::count(ch.times.begin(), ch.times.end(), float(f / 24.0)) == 1);
+        CHECK(ch.times.back() == float(73000 / 24.0));
+    }
+    CHECK(clip.end == Approx(73000 / 24.0));
+    bool warned = false;
+    for (const std::string& w : scene.warnings) warned |= w.find("between keys (the longest 72979 frames) sampled at 64 evenly spaced") != std::string::npos;
+    CHECK(warned);
+    rigscope::fuzz::evaluate_scene(scene);
 }

@@ -23,8 +23,88 @@ namespace rigscope::fbx {
 
 namespace {
 
-// Longest stretch of frames a take (with its keys) may span: channels are sampled at every frame.
+// Longest stretch of frames a take (with its keys) may span.
 constexpr double kMaxClipFrames = 1e6;
+
+// How many samples (frames x animated models) a stack's keys buy: every frame of the span while
+// the total stays within kSamplesPerKey per key, or within kMinSamples, whichever is more. Past
+// that, a stretch between keys gets at most kStretchSamples frames.
+constexpr double kSamplesPerKey = 16;
+constexpr double kMinSamples = 1 << 14;
+constexpr long kStretchSamples = 64;
+
+// The whole frames at which a stack is sampled, f0..f1 in order, and how it was thinned.
+//
+// Why a bound at all: between two consecutive keys each curve is a single segment (constant,
+// linear or one cubic), so the frames there hold nothing the keys do not; yet how many frames lie
+// between two keys is one number the file states (a key time), not data it holds. One fuzzed key
+// time stretched a 21-frame take to 73,001 frames, and the reader, which sampled and decomposed
+// every frame for every moving model, spent 1.5 s on a small file, and over 60 s under the
+// fuzzer's sanitizers (where one sample costs some 170 us against 0.45 us). So the work follows
+// what the file holds. The frames at and beside every key, the take's start and stop and the
+// span's ends are always sampled (their number follows the keys; the memory check bounds it).
+// The frames between are all sampled while the total stays within `budget`, which files with a
+// key on each model every few frames (the corpus, the crafted cases: tests/test_fbx_sampling.cpp)
+// never reach, so their every frame stays exact. Over it, the stretches between keys longer than
+// the budget allows are sampled at evenly spaced frames, at most kStretchSamples of them, and
+// interpolated between: each curve is one smooth segment there, so a fixed number of samples
+// keeps its shape whatever the stretch's length, and a warning says the frames are approximate.
+struct FramePlan {
+    std::vector<long> frames;
+    long longest = 0;        // the longest stretch between sampled key frames, in frames
+    std::size_t thinned = 0; // stretches sampled at a stride rather than at every frame
+    long kept = 0;           // frames sampled inside each thinned stretch
+};
+
+FramePlan plan_frames(const std::deque<Curve>& curves, std::int64_t take_start, std::int64_t take_stop, double frames_per_tick, long f0,
+                      long f1, double rows, double budget) {
+    // Breakpoints: the ends, and the whole frames at or on either side of each key and of the
+    // take's start and stop.
+    std::vector<long> at = {f0, f1};
+    auto mark = [&](std::int64_t t) {
+        const double k = double(t) * frames_per_tick;
+        for (long f : {long(std::floor(k + 1e-6)), long(std::ceil(k - 1e-6))})
+            if (f >= f0 && f <= f1) at.push_back(f);
+    };
+    mark(take_start);
+    mark(take_stop);
+    for (const Curve& c : curves)
+        for (std::int64_t t : c.times) mark(t);
+    std::sort(at.begin(), at.end());
+    at.erase(std::unique(at.begin(), at.end()), at.end());
+    FramePlan plan;
+    std::vector<long> gaps(at.size() - 1);  // whole frames strictly between two breakpoints
+    for (std::size_t i = 0; i + 1 < at.size(); ++i) plan.longest = std::max(plan.longest, gaps[i] = at[i + 1] - at[i] - 1);
+    auto samples = [&](long cap) {
+        double n = double(at.size());
+        for (long g : gaps) n += double(std::min(g, cap));
+        return n * rows;
+    };
+    // The most frames per stretch that fit the budget (all of them when the whole span fits).
+    long cap = plan.longest;
+    if (samples(cap) > budget) {
+        long lo = 0, hi = cap;  // samples(lo) fits or is the least possible; samples(hi) does not fit
+        while (hi - lo > 1) {
+            const long mid = lo + (hi - lo) / 2;
+            (samples(mid) <= budget ? lo : hi) = mid;
+        }
+        cap = std::min(lo, kStretchSamples);
+        plan.kept = cap;
+    }
+    for (std::size_t i = 0; i < at.size(); ++i) {
+        plan.frames.push_back(at[i]);
+        if (i + 1 == at.size()) break;
+        const long g = gaps[i];
+        if (g <= cap) {
+            for (long f = at[i] + 1; f < at[i + 1]; ++f) plan.frames.push_back(f);
+        } else {
+            ++plan.thinned;
+            // cap frames evenly inside the g: the step (g + 1) / (cap + 1) exceeds 1, so they differ.
+            for (long j = 1; j <= cap; ++j) plan.frames.push_back(at[i] + std::lround(double(j) * double(g + 1) / double(cap + 1)));
+        }
+    }
+    return plan;
+}
 
 struct Model {
     const Object* obj = nullptr;
@@ -420,10 +500,12 @@ void Builder::clips() {
         std::map<std::pair<int, int>, std::vector<PropAnim>> props;
         std::map<std::int64_t, const Curve*> shapes;  // blend-shape channel id -> DeformPercent curve
         std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
+        double keys = 0;
         auto read = [&](const Object& curve) -> const Curve* {
             store.push_back(read_curve(*curve.rec, curve.name.empty() ? "id " + std::to_string(curve.id) : curve.name, max_memory_));
             const Curve& c = store.back();
             if (c.times.empty()) return nullptr;
+            keys += double(c.times.size());
             first = std::min(first, c.times.front());
             last = std::max(last, c.times.back());
             return &c;
@@ -473,9 +555,27 @@ void Builder::clips() {
         for (const auto& [key, anims] : props) moving.insert(key.first);
         for (std::size_t m = 0; m < models_.size(); ++m)
             if (models_[m].props.inherit == 2 && models_[m].parent >= 0 && props.count({models_[m].parent, 2})) moving.insert(int(m));
-        const double frames = double(f1 - f0 + 1);
-        if (frames * double(moving.size() + morphs_.size()) * 48.0 > double(max_memory_))
+        std::vector<const MeshChannels*> animated_morphs;
+        for (const MeshChannels& mc : morphs_)
+            for (const ShapeChannel& sc : mc.channels)
+                if (shapes.count(sc.id)) {
+                    animated_morphs.push_back(&mc);
+                    break;
+                }
+        const double rows = double(moving.size() + animated_morphs.size());
+        if (rows == 0) continue;  // keys on nothing the scene moves
+        const FramePlan plan = plan_frames(store, take_start, take_stop, fps / kt, f0, f1, rows, std::max(kMinSamples, kSamplesPerKey * keys));
+        const std::vector<long>& frames = plan.frames;
+        if (double(frames.size()) * rows * 48.0 > double(max_memory_))
             throw Malformed("animation '" + stack.name + "' needs more memory than the limit allows");
+        if (plan.thinned)
+            scene_.warnings.push_back("animation '" + stack.name + "': " + std::to_string(plan.thinned) +
+                                      (plan.thinned == 1 ? " stretch" : " stretches") + " between keys (the longest " +
+                                      std::to_string(plan.longest) + " frames) sampled " +
+                                      (plan.kept ? "at " + std::to_string(plan.kept) + " evenly spaced frames each" : std::string("at their ends only")) +
+                                      ", frames between interpolated: its " + format_number(keys) +
+                                      " keys do not justify sampling all " + std::to_string(f1 - f0 + 1) + " frames for " +
+                                      format_number(rows) + " animated models");
 
         auto at = [&](int m, std::int64_t t) {
             ModelProps p = models_[m].props;
@@ -506,14 +606,17 @@ void Builder::clips() {
             cs.path = ChannelPath::Scale;
             cr.width = 4;
             Eigen::Quaterniond prev = Eigen::Quaterniond::Identity();
-            for (long f = f0; f <= f1; ++f) {
+            // Only an Rrs child's local reads its parent (scene_local), so only it evaluates the parent.
+            const bool reads_parent = models_[m].parent >= 0 && models_[m].props.inherit == 2;
+            for (std::size_t i = 0; i < frames.size(); ++i) {
+                const long f = frames[i];
                 const std::int64_t t = std::llround(double(f) * kt / fps);
                 const ModelProps p = at(m, t);
                 ModelProps parent;
-                if (models_[m].parent >= 0) parent = at(models_[m].parent, t);
-                const Transform tr = decompose(scene_local(p, models_[m].parent >= 0 ? &parent : nullptr));
+                if (reads_parent) parent = at(models_[m].parent, t);
+                const Transform tr = decompose(scene_local(p, reads_parent ? &parent : nullptr));
                 Eigen::Quaterniond q = tr.rotation;
-                if (f > f0 && prev.dot(q) < 0) q.coeffs() = -q.coeffs();
+                if (i > 0 && prev.dot(q) < 0) q.coeffs() = -q.coeffs();
                 prev = q;
                 const float time = float(double(f) / fps);
                 for (Channel* c : {&ct, &cr, &cs}) c->times.push_back(time);
@@ -525,17 +628,15 @@ void Builder::clips() {
             clip.channels.push_back(std::move(cr));
             clip.channels.push_back(std::move(cs));
         }
-        for (const MeshChannels& mc : morphs_) {
-            bool animated = false;
-            for (const ShapeChannel& sc : mc.channels) animated |= shapes.count(sc.id) > 0;
-            if (!animated) continue;
+        for (const MeshChannels* mcp : animated_morphs) {
+            const MeshChannels& mc = *mcp;
             const Mesh& mesh = scene_.meshes[mc.mesh];
             Channel cw;
             cw.node = mesh.node;
             cw.path = ChannelPath::Weights;
             cw.width = int(mesh.targets.size());
             std::vector<float> w(mesh.targets.size());
-            for (long f = f0; f <= f1; ++f) {
+            for (const long f : frames) {
                 const std::int64_t t = std::llround(double(f) * kt / fps);
                 for (const ShapeChannel& sc : mc.channels) {
                     auto it = shapes.find(sc.id);

@@ -238,11 +238,16 @@ namespace {
 void check_polygons(const Record& geometry, const std::string& name, std::uint64_t max_memory) {
     const Record* v = geometry.child("Vertices");
     const Record* pvi = geometry.child("PolygonVertexIndex");
-    if (!v || v->props.empty() || !pvi || pvi->props.empty()) return;
+    if (!pvi || pvi->props.empty()) return;
     const std::string what = "geometry '" + name + "'";
-    if (!element_size(v->props[0].type) || v->props[0].count % 3)
-        throw Malformed(what + ": Vertices is not an array of x, y, z triples");
-    const std::int64_t points = v->props[0].count / 3;
+    // Polygons without a Vertices record (a fuzzed name) index no control points at all: the
+    // readers after this check take its range as given.
+    std::int64_t points = 0;
+    if (v && !v->props.empty()) {
+        if (!element_size(v->props[0].type) || v->props[0].count % 3)
+            throw Malformed(what + ": Vertices is not an array of x, y, z triples");
+        points = v->props[0].count / 3;
+    }
     const std::vector<double> idx = as_doubles(pvi->props[0], max_memory);
     for (std::size_t i = 0; i < idx.size(); ++i) {
         const std::int64_t k = static_cast<std::int64_t>(idx[i]);
