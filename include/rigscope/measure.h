@@ -102,6 +102,12 @@ struct PrincipalKernel {
     // Returns how many vertices have no rest triangle (their lambdas are 1).
     std::size_t evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
                          float* lambda_min, float* dir) const;
+
+    // The maps' T of welded vertices [begin, end): t_compress = 1 / lambda_min and t_stretch =
+    // 1 / lambda_max by t_of_lambda's rule. Returns how many vertices fell back to T = 1 on either
+    // side or have no rest triangle.
+    std::size_t map_t(const float* lambda_max, const float* lambda_min, std::size_t begin, std::size_t end, float* t_compress,
+                      float* t_stretch) const;
 };
 
 // T from a stretch: 1 / lambda, with T = 1 where lambda is 0 or the result not finite (the edge

@@ -31,44 +31,68 @@ namespace {
 // at an open end (a border, or a corner no entry leads to) come first, then the closed ones, each
 // from its first entry in the previous order, so the result depends only on the mesh.
 void order_fans(OneRing& r) {
-    std::vector<std::uint32_t> by_first, seconds, order;
+    std::vector<std::uint32_t> by_first, order;
     std::vector<std::uint8_t> used;
-    std::vector<std::uint32_t> corners(r.corners.size());
+    std::vector<std::uint32_t> corners;
     for (std::size_t w = 0; w + 1 < r.offsets.size(); ++w) {
         const std::uint32_t o0 = r.offsets[w], n = r.offsets[w + 1] - o0;
         if (n < 2) continue;
         const std::uint32_t* c = &r.corners[2 * std::size_t(o0)];
-        by_first.resize(n);
-        seconds.resize(n);
-        for (std::uint32_t i = 0; i < n; ++i) {
-            by_first[i] = i;
-            seconds[i] = c[2 * i + 1];
+        // Entries by first corner (ties in order), to find a chain's next entry; a plain scan
+        // for the few entries of most vertices.
+        const bool scan = n <= 32;
+        if (!scan) {
+            by_first.resize(n);
+            for (std::uint32_t i = 0; i < n; ++i) by_first[i] = i;
+            std::sort(by_first.begin(), by_first.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return c[2 * a] != c[2 * b] ? c[2 * a] < c[2 * b] : a < b; });
         }
-        std::stable_sort(by_first.begin(), by_first.end(), [&](std::uint32_t a, std::uint32_t b) { return c[2 * a] < c[2 * b]; });
-        std::sort(seconds.begin(), seconds.end());
+        auto first_of = [&](std::uint32_t i) { return c[2 * i]; };
+        // The first unused entry (in the previous order) whose first corner is v; n if none.
+        auto next_from = [&](std::uint32_t v) -> std::uint32_t {
+            if (scan) {
+                for (std::uint32_t i = 0; i < n; ++i)
+                    if (!used[i] && first_of(i) == v) return i;
+                return n;
+            }
+            auto it = std::lower_bound(by_first.begin(), by_first.end(), v, [&](std::uint32_t a, std::uint32_t x) { return first_of(a) < x; });
+            for (; it != by_first.end() && first_of(*it) == v; ++it)
+                if (!used[*it]) return *it;
+            return n;
+        };
+        // Whether some entry's second corner is v (then a chain can arrive at an entry starting at v).
+        auto reached = [&](std::uint32_t v) {
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (c[2 * i + 1] == v) return true;
+            return false;
+        };
         used.assign(n, 0);
         order.clear();
         auto walk = [&](std::uint32_t i) {
-            while (true) {
+            while (i < n) {
                 used[i] = 1;
                 order.push_back(i);
-                const std::uint32_t next = c[2 * i + 1];
-                auto it = std::lower_bound(by_first.begin(), by_first.end(), next,
-                                           [&](std::uint32_t a, std::uint32_t v) { return c[2 * a] < v; });
-                while (it != by_first.end() && c[2 * *it] == next && used[*it]) ++it;
-                if (it == by_first.end() || c[2 * *it] != next) return;
-                i = *it;
+                i = next_from(c[2 * i + 1]);
             }
         };
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (!used[i] && !std::binary_search(seconds.begin(), seconds.end(), c[2 * i])) walk(i);
+        if (scan) {
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (!used[i] && !reached(first_of(i))) walk(i);
+        } else {
+            std::vector<std::uint32_t> seconds(n);
+            for (std::uint32_t i = 0; i < n; ++i) seconds[i] = c[2 * i + 1];
+            std::sort(seconds.begin(), seconds.end());
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (!used[i] && !std::binary_search(seconds.begin(), seconds.end(), first_of(i))) walk(i);
+        }
         for (std::uint32_t i = 0; i < n; ++i)
             if (!used[i]) walk(i);
+        corners.resize(2 * std::size_t(n));
         for (std::uint32_t i = 0; i < n; ++i) {
             corners[2 * std::size_t(i)] = c[2 * order[i]];
             corners[2 * std::size_t(i) + 1] = c[2 * order[i] + 1];
         }
-        std::copy_n(corners.begin(), 2 * std::size_t(n), r.corners.begin() + 2 * std::size_t(o0));
+        std::copy(corners.begin(), corners.end(), r.corners.begin() + 2 * std::size_t(o0));
     }
 }
 
@@ -418,7 +442,44 @@ std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* positions, std::siz
     return degenerate;
 }
 
+std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::size_t begin, std::size_t end, float* tc,
+                                   float* ts) const {
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    std::size_t bad = 0;
+    std::size_t w = begin;
+    // t_of_lambda four at a time: v = 1 / lambda where lambda > 0 and v is finite, else 1.
+    auto side = [&](const float* l, float* t) {
+        const __m128 x = _mm_loadu_ps(l + w), v = _mm_div_ps(one, x);
+        const __m128 ok = _mm_and_ps(_mm_cmpgt_ps(x, zero), _mm_cmpeq_ps(_mm_sub_ps(v, v), zero));
+        _mm_storeu_ps(t + w, select(ok, v, one));
+        return _mm_movemask_ps(ok);
+    };
+    for (; w + L <= end; w += L) {
+        const int ok = side(lmin, tc) & side(lmax, ts);
+        for (std::size_t l = 0; l < L; ++l)
+            bad += !(ok >> l & 1) || ring.offsets[w + l] == ring.offsets[w + l + 1];
+    }
+    for (; w < end; ++w) {
+        const bool ok_c = t_of_lambda(lmin[w], tc[w]);
+        const bool ok_s = t_of_lambda(lmax[w], ts[w]);
+        bad += !(ok_c && ok_s) || ring.offsets[w] == ring.offsets[w + 1];
+    }
+    return bad;
+}
+
 #else
+
+std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::size_t begin, std::size_t end, float* tc,
+                                   float* ts) const {
+    std::size_t bad = 0;
+    for (std::size_t w = begin; w < end; ++w) {
+        const bool ok_c = t_of_lambda(lmin[w], tc[w]);
+        const bool ok_s = t_of_lambda(lmax[w], ts[w]);
+        // A vertex without rest triangles has lambdas of exactly 1 and no direction.
+        bad += !(ok_c && ok_s) || ring.offsets[w] == ring.offsets[w + 1];
+    }
+    return bad;
+}
 
 std::size_t AreaKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* t) const {
     std::size_t degenerate = 0;
