@@ -92,6 +92,7 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
         const Mesh& mesh = in.scene.meshes[meshes[m].mesh];
         ReportMesh& rm = d.meshes[m];
         rm.name = mesh.name;
+        rm.two_sided = meshes[m].measure.measure == Measure::principal;
         rm.vertex_count = mesh.vertex_count();
         rm.triangles = triangles_of(mesh);
         for (std::size_t e = 0; e < m && rm.same_triangles_as < 0; ++e)
@@ -144,30 +145,39 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
         spdlog::info("report: {}", d.subsample_reason);
     }
 
-    // Per welded vertex, its lowest and highest T and where; every frame's T is kept for the
-    // plotted series when that fits in memory, else the series take a second pass.
+    // Per welded vertex, its lowest and highest T and where: the measure's T (--measure), the
+    // stretch side's for the lows and the compress side's for the highs (one T but for
+    // principal). Every frame's T is kept for the plotted series when that fits in memory, else
+    // the series take a second pass.
     std::vector<std::vector<Extreme>> lo(nm), hi(nm);
     std::size_t welded_total = 0;
-    for (auto& mt : meshes) welded_total += mt.topo.welded_count();
+    for (std::size_t m = 0; m < nm; ++m) welded_total += meshes[m].topo.welded_count() * (d.meshes[m].two_sided ? 2 : 1);
     const bool keep_all = double(welded_total) * double(nf) * 4.0 <= 512.0 * 1024 * 1024;
-    std::vector<std::vector<float>> all_t(nm);
+    std::vector<std::vector<float>> all_c(nm), all_s(nm);  // all_s: two-sided meshes only
     std::size_t next_shown = 0;
     for_each_tension_frame(in, meshes, "report", [&](std::size_t fi) {
         const bool shown = next_shown < d.shown.size() && d.shown[next_shown] == fi;
         if (shown) ++next_shown;
         for (std::size_t m = 0; m < nm; ++m) {
             const MeshTension& mt = meshes[m];
-            if (lo[m].empty()) lo[m].assign(mt.t.size(), Extreme{mt.t.empty() ? 1.0f : mt.t[0], fi});
-            if (hi[m].empty()) hi[m] = lo[m];
-            for (std::size_t w = 0; w < mt.t.size(); ++w) {
-                if (mt.t[w] < lo[m][w].t || fi == 0) lo[m][w] = Extreme{mt.t[w], fi};
-                if (mt.t[w] > hi[m][w].t || fi == 0) hi[m][w] = Extreme{mt.t[w], fi};
+            const std::vector<float>& tc = mt.compress_t();
+            const std::vector<float>& ts = mt.stretch_t();
+            if (lo[m].empty()) lo[m].assign(ts.size(), Extreme{1.0f, fi});
+            if (hi[m].empty()) hi[m].assign(tc.size(), Extreme{1.0f, fi});
+            for (std::size_t w = 0; w < tc.size(); ++w) {
+                if (ts[w] < lo[m][w].t || fi == 0) lo[m][w] = Extreme{ts[w], fi};
+                if (tc[w] > hi[m][w].t || fi == 0) hi[m][w] = Extreme{tc[w], fi};
             }
-            if (keep_all) all_t[m].insert(all_t[m].end(), mt.t.begin(), mt.t.end());
+            if (keep_all) {
+                all_c[m].insert(all_c[m].end(), tc.begin(), tc.end());
+                if (d.meshes[m].two_sided) all_s[m].insert(all_s[m].end(), ts.begin(), ts.end());
+            }
             if (!shown) continue;
             ReportMesh& rm = d.meshes[m];
             if (rm.motion == ReportMotion::Static && !rm.t.empty()) continue;  // the same at every frame
-            for (std::uint32_t w : mt.topo.welded_of) rm.t.push_back(mt.t[w]);
+            for (std::uint32_t w : mt.topo.welded_of) rm.t.push_back(tc[w]);
+            if (rm.two_sided)
+                for (std::uint32_t w : mt.topo.welded_of) rm.t_stretch.push_back(ts[w]);
             if (rm.motion == ReportMotion::Baked)
                 for (const auto& p : mt.deformed) rm.positions.insert(rm.positions.end(), {p.x(), p.y(), p.z()});
             if (rm.motion == ReportMotion::Skinned) {
@@ -215,15 +225,22 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
         v.kind = c.kind;
         v.t = c.e.t;
         v.frame = c.e.frame;
+        // The series of the row's side.
+        const bool stretch_side = d.meshes[c.mesh].two_sided && c.kind == "stretch";
         if (keep_all) {
             const std::size_t nw = meshes[c.mesh].topo.welded_count();
-            for (std::size_t f = 0; f < nf; ++f) v.series.push_back(all_t[c.mesh][f * nw + c.welded]);
+            const std::vector<float>& all = stretch_side ? all_s[c.mesh] : all_c[c.mesh];
+            for (std::size_t f = 0; f < nf; ++f) v.series.push_back(all[f * nw + c.welded]);
         }
         d.worst.push_back(std::move(v));
     }
     if (!keep_all && !rows_out.empty())
         for_each_tension_frame(in, meshes, "report (series)", [&](std::size_t) {
-            for (std::size_t i = 0; i < rows_out.size(); ++i) d.worst[i].series.push_back(meshes[rows_out[i].mesh].t[rows_out[i].welded]);
+            for (std::size_t i = 0; i < rows_out.size(); ++i) {
+                const MeshTension& mt = meshes[rows_out[i].mesh];
+                const std::vector<float>& side = rows_out[i].kind == "stretch" ? mt.stretch_t() : mt.compress_t();
+                d.worst[i].series.push_back(side[rows_out[i].welded]);
+            }
         });
 
     write_report_html(d, viewer_, out_);

@@ -1,13 +1,15 @@
 // Opens a rigscope report in headless Chromium (Debian's, driven by puppeteer-core) and checks
 // the page as a user would see it. Prints one line per failed check; exit 1 if any failed.
 // Usage: node report/browser_check.mjs PAGE.html [--compressed MESH:VERTEX:FRAME:T] [--positions DEFORM.csv]
-//                                     [--screenshot OUT.png]
+//                                     [--measure KIND] [--screenshot OUT.png]
 //   --compressed: a vertex, frame number and T where T peaks (the test takes them from `rigscope
 //   tension`'s JSON, not from the page): the page's T there must match within its stated
 //   precision, the view at that frame must differ from the rest mesh, and the pixels at the
 //   vertex must be red-dominant.
 //   --positions: `rigscope deform --frames N` output of one frame; the page's drawn mesh at that
 //   frame (skinned in the page, or decoded) must match it within the page's quantization.
+//   --measure: the run's --measure (edge, area, principal): the page must say which measure it
+//   shows, and for principal show lambda (= 1 / the stored T of the row's side) in the table.
 //   --screenshot: only writes the page with its first worst-vertex row clicked
 //   (scripts/report_screenshot.sh).
 import puppeteer from 'puppeteer-core';
@@ -72,6 +74,22 @@ try {
     for (const want of ['rigscope ', 'input ', 'clip ', 'frames', 'falloff', 'stretch area', 'compress area'])
       if (!header.includes(want)) fail(`the header does not state "${want.trim()}"`);
     if (!played) fail('the page does not play on opening');
+    const measure = opt('--measure');
+    if (measure) {
+      const m = await page.evaluate(() => {
+        const r = window.rigscopeReport, data = JSON.parse(document.getElementById('rigscope-data').textContent);
+        return { kind: r.measure.kind, text: r.measureText(), table: r.tableValues(), ts: data.worst.map((w) => w.t) };
+      });
+      if (m.kind !== measure) fail(`the page's measure is ${m.kind}, the run's ${measure}`);
+      if (!m.text.startsWith(`Measure: ${measure}`)) fail(`the header does not name the measure: "${m.text}"`);
+      const lambda = measure === 'principal';
+      if (m.table[0] !== (lambda ? 'λ' : 'T')) fail(`the table's value column is "${m.table[0]}"`);
+      // Printed to 5 significant digits.
+      m.ts.forEach((t, i) => {
+        const want = lambda ? 1 / t : t;
+        if (!(Math.abs(Number(m.table[i + 1]) / want - 1) <= 1e-4)) fail(`table row ${i + 1} shows ${m.table[i + 1]}, expected ${want}`);
+      });
+    }
 
     // Pixels of the 3D view from a screenshot, decoded by the browser itself.
     const shot = async () => {

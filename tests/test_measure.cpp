@@ -274,3 +274,50 @@ TEST_CASE("Measures and smoothing give the same bits for 1 and 3 threads", "[mea
         }
     }
 }
+
+TEST_CASE("Fans: broken chains (a bowtie vertex, a flipped triangle, borders) add nothing but their triangles",
+          "[measure]") {
+    // Vertex 0 is shared by two fans that touch only there (a bowtie), one of them with a
+    // triangle wound the other way; the other vertices are on borders. The layout walks each
+    // vertex's triangles as chains, joined through the vertex itself: those joins must add
+    // nothing. Oracle: the one-ring area sums computed directly, and a uniform scale (lambda = s).
+    const std::vector<Eigen::Vector3f> p = {
+        {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0.2f}, {-1, 0, 0.1f}, {-1, -1, 0}, {0, -1, 0}, {0.5f, -1.5f, 0.3f}};
+    const Mesh m = mesh_of(p, {{0, 1, 2}, {0, 2, 3}, {0, 4, 5}, {0, 6, 5}, {0, 6, 7}});
+    const Topology topo = build_topology(m);
+    REQUIRE(topo.welded_count() == p.size());
+    const auto tris = welded_triangles(m, topo);
+    const AreaKernel area(tris, topo, m.positions);
+    const PrincipalKernel pk(tris, topo, m.positions);
+    // Vertex 0: four chains, 1-2-3, 4-5, 6-5 (the flipped triangle) and 6-7, joined through
+    // itself: 5 triangles and 3 x 2 joining slots in its batch (vertices 0-3).
+    REQUIRE(area.fans.slot_start[1] - area.fans.slot_start[0] == 11);
+    REQUIRE(pk.fans.slot_start[1] - pk.fans.slot_start[0] == 11);
+    const auto deformed = mapped(m, [](const Eigen::Vector3d& x) {
+        return Eigen::Vector3d(1.3 * x.x() + 0.2 * x.y(), 0.8 * x.y() + 0.1 * x.z(), x.z() + 0.3 * x.x());
+    });
+    const std::size_t n = topo.welded_count();
+    std::vector<float> t(n);
+    CHECK(area.evaluate(deformed.data(), 0, n, t.data()) == 0);
+    for (std::size_t v = 0; v < n; ++v) {
+        double rest = 0, now = 0;
+        for (std::size_t k = 0; k < tris.size(); k += 3) {
+            if (tris[k] != v && tris[k + 1] != v && tris[k + 2] != v) continue;
+            auto twice_area = [&](const std::vector<Eigen::Vector3f>& q) {
+                const Eigen::Vector3d a = q[tris[k]].cast<double>(), b = q[tris[k + 1]].cast<double>(), c = q[tris[k + 2]].cast<double>();
+                return (b - a).cross(c - a).norm();
+            };
+            rest += twice_area(m.positions);
+            now += twice_area(deformed);
+        }
+        CHECK(t[v] == Approx(rest / now).epsilon(1e-5));
+    }
+    std::vector<float> lmax(n), lmin(n), dir(3 * n);
+    const float s = 1.7f;
+    const auto scaled = mapped(m, [&](const Eigen::Vector3d& x) { return Eigen::Vector3d(s * x); });
+    CHECK(pk.evaluate(scaled.data(), 0, n, lmax.data(), lmin.data(), dir.data()) == 0);
+    for (std::size_t v = 0; v < n; ++v) {
+        CHECK(lmax[v] == Approx(s).epsilon(1e-5));
+        CHECK(lmin[v] == Approx(s).epsilon(1e-5));
+    }
+}

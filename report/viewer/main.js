@@ -26,6 +26,10 @@ function u32(b64) {
 
 // --- the node group's maps (rigscope's stretch_of / compress_of) --------------------------
 const P = data.params, R = data.range;
+// What T measures (--measure). principal has two T per vertex, T_c = 1 / lambda_min for the
+// compress map and T_s = 1 / lambda_max for the stretch map; the page then shows lambda.
+const MEASURE = data.measure || { kind: 'edge', smooth: 0, smooth_weights: 'uniform' };
+const principal = MEASURE.kind === 'principal';
 function shape(ramp) {
   ramp = Math.min(Math.max(ramp, 0), 1);
   const v = P.falloff === 1 ? ramp : P.falloff > 0 ? Math.pow(ramp, 1 / P.falloff) : (ramp > 0 ? 1 : 0);
@@ -49,10 +53,15 @@ const meshes = data.meshes.map((m) => {
     for (let i = 0; i < q.length; ++i) f[i] = m.origin[i % 3] + q[i] * m.step[i % 3];
     return f;
   };
-  const tq = enc.bits === 8 ? bytesOf(m.t) : u16(m.t);
-  const t = new Float32Array(tq.length);
-  for (let i = 0; i < tq.length; ++i) t[i] = Math.exp(enc.log_lo + tq[i] * enc.log_step);
-  const out = { name: m.name, n, motion: m.motion, t };
+  const decodeT = (b64) => {
+    const tq = enc.bits === 8 ? bytesOf(b64) : u16(b64);
+    const t = new Float32Array(tq.length);
+    for (let i = 0; i < tq.length; ++i) t[i] = Math.exp(enc.log_lo + tq[i] * enc.log_step);
+    return t;
+  };
+  const t = decodeT(m.t);
+  // One-sided measures: the stretch side reads the same T.
+  const out = { name: m.name, n, motion: m.motion, t, ts: m.t_stretch !== undefined ? decodeT(m.t_stretch) : t };
   if (m.triangles !== undefined) out.index = m.index_bits === 16 ? u16(m.triangles) : u32(m.triangles);
   else out.sameAs = m.triangles_of;
   if (m.motion === 'skinned') {
@@ -94,10 +103,22 @@ function positionsOf(m, k, atRest, out) {
   else if (m.motion === 'static' || atRest) out.set(m.rest);
   else out.set(m.frames.subarray(k * m.n * 3, (k + 1) * m.n * 3));
 }
-const tOf = (m, k) => (m.motion === 'static' ? m.t.subarray(0, m.n) : m.t.subarray(k * m.n, (k + 1) * m.n));
+const sideOf = (m, arr, k) => (m.motion === 'static' ? arr.subarray(0, m.n) : arr.subarray(k * m.n, (k + 1) * m.n));
+const tOf = (m, k) => sideOf(m, m.t, k);     // compress side (the only T but for principal)
+const tsOf = (m, k) => sideOf(m, m.ts, k);   // stretch side
+// The heat map's T: the side farther from 1.
+const farther = (tc, ts) => (Math.abs(Math.log(tc)) >= Math.abs(Math.log(ts)) ? tc : ts);
 
 let maxLog = 1e-6;
-for (const m of meshes) for (const t of m.t) maxLog = Math.max(maxLog, Math.abs(Math.log(t)));
+for (const m of meshes) for (const arr of [m.t, m.ts]) for (const t of arr) maxLog = Math.max(maxLog, Math.abs(Math.log(t)));
+// Values as the page shows them: T, or for principal lambda = 1 / T.
+const shownValue = (t) => (principal ? 1 / t : t);
+const Q = principal ? 'λ' : 'T';
+const measureText = {
+  edge: 'edge: T = mean rest edge length / mean deformed edge length',
+  area: 'area: T = rest one-ring area / deformed one-ring area',
+  principal: 'principal stretches λ_max ≥ λ_min (shown as λ); compress map from T = 1/λ_min, stretch map from T = 1/λ_max, heat map from the side farther from 1',
+}[MEASURE.kind] || MEASURE.kind;
 
 // --- header ---------------------------------------------------------------------------------
 const fmt = (x, d = 4) => Number(x).toPrecision(d).replace(/\.?0+$/, '');
@@ -110,14 +131,20 @@ $('meta').textContent = `rigscope ${data.version} · input ${data.input}` +
   (data.animation ? ` · animation ${data.animation}` : '') + ` · clip ${data.clip || '(none)'}` +
   ` · ${allFrames.length} frames (${frameName(firstFrame)}..${frameName(lastFrame)}) at ${fmt(data.fps)} fps` +
   ` · reference ${data.reference} · weld ${data.weld ? 'on' : 'off'} · meshes ${meshes.map((m) => `${m.name} (${m.n} vertices)`).join(', ')}`;
+$('measure').textContent = `Measure: ${measureText}` +
+  (MEASURE.smooth > 0 ? ` · smoothed: ${MEASURE.smooth} iterations of ${MEASURE.smooth_weights} one-ring averaging` : '');
 $('params').textContent = `falloff ${P.falloff} · stretch area ${P.stretch_area} · compress area ${P.compress_area}` +
   ` · weight limit ${P.weight_limit} · smooth k ${P.smooth_k} · full stretch at T ≤ ${fmt(R.t_s)}, full compress at T ≥ ${fmt(R.t_c)}` +
   (R.auto ? ` (auto range, percentile ${R.percentile})` : '') +
   ` · T stored as ${enc.bits}-bit steps of log T (relative error ≤ ${fmt(enc.relative_error * 100, 2)}%), positions as 16-bit steps of each mesh's box`;
 if (data.check) {
   const c = data.check, parts = [];
-  if (c.max_stretch !== undefined) parts.push(`stretch limit T < ${c.max_stretch}: ${c.stretch_count} vertices past it`);
-  if (c.max_compress !== undefined) parts.push(`compress limit T > ${c.max_compress}: ${c.compress_count} vertices past it`);
+  if (c.max_stretch !== undefined)
+    parts.push(principal ? `stretch limit λ_max > ${fmt(1 / c.max_stretch)}: ${c.stretch_count} vertices past it`
+                         : `stretch limit T < ${c.max_stretch}: ${c.stretch_count} vertices past it`);
+  if (c.max_compress !== undefined)
+    parts.push(principal ? `compress limit λ_min < ${fmt(1 / c.max_compress)}: ${c.compress_count} vertices past it`
+                         : `compress limit T > ${c.max_compress}: ${c.compress_count} vertices past it`);
   $('check').innerHTML = '';
   const v = document.createElement('span');
   v.className = 'verdict ' + (c.failed ? 'fail' : 'pass');
@@ -192,13 +219,13 @@ function applyFrame() {
   for (const m of meshes) {
     positionsOf(m, k, state.rest, m.pos.array);
     m.pos.needsUpdate = true;
-    const t = tOf(m, k), c = m.col.array;
+    const t = tOf(m, k), ts = tsOf(m, k), c = m.col.array;
     for (let v = 0; v < m.n; ++v) {
       // Vertex colours are linear (as the glTF's COLOR_0); the heat map is defined in sRGB.
-      if (state.mode === 'heat') { heat(t[v], tmp); for (let k = 0; k < 3; ++k) tmp[k] = toLinear(tmp[k]); }
+      if (state.mode === 'heat') { heat(farther(t[v], ts[v]), tmp); for (let k = 0; k < 3; ++k) tmp[k] = toLinear(tmp[k]); }
       else {
         // The glTF's COLOR_0 (R = compress, G = stretch) over a grey base so the shape reads.
-        tmp[0] = 0.18 + 0.82 * compressOf(t[v]); tmp[1] = 0.18 + 0.82 * stretchOf(t[v]); tmp[2] = 0.18;
+        tmp[0] = 0.18 + 0.82 * compressOf(t[v]); tmp[1] = 0.18 + 0.82 * stretchOf(ts[v]); tmp[2] = 0.18;
       }
       c[3 * v] = tmp[0]; c[3 * v + 1] = tmp[1]; c[3 * v + 2] = tmp[2];
     }
@@ -239,20 +266,23 @@ function drawLegend() {
   }
   const span = (s) => { const e = document.createElement('span'); e.textContent = s; return e; };
   if (state.mode === 'heat')
-    el.append(span(`T = ${fmt(Math.exp(-maxLog))} (stretch)`), bar, span(`${fmt(Math.exp(maxLog))} (compress)`), span('· white: T = 1, log scale'));
+    el.append(span(`${Q} = ${fmt(shownValue(Math.exp(-maxLog)))} (stretch)`), bar, span(`${fmt(shownValue(Math.exp(maxLog)))} (compress)`),
+      span(`· white: ${Q} = 1, log scale`));
   else {
     const L = Math.log(Math.max(R.t_c, 1 / R.t_s));
-    el.append(span(`T = ${fmt(Math.exp(-L))}`), bar, span(`${fmt(Math.exp(L))}`), span('· green: stretch (T < 1), red: compress (T > 1)'));
+    el.append(span(`${Q} = ${fmt(shownValue(Math.exp(-L)))}`), bar, span(`${fmt(shownValue(Math.exp(L)))}`),
+      span(principal ? '· green: stretch (λ_max > 1), red: compress (λ_min < 1)' : '· green: stretch (T < 1), red: compress (T > 1)'));
   }
 }
 
 // --- table and plot ---------------------------------------------------------------------------
 const rows = [];
-$('worst-title').textContent = data.check && data.check.failed ? 'Worst vertices past the limits' : 'Worst vertices (farthest from T = 1)';
+$('worst-title').textContent = data.check && data.check.failed ? 'Worst vertices past the limits' : `Worst vertices (farthest from ${Q} = 1)`;
+$('value-head').textContent = principal ? 'λ' : 'T';
 data.worst.forEach((w, i) => {
   const tr = document.createElement('tr');
   const f = allFrames[w.frame];
-  for (const s of [meshes[w.mesh].name, w.vertex, w.kind, fmt(w.t, 5), frameName(f)]) {
+  for (const s of [meshes[w.mesh].name, w.vertex, w.kind, fmt(shownValue(w.t), 5), frameName(f)]) {
     const td = document.createElement('td'); td.textContent = String(s); tr.append(td);
   }
   tr.addEventListener('click', (ev) => selectRow(i, ev.ctrlKey || ev.metaKey || ev.shiftKey));
@@ -302,13 +332,13 @@ function drawPlot() {
   const g = c.getContext('2d'), W = c.width, H = c.height;
   const pad = { l: 48, r: 10, t: 10, b: 26 };
   g.clearRect(0, 0, W, H);
-  const series = state.selected.map((i) => data.worst[i].series);
+  const series = state.selected.map((i) => data.worst[i].series.map(shownValue));
   const limits = [];
   if (data.check) {
-    if (data.check.max_stretch !== undefined) limits.push(['stretch limit', data.check.max_stretch]);
-    if (data.check.max_compress !== undefined) limits.push(['compress limit', data.check.max_compress]);
+    if (data.check.max_stretch !== undefined) limits.push(['stretch limit', shownValue(data.check.max_stretch)]);
+    if (data.check.max_compress !== undefined) limits.push(['compress limit', shownValue(data.check.max_compress)]);
   } else {
-    limits.push(['full stretch', R.t_s], ['full compress', R.t_c]);
+    limits.push(['full stretch', shownValue(R.t_s)], ['full compress', shownValue(R.t_c)]);
   }
   let lo = 1, hi = 1;
   for (const s of series) for (const t of s) { lo = Math.min(lo, t); hi = Math.max(hi, t); }
@@ -328,7 +358,7 @@ function drawPlot() {
     g.strokeStyle = colour; g.setLineDash([5, 4]); g.beginPath(); g.moveTo(pad.l, Y(v)); g.lineTo(W - pad.r, Y(v)); g.stroke();
     g.setLineDash([]); g.fillStyle = colour; g.fillText(label, W - pad.r - g.measureText(label).width - 2, Y(v) - 3);
   };
-  hline(1, '#777', 'T = 1');
+  hline(1, '#777', `${Q} = 1`);
   for (const [name, v] of limits) hline(v, name.includes('stretch') ? '#6c6' : '#e55', `${name} ${fmt(v)}`);
   series.forEach((s, j) => {
     g.strokeStyle = palette[j % palette.length]; g.lineWidth = 1.5; g.beginPath();
@@ -402,6 +432,14 @@ window.rigscopeReport = {
   },
   // T of file vertex v of mesh m at the shown frame k (decoded from the page).
   tAt(m, v, k) { return tOf(meshes[m], k)[v]; },
+  // The stretch side's T (principal: 1 / lambda_max; other measures: the same T as tAt).
+  tStretchAt(m, v, k) { return tsOf(meshes[m], k)[v]; },
+  measure: { ...MEASURE },
+  // The worst-vertex table's value column as drawn (header, then each row's text).
+  tableValues() {
+    return [$('value-head').textContent, ...Array.from($('worst').tBodies[0].rows, (r) => r.cells[3].textContent)];
+  },
+  measureText() { return $('measure').textContent; },
   // The drawn positions of mesh m (xyz per file vertex).
   positions(m) { return Array.from(meshes[m].pos.array); },
   // Each worst-vertex row's frame index.

@@ -4,9 +4,7 @@
 #include <cmath>
 
 #include "rigscope/core/error.h"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "simd_points.h"
 
 namespace rigscope {
 
@@ -28,7 +26,77 @@ std::vector<std::uint32_t> welded_triangles(const Mesh& mesh, const Topology& to
 
 namespace {
 
-// The one-ring of the triangles `keep` accepts; a vertex lists its triangles in triangle order,
+// Reorders each vertex's entries into chains where an entry's second corner is the next entry's
+// first (around an inner vertex of a consistently wound mesh: one closed fan). Chains that start
+// at an open end (a border, or a corner no entry leads to) come first, then the closed ones, each
+// from its first entry in the previous order, so the result depends only on the mesh.
+void order_fans(OneRing& r) {
+    std::vector<std::uint32_t> by_first, order;
+    std::vector<std::uint8_t> used;
+    std::vector<std::uint32_t> corners;
+    for (std::size_t w = 0; w + 1 < r.offsets.size(); ++w) {
+        const std::uint32_t o0 = r.offsets[w], n = r.offsets[w + 1] - o0;
+        if (n < 2) continue;
+        const std::uint32_t* c = &r.corners[2 * std::size_t(o0)];
+        // Entries by first corner (ties in order), to find a chain's next entry; a plain scan
+        // for the few entries of most vertices.
+        const bool scan = n <= 32;
+        if (!scan) {
+            by_first.resize(n);
+            for (std::uint32_t i = 0; i < n; ++i) by_first[i] = i;
+            std::sort(by_first.begin(), by_first.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return c[2 * a] != c[2 * b] ? c[2 * a] < c[2 * b] : a < b; });
+        }
+        auto first_of = [&](std::uint32_t i) { return c[2 * i]; };
+        // The first unused entry (in the previous order) whose first corner is v; n if none.
+        auto next_from = [&](std::uint32_t v) -> std::uint32_t {
+            if (scan) {
+                for (std::uint32_t i = 0; i < n; ++i)
+                    if (!used[i] && first_of(i) == v) return i;
+                return n;
+            }
+            auto it = std::lower_bound(by_first.begin(), by_first.end(), v, [&](std::uint32_t a, std::uint32_t x) { return first_of(a) < x; });
+            for (; it != by_first.end() && first_of(*it) == v; ++it)
+                if (!used[*it]) return *it;
+            return n;
+        };
+        // Whether some entry's second corner is v (then a chain can arrive at an entry starting at v).
+        auto reached = [&](std::uint32_t v) {
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (c[2 * i + 1] == v) return true;
+            return false;
+        };
+        used.assign(n, 0);
+        order.clear();
+        auto walk = [&](std::uint32_t i) {
+            while (i < n) {
+                used[i] = 1;
+                order.push_back(i);
+                i = next_from(c[2 * i + 1]);
+            }
+        };
+        if (scan) {
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (!used[i] && !reached(first_of(i))) walk(i);
+        } else {
+            std::vector<std::uint32_t> seconds(n);
+            for (std::uint32_t i = 0; i < n; ++i) seconds[i] = c[2 * i + 1];
+            std::sort(seconds.begin(), seconds.end());
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (!used[i] && !std::binary_search(seconds.begin(), seconds.end(), first_of(i))) walk(i);
+        }
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (!used[i]) walk(i);
+        corners.resize(2 * std::size_t(n));
+        for (std::uint32_t i = 0; i < n; ++i) {
+            corners[2 * std::size_t(i)] = c[2 * order[i]];
+            corners[2 * std::size_t(i) + 1] = c[2 * order[i] + 1];
+        }
+        std::copy(corners.begin(), corners.end(), r.corners.begin() + 2 * std::size_t(o0));
+    }
+}
+
+// The one-ring of the triangles `keep` accepts; a vertex lists its triangles in fans (order_fans),
 // each as its two other corners in the face's winding (b, c after a).
 template <typename Keep>
 OneRing one_ring(const std::vector<std::uint32_t>& tris, const Topology& topo, Keep keep) {
@@ -59,12 +127,65 @@ OneRing one_ring(const std::vector<std::uint32_t>& tris, const Topology& topo, K
             r.corners[2 * std::size_t(e) + 1] = topo.representative[tris[3 * t + (k + 2) % 3]];
         }
     }
+    order_fans(r);
     return r;
 }
 
 Eigen::Vector3d rest_of(const std::vector<Eigen::Vector3f>& p, std::uint32_t v) { return p[v].cast<double>(); }
 
 }  // namespace
+
+FanBatches fan_batches(const OneRing& ring, std::uint32_t last) {
+    constexpr std::size_t L = FanBatches::kLanes;
+    constexpr std::uint32_t kNone = FanBatches::kNone;
+    FanBatches fb;
+    const std::size_t wn = ring.offsets.empty() ? 0 : ring.offsets.size() - 1;
+    fb.welded = wn;
+    if (wn == 0) return fb;
+    const std::size_t batches = (wn + L - 1) / L;
+    fb.self.assign(batches * L, 0);
+    fb.slot_start.assign(batches + 1, 0);
+    fb.reads_last.assign(batches, 0);
+    // A lane's corner sequence and the entry of each slot (between two consecutive corners).
+    std::vector<std::uint32_t> seq[L], ent[L];
+    for (std::size_t b = 0; b < batches; ++b) {
+        std::size_t slots = 0;
+        for (std::size_t l = 0; l < L; ++l) {
+            const std::size_t w = std::min(b * L + l, wn - 1);
+            const std::uint32_t self = ring.self[w];
+            fb.self[b * L + l] = self;
+            seq[l].clear();
+            ent[l].clear();
+            if (b * L + l < wn)
+                for (std::uint32_t e = ring.offsets[w]; e < ring.offsets[w + 1]; ++e) {
+                    const std::uint32_t first = ring.corners[2 * std::size_t(e)], second = ring.corners[2 * std::size_t(e) + 1];
+                    if (seq[l].empty()) {
+                        seq[l].push_back(first);
+                    } else if (seq[l].back() != first) {  // a new chain: through the vertex itself
+                        seq[l].insert(seq[l].end(), {self, first});
+                        ent[l].insert(ent[l].end(), {kNone, kNone});
+                    }
+                    seq[l].push_back(second);
+                    ent[l].push_back(e);
+                }
+            if (seq[l].empty()) seq[l].push_back(self);
+            slots = std::max(slots, ent[l].size());
+        }
+        if (fb.slot_start[b] + slots > 0xFFFFFFFFull - batches)
+            throw Error(kExitBadInput, "mesh has too many triangles for the measures' layout (slots must fit 32 bits)");
+        fb.slot_start[b + 1] = static_cast<std::uint32_t>(fb.slot_start[b] + slots);
+        for (std::size_t s = 0; s <= slots; ++s)
+            for (std::size_t l = 0; l < L; ++l) {
+                const std::uint32_t v = s < seq[l].size() ? seq[l][s] : fb.self[b * L + l];
+                fb.corner.push_back(v);
+                fb.reads_last[b] |= v == last;
+            }
+        for (std::size_t s = 0; s < slots; ++s)
+            for (std::size_t l = 0; l < L; ++l) fb.entry.push_back(s < ent[l].size() ? ent[l][s] : kNone);
+        for (std::size_t l = 0; l < L; ++l) fb.reads_last[b] |= fb.self[b * L + l] == last;
+    }
+    return fb;
+}
 
 AreaKernel::AreaKernel(const std::vector<std::uint32_t>& tris, const Topology& topo, const std::vector<Eigen::Vector3f>& rest_positions)
     : ring(one_ring(tris, topo, [](std::size_t) { return true; })) {
@@ -77,25 +198,7 @@ AreaKernel::AreaKernel(const std::vector<std::uint32_t>& tris, const Topology& t
             sum += (rest_of(rest_positions, ring.corners[2 * e]) - p).cross(rest_of(rest_positions, ring.corners[2 * e + 1]) - p).norm();
         rest[w] = static_cast<float>(sum);
     }
-}
-
-std::size_t AreaKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* t) const {
-    std::size_t degenerate = 0;
-    const std::uint32_t* corner = ring.corners.data();
-    for (std::size_t w = begin; w < end; ++w) {
-        const Eigen::Vector3f p = P[ring.self[w]];
-        float sum = 0;
-        for (std::uint32_t e = ring.offsets[w]; e < ring.offsets[w + 1]; ++e) {
-            const Eigen::Vector3f a = P[corner[2 * e]] - p, b = P[corner[2 * e + 1]] - p;
-            const float x = a.y() * b.z() - a.z() * b.y(), y = a.z() * b.x() - a.x() * b.z(), z = a.x() * b.y() - a.y() * b.x();
-            sum += std::sqrt(x * x + y * y + z * z);
-        }
-        const float r = rest[w], v = r / sum;
-        const bool ok = r > 0 && sum > 0 && v - v == 0.0f;
-        t[w] = ok ? v : 1.0f;
-        degenerate += !ok;
-    }
-    return degenerate;
+    fans = fan_batches(ring, static_cast<std::uint32_t>(topo.welded_of.size() - 1));
 }
 
 namespace {
@@ -158,148 +261,167 @@ PrincipalKernel::PrincipalKernel(const std::vector<std::uint32_t>& tris, const T
             // Dm: the rotated rest edges in (t1, t2); K = Dm^-1.
             const double d00 = t1.dot(ra), d01 = t1.dot(rb), d10 = t2.dot(ra), d11 = t2.dot(rb);
             const double det = d00 * d11 - d01 * d10;
+            const double sw = std::sqrt(c.norm() / total);
             float* k = &coef[kCoef * e];
-            k[0] = static_cast<float>(d11 / det);
-            k[1] = static_cast<float>(-d01 / det);
-            k[2] = static_cast<float>(-d10 / det);
-            k[3] = static_cast<float>(d00 / det);
-            k[4] = static_cast<float>(c.norm() / total);
+            k[0] = static_cast<float>(sw * d11 / det);
+            k[1] = static_cast<float>(-sw * d01 / det);
+            k[2] = static_cast<float>(-sw * d10 / det);
+            k[3] = static_cast<float>(sw * d00 / det);
+            k[4] = static_cast<float>(sw);
         }
     }
+    fans = fan_batches(ring, static_cast<std::uint32_t>(topo.welded_of.size() - 1));
     constexpr std::size_t L = kLanes;
-    const std::size_t batches = (wn + L - 1) / L;
-    batch_self.assign(batches * L, 0);
-    slot_start.assign(batches + 1, 0);
-    for (std::size_t b = 0; b < batches; ++b) {
-        std::uint32_t slots = 0;
+    const std::size_t slots = fans.entry.size() / L;
+    slot_coef.assign(kCoef * L * slots, 0.0f);
+    for (std::size_t s = 0; s < slots; ++s)
         for (std::size_t l = 0; l < L; ++l) {
-            const std::size_t w = std::min(b * L + l, wn - 1);  // lanes past the end repeat the last vertex
-            batch_self[b * L + l] = ring.self[w];
-            if (b * L + l < wn) slots = std::max(slots, ring.offsets[w + 1] - ring.offsets[w]);
+            const std::uint32_t e = fans.entry[L * s + l];
+            if (e != FanBatches::kNone)
+                for (std::size_t k = 0; k < kCoef; ++k) slot_coef[kCoef * L * s + k * L + l] = coef[kCoef * std::size_t(e) + k];
         }
-        slot_start[b + 1] = slot_start[b] + slots;
-    }
-    slot_corner.assign(2 * L * std::size_t(slot_start[batches]), 0);
-    slot_coef.assign(kCoef * L * std::size_t(slot_start[batches]), 0.0f);
-    for (std::size_t b = 0; b < batches; ++b)
-        for (std::uint32_t s = slot_start[b]; s < slot_start[b + 1]; ++s)
-            for (std::size_t l = 0; l < L; ++l) {
-                const std::size_t w = b * L + l;
-                const std::uint32_t e = w < wn ? ring.offsets[w] + (s - slot_start[b]) : 0;
-                const bool real = w < wn && e < ring.offsets[w + 1];
-                slot_corner[2 * L * s + l] = real ? ring.corners[2 * e] : batch_self[b * L + l];
-                slot_corner[2 * L * s + L + l] = real ? ring.corners[2 * e + 1] : batch_self[b * L + l];
-                for (std::size_t k = 0; k < kCoef; ++k) slot_coef[kCoef * L * s + k * L + l] = real ? coef[kCoef * e + k] : 0.0f;
-            }
-    const std::uint32_t last = static_cast<std::uint32_t>(topo.welded_of.size() - 1);
-    batch_reads_last.assign(batches, 0);
-    for (std::size_t b = 0; b < batches; ++b) {
-        for (std::size_t l = 0; l < L; ++l) batch_reads_last[b] |= batch_self[b * L + l] == last;
-        for (std::uint32_t s = slot_start[b]; s < slot_start[b + 1]; ++s)
-            for (std::size_t i = 0; i < 2 * L; ++i) batch_reads_last[b] |= slot_corner[2 * L * s + i] == last;
-    }
 }
 
 #if defined(__SSE2__)
 
 namespace {
 
-inline __m128 gather(const float* P, const std::uint32_t* i, int axis) {
-    return _mm_setr_ps(P[3 * std::size_t(i[0]) + axis], P[3 * std::size_t(i[1]) + axis], P[3 * std::size_t(i[2]) + axis],
-                       P[3 * std::size_t(i[3]) + axis]);
-}
-
-// x, y and z of four file vertices: a 16-byte load per vertex (x, y, z and the next one's x)
-// transposed, or lane by lane where a batch reads the last vertex (no 16 bytes after its x).
-inline void gather3(const float* P, const std::uint32_t* i, bool wide, __m128& x, __m128& y, __m128& z) {
-    if (!wide) {
-        x = gather(P, i, 0);
-        y = gather(P, i, 1);
-        z = gather(P, i, 2);
-        return;
-    }
-    const __m128 r0 = _mm_loadu_ps(P + 3 * std::size_t(i[0]));
-    const __m128 r1 = _mm_loadu_ps(P + 3 * std::size_t(i[1]));
-    const __m128 r2 = _mm_loadu_ps(P + 3 * std::size_t(i[2]));
-    const __m128 r3 = _mm_loadu_ps(P + 3 * std::size_t(i[3]));
-    const __m128 t0 = _mm_unpacklo_ps(r0, r1);  // x0 x1 y0 y1
-    const __m128 t1 = _mm_unpacklo_ps(r2, r3);  // x2 x3 y2 y3
-    const __m128 t2 = _mm_unpackhi_ps(r0, r1);  // z0 z1 . .
-    const __m128 t3 = _mm_unpackhi_ps(r2, r3);  // z2 z3 . .
-    x = _mm_movelh_ps(t0, t1);
-    y = _mm_movehl_ps(t1, t0);
-    z = _mm_movelh_ps(t2, t3);
-}
+constexpr std::size_t L = FanBatches::kLanes;
+using detail::load_points;
 
 inline __m128 madd(__m128 acc, __m128 a, __m128 b) { return _mm_add_ps(acc, _mm_mul_ps(a, b)); }
 
 inline __m128 select(__m128 mask, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
 
+// The first corner group of batch b.
+inline const std::uint32_t* groups_of(const FanBatches& fb, std::size_t b) { return &fb.corner[(fb.slot_start[b] + b) * L]; }
+
+// Sum of |a x b| over a batch's slots, per lane.
+template <bool Wide>
+inline __m128 fan_area(const FanBatches& fb, const float* P, std::size_t b) {
+    __m128 px, py, pz, qx, qy, qz;
+    load_points<Wide>(P, &fb.self[b * L], px, py, pz);
+    const std::uint32_t* g = groups_of(fb, b);
+    load_points<Wide>(P, g, qx, qy, qz);
+    __m128 ax = _mm_sub_ps(qx, px), ay = _mm_sub_ps(qy, py), az = _mm_sub_ps(qz, pz);
+    __m128 sum = _mm_setzero_ps();
+    for (std::uint32_t s = fb.slot_start[b]; s < fb.slot_start[b + 1]; ++s) {
+        g += L;
+        load_points<Wide>(P, g, qx, qy, qz);
+        const __m128 bx = _mm_sub_ps(qx, px), by = _mm_sub_ps(qy, py), bz = _mm_sub_ps(qz, pz);
+        const __m128 x = _mm_sub_ps(_mm_mul_ps(ay, bz), _mm_mul_ps(az, by));
+        const __m128 y = _mm_sub_ps(_mm_mul_ps(az, bx), _mm_mul_ps(ax, bz));
+        const __m128 z = _mm_sub_ps(_mm_mul_ps(ax, by), _mm_mul_ps(ay, bx));
+        sum = _mm_add_ps(sum, _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z))));
+        ax = bx;
+        ay = by;
+        az = bz;
+    }
+    return sum;
+}
+
+// The weighted sums of a batch: C (c00, c01, c11) and the mean F's columns (f0, f1).
+struct FanTensor {
+    __m128 c00, c01, c11, f0x, f0y, f0z, f1x, f1y, f1z;
+};
+
+template <bool Wide>
+inline FanTensor fan_tensor(const PrincipalKernel& k, const float* P, std::size_t b) {
+    const FanBatches& fb = k.fans;
+    constexpr std::size_t C = PrincipalKernel::kCoef;
+    __m128 px, py, pz, qx, qy, qz;
+    load_points<Wide>(P, &fb.self[b * L], px, py, pz);
+    const std::uint32_t* g = groups_of(fb, b);
+    load_points<Wide>(P, g, qx, qy, qz);
+    __m128 ax = _mm_sub_ps(qx, px), ay = _mm_sub_ps(qy, py), az = _mm_sub_ps(qz, pz);
+    const __m128 zero = _mm_setzero_ps();
+    FanTensor r{zero, zero, zero, zero, zero, zero, zero, zero, zero};
+    for (std::uint32_t s = fb.slot_start[b]; s < fb.slot_start[b + 1]; ++s) {
+        g += L;
+        load_points<Wide>(P, g, qx, qy, qz);
+        const __m128 bx = _mm_sub_ps(qx, px), by = _mm_sub_ps(qy, py), bz = _mm_sub_ps(qz, pz);
+        const float* c = &k.slot_coef[C * L * s];
+        const __m128 k0 = _mm_loadu_ps(c), k1 = _mm_loadu_ps(c + L), k2 = _mm_loadu_ps(c + 2 * L), k3 = _mm_loadu_ps(c + 3 * L);
+        const __m128 sw = _mm_loadu_ps(c + 4 * L);
+        // G = [a b] sqrt(w) K = sqrt(w) F: its columns u, v.
+        const __m128 ux = _mm_add_ps(_mm_mul_ps(ax, k0), _mm_mul_ps(bx, k2));
+        const __m128 uy = _mm_add_ps(_mm_mul_ps(ay, k0), _mm_mul_ps(by, k2));
+        const __m128 uz = _mm_add_ps(_mm_mul_ps(az, k0), _mm_mul_ps(bz, k2));
+        const __m128 vx = _mm_add_ps(_mm_mul_ps(ax, k1), _mm_mul_ps(bx, k3));
+        const __m128 vy = _mm_add_ps(_mm_mul_ps(ay, k1), _mm_mul_ps(by, k3));
+        const __m128 vz = _mm_add_ps(_mm_mul_ps(az, k1), _mm_mul_ps(bz, k3));
+        r.c00 = _mm_add_ps(r.c00, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ux, ux), _mm_mul_ps(uy, uy)), _mm_mul_ps(uz, uz)));
+        r.c01 = _mm_add_ps(r.c01, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ux, vx), _mm_mul_ps(uy, vy)), _mm_mul_ps(uz, vz)));
+        r.c11 = _mm_add_ps(r.c11, _mm_add_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy)), _mm_mul_ps(vz, vz)));
+        r.f0x = madd(r.f0x, sw, ux); r.f0y = madd(r.f0y, sw, uy); r.f0z = madd(r.f0z, sw, uz);
+        r.f1x = madd(r.f1x, sw, vx); r.f1y = madd(r.f1y, sw, vy); r.f1z = madd(r.f1z, sw, vz);
+        ax = bx;
+        ay = by;
+        az = bz;
+    }
+    return r;
+}
+
 }  // namespace
 
 // Four vertices per register, the scalar path's arithmetic lane by lane (the same operations in
-// the same order, so the same bits).
+// the same order, so the same bits; the slots that are not triangles add exact zeros).
+std::size_t AreaKernel::evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* t) const {
+    const float* P = positions->data();
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    std::size_t degenerate = 0;
+    for (std::size_t b = begin / L; b * L < end; ++b) {
+        const __m128 sum = fans.reads_last[b] ? fan_area<false>(fans, P, b) : fan_area<true>(fans, P, b);
+        alignas(16) float r_in[L] = {0, 0, 0, 0}, out[L];
+        for (std::size_t l = 0; l < L && b * L + l < fans.welded; ++l) r_in[l] = rest[b * L + l];
+        const __m128 r = _mm_load_ps(r_in), v = _mm_div_ps(r, sum);
+        // r > 0, sum > 0 and v finite (v - v is 0 only for a finite v).
+        const __m128 ok = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(r, zero), _mm_cmpgt_ps(sum, zero)), _mm_cmpeq_ps(_mm_sub_ps(v, v), zero));
+        _mm_store_ps(out, select(ok, v, one));
+        const int mask = _mm_movemask_ps(ok);
+        // Only this call's lanes: a batch split between two calls is computed by both, each
+        // writing its own vertices.
+        for (std::size_t l = 0; l < L; ++l) {
+            const std::size_t w = b * L + l;
+            if (w < begin || w >= end) continue;
+            t[w] = out[l];
+            degenerate += !(mask >> l & 1);
+        }
+    }
+    return degenerate;
+}
+
 std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
                                       float* lambda_min, float* dir) const {
-    constexpr std::size_t L = kLanes;
     const float* P = positions->data();
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
     const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
     std::size_t degenerate = 0;
     for (std::size_t b = begin / L; b * L < end; ++b) {
-        const std::uint32_t* self = &batch_self[b * L];
-        const bool wide = !batch_reads_last[b];
-        __m128 px, py, pz;
-        gather3(P, self, wide, px, py, pz);
-        __m128 c00 = zero, c01 = zero, c11 = zero;
-        __m128 f0x = zero, f0y = zero, f0z = zero, f1x = zero, f1y = zero, f1z = zero;
-        for (std::uint32_t s = slot_start[b]; s < slot_start[b + 1]; ++s) {
-            const std::uint32_t* q = &slot_corner[2 * L * s];
-            const std::uint32_t* r = q + L;
-            const float* k = &slot_coef[kCoef * L * s];
-            __m128 qx, qy, qz, rx, ry, rz;
-            gather3(P, q, wide, qx, qy, qz);
-            gather3(P, r, wide, rx, ry, rz);
-            const __m128 ax = _mm_sub_ps(qx, px), ay = _mm_sub_ps(qy, py), az = _mm_sub_ps(qz, pz);
-            const __m128 bx = _mm_sub_ps(rx, px), by = _mm_sub_ps(ry, py), bz = _mm_sub_ps(rz, pz);
-            const __m128 k0 = _mm_loadu_ps(k), k1 = _mm_loadu_ps(k + L), k2 = _mm_loadu_ps(k + 2 * L), k3 = _mm_loadu_ps(k + 3 * L);
-            const __m128 wt = _mm_loadu_ps(k + 4 * L);
-            const __m128 ux = _mm_add_ps(_mm_mul_ps(ax, k0), _mm_mul_ps(bx, k2));
-            const __m128 uy = _mm_add_ps(_mm_mul_ps(ay, k0), _mm_mul_ps(by, k2));
-            const __m128 uz = _mm_add_ps(_mm_mul_ps(az, k0), _mm_mul_ps(bz, k2));
-            const __m128 vx = _mm_add_ps(_mm_mul_ps(ax, k1), _mm_mul_ps(bx, k3));
-            const __m128 vy = _mm_add_ps(_mm_mul_ps(ay, k1), _mm_mul_ps(by, k3));
-            const __m128 vz = _mm_add_ps(_mm_mul_ps(az, k1), _mm_mul_ps(bz, k3));
-            c00 = madd(c00, wt, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ux, ux), _mm_mul_ps(uy, uy)), _mm_mul_ps(uz, uz)));
-            c01 = madd(c01, wt, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ux, vx), _mm_mul_ps(uy, vy)), _mm_mul_ps(uz, vz)));
-            c11 = madd(c11, wt, _mm_add_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy)), _mm_mul_ps(vz, vz)));
-            f0x = madd(f0x, wt, ux); f0y = madd(f0y, wt, uy); f0z = madd(f0z, wt, uz);
-            f1x = madd(f1x, wt, vx); f1y = madd(f1y, wt, vy); f1z = madd(f1z, wt, vz);
-        }
-        const __m128 m = _mm_mul_ps(half, _mm_add_ps(c00, c11)), h = _mm_mul_ps(half, _mm_sub_ps(c00, c11));
-        const __m128 s = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(h, h), _mm_mul_ps(c01, c01)));
+        const FanTensor f = fans.reads_last[b] ? fan_tensor<false>(*this, P, b) : fan_tensor<true>(*this, P, b);
+        const __m128 m = _mm_mul_ps(half, _mm_add_ps(f.c00, f.c11)), h = _mm_mul_ps(half, _mm_sub_ps(f.c00, f.c11));
+        const __m128 s = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(h, h), _mm_mul_ps(f.c01, f.c01)));
         const __m128 lmax = _mm_sqrt_ps(_mm_max_ps(_mm_add_ps(m, s), zero));
         const __m128 lmin = _mm_sqrt_ps(_mm_max_ps(_mm_sub_ps(m, s), zero));
         const __m128 hpos = _mm_cmpge_ps(h, zero);
-        __m128 x = select(hpos, c01, _mm_sub_ps(h, s));
-        __m128 y = select(hpos, _mm_sub_ps(_mm_sub_ps(zero, h), s), c01);
+        __m128 x = select(hpos, f.c01, _mm_sub_ps(h, s));
+        __m128 y = select(hpos, _mm_sub_ps(_mm_sub_ps(zero, h), s), f.c01);
         const __m128 big = _mm_max_ps(_mm_and_ps(x, abs_mask), _mm_and_ps(y, abs_mask));
         const __m128 some = _mm_cmpgt_ps(big, zero);
         x = select(some, _mm_div_ps(x, big), one);
         y = select(some, _mm_div_ps(y, big), zero);
-        const __m128 dx = _mm_add_ps(_mm_mul_ps(f0x, x), _mm_mul_ps(f1x, y));
-        const __m128 dy = _mm_add_ps(_mm_mul_ps(f0y, x), _mm_mul_ps(f1y, y));
-        const __m128 dz = _mm_add_ps(_mm_mul_ps(f0z, x), _mm_mul_ps(f1z, y));
+        const __m128 dx = _mm_add_ps(_mm_mul_ps(f.f0x, x), _mm_mul_ps(f.f1x, y));
+        const __m128 dy = _mm_add_ps(_mm_mul_ps(f.f0y, x), _mm_mul_ps(f.f1y, y));
+        const __m128 dz = _mm_add_ps(_mm_mul_ps(f.f0z, x), _mm_mul_ps(f.f1z, y));
         const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz)));
         const __m128 inv = _mm_and_ps(_mm_cmpgt_ps(len, zero), _mm_div_ps(one, len));
-        alignas(16) float out[6][L];
+        alignas(16) float out[5][L];
         _mm_store_ps(out[0], lmax);
         _mm_store_ps(out[1], lmin);
         _mm_store_ps(out[2], _mm_mul_ps(dx, inv));
         _mm_store_ps(out[3], _mm_mul_ps(dy, inv));
         _mm_store_ps(out[4], _mm_mul_ps(dz, inv));
-        // Only this call's lanes: a batch split between two calls is computed by both, each
-        // writing its own vertices.
+        // Only this call's lanes, as in AreaKernel::evaluate.
         for (std::size_t l = 0; l < L; ++l) {
             const std::size_t w = b * L + l;
             if (w < begin || w >= end) continue;
@@ -320,7 +442,63 @@ std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* positions, std::siz
     return degenerate;
 }
 
+std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::size_t begin, std::size_t end, float* tc,
+                                   float* ts) const {
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    std::size_t bad = 0;
+    std::size_t w = begin;
+    // t_of_lambda four at a time: v = 1 / lambda where lambda > 0 and v is finite, else 1.
+    auto side = [&](const float* l, float* t) {
+        const __m128 x = _mm_loadu_ps(l + w), v = _mm_div_ps(one, x);
+        const __m128 ok = _mm_and_ps(_mm_cmpgt_ps(x, zero), _mm_cmpeq_ps(_mm_sub_ps(v, v), zero));
+        _mm_storeu_ps(t + w, select(ok, v, one));
+        return _mm_movemask_ps(ok);
+    };
+    for (; w + L <= end; w += L) {
+        const int ok = side(lmin, tc) & side(lmax, ts);
+        for (std::size_t l = 0; l < L; ++l)
+            bad += !(ok >> l & 1) || ring.offsets[w + l] == ring.offsets[w + l + 1];
+    }
+    for (; w < end; ++w) {
+        const bool ok_c = t_of_lambda(lmin[w], tc[w]);
+        const bool ok_s = t_of_lambda(lmax[w], ts[w]);
+        bad += !(ok_c && ok_s) || ring.offsets[w] == ring.offsets[w + 1];
+    }
+    return bad;
+}
+
 #else
+
+std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::size_t begin, std::size_t end, float* tc,
+                                   float* ts) const {
+    std::size_t bad = 0;
+    for (std::size_t w = begin; w < end; ++w) {
+        const bool ok_c = t_of_lambda(lmin[w], tc[w]);
+        const bool ok_s = t_of_lambda(lmax[w], ts[w]);
+        // A vertex without rest triangles has lambdas of exactly 1 and no direction.
+        bad += !(ok_c && ok_s) || ring.offsets[w] == ring.offsets[w + 1];
+    }
+    return bad;
+}
+
+std::size_t AreaKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* t) const {
+    std::size_t degenerate = 0;
+    const std::uint32_t* corner = ring.corners.data();
+    for (std::size_t w = begin; w < end; ++w) {
+        const Eigen::Vector3f p = P[ring.self[w]];
+        float sum = 0;
+        for (std::uint32_t e = ring.offsets[w]; e < ring.offsets[w + 1]; ++e) {
+            const Eigen::Vector3f a = P[corner[2 * e]] - p, b = P[corner[2 * e + 1]] - p;
+            const float x = a.y() * b.z() - a.z() * b.y(), y = a.z() * b.x() - a.x() * b.z(), z = a.x() * b.y() - a.y() * b.x();
+            sum += std::sqrt(x * x + y * y + z * z);
+        }
+        const float r = rest[w], v = r / sum;
+        const bool ok = r > 0 && sum > 0 && v - v == 0.0f;
+        t[w] = ok ? v : 1.0f;
+        degenerate += !ok;
+    }
+    return degenerate;
+}
 
 std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* lambda_max,
                                       float* lambda_min, float* dir) const {
@@ -345,15 +523,15 @@ std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begi
             const float ax = q[0] - px, ay = q[1] - py, az = q[2] - pz;
             const float bx = r[0] - px, by = r[1] - py, bz = r[2] - pz;
             const float* k = &coef[kCoef * e];
-            // F = [a b] K: the deformed images of the tangent basis vectors.
+            // (u, v) = sqrt(w) F: sqrt(w) times the deformed images of the tangent basis vectors.
             const float ux = ax * k[0] + bx * k[2], uy = ay * k[0] + by * k[2], uz = az * k[0] + bz * k[2];
             const float vx = ax * k[1] + bx * k[3], vy = ay * k[1] + by * k[3], vz = az * k[1] + bz * k[3];
-            const float wt = k[4];
-            c00 += wt * (ux * ux + uy * uy + uz * uz);
-            c01 += wt * (ux * vx + uy * vy + uz * vz);
-            c11 += wt * (vx * vx + vy * vy + vz * vz);
-            f0x += wt * ux; f0y += wt * uy; f0z += wt * uz;
-            f1x += wt * vx; f1y += wt * vy; f1z += wt * vz;
+            const float sw = k[4];
+            c00 += ux * ux + uy * uy + uz * uz;
+            c01 += ux * vx + uy * vy + uz * vz;
+            c11 += vx * vx + vy * vy + vz * vz;
+            f0x += sw * ux; f0y += sw * uy; f0z += sw * uz;
+            f1x += sw * vx; f1y += sw * vy; f1z += sw * vz;
         }
         const float m = 0.5f * (c00 + c11), h = 0.5f * (c00 - c11);
         const float s = std::sqrt(h * h + c01 * c01);

@@ -98,15 +98,8 @@ void MeshTension::evaluate_measure(const std::vector<Eigen::Vector3f>& positions
             }
         }
         run_tasks(pool, tasks, [&](std::size_t i) {
-            std::size_t bad = 0;
-            for (std::size_t w = i * per_task, e = std::min(wn, (i + 1) * per_task); w < e; ++w) {
-                const bool ok_c = t_of_lambda(lambda_min[w], t_compress[w]);
-                const bool ok_s = t_of_lambda(lambda_max[w], t_stretch[w]);
-                // A vertex without rest triangles has lambdas of exactly 1 and no direction.
-                const bool lone = principal_kernel.ring.offsets[w] == principal_kernel.ring.offsets[w + 1];
-                bad += !(ok_c && ok_s) || lone;
-            }
-            block_degenerate[i] = bad;
+            block_degenerate[i] = principal_kernel.map_t(lambda_max.data(), lambda_min.data(), i * per_task,
+                                                         std::min(wn, (i + 1) * per_task), t_compress.data(), t_stretch.data());
         });
         measure_degenerate = count();
         break;

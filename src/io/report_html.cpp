@@ -149,7 +149,7 @@ std::size_t report_fixed_bytes(std::size_t viewer_bytes, const std::vector<Repor
         const std::size_t n = m.vertex_count;
         if (m.same_triangles_as < 0) b += b64(m.triangles.size() * (n <= 65536 ? 2 : 4));
         switch (m.motion) {
-            case ReportMotion::Static: b += b64(n * 6) + b64(n * 2); break;  // positions, T at 16 bits
+            case ReportMotion::Static: b += b64(n * 6) + (m.two_sided ? 2 : 1) * b64(n * 2); break;  // positions, T at 16 bits
             case ReportMotion::Baked: b += b64(n * 6); break;
             case ReportMotion::Skinned:
                 b += b64(n * 6) + b64(n) + b64(m.joints.size() * 2) + b64(m.weights.size() * 4) + b64(m.joint_count * 48);
@@ -166,8 +166,8 @@ std::size_t report_frame_bytes(const std::vector<ReportMesh>& meshes, int t_bits
     for (const ReportMesh& m : meshes) {
         switch (m.motion) {
             case ReportMotion::Static: break;
-            case ReportMotion::Baked: b += b64(m.vertex_count * (6 + t_bits / 8)); break;
-            case ReportMotion::Skinned: b += b64(m.vertex_count * t_bits / 8) + b64(m.joint_count * 48); break;
+            case ReportMotion::Baked: b += b64(m.vertex_count * 6) + (m.two_sided ? 2 : 1) * b64(m.vertex_count * t_bits / 8); break;
+            case ReportMotion::Skinned: b += (m.two_sided ? 2 : 1) * b64(m.vertex_count * t_bits / 8) + b64(m.joint_count * 48); break;
         }
     }
     return b;
@@ -190,16 +190,18 @@ std::string load_report_viewer(const std::string& build_time_path) {
 
 void write_report_html(const ReportData& d, const std::string& viewer, OutputFile& out) {
     // T as steps of log T over the shown range: even relative precision on both sides of 1.
+    // One encoding for both sides of a two-sided measure.
     float lo = 0, hi = 0;
     bool any = false;
     for (const ReportMesh& m : d.meshes)
-        for (float t : m.t) {
-            const float l = std::log(std::max(t, 1e-30f));
-            if (!any) lo = hi = l;
-            lo = std::min(lo, l);
-            hi = std::max(hi, l);
-            any = true;
-        }
+        for (const std::vector<float>* ts : {&m.t, &m.t_stretch})
+            for (float t : *ts) {
+                const float l = std::log(std::max(t, 1e-30f));
+                if (!any) lo = hi = l;
+                lo = std::min(lo, l);
+                hi = std::max(hi, l);
+                any = true;
+            }
     const double levels = d.t_bits == 8 ? 255.0 : 65535.0;
     const double t_step = hi > lo ? (double(hi) - lo) / levels : 1e-6;
 
@@ -213,6 +215,10 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
     j += ','; key(j, "reference"); append_json_string(j, d.run.reference_kind + (d.run.reference.empty() ? "" : " " + d.run.reference));
     j += ','; key(j, "weld"); j += d.run.weld ? "true" : "false";
     j += ','; key(j, "params"); append_tension_params(j, d.run.params);
+    // What T is (--measure) and its smoothing: the page names it, and for principal shows lambda.
+    j += ','; key(j, "measure"); j += "{\"kind\":"; append_json_string(j, std::string(measure_name(d.run.measure.measure)));
+    j += ",\"smooth\":"; append_number(j, static_cast<long>(d.run.measure.smooth));
+    j += ",\"smooth_weights\":"; append_json_string(j, std::string(smooth_weights_name(d.run.measure.weights))); j += '}';
     j += ','; key(j, "range"); j += "{\"t_s\":"; append_number(j, d.run.range.t_s);
     j += ",\"t_c\":"; append_number(j, d.run.range.t_c);
     j += ",\"auto\":"; j += d.run.auto_range ? "true" : "false";
@@ -278,15 +284,20 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
                 j += ','; key(j, "frame_joints"); append_floats(j, m.frame_joints);
                 break;
         }
-        bytes.clear();
-        bytes.reserve(m.t.size() * 2);
-        for (float t : m.t) {
-            const double r = std::round((std::log(std::max(t, 1e-30f)) - lo) / t_step);
-            const double q = r >= 0 ? std::min(r, levels) : 0.0;  // NaN: 0, not a bad cast
-            if (d.t_bits == 8) bytes.push_back(static_cast<std::uint8_t>(q));
-            else append_le(bytes, static_cast<std::uint16_t>(q));
-        }
-        j += ','; key(j, "t"); j += '"'; append_base64(j, bytes.data(), bytes.size()); j += "\"}";
+        auto append_t = [&](const char* name, const std::vector<float>& ts) {
+            bytes.clear();
+            bytes.reserve(ts.size() * 2);
+            for (float t : ts) {
+                const double r = std::round((std::log(std::max(t, 1e-30f)) - lo) / t_step);
+                const double q = r >= 0 ? std::min(r, levels) : 0.0;  // NaN: 0, not a bad cast
+                if (d.t_bits == 8) bytes.push_back(static_cast<std::uint8_t>(q));
+                else append_le(bytes, static_cast<std::uint16_t>(q));
+            }
+            j += ','; key(j, name); j += '"'; append_base64(j, bytes.data(), bytes.size()); j += '"';
+        };
+        append_t("t", m.t);
+        if (m.two_sided) append_t("t_stretch", m.t_stretch);
+        j += '}';
     }
     j += "],"; key(j, "worst"); j += '[';
     for (std::size_t i = 0; i < d.worst.size(); ++i) {

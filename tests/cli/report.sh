@@ -26,6 +26,18 @@ t, m, v, f = max((mm["max_t"], i, mm["max_index"], fr["frame"]) for fr in d["fra
 print(f"{m}:{v}:{f}:{t!r}")
 PY
 }
+# The same for --measure principal (extra options passed on): mesh:vertex:frame:T_c where lambda_min
+# is lowest over all frames, T_c = 1 / lambda_min the compress side's T the page stores.
+peak_lambda() {
+    local file=$1; shift
+    "$RIGSCOPE" tension "$file" --measure principal "$@" --format json -o "$WORK/peakl.json" 2>/dev/null || return 1
+    python3 - "$WORK/peakl.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l, m, v, f = min((mm["measure"]["min"], i, mm["measure"]["min_index"], fr["frame"]) for fr in d["frames"] for i, mm in enumerate(fr["meshes"]))
+print(f"{m}:{v}:{f}:{1 / l!r}")
+PY
+}
 size_of() { stat -c %s "$1"; }
 browser() { node report/browser_check.mjs "$@"; }
 
@@ -51,12 +63,25 @@ check "the face's mesh is stored as positions (morph targets)" -- test "$(page_d
 "$RIGSCOPE" deform data/joystick_face.glb --rig data/joystick_face.rig.json --frames 40 -o "$WORK/face40.csv"
 check "joystick face in Chromium: positions match rigscope deform" -- browser "$WORK/face.html" --positions "$WORK/face40.csv"
 
-# bend_cylinder, with options passed through to the tension map.
-expect 0 "report of bend_cylinder" -- "$RIGSCOPE" report "$BEND" --compress-area 0.8 --worst 5 -o "$WORK/bend.html"
-check "bend_cylinder page records the options" -- \
-    test "$(page_data "$WORK/bend.html" 'd["params"]["compress_area"] == 0.8 and len(d["worst"]) == 5')" = True
-peak=$(peak_compress "$BEND")
-check "bend_cylinder in Chromium" -- browser "$WORK/bend.html" --compressed "$peak"
+# bend_cylinder, with options passed through to the tension map, and another measure than edge
+# (--measure principal, smoothed): the page holds both sides' T and shows lambda.
+expect 0 "report of bend_cylinder, --measure principal --smooth 2" -- \
+    "$RIGSCOPE" report "$BEND" --measure principal --smooth 2 --compress-area 0.8 --worst 5 -o "$WORK/bend.html"
+check "bend_cylinder page records the options and the measure" -- \
+    test "$(page_data "$WORK/bend.html" 'd["params"]["compress_area"] == 0.8 and len(d["worst"]) == 5 and d["measure"] == {"kind": "principal", "smooth": 2, "smooth_weights": "uniform"} and all("t_stretch" in m for m in d["meshes"])')" = True
+peak=$(peak_lambda "$BEND" --smooth 2)
+check "rigscope tension --measure principal gives bend_cylinder's lowest lambda_min" -- test -n "$peak"
+# The table's extremes against rigscope tension's: its worst compress row is the lowest
+# lambda_min (T_c = 1 / lambda_min; float rounding of the printed values: 1e-6).
+check "bend_cylinder page: worst compress row is 1 / the lowest lambda_min" -- \
+    test "$(page_data "$WORK/bend.html" "abs(max(w['t'] for w in d['worst'] if w['kind'] == 'compress') / ${peak##*:} - 1) < 1e-6")" = True
+check "bend_cylinder (principal) in Chromium: lambda in the table, red at the lowest lambda_min" -- \
+    browser "$WORK/bend.html" --compressed "$peak" --measure principal
+expect 0 "report --measure area" -- "$RIGSCOPE" report "$BEND" --measure area --worst 3 -o "$WORK/bend_area.html"
+# Area's T against tension's: the highest T_area over the frames.
+"$RIGSCOPE" tension "$BEND" --measure area --format json -o "$WORK/area.json"
+check "area page: one T per vertex, the worst compress row is tension's highest T_area" -- \
+    test "$(page_data "$WORK/bend_area.html" "d['measure']['kind'] == 'area' and all('t_stretch' not in m for m in d['meshes']) and abs(max(w['t'] for w in d['worst'] if w['kind'] == 'compress') / max(m['measure']['max'] for f in __import__('json').load(open('$WORK/area.json'))['frames'] for m in f['meshes']) - 1) < 1e-6")" = True
 
 # check --html: the verdict and limits, the offenders as the table.
 expect 1 "check --html of cesium_man past a limit" -- "$RIGSCOPE" check "$CESIUM" --max-compress 1.4 --max-stretch 0.6 --html "$WORK/check.html"
@@ -65,6 +90,12 @@ check "check page holds the verdict, limits and offenders" -- \
 check "check page in Chromium" -- browser "$WORK/check.html"
 expect 0 "check --html that passes" -- "$RIGSCOPE" check "$CESIUM" --max-compress 3 --html "$WORK/pass.html"
 check "passing check page says PASS" -- test "$(page_data "$WORK/pass.html" 'd["check"]["failed"] is False and len(d["worst"]) == 10')" = True
+# check --html with a limit on lambda: the page's offenders are the vertices past it on the
+# measure's own side (T_c = 1 / lambda_min > 1 / 0.8), not the edge T's.
+expect 1 "check --html --measure principal --min-lambda 0.8" -- \
+    "$RIGSCOPE" check "$BEND" --measure principal --min-lambda 0.8 --html "$WORK/checkl.html"
+check "lambda check page: limit, measure, offenders past it" -- \
+    test "$(page_data "$WORK/checkl.html" 'd["measure"]["kind"] == "principal" and d["check"]["failed"] and abs(d["check"]["max_compress"] - 1.25) < 1e-12 and d["check"]["compress_count"] > 0 and all(w["kind"] == "compress" and w["t"] > 1.25 for w in d["worst"])')" = True
 
 # A smaller budget: an even subsample of the frames, said on the page, within the budget.
 expect 0 "report with --max-size 0.75" -- "$RIGSCOPE" report "$CESIUM" --max-size 0.75 -o "$WORK/small.html"

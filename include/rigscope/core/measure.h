@@ -31,10 +31,38 @@ struct OneRing {
     std::size_t entry_count() const { return corners.size() / 2; }
 };
 
+// The one-rings regrouped for the per-frame loops, as EdgeBatches does for edges: welded vertices
+// in batches of kLanes side by side in SIMD registers. A vertex's entries are ordered into fans
+// (one_ring does that: chains in which an entry's second corner is the next one's first), so a
+// lane walks a sequence of corners and each slot is the triangle of two consecutive ones: one
+// position load per triangle instead of two, 4 bytes of layout instead of 8. Between two chains,
+// and after the last one to pad a lane with fewer slots, the sequence holds the vertex itself:
+// those slots have a zero edge (no area) and zero coefficients, so they add exactly nothing.
+struct FanBatches {
+    static constexpr std::size_t kLanes = 4;
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    std::size_t welded = 0;
+    std::vector<std::uint32_t> self;        // per batch, kLanes file vertices (lanes past the end repeat the last)
+    std::vector<std::uint32_t> slot_start;  // per batch, plus one: its slots
+    // Corner groups, kLanes file vertices each: batch b has slot_start[b + 1] - slot_start[b] + 1
+    // of them, from group slot_start[b] + b; slot s is the triangle of groups s and s + 1.
+    std::vector<std::uint32_t> corner;
+    std::vector<std::uint32_t> entry;  // per slot, kLanes: the ring entry of the slot's triangle, or kNone
+    // Per batch: whether it reads the mesh's last file vertex (loaded lane by lane: see
+    // simd_points.h).
+    std::vector<std::uint8_t> reads_last;
+
+    std::size_t batch_count() const { return slot_start.empty() ? 0 : slot_start.size() - 1; }
+};
+
+// last_file_vertex: the mesh's last file vertex (welded_of.size() - 1).
+FanBatches fan_batches(const OneRing& ring, std::uint32_t last_file_vertex);
+
 // area: T_area = A_rest / A_deformed of the one-ring (barycentric areas: a third of each incident
 // triangle; the thirds cancel in the ratio).
 struct AreaKernel {
     OneRing ring;
+    FanBatches fans;
     std::vector<float> rest;  // per welded vertex: sum of |e1 x e2| over its rest triangles
 
     AreaKernel() = default;
@@ -52,23 +80,18 @@ struct AreaKernel {
 // vertex's basis. Per vertex C is the rest-area-weighted mean over the entries; its eigenvalues
 // are lambda_max^2 >= lambda_min^2. The direction of lambda_min is its eigenvector d (tangent
 // coordinates) carried to the deformed surface by the weighted mean F: dir = normalize(F d).
+// An entry stores sqrt(w) Dm^-1, so that its G = sqrt(w) F gives w C as G^T G (no multiply by the
+// weight per tensor entry) and w F as sqrt(w) G.
 struct PrincipalKernel {
     OneRing ring;
-    std::vector<float> coef;  // per entry: Dm^-1 (k00, k01, k10, k11) and the weight (sums to 1 per vertex)
+    std::vector<float> coef;  // per entry: sqrt(w) Dm^-1 (k00, k01, k10, k11) and sqrt(w) (w sums to 1 per vertex)
     static constexpr std::size_t kCoef = 5;
 
-    // The same entries regrouped for the per-frame loop, as EdgeBatches does for edges: welded
-    // vertices in batches of kLanes side by side in SIMD registers, a slot per incident triangle;
-    // a lane with fewer triangles gets slots of zero coefficients (its own position as corners),
-    // which add exactly nothing.
-    static constexpr std::size_t kLanes = 4;
-    std::vector<std::uint32_t> batch_self;   // per batch, kLanes file vertices
-    std::vector<std::uint32_t> slot_start;   // per batch, plus one: its slots
-    std::vector<std::uint32_t> slot_corner;  // per slot, 2 x kLanes file vertices (b lanes, then c lanes)
-    std::vector<float> slot_coef;            // per slot, kCoef x kLanes (k00 lanes, k01 lanes, ...)
-    // Per batch: whether it reads the mesh's last file vertex. Positions load as 16 bytes from a
-    // 12-byte element, so those batches load lane by lane (the same values).
-    std::vector<std::uint8_t> batch_reads_last;
+    // The entries in the per-frame loop's layout; per slot, kCoef x kLanes coefficients (k00
+    // lanes, k01 lanes, ...), zero where the slot is not a triangle.
+    static constexpr std::size_t kLanes = FanBatches::kLanes;
+    FanBatches fans;
+    std::vector<float> slot_coef;
 
     PrincipalKernel() = default;
     PrincipalKernel(const std::vector<std::uint32_t>& triangles, const Topology& topo,
@@ -79,6 +102,12 @@ struct PrincipalKernel {
     // Returns how many vertices have no rest triangle (their lambdas are 1).
     std::size_t evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
                          float* lambda_min, float* dir) const;
+
+    // The maps' T of welded vertices [begin, end): t_compress = 1 / lambda_min and t_stretch =
+    // 1 / lambda_max by t_of_lambda's rule. Returns how many vertices fell back to T = 1 on either
+    // side or have no rest triangle.
+    std::size_t map_t(const float* lambda_max, const float* lambda_min, std::size_t begin, std::size_t end, float* t_compress,
+                      float* t_stretch) const;
 };
 
 // T from a stretch: 1 / lambda, with T = 1 where lambda is 0 or the result not finite (the edge

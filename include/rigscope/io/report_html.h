@@ -35,14 +35,18 @@ struct ReportMesh {
     std::vector<float> rest_joints;             // Skinned: 12 per joint (row-major 3x4), the bind pose
     std::vector<float> frame_joints;            // Skinned: 12 per joint, per shown frame
     std::vector<float> t;                       // T per file vertex, per shown frame (Static: one frame)
+    // --measure principal: two T per vertex, t holds the compress side's T_c = 1 / lambda_min and
+    // t_stretch the stretch side's T_s = 1 / lambda_max (the same layout). Other measures: one T.
+    bool two_sided = false;
+    std::vector<float> t_stretch;
 };
 
 // A row of the worst-vertex table and its T at every evaluated frame (for the plot).
 struct ReportVertex {
     int mesh = 0;
     std::uint32_t vertex = 0;
-    std::string kind;        // "compress", "stretch" (a check's offender) or "extreme" (top |log T|)
-    float t = 1;             // its worst T
+    std::string kind;        // "compress" or "stretch": the side of its worst T
+    float t = 1;             // its worst T (principal: of that side, 1 / lambda)
     std::size_t frame = 0;   // index into ReportData::frames of that T
     std::vector<float> series;
 };
