@@ -1,6 +1,6 @@
 // Collada (.dae) through Assimp 5.2.5 into the plain scene model: the format-neutral conversion
 // (assimp_scene.cpp) plus what is Collada's own: the <unit> and <up_axis> that Assimp folds into
-// its root node, node names, and the checks before Assimp sees the file.
+// its root node, node names, and the checks before Assimp sees the file (collada_check.cpp).
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/scene.h>
@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "io/assimp_scene.h"
+#include "io/collada_check.h"
 #include "io/collada_reader.h"
 #include "io/fbx_common.h"
 #include "rigscope/error.h"
@@ -107,6 +108,7 @@ std::unique_ptr<aiScene> import(const std::string& path, bool collada_names) {
 
 Scene read(const std::string& path, const LoadOptions& options) {
     check_header(path, options.max_memory);
+    check_collada(path, options.max_memory);
 
     // Nodes are named as the file names them (<node name>), which users see in Blender and
     // elsewhere; where two nodes share a name that a skin or an animation refers to, the
