@@ -132,7 +132,7 @@ TEST_CASE("Collada bend_cylinder deform and T equal Blender's import of the same
     CHECK(worst_t < 1e-5);
 }
 
-TEST_CASE("Collada bend_cylinder deforms as the glTF it was exported from, at every frame", "[collada][corpus]") {
+TEST_CASE("Collada bend_cylinder deforms as the glTF it was exported from at every frame", "[collada][corpus]") {
     const Scene dae = load_scene(kDae);
     const Scene glb = load_scene(test::corpus("bend_cylinder/bend_cylinder.glb"));
     REQUIRE(glb.meshes.size() == 1);
@@ -165,7 +165,7 @@ TEST_CASE("Collada bend_cylinder deforms as the glTF it was exported from, at ev
     CHECK(slowest > 100 * 1e-5);
 }
 
-TEST_CASE("Collada <unit> scales to metres; <up_axis> is reported, the axes kept as the file has them", "[collada]") {
+TEST_CASE("Collada unit scales to metres and the up axis is reported with the axes kept as the file has them", "[collada]") {
     const Scene base = load_scene(kDae);
     const auto base_rest = deform_at(base, 1.0 / kFps);
     const auto base_61 = deform_at(base, 61.0 / kFps);

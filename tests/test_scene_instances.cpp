@@ -261,7 +261,7 @@ std::string read_text(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("Several skins and instanced meshes: each instance is its node's mesh, deformed by its own skin", "[scene][gltf]") {
+TEST_CASE("Several skins and instanced meshes: each instance is its node's mesh deformed by its own skin", "[scene][gltf]") {
     TempDir dir;
     write_gltf(dir.path);
     const Scene scene = load_scene(dir.path + "/instances.gltf");
