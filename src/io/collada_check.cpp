@@ -65,6 +65,13 @@ std::string name_of(const pugi::xml_node& e) {
     return *id ? id : e.attribute("name").value();
 }
 
+// The nearest enclosing element that has an id or a name, for messages.
+std::string owner_of(pugi::xml_node e) {
+    for (; e && e.type() == pugi::node_element; e = e.parent())
+        if (!name_of(e).empty()) return std::string("<") + e.name() + "> '" + name_of(e) + "'";
+    return "the document";
+}
+
 struct Checker {
     const std::string& path;
     std::unordered_map<std::string, pugi::xml_node> by_id;
@@ -105,6 +112,27 @@ struct Checker {
             if (claimed != UINT64_MAX && claimed != held)
                 throw bad_input(path, std::string("<") + a.name() + "> '" + name_of(a) + "' says count=\"" + std::to_string(claimed) +
                                           "\" but holds " + std::to_string(held) + " values");
+            if (std::strcmp(a.name(), "float_array") == 0) numbers(a, std::string("<float_array> '") + name_of(a) + "'");
+        }
+        // Index lists: a byte that is no digit inside one made Assimp 5.2.5 loop for ever.
+        for (const pugi::xpath_node& x : root.select_nodes("//p | //vcount | //v | //int_array | //h"))
+            integers(path, x.node(), std::string("<") + x.node().name() + "> in " + owner_of(x.node()));
+    }
+
+    // Every value of a float array a number (Assimp's messages quote the whole rest of the array).
+    void numbers(const pugi::xml_node& a, const std::string& what) const {
+        const char* s = a.child_value();
+        for (std::size_t i = 0;; ++i) {
+            while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t') ++s;
+            if (!*s) return;
+            char* end = nullptr;
+            std::strtod(s, &end);
+            if (end == s || !(*end == 0 || *end == ' ' || *end == '\n' || *end == '\r' || *end == '\t')) {
+                const char* stop = s;
+                while (*stop && *stop != ' ' && *stop != '\n' && *stop != '\r' && *stop != '\t' && stop - s < 24) ++stop;
+                throw bad_input(path, what + ": value " + std::to_string(i) + " ('" + std::string(s, stop) + "') is not a number");
+            }
+            s = end;
         }
     }
 

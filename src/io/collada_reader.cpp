@@ -91,6 +91,13 @@ std::string ambiguous_reference(const aiScene& ai) {
     return "";
 }
 
+// Assimp's Collada messages may quote the rest of an array: the first 200 characters say enough.
+std::string assimp_message(const std::string& raw) {
+    std::string s = assimp::one_line(raw);
+    if (s.size() > 200) s = s.substr(0, 200) + "...";
+    return s;
+}
+
 std::unique_ptr<aiScene> import(const std::string& path, bool collada_names) {
     Assimp::Importer importer;
     importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, collada_names);
@@ -99,9 +106,9 @@ std::unique_ptr<aiScene> import(const std::string& path, bool collada_names) {
     try {
         ai = importer.ReadFile(path, 0);  // no post-processing: polygons stay polygons
     } catch (const std::exception& e) {
-        throw bad_input(path, assimp::one_line(e.what()));
+        throw bad_input(path, assimp_message(e.what()));
     }
-    if (!ai) throw bad_input(path, assimp::one_line(importer.GetErrorString()));
+    if (!ai) throw bad_input(path, assimp_message(importer.GetErrorString()));
     if (!ai->mRootNode) throw bad_input(path, "Collada file without a visual scene");
     return std::unique_ptr<aiScene>(importer.GetOrphanedScene());
 }
