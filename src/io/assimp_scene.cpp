@@ -261,7 +261,9 @@ void build_meshes(const aiScene& ai, const NodeMap& map, const MeshHooks& hooks,
                     // skins every vertex to the same place.
                     const Eigen::Matrix4d place = world[ni];
                     const Eigen::Matrix4d unplace = place.inverse();
-                    if (place.allFinite() && unplace.allFinite()) {
+                    if (!hooks.offsets_include_placement) {
+                        // Offsets already map the stored vertices to joint space: nothing to move.
+                    } else if (place.allFinite() && unplace.allFinite()) {
                         const Eigen::Matrix3d linear = place.topLeftCorner<3, 3>();
                         for (auto& p : mesh.positions) p = (place * p.cast<double>().homogeneous()).head<3>().cast<float>();
                         for (auto& t : mesh.targets)

@@ -33,6 +33,11 @@ Eigen::Matrix4d to_eigen(const void* ai_matrix4x4);  // aiMatrix4x4 (float) -> d
 NodeMap build_nodes(const aiScene& ai, Scene& scene, const std::function<bool(const std::string&)>& is_helper = {});
 
 struct MeshHooks {
+    // Assimp's bone offsets map the mesh node's local space, which holds the mesh's bind
+    // placement (FBX): the placement moves into the positions. False where the offsets map the
+    // stored vertices straight to joint space and the node's transform is left out of skinning
+    // (Collada: joint x inverse bind x bind shape x v): positions and offsets stay as read.
+    bool offsets_include_placement = true;
     // Per morph target as Assimp names it: may rename it and returns its weight without animation.
     std::function<float(MorphTarget& target)> target;
     // Per skinned mesh, after the inverse binds are Assimp's offset matrices (mesh-local space)

@@ -113,6 +113,24 @@ std::unique_ptr<aiScene> import(const std::string& path, bool collada_names) {
     return std::unique_ptr<aiScene>(importer.GetOrphanedScene());
 }
 
+// Readers differ on the transform of the node that instances a skinned mesh: the Collada
+// specification and Assimp leave it out of skinning (world = joint x inverse bind x bind shape x
+// v), and so does rigscope; Blender's Collada import applies it after skinning. Checked on
+// Blender's own export of the Khronos rigged_simple rig (tests/collada/rigged_simple.dae): Blender
+// = that node's rest world x rigscope, at every frame. Exporters other than Blender write the
+// identity there, where all agree.
+void warn_placed_skins(Scene& scene) {
+    for (const Mesh& m : scene.meshes) {
+        if (m.skin < 0 || m.node < 0) continue;
+        Eigen::Matrix4d world = Eigen::Matrix4d::Identity();
+        for (int n = m.node; n >= 0; n = scene.nodes[n].parent) world = scene.nodes[n].rest.matrix() * world;
+        if (world.isApprox(Eigen::Matrix4d::Identity(), 1e-6)) continue;
+        scene.warnings.push_back("mesh '" + m.name + "': its node '" + scene.nodes[m.node].name +
+                                 "' has a transform, which skinning leaves out (Collada specification, Assimp); "
+                                 "Blender's Collada import applies it after skinning");
+    }
+}
+
 Scene read(const std::string& path, const LoadOptions& options) {
     check_header(path, options.max_memory);
     check_collada(path, options.max_memory);
@@ -154,9 +172,12 @@ Scene read(const std::string& path, const LoadOptions& options) {
     }
 
     const assimp::NodeMap map = assimp::build_nodes(*ai, scene);
-    assimp::build_meshes(*ai, map, {}, path, scene);
+    assimp::MeshHooks hooks;
+    hooks.offsets_include_placement = false;  // see warn_placed_skins
+    assimp::build_meshes(*ai, map, hooks, path, scene);
     assimp::build_clips(*ai, map, scene.fps, scene);
     if (axes.recognised) fbx::scale_lengths(scene, axes.unit);
+    warn_placed_skins(scene);
 
     fbx::warn_rest_not_bind(scene);
     return scene;
