@@ -279,6 +279,25 @@ TEST_CASE("Collada bad inputs are refused with exit 3 and the problem named", "[
     }
 }
 
+// fuzz_collada's findings (tests/regressions/README.md), replayed here rather than in
+// test_regressions.cpp: each must be refused before Assimp reads it.
+TEST_CASE("Collada fuzz findings are refused before Assimp reads them", "[collada][errors][regression]") {
+    const std::pair<const char*, const char*> kFindings[] = {
+        {"collada_array_without_count.dae", "has no count attribute"},
+        {"collada_form_feed_in_indices.dae", "holds something that is not an integer"},
+    };
+    for (const auto& [file, fragment] : kFindings) {
+        INFO(file);
+        try {
+            load_scene(test::source_dir() + "/tests/regressions/" + file);
+            FAIL("accepted");
+        } catch (const Error& e) {
+            CHECK(e.code() == kExitBadInput);
+            CHECK(std::string(e.what()).find(fragment) != std::string::npos);
+        }
+    }
+}
+
 TEST_CASE("Formats Assimp reads untested here are refused by extension", "[collada][errors]") {
     Variant v("<COLLADA", "<COLLADA", "model.x");
     try {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -21,7 +22,7 @@ std::size_t count_tokens(const char* s) {
     std::size_t n = 0;
     bool in = false;
     for (; *s; ++s) {
-        const bool space = *s == ' ' || *s == '\n' || *s == '\r' || *s == '\t';
+        const bool space = *s == ' ' || *s == '\n' || *s == '\r' || *s == '\t';  // XML whitespace
         if (!space && !in) ++n;
         in = !space;
     }
@@ -41,18 +42,21 @@ std::uint64_t count_attr(const std::string& path, const pugi::xml_node& e, const
     return n;
 }
 
+// XML's whitespace, the only separator Assimp's Collada parser knows (a form feed between two
+// numbers made it allocate 18 GB).
+bool separator(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool ends_token(char c) { return c == 0 || separator(c); }
+
 std::vector<long long> integers(const std::string& path, const pugi::xml_node& e, const std::string& what) {
     std::vector<long long> out;
     const char* s = e.child_value();
-    while (*s) {
+    for (;;) {
+        while (separator(*s)) ++s;
+        if (!*s) break;
         char* end = nullptr;
         errno = 0;
-        const long long v = std::strtoll(s, &end, 10);
-        if (end == s) {
-            while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t') ++s;
-            if (!*s) break;
-            throw bad_input(path, what + " holds something that is not an integer");
-        }
+        const long long v = (*s == '-' || (*s >= '0' && *s <= '9')) ? std::strtoll(s, &end, 10) : 0;
+        if (!end || end == s || !ends_token(*end)) throw bad_input(path, what + " holds something that is not an integer");
         if (errno) throw bad_input(path, what + " holds an integer out of range");
         out.push_back(v);
         s = end;
@@ -107,9 +111,11 @@ struct Checker {
     void arrays(const pugi::xml_node& root) const {
         for (const pugi::xpath_node& x : root.select_nodes("//float_array | //Name_array | //IDREF_array | //int_array")) {
             const pugi::xml_node a = x.node();
-            const std::uint64_t claimed = count_attr(path, a, "count", UINT64_MAX);
+            // Assimp reads an array by its count (none: nothing), so the count must be there.
+            if (!a.attribute("count")) throw bad_input(path, std::string("<") + a.name() + "> '" + name_of(a) + "' has no count attribute");
+            const std::uint64_t claimed = count_attr(path, a, "count", 0);
             const std::uint64_t held = count_tokens(a.child_value());
-            if (claimed != UINT64_MAX && claimed != held)
+            if (claimed != held)
                 throw bad_input(path, std::string("<") + a.name() + "> '" + name_of(a) + "' says count=\"" + std::to_string(claimed) +
                                           "\" but holds " + std::to_string(held) + " values");
             if (std::strcmp(a.name(), "float_array") == 0) numbers(a, std::string("<float_array> '") + name_of(a) + "'");
@@ -119,19 +125,21 @@ struct Checker {
             integers(path, x.node(), std::string("<") + x.node().name() + "> in " + owner_of(x.node()));
     }
 
-    // Every value of a float array a number (Assimp's messages quote the whole rest of the array).
+    // Every value of a float array a finite number in plain notation (Assimp's messages quote the
+    // whole rest of the array; NaN and infinities are refused as in every reader).
     void numbers(const pugi::xml_node& a, const std::string& what) const {
         const char* s = a.child_value();
         for (std::size_t i = 0;; ++i) {
-            while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t') ++s;
+            while (separator(*s)) ++s;
             if (!*s) return;
+            const char* stop = s;
+            bool plain = true;
+            while (!ends_token(*stop)) plain &= std::strchr("0123456789+-.eE", *stop++) != nullptr;
             char* end = nullptr;
-            std::strtod(s, &end);
-            if (end == s || !(*end == 0 || *end == ' ' || *end == '\n' || *end == '\r' || *end == '\t')) {
-                const char* stop = s;
-                while (*stop && *stop != ' ' && *stop != '\n' && *stop != '\r' && *stop != '\t' && stop - s < 24) ++stop;
-                throw bad_input(path, what + ": value " + std::to_string(i) + " ('" + std::string(s, stop) + "') is not a number");
-            }
+            const double v = plain ? std::strtod(s, &end) : 0.0;
+            if (!plain || end != stop || !std::isfinite(v))
+                throw bad_input(path, what + ": value " + std::to_string(i) + " ('" + std::string(s, std::min<std::size_t>(stop - s, 24)) +
+                                          "') is not a finite number");
             s = end;
         }
     }

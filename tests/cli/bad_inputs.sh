@@ -171,7 +171,7 @@ row -                               3 "its accessor claims 900000000 elements of
 $PY -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.index(b"<p>") + 8; sys.stdout.buffer.write(d[:i] + b"\x82" + d[i:])' "$DAE" > "$WORK/p_byte.dae"
 row -                               3 "<p> in <geometry> 'Cylinder-mesh' holds something that is not an integer" -- rs_briefly tension "$WORK/p_byte.dae" -o @OUT.csv
 sed 's/-0.3255682 /-m.3255682 /' "$DAE" > "$WORK/not_a_number.dae"
-row -                               3 "('-m.3255682') is not a number"      -- rs tension "$WORK/not_a_number.dae" -o @OUT.csv
+row -                               3 "('-m.3255682') is not a finite number" -- rs tension "$WORK/not_a_number.dae" -o @OUT.csv
 $PY -c 'import sys; sys.stdout.write("<?xml version=\"1.0\"?><COLLADA>" + "<node>" * 100000 + "</node>" * 100000 + "</COLLADA>")' > "$WORK/nested.dae"
 row -                               3 "XML nested deeper than 256 levels"   -- rs tension "$WORK/nested.dae" -o @OUT.csv
 sed 's/<COLLADA/<NOTCOLLADA/' "$DAE" > "$WORK/not_collada.dae"
