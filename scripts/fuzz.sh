@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan) in build-fuzz/ and runs each for
 # SECONDS of fuzzing time, at the lowest CPU priority, seeded from the corpus.
 #
-#   scripts/fuzz.sh SECONDS [gltf] [fbx]     (default: both targets, one after the other)
+#   scripts/fuzz.sh SECONDS [gltf] [fbx] [collada]   (default: every target, one after the other)
 #
 # build-fuzz/corpus/TARGET grows across runs; crash, timeout and out-of-memory inputs land in
 # build-fuzz/findings/TARGET/; each run appends its figures to build-fuzz/fuzz-summary.txt.
@@ -13,10 +13,10 @@
 # scripts/packages-*.txt list names them (setup.sh installs every such list, CI included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx]}
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [collada]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx)
+[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx collada)
 corpus_root=${RIGSCOPE_CORPUS:-$(pwd)/../shared/corpus}
 build=build-fuzz
 
@@ -78,6 +78,11 @@ if [[ " ${targets[*]} " == *" fbx "* ]]; then
         cp "$f" "$build/seeds/fbx/$(seed_name "$f")"
     done < <(find "$corpus_root" data -type f -iname '*.fbx' -size -200k 2>/dev/null
              find tests/regressions -type f -iname '*.fbx' 2>/dev/null)
+fi
+if [[ " ${targets[*]} " == *" collada "* ]]; then
+    while IFS= read -r f; do
+        cp "$f" "$build/seeds/collada/$(seed_name "$f")"
+    done < <(find "$corpus_root" data tests/collada tests/regressions -type f -iname '*.dae' -size -200k 2>/dev/null)
 fi
 
 # A benchmark run: the benchmark executable, or the CLI timed by scripts/bench.sh (its build step

@@ -1,11 +1,13 @@
-// Pieces of the FBX reader shared between src/io/fbx_*.cpp. Assimp types are only forward-declared
-// here, so tests may include this header for the hooks at the bottom.
+// Pieces of the FBX reader shared between src/io/fbx_*.cpp; the format-neutral Assimp conversion is
+// assimp_scene.h. Assimp types are only forward-declared here, so tests may include this header
+// for the hooks at the bottom.
 #pragma once
 
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "io/assimp_scene.h"
 #include "io/fbx_raw.h"
 #include "rigscope/io/load.h"
 #include "rigscope/core/scene.h"
@@ -17,19 +19,14 @@ struct aiAnimation;
 
 namespace rigscope::fbx {
 
-// Assimp's node tree mapped onto Scene::nodes with the "_$AssimpFbx$_" helper nodes folded away.
-struct NodeMap {
-    // Per scene node: the Assimp nodes whose transforms compose its local transform, outermost
-    // first (the helpers between it and its scene parent, then the node itself).
-    std::vector<std::vector<const aiNode*>> path;
-    std::vector<const aiNode*> node;                          // the Assimp node holding the name and meshes
-    std::unordered_map<std::string, int> by_name;             // node name -> scene node
-};
+using assimp::NodeMap;
+using assimp::to_eigen;
+using assimp::build_clips;  // Fills scene.clips (file units), times in seconds.
 
+// The nodes Assimp adds for FBX pivots and offsets ("_$AssimpFbx$_"), folded away.
 bool is_helper_name(const std::string& name);
-Eigen::Matrix4d to_eigen(const void* ai_matrix4x4);  // aiMatrix4x4 (float) -> double
 
-// Fills scene.nodes (file units) and returns the mapping.
+// Fills scene.nodes (file units) with the helpers folded and returns the mapping.
 NodeMap build_nodes(const aiScene& ai, Scene& scene);
 
 // Fills scene.meshes and scene.skins (file units), one Mesh per aiMesh instance. Inverse binds
@@ -42,9 +39,6 @@ void build_meshes(const aiScene& ai, const NodeMap& map, const RawFbx& raw, cons
 // lo..hi, relative 1e-4), sets `out` to the latter and returns true. File units throughout.
 bool inverse_bind_from_link(const Eigen::Matrix4d& assimp, const RawCluster& cluster, const Eigen::Matrix4d& mesh_bind,
                             const Eigen::Vector3d& lo, const Eigen::Vector3d& hi, Eigen::Matrix4d& out);
-
-// Fills scene.clips (file units), times in seconds.
-void build_clips(const aiScene& ai, const NodeMap& map, double fallback_ticks_per_second, Scene& scene);
 
 // Test hook: read_fbx with Assimp's pivot-preserving node chains, which the reader must fold to
 // the same scene (Assimp keeps helper nodes when pivots are preserved).

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "io/assimp_scene.h"
 #include "io/fbx_binary_scene.h"
 #include "io/fbx_common.h"
 #include "io/fbx_internal.h"
@@ -41,15 +42,6 @@ bool metadata_number(const aiScene& ai, const char* key, double& out) {
         }
     }
     return false;
-}
-
-std::string one_line(std::string s) {
-    // Assimp's messages may quote raw bytes of a broken file.
-    for (char& c : s)
-        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-        else if ((c >= 0 && c < 0x20) || c == 0x7f) c = '?';
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s.empty() ? "Assimp could not read the file" : s;
 }
 
 // Refuses what is plainly no FBX before Assimp guesses at other formats.
@@ -145,23 +137,15 @@ Scene read(const std::string& path, const LoadOptions& options, bool preserve_pi
     try {
         ai = importer.ReadFile(path, 0);  // no post-processing: polygons stay polygons
     } catch (const std::exception& e) {
-        throw bad_input(path, one_line(e.what()));
+        throw bad_input(path, assimp::one_line(e.what()));
     }
-    if (!ai) throw bad_input(path, one_line(importer.GetErrorString()));
+    if (!ai) throw bad_input(path, assimp::one_line(importer.GetErrorString()));
     // The scene is ours from here, so that a bone listed twice can be unlisted before deletion.
     const std::unique_ptr<aiScene> owned(importer.GetOrphanedScene());
     ai = owned.get();
     refuse_shared_bones(*owned, path);
 
-    std::uint64_t bytes = 0;
-    for (unsigned m = 0; m < ai->mNumMeshes && ai->mMeshes; ++m)
-        if (const aiMesh* am = ai->mMeshes[m]) {
-            std::uint64_t per_vertex = 12 + 12ull * am->mNumAnimMeshes;
-            bytes += per_vertex * am->mNumVertices;
-            for (unsigned b = 0; b < am->mNumBones && am->mBones; ++b)
-                if (am->mBones[b]) bytes += 8ull * am->mBones[b]->mNumWeights;
-        }
-    if (bytes > options.max_memory) throw bad_input(path, "meshes need more memory than the limit allows");
+    if (assimp::mesh_bytes(*ai) > options.max_memory) throw bad_input(path, "meshes need more memory than the limit allows");
 
     Scene scene;
     scene.source = path;

@@ -150,6 +150,34 @@ row fbx_polygon_index_out_of_range  3 "polygon vertex index 100000 at position 5
 row fbx_many_shape_links            3 "meshes need more memory than the limit allows" -- rs deform @IN --max-memory 100 -o @OUT.csv
 # Refused from the array's header, before inflating: 300M doubles claimed in a 54 KB file.
 row fbx_array_claims_300m           3 "claims 300000000 elements (2288 MiB), more than the memory limit" -- rs deform @IN --max-memory 100 -o @OUT.csv
+# -- Collada: broken copies of tests/collada/bend_cylinder.dae (Blender's export) --
+DAE=tests/collada/bend_cylinder.dae
+head -c 60000 "$DAE" > "$WORK/truncated.dae"
+row -                               3 "not valid XML (Start-end tags mismatch" -- rs tension "$WORK/truncated.dae" -o @OUT.csv
+sed 's/>Bone Bone_001</>Bone Bone_404</' "$DAE" > "$WORK/missing_joint.dae"
+row -                               3 "skinned to bone 'Bone_404', which names no node" -- rs tension "$WORK/missing_joint.dae" -o @OUT.csv
+sed -E 's/<v>([0-9]+) ([0-9]+) /<v>9 \2 /' "$DAE" > "$WORK/joint_index.dae"
+row -                               3 "vertex 0 uses joint index 9, but the skin has 2 joints" -- rs tension "$WORK/joint_index.dae" -o @OUT.csv
+sed -E 's/<v>([0-9]+) ([0-9]+) /<v>\1 99999 /' "$DAE" > "$WORK/weight_index.dae"
+row -                               3 "vertex 0 uses weight index 99999, but the skin has 1250 weights" -- rs tension "$WORK/weight_index.dae" -o @OUT.csv
+sed 's/<v>/<v>0 5 /' "$DAE" > "$WORK/v_longer.dae"
+row -                               3 "<v> holds 2502 indices, <vcount> needs 2500" -- rs tension "$WORK/v_longer.dae" -o @OUT.csv
+sed 's/positions-array" count="1875"/positions-array" count="2000000000"/' "$DAE" > "$WORK/array_count.dae"
+row -                               3 "says count=\"2000000000\" but holds 1875 values" -- rs tension "$WORK/array_count.dae" -o @OUT.csv
+sed 's/<accessor source="#Cylinder-mesh-positions-array" count="625"/<accessor source="#Cylinder-mesh-positions-array" count="900000000"/' "$DAE" > "$WORK/accessor_count.dae"
+row -                               3 "its accessor claims 900000000 elements of 3 values" -- rs tension "$WORK/accessor_count.dae" -o @OUT.csv
+# A byte that is no digit in an index list made Assimp loop for ever; a value that is no number
+# made it quote the whole rest of the array.
+$PY -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.index(b"<p>") + 8; sys.stdout.buffer.write(d[:i] + b"\x82" + d[i:])' "$DAE" > "$WORK/p_byte.dae"
+row -                               3 "<p> in <geometry> 'Cylinder-mesh' holds something that is not an integer" -- rs_briefly tension "$WORK/p_byte.dae" -o @OUT.csv
+sed 's/-0.3255682 /-m.3255682 /' "$DAE" > "$WORK/not_a_number.dae"
+row -                               3 "('-m.3255682') is not a finite number" -- rs tension "$WORK/not_a_number.dae" -o @OUT.csv
+$PY -c 'import sys; sys.stdout.write("<?xml version=\"1.0\"?><COLLADA>" + "<node>" * 100000 + "</node>" * 100000 + "</COLLADA>")' > "$WORK/nested.dae"
+row -                               3 "XML nested deeper than 256 levels"   -- rs tension "$WORK/nested.dae" -o @OUT.csv
+sed 's/<COLLADA/<NOTCOLLADA/' "$DAE" > "$WORK/not_collada.dae"
+row -                               3 "not a Collada file"                   -- rs tension "$WORK/not_collada.dae" -o @OUT.csv
+echo "xof 0303txt 0032" > "$WORK/model.x"
+row -                               3 "DirectX .x is not read: Assimp reads it, but its skins and animation are untested" -- rs info "$WORK/model.x"
 # -- Inputs that do not fit together, options --
 row -                               5 "has 160 vertices"                     -- rs tension $GOOD --reference "$CORPUS/khronos/rigged_simple.gltf" -o @OUT.csv
 row -                               2 "no mesh 'Face'"                       -- rs tension $GOOD --mesh Face -o @OUT.csv
