@@ -5,27 +5,20 @@
 #include "rigscope/core/error.h"
 #include "rigscope/io/json_text.h"
 #include "rigscope/io/output.h"
+#include "state_values.h"
 
 namespace rigscope {
 
 namespace {
 
-[[noreturn]] void bad_state(const ChunkRecord& r, const std::string& problem) {
-    throw bad_input(r.record_path, "check state: " + problem);
-}
+[[noreturn]] void bad_state(const ChunkRecord& r, const std::string& problem) { rigscope::bad_state(r, "check", problem); }
 
 template <typename T>
 T number(const ChunkRecord& r, std::string_view s) {
-    T v{};
-    auto res = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (res.ec != std::errc() || res.ptr != s.data() + s.size()) bad_state(r, "'" + std::string(s) + "' is not a number");
-    return v;
+    return state_number<T>(r, "check", s);
 }
 
-Frame frame_of(const ChunkRecord& r, std::string_view s) {
-    if (s == "\"bind\"") return Frame{true, 0, 0.0};
-    return Frame{false, number<long>(r, s), 0.0};
-}
+Frame frame_of(const ChunkRecord& r, std::string_view s) { return state_frame(r, "check", s); }
 
 // A chunk's ROM sweeps (taken from the first chunk: every chunk of a run has the same) and its
 // frames with their verdicts, appended: chunks come in frame order.

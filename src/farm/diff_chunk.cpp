@@ -6,6 +6,7 @@
 #include "rigscope/farm/check_chunk.h"
 #include "rigscope/io/json_text.h"
 #include "rigscope/io/output.h"
+#include "state_values.h"
 
 namespace rigscope {
 
@@ -54,20 +55,14 @@ std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimi
 
 namespace {
 
-[[noreturn]] void bad_state(const ChunkRecord& r, const std::string& problem) { throw bad_input(r.record_path, "diff state: " + problem); }
+[[noreturn]] void bad_state(const ChunkRecord& r, const std::string& problem) { rigscope::bad_state(r, "diff", problem); }
 
 template <typename T>
 T number(const ChunkRecord& r, std::string_view s) {
-    T v{};
-    auto res = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (res.ec != std::errc() || res.ptr != s.data() + s.size()) bad_state(r, "'" + std::string(s) + "' is not a number");
-    return v;
+    return state_number<T>(r, "diff", s);
 }
 
-Frame frame_of(const ChunkRecord& r, std::string_view s) {
-    if (s == "\"bind\"") return Frame{true, 0, 0.0};
-    return Frame{false, number<long>(r, s), 0.0};
-}
+Frame frame_of(const ChunkRecord& r, std::string_view s) { return state_frame(r, "diff", s); }
 
 }  // namespace
 

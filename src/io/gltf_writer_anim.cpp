@@ -21,15 +21,6 @@ const char* path_name(ChannelPath p) {
     return "";
 }
 
-const char* interpolation_name(Interpolation i) {
-    switch (i) {
-        case Interpolation::Step: return "STEP";
-        case Interpolation::Linear: return "LINEAR";
-        case Interpolation::CubicSpline: return "CUBICSPLINE";
-    }
-    return "";
-}
-
 // A channel ready to store: glTF node, keys, and per key `elements` groups of `width` floats.
 struct Keys {
     int node = -1;

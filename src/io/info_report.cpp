@@ -15,15 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* interpolation_name(Interpolation i) {
-    switch (i) {
-        case Interpolation::Step: return "STEP";
-        case Interpolation::Linear: return "LINEAR";
-        case Interpolation::CubicSpline: return "CUBICSPLINE";
-    }
-    return "?";
-}
-
 json describe(const Scene& s, const std::vector<int>& selected, bool weld) {
     json j;
     j["file"] = s.source;

@@ -2,7 +2,6 @@
 (both come from the same run layer; the CSV prints floats as the shortest text that reads back
 bit for bit), and bad inputs raise the exception class of the CLI's exit code."""
 import json
-import threading
 
 import numpy as np
 import pytest
@@ -81,27 +80,6 @@ def test_threads_give_the_same_maps():
     one = rigscope.load(BEND, threads=1).tension(frames="1..91:10")
     two = rigscope.load(BEND, threads=2).tension(frames="1..91:10")
     assert np.array_equal(one.t, two.t)
-
-
-def test_gil_is_released_during_compute():
-    # While one thread evaluates, another thread's Python code runs: it counts while the
-    # evaluation is under way. With the GIL held, the counter could not move until it ended.
-    s = rigscope.load(BEND)
-    done = threading.Event()
-    ticks = [0]
-
-    def count():
-        while not done.is_set():
-            ticks[0] += 1
-
-    t = threading.Thread(target=count)
-    t.start()
-    start = ticks[0]
-    s.deform(frames="1..91")
-    during = ticks[0] - start
-    done.set()
-    t.join()
-    assert during > 0
 
 
 def test_rivets_equal_cli_csv(cli):

@@ -76,6 +76,15 @@ struct Skin {
 };
 
 enum class Interpolation { Step, Linear, CubicSpline };
+// glTF's names of the modes, which `info` uses too: STEP, LINEAR, CUBICSPLINE.
+inline const char* interpolation_name(Interpolation i) {
+    switch (i) {
+        case Interpolation::Step: return "STEP";
+        case Interpolation::Linear: return "LINEAR";
+        case Interpolation::CubicSpline: return "CUBICSPLINE";
+    }
+    return "";
+}
 enum class ChannelPath { Translation, Rotation, Scale, Weights };
 
 // One animated property of one node. values holds, per key, `width` floats (3 for translation
