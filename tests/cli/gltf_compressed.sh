@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# glTF from the optimisers users run (gltfpack, gltf-transform) over the corpus: meshopt, Draco
+# glTF from the optimisers users run (gltfpack, gltf-transform, gltf-pipeline) over the corpus: meshopt, Draco
 # and quantized files give the original's positions and T within the quantization's bound
 # (compare_compressed.py derives it from the bit depths passed here).
 . "$(dirname "$0")/common.bash"
 PY=/usr/bin/python3
 GT=scripts/gltf_tools/node_modules/.bin/gltf-transform
+GP=scripts/gltf_tools/node_modules/.bin/gltf-pipeline
 # Not a skip: scripts/setup.sh installs both (Debian's gltfpack, the npm lock in scripts/gltf_tools).
 check "gltfpack installed (scripts/setup.sh)" -- test -n "$(command -v gltfpack)"
 check "gltf-transform installed (scripts/setup.sh)" -- test -x "$GT"
+check "gltf-pipeline installed (scripts/setup.sh)" -- test -x "$GP"
 
 # gltfpack: the animation kept at the corpus's 24 fps with 16-bit rotations, so that the mesh's
 # quantization is what is measured.
@@ -66,5 +68,12 @@ $GT meshopt "$BC" "$WORK/bc_mo.glb" >/dev/null 2>&1
 compare bc_mo "$BC" "$WORK/bc_mo.glb" 14 8 EXT_meshopt_compression
 $GT quantize "$BC" "$WORK/bc_tq.glb" >/dev/null 2>&1
 compare bc_tq "$BC" "$WORK/bc_tq.glb" 14 8 KHR_mesh_quantization
+
+# gltf-pipeline (Cesium's): Draco at its defaults (11-bit positions, 8-bit skinning attributes),
+# as a user runs it, and at 14/12 bits.
+$GP -i "$BC" -o "$WORK/bc_gp.glb" -d >/dev/null 2>&1
+compare bc_gp "$BC" "$WORK/bc_gp.glb" 11 8 KHR_draco_mesh_compression
+$GP -i "$CM" -o "$WORK/cm_gp.glb" -d --draco.quantizePositionBits 14 --draco.quantizeGenericBits 12 >/dev/null 2>&1
+compare cm_gp "$CM" "$WORK/cm_gp.glb" 14 12 KHR_draco_mesh_compression
 
 finish
