@@ -125,7 +125,14 @@ public:
             run = describe_run(in_, topt);
             if (args.auto_range) apply_auto_range(in_, meshes, *args.auto_range, run);
             cols.reserve(meshes, nf);
-            for_each_tension_frame(in_, meshes, [&](std::size_t fi) { cols.take(meshes, run, fi); });
+            // The run layer's frame step, with the columns filled on the same pool: the copy
+            // into per-file-vertex arrays is the module's own cost over the CLI's.
+            ThreadPool pool(in_.threads);
+            Pose pose = bind_pose(in_.scene);
+            for (std::size_t fi = 0; fi < nf; ++fi) {
+                evaluate_tension_frame(in_, meshes, fi, pose, &pool);
+                cols.take(meshes, run, fi, &pool);
+            }
         }
         return cols.result(*this, meshes, run);
     }
@@ -255,7 +262,7 @@ public:
                 py::gil_scoped_release release;
                 cols.reserve(meshes_, 1);
                 evaluate_tension_frame(s_->in_, meshes_, next_, pose_, pool_.get());
-                cols.take(meshes_, run_, 0);
+                cols.take(meshes_, run_, 0, pool_.get());
             }
             const Frame f = frames_[next_++];
             return py::make_tuple(frame_label(f), cols.frame_result(*s_, meshes_, run_));
@@ -300,9 +307,20 @@ private:
             }
         }
 
-        void take(const std::vector<MeshTension>& meshes, const TensionRun& run, std::size_t fi) {
+        void take(const std::vector<MeshTension>& meshes, const TensionRun& run, std::size_t fi, ThreadPool* pool) {
+            constexpr std::size_t kBlock = 16384;  // vertices per task; blocks write disjoint ranges
             for (std::size_t m = 0; m < meshes.size(); ++m) {
                 const MeshTension& mt = meshes[m];
+                const std::size_t nv = mt.topo.welded_of.size();
+                const std::size_t blocks = (nv + kBlock - 1) / kBlock;
+                auto block = [&](std::size_t b) { take_block(mt, run, m, fi, b * kBlock, std::min(nv, (b + 1) * kBlock)); };
+                if (pool) pool->run(blocks, block);
+                else for (std::size_t b = 0; b < blocks; ++b) block(b);
+            }
+        }
+
+        void take_block(const MeshTension& mt, const TensionRun& run, std::size_t m, std::size_t fi, std::size_t begin, std::size_t end) {
+            {
                 const std::size_t nv = mt.topo.welded_of.size();
                 const std::vector<float>& tc = mt.compress_t();
                 const std::vector<float>& ts = mt.stretch_t();
@@ -310,7 +328,7 @@ private:
                 float* pt = t[m].data() + fi * nv;
                 float* pc = compress[m].data() + fi * nv;
                 float* ps = stretch[m].data() + fi * nv;
-                for (std::size_t v = 0; v < nv; ++v) {
+                for (std::size_t v = begin; v < end; ++v) {
                     const std::uint32_t w = mt.topo.welded_of[v];
                     pt[v] = mt.t[w];
                     pc[v] = compress_of(tc[w], run.range, run.params);
