@@ -122,31 +122,43 @@ void merge_object(const std::vector<View>& views, const Rules& rules, OutputFile
 
 // The summary a single run computes as frames stream past: per mesh the lowest and highest T
 // over all frames, the first frame to reach it winning ties.
-void tension_summary(const std::vector<View>& views, OutputFile& out) {
-    struct Best {
-        float t = 1;
-        std::string index = "0", frame = "0";  // a run with no frame reports the defaults
-    };
-    const View& ref = views.front();
-    const auto meshes = json_text::elements(ref.text, ref.at("meshes").value);
-    std::vector<Best> lo(meshes.size()), hi(meshes.size());
+// The lowest and highest of one value per mesh over every chunk's frames, with the vertex and
+// frame where each occurs: `holder(entry)` is the object of a frame's mesh entry that holds the
+// value under `min_key`/`max_key` (and min_index/max_index). The first frame seen sets both.
+struct Extreme {
+    float v = 1;
+    std::string index = "0", frame = "0";  // a run with no frame reports the defaults
+};
+
+template <typename Holder>
+void scan_extremes(const std::vector<View>& views, std::size_t mesh_count, const char* min_key, const char* max_key, const char* what,
+                   Holder holder, std::vector<Extreme>& lo, std::vector<Extreme>& hi) {
+    lo.assign(mesh_count, Extreme{});
+    hi.assign(mesh_count, Extreme{});
     bool any = false;
     for (const View& v : views) {
         for (const Span& fs : json_text::elements(v.text, v.at("frames").value)) {
             const View frame{v.record, v.text, json_text::members(v.text, fs)};
             const auto per_mesh = json_text::elements(v.text, frame.at("meshes").value);
-            if (per_mesh.size() != meshes.size()) bad_chunk(*v.record, "a frame lists another number of meshes");
-            for (std::size_t m = 0; m < meshes.size(); ++m) {
-                const View e{v.record, v.text, json_text::members(v.text, per_mesh[m])};
+            if (per_mesh.size() != mesh_count) bad_chunk(*v.record, "a frame lists another number of meshes");
+            for (std::size_t m = 0; m < mesh_count; ++m) {
+                const View e = holder(View{v.record, v.text, json_text::members(v.text, per_mesh[m])});
                 float mn = 0, mx = 0;
-                if (!parse_number(e.value("min_t"), mn) || !parse_number(e.value("max_t"), mx))
-                    bad_chunk(*v.record, "a frame's min_t or max_t is not a number");
-                if (!any || mn < lo[m].t) lo[m] = Best{mn, std::string(e.value("min_index")), std::string(frame.value("frame"))};
-                if (!any || mx > hi[m].t) hi[m] = Best{mx, std::string(e.value("max_index")), std::string(frame.value("frame"))};
+                if (!parse_number(e.value(min_key), mn) || !parse_number(e.value(max_key), mx))
+                    bad_chunk(*v.record, std::string("a frame's ") + what + " is not a number");
+                if (!any || mn < lo[m].v) lo[m] = Extreme{mn, std::string(e.value("min_index")), std::string(frame.value("frame"))};
+                if (!any || mx > hi[m].v) hi[m] = Extreme{mx, std::string(e.value("max_index")), std::string(frame.value("frame"))};
             }
             any = true;
         }
     }
+}
+
+void tension_summary(const std::vector<View>& views, OutputFile& out) {
+    const View& ref = views.front();
+    const auto meshes = json_text::elements(ref.text, ref.at("meshes").value);
+    std::vector<Extreme> lo, hi;
+    scan_extremes(views, meshes.size(), "min_t", "max_t", "min_t or max_t", [](const View& e) { return e; }, lo, hi);
     std::string& b = out.buffer();
     b += '[';
     for (std::size_t m = 0; m < meshes.size(); ++m) {
@@ -154,9 +166,9 @@ void tension_summary(const std::vector<View>& views, OutputFile& out) {
         b += m ? ",{\"mesh\":" : "{\"mesh\":";
         b += mesh.value("name");
         b += ",\"min_t\":";
-        append_number(b, lo[m].t);
+        append_number(b, lo[m].v);
         b += ",\"min_index\":" + lo[m].index + ",\"min_frame\":" + lo[m].frame + ",\"max_t\":";
-        append_number(b, hi[m].t);
+        append_number(b, hi[m].v);
         b += ",\"max_index\":" + hi[m].index + ",\"max_frame\":" + hi[m].frame + '}';
     }
     b += ']';
@@ -166,31 +178,11 @@ void tension_summary(const std::vector<View>& views, OutputFile& out) {
 // The measure's summary (--measure area or principal) from the frames' "measure" objects, as
 // tension_summary does for T.
 void measure_summary(const std::vector<View>& views, OutputFile& out) {
-    struct Best {
-        float v = 1;
-        std::string index = "0", frame = "0";
-    };
     const View& ref = views.front();
     const auto meshes = json_text::elements(ref.text, ref.at("meshes").value);
-    std::vector<Best> lo(meshes.size()), hi(meshes.size());
-    bool any = false;
-    for (const View& v : views) {
-        for (const Span& fs : json_text::elements(v.text, v.at("frames").value)) {
-            const View frame{v.record, v.text, json_text::members(v.text, fs)};
-            const auto per_mesh = json_text::elements(v.text, frame.at("meshes").value);
-            if (per_mesh.size() != meshes.size()) bad_chunk(*v.record, "a frame lists another number of meshes");
-            for (std::size_t m = 0; m < meshes.size(); ++m) {
-                const View e{v.record, v.text, json_text::members(v.text, per_mesh[m])};
-                const View me{v.record, v.text, json_text::members(v.text, e.at("measure").value)};
-                float mn = 0, mx = 0;
-                if (!parse_number(me.value("min"), mn) || !parse_number(me.value("max"), mx))
-                    bad_chunk(*v.record, "a frame's measure min or max is not a number");
-                if (!any || mn < lo[m].v) lo[m] = Best{mn, std::string(me.value("min_index")), std::string(frame.value("frame"))};
-                if (!any || mx > hi[m].v) hi[m] = Best{mx, std::string(me.value("max_index")), std::string(frame.value("frame"))};
-            }
-            any = true;
-        }
-    }
+    std::vector<Extreme> lo, hi;
+    scan_extremes(views, meshes.size(), "min", "max", "measure min or max",
+                  [](const View& e) { return View{e.record, e.text, json_text::members(e.text, e.at("measure").value)}; }, lo, hi);
     std::string& b = out.buffer();
     b += '[';
     for (std::size_t m = 0; m < meshes.size(); ++m) {
