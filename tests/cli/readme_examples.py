@@ -27,6 +27,18 @@ MARKER = re.compile(r"^\s*<!-- readme-test: (.*?) -->\s*$")
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 
 
+def env_for(cmd):
+    """The environment of one README line. In the sanitizer build (RIGSCOPE_ASAN_RUNTIME set by
+    tests/CMakeLists.txt) the Python module is instrumented, so a line that starts python gets
+    the ASan runtime preloaded, and the interpreter's own leaks are not reported."""
+    env = dict(os.environ)
+    runtime = env.get("RIGSCOPE_ASAN_RUNTIME")
+    if runtime and "python3" in cmd:
+        env["LD_PRELOAD"] = runtime
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+    return env
+
+
 def blocks(lines):
     """Yields (marker or None, language, body lines, line number) for each fenced block."""
     i, marker = 0, None
@@ -111,7 +123,7 @@ def main():
                 for cmd in body:
                     if not cmd.strip() or cmd.lstrip().startswith("#"):
                         continue
-                    r = subprocess.run(["bash", "-c", cmd], cwd=work, capture_output=True, text=True)
+                    r = subprocess.run(["bash", "-c", cmd], cwd=work, capture_output=True, text=True, env=env_for(cmd))
                     out = r.stdout.replace(work + "/", "").replace(work, ".")
                     stdout_of[re.sub(r"\s+#(\s.*)?$", "", cmd).strip()] = out
                     if r.returncode != want:
