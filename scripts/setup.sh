@@ -26,7 +26,9 @@ fi
 # Node tools the tests use (the Khronos glTF validator; gltf-transform, which writes Draco and
 # meshopt files), pinned by their lock files.
 for tool in scripts/gltf_validator scripts/gltf_tools; do
-    if [ -f $tool/package-lock.json ] && command -v npm >/dev/null && [ ! -d $tool/node_modules ]; then
+    # Again when the lock file changed since the last install (a pulled checkout).
+    if [ -f $tool/package-lock.json ] && command -v npm >/dev/null &&
+       { [ ! -d $tool/node_modules ] || [ $tool/package-lock.json -nt $tool/node_modules/.package-lock.json ]; }; then
         npm ci --prefix $tool --no-audit --no-fund --loglevel=error >/dev/null
     fi
 done
