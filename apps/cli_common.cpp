@@ -12,9 +12,6 @@ namespace rigscope::cli {
 
 namespace {
 
-// Above this a frame rate is a typo or an attack, not a setting: a million frames a second is
-// past any camera, and larger rates push frame numbers past what a long holds.
-constexpr double kMaxFps = 1e6;
 
 // A number in [lo, hi]: unlike CLI::PositiveNumber it refuses NaN (which compares false with
 // everything, so it passed, and a NaN budget disabled the budget) and infinity.
@@ -53,7 +50,7 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--frames", opt.frames, "Frames: 1..91, 1..91:5, 0,10,20, bind (default: every frame of the clip)");
     cmd->add_option("--clip", opt.clip, "Animation by name or index (default: the first)");
     cmd->add_option("--fps", opt.fps, "Frame rate for frame numbers (default: the file's, else 24)")
-        ->check(finite_in("a frame rate", 1e-6, kMaxFps));
+        ->check(finite_in("a frame rate", kMinFps, kMaxFps));
     cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");
     cmd->add_option("--retarget", opt.retarget,
                     "With --animation: 'rotation' (default: the clip's rotations and root translation on this rig's rest) "
@@ -62,7 +59,7 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
     cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
     cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default: every core); output is the same for any count")
-        ->check(CLI::Range(1u, 1024u));
+        ->check(CLI::Range(1u, kMaxThreads));
     auto* rom = cmd->add_flag("--rom", opt.rom, "Evaluate a synthetic range-of-motion clip instead of the file's (README: Rig CI)");
     rom->excludes(cmd->get_option("--clip"))->excludes(cmd->get_option("--animation"));
     cmd->add_option("--rom-angle", opt.rom_options.angle_deg, "--rom: sweep each joint axis to +/- this many degrees (default 60)")

@@ -137,16 +137,16 @@ public:
         return cols.result(*this, meshes, run);
     }
 
-    py::object rivets(const std::vector<std::uint32_t>& vertices, const std::optional<std::string>& joint,
+    py::object rivets(const std::vector<std::uint32_t>& ids, const std::optional<std::string>& joint,
                       const std::optional<std::string>& frames, bool bake) {
         std::lock_guard<std::mutex> lock(mutex_);
         Selection sel(*this, frames);
         const int mesh = rivet_mesh(in_, opt_.mesh);
-        const std::uint32_t n = static_cast<std::uint32_t>(in_.scene.meshes[mesh].vertex_count());
-        for (std::uint32_t v : vertices)
-            if (v >= n)
-                throw Error(kExitUsage, "--vertices: vertex " + std::to_string(v) + " is out of range (the mesh has " + std::to_string(n) +
-                                            " vertices)");
+        // Through the CLI's vertex list, so that range checks, repeats and messages are the CLI's.
+        std::string spec;
+        for (std::uint32_t v : ids) spec += (spec.empty() ? "" : ",") + std::to_string(v);
+        const std::size_t n = in_.scene.meshes[mesh].vertex_count();
+        const std::vector<std::uint32_t> vertices = for_option("--vertices", [&] { return parse_vertex_list(spec, n); });
         if (bake && joint) throw Error(kExitUsage, "--joint chooses the joint of a fitted rivet; a baked rivet (--bake) follows no joint");
         if (bake) return baked(mesh, vertices);
         std::vector<RivetResult> fits;
@@ -439,8 +439,6 @@ private:
         t.measure = a.measure.value_or("edge");
         t.smooth = a.smooth;
         t.smooth_weights = a.smooth_weights.value_or("uniform");
-        if (a.auto_range && !(*a.auto_range >= 50 && *a.auto_range <= 100))
-            throw Error(kExitUsage, "--auto-range: the percentile must be from 50 to 100");
         check_tension_options(t);
         return t;
     }
@@ -470,16 +468,14 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
     o.weld = weld ? "on" : "off";
     o.mesh = mesh.value_or("");
     if (fps) {
-        if (!(*fps > 0 && *fps <= 1e6)) throw Error(kExitUsage, "--fps: not a frame rate from 1e-06 to 1e+06");
-        o.fps = *fps;
+        // 0 inside InputOptions means "the file's rate"; given here it is a rate, and out of range.
+        if (*fps == 0) throw Error(kExitUsage, "--fps 0: not a frame rate from 1e-06 to 1e+06");
+        o.fps = *fps;  // the rest of the range: check_input_options, as for the CLI's chunk records
     }
-    if (retarget != "rotation" && retarget != "full") throw Error(kExitUsage, "--retarget: '" + retarget + "' is not rotation or full");
     o.retarget = retarget;
     o.max_memory_mib = max_memory;
     o.allow_outside_uris = allow_outside_uris;
-    if (threads > 1024) throw Error(kExitUsage, "--threads: at most 1024");
     o.threads = threads;
-    if (rom && (clip || animation)) throw Error(kExitUsage, "--rom excludes --clip and --animation");
     o.rom = rom;
     o.joints = joints.value_or("");
     o.rom_options.angle_deg = rom_angle;

@@ -92,7 +92,18 @@ std::vector<Frame> select_frames(const Input& in, const std::string& spec, const
     }
 }
 
+void check_input_options(const InputOptions& opt) {
+    if (opt.fps != 0 && !(opt.fps >= kMinFps && opt.fps <= kMaxFps))
+        throw Error(kExitUsage, "--fps " + std::to_string(opt.fps) + ": not a frame rate from 1e-06 to 1e+06");
+    if (opt.retarget != "rotation" && opt.retarget != "full")
+        throw Error(kExitUsage, "--retarget: '" + opt.retarget + "' is not rotation or full");
+    if (opt.weld != "on" && opt.weld != "off") throw Error(kExitUsage, "--weld: '" + opt.weld + "' is not on or off");
+    if (opt.threads > kMaxThreads) throw Error(kExitUsage, "--threads: at most " + std::to_string(kMaxThreads));
+    if (opt.rom && (!opt.clip.empty() || !opt.animation.empty())) throw Error(kExitUsage, "--rom excludes --clip and --animation");
+}
+
 Input load_input(const InputOptions& opt, bool per_frame) {
+    check_input_options(opt);
     const LoadOptions lo = load_options(opt);
     Input in;
     // A rig is checked before the scene loads: a typo in it should not wait on a large file.

@@ -107,6 +107,7 @@ void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, c
 
 void apply_auto_range(const Input& in, std::vector<MeshTension>& meshes, double percentile, TensionRun& run,
                       const FrameProgress& progress) {
+    if (!(percentile >= 50 && percentile <= 100)) throw Error(kExitUsage, "--auto-range: the percentile must be from 50 to 100");
     VertexTensionExtremes extremes;
     extremes.reset(meshes);
     for_each_tension_frame(

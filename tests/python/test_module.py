@@ -131,4 +131,12 @@ def test_errors_raise_the_class_of_the_cli_exit_code(tmp_path):
         s.tension(reference=FACE)
     with pytest.raises(rigscope.MismatchError, match="no clip .nope."):
         rigscope.load(BEND, clip="nope")
+    with pytest.raises(rigscope.BadValueError, match="--vertices: .*vertex 99999 is out of range"):
+        s.rivets([99999])
+    with pytest.raises(rigscope.BadValueError, match="--threads"):
+        rigscope.load(BEND, threads=5000)
+    with pytest.raises(rigscope.BadValueError, match="--fps"):
+        rigscope.load(BEND, fps=-1.0)
+    with pytest.raises(rigscope.BadValueError, match="--auto-range"):
+        s.tension(auto_range=20)
     assert issubclass(rigscope.MismatchError, rigscope.Error)

@@ -39,6 +39,11 @@ struct InputOptions {
 // The largest --max-memory: 2^40 MiB (a petabyte) is far past any machine and still far from
 // overflowing the byte count.
 constexpr double kMaxMemoryMiB = 1099511627776.0;
+// --fps: above a million frames a second is past any camera, and larger rates push frame
+// numbers past what a long holds.
+constexpr double kMinFps = 1e-6, kMaxFps = 1e6;
+// --threads: more than any machine this runs on.
+constexpr unsigned kMaxThreads = 1024;
 
 // A loaded input ready for evaluation.
 struct Input {
@@ -58,6 +63,11 @@ struct Input {
 
     const Clip* clip_ptr() const { return has_clip ? &clip : nullptr; }
 };
+
+// Throws Error (bad value) naming the option whose value is out of range: the CLI's validators
+// see the command line, this sees what the Python module and chunk records pass. load_input
+// calls it.
+void check_input_options(const InputOptions& opt);
 
 // Loads and selects. `per_frame` false: the scene and meshes only (info).
 Input load_input(const InputOptions& opt, bool per_frame = true);
