@@ -257,30 +257,4 @@ TensionRange tension_range(const TensionParams& p) {
     return r;
 }
 
-namespace {
-
-float shape(double ramp, const TensionParams& p) {
-    ramp = std::clamp(ramp, 0.0, 1.0);
-    // falloff <= 0 would divide by zero; the CLI refuses it, the core treats it as a hard step.
-    // pow(x, 1) is x exactly: the default falloff skips the call (it is per vertex and frame in
-    // the writers).
-    const double v = p.falloff == 1.0 ? ramp : p.falloff > 0 ? std::pow(ramp, 1.0 / p.falloff) : (ramp > 0 ? 1.0 : 0.0);
-    return static_cast<float>(p.weight_limit * v);
-}
-
-}  // namespace
-
-float stretch_of(float t, const TensionRange& r, const TensionParams& p) {
-    // With t_s at 1 the ramp has no width: any stretch at all is full stretch.
-    const double den = 1.0 - r.t_s;
-    const double ramp = den > 1e-12 ? (1.0 - t) / den : (t < 1.0f ? 1.0 : 0.0);
-    return shape(ramp, p);
-}
-
-float compress_of(float t, const TensionRange& r, const TensionParams& p) {
-    const double den = r.t_c - 1.0;
-    const double ramp = den > 1e-12 ? (t - 1.0) / den : (t > 1.0f ? 1.0 : 0.0);
-    return shape(ramp, p);
-}
-
 }  // namespace rigscope

@@ -15,20 +15,27 @@
 
 namespace rigscope::detail {
 
-// Reserves room for n elements and asks for huge pages over the whole 2 MB pages inside it (the
-// partial ones at the ends keep small pages: no memory is added). Call before the first touch;
-// a no-op below a few MB, where faults are few anyway.
+// Asks for huge pages over the whole 2 MB pages inside [data, data + bytes) (the partial ones at
+// the ends keep small pages: no memory is added). Call before the first touch; a no-op below a
+// few MB, where faults are few anyway.
+inline void advise_huge(const void* data, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    if (bytes < 2 * kHuge) return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t lo = (begin + kHuge - 1) & ~(kHuge - 1), hi = (begin + bytes) & ~(kHuge - 1);
+    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);  // advice only: failure is harmless
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+// Reserves room for n elements on huge pages (advise_huge).
 template <typename T>
 void reserve_huge(std::vector<T>& v, std::size_t n) {
     v.reserve(n);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
-    const std::size_t bytes = n * sizeof(T);
-    if (bytes < 2 * kHuge) return;
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t lo = (begin + kHuge - 1) & ~(kHuge - 1), hi = (begin + bytes) & ~(kHuge - 1);
-    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);  // advice only: failure is harmless
-#endif
+    advise_huge(v.data(), n * sizeof(T));
 }
 
 // A vector of n copies of `value` built on huge pages.

@@ -3,6 +3,7 @@
 // stretch maps in [0, 1].
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -74,8 +75,66 @@ double smooth_max(double a, double b, double k);
 
 TensionRange tension_range(const TensionParams& p);
 
+// The remap of one run with its constants worked out once, inline: a loop that fills a map per
+// vertex (the writers, the Python module's arrays) then needs no call per value and vectorises.
+// The arithmetic is the node group's, in double, so every caller gets the same bits.
+class TensionRemap {
+public:
+    TensionRemap(const TensionRange& r, const TensionParams& p)
+        : stretch_ramp_(1.0 - r.t_s > 1e-12), compress_ramp_(r.t_c - 1.0 > 1e-12),
+          stretch_scale_(stretch_ramp_ ? 1.0 / (1.0 - r.t_s) : 0.0), compress_scale_(compress_ramp_ ? 1.0 / (r.t_c - 1.0) : 0.0),
+          power_(p.falloff > 0 ? 1.0 / p.falloff : 0.0), plain_(p.falloff == 1.0), step_(!(p.falloff > 0)),
+          weight_limit_(p.weight_limit) {}
+
+    // With t_s at 1 the ramp has no width: any stretch at all is full stretch. The ramp multiplies
+    // by the reciprocal of its width: a division per value was most of a whole run's remap time.
+    float stretch(float t) const { return shape(stretch_ramp_ ? (1.0 - t) * stretch_scale_ : (t < 1.0f ? 1.0 : 0.0)); }
+    float compress(float t) const { return shape(compress_ramp_ ? (t - 1.0) * compress_scale_ : (t > 1.0f ? 1.0 : 0.0)); }
+
+    // n values at once, value by value the same arithmetic as above: what depends on the run only
+    // is decided once per call, so that the loop vectorises.
+    void stretch(const float* t, std::size_t n, float* out) const {
+        if (stretch_ramp_) shape_n(t, n, out, [s = stretch_scale_](float x) { return (1.0 - x) * s; });
+        else shape_n(t, n, out, [](float x) { return x < 1.0f ? 1.0 : 0.0; });
+    }
+    void compress(const float* t, std::size_t n, float* out) const {
+        if (compress_ramp_) shape_n(t, n, out, [s = compress_scale_](float x) { return (x - 1.0) * s; });
+        else shape_n(t, n, out, [](float x) { return x > 1.0f ? 1.0 : 0.0; });
+    }
+
+private:
+    // std::clamp's result (a NaN stays NaN) in the form compilers turn into min and max
+    // instructions; std::clamp itself kept the loop scalar and branching.
+    static double clamp01(double r) {
+        r = r < 0.0 ? 0.0 : r;
+        return 1.0 < r ? 1.0 : r;
+    }
+    float shape(double ramp) const;
+    template <typename Ramp>
+    void shape_n(const float* t, std::size_t n, float* out, Ramp ramp) const {
+        if (plain_)
+            for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(weight_limit_ * clamp01(ramp(t[i])));
+        else
+            for (std::size_t i = 0; i < n; ++i) out[i] = shape(ramp(t[i]));
+    }
+
+    bool stretch_ramp_, compress_ramp_;
+    double stretch_scale_, compress_scale_;
+    double power_;
+    bool plain_, step_;
+    double weight_limit_;
+};
+
+inline float TensionRemap::shape(double ramp) const {
+    ramp = clamp01(ramp);
+    // falloff <= 0 would divide by zero; the CLI refuses it, the core treats it as a hard step.
+    // pow(x, 1) is x exactly: the default falloff skips the call.
+    const double v = plain_ ? ramp : step_ ? (ramp > 0 ? 1.0 : 0.0) : std::pow(ramp, power_);
+    return static_cast<float>(weight_limit_ * v);
+}
+
 // stretch and compress for one T value; both in [0, weight_limit].
-float stretch_of(float t, const TensionRange& r, const TensionParams& p);
-float compress_of(float t, const TensionRange& r, const TensionParams& p);
+inline float stretch_of(float t, const TensionRange& r, const TensionParams& p) { return TensionRemap(r, p).stretch(t); }
+inline float compress_of(float t, const TensionRange& r, const TensionParams& p) { return TensionRemap(r, p).compress(t); }
 
 }  // namespace rigscope
