@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/huge_pages.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/tension.h"
 #include "rigscope/core/vertex_list.h"
@@ -27,6 +28,28 @@ namespace py = pybind11;
 using namespace rigscope;
 
 namespace {
+
+// A float array that a run fills once and numpy then owns. It is neither cleared (every element
+// is written before Python sees it) nor on 4 KB pages (huge_pages.h): clearing the tube's 150 MB
+// of tension arrays and faulting them in page by page cost a fifth of tension().
+class FloatArray {
+public:
+    FloatArray() = default;
+    explicit FloatArray(std::size_t n) : data_(new float[n]), size_(n) { detail::advise_huge(data_.get(), n * sizeof(float)); }
+    float* data() { return data_.get(); }
+    std::size_t size() const { return size_; }
+    float* release() { return data_.release(); }
+
+private:
+    std::unique_ptr<float[]> data_;
+    std::size_t size_ = 0;
+};
+
+py::array_t<float> owned_array(FloatArray&& data, std::vector<py::ssize_t> shape) {
+    float* held = data.release();
+    py::capsule owner(held, [](void* p) { delete[] static_cast<float*>(p); });
+    return py::array_t<float>(shape, held, owner);
+}
 
 // A float32 numpy array over `data`, which the array then owns: the values are not copied.
 py::array_t<float> owned_array(std::vector<float>&& data, std::vector<py::ssize_t> shape) {
@@ -56,6 +79,18 @@ py::array_t<double> frame_times(const std::vector<Frame>& frames) {
     std::vector<double> t;
     for (const Frame& f : frames) t.push_back(f.time);
     return owned_array(std::move(t), {static_cast<py::ssize_t>(t.size())});
+}
+
+// What runs after each frame of a call: a pending Ctrl-C (SIGINT) stops the run there with
+// KeyboardInterrupt, and `callback(done, total)` is called unless it is None. The evaluation has
+// released the GIL; both need it. The callback is held by reference: copies of the std::function
+// are made and dropped without the GIL, where a Python reference count must not change.
+FrameProgress python_progress(const py::object& callback) {
+    return [&callback](std::size_t done, std::size_t total) {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        if (!callback.is_none()) callback(done, total);
+    };
 }
 
 py::object namespace_of(py::dict fields) { return py::module_::import("types").attr("SimpleNamespace")(**fields); }
@@ -89,21 +124,21 @@ public:
         return py::module_::import("json").attr("loads")(text);
     }
 
-    py::object deform(const std::optional<std::string>& frames) {
+    py::object deform(const std::optional<std::string>& frames, const py::object& progress) {
         std::lock_guard<std::mutex> lock(mutex_);
         Selection sel(*this, frames);
         const std::size_t nf = in_.frames.size();
-        std::vector<std::vector<float>> out(in_.meshes.size());
+        std::vector<FloatArray> out(in_.meshes.size());
         {
             py::gil_scoped_release release;
             DeformRun run(in_);
-            for (std::size_t i = 0; i < out.size(); ++i) out[i].resize(nf * vertex_count(i) * 3);
+            for (std::size_t i = 0; i < out.size(); ++i) out[i] = FloatArray(nf * vertex_count(i) * 3);
             run.for_each_frame([&](std::size_t fi) {
                 for (std::size_t i = 0; i < out.size(); ++i) {
                     const auto& p = run.positions(i);
                     std::memcpy(out[i].data() + fi * p.size() * 3, p.data(), p.size() * sizeof(Eigen::Vector3f));
                 }
-            });
+            }, python_progress(progress));
         }
         std::vector<py::object> arrays;
         for (std::size_t i = 0; i < out.size(); ++i)
@@ -111,7 +146,7 @@ public:
         return per_mesh(names(), arrays);
     }
 
-    py::object tension(const TensionArgs& args) {
+    py::object tension(const TensionArgs& args, const py::object& progress) {
         std::lock_guard<std::mutex> lock(mutex_);
         Selection sel(*this, args.frames);
         const TensionOptions topt = tension_options(args);
@@ -123,7 +158,8 @@ public:
             py::gil_scoped_release release;
             meshes = prepare_tension(in_, topt);
             run = describe_run(in_, topt);
-            if (args.auto_range) apply_auto_range(in_, meshes, *args.auto_range, run);
+            const FrameProgress report = python_progress(progress);
+            if (args.auto_range) apply_auto_range(in_, meshes, *args.auto_range, run, report);
             cols.reserve(meshes, nf);
             // The run layer's frame step, with the columns filled on the same pool: the copy
             // into per-file-vertex arrays is the module's own cost over the CLI's.
@@ -132,13 +168,14 @@ public:
             for (std::size_t fi = 0; fi < nf; ++fi) {
                 evaluate_tension_frame(in_, meshes, fi, pose, &pool);
                 cols.take(meshes, run, fi, &pool);
+                report(fi + 1, nf);
             }
         }
         return cols.result(*this, meshes, run);
     }
 
     py::object rivets(const std::vector<std::uint32_t>& ids, const std::optional<std::string>& joint,
-                      const std::optional<std::string>& frames, bool bake) {
+                      const std::optional<std::string>& frames, bool bake, const py::object& progress) {
         std::lock_guard<std::mutex> lock(mutex_);
         Selection sel(*this, frames);
         const int mesh = rivet_mesh(in_, opt_.mesh);
@@ -148,11 +185,11 @@ public:
         const std::size_t n = in_.scene.meshes[mesh].vertex_count();
         const std::vector<std::uint32_t> vertices = for_option("--vertices", [&] { return parse_vertex_list(spec, n); });
         if (bake && joint) throw Error(kExitUsage, "--joint chooses the joint of a fitted rivet; a baked rivet (--bake) follows no joint");
-        if (bake) return baked(mesh, vertices);
+        if (bake) return baked(mesh, vertices, progress);
         std::vector<RivetResult> fits;
         {
             py::gil_scoped_release release;
-            fits = fit_rivets(in_, mesh, vertices, joint.value_or(""));
+            fits = fit_rivets(in_, mesh, vertices, joint.value_or(""), python_progress(progress));
         }
         const Scene& s = in_.scene;
         py::list out;
@@ -178,7 +215,7 @@ public:
         return out;
     }
 
-    py::object drive(const std::optional<std::string>& rig_path, const std::optional<std::string>& frames) {
+    py::object drive(const std::optional<std::string>& rig_path, const std::optional<std::string>& frames, const py::object& progress) {
         std::lock_guard<std::mutex> lock(mutex_);
         const std::string path = rig_path.value_or(opt_.rig);
         if (path.empty()) throw Error(kExitUsage, "drive needs a rig: drive(\"RIG.json\") or load(..., rig=\"RIG.json\")");
@@ -209,7 +246,7 @@ public:
                     x[c].push_back(run.xy()[c][0]);
                     y[c].push_back(run.xy()[c][1]);
                 }
-            });
+            }, python_progress(progress));
         }
         const auto n = static_cast<py::ssize_t>(nf);
         py::list jcontrols, jseries;
@@ -292,55 +329,77 @@ private:
 
     // Per file vertex and frame, as the CLI's CSV has them.
     struct Columns {
-        std::vector<std::vector<float>> t, compress, stretch, extra;  // extra: t_area, or lambda_max, lambda_min, dir
+        struct Mesh {
+            FloatArray t, compress, stretch, t_area, lambda_max, lambda_min, dir;
+        };
+        std::vector<Mesh> meshes;
         std::size_t frames = 0;
 
-        void reserve(const std::vector<MeshTension>& meshes, std::size_t nf) {
+        void reserve(const std::vector<MeshTension>& tension, std::size_t nf) {
             frames = nf;
-            const std::size_t nm = meshes.size();
-            t.resize(nm), compress.resize(nm), stretch.resize(nm), extra.resize(nm);
-            for (std::size_t m = 0; m < nm; ++m) {
-                const std::size_t n = meshes[m].topo.welded_of.size() * nf;
-                t[m].resize(n), compress[m].resize(n), stretch[m].resize(n);
-                const Measure measure = meshes[m].measure.measure;
-                extra[m].resize(measure == Measure::area ? n : measure == Measure::principal ? 5 * n : 0);
+            meshes.clear();
+            meshes.resize(tension.size());
+            for (std::size_t m = 0; m < tension.size(); ++m) {
+                const std::size_t n = tension[m].topo.welded_of.size() * nf;
+                Mesh& c = meshes[m];
+                c.t = FloatArray(n), c.compress = FloatArray(n), c.stretch = FloatArray(n);
+                const Measure measure = tension[m].measure.measure;
+                if (measure == Measure::area) c.t_area = FloatArray(n);
+                if (measure == Measure::principal) c.lambda_max = FloatArray(n), c.lambda_min = FloatArray(n), c.dir = FloatArray(3 * n);
             }
         }
 
-        void take(const std::vector<MeshTension>& meshes, const TensionRun& run, std::size_t fi, ThreadPool* pool) {
+        void take(const std::vector<MeshTension>& tension, const TensionRun& run, std::size_t fi, ThreadPool* pool) {
             constexpr std::size_t kBlock = 16384;  // vertices per task; blocks write disjoint ranges
-            for (std::size_t m = 0; m < meshes.size(); ++m) {
-                const MeshTension& mt = meshes[m];
+            const TensionRemap remap(run.range, run.params);
+            for (std::size_t m = 0; m < tension.size(); ++m) {
+                const MeshTension& mt = tension[m];
                 const std::size_t nv = mt.topo.welded_of.size();
                 const std::size_t blocks = (nv + kBlock - 1) / kBlock;
-                auto block = [&](std::size_t b) { take_block(mt, run, m, fi, b * kBlock, std::min(nv, (b + 1) * kBlock)); };
+                auto block = [&](std::size_t b) { take_block(mt, remap, meshes[m], fi, b * kBlock, std::min(nv, (b + 1) * kBlock)); };
                 if (pool) pool->run(blocks, block);
                 else for (std::size_t b = 0; b < blocks; ++b) block(b);
             }
         }
 
-        void take_block(const MeshTension& mt, const TensionRun& run, std::size_t m, std::size_t fi, std::size_t begin, std::size_t end) {
-            {
-                const std::size_t nv = mt.topo.welded_of.size();
-                const std::vector<float>& tc = mt.compress_t();
-                const std::vector<float>& ts = mt.stretch_t();
-                const Measure measure = mt.measure.measure;
-                float* pt = t[m].data() + fi * nv;
-                float* pc = compress[m].data() + fi * nv;
-                float* ps = stretch[m].data() + fi * nv;
+        // One loop per kind of column, so that the maps' loop has no branch and vectorises.
+        static void take_block(const MeshTension& mt, const TensionRemap& remap, Mesh& c, std::size_t fi, std::size_t begin,
+                               std::size_t end) {
+            const std::size_t nv = mt.topo.welded_of.size();
+            const std::uint32_t* welded = mt.topo.welded_of.data();
+            const float* tw = mt.t.data();
+            const float* tc = mt.compress_t().data();
+            const float* ts = mt.stretch_t().data();
+            float* pt = c.t.data() + fi * nv;
+            float* pc = c.compress.data() + fi * nv;
+            float* ps = c.stretch.data() + fi * nv;
+            // The maps by runs of vertices: their T gathered through the welding, then remapped
+            // in one vectorised loop each.
+            constexpr std::size_t kRun = 512;
+            float gc[kRun], gs[kRun];
+            for (std::size_t v0 = begin; v0 < end; v0 += kRun) {
+                const std::size_t n = std::min(kRun, end - v0);
+                for (std::size_t i = 0; i < n; ++i) {
+                    const std::uint32_t w = welded[v0 + i];
+                    pt[v0 + i] = tw[w];
+                    gc[i] = tc[w];
+                    gs[i] = ts[w];
+                }
+                remap.compress(gc, n, pc + v0);
+                remap.stretch(gs, n, ps + v0);
+            }
+            if (mt.measure.measure == Measure::area) {
+                float* pa = c.t_area.data() + fi * nv;
+                for (std::size_t v = begin; v < end; ++v) pa[v] = mt.t_area[welded[v]];
+            } else if (mt.measure.measure == Measure::principal) {
+                float* pmax = c.lambda_max.data() + fi * nv;
+                float* pmin = c.lambda_min.data() + fi * nv;
+                float* pd = c.dir.data() + 3 * fi * nv;
                 for (std::size_t v = begin; v < end; ++v) {
-                    const std::uint32_t w = mt.topo.welded_of[v];
-                    pt[v] = mt.t[w];
-                    pc[v] = compress_of(tc[w], run.range, run.params);
-                    ps[v] = stretch_of(ts[w], run.range, run.params);
-                    if (measure == Measure::area) {
-                        extra[m][fi * nv + v] = mt.t_area[w];
-                    } else if (measure == Measure::principal) {
-                        float* e = extra[m].data() + 5 * fi * nv;
-                        e[v] = mt.lambda_max[w];
-                        e[nv + v] = mt.lambda_min[w];
-                        for (int c = 0; c < 3; ++c) e[2 * nv + 3 * v + c] = mt.compress_dir[3 * w + c];
-                    }
+                    const std::uint32_t w = welded[v];
+                    pmax[v] = mt.lambda_max[w];
+                    pmin[v] = mt.lambda_min[w];
+                    for (int k = 0; k < 3; ++k) pd[3 * v + k] = mt.compress_dir[3 * w + k];
                 }
             }
         }
@@ -355,24 +414,17 @@ private:
                 s.insert(s.end(), tail.begin(), tail.end());
                 return s;
             };
+            Mesh& c = meshes[m];
             py::dict d;
-            d["t"] = owned_array(std::move(t[m]), shape({nv}));
-            d["compress"] = owned_array(std::move(compress[m]), shape({nv}));
-            d["stretch"] = owned_array(std::move(stretch[m]), shape({nv}));
+            d["t"] = owned_array(std::move(c.t), shape({nv}));
+            d["compress"] = owned_array(std::move(c.compress), shape({nv}));
+            d["stretch"] = owned_array(std::move(c.stretch), shape({nv}));
             const Measure measure = mt.measure.measure;
-            if (measure == Measure::area) d["t_area"] = owned_array(std::move(extra[m]), shape({nv}));
+            if (measure == Measure::area) d["t_area"] = owned_array(std::move(c.t_area), shape({nv}));
             if (measure == Measure::principal) {
-                // Frame-major blocks of lambda_max, lambda_min and the direction, split per field.
-                std::vector<float> lmax(nf * nv), lmin(nf * nv), dir(nf * nv * 3);
-                for (py::ssize_t f = 0; f < nf; ++f) {
-                    const float* e = extra[m].data() + 5 * f * nv;
-                    std::memcpy(lmax.data() + f * nv, e, nv * sizeof(float));
-                    std::memcpy(lmin.data() + f * nv, e + nv, nv * sizeof(float));
-                    std::memcpy(dir.data() + 3 * f * nv, e + 2 * nv, 3 * nv * sizeof(float));
-                }
-                d["lambda_max"] = owned_array(std::move(lmax), shape({nv}));
-                d["lambda_min"] = owned_array(std::move(lmin), shape({nv}));
-                d["compress_dir"] = owned_array(std::move(dir), shape({nv, 3}));
+                d["lambda_max"] = owned_array(std::move(c.lambda_max), shape({nv}));
+                d["lambda_min"] = owned_array(std::move(c.lambda_min), shape({nv}));
+                d["compress_dir"] = owned_array(std::move(c.dir), shape({nv, 3}));
             }
             return d;
         }
@@ -398,11 +450,11 @@ private:
         }
     };
 
-    py::object baked(int mesh, const std::vector<std::uint32_t>& vertices) {
+    py::object baked(int mesh, const std::vector<std::uint32_t>& vertices, const py::object& progress) {
         std::vector<std::vector<BakedTransform>> frames;
         {
             py::gil_scoped_release release;
-            frames = bake_rivets(in_, mesh, vertices);
+            frames = bake_rivets(in_, mesh, vertices, python_progress(progress));
         }
         const std::size_t nf = frames.size(), nv = vertices.size();
         std::vector<double> pos(nf * nv * 3), rot(nf * nv * 4);
@@ -536,18 +588,19 @@ PYBIND11_MODULE(rigscope, m) {
 
     py::class_<Session, std::shared_ptr<Session>>(m, "Session")
         .def("info", &Session::info, "The same facts as `rigscope info --json`, as a dict")
-        .def("deform", &Session::deform, py::kw_only(), py::arg("frames") = py::none(),
+        .def("deform", &Session::deform, py::kw_only(), py::arg("frames") = py::none(), py::arg("progress") = py::none(),
              "Deformed positions: float32 (frames, vertices, 3) per mesh")
         .def(
             "tension",
             [tension_args](Session& s, std::optional<std::string> frames, std::optional<std::string> reference,
                            std::optional<long> reference_frame, double falloff, double stretch_area, double compress_area,
                            double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
-                           std::optional<std::string> smooth_weights, std::optional<double> auto_range) {
+                           std::optional<std::string> smooth_weights, std::optional<double> auto_range, const py::object& progress) {
                 return s.tension(tension_args(frames, reference, reference_frame, falloff, stretch_area, compress_area, weight_limit,
-                                              smooth_k, measure, smooth, smooth_weights, auto_range));
+                                              smooth_k, measure, smooth, smooth_weights, auto_range),
+                                 progress);
             },
-            RIGSCOPE_TENSION_ARGS, "The tension map per frame: t, compress, stretch as float32 (frames, vertices)")
+            RIGSCOPE_TENSION_ARGS, py::arg("progress") = py::none(), "The tension map per frame: t, compress, stretch as float32 (frames, vertices)")
         .def(
             "iter_tension",
             [tension_args](std::shared_ptr<Session> s, std::optional<std::string> frames, std::optional<std::string> reference,
@@ -559,8 +612,8 @@ PYBIND11_MODULE(rigscope, m) {
             },
             RIGSCOPE_TENSION_ARGS, "Yields (frame, maps) one frame at a time, in constant memory")
         .def("rivets", &Session::rivets, py::arg("vertices"), py::kw_only(), py::arg("joint") = py::none(), py::arg("frames") = py::none(),
-             py::arg("bake") = false, "Rivet fits (list of dicts), or with bake=True per-frame transforms")
-        .def("drive", &Session::drive, py::arg("rig") = py::none(), py::kw_only(), py::arg("frames") = py::none(),
+             py::arg("bake") = false, py::arg("progress") = py::none(), "Rivet fits (list of dicts), or with bake=True per-frame transforms")
+        .def("drive", &Session::drive, py::arg("rig") = py::none(), py::kw_only(), py::arg("frames") = py::none(), py::arg("progress") = py::none(),
              "A rig's joystick controls evaluated into morph weights");
 #undef RIGSCOPE_TENSION_ARGS
 

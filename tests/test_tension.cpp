@@ -1,6 +1,7 @@
 // The node group's remap of T, checked against values worked out by hand from methods.md.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <vector>
 
 #include "rigscope/core/tension.h"
 #include "rigscope/core/tension_map.h"
@@ -139,4 +140,36 @@ TEST_CASE("Auto range takes the extremes, or a percentile of per-vertex extremes
     // Nothing stretched: keep the parameter's t_s.
     r = auto_tension_range({1.0f, 1.0f}, {1.2f, 1.3f}, 100.0, fallback);
     CHECK(r.t_s == Approx(fallback.t_s));
+}
+
+TEST_CASE("The remap of n values at once gives value by value the bits of the one-value form", "[tension]") {
+    // The vectorised loop (the Python module's arrays) and the one-value form (CSV, glTF, merge)
+    // must agree exactly, or the module would not equal the CLI's CSV. Parameter sets cover
+    // each branch: ramp or zero width, plain, power or step falloff.
+    std::vector<float> t;
+    for (int i = 0; i <= 4000; ++i) t.push_back(static_cast<float>(i) / 1000.0f);  // 0 .. 4, with 1 itself
+    t.push_back(INFINITY);
+    t.push_back(1e-30f);
+    struct Case {
+        double falloff, stretch_area, compress_area, weight_limit, smooth_k;
+    };
+    for (const Case c : {Case{1.0, 0.75, 0.6, 1.0, 0.1}, Case{2.0, 0.5, 0.3, 0.5, 0.0}, Case{0.5, 1.0, 1.0, 0.8, 0.0},
+                         Case{0.0, 0.9, 0.9, 1.0, 0.1}, Case{1.0, 1.0, 0.6, 1.0, 0.0}}) {
+        TensionParams p;
+        p.falloff = c.falloff, p.stretch_area = c.stretch_area, p.compress_area = c.compress_area;
+        p.weight_limit = c.weight_limit, p.smooth_k = c.smooth_k;
+        const TensionRange r = tension_range(p);
+        const TensionRemap remap(r, p);
+        std::vector<float> compress(t.size()), stretch(t.size());
+        remap.compress(t.data(), t.size(), compress.data());
+        remap.stretch(t.data(), t.size(), stretch.data());
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            differ += compress[i] != compress_of(t[i], r, p) || stretch[i] != stretch_of(t[i], r, p);
+            CHECK(compress[i] >= 0.0f);
+            CHECK(stretch[i] <= static_cast<float>(c.weight_limit));
+        }
+        INFO("falloff " << c.falloff << ", stretch_area " << c.stretch_area);
+        CHECK(differ == 0);
+    }
 }

@@ -2,17 +2,19 @@
 (both come from the same run layer; the CSV prints floats as the shortest text that reads back
 bit for bit), and bad inputs raise the exception class of the CLI's exit code."""
 import json
+import signal
 
 import numpy as np
 import pytest
 
 import rigscope
-from conftest import CORPUS, DATA, column, csv_rows
+from conftest import CORPUS, DATA, ROOT, column, csv_rows
 
 BEND = str(DATA / "bend_cylinder.glb")
 FACE = str(DATA / "joystick_face.glb")
 RIG = str(DATA / "joystick_face.rig.json")
 CESIUM = CORPUS / "khronos" / "cesium_man.gltf"
+TUBE = ROOT.parent / "shared" / "bench" / "tube_262k.glb"
 
 
 def frames_of(rows):
@@ -113,6 +115,66 @@ def test_drive_equals_cli_csv(cli):
         assert np.array_equal(series["weights"], column(mine, "weight"))
         assert series["control"] == mine[0]["control"]
     assert len(d["frames"]) == len({r["frame"] for r in rows})
+
+
+@pytest.mark.parametrize("call", ["deform", "tension", "auto_range", "rivets", "bake", "drive"])
+def test_progress_sees_every_frame_in_order(call):
+    s = rigscope.load(FACE if call == "drive" else BEND)
+    seen = []
+    progress = lambda done, total: seen.append((done, total))
+    runs = {
+        "deform": lambda: s.deform(frames="1..91:10", progress=progress),
+        "tension": lambda: s.tension(frames="1..91:10", progress=progress),
+        "auto_range": lambda: s.tension(frames="1..91:10", auto_range=95, progress=progress),
+        "rivets": lambda: s.rivets([272], frames="1..91:10", progress=progress),
+        "bake": lambda: s.rivets([272], frames="1..91:10", bake=True, progress=progress),
+        "drive": lambda: s.drive(RIG, progress=progress),
+    }
+    runs[call]()
+    n = len(s.drive(RIG)["frames"]) if call == "drive" else len(range(1, 92, 10))
+    once = [(i, n) for i in range(1, n + 1)]
+    # --auto-range is two passes over the frames (the range, then the maps): each reports.
+    assert seen == (once * 2 if call == "auto_range" else once)
+
+
+def test_an_exception_in_progress_stops_the_run_and_leaves_the_session_usable():
+    s = rigscope.load(BEND)
+    whole = s.tension(frames="1..91:10")
+
+    def stop(done, total):
+        if done == 3:
+            raise KeyboardInterrupt  # what Ctrl-C raises between frames
+    with pytest.raises(KeyboardInterrupt):
+        s.tension(frames="1..91:10", progress=stop)
+    with pytest.raises(ZeroDivisionError):
+        s.deform(progress=lambda done, total: 1 / 0)
+    again = s.tension(frames="1..91:10")
+    assert np.array_equal(again.t, whole.t) and again.frames == whole.frames
+    assert s.deform().shape[0] == len(s.tension().frames)
+
+
+def test_ctrl_c_stops_a_run_between_frames():
+    # A timer's SIGALRM, whose handler raises KeyboardInterrupt as Ctrl-C's does, fires 1 ms into
+    # the call, while it prepares (the tube's topology alone takes longer on any machine). The
+    # progress is a C function (dict.setdefault), so no Python code runs during the call: only
+    # the module's check between frames can raise. Without it every frame would be evaluated and
+    # the interrupt raised after the call.
+    s = rigscope.load(str(TUBE))
+    done = {}
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    old = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+        with pytest.raises(KeyboardInterrupt):
+            s.tension(progress=done.setdefault)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    clip = s.info()["clips"][0]
+    total = round((clip["end"] - clip["start"]) * s.info()["fps"]) + 1  # the clip's frames, 24
+    assert total > 1 and len(done) < total
 
 
 def test_errors_raise_the_class_of_the_cli_exit_code(tmp_path):
