@@ -12,7 +12,6 @@
 #include <optional>
 
 #include "rigscope/core/error.h"
-#include "rigscope/core/huge_pages.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/tension.h"
 #include "rigscope/core/vertex_list.h"
@@ -29,13 +28,13 @@ using namespace rigscope;
 
 namespace {
 
-// A float array that a run fills once and numpy then owns. It is neither cleared (every element
-// is written before Python sees it) nor on 4 KB pages (huge_pages.h): clearing the tube's 150 MB
-// of tension arrays and faulting them in page by page cost a fifth of tension().
+// A float array that a run fills once and numpy then owns, not cleared first: every element is
+// written before Python sees it. (Huge pages were tried: past a few hundred MB the kernel's
+// compaction for them made the first touch slower, not faster.)
 class FloatArray {
 public:
     FloatArray() = default;
-    explicit FloatArray(std::size_t n) : data_(new float[n]), size_(n) { detail::advise_huge(data_.get(), n * sizeof(float)); }
+    explicit FloatArray(std::size_t n) : data_(new float[n]), size_(n) {}
     float* data() { return data_.get(); }
     std::size_t size() const { return size_; }
     float* release() { return data_.release(); }
@@ -92,6 +91,49 @@ FrameProgress python_progress(const py::object& callback) {
         if (!callback.is_none()) callback(done, total);
     };
 }
+
+// The maps of a whole tension() run per mesh. Its arrays and facts are plain attributes;
+// compress and stretch are worked out from t (edge) or t_area (area) the first time they are
+// read, with the run's remap: a script that wants only T (a plot, a limit in CI) never pays for
+// two more (frames, vertices) arrays, 1 GB at 231 frames of the bench tube. That source array is
+// read-only, so that the maps always belong to it. Principal's maps come from 1 / lambda, which
+// is not returned: they are filled with the run.
+class TensionResult {
+public:
+    TensionResult(py::object source, const TensionRemap& remap, unsigned threads)
+        : source_(std::move(source)), remap_(remap), threads_(threads) {}
+
+    void set_maps(py::object compress, py::object stretch) { compress_ = std::move(compress), stretch_ = std::move(stretch); }
+    py::object compress() { return map(compress_, true); }
+    py::object stretch() { return map(stretch_, false); }
+
+private:
+    py::object map(py::object& cached, bool compress) {
+        if (!cached.is_none()) return cached;
+        const auto src = source_.cast<py::array_t<float, py::array::c_style>>();
+        const float* in = src.data();
+        const std::size_t n = static_cast<std::size_t>(src.size());
+        FloatArray out(n);
+        {
+            py::gil_scoped_release release;
+            constexpr std::size_t kBlock = 1 << 16;
+            float* o = out.data();
+            ThreadPool pool(threads_);
+            pool.run((n + kBlock - 1) / kBlock, [&](std::size_t b) {
+                const std::size_t begin = b * kBlock, len = std::min(kBlock, n - begin);
+                if (compress) remap_.compress(in + begin, len, o + begin);
+                else remap_.stretch(in + begin, len, o + begin);
+            });
+        }
+        cached = owned_array(std::move(out), std::vector<py::ssize_t>(src.shape(), src.shape() + src.ndim()));
+        return cached;
+    }
+
+    py::object source_;
+    TensionRemap remap_;
+    unsigned threads_;
+    py::object compress_ = py::none(), stretch_ = py::none();
+};
 
 py::object namespace_of(py::dict fields) { return py::module_::import("types").attr("SimpleNamespace")(**fields); }
 
@@ -160,7 +202,7 @@ public:
             run = describe_run(in_, topt);
             const FrameProgress report = python_progress(progress);
             if (args.auto_range) apply_auto_range(in_, meshes, *args.auto_range, run, report);
-            cols.reserve(meshes, nf);
+            cols.reserve(meshes, nf, true);
             // The run layer's frame step, with the columns filled on the same pool: the copy
             // into per-file-vertex arrays is the module's own cost over the CLI's.
             ThreadPool pool(in_.threads);
@@ -297,7 +339,7 @@ public:
             Columns cols;
             {
                 py::gil_scoped_release release;
-                cols.reserve(meshes_, 1);
+                cols.reserve(meshes_, 1, false);
                 evaluate_tension_frame(s_->in_, meshes_, next_, pose_, pool_.get());
                 cols.take(meshes_, run_, 0, pool_.get());
             }
@@ -335,15 +377,18 @@ private:
         std::vector<Mesh> meshes;
         std::size_t frames = 0;
 
-        void reserve(const std::vector<MeshTension>& tension, std::size_t nf) {
+        // lazy_maps: leave compress and stretch to TensionResult where the array they come from is
+        // one returned anyway (t for edge, t_area for area); principal's 1 / lambda is not.
+        void reserve(const std::vector<MeshTension>& tension, std::size_t nf, bool lazy_maps) {
             frames = nf;
             meshes.clear();
             meshes.resize(tension.size());
             for (std::size_t m = 0; m < tension.size(); ++m) {
                 const std::size_t n = tension[m].topo.welded_of.size() * nf;
                 Mesh& c = meshes[m];
-                c.t = FloatArray(n), c.compress = FloatArray(n), c.stretch = FloatArray(n);
                 const Measure measure = tension[m].measure.measure;
+                c.t = FloatArray(n);
+                if (!lazy_maps || measure == Measure::principal) c.compress = FloatArray(n), c.stretch = FloatArray(n);
                 if (measure == Measure::area) c.t_area = FloatArray(n);
                 if (measure == Measure::principal) c.lambda_max = FloatArray(n), c.lambda_min = FloatArray(n), c.dir = FloatArray(3 * n);
             }
@@ -362,19 +407,10 @@ private:
             }
         }
 
-        // One loop per kind of column, so that the maps' loop has no branch and vectorises.
-        static void take_block(const MeshTension& mt, const TensionRemap& remap, Mesh& c, std::size_t fi, std::size_t begin,
-                               std::size_t end) {
-            const std::size_t nv = mt.topo.welded_of.size();
-            const std::uint32_t* welded = mt.topo.welded_of.data();
-            const float* tw = mt.t.data();
-            const float* tc = mt.compress_t().data();
-            const float* ts = mt.stretch_t().data();
-            float* pt = c.t.data() + fi * nv;
-            float* pc = c.compress.data() + fi * nv;
-            float* ps = c.stretch.data() + fi * nv;
-            // The maps by runs of vertices: their T gathered through the welding, then remapped
-            // in one vectorised loop each.
+        // T and both maps by runs of vertices: T gathered through the welding, then each map in
+        // one vectorised loop.
+        static void take_maps(const TensionRemap& remap, const std::uint32_t* welded, const float* tw, const float* tc,
+                              const float* ts, float* pt, float* pc, float* ps, std::size_t begin, std::size_t end) {
             constexpr std::size_t kRun = 512;
             float gc[kRun], gs[kRun];
             for (std::size_t v0 = begin; v0 < end; v0 += kRun) {
@@ -387,6 +423,22 @@ private:
                 }
                 remap.compress(gc, n, pc + v0);
                 remap.stretch(gs, n, ps + v0);
+            }
+        }
+
+        // One loop per kind of column, so that the maps' loop has no branch and vectorises.
+        static void take_block(const MeshTension& mt, const TensionRemap& remap, Mesh& c, std::size_t fi, std::size_t begin,
+                               std::size_t end) {
+            const std::size_t nv = mt.topo.welded_of.size();
+            const std::uint32_t* welded = mt.topo.welded_of.data();
+            const float* tw = mt.t.data();
+            const float* tc = mt.compress_t().data();
+            const float* ts = mt.stretch_t().data();
+            float* pt = c.t.data() + fi * nv;
+            if (!c.compress.size()) {
+                for (std::size_t v = begin; v < end; ++v) pt[v] = tw[welded[v]];
+            } else {
+                take_maps(remap, welded, tw, tc, ts, pt, c.compress.data() + fi * nv, c.stretch.data() + fi * nv, begin, end);
             }
             if (mt.measure.measure == Measure::area) {
                 float* pa = c.t_area.data() + fi * nv;
@@ -417,8 +469,10 @@ private:
             Mesh& c = meshes[m];
             py::dict d;
             d["t"] = owned_array(std::move(c.t), shape({nv}));
-            d["compress"] = owned_array(std::move(c.compress), shape({nv}));
-            d["stretch"] = owned_array(std::move(c.stretch), shape({nv}));
+            if (c.compress.size()) {
+                d["compress"] = owned_array(std::move(c.compress), shape({nv}));
+                d["stretch"] = owned_array(std::move(c.stretch), shape({nv}));
+            }
             const Measure measure = mt.measure.measure;
             if (measure == Measure::area) d["t_area"] = owned_array(std::move(c.t_area), shape({nv}));
             if (measure == Measure::principal) {
@@ -438,7 +492,18 @@ private:
                 d["times"] = frame_times(s.in_.frames);
                 d["t_s"] = run.range.t_s;
                 d["t_c"] = run.range.t_c;
-                out.push_back(namespace_of(d));
+                const bool lazy = !d.contains("compress");
+                py::object source = py::none();
+                if (lazy) source = d[meshes[m].measure.measure == Measure::area ? "t_area" : "t"];
+                if (lazy) source.attr("flags").attr("writeable") = false;
+                py::object r = py::cast(TensionResult(source, TensionRemap(run.range, run.params), s.in_.threads));
+                if (!lazy) {
+                    r.cast<TensionResult&>().set_maps(d["compress"], d["stretch"]);
+                    PyDict_DelItemString(d.ptr(), "compress");
+                    PyDict_DelItemString(d.ptr(), "stretch");
+                }
+                for (auto item : d) py::setattr(r, item.first, item.second);
+                out.push_back(r);
             }
             return per_mesh(s.names(), out);
         }
@@ -567,6 +632,11 @@ PYBIND11_MODULE(rigscope, m) {
         }
     });
 
+    py::class_<TensionResult>(m, "TensionResult", py::dynamic_attr(),
+                              "tension()'s maps of one mesh: t, frames, times, mesh, t_s, t_c, the measure's arrays; "
+                              "compress and stretch are worked out when first read")
+        .def_property_readonly("compress", &TensionResult::compress, "float32 (frames, vertices), worked out when first read")
+        .def_property_readonly("stretch", &TensionResult::stretch, "float32 (frames, vertices), worked out when first read");
     py::class_<Session::TensionFrames>(m, "TensionFrames")
         .def("__iter__", [](Session::TensionFrames& it) -> Session::TensionFrames& { return it; })
         .def("__next__", &Session::TensionFrames::next);

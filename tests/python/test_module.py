@@ -66,6 +66,16 @@ def test_auto_range_equals_cli(cli):
     assert np.array_equal(r.stretch.ravel(), column(rows, "stretch"))
 
 
+def test_maps_are_worked_out_once_from_a_read_only_t():
+    # compress and stretch come from t when first read; t is read-only so that they always match.
+    r = rigscope.load(BEND).tension(frames="1..91:10")
+    with pytest.raises(ValueError, match="read-only"):
+        r.t[0, 0] = 2.0
+    assert r.compress is r.compress and r.stretch is r.stretch
+    assert r.compress.shape == r.t.shape and r.compress.dtype == np.float32
+    assert r.compress.max() > 0 and r.stretch.max() > 0  # the bend both compresses and stretches
+
+
 def test_iter_tension_streams_the_same_frames():
     s = rigscope.load(BEND)
     whole = s.tension(frames="1..91:30")
