@@ -3,6 +3,7 @@
 bit for bit), and bad inputs raise the exception class of the CLI's exit code."""
 import json
 import signal
+import threading
 
 import numpy as np
 import pytest
@@ -185,6 +186,22 @@ def test_ctrl_c_stops_a_run_between_frames():
     clip = s.info()["clips"][0]
     total = round((clip["end"] - clip["start"]) * s.info()["fps"]) + 1  # the clip's frames, 24
     assert total > 1 and len(done) < total
+
+
+def test_other_threads_run_while_frames_are_evaluated():
+    # The call reports each frame through a C function (dict.setdefault), which runs no Python
+    # code. If the call held the GIL from start to end, this thread could only ever see no frame
+    # or every frame done; it sees frames in between only because evaluation releases the GIL.
+    s = rigscope.load(str(TUBE))
+    done = {}
+    worker = threading.Thread(target=lambda: s.tension(progress=done.setdefault))
+    seen = set()
+    worker.start()
+    while worker.is_alive():
+        seen.add(len(done))
+    worker.join()
+    total = len(done)
+    assert total > 2 and any(0 < n < total for n in seen), sorted(seen)
 
 
 def test_errors_raise_the_class_of_the_cli_exit_code(tmp_path):
