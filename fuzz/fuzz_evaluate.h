@@ -27,7 +27,7 @@ constexpr std::uint64_t kFuzzMaxMemory = 64ull << 20;
 
 // The options of a run on `path` under `max_memory` bytes: every mesh, the bind frame as the
 // frame list. A clip's default list can run to ten million frames, a fuzz input's cost rather
-// than a finding; evaluate_scene reaches into the clip at times of its own.
+// than a finding; evaluate_input reaches into the clip at times of its own.
 inline InputOptions fuzz_input_options(const std::string& path, std::uint64_t max_memory = kFuzzMaxMemory) {
     InputOptions opt;
     opt.file = path;
