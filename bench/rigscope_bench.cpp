@@ -1,5 +1,10 @@
 // Timings of the per-frame kernels and of the whole per-frame pipeline of `tension`.
 //
+// The pipeline cases (prepare_all, frame, frame_all, frame_<measure>) run the run layer's steps,
+// as the CLI does: load_input, prepare_tension, evaluate_tension_at. The kernel cases (load,
+// topology, prepare, sample_pose, skin, deform_mesh, tension, tension_<measure>, csv_frame) call
+// one core or io step alone: timing it in isolation is what they are for.
+//
 // Files: tube_262k.glb from RIGSCOPE_BENCH_DIR (default ../shared/bench beside the project
 // root), cesium_man.gltf from RIGSCOPE_CORPUS (default ../shared/corpus). items_per_second is
 // vertex-frames per second: comparable with numpy_baseline.py's Mvert-frames/s (scripts/bench.sh
@@ -15,13 +20,15 @@
 #include <string>
 
 #include "io/fbx_internal.h"
-#include "rigscope/io/load.h"
-#include "rigscope/io/output.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/core/tension_map.h"
+#include "rigscope/io/load.h"
+#include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
+#include "rigscope/run/input.h"
+#include "rigscope/run/tension_run.h"
 
 using namespace rigscope;
 
@@ -37,41 +44,49 @@ std::string bench_file(const std::string& key) {
     return env_or("RIGSCOPE_CORPUS", std::string(RIGSCOPE_SOURCE_DIR) + "/../shared/corpus") + "/khronos/cesium_man.gltf";
 }
 
-// A loaded file and the state a tension run keeps for its first skinned mesh, made once.
+// A file loaded and prepared as `rigscope tension FILE` does it (load_input, prepare_tension), and
+// the same state for its first skinned mesh alone, made once.
 struct Fixture {
-    Scene scene;
-    int mesh = 0;
-    std::unique_ptr<MeshTension> tension;
-    std::vector<MeshTension> all;  // every mesh, as `rigscope tension` evaluates them
+    TensionOptions opt;
+    Input in;
+    int mesh = 0;                    // the first skinned mesh
+    std::vector<MeshTension> first;  // that mesh alone, as `--mesh` selects it
+    std::vector<MeshTension> all;    // every mesh, as `rigscope tension` evaluates them
     std::size_t vertices = 0;
     std::size_t all_vertices = 0;
 
+    const Scene& scene() const { return in.scene; }
     double frame_time(std::int64_t i) const {
-        if (scene.clips.empty()) return 0;
-        const Clip& c = scene.clips[0];
-        return c.start + (c.end - c.start) * static_cast<double>(i % 24) / 23.0;
+        if (!in.has_clip) return 0;
+        return in.clip.start + (in.clip.end - in.clip.start) * static_cast<double>(i % 24) / 23.0;
     }
-    const Clip* clip() const { return scene.clips.empty() ? nullptr : &scene.clips[0]; }
+    // 24 times spread over the clip, ends included; the number is only a label.
+    Frame frame(std::int64_t i) const { return in.has_clip ? Frame{false, i % 24, frame_time(i)} : Frame{true, 0, 0.0}; }
+    const Clip* clip() const { return in.clip_ptr(); }
+
+    // prepare_tension over the first skinned mesh alone.
+    std::vector<MeshTension> prepare_first(const TensionOptions& o) {
+        const std::vector<int> selected = in.meshes;
+        in.meshes = {mesh};
+        std::vector<MeshTension> out = prepare_tension(in, o);
+        in.meshes = selected;
+        return out;
+    }
 
     // The first skinned mesh prepared for a measure (--measure, --smooth), made on first use.
-    std::map<std::string, std::unique_ptr<MeshTension>> measured;
-    MeshTension& with(const std::string& name, const MeasureOptions& opt) {
+    std::map<std::string, std::vector<MeshTension>> measured;
+    std::vector<MeshTension>& with(const std::string& name, const TensionOptions& o) {
         auto& mt = measured[name];
-        if (!mt) {
-            std::vector<Eigen::Vector3f> rest;
-            deform_mesh(scene, mesh, bind_pose(scene), rest);
-            mt = std::make_unique<MeshTension>(scene, mesh, true, rest, opt);
-        }
-        return *mt;
+        if (mt.empty()) mt = prepare_first(o);
+        return mt;
     }
 };
 
 // The measure cases: edge (the default, as `tension`/`frame`), area, principal, and principal
 // with --smooth 5 (uniform, as the default weights).
-MeasureOptions measure_named(const std::string& n) {
-    MeasureOptions o;
-    if (n == "area") o.measure = Measure::area;
-    if (n.rfind("principal", 0) == 0) o.measure = Measure::principal;
+TensionOptions measure_named(TensionOptions o, const std::string& n) {
+    if (n == "area") o.measure = "area";
+    if (n.rfind("principal", 0) == 0) o.measure = "principal";
     if (n == "principal_smooth5") o.smooth = 5;
     return o;
 }
@@ -81,21 +96,17 @@ Fixture& fixture(const std::string& key) {
     auto& f = cache[key];
     if (!f) {
         f = std::make_unique<Fixture>();
-        f->scene = load_scene(bench_file(key));
-        for (std::size_t m = 0; m < f->scene.meshes.size(); ++m)
-            if (f->scene.meshes[m].skin >= 0) {
+        f->opt.input.file = bench_file(key);
+        f->in = load_input(f->opt.input);
+        for (std::size_t m = 0; m < f->in.scene.meshes.size(); ++m)
+            if (f->in.scene.meshes[m].skin >= 0) {
                 f->mesh = static_cast<int>(m);
                 break;
             }
-        std::vector<Eigen::Vector3f> rest;
-        deform_mesh(f->scene, f->mesh, bind_pose(f->scene), rest);
-        f->tension = std::make_unique<MeshTension>(f->scene, f->mesh, true, rest);
-        f->vertices = f->scene.meshes[f->mesh].vertex_count();
-        for (std::size_t m = 0; m < f->scene.meshes.size(); ++m) {
-            deform_mesh(f->scene, static_cast<int>(m), bind_pose(f->scene), rest);
-            f->all.emplace_back(f->scene, static_cast<int>(m), true, rest);
-            f->all_vertices += f->scene.meshes[m].vertex_count();
-        }
+        f->first = f->prepare_first(f->opt);
+        f->vertices = f->in.scene.meshes[f->mesh].vertex_count();
+        f->all = prepare_tension(f->in, f->opt);
+        for (int m : f->in.meshes) f->all_vertices += f->in.scene.meshes[m].vertex_count();
     }
     return *f;
 }
@@ -126,16 +137,17 @@ void BM_Load(benchmark::State& state, std::string key) {
 
 void BM_Topology(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
-    for (auto _ : state) benchmark::DoNotOptimize(build_topology(f.scene.meshes[f.mesh]));
+    for (auto _ : state) benchmark::DoNotOptimize(build_topology(f.scene().meshes[f.mesh]));
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
     state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
-// Topology, regrouped layouts and rest lengths: what a tension run does once per mesh.
+// Topology, regrouped layouts and rest lengths: what a tension run does once per mesh. The
+// MeshTension constructor alone, rest lengths from the file's positions (a kernel case).
 void BM_Prepare(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
     for (auto _ : state) {
-        MeshTension mt(f.scene, f.mesh, true, f.scene.meshes[f.mesh].positions);
+        MeshTension mt(f.scene(), f.mesh, true, f.scene().meshes[f.mesh].positions);
         benchmark::DoNotOptimize(mt.rest_lengths.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
@@ -143,17 +155,13 @@ void BM_Prepare(benchmark::State& state, std::string key) {
 }
 
 // The same for every mesh of the file, rest positions from the bind pose: the setup
-// `rigscope tension` does once per run, counted with load and frames as the run's compute.
+// `rigscope tension` does once per run (prepare_tension), counted with load and frames as the
+// run's compute.
 void BM_PrepareAll(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
     for (auto _ : state) {
-        const Pose pose = bind_pose(f.scene);
-        std::vector<Eigen::Vector3f> rest;
-        for (std::size_t m = 0; m < f.scene.meshes.size(); ++m) {
-            deform_mesh(f.scene, static_cast<int>(m), pose, rest);
-            MeshTension mt(f.scene, static_cast<int>(m), true, rest);
-            benchmark::DoNotOptimize(mt.rest_lengths.data());
-        }
+        std::vector<MeshTension> meshes = prepare_tension(f.in, f.opt);
+        benchmark::DoNotOptimize(meshes.back().rest_lengths.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.all_vertices));
     state.counters["vertices"] = static_cast<double>(f.all_vertices);
@@ -161,10 +169,10 @@ void BM_PrepareAll(benchmark::State& state, std::string key) {
 
 void BM_SamplePose(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
-    Pose pose = rest_pose(f.scene);
+    Pose pose = rest_pose(f.scene());
     std::int64_t i = 0;
     for (auto _ : state) {
-        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
+        sample_pose(f.scene(), f.clip(), f.frame_time(i++), pose);
         benchmark::DoNotOptimize(pose.world.data());
     }
 }
@@ -172,15 +180,15 @@ void BM_SamplePose(benchmark::State& state, std::string key) {
 void BM_Skin(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
     ThreadPool pool(static_cast<unsigned>(state.range(0)));
-    Pose pose = rest_pose(f.scene);
-    MeshDeformer deformer(f.scene, f.mesh);
+    Pose pose = rest_pose(f.scene());
+    MeshDeformer deformer(f.scene(), f.mesh);
     std::vector<Eigen::Vector3f> out;
     std::int64_t i = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
+        sample_pose(f.scene(), f.clip(), f.frame_time(i++), pose);
         state.ResumeTiming();
-        deformer.deform(f.scene, pose, out, &pool);
+        deformer.deform(f.scene(), pose, out, &pool);
         benchmark::DoNotOptimize(out.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
@@ -190,11 +198,11 @@ void BM_Skin(benchmark::State& state, std::string key) {
 // The first version of the kernel's contract, for comparison: deform_mesh from the file's rows.
 void BM_DeformMesh(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
-    Pose pose = rest_pose(f.scene);
-    sample_pose(f.scene, f.clip(), f.frame_time(12), pose);
+    Pose pose = rest_pose(f.scene());
+    sample_pose(f.scene(), f.clip(), f.frame_time(12), pose);
     std::vector<Eigen::Vector3f> out;
     for (auto _ : state) {
-        deform_mesh(f.scene, f.mesh, pose, out);
+        deform_mesh(f.scene(), f.mesh, pose, out);
         benchmark::DoNotOptimize(out.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
@@ -204,11 +212,11 @@ void BM_DeformMesh(benchmark::State& state, std::string key) {
 void BM_Tension(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
     ThreadPool pool(static_cast<unsigned>(state.range(0)));
-    Pose pose = rest_pose(f.scene);
-    sample_pose(f.scene, f.clip(), f.frame_time(12), pose);
+    Pose pose = rest_pose(f.scene());
+    sample_pose(f.scene(), f.clip(), f.frame_time(12), pose);
     std::vector<Eigen::Vector3f> deformed;
-    deform_mesh(f.scene, f.mesh, pose, deformed);
-    MeshTension& mt = *f.tension;
+    deform_mesh(f.scene(), f.mesh, pose, deformed);
+    MeshTension& mt = f.first.front();
     for (auto _ : state) {
         mt.evaluate_positions(deformed, &pool);
         benchmark::DoNotOptimize(mt.t.data());
@@ -222,13 +230,11 @@ void BM_Tension(benchmark::State& state, std::string key) {
 void BM_Frame(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
     ThreadPool pool(static_cast<unsigned>(state.range(0)));
-    Pose pose = rest_pose(f.scene);
-    MeshTension& mt = *f.tension;
+    Pose pose = rest_pose(f.scene());
     std::int64_t i = 0;
     for (auto _ : state) {
-        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
-        mt.evaluate(f.scene, pose, &pool);
-        benchmark::DoNotOptimize(mt.t.data());
+        evaluate_tension_at(f.in, f.first, f.frame(i++), pose, &pool);
+        benchmark::DoNotOptimize(f.first.front().t.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
     state.counters["vertices"] = static_cast<double>(f.vertices);
@@ -238,11 +244,11 @@ void BM_Frame(benchmark::State& state, std::string key) {
 void BM_Measure(benchmark::State& state, std::string key, std::string measure) {
     Fixture& f = fixture(key);
     ThreadPool pool(static_cast<unsigned>(state.range(0)));
-    Pose pose = rest_pose(f.scene);
-    sample_pose(f.scene, f.clip(), f.frame_time(12), pose);
+    Pose pose = rest_pose(f.scene());
+    sample_pose(f.scene(), f.clip(), f.frame_time(12), pose);
     std::vector<Eigen::Vector3f> deformed;
-    deform_mesh(f.scene, f.mesh, pose, deformed);
-    MeshTension& mt = f.with(measure, measure_named(measure));
+    deform_mesh(f.scene(), f.mesh, pose, deformed);
+    MeshTension& mt = f.with(measure, measure_named(f.opt, measure)).front();
     for (auto _ : state) {
         mt.evaluate_positions(deformed, &pool);
         benchmark::DoNotOptimize(mt.compress_t().data());
@@ -255,13 +261,12 @@ void BM_Measure(benchmark::State& state, std::string key, std::string measure) {
 void BM_FrameMeasure(benchmark::State& state, std::string key, std::string measure) {
     Fixture& f = fixture(key);
     ThreadPool pool(static_cast<unsigned>(state.range(0)));
-    Pose pose = rest_pose(f.scene);
-    MeshTension& mt = f.with(measure, measure_named(measure));
+    Pose pose = rest_pose(f.scene());
+    std::vector<MeshTension>& meshes = f.with(measure, measure_named(f.opt, measure));
     std::int64_t i = 0;
     for (auto _ : state) {
-        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
-        mt.evaluate(f.scene, pose, &pool);
-        benchmark::DoNotOptimize(mt.compress_t().data());
+        evaluate_tension_at(f.in, meshes, f.frame(i++), pose, &pool);
+        benchmark::DoNotOptimize(meshes.front().compress_t().data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
     state.counters["vertices"] = static_cast<double>(f.vertices);
@@ -276,11 +281,10 @@ double fastest(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::mi
 void BM_FrameAll(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
     ThreadPool pool(static_cast<unsigned>(state.range(0)));
-    Pose pose = rest_pose(f.scene);
+    Pose pose = rest_pose(f.scene());
     std::int64_t i = 0;
     for (auto _ : state) {
-        sample_pose(f.scene, f.clip(), f.frame_time(i++), pose);
-        for (MeshTension& mt : f.all) mt.evaluate(f.scene, pose, &pool);
+        evaluate_tension_at(f.in, f.all, f.frame(i++), pose, &pool);
         benchmark::DoNotOptimize(f.all.back().t.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.all_vertices));
@@ -303,13 +307,12 @@ std::uint64_t written_bytes() {
 // file (never committed). bytes_per_second is the writer's throughput.
 void BM_CsvFrame(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
-    Pose pose = rest_pose(f.scene);
-    sample_pose(f.scene, f.clip(), f.frame_time(12), pose);
-    MeshTension& mt = *f.tension;
-    mt.evaluate(f.scene, pose);
+    Pose pose;
+    evaluate_tension_at(f.in, f.first, f.frame(12), pose, nullptr);
+    MeshTension& mt = f.first.front();
     TensionRun run;
     TensionMeshView view;
-    view.name = f.scene.meshes[f.mesh].name;
+    view.name = f.scene().meshes[f.mesh].name;
     view.tension = &mt;
     const char* tmp = std::getenv("TMPDIR");
     OutputFile out(std::string(tmp && *tmp ? tmp : "/tmp") + "/rigscope_bench.csv");

@@ -1,11 +1,12 @@
 // Every input the fuzzers once crashed on (tests/regressions, see its README.md) replays the
-// fuzz targets' path: load, then pose, deform, topology and tension over a few frames. Each has
-// its outcome pinned (loads, or refused with exit 3 and the fault named); a crash or a
-// sanitizer report fails the suite too.
+// fuzz targets' path (fuzz/fuzz_evaluate.h, through the run layer): load, then pose, deform,
+// topology and tension over a few frames. Each has its outcome pinned (loads, or refused with
+// exit 3 and the fault named); a crash or a sanitizer report fails the suite too.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 #include <unistd.h>
 
 #include "../fuzz/fuzz_evaluate.h"
@@ -70,13 +71,10 @@ TEST_CASE("Kept fuzz findings: every file has its pinned outcome (loads, or refu
     for (const Expected& e : kExpected) {
         SECTION(e.file) {
             const std::string path = rigscope::test::source_dir() + "/tests/regressions/" + e.file;
-            rigscope::LoadOptions options;
-            options.max_memory = rigscope::fuzz::kFuzzMaxMemory;
             std::string refused;
             int code = 0;
             try {
-                const rigscope::Scene scene = rigscope::load_scene(path, options);
-                rigscope::fuzz::evaluate_scene(scene);
+                rigscope::fuzz::evaluate_file(path);
             } catch (const rigscope::Error& err) {
                 refused = err.what();
                 code = err.code();
@@ -123,9 +121,7 @@ TEST_CASE("A key time 73,000 frames out is sampled at what the file's keys buy, 
     // ends (0..20 and 73,000: 22) and 64 frames inside the one long stretch: 86 per model.
     // A count, not a time: the suite runs at any speed.
     const std::string path = rigscope::test::source_dir() + "/tests/regressions/fbx_key_time_frame_73000.fbx";
-    rigscope::LoadOptions options;
-    options.max_memory = rigscope::fuzz::kFuzzMaxMemory;
-    const rigscope::Scene scene = rigscope::load_scene(path, options);
+    rigscope::Scene scene = rigscope::load_scene(path, rigscope::load_options(rigscope::fuzz::fuzz_input_options(path)));
     REQUIRE(scene.clips.size() == 1);
     const rigscope::Clip& clip = scene.clips[0];
     REQUIRE(clip.channels.size() == 45);
@@ -139,5 +135,5 @@ TEST_CASE("A key time 73,000 frames out is sampled at what the file's keys buy, 
     bool warned = false;
     for (const std::string& w : scene.warnings) warned |= w.find("between keys (the longest 72979 frames) sampled at 64 evenly spaced") != std::string::npos;
     CHECK(warned);
-    rigscope::fuzz::evaluate_scene(scene);
+    rigscope::fuzz::evaluate_scene(std::move(scene));
 }

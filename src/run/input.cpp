@@ -1,6 +1,7 @@
 #include "rigscope/run/input.h"
 
 #include <cstdlib>
+#include <utility>
 #include <spdlog/spdlog.h>
 
 #include "rigscope/core/joystick.h"
@@ -102,14 +103,12 @@ void check_input_options(const InputOptions& opt) {
     if (opt.rom && (!opt.clip.empty() || !opt.animation.empty())) throw Error(kExitUsage, "--rom excludes --clip and --animation");
 }
 
-Input load_input(const InputOptions& opt, bool per_frame) {
-    check_input_options(opt);
-    const LoadOptions lo = load_options(opt);
+namespace {
+
+// What load_input does once the scene is in memory (check_and_read_rig has run).
+Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const LoadOptions& lo, const Rig& rig) {
     Input in;
-    // A rig is checked before the scene loads: a typo in it should not wait on a large file.
-    Rig rig;
-    if (per_frame && !opt.rig.empty()) rig = read_rig(opt.rig);
-    in.scene = load_scene(opt.file, lo);
+    in.scene = std::move(scene);
     in.paths.push_back(opt.file);
     // `info` reports warnings in its own output; per-frame commands log them.
     if (per_frame)
@@ -174,6 +173,30 @@ Input load_input(const InputOptions& opt, bool per_frame) {
         in.frames = chunk_frames(in.frames, in.chunk_index, in.chunk_count);
     }
     return in;
+}
+
+// What both entries check before any scene work: the options, then the rig (read before the
+// scene loads: a typo in it should not wait on a large file).
+LoadOptions check_and_read_rig(const InputOptions& opt, bool per_frame, Rig& rig) {
+    check_input_options(opt);
+    LoadOptions lo = load_options(opt);
+    if (per_frame && !opt.rig.empty()) rig = read_rig(opt.rig);
+    return lo;
+}
+
+}  // namespace
+
+Input load_input(const InputOptions& opt, bool per_frame) {
+    Rig rig;
+    const LoadOptions lo = check_and_read_rig(opt, per_frame, rig);
+    Scene scene = load_scene(opt.file, lo);
+    return select_input(std::move(scene), opt, per_frame, lo, rig);
+}
+
+Input input_from_scene(Scene scene, const InputOptions& opt, bool per_frame) {
+    Rig rig;
+    const LoadOptions lo = check_and_read_rig(opt, per_frame, rig);
+    return select_input(std::move(scene), opt, per_frame, lo, rig);
 }
 
 void pose_at(const Input& in, const Frame& f, Pose& pose) {

@@ -85,7 +85,11 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
 }
 
 void evaluate_tension_frame(const Input& in, std::vector<MeshTension>& meshes, std::size_t fi, Pose& pose, ThreadPool* pool) {
-    pose_at(in, in.frames[fi], pose);
+    evaluate_tension_at(in, meshes, in.frames[fi], pose, pool);
+}
+
+void evaluate_tension_at(const Input& in, std::vector<MeshTension>& meshes, const Frame& f, Pose& pose, ThreadPool* pool) {
+    pose_at(in, f, pose);
     for (MeshTension& mt : meshes) mt.evaluate(in.scene, pose, pool);
 }
 

@@ -72,6 +72,12 @@ void check_input_options(const InputOptions& opt);
 // Loads and selects. `per_frame` false: the scene and meshes only (info).
 Input load_input(const InputOptions& opt, bool per_frame = true);
 
+// load_input over a scene already in memory (a fuzz target's, a test's): the same checks and
+// selection, and opt.file is not read again. opt.file names where `scene` came from, for
+// messages and in.paths; --animation and --rig are read from their files, under opt's
+// --max-memory.
+Input input_from_scene(Scene scene, const InputOptions& opt, bool per_frame = true);
+
 // The frames `spec` (--frames; empty: every frame of the clip) names on in's clip and fps, checked
 // against the clip; `clip_file` is blamed when the clip itself is unusable.
 std::vector<Frame> select_frames(const Input& in, const std::string& spec, const std::string& clip_file);

@@ -39,6 +39,10 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt);
 // Evaluates frame `fi` of in.frames for every mesh. `pool` may be null (one thread).
 void evaluate_tension_frame(const Input& in, std::vector<MeshTension>& meshes, std::size_t fi, Pose& pose, ThreadPool* pool);
 
+// The same at any frame, one of in.frames or not: f.time may lie outside the clip, where
+// sampling holds the first or last key (the fuzz targets go there); f.number is only a label.
+void evaluate_tension_at(const Input& in, std::vector<MeshTension>& meshes, const Frame& f, Pose& pose, ThreadPool* pool);
+
 // Evaluates every frame of in.frames in order on in.threads threads, calling `each(frame_index)`
 // after all meshes are done.
 void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, const std::function<void(std::size_t)>& each,
