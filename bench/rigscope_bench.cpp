@@ -61,13 +61,15 @@ struct Fixture {
             std::vector<Eigen::Vector3f> rest;
             deform_mesh(scene, mesh, bind_pose(scene), rest);
             mt = std::make_unique<MeshTension>(scene, mesh, true, rest, opt);
+            // principal_sse: the principal kernel's SSE path where the CPU would take AVX2.
+            if (name == "principal_sse") mt->principal_kernel.avx2 = false;
         }
         return *mt;
     }
 };
 
 // The measure cases: edge (the default, as `tension`/`frame`), area, principal, and principal
-// with --smooth 5 (uniform, as the default weights).
+// with --smooth 5 (uniform, as the default weights); principal_sse is principal on its SSE path.
 MeasureOptions measure_named(const std::string& n) {
     MeasureOptions o;
     if (n == "area") o.measure = Measure::area;
@@ -346,7 +348,7 @@ void register_all() {
                 ->UseRealTime()
                 ->ComputeStatistics("min", fastest);
         }
-        for (const char* measure : {"area", "principal", "principal_smooth5"}) {
+        for (const char* measure : {"area", "principal", "principal_smooth5", "principal_sse"}) {
             const std::string m = measure;
             for (const char* stage : {"tension", "frame"}) {
                 const std::string st = stage;
