@@ -99,7 +99,7 @@ PrincipalCounts principal_lanes(const PrincipalLayout& k, std::size_t begin, std
     constexpr std::size_t N = V::N, kChunk = 16;
     constexpr std::size_t L = PrincipalLayout::kLanes;
     const V zero = V::zero(), one = V::set1(1.0f), half = V::set1(0.5f);
-    PrincipalCounts count;
+    PrincipalCounts count{0, 0};
     FanTensorOf<V> tensor[kChunk];
     std::size_t first[kChunk];  // each tensor's first vertex
     std::size_t w0 = begin / L * L;

@@ -24,9 +24,10 @@ struct PrincipalLayout {
 };
 
 // What the kernel counts: vertices without a triangle (PrincipalKernel::evaluate's return) and,
-// when it maps too, what PrincipalKernel::map_t counts.
+// when it maps too, what PrincipalKernel::map_t counts. No member initialisers: a trivial
+// constructor is one function less that both files could emit.
 struct PrincipalCounts {
-    std::size_t degenerate = 0, unmapped = 0;
+    std::size_t degenerate, unmapped;
 };
 
 // Welded vertices [begin, end) eight lanes at a time (PrincipalKernel::evaluate_and_map's
