@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
+#include "principal_lanes.h"
 #include "rigscope/core/error.h"
 #include "simd_points.h"
 
@@ -135,19 +137,33 @@ Eigen::Vector3d rest_of(const std::vector<Eigen::Vector3f>& p, std::uint32_t v) 
 
 }  // namespace
 
-FanBatches fan_batches(const OneRing& ring, std::uint32_t last) {
-    constexpr std::size_t L = FanBatches::kLanes;
+FanBatches fan_batches(const OneRing& ring, std::uint32_t last, std::size_t lanes, bool runs) {
+    const std::size_t L = lanes;
     constexpr std::uint32_t kNone = FanBatches::kNone;
     FanBatches fb;
     const std::size_t wn = ring.offsets.empty() ? 0 : ring.offsets.size() - 1;
     fb.welded = wn;
+    fb.lanes = L;
+    fb.runs = runs;
     if (wn == 0) return fb;
+    if (runs && last >= FanBatches::kRun)
+        throw Error(kExitBadInput, "mesh has too many vertices for the measures' layout (vertex ids must fit 31 bits)");
     const std::size_t batches = (wn + L - 1) / L;
     fb.self.assign(batches * L, 0);
     fb.slot_start.assign(batches + 1, 0);
     fb.reads_last.assign(batches, 0);
+    fb.full.assign(batches, 1);
+    if (runs) fb.group_start.assign(batches + 1, 0);
+    // One group of L file vertices: packed into one word where they are consecutive.
+    auto put_group = [&](const std::uint32_t* v) {
+        bool run = runs;
+        for (std::size_t l = 1; l < L && run; ++l) run = v[l] == v[0] + l;
+        if (run) fb.corner.push_back(v[0] | FanBatches::kRun);
+        else fb.corner.insert(fb.corner.end(), v, v + L);
+    };
+    std::vector<std::uint32_t> group(L);
     // A lane's corner sequence and the entry of each slot (between two consecutive corners).
-    std::vector<std::uint32_t> seq[L], ent[L];
+    std::vector<std::vector<std::uint32_t>> seq(L), ent(L);
     for (std::size_t b = 0; b < batches; ++b) {
         std::size_t slots = 0;
         for (std::size_t l = 0; l < L; ++l) {
@@ -156,6 +172,7 @@ FanBatches fan_batches(const OneRing& ring, std::uint32_t last) {
             fb.self[b * L + l] = self;
             seq[l].clear();
             ent[l].clear();
+            fb.full[b] &= b * L + l < wn && ring.offsets[w] < ring.offsets[w + 1];
             if (b * L + l < wn)
                 for (std::uint32_t e = ring.offsets[w]; e < ring.offsets[w + 1]; ++e) {
                     const std::uint32_t first = ring.corners[2 * std::size_t(e)], second = ring.corners[2 * std::size_t(e) + 1];
@@ -174,12 +191,19 @@ FanBatches fan_batches(const OneRing& ring, std::uint32_t last) {
         if (fb.slot_start[b] + slots > 0xFFFFFFFFull - batches)
             throw Error(kExitBadInput, "mesh has too many triangles for the measures' layout (slots must fit 32 bits)");
         fb.slot_start[b + 1] = static_cast<std::uint32_t>(fb.slot_start[b] + slots);
-        for (std::size_t s = 0; s <= slots; ++s)
+        if (runs) put_group(&fb.self[b * L]);
+        for (std::size_t s = 0; s <= slots; ++s) {
             for (std::size_t l = 0; l < L; ++l) {
-                const std::uint32_t v = s < seq[l].size() ? seq[l][s] : fb.self[b * L + l];
-                fb.corner.push_back(v);
-                fb.reads_last[b] |= v == last;
+                group[l] = s < seq[l].size() ? seq[l][s] : fb.self[b * L + l];
+                fb.reads_last[b] |= group[l] == last;
             }
+            put_group(group.data());
+        }
+        if (runs) {
+            if (fb.corner.size() > 0xFFFFFFFFull)
+                throw Error(kExitBadInput, "mesh has too many triangles for the measures' layout (groups must fit 32 bits)");
+            fb.group_start[b + 1] = static_cast<std::uint32_t>(fb.corner.size());
+        }
         for (std::size_t s = 0; s < slots; ++s)
             for (std::size_t l = 0; l < L; ++l) fb.entry.push_back(s < ent[l].size() ? ent[l][s] : kNone);
         for (std::size_t l = 0; l < L; ++l) fb.reads_last[b] |= fb.self[b * L + l] == last;
@@ -270,7 +294,7 @@ PrincipalKernel::PrincipalKernel(const std::vector<std::uint32_t>& tris, const T
             k[4] = static_cast<float>(sw);
         }
     }
-    fans = fan_batches(ring, static_cast<std::uint32_t>(topo.welded_of.size() - 1));
+    fans = fan_batches(ring, static_cast<std::uint32_t>(topo.welded_of.size() - 1), kLanes, /*runs=*/true);
     constexpr std::size_t L = kLanes;
     const std::size_t slots = fans.entry.size() / L;
     slot_coef.assign(kCoef * L * slots, 0.0f);
@@ -282,14 +306,33 @@ PrincipalKernel::PrincipalKernel(const std::vector<std::uint32_t>& tris, const T
         }
 }
 
+#if defined(RIGSCOPE_AVX2_KERNEL)
+// Here, not in measure_avx2.cpp: code compiled with -mavx2 must not run before the check.
+bool detail::cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
+#endif
+
+bool principal_avx2_supported() {
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    return detail::cpu_has_avx2();
+#else
+    return false;
+#endif
+}
+
+bool principal_avx2_default() {
+    static const bool on = [] {
+        const char* off = std::getenv("RIGSCOPE_NO_AVX2");
+        return principal_avx2_supported() && !(off && *off);
+    }();
+    return on;
+}
+
 #if defined(__SSE2__)
 
 namespace {
 
 constexpr std::size_t L = FanBatches::kLanes;
 using detail::load_points;
-
-inline __m128 madd(__m128 acc, __m128 a, __m128 b) { return _mm_add_ps(acc, _mm_mul_ps(a, b)); }
 
 inline __m128 select(__m128 mask, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
 
@@ -320,47 +363,45 @@ inline __m128 fan_area(const FanBatches& fb, const float* P, std::size_t b) {
     return sum;
 }
 
-// The weighted sums of a batch: C (c00, c01, c11) and the mean F's columns (f0, f1).
-struct FanTensor {
-    __m128 c00, c01, c11, f0x, f0y, f0z, f1x, f1y, f1z;
-};
-
-template <bool Wide>
-inline FanTensor fan_tensor(const PrincipalKernel& k, const float* P, std::size_t b) {
-    const FanBatches& fb = k.fans;
-    constexpr std::size_t C = PrincipalKernel::kCoef;
-    __m128 px, py, pz, qx, qy, qz;
-    load_points<Wide>(P, &fb.self[b * L], px, py, pz);
-    const std::uint32_t* g = groups_of(fb, b);
-    load_points<Wide>(P, g, qx, qy, qz);
-    __m128 ax = _mm_sub_ps(qx, px), ay = _mm_sub_ps(qy, py), az = _mm_sub_ps(qz, pz);
-    const __m128 zero = _mm_setzero_ps();
-    FanTensor r{zero, zero, zero, zero, zero, zero, zero, zero, zero};
-    for (std::uint32_t s = fb.slot_start[b]; s < fb.slot_start[b + 1]; ++s) {
-        g += L;
-        load_points<Wide>(P, g, qx, qy, qz);
-        const __m128 bx = _mm_sub_ps(qx, px), by = _mm_sub_ps(qy, py), bz = _mm_sub_ps(qz, pz);
-        const float* c = &k.slot_coef[C * L * s];
-        const __m128 k0 = _mm_loadu_ps(c), k1 = _mm_loadu_ps(c + L), k2 = _mm_loadu_ps(c + 2 * L), k3 = _mm_loadu_ps(c + 3 * L);
-        const __m128 sw = _mm_loadu_ps(c + 4 * L);
-        // G = [a b] sqrt(w) K = sqrt(w) F: its columns u, v.
-        const __m128 ux = _mm_add_ps(_mm_mul_ps(ax, k0), _mm_mul_ps(bx, k2));
-        const __m128 uy = _mm_add_ps(_mm_mul_ps(ay, k0), _mm_mul_ps(by, k2));
-        const __m128 uz = _mm_add_ps(_mm_mul_ps(az, k0), _mm_mul_ps(bz, k2));
-        const __m128 vx = _mm_add_ps(_mm_mul_ps(ax, k1), _mm_mul_ps(bx, k3));
-        const __m128 vy = _mm_add_ps(_mm_mul_ps(ay, k1), _mm_mul_ps(by, k3));
-        const __m128 vz = _mm_add_ps(_mm_mul_ps(az, k1), _mm_mul_ps(bz, k3));
-        r.c00 = _mm_add_ps(r.c00, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ux, ux), _mm_mul_ps(uy, uy)), _mm_mul_ps(uz, uz)));
-        r.c01 = _mm_add_ps(r.c01, _mm_add_ps(_mm_add_ps(_mm_mul_ps(ux, vx), _mm_mul_ps(uy, vy)), _mm_mul_ps(uz, vz)));
-        r.c11 = _mm_add_ps(r.c11, _mm_add_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy)), _mm_mul_ps(vz, vz)));
-        r.f0x = madd(r.f0x, sw, ux); r.f0y = madd(r.f0y, sw, uy); r.f0z = madd(r.f0z, sw, uz);
-        r.f1x = madd(r.f1x, sw, vx); r.f1y = madd(r.f1y, sw, vy); r.f1z = madd(r.f1z, sw, vz);
-        ax = bx;
-        ay = by;
-        az = bz;
+// Four lanes for principal_lanes.h.
+struct V4 {
+    __m128 v;
+    static constexpr std::size_t N = 4;
+    static V4 zero() { return {_mm_setzero_ps()}; }
+    static V4 set1(float x) { return {_mm_set1_ps(x)}; }
+    static V4 load(const float* p) { return {_mm_loadu_ps(p)}; }
+    void store(float* p) const { _mm_storeu_ps(p, v); }
+    template <bool Wide>
+    static void points(const float* P, const std::uint32_t* i, V4& x, V4& y, V4& z) { load_points<Wide>(P, i, x.v, y.v, z.v); }
+    template <bool Wide>
+    static void run(const float* P, std::uint32_t v, V4& x, V4& y, V4& z) {
+        const std::uint32_t i[4] = {v, v + 1, v + 2, v + 3};
+        points<Wide>(P, i, x, y, z);
     }
-    return r;
-}
+    static void store3(float* p, V4 x, V4 y, V4 z) {
+        alignas(16) float t[3][4];
+        x.store(t[0]);
+        y.store(t[1]);
+        z.store(t[2]);
+        for (std::size_t l = 0; l < 4; ++l)
+            for (std::size_t c = 0; c < 3; ++c) p[3 * l + c] = t[c][l];
+    }
+};
+inline V4 operator+(V4 a, V4 b) { return {_mm_add_ps(a.v, b.v)}; }
+inline V4 operator-(V4 a, V4 b) { return {_mm_sub_ps(a.v, b.v)}; }
+inline V4 operator*(V4 a, V4 b) { return {_mm_mul_ps(a.v, b.v)}; }
+inline V4 operator/(V4 a, V4 b) { return {_mm_div_ps(a.v, b.v)}; }
+inline V4 sqrt(V4 a) { return {_mm_sqrt_ps(a.v)}; }
+inline V4 max(V4 a, V4 b) { return {_mm_max_ps(a.v, b.v)}; }
+inline V4 abs(V4 a) { return {_mm_and_ps(a.v, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF)))}; }
+inline V4 gt(V4 a, V4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
+inline V4 ge(V4 a, V4 b) { return {_mm_cmpge_ps(a.v, b.v)}; }
+inline V4 select(V4 m, V4 a, V4 b) { return {select(m.v, a.v, b.v)}; }
+inline V4 keep(V4 m, V4 a) { return {_mm_and_ps(m.v, a.v)}; }
+inline V4 eq(V4 a, V4 b) { return {_mm_cmpeq_ps(a.v, b.v)}; }
+inline V4 both(V4 a, V4 b) { return {_mm_and_ps(a.v, b.v)}; }
+inline int mask_bits(V4 m) { return _mm_movemask_ps(m.v); }
+inline std::size_t popcount(V4 m) { return static_cast<std::size_t>(__builtin_popcount(static_cast<unsigned>(mask_bits(m)))); }
 
 }  // namespace
 
@@ -391,55 +432,36 @@ std::size_t AreaKernel::evaluate(const Eigen::Vector3f* positions, std::size_t b
     return degenerate;
 }
 
+// Eight vertices per batch, run four (SSE) or eight (AVX2, where the CPU has it) lanes at a time
+// by the same template: the same bits either way, and the scalar path's arithmetic lane by lane.
+namespace {
+
+detail::PrincipalCounts run_principal(const PrincipalKernel& pk, const Eigen::Vector3f* positions, std::size_t begin,
+                                      std::size_t end, float* lambda_max, float* lambda_min, float* dir, float* t_compress,
+                                      float* t_stretch) {
+    static_assert(detail::PrincipalLayout::kRun == FanBatches::kRun && detail::PrincipalLayout::kLanes == PrincipalKernel::kLanes,
+                  "one layout");
+    const FanBatches& fans = pk.fans;
+    const detail::PrincipalLayout k{positions->data(),      fans.welded,      fans.slot_start.data(),
+                                    fans.group_start.data(), fans.corner.data(), fans.reads_last.data(),
+                                    fans.full.data(),        pk.slot_coef.data(), pk.ring.offsets.data()};
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    if (pk.avx2) return detail::principal_avx2(k, begin, end, lambda_max, lambda_min, dir, t_compress, t_stretch);
+#endif
+    return detail::principal_lanes<V4>(k, begin, end, lambda_max, lambda_min, dir, t_compress, t_stretch);
+}
+
+}  // namespace
+
 std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
                                       float* lambda_min, float* dir) const {
-    const float* P = positions->data();
-    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
-    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
-    std::size_t degenerate = 0;
-    for (std::size_t b = begin / L; b * L < end; ++b) {
-        const FanTensor f = fans.reads_last[b] ? fan_tensor<false>(*this, P, b) : fan_tensor<true>(*this, P, b);
-        const __m128 m = _mm_mul_ps(half, _mm_add_ps(f.c00, f.c11)), h = _mm_mul_ps(half, _mm_sub_ps(f.c00, f.c11));
-        const __m128 s = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(h, h), _mm_mul_ps(f.c01, f.c01)));
-        const __m128 lmax = _mm_sqrt_ps(_mm_max_ps(_mm_add_ps(m, s), zero));
-        const __m128 lmin = _mm_sqrt_ps(_mm_max_ps(_mm_sub_ps(m, s), zero));
-        const __m128 hpos = _mm_cmpge_ps(h, zero);
-        __m128 x = select(hpos, f.c01, _mm_sub_ps(h, s));
-        __m128 y = select(hpos, _mm_sub_ps(_mm_sub_ps(zero, h), s), f.c01);
-        const __m128 big = _mm_max_ps(_mm_and_ps(x, abs_mask), _mm_and_ps(y, abs_mask));
-        const __m128 some = _mm_cmpgt_ps(big, zero);
-        x = select(some, _mm_div_ps(x, big), one);
-        y = select(some, _mm_div_ps(y, big), zero);
-        const __m128 dx = _mm_add_ps(_mm_mul_ps(f.f0x, x), _mm_mul_ps(f.f1x, y));
-        const __m128 dy = _mm_add_ps(_mm_mul_ps(f.f0y, x), _mm_mul_ps(f.f1y, y));
-        const __m128 dz = _mm_add_ps(_mm_mul_ps(f.f0z, x), _mm_mul_ps(f.f1z, y));
-        const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz)));
-        const __m128 inv = _mm_and_ps(_mm_cmpgt_ps(len, zero), _mm_div_ps(one, len));
-        alignas(16) float out[5][L];
-        _mm_store_ps(out[0], lmax);
-        _mm_store_ps(out[1], lmin);
-        _mm_store_ps(out[2], _mm_mul_ps(dx, inv));
-        _mm_store_ps(out[3], _mm_mul_ps(dy, inv));
-        _mm_store_ps(out[4], _mm_mul_ps(dz, inv));
-        // Only this call's lanes, as in AreaKernel::evaluate.
-        for (std::size_t l = 0; l < L; ++l) {
-            const std::size_t w = b * L + l;
-            if (w < begin || w >= end) continue;
-            float* d = dir + 3 * w;
-            if (ring.offsets[w] == ring.offsets[w + 1]) {
-                lambda_max[w] = lambda_min[w] = 1.0f;
-                d[0] = d[1] = d[2] = 0.0f;
-                ++degenerate;
-                continue;
-            }
-            lambda_max[w] = out[0][l];
-            lambda_min[w] = out[1][l];
-            d[0] = out[2][l];
-            d[1] = out[3][l];
-            d[2] = out[4][l];
-        }
-    }
-    return degenerate;
+    return run_principal(*this, positions, begin, end, lambda_max, lambda_min, dir, nullptr, nullptr).degenerate;
+}
+
+std::size_t PrincipalKernel::evaluate_and_map(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                                              float* lambda_max, float* lambda_min, float* dir, float* t_compress,
+                                              float* t_stretch) const {
+    return run_principal(*this, positions, begin, end, lambda_max, lambda_min, dir, t_compress, t_stretch).unmapped;
 }
 
 std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::size_t begin, std::size_t end, float* tc,
@@ -557,6 +579,13 @@ std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begi
         d[2] = dz * inv;
     }
     return degenerate;
+}
+
+std::size_t PrincipalKernel::evaluate_and_map(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                                              float* lambda_max, float* lambda_min, float* dir, float* t_compress,
+                                              float* t_stretch) const {
+    evaluate(positions, begin, end, lambda_max, lambda_min, dir);
+    return map_t(lambda_max, lambda_min, begin, end, t_compress, t_stretch);
 }
 
 #endif

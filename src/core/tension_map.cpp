@@ -79,9 +79,14 @@ void MeshTension::evaluate_measure(const std::vector<Eigen::Vector3f>& positions
         compress_dir.resize(3 * wn);
         t_compress.resize(wn);
         t_stretch.resize(wn);
+        // Without smoothing, the kernel maps as it goes (T from the lambdas still in registers).
         run_tasks(pool, tasks, [&](std::size_t i) {
             const std::size_t b = i * per_task, e = std::min(wn, b + per_task);
-            principal_kernel.evaluate(positions.data(), b, e, lambda_max.data(), lambda_min.data(), compress_dir.data());
+            if (iterations == 0)
+                block_degenerate[i] = principal_kernel.evaluate_and_map(positions.data(), b, e, lambda_max.data(), lambda_min.data(),
+                                                                        compress_dir.data(), t_compress.data(), t_stretch.data());
+            else
+                principal_kernel.evaluate(positions.data(), b, e, lambda_max.data(), lambda_min.data(), compress_dir.data());
         });
         if (iterations > 0) {
             // Both stretches smoothed together (one pass over the neighbours); the direction is
@@ -96,11 +101,11 @@ void MeshTension::evaluate_measure(const std::vector<Eigen::Vector3f>& positions
                 lambda_max[w] = smooth_values_[2 * w];
                 lambda_min[w] = smooth_values_[2 * w + 1];
             }
+            run_tasks(pool, tasks, [&](std::size_t i) {
+                block_degenerate[i] = principal_kernel.map_t(lambda_max.data(), lambda_min.data(), i * per_task,
+                                                             std::min(wn, (i + 1) * per_task), t_compress.data(), t_stretch.data());
+            });
         }
-        run_tasks(pool, tasks, [&](std::size_t i) {
-            block_degenerate[i] = principal_kernel.map_t(lambda_max.data(), lambda_min.data(), i * per_task,
-                                                         std::min(wn, (i + 1) * per_task), t_compress.data(), t_stretch.data());
-        });
         measure_degenerate = count();
         break;
     }

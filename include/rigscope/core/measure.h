@@ -39,24 +39,36 @@ struct OneRing {
 // and after the last one to pad a lane with fewer slots, the sequence holds the vertex itself:
 // those slots have a zero edge (no area) and zero coefficients, so they add exactly nothing.
 struct FanBatches {
-    static constexpr std::size_t kLanes = 4;
+    static constexpr std::size_t kLanes = 4;  // the default lane count (area's SSE loop)
     static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     std::size_t welded = 0;
-    std::vector<std::uint32_t> self;        // per batch, kLanes file vertices (lanes past the end repeat the last)
+    std::size_t lanes = kLanes;             // vertices per batch ("lanes" below)
+    std::vector<std::uint32_t> self;        // per batch, lanes file vertices (lanes past the end repeat the last)
     std::vector<std::uint32_t> slot_start;  // per batch, plus one: its slots
-    // Corner groups, kLanes file vertices each: batch b has slot_start[b + 1] - slot_start[b] + 1
-    // of them, from group slot_start[b] + b; slot s is the triangle of groups s and s + 1.
+    // Corner groups, lanes file vertices each: batch b has slot_start[b + 1] - slot_start[b] + 1
+    // of them, from group slot_start[b] + b (unless packed: see runs); slot s is the triangle of
+    // groups s and s + 1.
     std::vector<std::uint32_t> corner;
-    std::vector<std::uint32_t> entry;  // per slot, kLanes: the ring entry of the slot's triangle, or kNone
+    std::vector<std::uint32_t> entry;  // per slot, lanes: the ring entry of the slot's triangle, or kNone
     // Per batch: whether it reads the mesh's last file vertex (loaded lane by lane: see
     // simd_points.h).
     std::vector<std::uint8_t> reads_last;
+    // Per batch: every lane is a welded vertex with a triangle (no lane needs its own fix-up).
+    std::vector<std::uint8_t> full;
+    // Packed groups (fan_batches(..., runs = true)): `corner` holds, per batch, its self group then
+    // its corner groups, a group of consecutive file vertices (v, v + 1, ...: most of a mesh whose
+    // vertices are stored in order) as the one word v | kRun, any other as its lanes' vertices;
+    // batch b's start at corner[group_start[b]].
+    static constexpr std::uint32_t kRun = 0x80000000u;
+    bool runs = false;
+    std::vector<std::uint32_t> group_start;
 
     std::size_t batch_count() const { return slot_start.empty() ? 0 : slot_start.size() - 1; }
 };
 
 // last_file_vertex: the mesh's last file vertex (welded_of.size() - 1).
-FanBatches fan_batches(const OneRing& ring, std::uint32_t last_file_vertex);
+FanBatches fan_batches(const OneRing& ring, std::uint32_t last_file_vertex, std::size_t lanes = FanBatches::kLanes,
+                       bool runs = false);
 
 // area: T_area = A_rest / A_deformed of the one-ring (barycentric areas: a third of each incident
 // triangle; the thirds cancel in the ratio).
@@ -82,16 +94,28 @@ struct AreaKernel {
 // coordinates) carried to the deformed surface by the weighted mean F: dir = normalize(F d).
 // An entry stores sqrt(w) Dm^-1, so that its G = sqrt(w) F gives w C as G^T G (no multiply by the
 // weight per tensor entry) and w F as sqrt(w) G.
+// Whether this build has PrincipalKernel's AVX2 path and the CPU runs it.
+bool principal_avx2_supported();
+// Whether PrincipalKernel uses it by default: supported, and the environment does not set
+// RIGSCOPE_NO_AVX2 (to measure or check the SSE path).
+bool principal_avx2_default();
+
 struct PrincipalKernel {
     OneRing ring;
     std::vector<float> coef;  // per entry: sqrt(w) Dm^-1 (k00, k01, k10, k11) and sqrt(w) (w sums to 1 per vertex)
     static constexpr std::size_t kCoef = 5;
 
     // The entries in the per-frame loop's layout; per slot, kCoef x kLanes coefficients (k00
-    // lanes, k01 lanes, ...), zero where the slot is not a triangle.
-    static constexpr std::size_t kLanes = FanBatches::kLanes;
+    // lanes, k01 lanes, ...), zero where the slot is not a triangle. Eight vertices per batch:
+    // one AVX2 register, or two SSE ones (a batch's lanes share its slot count, so the SSE path
+    // walks a few more zero slots than with batches of four; they add exact zeros).
+    static constexpr std::size_t kLanes = 8;
     FanBatches fans;
     std::vector<float> slot_coef;
+    // Whether evaluate runs eight lanes per AVX2 register (the default where the CPU has AVX2 and
+    // RIGSCOPE_NO_AVX2 is not set) or four per SSE register; both give the same bits (tests
+    // compare them).
+    bool avx2 = principal_avx2_default();
 
     PrincipalKernel() = default;
     PrincipalKernel(const std::vector<std::uint32_t>& triangles, const Topology& topo,
@@ -102,6 +126,11 @@ struct PrincipalKernel {
     // Returns how many vertices have no rest triangle (their lambdas are 1).
     std::size_t evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
                          float* lambda_min, float* dir) const;
+
+    // evaluate, then map_t over the same vertices, in one pass (the same bits); returns map_t's
+    // count.
+    std::size_t evaluate_and_map(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
+                                 float* lambda_min, float* dir, float* t_compress, float* t_stretch) const;
 
     // The maps' T of welded vertices [begin, end): t_compress = 1 / lambda_min and t_stretch =
     // 1 / lambda_max by t_of_lambda's rule. Returns how many vertices fell back to T = 1 on either
