@@ -3,11 +3,50 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rigscope/core/measure.h"
+#include "smooth_layout.h"
+
 namespace rigscope {
+
+namespace {
+
+// Smoother::batch_*: per batch, as many slots as its largest count; lanes past their vertex's
+// count hold vertex 0 and weight 0 (the AVX2 step masks them to 0).
+void make_batches(Smoother& s) {
+    constexpr std::size_t L = detail::SmoothLayout::kLanes;
+    const std::size_t batches = s.size() / L;
+    s.batch_slot_start.assign(1, 0);
+    s.batch_index.clear();
+    s.batch_weight.clear();
+    for (std::size_t b = 0; b < batches; ++b) {
+        std::uint32_t slots = 0;
+        for (std::size_t l = 0; l < L; ++l) slots = std::max(slots, s.offsets[L * b + l + 1] - s.offsets[L * b + l]);
+        const std::size_t first = s.batch_index.size();
+        s.batch_index.resize(first + L * slots, 0);
+        if (s.kind == SmoothWeights::cotan) s.batch_weight.resize(first + L * slots, 0.0f);
+        for (std::size_t l = 0; l < L; ++l)
+            for (std::uint32_t e = s.offsets[L * b + l], j = 0; e < s.offsets[L * b + l + 1]; ++e, ++j) {
+                s.batch_index[first + L * j + l] = s.neighbours[e];
+                if (s.kind == SmoothWeights::cotan) s.batch_weight[first + L * j + l] = s.weights[e];
+            }
+        s.batch_slot_start.push_back(s.batch_slot_start.back() + slots);
+    }
+}
+
+}  // namespace
 
 Smoother::Smoother(const Topology& topo, SmoothWeights k, const std::vector<std::uint32_t>& tris,
                    const std::vector<Eigen::Vector3f>& rest)
     : offsets(topo.neighbour_offsets), neighbours(topo.neighbours), kind(k) {
+    make_cotan_weights(tris, rest, topo);
+    // Batches wherever the CPU could run them, so that tests can compare both paths even with
+    // RIGSCOPE_NO_AVX2 set.
+    if (principal_avx2_supported()) make_batches(*this);
+    avx2 = principal_avx2_default();
+}
+
+void Smoother::make_cotan_weights(const std::vector<std::uint32_t>& tris, const std::vector<Eigen::Vector3f>& rest,
+                                  const Topology& topo) {
     if (kind != SmoothWeights::cotan) return;
     weights.assign(neighbours.size(), 0.0);
     std::vector<double> w(neighbours.size(), 0.0);
@@ -70,6 +109,25 @@ void step_fields(const Smoother& s, const float* in, float* out, std::size_t beg
 }  // namespace
 
 void Smoother::step(const float* in, float* out, std::size_t fields, std::size_t begin, std::size_t end) const {
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    constexpr std::size_t L = detail::SmoothLayout::kLanes;
+    const std::size_t batches = batch_slot_start.empty() ? 0 : batch_slot_start.size() - 1;
+    const std::size_t b0 = (begin + L - 1) / L, b1 = std::min(end / L, batches);
+    if (avx2 && fields <= 2 && b0 < b1) {
+        const detail::SmoothLayout k{batch_slot_start.data(), batch_index.data(),
+                                     kind == SmoothWeights::cotan ? batch_weight.data() : nullptr, weight_sum.data(),
+                                     offsets.data()};
+        step_scalar(in, out, fields, begin, L * b0);
+        detail::smooth_avx2(k, in, out, fields, b0, b1);
+        step_scalar(in, out, fields, L * b1, end);
+        return;
+    }
+#endif
+    step_scalar(in, out, fields, begin, end);
+}
+
+void Smoother::step_scalar(const float* in, float* out, std::size_t fields, std::size_t begin, std::size_t end) const {
+    if (begin >= end) return;
     switch (fields) {
     case 1: step_fields<1>(*this, in, out, begin, end); break;
     case 2: step_fields<2>(*this, in, out, begin, end); break;
