@@ -47,10 +47,18 @@ void step1(const SmoothLayout& k, const float* in, float* out, std::size_t b0, s
     for (std::size_t b = b0; b < b1; ++b) {
         const __m256i n = counts(k, b);
         __m256 acc = _mm256_setzero_ps();
-        std::uint32_t s0 = k.slot_start[b], s1 = k.slot_start[b + 1];
+        const std::uint32_t s0 = k.slot_start[b], s1 = k.slot_start[b + 1];
+        const std::uint32_t* g = k.index + k.group_start[b];
         for (std::uint32_t s = s0; s < s1; ++s) {
-            const __m256 live = _mm256_castsi256_ps(_mm256_cmpgt_epi32(n, _mm256_set1_epi32(static_cast<int>(s - s0))));
-            const __m256 x = _mm256_and_ps(singles(in, k.index + L * s), live);
+            __m256 x;
+            if (g[0] & SmoothLayout::kRun) {
+                x = _mm256_loadu_ps(in + (g[0] & ~SmoothLayout::kRun));
+                g += 1;
+            } else {
+                const __m256 live = _mm256_castsi256_ps(_mm256_cmpgt_epi32(n, _mm256_set1_epi32(static_cast<int>(s - s0))));
+                x = _mm256_and_ps(singles(in, g), live);
+                g += L;
+            }
             acc = _mm256_add_ps(acc, Cotan ? _mm256_mul_ps(_mm256_loadu_ps(k.weight + L * s), x) : x);
         }
         _mm256_storeu_ps(out + L * b, finish(acc, divisor<Cotan>(k, b, n), _mm256_loadu_ps(in + L * b)));
@@ -73,12 +81,21 @@ void step2(const SmoothLayout& k, const float* in, float* out, std::size_t b0, s
         const __m256i n = counts(k, b);
         const __m256i n_lo = _mm256_permutevar8x32_epi32(n, dup_lo), n_hi = _mm256_permutevar8x32_epi32(n, dup_hi);
         __m256 acc_lo = _mm256_setzero_ps(), acc_hi = _mm256_setzero_ps();
-        std::uint32_t s0 = k.slot_start[b], s1 = k.slot_start[b + 1];
+        const std::uint32_t s0 = k.slot_start[b], s1 = k.slot_start[b + 1];
+        const std::uint32_t* g = k.index + k.group_start[b];
         for (std::uint32_t s = s0; s < s1; ++s) {
-            const std::uint32_t* idx = k.index + L * s;
-            const __m256i slot = _mm256_set1_epi32(static_cast<int>(s - s0));
-            __m256 x_lo = _mm256_and_ps(pairs(in, idx), _mm256_castsi256_ps(_mm256_cmpgt_epi32(n_lo, slot)));
-            __m256 x_hi = _mm256_and_ps(pairs(in, idx + 4), _mm256_castsi256_ps(_mm256_cmpgt_epi32(n_hi, slot)));
+            __m256 x_lo, x_hi;
+            if (g[0] & SmoothLayout::kRun) {
+                const float* p = in + 2 * std::size_t(g[0] & ~SmoothLayout::kRun);
+                x_lo = _mm256_loadu_ps(p);
+                x_hi = _mm256_loadu_ps(p + L);
+                g += 1;
+            } else {
+                const __m256i slot = _mm256_set1_epi32(static_cast<int>(s - s0));
+                x_lo = _mm256_and_ps(pairs(in, g), _mm256_castsi256_ps(_mm256_cmpgt_epi32(n_lo, slot)));
+                x_hi = _mm256_and_ps(pairs(in, g + 4), _mm256_castsi256_ps(_mm256_cmpgt_epi32(n_hi, slot)));
+                g += L;
+            }
             if (Cotan) {
                 const __m256 w = _mm256_loadu_ps(k.weight + L * s);
                 x_lo = _mm256_mul_ps(_mm256_permutevar8x32_ps(w, dup_lo), x_lo);

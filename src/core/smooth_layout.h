@@ -11,10 +11,14 @@ namespace rigscope::detail {
 // Welded vertices in batches of kLanes consecutive ids (only whole batches: the tail is left to
 // the scalar loop). A batch has as many slots as its largest neighbour count; slot s holds, per
 // lane, that vertex's s-th neighbour in its list order (padding: vertex 0, masked to an exact 0).
+// A slot is kLanes welded ids, or one word with kRun set: ids first, first + 1, ... (every lane
+// live), loaded as one contiguous block.
 struct SmoothLayout {
     static constexpr std::size_t kLanes = 8;
-    const std::uint32_t* slot_start;  // per batch, plus one
-    const std::uint32_t* index;       // per slot, kLanes welded ids
+    static constexpr std::uint32_t kRun = 0x80000000u;
+    const std::uint32_t* slot_start;   // per batch, plus one: slots (weight is per slot)
+    const std::uint32_t* group_start;  // per batch, plus one: where its slots start in index
+    const std::uint32_t* index;        // the slots, packed
     const float* weight;              // cotan: per slot, kLanes weights (padding 0); uniform: null
     const float* weight_sum;          // cotan: per vertex (Smoother::weight_sum)
     const std::uint32_t* offsets;     // Smoother::offsets: a lane's count, and which slots it fills

@@ -27,7 +27,7 @@ struct Smoother {
     // The same lists in batches of 8 consecutive vertices, one neighbour per lane and slot, for
     // the AVX2 step of 1 or 2 fields (src/core/smooth_layout.h); the last n % 8 vertices and
     // other field counts take the scalar loop. Both give the same bits (tests compare them).
-    std::vector<std::uint32_t> batch_slot_start, batch_index;
+    std::vector<std::uint32_t> batch_slot_start, batch_group_start, batch_index;
     std::vector<float> batch_weight;  // cotan only
     // Whether step uses the AVX2 path (set by the constructor where the CPU has AVX2 and
     // RIGSCOPE_NO_AVX2 is not set; false: the scalar loop everywhere).
