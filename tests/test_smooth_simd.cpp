@@ -4,10 +4,11 @@
 // of 37 vertices (batches of 8 split between a block's scalar ends and its AVX2 middle), on
 // corpus meshes and the bench tube. The field is irregular (every value different, some
 // negative, some zero) so that a lane reading another lane's neighbour, a slot out of order or
-// a padded slot that adds something would change bits.
+// a padded slot that adds something would change bits; vertex 0's first field is infinite.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "corpus.h"
 #include "rigscope/core/measure.h"
@@ -25,6 +26,9 @@ std::vector<float> steps(const Smoother& s, std::size_t fields, std::size_t bloc
     const std::size_t n = s.size();
     std::vector<float> a(fields * n), b(fields * n, -7.0f);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = i % 13 == 5 ? 0.0f : float(std::sin(0.37 * i) * (1.0 + 0.01 * (i % 101)));
+    // Vertex 0 is what padded lanes read: infinite, a padded lane that is not masked out adds
+    // inf (uniform) or 0 * inf = NaN (cotan, whose padded weights are 0).
+    a[0] = std::numeric_limits<float>::infinity();
     for (int it = 0; it < 3; ++it) {
         for (std::size_t v = 0; v < n; v += block) s.step(a.data(), b.data(), fields, v, std::min(n, v + block));
         std::swap(a, b);
