@@ -3,11 +3,61 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rigscope/core/measure.h"
+#include "smooth_layout.h"
+
 namespace rigscope {
+
+namespace {
+
+// Smoother::batch_*: per batch, as many slots as its largest count; lanes past their vertex's
+// count hold vertex 0 and weight 0 (the AVX2 step masks them to 0). A slot whose eight
+// neighbours are consecutive ids, every lane live (the common case on a regular grid, where
+// consecutive vertices have their neighbours at the same offsets), is one word: the first id
+// with kRun set, read as one contiguous load.
+void make_batches(Smoother& s) {
+    constexpr std::size_t L = detail::SmoothLayout::kLanes;
+    const std::size_t batches = s.size() / L;
+    const bool cotan = s.kind == SmoothWeights::cotan;
+    s.batch_slot_start.assign(1, 0);
+    s.batch_group_start.assign(1, 0);
+    s.batch_index.clear();
+    s.batch_weight.clear();
+    std::uint32_t ids[L];
+    for (std::size_t b = 0; b < batches; ++b) {
+        const std::uint32_t* off = s.offsets.data() + L * b;
+        std::uint32_t slots = 0;
+        for (std::size_t l = 0; l < L; ++l) slots = std::max(slots, off[l + 1] - off[l]);
+        for (std::uint32_t j = 0; j < slots; ++j) {
+            bool run = true;
+            for (std::size_t l = 0; l < L; ++l) {
+                const bool live = j < off[l + 1] - off[l];
+                ids[l] = live ? s.neighbours[off[l] + j] : 0;
+                if (cotan) s.batch_weight.push_back(live ? s.weights[off[l] + j] : 0.0f);
+                run = run && live && ids[l] == ids[0] + l && ids[l] < detail::SmoothLayout::kRun;
+            }
+            if (run) s.batch_index.push_back(ids[0] | detail::SmoothLayout::kRun);
+            else s.batch_index.insert(s.batch_index.end(), ids, ids + L);
+        }
+        s.batch_slot_start.push_back(s.batch_slot_start.back() + slots);
+        s.batch_group_start.push_back(static_cast<std::uint32_t>(s.batch_index.size()));
+    }
+}
+
+}  // namespace
 
 Smoother::Smoother(const Topology& topo, SmoothWeights k, const std::vector<std::uint32_t>& tris,
                    const std::vector<Eigen::Vector3f>& rest)
     : offsets(topo.neighbour_offsets), neighbours(topo.neighbours), kind(k) {
+    make_cotan_weights(tris, rest, topo);
+    // Batches wherever the CPU could run them, so that tests can compare both paths even with
+    // RIGSCOPE_NO_AVX2 set.
+    if (principal_avx2_supported()) make_batches(*this);
+    avx2 = principal_avx2_default();
+}
+
+void Smoother::make_cotan_weights(const std::vector<std::uint32_t>& tris, const std::vector<Eigen::Vector3f>& rest,
+                                  const Topology& topo) {
     if (kind != SmoothWeights::cotan) return;
     weights.assign(neighbours.size(), 0.0);
     std::vector<double> w(neighbours.size(), 0.0);
@@ -70,6 +120,25 @@ void step_fields(const Smoother& s, const float* in, float* out, std::size_t beg
 }  // namespace
 
 void Smoother::step(const float* in, float* out, std::size_t fields, std::size_t begin, std::size_t end) const {
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    constexpr std::size_t L = detail::SmoothLayout::kLanes;
+    const std::size_t batches = batch_slot_start.empty() ? 0 : batch_slot_start.size() - 1;
+    const std::size_t b0 = (begin + L - 1) / L, b1 = std::min(end / L, batches);
+    if (avx2 && fields <= 2 && b0 < b1) {
+        const detail::SmoothLayout k{batch_slot_start.data(), batch_group_start.data(), batch_index.data(),
+                                     kind == SmoothWeights::cotan ? batch_weight.data() : nullptr, weight_sum.data(),
+                                     offsets.data()};
+        step_scalar(in, out, fields, begin, L * b0);
+        detail::smooth_avx2(k, in, out, fields, b0, b1);
+        step_scalar(in, out, fields, L * b1, end);
+        return;
+    }
+#endif
+    step_scalar(in, out, fields, begin, end);
+}
+
+void Smoother::step_scalar(const float* in, float* out, std::size_t fields, std::size_t begin, std::size_t end) const {
+    if (begin >= end) return;
     switch (fields) {
     case 1: step_fields<1>(*this, in, out, begin, end); break;
     case 2: step_fields<2>(*this, in, out, begin, end); break;
