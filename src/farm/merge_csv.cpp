@@ -32,6 +32,7 @@ bool tension_header(std::string_view h, Measure& m) {
 void tension_rows(const ChunkRecord& r, std::string_view body, const AutoRange& ar, Measure measure, OutputFile& out) {
     std::string& b = out.buffer();
     const std::size_t extra = tension_csv_extra_columns(measure);
+    const TensionRemap remap(ar.range, ar.params);
     for_each_line(body, [&](std::string_view line) {
         // The mesh name may hold quoted commas; the fields from t on are numbers. cut[k]: the
         // comma before the k-th field counted from the end (k = 1: the last).
@@ -59,9 +60,9 @@ void tension_rows(const ChunkRecord& r, std::string_view body, const AutoRange& 
         }
         if (!ok) bad_chunk(r, "row without a T value: '" + std::string(line.substr(0, 80)) + "'");
         b.append(line.substr(0, cut[extra + 2] + 1));
-        append_number(b, compress_of(tc, ar.range, ar.params));
+        append_number(b, remap.compress(tc));
         b += ',';
-        append_number(b, stretch_of(ts, ar.range, ar.params));
+        append_number(b, remap.stretch(ts));
         if (extra) b.append(line.substr(cut[extra]));
         b += '\n';
         out.maybe_flush();

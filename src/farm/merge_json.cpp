@@ -218,6 +218,7 @@ Rule map_series(const AutoRange& ar, bool compress) {
         std::string& b = out.buffer();
         b += '[';
         bool first = true;
+        const TensionRemap remap(ar.range, ar.params);
         for (const View& v : views) {
             const bool principal = json_text::find(v.members, "lambda_min") != nullptr;
             const char* source = principal ? (compress ? "lambda_min" : "lambda_max")
@@ -228,7 +229,7 @@ Rule map_series(const AutoRange& ar, bool compress) {
                 if (principal) t_of_lambda(t, t);
                 if (!first) b += ',';
                 first = false;
-                append_number(b, compress ? compress_of(t, ar.range, ar.params) : stretch_of(t, ar.range, ar.params));
+                append_number(b, compress ? remap.compress(t) : remap.stretch(t));
                 out.maybe_flush();
             }
         }

@@ -67,6 +67,7 @@ public:
             const Measure measure = mt.measure.measure;
             const std::vector<float>& tc = mt.compress_t();
             const std::vector<float>& ts = mt.stretch_t();
+            const TensionRemap remap(run_.range, run_.params);
             auto row = [&](std::uint32_t v) {
                 const std::uint32_t w = mt.topo.welded_of[v];
                 const float t = mt.t[w];
@@ -75,9 +76,9 @@ public:
                 *p++ = ',';
                 p = std::to_chars(p, p + 32, t).ptr;
                 *p++ = ',';
-                p = std::to_chars(p, p + 32, compress_of(tc[w], run_.range, run_.params)).ptr;
+                p = std::to_chars(p, p + 32, remap.compress(tc[w])).ptr;
                 *p++ = ',';
-                p = std::to_chars(p, p + 32, stretch_of(ts[w], run_.range, run_.params)).ptr;
+                p = std::to_chars(p, p + 32, remap.stretch(ts[w])).ptr;
                 if (measure == Measure::area) {
                     *p++ = ',';
                     p = std::to_chars(p, p + 32, mt.t_area[w]).ptr;

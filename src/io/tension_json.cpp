@@ -244,8 +244,9 @@ public:
                     b += ']';
                 };
                 list("t", [](const Sample& s) { return s.t; });
-                list("compress", [&](const Sample& s) { return compress_of(s.tc, run_.range, run_.params); });
-                list("stretch", [&](const Sample& s) { return stretch_of(s.ts, run_.range, run_.params); });
+                const TensionRemap remap(run_.range, run_.params);
+                list("compress", [&](const Sample& s) { return remap.compress(s.tc); });
+                list("stretch", [&](const Sample& s) { return remap.stretch(s.ts); });
                 if (run_.measure.measure == Measure::area) list("t_area", [](const Sample& s) { return s.a; });
                 if (run_.measure.measure == Measure::principal) {
                     list("lambda_max", [](const Sample& s) { return s.a; });

@@ -97,10 +97,9 @@ void maps_of(const MeshTension& mt, const TensionRun& run, std::vector<float>& c
     const std::vector<float>& ts = mt.stretch_t();
     compress.resize(tc.size());
     stretch.resize(ts.size());
-    for (std::size_t w = 0; w < tc.size(); ++w) {
-        compress[w] = compress_of(tc[w], run.range, run.params);
-        stretch[w] = stretch_of(ts[w], run.range, run.params);
-    }
+    const TensionRemap remap(run.range, run.params);
+    remap.compress(tc.data(), tc.size(), compress.data());
+    remap.stretch(ts.data(), ts.size(), stretch.data());
 }
 
 // The measure's own values per file vertex (welded values on every copy): area _T_AREA;
