@@ -120,7 +120,7 @@ private:
             constexpr std::size_t kBlock = 1 << 16;
             float* o = out.data();
             ThreadPool pool(threads_);
-            pool.run((n + kBlock - 1) / kBlock, [&](std::size_t b) {
+            run_tasks(&pool, (n + kBlock - 1) / kBlock, [&](std::size_t b) {
                 const std::size_t begin = b * kBlock, len = std::min(kBlock, n - begin);
                 if (compress) remap_.compress(in + begin, len, o + begin);
                 else remap_.stretch(in + begin, len, o + begin);
@@ -403,8 +403,7 @@ private:
                 const std::size_t nv = mt.topo.welded_of.size();
                 const std::size_t blocks = (nv + kBlock - 1) / kBlock;
                 auto block = [&](std::size_t b) { take_block(mt, remap, meshes[m], fi, b * kBlock, std::min(nv, (b + 1) * kBlock)); };
-                if (pool) pool->run(blocks, block);
-                else for (std::size_t b = 0; b < blocks; ++b) block(b);
+                run_tasks(pool, blocks, block);
             }
         }
 
