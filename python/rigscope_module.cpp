@@ -23,6 +23,7 @@
 #include "rigscope/run/input.h"
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/tension_run.h"
+#include "prefault.h"
 
 namespace py = pybind11;
 using namespace rigscope;
@@ -174,8 +175,13 @@ public:
         std::vector<FloatArray> out(in_.meshes.size());
         {
             py::gil_scoped_release release;
+            std::vector<std::pair<void*, std::size_t>> ranges;
+            for (std::size_t i = 0; i < out.size(); ++i) {
+                out[i] = FloatArray(nf * vertex_count(i) * 3);
+                ranges.emplace_back(out[i].data(), out[i].size() * sizeof(float));
+            }
+            const rigscope_python::Prefault prefault(std::move(ranges));
             DeformRun run(in_);
-            for (std::size_t i = 0; i < out.size(); ++i) out[i] = FloatArray(nf * vertex_count(i) * 3);
             run.for_each_frame([&](std::size_t fi) {
                 for (std::size_t i = 0; i < out.size(); ++i) {
                     const auto& p = run.positions(i);
@@ -199,11 +205,13 @@ public:
         Columns cols;
         {
             py::gil_scoped_release release;
+            cols.reserve(vertex_counts(), topt.measure_options().measure, nf, true);
+            // Before the meshes' preparation, which runs on one core: the other pages in.
+            const rigscope_python::Prefault prefault(cols.ranges());
             meshes = prepare_tension(in_, topt);
             run = describe_run(in_, topt);
             const FrameProgress report = python_progress(progress);
             if (args.auto_range) apply_auto_range(in_, meshes, *args.auto_range, run, report);
-            cols.reserve(meshes, nf, true);
             // The run layer's frame step, with the columns filled on the same pool: the copy
             // into per-file-vertex arrays is the module's own cost over the CLI's.
             ThreadPool pool(in_.threads);
@@ -340,7 +348,7 @@ public:
             Columns cols;
             {
                 py::gil_scoped_release release;
-                cols.reserve(meshes_, 1, false);
+                cols.reserve(s_->vertex_counts(), run_.measure.measure, 1, false);
                 evaluate_tension_frame(s_->in_, meshes_, next_, pose_, pool_.get());
                 cols.take(meshes_, run_, 0, pool_.get());
             }
@@ -380,19 +388,27 @@ private:
 
         // lazy_maps: leave compress and stretch to TensionResult where the array they come from is
         // one returned anyway (t for edge, t_area for area); principal's 1 / lambda is not.
-        void reserve(const std::vector<MeshTension>& tension, std::size_t nf, bool lazy_maps) {
+        void reserve(const std::vector<std::size_t>& vertex_counts, Measure measure, std::size_t nf, bool lazy_maps) {
             frames = nf;
             meshes.clear();
-            meshes.resize(tension.size());
-            for (std::size_t m = 0; m < tension.size(); ++m) {
-                const std::size_t n = tension[m].topo.welded_of.size() * nf;
+            meshes.resize(vertex_counts.size());
+            for (std::size_t m = 0; m < vertex_counts.size(); ++m) {
+                const std::size_t n = vertex_counts[m] * nf;
                 Mesh& c = meshes[m];
-                const Measure measure = tension[m].measure.measure;
                 c.t = FloatArray(n);
                 if (!lazy_maps || measure == Measure::principal) c.compress = FloatArray(n), c.stretch = FloatArray(n);
                 if (measure == Measure::area) c.t_area = FloatArray(n);
                 if (measure == Measure::principal) c.lambda_max = FloatArray(n), c.lambda_min = FloatArray(n), c.dir = FloatArray(3 * n);
             }
+        }
+
+        // Every array's (start, bytes), for Prefault.
+        std::vector<std::pair<void*, std::size_t>> ranges() {
+            std::vector<std::pair<void*, std::size_t>> out;
+            for (Mesh& c : meshes)
+                for (FloatArray* a : {&c.t, &c.compress, &c.stretch, &c.t_area, &c.lambda_max, &c.lambda_min, &c.dir})
+                    if (a->size()) out.emplace_back(a->data(), a->size() * sizeof(float));
+            return out;
         }
 
         void take(const std::vector<MeshTension>& tension, const TensionRun& run, std::size_t fi, ThreadPool* pool) {
@@ -573,6 +589,11 @@ private:
 
     std::string clip_file() const { return opt_.animation.empty() ? opt_.file : opt_.animation; }
     std::size_t vertex_count(std::size_t i) const { return in_.scene.meshes[in_.meshes[i]].vertex_count(); }
+    std::vector<std::size_t> vertex_counts() const {
+        std::vector<std::size_t> out;
+        for (std::size_t i = 0; i < in_.meshes.size(); ++i) out.push_back(vertex_count(i));
+        return out;
+    }
     std::vector<std::string> names() const {
         std::vector<std::string> out;
         for (int m : in_.meshes) out.push_back(in_.scene.meshes[m].name);
