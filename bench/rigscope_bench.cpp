@@ -276,6 +276,52 @@ void BM_FrameMeasure(benchmark::State& state, std::string key, std::string measu
     state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
+// The principal kernel's fixed per-frame inputs (its per-entry coefficients and the fan layout:
+// what PrincipalLayout points to, deformed positions aside) read once and summed, on the same
+// block split as the kernel. Any frame of a kernel that reads them costs at least this: with
+// tension_principal - tension, it says how much of the kernel is its memory stream.
+void BM_PrincipalInputs(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    const PrincipalKernel& k = f.with("principal", measure_named(f.opt, "principal")).front().principal_kernel;
+    // Words of every array, as 32-bit integers: an integer sum vectorises without reordering
+    // concerns and costs less than the loads it waits for.
+    struct Words {
+        const void* data;
+        std::size_t words;
+    };
+    const std::vector<Words> arrays = {
+        {k.slot_coef.data(), k.slot_coef.size()},       {k.fans.corner.data(), k.fans.corner.size()},
+        {k.fans.slot_start.data(), k.fans.slot_start.size()}, {k.fans.group_start.data(), k.fans.group_start.size()},
+        {k.ring.offsets.data(), k.ring.offsets.size()}, {k.fans.reads_last.data(), k.fans.reads_last.size() / 4},
+        {k.fans.full.data(), k.fans.full.size() / 4}};
+    std::size_t bytes = 0;
+    for (const Words& a : arrays) bytes += a.words * 4;
+    constexpr std::size_t kBlock = 1 << 16;  // words per task
+    std::vector<std::pair<const std::uint32_t*, std::size_t>> blocks;
+    for (const Words& a : arrays)
+        for (std::size_t b = 0; b < a.words; b += kBlock)
+            blocks.emplace_back(static_cast<const std::uint32_t*>(a.data) + b, std::min(kBlock, a.words - b));
+    std::vector<std::uint32_t> sums(blocks.size());
+    for (auto _ : state) {
+        run_tasks(&pool, blocks.size(), [&](std::size_t i) {
+            const std::uint32_t* w = blocks[i].first;
+            std::uint32_t acc[8] = {};
+            std::size_t j = 0;
+            for (; j + 8 <= blocks[i].second; j += 8)
+                for (std::size_t l = 0; l < 8; ++l) acc[l] += w[j + l];
+            for (; j < blocks[i].second; ++j) acc[0] += w[j];
+            std::uint32_t s = 0;
+            for (std::uint32_t a : acc) s += a;
+            sums[i] = s;
+        });
+        benchmark::DoNotOptimize(sums.data());
+    }
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
+    state.counters["input_MB"] = static_cast<double>(bytes) / 1e6;
+}
+
 // On a machine shared with other work the fastest repetition is the best estimate of what the
 // code costs: --benchmark_repetitions=N then reports it as "_min" beside mean and median.
 double fastest(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()); }
@@ -353,6 +399,13 @@ void register_all() {
                 ->UseRealTime()
                 ->ComputeStatistics("min", fastest);
         }
+        benchmark::RegisterBenchmark(("principal_inputs/" + k).c_str(), BM_PrincipalInputs, k)
+            ->ArgName("threads")
+            ->Arg(1)
+            ->Arg(2)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->ComputeStatistics("min", fastest);
         for (const char* measure : {"area", "principal", "principal_smooth5", "principal_sse"}) {
             const std::string m = measure;
             for (const char* stage : {"tension", "frame"}) {
