@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <cstring>
 #include <xmmintrin.h>
 #include <memory>
@@ -80,6 +81,18 @@ py::array_t<double> frame_times(const std::vector<Frame>& frames) {
     std::vector<double> t;
     for (const Frame& f : frames) t.push_back(f.time);
     return owned_array(std::move(t), {static_cast<py::ssize_t>(t.size())});
+}
+
+// A call's result arrays against the session's memory budget (load's max_memory, the CLI's
+// --max-memory): a frame range or rate that needs more is refused before anything is allocated,
+// instead of failing in the allocator or in the kernel's OOM killer.
+void check_result_budget(const std::string& call, double bytes, std::size_t frames, double budget_mib, const char* or_else) {
+    const double mib = bytes / (1024.0 * 1024.0);
+    if (!(mib > budget_mib)) return;
+    throw Error(kExitUsage, call + ": its arrays need " + std::to_string(static_cast<long long>(std::ceil(mib))) + " MiB for " +
+                                std::to_string(frames) + " frames, more than max_memory (" +
+                                std::to_string(static_cast<long long>(budget_mib)) + " MiB): select fewer frames (frames=), raise max_memory" +
+                                or_else);
 }
 
 // What runs after each frame of a call: a pending Ctrl-C (SIGINT) stops the run there with
@@ -174,6 +187,7 @@ public:
         const std::size_t nf = in_.frames.size();
         std::vector<FloatArray> out(in_.meshes.size());
         {
+            check_budget("deform()", 3.0 * sizeof(float) * nf * total_vertices(), nf, "");
             py::gil_scoped_release release;
             std::vector<std::pair<void*, std::size_t>> ranges;
             for (std::size_t i = 0; i < out.size(); ++i) {
@@ -204,8 +218,11 @@ public:
         TensionRun run;
         Columns cols;
         {
+            const Measure measure = topt.measure_options().measure;
+            check_budget("tension()", sizeof(float) * Columns::floats_per_vertex(measure, true) * nf * total_vertices(), nf,
+                         ", or stream with iter_tension()");
             py::gil_scoped_release release;
-            cols.reserve(vertex_counts(), topt.measure_options().measure, nf, true);
+            cols.reserve(vertex_counts(), measure, nf, true);
             // Before the meshes' preparation, which runs on one core: the other pages in.
             const rigscope_python::Prefault prefault(cols.ranges());
             meshes = prepare_tension(in_, topt);
@@ -288,6 +305,7 @@ public:
             DriveRun run(in_);
             series = run.series();
             controls = run.controls();
+            check_budget("drive()", sizeof(float) * (series.size() + 2.0 * controls.size()) * nf, nf, "");
             weights.resize(series.size());
             x.resize(controls.size());
             y.resize(controls.size());
@@ -388,6 +406,15 @@ private:
 
         // lazy_maps: leave compress and stretch to TensionResult where the array they come from is
         // one returned anyway (t for edge, t_area for area); principal's 1 / lambda is not.
+        // Floats reserve holds per vertex and frame.
+        static std::size_t floats_per_vertex(Measure measure, bool lazy_maps) {
+            std::size_t n = 1;                                                  // t
+            if (!lazy_maps || measure == Measure::principal) n += 2;            // compress, stretch
+            if (measure == Measure::area) n += 1;                               // t_area
+            if (measure == Measure::principal) n += 5;                          // lambda_max, lambda_min, dir
+            return n;
+        }
+
         void reserve(const std::vector<std::size_t>& vertex_counts, Measure measure, std::size_t nf, bool lazy_maps) {
             frames = nf;
             meshes.clear();
@@ -543,6 +570,8 @@ private:
     };
 
     py::object baked(int mesh, const std::vector<std::uint32_t>& vertices, const py::object& progress) {
+        check_budget("rivets(bake=True)", (7.0 * sizeof(double) + sizeof(BakedTransform)) * in_.frames.size() * vertices.size(),
+                     in_.frames.size(), "");
         std::vector<std::vector<BakedTransform>> frames;
         {
             py::gil_scoped_release release;
@@ -589,6 +618,16 @@ private:
 
     std::string clip_file() const { return opt_.animation.empty() ? opt_.file : opt_.animation; }
     std::size_t vertex_count(std::size_t i) const { return in_.scene.meshes[in_.meshes[i]].vertex_count(); }
+    double total_vertices() const {
+        double n = 0;
+        for (std::size_t i = 0; i < in_.meshes.size(); ++i) n += static_cast<double>(vertex_count(i));
+        return n;
+    }
+
+    void check_budget(const char* call, double bytes, std::size_t frames, const char* or_else) const {
+        check_result_budget(call, bytes, frames, opt_.max_memory_mib, or_else);
+    }
+
     std::vector<std::size_t> vertex_counts() const {
         std::vector<std::size_t> out;
         for (std::size_t i = 0; i < in_.meshes.size(); ++i) out.push_back(vertex_count(i));

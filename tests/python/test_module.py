@@ -229,3 +229,18 @@ def test_errors_raise_the_class_of_the_cli_exit_code(tmp_path):
     with pytest.raises(rigscope.BadValueError, match="--auto-range"):
         s.tension(auto_range=20)
     assert issubclass(rigscope.MismatchError, rigscope.Error)
+
+
+def test_result_arrays_past_max_memory_are_refused_before_the_run():
+    # bend_cylinder at 2400 fps: 9001 frames x 625 vertices. t alone is 21.5 MiB, deform's
+    # positions 64.4 MiB; a 16 MiB budget loads the file (a few hundred KB) but holds neither.
+    s = rigscope.load(BEND, fps=2400, max_memory=16)
+    calls = []
+    with pytest.raises(rigscope.BadValueError, match=r"tension\(\): its arrays need 22 MiB for 9001 frames, more than max_memory \(16 MiB\)"):
+        s.tension(progress=lambda done, total: calls.append(done))
+    with pytest.raises(rigscope.BadValueError, match=r"deform\(\): its arrays need 65 MiB .*max_memory \(16 MiB\)"):
+        s.deform(progress=lambda done, total: calls.append(done))
+    assert calls == []  # refused before the first frame
+    # What fits still runs, and a budget that holds the arrays lets the whole range through.
+    assert s.tension(frames="100..4000").t.shape == (3901, 625)
+    assert rigscope.load(BEND, fps=2400, max_memory=24).tension().t.shape == (9001, 625)
