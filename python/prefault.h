@@ -39,6 +39,10 @@ public:
         (void)ranges;
 #endif
     }
+    // Waits until every page is in (tests: the destructor stops early instead).
+    void finish() {
+        if (thread_.joinable()) thread_.join();
+    }
     Prefault(const Prefault&) = delete;
     Prefault& operator=(const Prefault&) = delete;
     // Stops at the next batch: pages it has not reached fault in as they are written.
