@@ -65,7 +65,7 @@ TEST_CASE("Prefault takes the whole pages inside a range and none around it", "[
     }
 }
 
-TEST_CASE("Prefault over several arrays takes each; an empty or sub-page range takes nothing", "[prefault]") {
+TEST_CASE("Prefault over several arrays takes each, and an empty or sub-page range takes nothing", "[prefault]") {
     if (!kernel_populates()) return;  // the first case says why
     Mapping a(16 * kPage), b(16 * kPage), c(16 * kPage);
     {
