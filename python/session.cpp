@@ -1,0 +1,320 @@
+#include "session.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+
+#include "arrays.h"
+#include "prefault.h"
+#include "progress.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/vertex_list.h"
+#include "rigscope/io/info_report.h"
+#include "rigscope/io/rig_reader.h"
+#include "rigscope/run/deform_run.h"
+#include "rigscope/run/drive_run.h"
+#include "rigscope/run/rivet_run.h"
+#include "tension_result.h"
+
+namespace rigscope_python {
+
+using namespace rigscope;
+
+Session::TensionFrames::TensionFrames(std::shared_ptr<Session> s, const TensionArgs& args) : s_(std::move(s)) {
+    std::lock_guard<std::mutex> lock(s_->mutex_);
+    const TensionOptions topt = s_->tension_options(args);
+    frames_ = select_frames(s_->in_, args.frames.value_or(""), s_->clip_file());
+    Selection sel(*s_, args.frames);
+    py::gil_scoped_release release;
+    meshes_ = prepare_tension(s_->in_, topt);
+    run_ = describe_run(s_->in_, topt);
+    if (args.auto_range) apply_auto_range(s_->in_, meshes_, *args.auto_range, run_);
+    pose_ = bind_pose(s_->in_.scene);
+    pool_ = std::make_unique<ThreadPool>(s_->in_.threads);
+}
+
+py::object Session::TensionFrames::next() {
+    if (next_ >= frames_.size()) throw py::stop_iteration();
+    std::lock_guard<std::mutex> lock(s_->mutex_);
+    Selection sel(*s_, frames_);
+    TensionColumns cols;
+    {
+        py::gil_scoped_release release;
+        cols.reserve(s_->vertex_counts(), run_.measure.measure, 1, false);
+        evaluate_tension_frame(s_->in_, meshes_, next_, pose_, pool_.get());
+        cols.take(meshes_, run_, 0, pool_.get());
+    }
+    const Frame f = frames_[next_++];
+    return py::make_tuple(frame_label(f), cols.frame_result(s_->names(), meshes_));
+}
+
+Session::Session(InputOptions opt) : opt_(std::move(opt)) {
+    py::gil_scoped_release release;
+    in_ = load_input(opt_);
+}
+
+py::object Session::info() const {
+    const std::string text = info_json(in_.scene, in_.meshes, in_.weld);
+    return py::module_::import("json").attr("loads")(text);
+}
+
+py::object Session::deform(const std::optional<std::string>& frames, const py::object& progress) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Selection sel(*this, frames);
+    const std::size_t nf = in_.frames.size();
+    std::vector<FloatArray> out(in_.meshes.size());
+    {
+        check_budget("deform()", 3.0 * sizeof(float) * nf * total_vertices(), nf, "");
+        py::gil_scoped_release release;
+        std::vector<std::pair<void*, std::size_t>> ranges;
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            out[i] = FloatArray(nf * vertex_count(i) * 3);
+            ranges.emplace_back(out[i].data(), out[i].size() * sizeof(float));
+        }
+        const Prefault prefault(std::move(ranges));
+        DeformRun run(in_);
+        run.for_each_frame([&](std::size_t fi) {
+            for (std::size_t i = 0; i < out.size(); ++i) {
+                const auto& p = run.positions(i);
+                std::memcpy(out[i].data() + fi * p.size() * 3, p.data(), p.size() * sizeof(Eigen::Vector3f));
+            }
+        }, python_progress(progress));
+    }
+    std::vector<py::object> arrays;
+    for (std::size_t i = 0; i < out.size(); ++i)
+        arrays.push_back(owned_array(std::move(out[i]), {static_cast<py::ssize_t>(nf), static_cast<py::ssize_t>(vertex_count(i)), 3}));
+    return per_mesh(names(), arrays);
+}
+
+py::object Session::tension(const TensionArgs& args, const py::object& progress) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Selection sel(*this, args.frames);
+    const TensionOptions topt = tension_options(args);
+    const std::size_t nf = in_.frames.size();
+    std::vector<MeshTension> meshes;
+    TensionRun run;
+    TensionColumns cols;
+    {
+        const Measure measure = topt.measure_options().measure;
+        check_budget("tension()", sizeof(float) * TensionColumns::floats_per_vertex(measure, true) * nf * total_vertices(), nf,
+                     ", or stream with iter_tension()");
+        py::gil_scoped_release release;
+        cols.reserve(vertex_counts(), measure, nf, true);
+        // Before the meshes' preparation, which runs on one core: the other pages in.
+        const Prefault prefault(cols.ranges());
+        meshes = prepare_tension(in_, topt);
+        run = describe_run(in_, topt);
+        const FrameProgress report = python_progress(progress);
+        if (args.auto_range) apply_auto_range(in_, meshes, *args.auto_range, run, report);
+        // The run layer's frame step, with the columns filled on the same pool: the copy
+        // into per-file-vertex arrays is the module's own cost over the CLI's.
+        ThreadPool pool(in_.threads);
+        Pose pose = bind_pose(in_.scene);
+        for (std::size_t fi = 0; fi < nf; ++fi) {
+            evaluate_tension_frame(in_, meshes, fi, pose, &pool);
+            cols.take(meshes, run, fi, &pool);
+            report(fi + 1, nf);
+        }
+    }
+    return cols.result(in_, names(), meshes, run);
+}
+
+py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::optional<std::string>& joint,
+                  const std::optional<std::string>& frames, bool bake, const py::object& progress) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Selection sel(*this, frames);
+    const int mesh = rivet_mesh(in_, opt_.mesh);
+    // Through the CLI's vertex list, so that range checks, repeats and messages are the CLI's.
+    std::string spec;
+    for (std::uint32_t v : ids) spec += (spec.empty() ? "" : ",") + std::to_string(v);
+    const std::size_t n = in_.scene.meshes[mesh].vertex_count();
+    const std::vector<std::uint32_t> vertices = for_option("--vertices", [&] { return parse_vertex_list(spec, n); });
+    if (bake && joint) throw Error(kExitUsage, "--joint chooses the joint of a fitted rivet; a baked rivet (--bake) follows no joint");
+    if (bake) return baked(mesh, vertices, progress);
+    std::vector<RivetResult> fits;
+    {
+        py::gil_scoped_release release;
+        fits = fit_rivets(in_, mesh, vertices, joint.value_or(""), python_progress(progress));
+    }
+    const Scene& s = in_.scene;
+    py::list out;
+    for (const RivetResult& r : fits) {
+        py::dict d;
+        d["vertex"] = r.vertex;
+        d["joint"] = s.nodes[r.joint].name;
+        const int parent = s.nodes[r.joint].parent;
+        d["parent"] = parent >= 0 ? py::object(py::str(s.nodes[parent].name)) : py::none();
+        py::list inf;
+        for (const RivetInfluence& i : r.influences) inf.append(py::make_tuple(s.nodes[i.joint].name, i.weight));
+        d["influences"] = inf;
+        auto vec = [](const Eigen::Vector3d& v) { return owned_array(std::vector<double>{v.x(), v.y(), v.z()}, {3}); };
+        d["analytic"] = r.analytic ? py::object(vec(*r.analytic)) : py::none();
+        d["pivot_world"] = vec(r.pivot_world);
+        d["pivot_parent"] = vec(r.fit.pivot_parent);
+        d["offset"] = vec(r.fit.offset);
+        d["rank"] = r.fit.rank;
+        d["rms_error"] = r.fit.rms_error;
+        d["max_error"] = r.fit.max_error;
+        out.append(d);
+    }
+    return out;
+}
+
+py::object Session::drive(const std::optional<std::string>& rig_path, const std::optional<std::string>& frames, const py::object& progress) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::string path = rig_path.value_or(opt_.rig);
+    if (path.empty()) throw Error(kExitUsage, "drive needs a rig: drive(\"RIG.json\") or load(..., rig=\"RIG.json\")");
+    // The session's pose follows its own rig (load's rig=); drive() evaluates the one named.
+    ResolvedRig saved = in_.rig;
+    struct Restore {
+        Input& in;
+        ResolvedRig& saved;
+        ~Restore() { in.rig = std::move(saved); }
+    } restore{in_, saved};
+    in_.rig = resolve_rig(read_rig(path), in_.scene);
+    Selection sel(*this, frames);
+    const std::size_t nf = in_.frames.size();
+    std::vector<std::vector<float>> weights, x, y;
+    std::vector<DriveSeriesName> series;
+    std::vector<DriveControlName> controls;
+    {
+        py::gil_scoped_release release;
+        DriveRun run(in_);
+        series = run.series();
+        controls = run.controls();
+        check_budget("drive()", sizeof(float) * (series.size() + 2.0 * controls.size()) * nf, nf, "");
+        weights.resize(series.size());
+        x.resize(controls.size());
+        y.resize(controls.size());
+        run.for_each_frame([&](std::size_t) {
+            for (std::size_t s = 0; s < series.size(); ++s) weights[s].push_back(run.weights()[s]);
+            for (std::size_t c = 0; c < controls.size(); ++c) {
+                x[c].push_back(run.xy()[c][0]);
+                y[c].push_back(run.xy()[c][1]);
+            }
+        }, python_progress(progress));
+    }
+    const auto n = static_cast<py::ssize_t>(nf);
+    py::list jcontrols, jseries;
+    for (std::size_t c = 0; c < controls.size(); ++c) {
+        py::dict d;
+        d["control"] = controls[c].control;
+        d["node"] = controls[c].node;
+        d["x"] = owned_array(std::move(x[c]), {n});
+        d["y"] = owned_array(std::move(y[c]), {n});
+        jcontrols.append(d);
+    }
+    for (std::size_t s = 0; s < series.size(); ++s) {
+        py::dict d;
+        d["control"] = series[s].controls;
+        d["mesh"] = series[s].mesh;
+        d["target"] = series[s].target;
+        d["weights"] = owned_array(std::move(weights[s]), {n});
+        jseries.append(d);
+    }
+    py::dict out;
+    out["frames"] = frame_labels(in_.frames);
+    out["times"] = frame_times(in_.frames);
+    out["controls"] = jcontrols;
+    out["series"] = jseries;
+    return out;
+}
+
+py::object Session::baked(int mesh, const std::vector<std::uint32_t>& vertices, const py::object& progress) {
+    check_budget("rivets(bake=True)", (7.0 * sizeof(double) + sizeof(BakedTransform)) * in_.frames.size() * vertices.size(),
+                 in_.frames.size(), "");
+    std::vector<std::vector<BakedTransform>> frames;
+    {
+        py::gil_scoped_release release;
+        frames = bake_rivets(in_, mesh, vertices, python_progress(progress));
+    }
+    const std::size_t nf = frames.size(), nv = vertices.size();
+    std::vector<double> pos(nf * nv * 3), rot(nf * nv * 4);
+    for (std::size_t f = 0; f < nf; ++f)
+        for (std::size_t i = 0; i < nv; ++i) {
+            const BakedTransform& b = frames[f][i];
+            for (int c = 0; c < 3; ++c) pos[(f * nv + i) * 3 + c] = b.position[c];
+            const double q[4] = {b.rotation.x(), b.rotation.y(), b.rotation.z(), b.rotation.w()};
+            for (int c = 0; c < 4; ++c) rot[(f * nv + i) * 4 + c] = q[c];
+        }
+    py::dict d;
+    d["frames"] = frame_labels(in_.frames);
+    d["times"] = frame_times(in_.frames);
+    d["vertices"] = vertices;
+    d["position"] = owned_array(std::move(pos), {static_cast<py::ssize_t>(nf), static_cast<py::ssize_t>(nv), 3});
+    d["rotation"] = owned_array(std::move(rot), {static_cast<py::ssize_t>(nf), static_cast<py::ssize_t>(nv), 4});
+    return d;
+}
+
+TensionOptions Session::tension_options(const TensionArgs& a) const {
+    TensionOptions t;
+    t.input = opt_;
+    if (a.reference) t.reference = *a.reference;
+    if (a.reference_frame) {
+        t.reference_frame = *a.reference_frame;
+        t.has_reference_frame = true;
+    }
+    if (a.reference && a.reference_frame) throw Error(kExitUsage, "--reference and --reference-frame exclude each other");
+    t.params.falloff = a.falloff;
+    t.params.stretch_area = a.stretch_area;
+    t.params.compress_area = a.compress_area;
+    t.params.weight_limit = a.weight_limit;
+    t.params.smooth_k = a.smooth_k;
+    t.measure = a.measure.value_or("edge");
+    t.smooth = a.smooth;
+    t.smooth_weights = a.smooth_weights.value_or("uniform");
+    check_tension_options(t);
+    return t;
+}
+
+double Session::total_vertices() const {
+    double n = 0;
+    for (std::size_t i = 0; i < in_.meshes.size(); ++i) n += static_cast<double>(vertex_count(i));
+    return n;
+}
+
+void Session::check_budget(const char* call, double bytes, std::size_t frames, const char* or_else) const {
+    check_result_budget(call, bytes, frames, opt_.max_memory_mib, or_else);
+}
+
+std::vector<std::size_t> Session::vertex_counts() const {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < in_.meshes.size(); ++i) out.push_back(vertex_count(i));
+    return out;
+}
+
+std::vector<std::string> Session::names() const {
+    std::vector<std::string> out;
+    for (int m : in_.meshes) out.push_back(in_.scene.meshes[m].name);
+    return out;
+}
+
+std::shared_ptr<Session> load(const std::string& file, const std::optional<std::string>& clip, const std::optional<std::string>& animation,
+                              const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
+                              const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
+                              unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames) {
+    InputOptions o;
+    o.file = file;
+    o.clip = clip.value_or("");
+    o.animation = animation.value_or("");
+    o.rig = rig.value_or("");
+    o.weld = weld ? "on" : "off";
+    o.mesh = mesh.value_or("");
+    if (fps) {
+        // 0 inside InputOptions means "the file's rate"; given here it is a rate, and out of range.
+        if (*fps == 0) throw Error(kExitUsage, "--fps 0: not a frame rate from 1e-06 to 1e+06");
+        o.fps = *fps;  // the rest of the range: check_input_options, as for the CLI's chunk records
+    }
+    o.retarget = retarget;
+    o.max_memory_mib = max_memory;
+    o.allow_outside_uris = allow_outside_uris;
+    o.threads = threads;
+    o.rom = rom;
+    o.joints = joints.value_or("");
+    o.rom_options.angle_deg = rom_angle;
+    o.rom_options.frames_per_sweep = rom_frames;
+    return std::make_shared<Session>(std::move(o));
+}
+
+}  // namespace rigscope_python

@@ -1,0 +1,110 @@
+// A loaded file and what Python calls on it: rigscope.load() returns a Session, whose methods run
+// the run layer's evaluations (deform, tension, rivets, drive) with the CLI's options and messages.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rigscope/core/frames.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/tension_map.h"
+#include "rigscope/run/input.h"
+#include "rigscope/run/tension_run.h"
+
+namespace rigscope_python {
+
+namespace py = pybind11;
+using rigscope::Frame;
+using rigscope::Input;
+using rigscope::InputOptions;
+using rigscope::MeshTension;
+using rigscope::Pose;
+using rigscope::TensionOptions;
+using rigscope::TensionRun;
+using rigscope::ThreadPool;
+
+// The tension keyword arguments of tension() and iter_tension(), as the CLI's options.
+struct TensionArgs {
+    std::optional<std::string> frames, reference, measure, smooth_weights;
+    std::optional<long> reference_frame;
+    double falloff, stretch_area, compress_area, weight_limit, smooth_k;
+    int smooth;
+    std::optional<double> auto_range;
+};
+
+class Session {
+public:
+    explicit Session(InputOptions opt);
+
+    py::object info() const;
+
+    py::object deform(const std::optional<std::string>& frames, const py::object& progress);
+
+    py::object tension(const TensionArgs& args, const py::object& progress);
+
+    py::object rivets(const std::vector<std::uint32_t>& ids, const std::optional<std::string>& joint,
+                      const std::optional<std::string>& frames, bool bake, const py::object& progress);
+
+    py::object drive(const std::optional<std::string>& rig_path, const std::optional<std::string>& frames, const py::object& progress);
+
+    // Streaming: one frame at a time, constant memory.
+    class TensionFrames {
+    public:
+        TensionFrames(std::shared_ptr<Session> s, const TensionArgs& args);
+
+        py::object next();
+
+    private:
+        std::shared_ptr<Session> s_;
+        std::vector<Frame> frames_;
+        std::vector<MeshTension> meshes_;
+        TensionRun run_;
+        Pose pose_;
+        std::unique_ptr<ThreadPool> pool_;
+        std::size_t next_ = 0;
+    };
+
+private:
+    // The session's frames for one call (--frames; None: the clip's), restored afterwards.
+    struct Selection {
+        Session& s;
+        std::vector<Frame> saved;
+        Selection(Session& session, const std::optional<std::string>& spec) : s(session), saved(session.in_.frames) {
+            s.in_.frames = select_frames(s.in_, spec.value_or(""), s.clip_file());
+        }
+        Selection(Session& session, const std::vector<Frame>& frames) : s(session), saved(session.in_.frames) { s.in_.frames = frames; }
+        ~Selection() { s.in_.frames = std::move(saved); }
+    };
+
+    py::object baked(int mesh, const std::vector<std::uint32_t>& vertices, const py::object& progress);
+
+    TensionOptions tension_options(const TensionArgs& a) const;
+
+    std::string clip_file() const { return opt_.animation.empty() ? opt_.file : opt_.animation; }
+    std::size_t vertex_count(std::size_t i) const { return in_.scene.meshes[in_.meshes[i]].vertex_count(); }
+    double total_vertices() const;
+
+    void check_budget(const char* call, double bytes, std::size_t frames, const char* or_else) const;
+
+    std::vector<std::size_t> vertex_counts() const;
+    std::vector<std::string> names() const;
+
+    InputOptions opt_;
+    Input in_;
+    std::mutex mutex_;  // calls release the GIL: one evaluation of a session at a time
+};
+
+// rigscope.load(): the CLI's input options as keywords.
+std::shared_ptr<Session> load(const std::string& file, const std::optional<std::string>& clip, const std::optional<std::string>& animation,
+                              const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
+                              const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
+                              unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames);
+
+}  // namespace rigscope_python
