@@ -26,6 +26,7 @@
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/core/tension_map.h"
+#include "temp_dir.h"
 
 using namespace rigscope;
 
@@ -77,21 +78,15 @@ std::string read_text(const std::string& path) {
 
 // The committed .dae with one piece of text replaced, written to a fresh temporary folder.
 struct Variant {
-    std::string dir, path;
+    rigscope_test::TempDir dir{"rigscope_collada"};
+    std::string path;
     Variant(const std::string& from, const std::string& to, const std::string& name = "variant.dae") {
-        char tmpl[] = "/tmp/rigscope_collada_XXXXXX";
-        REQUIRE(mkdtemp(tmpl) != nullptr);
-        dir = tmpl;
-        path = dir + "/" + name;
+        path = dir.file(name);
         std::string text = read_text(kDae);
         const auto at = text.find(from);
         REQUIRE(at != std::string::npos);
         text.replace(at, from.size(), to);
         std::ofstream(path, std::ios::binary) << text;
-    }
-    ~Variant() {
-        std::remove(path.c_str());
-        rmdir(dir.c_str());
     }
 };
 

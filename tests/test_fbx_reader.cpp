@@ -14,6 +14,7 @@
 #include "rigscope/io/load.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
+#include "temp_dir.h"
 
 using rigscope::test::corpus;
 
@@ -256,13 +257,13 @@ TEST_CASE("fbx: Assimp's pivot helper nodes fold to the same scene", "[fbx][pivo
 }
 
 TEST_CASE("fbx: a file that is no FBX is bad input", "[fbx][errors]") {
-    const auto dir = std::filesystem::temp_directory_path();
-    const std::string garbage = (dir / "rigscope_test_garbage.fbx").string();
+    const rigscope_test::TempDir dir("rigscope_fbx");
+    const std::string garbage = dir.file("garbage.fbx");
     {
         std::ofstream out(garbage, std::ios::binary);
         for (int i = 0; i < 4096; ++i) out.put(static_cast<char>((i * 7919) & 0xff));
     }
-    const std::string truncated = (dir / "rigscope_test_truncated.fbx").string();
+    const std::string truncated = dir.file("truncated.fbx");
     {
         std::ifstream in(corpus("bend_cylinder/bend_cylinder.fbx"), std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -280,8 +281,6 @@ TEST_CASE("fbx: a file that is no FBX is bad input", "[fbx][errors]") {
             CHECK(std::string(e.what()).find('\n') == std::string::npos);
         }
     }
-    std::filesystem::remove(garbage);
-    std::filesystem::remove(truncated);
 }
 
 TEST_CASE("fbx: raw clusters and bind pose of animation_with_skeleton", "[fbx][raw]") {

@@ -15,26 +15,14 @@
 #include "rigscope/io/output.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
+#include "temp_dir.h"
 
 using rigscope::test::corpus;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A folder of its own per test case, removed at the end.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() / ("rigscope_writer_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    std::string file(const std::string& name) const { return (path / name).string(); }
-};
+using rigscope_test::TempDir;
 
 rigscope::Scene write_and_read(const rigscope::Scene& scene, const std::string& path,
                                const std::vector<rigscope::MeshAttributes>& extra = {}) {
@@ -182,7 +170,7 @@ std::uint32_t u32_at(const std::vector<std::uint8_t>& b, std::size_t at) {
 TEST_CASE("write_glb round-trips glTF corpus files through read_gltf", "[gltf_writer]") {
     const char* files[] = {"bend_cylinder/bend_cylinder.glb", "khronos/cesium_man.gltf", "joystick_face/joystick_face.glb",
                            "khronos/interpolation_test.gltf", "khronos/rigged_simple.gltf"};
-    TempDir dir;
+    TempDir dir("rigscope_writer");
     for (const char* f : files) {
         INFO(f);
         const rigscope::Scene a = rigscope::read_gltf(corpus(f), {});
@@ -193,7 +181,7 @@ TEST_CASE("write_glb round-trips glTF corpus files through read_gltf", "[gltf_wr
 }
 
 TEST_CASE("write_glb round-trips the other corpus files", "[gltf_writer]") {
-    TempDir dir;
+    TempDir dir("rigscope_writer");
     // glTF: the same scene back (several primitives come back as one, vertices in the same order).
     for (const char* f : {"assimp/glTF2/SimpleMorph/glTF/SimpleMorph.gltf", "assimp/glTF2/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf",
                           "assimp/glTF2/MorphStressTest/glTF/MorphStressTest.gltf", "assimp/glTF2/simple_skin/simple_skin.gltf",
@@ -217,7 +205,7 @@ TEST_CASE("write_glb round-trips the other corpus files", "[gltf_writer]") {
 }
 
 TEST_CASE("write_glb keeps what each corpus file is there for", "[gltf_writer]") {
-    TempDir dir;
+    TempDir dir("rigscope_writer");
     SECTION("joystick_face: four named morph targets, stored sparse") {
         const auto a = rigscope::read_gltf(corpus("joystick_face/joystick_face.glb"), {});
         const auto b = write_and_read(a, dir.file("face.glb"));
@@ -245,7 +233,7 @@ TEST_CASE("write_glb keeps what each corpus file is there for", "[gltf_writer]")
 }
 
 TEST_CASE("write_glb of an FBX scene: polygons fan-triangulated, same deformation", "[gltf_writer]") {
-    TempDir dir;
+    TempDir dir("rigscope_writer");
     const rigscope::Scene a = rigscope::load_scene(corpus("bend_cylinder/bend_cylinder.fbx"));
     const rigscope::Scene b = write_and_read(a, dir.file("fbx.glb"));
     REQUIRE(b.meshes.size() == a.meshes.size());
@@ -254,7 +242,7 @@ TEST_CASE("write_glb of an FBX scene: polygons fan-triangulated, same deformatio
 }
 
 TEST_CASE("write_glb writes a well-formed GLB", "[gltf_writer]") {
-    TempDir dir;
+    TempDir dir("rigscope_writer");
     const auto scene = rigscope::read_gltf(corpus("bend_cylinder/bend_cylinder.glb"), {});
     write_and_read(scene, dir.file("w.glb"));
     const auto bytes = file_bytes(dir.file("w.glb"));
@@ -290,7 +278,7 @@ TEST_CASE("write_glb writes a well-formed GLB", "[gltf_writer]") {
 }
 
 TEST_CASE("write_glb adds extra vertex attributes and refuses ones that do not fit", "[gltf_writer]") {
-    TempDir dir;
+    TempDir dir("rigscope_writer");
     const auto scene = rigscope::read_gltf(corpus("bend_cylinder/bend_cylinder.glb"), {});
     const std::size_t n = scene.meshes[0].vertex_count();
     rigscope::VertexAttribute color{"COLOR_0", 3, {}}, tension{"_TENSION", 1, {}};
@@ -397,7 +385,7 @@ TEST_CASE("write_glb handles what only FBX scenes have", "[gltf_writer]") {
     clip.end = 2.0;
     s.clips = {clip};
 
-    TempDir dir;
+    TempDir dir("rigscope_writer");
     const Scene back = write_and_read(s, dir.file("fbxlike.glb"));
     REQUIRE(back.nodes.size() == 9);  // + a child of "geo" for "second", a root for "nowhere"
     CHECK(back.nodes[7].parent == 2);

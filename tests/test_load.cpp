@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "corpus.h"
+#include "temp_dir.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/frames.h"
 #include "rigscope/io/load.h"
@@ -44,8 +45,8 @@ int error_code(const std::string& path) {
     return 0;
 }
 
-std::string temp_file(const std::string& name, const std::string& bytes) {
-    const std::string path = std::string("/tmp/rigscope_test_") + name;
+std::string temp_file(const rigscope_test::TempDir& dir, const std::string& name, const std::string& bytes) {
+    const std::string path = dir.file(name);
     std::ofstream(path, std::ios::binary) << bytes;
     return path;
 }
@@ -119,17 +120,18 @@ TEST_CASE("Skin from one file, motion from another, by joint name", "[load][corp
 }
 
 TEST_CASE("Bad files are refused with exit 3 naming the file", "[load][errors]") {
-    CHECK(error_code("/tmp/rigscope_test_does_not_exist.glb") == kExitBadInput);
+    const rigscope_test::TempDir dir;
+    CHECK(error_code(dir.file("does_not_exist.glb")) == kExitBadInput);
     CHECK(error_code("/tmp") == kExitBadInput);
-    CHECK(error_code(temp_file("empty.glb", "")) == kExitBadInput);
-    CHECK(error_code(temp_file("unknown.obj", "v 0 0 0\n")) == kExitBadInput);
-    CHECK(error_code(temp_file("magic.glb", "NOPE0000000000000000000000")) == kExitBadInput);
-    CHECK(error_code(temp_file("garbage.fbx", "this is not an fbx file at all")) == kExitBadInput);
+    CHECK(error_code(temp_file(dir, "empty.glb", "")) == kExitBadInput);
+    CHECK(error_code(temp_file(dir, "unknown.obj", "v 0 0 0\n")) == kExitBadInput);
+    CHECK(error_code(temp_file(dir, "magic.glb", "NOPE0000000000000000000000")) == kExitBadInput);
+    CHECK(error_code(temp_file(dir, "garbage.fbx", "this is not an fbx file at all")) == kExitBadInput);
     // A truncated copy of a real GLB (which must be there: an empty copy would also be refused).
     std::ifstream in(test::corpus("bend_cylinder/bend_cylinder.glb"), std::ios::binary);
     REQUIRE(in.good());
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    CHECK(error_code(temp_file("truncated.glb", bytes.substr(0, bytes.size() / 2))) == kExitBadInput);
+    CHECK(error_code(temp_file(dir, "truncated.glb", bytes.substr(0, bytes.size() / 2))) == kExitBadInput);
 }
 
 TEST_CASE("Assimp's bad glTF files: each present, refused with exit 3 for its missing buffer file, named", "[load][errors][corpus]") {

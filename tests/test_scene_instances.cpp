@@ -25,6 +25,7 @@
 #include "rigscope/io/load.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
+#include "temp_dir.h"
 
 using namespace rigscope;
 using nlohmann::json;
@@ -239,18 +240,7 @@ void write_gltf(const std::string& dir) {
     std::ofstream(dir + "/instances.gltf") << root.dump(1);
 }
 
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/rigscope_instances_XXXXXX";
-        REQUIRE(mkdtemp(tmpl) != nullptr);
-        path = tmpl;
-    }
-    ~TempDir() {
-        for (const char* f : {"instances.gltf", "instances.bin", "t.csv", "info.json"}) std::remove((path + "/" + f).c_str());
-        rmdir(path.c_str());
-    }
-};
+using rigscope_test::TempDir;
 
 std::string read_text(const std::string& path) {
     std::ifstream in(path);
@@ -262,7 +252,7 @@ std::string read_text(const std::string& path) {
 }  // namespace
 
 TEST_CASE("Several skins and instanced meshes: each instance is its node's mesh deformed by its own skin", "[scene][gltf]") {
-    TempDir dir;
+    TempDir dir("rigscope_instances");
     write_gltf(dir.path);
     const Scene scene = load_scene(dir.path + "/instances.gltf");
     REQUIRE(scene.skins.size() == 2);
@@ -312,7 +302,7 @@ TEST_CASE("Several skins and instanced meshes: each instance is its node's mesh 
 }
 
 TEST_CASE("Instanced meshes are listed by info and written by tension under their node names", "[scene][gltf][cli]") {
-    TempDir dir;
+    TempDir dir("rigscope_instances");
     write_gltf(dir.path);
     const std::string in = dir.path + "/instances.gltf";
     REQUIRE(std::system((std::string(RIGSCOPE_BINARY) + " info --json " + in + " -o " + dir.path + "/info.json").c_str()) == 0);

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sys/stat.h>
 
 #include "rigscope/io/load.h"
+#include "temp_dir.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
@@ -44,10 +44,8 @@ void append(std::string& bin, const T& value) {
 
 // A glTF of 8 joint nodes at the origin, identity inverse binds, and one skinned triangle pair
 // whose vertices carry the influences above over JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1,
-// every weight multiplied by weight_scale (1: weights that sum to 1).
-std::string write_skin8(float weight_scale = 1.0f) {
-    const std::string dir = "/tmp/rigscope_test_skin8_x" + std::to_string(static_cast<int>(weight_scale));
-    mkdir(dir.c_str(), 0755);
+// every weight multiplied by weight_scale (1: weights that sum to 1), written into dir.
+std::string write_skin8(const rigscope_test::TempDir& dir, float weight_scale = 1.0f) {
     std::string bin;
     nlohmann::json views = nlohmann::json::array(), accessors = nlohmann::json::array();
     auto view = [&](std::size_t offset, int count, int ctype, const char* type) {
@@ -99,16 +97,17 @@ std::string write_skin8(float weight_scale = 1.0f) {
         {"bufferViews", views},
         {"accessors", accessors},
     };
-    std::ofstream(dir + "/skin8.bin", std::ios::binary) << bin;
-    std::ofstream(dir + "/skin8.gltf") << gltf.dump();
-    return dir + "/skin8.gltf";
+    std::ofstream(dir.file("skin8.bin"), std::ios::binary) << bin;
+    std::ofstream(dir.file("skin8.gltf")) << gltf.dump();
+    return dir.file("skin8.gltf");
 }
 
 }  // namespace
 
 TEST_CASE("5 to 8 influences (JOINTS_1/WEIGHTS_1): all read, MeshDeformer equals deform_mesh bit for bit and the hand sum",
           "[skin]") {
-    const Scene scene = load_scene(write_skin8());
+    const rigscope_test::TempDir dir("rigscope_skin8");
+    const Scene scene = load_scene(write_skin8(dir));
     REQUIRE(scene.meshes.size() == 1);
     const Mesh& mesh = scene.meshes[0];
     const Influences& inf = mesh.influences;
@@ -155,8 +154,9 @@ TEST_CASE("Skin weights summing to 3 are renormalised per vertex: the same bits 
     // Dyadic weights times 3 are exact in float, and so is their division by the sum (3): the
     // renormalised file must deform exactly as the one whose weights sum to 1. Without the
     // renormalisation each vertex would move three times as far and scale its position by 3.
-    const Scene unit = load_scene(write_skin8(1.0f));
-    const Scene triple = load_scene(write_skin8(3.0f));
+    const rigscope_test::TempDir unit_dir("rigscope_skin8"), triple_dir("rigscope_skin8");
+    const Scene unit = load_scene(write_skin8(unit_dir, 1.0f));
+    const Scene triple = load_scene(write_skin8(triple_dir, 3.0f));
     REQUIRE(triple.meshes.size() == 1);
     CHECK(triple.meshes[0].influences.weights == unit.meshes[0].influences.weights);
     Pose pose = rest_pose(triple);
