@@ -121,7 +121,7 @@ py::object Session::tension(const TensionArgs& args, const py::object& progress)
 }
 
 py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::optional<std::string>& joint,
-                  const std::optional<std::string>& frames, bool bake, const py::object& progress) {
+                            const std::optional<std::string>& frames, bool bake, const py::object& progress) {
     std::lock_guard<std::mutex> lock(mutex_);
     Selection sel(*this, frames);
     const int mesh = rivet_mesh(in_, opt_.mesh);
