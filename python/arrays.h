@@ -16,8 +16,8 @@ namespace rigscope_python {
 namespace py = pybind11;
 
 // A float array that a run fills once and numpy then owns, not cleared first: every element is
-// written before Python sees it. (Huge pages were tried: past a few hundred MB the kernel's
-// compaction for them made the first touch slower, not faster.)
+// written before Python sees it. (Huge pages were tried twice: on the machine measured they made
+// the whole tension() slower, 1.6-3.0 s against 1.1-1.4 s; docs/benchmarks.md.)
 class FloatArray {
 public:
     FloatArray() = default;
