@@ -93,11 +93,17 @@ void take_block(const MeshTension& mt, const TensionRemap& remap, TensionColumns
 
 }  // namespace
 
+std::vector<std::pair<FloatArray TensionColumns::Mesh::*, std::size_t>> TensionColumns::arrays_of(Measure measure, bool lazy_maps) {
+    std::vector<std::pair<FloatArray Mesh::*, std::size_t>> out = {{&Mesh::t, 1}};
+    if (!lazy_maps || measure == Measure::principal) out.insert(out.end(), {{&Mesh::compress, 1}, {&Mesh::stretch, 1}});
+    if (measure == Measure::area) out.push_back({&Mesh::t_area, 1});
+    if (measure == Measure::principal) out.insert(out.end(), {{&Mesh::lambda_max, 1}, {&Mesh::lambda_min, 1}, {&Mesh::dir, 3}});
+    return out;
+}
+
 std::size_t TensionColumns::floats_per_vertex(Measure measure, bool lazy_maps) {
-    std::size_t n = 1;                                        // t
-    if (!lazy_maps || measure == Measure::principal) n += 2;  // compress, stretch
-    if (measure == Measure::area) n += 1;                     // t_area
-    if (measure == Measure::principal) n += 5;                // lambda_max, lambda_min, dir
+    std::size_t n = 0;
+    for (const auto& array : arrays_of(measure, lazy_maps)) n += array.second;
     return n;
 }
 
@@ -105,14 +111,8 @@ void TensionColumns::reserve(const std::vector<std::size_t>& vertex_counts, Meas
     frames = nf;
     meshes.clear();
     meshes.resize(vertex_counts.size());
-    for (std::size_t m = 0; m < vertex_counts.size(); ++m) {
-        const std::size_t n = vertex_counts[m] * nf;
-        Mesh& c = meshes[m];
-        c.t = FloatArray(n);
-        if (!lazy_maps || measure == Measure::principal) c.compress = FloatArray(n), c.stretch = FloatArray(n);
-        if (measure == Measure::area) c.t_area = FloatArray(n);
-        if (measure == Measure::principal) c.lambda_max = FloatArray(n), c.lambda_min = FloatArray(n), c.dir = FloatArray(3 * n);
-    }
+    for (std::size_t m = 0; m < vertex_counts.size(); ++m)
+        for (const auto& [array, floats] : arrays_of(measure, lazy_maps)) meshes[m].*array = FloatArray(floats * vertex_counts[m] * nf);
 }
 
 std::vector<std::pair<void*, std::size_t>> TensionColumns::ranges() {

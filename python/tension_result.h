@@ -51,6 +51,9 @@ struct TensionColumns {
     std::vector<Mesh> meshes;
     std::size_t frames = 0;
 
+    // The arrays a run of this measure fills, each with its floats per vertex and frame: what
+    // reserve allocates and floats_per_vertex sums (the budget check), so that the two agree.
+    static std::vector<std::pair<FloatArray Mesh::*, std::size_t>> arrays_of(rigscope::Measure measure, bool lazy_maps);
     // Floats reserve holds per vertex and frame.
     static std::size_t floats_per_vertex(rigscope::Measure measure, bool lazy_maps);
     // Arrays for nf frames of meshes of vertex_counts vertices. lazy_maps: leave compress and
