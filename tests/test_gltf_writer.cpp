@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "corpus.h"
 #include "io/gltf_document.h"
@@ -18,7 +16,6 @@
 #include "temp_dir.h"
 
 using rigscope::test::corpus;
-namespace fs = std::filesystem;
 
 namespace {
 
