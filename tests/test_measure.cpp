@@ -290,9 +290,12 @@ TEST_CASE("Fans: broken chains (a bowtie vertex, a flipped triangle, borders) ad
     const AreaKernel area(tris, topo, m.positions);
     const PrincipalKernel pk(tris, topo, m.positions);
     // Vertex 0: four chains, 1-2-3, 4-5, 6-5 (the flipped triangle) and 6-7, joined through
-    // itself: 5 triangles and 3 x 2 joining slots in its batch (vertices 0-3).
+    // itself: 5 triangles and 3 x 2 joining slots in its batch (vertices 0-3). The principal
+    // layout, which also sums edges, starts the first chain from the vertex itself, so that a
+    // slot reaches vertex 1: one more.
     REQUIRE(area.fans.slot_start[1] - area.fans.slot_start[0] == 11);
-    REQUIRE(pk.fans.slot_start[1] - pk.fans.slot_start[0] == 11);
+    REQUIRE(pk.fuses_edge_t());
+    REQUIRE(pk.fans.slot_start[1] - pk.fans.slot_start[0] == 12);
     const auto deformed = mapped(m, [](const Eigen::Vector3d& x) {
         return Eigen::Vector3d(1.3 * x.x() + 0.2 * x.y(), 0.8 * x.y() + 0.1 * x.z(), x.z() + 0.3 * x.x());
     });
@@ -319,5 +322,116 @@ TEST_CASE("Fans: broken chains (a bowtie vertex, a flipped triangle, borders) ad
     for (std::size_t v = 0; v < n; ++v) {
         CHECK(lmax[v] == Approx(s).epsilon(1e-5));
         CHECK(lmin[v] == Approx(s).epsilon(1e-5));
+    }
+}
+
+TEST_CASE("Principal's pass gives tension_block's edge T on every kind of one-ring", "[measure]") {
+    // The principal kernel takes each edge length from a fan slot; edges no kept triangle reaches
+    // get slots of their own. Here: a quad fan (its diagonals are not edges), a rest-collinear
+    // triangle (left out of the principal ring: its edges come from their own slots), a loose edge
+    // (a two-corner face) and a vertex with only that edge, a fin (three triangles on one edge), a
+    // bowtie vertex, an isolated vertex, a quad with a repeated corner, and a 70-triangle cone
+    // apex (more slots than the kernel's buffer on the stack holds: run_principal's heap path). Oracle: tension_block on the same positions, bit for
+    // bit, and the lambdas of a kernel laid out without the edge sums.
+    std::vector<Eigen::Vector3f> p;
+    std::vector<std::vector<std::uint32_t>> f;
+    auto add = [&](float x, float y, float z) {
+        p.emplace_back(x, y, z);
+        return std::uint32_t(p.size() - 1);
+    };
+    const std::uint32_t q0 = add(0, 0, 0), q1 = add(1, 0, 0), q2 = add(1, 1, 0), q3 = add(0, 1, 0), q4 = add(2, 0, 0), q5 = add(2, 1, 0);
+    f.push_back({q0, q1, q2, q3});
+    f.push_back({q1, q4, q5, q2});
+    const std::uint32_t c0 = add(3, 0, 0), c1 = add(4, 0, 0), c2 = add(5, 0, 0), c3 = add(4, 1, 0);
+    f.push_back({c0, c1, c2});  // collinear at rest
+    f.push_back({c0, c3, c1});
+    const std::uint32_t l0 = add(6, 0, 0);
+    f.push_back({c3, l0});  // a loose edge: l0 has no triangle
+    const std::uint32_t n0 = add(7, 0, 0), n1 = add(7, 1, 0), n2 = add(8, 0.5f, 0), n3 = add(6.5f, 0.5f, 1), n4 = add(7.5f, 0.5f, -1);
+    f.push_back({n0, n1, n2});
+    f.push_back({n1, n0, n3});
+    f.push_back({n0, n1, n4});  // the fin: a third triangle on edge n0-n1
+    const std::uint32_t b0 = add(10, 0, 0), b1 = add(11, 0, 0), b2 = add(11, 1, 0), b3 = add(9, 0, 0), b4 = add(9, -1, 0);
+    f.push_back({b0, b1, b2});
+    f.push_back({b0, b3, b4});  // b0 is a bowtie
+    add(20, 20, 20);            // isolated
+    const std::uint32_t r0 = add(12, 0, 0), r1 = add(13, 0, 0), r2 = add(13, 1, 0);
+    f.push_back({r0, r1, r1, r2});  // a repeated corner
+    const std::uint32_t apex = add(15, 0, 2);
+    std::vector<std::uint32_t> rim;
+    for (int i = 0; i < 70; ++i) rim.push_back(add(15 + std::cos(2 * kPi * i / 70), std::sin(2 * kPi * i / 70), 0));
+    for (int i = 0; i < 70; ++i) f.push_back({apex, rim[i], rim[(i + 1) % 70]});
+    const Mesh m = mesh_of(p, f);
+    const Topology topo = build_topology(m);
+    const auto tris = welded_triangles(m, topo);
+    const PrincipalKernel pk(tris, topo, m.positions);
+    REQUIRE(pk.fuses_edge_t());
+    REQUIRE(pk.fans.max_slots > 64);
+    Topology no_lists = topo;
+    no_lists.release_lists();
+    PrincipalKernel plain(tris, no_lists, m.positions);
+    REQUIRE_FALSE(plain.fuses_edge_t());
+    // Irregular, so that a sum in another order would round differently.
+    const auto deformed = mapped(m, [](const Eigen::Vector3d& x) {
+        return Eigen::Vector3d(x.x() + 0.37 * std::sin(3.1 * x.y() + x.x()), 0.9 * x.y() + 0.21 * std::cos(2.3 * x.x()),
+                               x.z() + 0.11 * x.x() * x.y());
+    });
+    const std::size_t n = topo.welded_count();
+    const EdgeBatches eb = edge_batches(topo);
+    std::vector<float> rest(n), t_ref(n);
+    mean_edge_lengths(eb, m.positions.data(), 0, eb.batch_count(), rest.data());
+    const std::size_t degenerate_ref = tension_block(eb, deformed.data(), rest.data(), 0, eb.batch_count(), nullptr, t_ref.data());
+    CHECK(degenerate_ref == 1);  // the isolated vertex
+    for (bool avx2 : {false, true}) {
+        if (avx2 && !principal_avx2_supported()) continue;
+        INFO("avx2 " << avx2);
+        PrincipalKernel k = pk;
+        k.avx2 = plain.avx2 = avx2;
+        for (std::size_t block : {std::size_t(1), std::size_t(5), n}) {
+            INFO("block " << block);
+            std::vector<float> lmax(n), lmin(n), dir(3 * n), tc(n), ts(n), t(n, -1), lmax0(n), lmin0(n), dir0(3 * n), tc0(n), ts0(n);
+            std::size_t edge = 0, unmapped = 0, unmapped0 = 0;
+            for (std::size_t b = 0; b < n; b += block) {
+                const std::size_t e = std::min(n, b + block);
+                const auto c = k.evaluate_with_t(deformed.data(), b, e, lmax.data(), lmin.data(), dir.data(), tc.data(), ts.data(),
+                                                 rest.data(), t.data());
+                edge += c.edge;
+                unmapped += c.measure;
+                unmapped0 += plain.evaluate_and_map(deformed.data(), b, e, lmax0.data(), lmin0.data(), dir0.data(), tc0.data(), ts0.data());
+            }
+            CHECK(std::memcmp(t.data(), t_ref.data(), n * sizeof(float)) == 0);
+            CHECK(edge == degenerate_ref);
+            CHECK(std::memcmp(lmax.data(), lmax0.data(), n * sizeof(float)) == 0);
+            CHECK(std::memcmp(lmin.data(), lmin0.data(), n * sizeof(float)) == 0);
+            CHECK(std::memcmp(dir.data(), dir0.data(), 3 * n * sizeof(float)) == 0);
+            CHECK(std::memcmp(tc.data(), tc0.data(), n * sizeof(float)) == 0);
+            CHECK(unmapped == unmapped0);
+        }
+    }
+}
+
+TEST_CASE("A principal run's t is the edge run's, bit for bit", "[measure][corpus]") {
+    // MeshTension takes T from the principal kernel's pass in principal runs (the same positions,
+    // the same sums): every mesh of three corpus files mid-clip, 1 and 3 threads.
+    for (const char* file : {"bend_cylinder/bend_cylinder.fbx", "khronos/cesium_man.gltf", "pab/arnaud.fbx"}) {
+        const Scene scene = load_scene(test::corpus(file));
+        Pose pose = rest_pose(scene);
+        if (!scene.clips.empty()) sample_pose(scene, &scene.clips[0], 0.5 * (scene.clips[0].start + scene.clips[0].end), pose);
+        for (std::size_t mi = 0; mi < scene.meshes.size(); ++mi) {
+            INFO(file << " mesh " << mi);
+            std::vector<Eigen::Vector3f> rest;
+            deform_mesh(scene, static_cast<int>(mi), bind_pose(scene), rest);
+            MeshTension edge(scene, static_cast<int>(mi), true, rest);
+            edge.evaluate(scene, pose);
+            for (unsigned threads : {1u, 3u}) {
+                ThreadPool pool(threads);
+                MeshTension principal(scene, static_cast<int>(mi), true, rest, MeasureOptions{Measure::principal, 0, SmoothWeights::uniform});
+                principal.block_vertices = 37;
+                principal.evaluate(scene, pose, &pool);
+                REQUIRE(principal.t.size() == edge.t.size());
+                CHECK(std::memcmp(principal.t.data(), edge.t.data(), edge.t.size() * sizeof(float)) == 0);
+                CHECK(principal.degenerate == edge.degenerate);
+            }
+        }
     }
 }

@@ -1,9 +1,11 @@
 // The principal kernel's two register widths against each other, bit for bit: SSE (four lanes)
 // and AVX2 (eight) run one template with the same IEEE operations per lane and no FMA, so any
-// difference is a bug, not rounding. Also evaluate_and_map against evaluate then map_t, and calls
-// over blocks that split batches against one call. On corpus meshes posed mid-clip and on the
-// bench tube, each as posed and with an irregular jitter that gives every vertex a different,
-// anisotropic tensor and collapses some triangles (lambda_min 0: the maps' fallback).
+// difference is a bug, not rounding. Also evaluate_and_map against evaluate then map_t, calls
+// over blocks that split batches against one call, and evaluate_with_t's edge T against
+// tension_block's (the same sums in the same order, so the same bits). On corpus meshes posed
+// mid-clip and on the bench tube, each as posed and with an irregular jitter that gives every
+// vertex a different, anisotropic tensor and collapses some triangles (lambda_min 0: the maps'
+// fallback).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include "rigscope/core/measure.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
+#include "rigscope/core/tension.h"
 #include "rigscope/io/load.h"
 
 using namespace rigscope;
@@ -19,24 +22,34 @@ using namespace rigscope;
 namespace {
 
 struct Out {
-    std::vector<float> lmax, lmin, dir, tc, ts;
-    std::size_t degenerate = 0, unmapped = 0;
+    std::vector<float> lmax, lmin, dir, tc, ts, t;
+    std::size_t degenerate = 0, unmapped = 0, edge_degenerate = 0;
 };
 
-// The kernel over [0, n) in calls of `block` vertices; with `map`, evaluate_and_map.
-Out run(const PrincipalKernel& pk, const std::vector<Eigen::Vector3f>& p, std::size_t n, std::size_t block, bool map) {
+// The kernel over [0, n) in calls of `block` vertices; with `map`, evaluate_and_map; with
+// rest_lengths, evaluate_with_t.
+Out run(const PrincipalKernel& pk, const std::vector<Eigen::Vector3f>& p, std::size_t n, std::size_t block, bool map,
+        const std::vector<float>* rest_lengths = nullptr) {
     Out o;
     o.lmax.assign(n, -1.0f);
     o.lmin.assign(n, -1.0f);
     o.dir.assign(3 * n, -1.0f);
     o.tc.assign(map ? n : 0, -1.0f);
     o.ts.assign(map ? n : 0, -1.0f);
+    o.t.assign(rest_lengths ? n : 0, -1.0f);
     for (std::size_t b = 0; b < n; b += block) {
         const std::size_t e = std::min(n, b + block);
-        if (map)
+        if (rest_lengths) {
+            const PrincipalKernel::Counts c = pk.evaluate_with_t(p.data(), b, e, o.lmax.data(), o.lmin.data(), o.dir.data(),
+                                                                 map ? o.tc.data() : nullptr, map ? o.ts.data() : nullptr,
+                                                                 rest_lengths->data(), o.t.data());
+            (map ? o.unmapped : o.degenerate) += c.measure;
+            o.edge_degenerate += c.edge;
+        } else if (map) {
             o.unmapped += pk.evaluate_and_map(p.data(), b, e, o.lmax.data(), o.lmin.data(), o.dir.data(), o.tc.data(), o.ts.data());
-        else
+        } else {
             o.degenerate += pk.evaluate(p.data(), b, e, o.lmax.data(), o.lmin.data(), o.dir.data());
+        }
     }
     return o;
 }
@@ -51,18 +64,54 @@ void check_same(const Out& a, const Out& b) {
     CHECK(same(a.dir, b.dir));
     CHECK(same(a.tc, b.tc));
     CHECK(same(a.ts, b.ts));
+    CHECK(same(a.t, b.t));
     CHECK(a.degenerate == b.degenerate);
     CHECK(a.unmapped == b.unmapped);
+    CHECK(a.edge_degenerate == b.edge_degenerate);
 }
 
-// Every result of one width: one call, evaluate_and_map (against evaluate then map_t), and
-// blocks of 37 vertices (batches of 8 split between calls).
-struct Width {
-    Out plain, mapped, blocks;
+// tension_block's T of `deformed` (rest lengths from `rest`), the reference for evaluate_with_t.
+struct EdgeT {
+    std::vector<float> rest_lengths, t;
+    std::size_t degenerate = 0;
 };
 
-Width run_width(const PrincipalKernel& pk, const std::vector<Eigen::Vector3f>& p, std::size_t n) {
-    Width w{run(pk, p, n, n, false), run(pk, p, n, n, true), run(pk, p, n, 37, true)};
+EdgeT edge_t(const Topology& topo, const std::vector<Eigen::Vector3f>& rest, const std::vector<Eigen::Vector3f>& deformed) {
+    const EdgeBatches eb = edge_batches(topo);
+    EdgeT r;
+    r.rest_lengths.assign(topo.welded_count(), 0.0f);
+    r.t.assign(topo.welded_count(), -1.0f);
+    mean_edge_lengths(eb, rest.data(), 0, eb.batch_count(), r.rest_lengths.data());
+    r.degenerate = tension_block(eb, deformed.data(), r.rest_lengths.data(), 0, eb.batch_count(), nullptr, r.t.data());
+    return r;
+}
+
+// Every result of one width: one call, evaluate_and_map (against evaluate then map_t), blocks of
+// 37 vertices (batches of 8 split between calls), and each with the edge T (against `ref` and
+// the same calls without it).
+struct Width {
+    Out plain, mapped, blocks, plain_t, mapped_t, blocks_t;
+};
+
+void check_edge_t(const Out& with_t, const Out& without, const EdgeT& ref) {
+    Out lambdas = with_t;
+    lambdas.t.clear();
+    lambdas.edge_degenerate = 0;
+    check_same(lambdas, without);
+    CHECK(same(with_t.t, ref.t));
+    CHECK(with_t.edge_degenerate == ref.degenerate);
+}
+
+Width run_width(const PrincipalKernel& pk, const std::vector<Eigen::Vector3f>& p, std::size_t n, const EdgeT& ref) {
+    Width w{run(pk, p, n, n, false),
+            run(pk, p, n, n, true),
+            run(pk, p, n, 37, true),
+            run(pk, p, n, n, false, &ref.rest_lengths),
+            run(pk, p, n, n, true, &ref.rest_lengths),
+            run(pk, p, n, 37, true, &ref.rest_lengths)};
+    check_edge_t(w.plain_t, w.plain, ref);
+    check_edge_t(w.mapped_t, w.mapped, ref);
+    check_edge_t(w.blocks_t, w.blocks, ref);
     std::vector<float> tc(n), ts(n);
     const std::size_t unmapped = pk.map_t(w.plain.lmax.data(), w.plain.lmin.data(), 0, n, tc.data(), ts.data());
     CHECK(same(w.mapped.lmax, w.plain.lmax));
@@ -103,15 +152,18 @@ std::size_t compare_widths(const Mesh& mesh, const std::vector<Eigen::Vector3f>&
     const Topology topo = build_topology(mesh);
     const auto tris = welded_triangles(mesh, topo);
     PrincipalKernel pk(tris, topo, rest);
+    REQUIRE(pk.fuses_edge_t());
+    const EdgeT ref = edge_t(topo, rest, deformed);
     const std::size_t n = topo.welded_count();
     pk.avx2 = false;
-    const Width sse = run_width(pk, deformed, n);
+    const Width sse = run_width(pk, deformed, n, ref);
     if (!principal_avx2_supported()) return 0;
     pk.avx2 = true;
-    const Width avx = run_width(pk, deformed, n);
+    const Width avx = run_width(pk, deformed, n, ref);
     check_same(avx.plain, sse.plain);
     check_same(avx.mapped, sse.mapped);
     check_same(avx.blocks, sse.blocks);
+    check_same(avx.blocks_t, sse.blocks_t);
     return n;
 }
 

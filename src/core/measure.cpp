@@ -135,9 +135,16 @@ OneRing one_ring(const std::vector<std::uint32_t>& tris, const Topology& topo, K
 
 Eigen::Vector3d rest_of(const std::vector<Eigen::Vector3f>& p, std::uint32_t v) { return p[v].cast<double>(); }
 
+// Whether this build has the SIMD kernels (every x86-64 build; elsewhere the scalar loops).
+#if defined(__SSE2__)
+constexpr bool kSimd = true;
+#else
+constexpr bool kSimd = false;
+#endif
+
 }  // namespace
 
-FanBatches fan_batches(const OneRing& ring, std::uint32_t last, std::size_t lanes, bool runs) {
+FanBatches fan_batches(const OneRing& ring, std::uint32_t last, std::size_t lanes, bool runs, const Topology* edges) {
     const std::size_t L = lanes;
     constexpr std::uint32_t kNone = FanBatches::kNone;
     FanBatches fb;
@@ -154,6 +161,11 @@ FanBatches fan_batches(const OneRing& ring, std::uint32_t last, std::size_t lane
     fb.reads_last.assign(batches, 0);
     fb.full.assign(batches, 1);
     if (runs) fb.group_start.assign(batches + 1, 0);
+    if (edges) {
+        fb.sum_start.assign(batches + 1, 0);
+        fb.sum_uniform.assign(batches, 0);
+        fb.degree.assign(batches * L, 1.0f);
+    }
     // One group of L file vertices: packed into one word where they are consecutive.
     auto put_group = [&](const std::uint32_t* v) {
         bool run = runs;
@@ -164,6 +176,10 @@ FanBatches fan_batches(const OneRing& ring, std::uint32_t last, std::size_t lane
     std::vector<std::uint32_t> group(L);
     // A lane's corner sequence and the entry of each slot (between two consecutive corners).
     std::vector<std::vector<std::uint32_t>> seq(L), ent(L);
+    // With edges: per lane, the slot of each neighbour in its list's order; (second corner, slot)
+    // pairs sorted, to find a neighbour's first slot.
+    std::vector<std::vector<std::uint32_t>> order(L);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> reach;
     for (std::size_t b = 0; b < batches; ++b) {
         std::size_t slots = 0;
         for (std::size_t l = 0; l < L; ++l) {
@@ -186,7 +202,56 @@ FanBatches fan_batches(const OneRing& ring, std::uint32_t last, std::size_t lane
                     ent[l].push_back(e);
                 }
             if (seq[l].empty()) seq[l].push_back(self);
+            order[l].clear();
+            if (edges && b * L + l < wn) {
+                // The first corner is no slot's second unless a chain comes back to it: then a
+                // slot from the vertex itself reaches it (as between two chains).
+                if (std::find(seq[l].begin() + 1, seq[l].end(), seq[l][0]) == seq[l].end() && seq[l][0] != self) {
+                    seq[l].insert(seq[l].begin(), self);
+                    ent[l].insert(ent[l].begin(), kNone);
+                }
+                reach.clear();
+                for (std::size_t s = 0; s < ent[l].size(); ++s) reach.emplace_back(seq[l][s + 1], static_cast<std::uint32_t>(s));
+                std::sort(reach.begin(), reach.end());
+                for (std::uint32_t i = edges->neighbour_offsets[w]; i < edges->neighbour_offsets[w + 1]; ++i) {
+                    const std::uint32_t q = edges->representative[edges->neighbours[i]];
+                    const auto it = std::lower_bound(reach.begin(), reach.end(), std::make_pair(q, std::uint32_t(0)));
+                    if (it != reach.end() && it->first == q) {
+                        order[l].push_back(it->second);
+                        continue;
+                    }
+                    // No slot reaches q: from the vertex itself (a zero edge), then to q.
+                    if (seq[l].back() != self) {
+                        seq[l].push_back(self);
+                        ent[l].push_back(kNone);
+                    }
+                    seq[l].push_back(q);
+                    ent[l].push_back(kNone);
+                    order[l].push_back(static_cast<std::uint32_t>(ent[l].size() - 1));
+                }
+                if (!order[l].empty()) fb.degree[b * L + l] = static_cast<float>(order[l].size());
+            }
             slots = std::max(slots, ent[l].size());
+        }
+        fb.max_slots = std::max(fb.max_slots, slots);
+        if (edges) {
+            // Uniform: every real lane sums the same slots in the same order.
+            std::size_t rows = 0;
+            bool uniform = true;
+            for (std::size_t l = 0; l < L; ++l) {
+                rows = std::max(rows, order[l].size());
+                if (l > 0 && b * L + l < wn) uniform &= order[l] == order[0];
+            }
+            fb.sum_uniform[b] = uniform;
+            if (uniform) {
+                fb.sum_slot.insert(fb.sum_slot.end(), order[0].begin(), order[0].end());
+            } else {
+                for (std::size_t j = 0; j < rows; ++j)
+                    for (std::size_t l = 0; l < L; ++l) fb.sum_slot.push_back(j < order[l].size() ? order[l][j] : kNone);
+            }
+            if (fb.sum_slot.size() > 0xFFFFFFFFull)
+                throw Error(kExitBadInput, "mesh has too many edges for the measures' layout (edge slots must fit 32 bits)");
+            fb.sum_start[b + 1] = static_cast<std::uint32_t>(fb.sum_slot.size());
         }
         if (fb.slot_start[b] + slots > 0xFFFFFFFFull - batches)
             throw Error(kExitBadInput, "mesh has too many triangles for the measures' layout (slots must fit 32 bits)");
@@ -294,7 +359,11 @@ PrincipalKernel::PrincipalKernel(const std::vector<std::uint32_t>& tris, const T
             k[4] = static_cast<float>(sw);
         }
     }
-    fans = fan_batches(ring, static_cast<std::uint32_t>(topo.welded_of.size() - 1), kLanes, /*runs=*/true);
+    // The edge measure's sums ride along where the SIMD kernel runs and the neighbour lists are
+    // still there (MeshTension builds the kernel before it releases them).
+    const bool edge_sums = kSimd && topo.neighbour_offsets.size() == wn + 1;
+    fans = fan_batches(ring, static_cast<std::uint32_t>(topo.welded_of.size() - 1), kLanes, /*runs=*/true,
+                       edge_sums ? &topo : nullptr);
     constexpr std::size_t L = kLanes;
     const std::size_t slots = fans.entry.size() / L;
     slot_coef.assign(kCoef * L * slots, 0.0f);
@@ -437,31 +506,53 @@ std::size_t AreaKernel::evaluate(const Eigen::Vector3f* positions, std::size_t b
 namespace {
 
 detail::PrincipalCounts run_principal(const PrincipalKernel& pk, const Eigen::Vector3f* positions, std::size_t begin,
-                                      std::size_t end, float* lambda_max, float* lambda_min, float* dir, float* t_compress,
-                                      float* t_stretch) {
-    static_assert(detail::PrincipalLayout::kRun == FanBatches::kRun && detail::PrincipalLayout::kLanes == PrincipalKernel::kLanes,
+                                      std::size_t end, detail::PrincipalOut out) {
+    static_assert(detail::PrincipalLayout::kRun == FanBatches::kRun && detail::PrincipalLayout::kNone == FanBatches::kNone &&
+                      detail::PrincipalLayout::kLanes == PrincipalKernel::kLanes,
                   "one layout");
     const FanBatches& fans = pk.fans;
-    const detail::PrincipalLayout k{positions->data(),      fans.welded,      fans.slot_start.data(),
-                                    fans.group_start.data(), fans.corner.data(), fans.reads_last.data(),
-                                    fans.full.data(),        pk.slot_coef.data(), pk.ring.offsets.data()};
+    auto data = [](const auto& v) { return v.empty() ? nullptr : v.data(); };
+    const detail::PrincipalLayout k{positions->data(),        fans.welded,          fans.slot_start.data(),
+                                    fans.group_start.data(),  fans.corner.data(),   fans.reads_last.data(),
+                                    fans.full.data(),         pk.slot_coef.data(),  pk.ring.offsets.data(),
+                                    data(fans.sum_start),     data(fans.sum_slot),  data(fans.sum_uniform),
+                                    data(fans.degree)};
+    // The lengths of one batch's slots, N per slot (N <= kLanes): on the stack for the slot
+    // counts of ordinary meshes, on the heap for a vertex in hundreds of triangles.
+    constexpr std::size_t kStackSlots = 64;
+    float stack[kStackSlots * PrincipalKernel::kLanes];
+    std::vector<float> heap;
+    if (out.t && fans.max_slots > kStackSlots) heap.resize(fans.max_slots * PrincipalKernel::kLanes);
+    out.scratch = heap.empty() ? stack : heap.data();
 #if defined(RIGSCOPE_AVX2_KERNEL)
-    if (pk.avx2) return detail::principal_avx2(k, begin, end, lambda_max, lambda_min, dir, t_compress, t_stretch);
+    if (pk.avx2) return detail::principal_avx2(k, begin, end, out);
 #endif
-    return detail::principal_lanes<V4>(k, begin, end, lambda_max, lambda_min, dir, t_compress, t_stretch);
+    return detail::principal_lanes<V4>(k, begin, end, out);
 }
 
 }  // namespace
 
 std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
                                       float* lambda_min, float* dir) const {
-    return run_principal(*this, positions, begin, end, lambda_max, lambda_min, dir, nullptr, nullptr).degenerate;
+    return run_principal(*this, positions, begin, end, {lambda_max, lambda_min, dir, nullptr, nullptr, nullptr, nullptr, nullptr})
+        .degenerate;
 }
 
 std::size_t PrincipalKernel::evaluate_and_map(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                                               float* lambda_max, float* lambda_min, float* dir, float* t_compress,
                                               float* t_stretch) const {
-    return run_principal(*this, positions, begin, end, lambda_max, lambda_min, dir, t_compress, t_stretch).unmapped;
+    return run_principal(*this, positions, begin, end,
+                         {lambda_max, lambda_min, dir, t_compress, t_stretch, nullptr, nullptr, nullptr})
+        .unmapped;
+}
+
+PrincipalKernel::Counts PrincipalKernel::evaluate_with_t(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                                                         float* lambda_max, float* lambda_min, float* dir, float* t_compress,
+                                                         float* t_stretch, const float* rest_lengths, float* t) const {
+    if (!fuses_edge_t()) throw internal_error("principal kernel without edge sums asked for the edge T");
+    const detail::PrincipalCounts c =
+        run_principal(*this, positions, begin, end, {lambda_max, lambda_min, dir, t_compress, t_stretch, rest_lengths, t, nullptr});
+    return {t_compress ? c.unmapped : c.degenerate, c.edge_degenerate};
 }
 
 std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::size_t begin, std::size_t end, float* tc,
@@ -586,6 +677,13 @@ std::size_t PrincipalKernel::evaluate_and_map(const Eigen::Vector3f* positions, 
                                               float* t_stretch) const {
     evaluate(positions, begin, end, lambda_max, lambda_min, dir);
     return map_t(lambda_max, lambda_min, begin, end, t_compress, t_stretch);
+}
+
+// fan_batches lays out no edge sums without SSE2 (fuses_edge_t() is false): MeshTension computes
+// T with tension_block instead.
+PrincipalKernel::Counts PrincipalKernel::evaluate_with_t(const Eigen::Vector3f*, std::size_t, std::size_t, float*, float*, float*,
+                                                         float*, float*, const float*, float*) const {
+    throw internal_error("principal kernel without edge sums asked for the edge T");
 }
 
 #endif

@@ -79,9 +79,8 @@ inline std::size_t popcount(V8 m) { return static_cast<std::size_t>(__builtin_po
 
 }  // namespace
 
-PrincipalCounts principal_avx2(const PrincipalLayout& k, std::size_t begin, std::size_t end, float* lambda_max,
-                               float* lambda_min, float* dir, float* t_compress, float* t_stretch) {
-    return principal_lanes<V8>(k, begin, end, lambda_max, lambda_min, dir, t_compress, t_stretch);
+PrincipalCounts principal_avx2(const PrincipalLayout& k, std::size_t begin, std::size_t end, const PrincipalOut& out) {
+    return principal_lanes<V8>(k, begin, end, out);
 }
 
 }  // namespace rigscope::detail

@@ -36,6 +36,10 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
     t.resize(topo.welded_count());
+    if (fuses_edge_t()) {  // T comes from the principal kernel's pass
+        evaluate_measure(positions, pool);
+        return;
+    }
     const std::size_t nb = batches.batch_count();
     const std::size_t per_task = std::max<std::size_t>(block_vertices / EdgeBatches::kLanes, 1);
     const std::size_t tasks = (nb + per_task - 1) / per_task;
@@ -79,15 +83,30 @@ void MeshTension::evaluate_measure(const std::vector<Eigen::Vector3f>& positions
         compress_dir.resize(3 * wn);
         t_compress.resize(wn);
         t_stretch.resize(wn);
-        // Without smoothing, the kernel maps as it goes (T from the lambdas still in registers).
+        // Without smoothing, the kernel maps as it goes (T from the lambdas still in registers);
+        // the edge T comes from the same pass where the layout has its sums.
+        block_edge_degenerate_.resize(tasks);
         run_tasks(pool, tasks, [&](std::size_t i) {
             const std::size_t b = i * per_task, e = std::min(wn, b + per_task);
-            if (iterations == 0)
+            float* tc = iterations == 0 ? t_compress.data() : nullptr;
+            float* ts = iterations == 0 ? t_stretch.data() : nullptr;
+            if (fuses_edge_t()) {
+                const PrincipalKernel::Counts c = principal_kernel.evaluate_with_t(positions.data(), b, e, lambda_max.data(),
+                                                                                   lambda_min.data(), compress_dir.data(), tc, ts,
+                                                                                   rest_lengths.data(), t.data());
+                block_degenerate[i] = c.measure;
+                block_edge_degenerate_[i] = c.edge;
+            } else if (tc) {
                 block_degenerate[i] = principal_kernel.evaluate_and_map(positions.data(), b, e, lambda_max.data(), lambda_min.data(),
-                                                                        compress_dir.data(), t_compress.data(), t_stretch.data());
-            else
+                                                                        compress_dir.data(), tc, ts);
+            } else {
                 principal_kernel.evaluate(positions.data(), b, e, lambda_max.data(), lambda_min.data(), compress_dir.data());
+            }
         });
+        if (fuses_edge_t()) {
+            degenerate = 0;
+            for (std::size_t i = 0; i < tasks; ++i) degenerate += block_edge_degenerate_[i];
+        }
         if (iterations > 0) {
             // Both stretches smoothed together (one pass over the neighbours); the direction is
             // the unsmoothed one.

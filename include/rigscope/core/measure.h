@@ -63,12 +63,27 @@ struct FanBatches {
     bool runs = false;
     std::vector<std::uint32_t> group_start;
 
+    // With edge lists (fan_batches' `edges`), the edge measure's sums from the same walk. Every
+    // neighbour of a lane is the second corner of one of its slots (a neighbour no triangle
+    // reaches, like the far end of a thin triangle's edge, gets slots of its own: the vertex
+    // itself, then the neighbour, with zero coefficients). Per batch, the slots whose lengths a
+    // lane adds, in the order of its neighbour list (the edge kernel's order, so the same float
+    // sum): one list for every lane where the lanes' lists are the same ("uniform", most batches
+    // of a mesh stored row by row), else one row of `lanes` slots per neighbour rank, kNone past
+    // a lane's degree. Slots are counted from the batch's first.
+    std::vector<std::uint32_t> sum_start;  // per batch, plus one: its entries in sum_slot
+    std::vector<std::uint32_t> sum_slot;
+    std::vector<std::uint8_t> sum_uniform;  // per batch
+    std::vector<float> degree;               // per lane: its edge count, 1 where none (EdgeBatches::degree)
+    std::size_t max_slots = 0;               // the most slots of one batch
+
     std::size_t batch_count() const { return slot_start.empty() ? 0 : slot_start.size() - 1; }
 };
 
-// last_file_vertex: the mesh's last file vertex (welded_of.size() - 1).
+// last_file_vertex: the mesh's last file vertex (welded_of.size() - 1). edges: a topology whose
+// neighbour lists are still held, to lay out the edge sums too.
 FanBatches fan_batches(const OneRing& ring, std::uint32_t last_file_vertex, std::size_t lanes = FanBatches::kLanes,
-                       bool runs = false);
+                       bool runs = false, const Topology* edges = nullptr);
 
 // area: T_area = A_rest / A_deformed of the one-ring (barycentric areas: a third of each incident
 // triangle; the thirds cancel in the ratio).
@@ -131,6 +146,23 @@ struct PrincipalKernel {
     // count.
     std::size_t evaluate_and_map(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
                                  float* lambda_min, float* dir, float* t_compress, float* t_stretch) const;
+
+    // Whether the layout holds the edge sums (fan_batches' edges: built from a topology that still
+    // had its neighbour lists, on a build with the SIMD kernels), for evaluate_with_t.
+    bool fuses_edge_t() const { return !fans.sum_start.empty(); }
+
+    // evaluate (t_compress null) or evaluate_and_map, and in the same pass the edge measure's T of
+    // the same vertices: the positions it loads for the triangles give the edge lengths too, summed
+    // per vertex in its neighbour list's order, so t gets tension_block's bits (tests compare
+    // them). rest_lengths: mean rest edge length per welded vertex (MeshTension::rest_lengths).
+    // Needs fuses_edge_t(). Returns the measure's count (evaluate's or evaluate_and_map's) and
+    // tension_block's (T fell back to 1).
+    struct Counts {
+        std::size_t measure, edge;
+    };
+    Counts evaluate_with_t(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
+                           float* lambda_min, float* dir, float* t_compress, float* t_stretch, const float* rest_lengths,
+                           float* t) const;
 
     // The maps' T of welded vertices [begin, end): t_compress = 1 / lambda_min and t_stretch =
     // 1 / lambda_max by t_of_lambda's rule. Returns how many vertices fell back to T = 1 on either

@@ -76,8 +76,12 @@ struct MeshTension {
     }
 
 private:
+    // Whether a frame's T comes from the principal kernel's pass (principal runs, where its layout
+    // holds the edge sums) instead of tension_block's.
+    bool fuses_edge_t() const { return measure.measure == Measure::principal && principal_kernel.fuses_edge_t(); }
     void evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool);
     std::vector<float> smooth_values_, smooth_scratch_;
+    std::vector<std::size_t> block_edge_degenerate_;  // per task: tension_block's count, from the principal pass
 };
 
 // Per mesh and welded vertex, the lowest stretch-side T and the highest compress-side T over the
