@@ -55,7 +55,8 @@ struct MeshTension {
     std::vector<std::size_t> block_degenerate;  // per task of the last frame, kept to reuse
 
     // The measure beyond edge length (methods.md). `t` stays the edge measure's T in every mode
-    // (smoothed when the measure is edge); the maps come from compress_t() and stretch_t().
+    // (smoothed when the measure is edge; in principal runs taken from the principal kernel's
+    // pass, the same bits); the maps come from compress_t() and stretch_t().
     MeasureOptions measure;
     AreaKernel area_kernel;             // area only
     PrincipalKernel principal_kernel;   // principal only
