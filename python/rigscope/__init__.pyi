@@ -22,9 +22,12 @@ Frames = Union[None, int, str, range, Iterable[Union[int, str]]]
 Progress = Optional[Callable[[int, int], object]]
 # Vertex indices: a list, tuple, range or integer numpy array.
 Vertices = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
-# A method's result for one mesh. With several meshes selected it is a dict keyed by mesh name:
-# typed as "the value | Any" (typeshed's "Any trick") so that single-mesh scripts check cleanly;
-# a multi-mesh script casts: typing.cast(Dict[str, TensionResult], s.tension()).
+
+# --- Results ---------------------------------------------------------------------------------
+# A method's result is typed "the value | Any": it is the value itself for one mesh and a dict
+# keyed by mesh name for several; the Any (typeshed's "Any trick") lets single-mesh scripts check
+# cleanly, and a multi-mesh script casts: typing.cast(Dict[str, TensionResult], s.tension()).
+# The names below (PathArg ... DriveResult) exist for type checkers only, not at run time.
 Float32Array = npt.NDArray[np.float32]
 Float64Array = npt.NDArray[np.float64]
 
