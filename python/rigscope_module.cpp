@@ -1,9 +1,12 @@
-// The Python module `rigscope`: the run layer (rigscope/run) for pipeline scripts. Option names
+// The Python module `rigscope._rigscope`, which the package rigscope/ wraps: the run layer
+// (rigscope/run) for pipeline scripts. Option names
 // and defaults are the CLI's; errors carry the CLI's messages, one exception class per exit code;
 // arrays are handed to numpy from the C++ buffers they were computed in (no per-vertex copy),
 // and the GIL is released while frames are evaluated. docs/python.md has examples. This file
 // holds the bindings; session.h the calls, tension_result.h tension()'s results, arrays.h what
-// crosses to numpy.
+// crosses to numpy, messages.h the engine's warnings. Inputs arrive as the CLI's strings:
+// rigscope/_inputs.py converts Python's forms (frames as a range, paths as os.PathLike) for
+// every binding, so a binding takes `std::optional<std::string> frames` and `std::string` paths.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -12,6 +15,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/tension.h"
+#include "messages.h"
 #include "session.h"
 #include "tension_result.h"
 
@@ -21,9 +25,11 @@ using rigscope_python::Session;
 using rigscope_python::TensionArgs;
 using rigscope_python::TensionResult;
 
-PYBIND11_MODULE(rigscope, m) {
+PYBIND11_MODULE(_rigscope, m) {
     m.doc() = "rigscope: tension maps, rivets and joystick drivers for skinned, animated meshes (FBX, glTF)";
     m.attr("__version__") = RIGSCOPE_VERSION;
+    rigscope_python::install_message_sink();
+    m.def("_take_messages", &rigscope_python::take_messages, "The engine's messages since the last call (rigscope/__init__.py reports them)");
 
     // One class per exit code of the CLI (README: exit codes), under one base.
     static py::exception<Error> base(m, "Error");
@@ -76,6 +82,7 @@ PYBIND11_MODULE(rigscope, m) {
         py::arg("smooth_weights") = "uniform", py::arg("auto_range") = py::none()
 
     py::class_<Session, std::shared_ptr<Session>>(m, "Session")
+        .def_property_readonly("file", &Session::file, "The file load() read")
         .def("info", &Session::info, "The same facts as `rigscope info --json`, as a dict")
         .def("deform", &Session::deform, py::kw_only(), py::arg("frames") = py::none(), py::arg("progress") = py::none(),
              "Deformed positions: float32 (frames, vertices, 3) per mesh")

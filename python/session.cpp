@@ -10,6 +10,7 @@
 #include "progress.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/vertex_list.h"
+#include "rigscope/core/vertex_match.h"
 #include "rigscope/io/info_report.h"
 #include "rigscope/io/rig_reader.h"
 #include "rigscope/run/deform_run.h"
@@ -137,7 +138,10 @@ py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::opt
         py::gil_scoped_release release;
         fits = fit_rivets(in_, mesh, vertices, joint.value_or(""), python_progress(progress));
     }
+    // The keys and values of `rigscope rivet --format json`'s "rivets" (src/io/rivet_report.cpp),
+    // with numpy arrays for its [x, y, z] lists.
     const Scene& s = in_.scene;
+    const double diagonal = bounding_diagonal(s.meshes[mesh].positions);
     py::list out;
     for (const RivetResult& r : fits) {
         py::dict d;
@@ -146,16 +150,17 @@ py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::opt
         const int parent = s.nodes[r.joint].parent;
         d["parent"] = parent >= 0 ? py::object(py::str(s.nodes[parent].name)) : py::none();
         py::list inf;
-        for (const RivetInfluence& i : r.influences) inf.append(py::make_tuple(s.nodes[i.joint].name, i.weight));
+        for (const RivetInfluence& i : r.influences) inf.append(py::dict(py::arg("joint") = s.nodes[i.joint].name, py::arg("weight") = i.weight));
         d["influences"] = inf;
         auto vec = [](const Eigen::Vector3d& v) { return owned_array(std::vector<double>{v.x(), v.y(), v.z()}, {3}); };
-        d["analytic"] = r.analytic ? py::object(vec(*r.analytic)) : py::none();
+        d["analytic_pivot"] = r.analytic ? py::object(vec(*r.analytic)) : py::none();
         d["pivot_world"] = vec(r.pivot_world);
         d["pivot_parent"] = vec(r.fit.pivot_parent);
         d["offset"] = vec(r.fit.offset);
         d["rank"] = r.fit.rank;
         d["rms_error"] = r.fit.rms_error;
         d["max_error"] = r.fit.max_error;
+        d["max_error_relative"] = diagonal > 0 ? r.fit.max_error / diagonal : 0.0;
         out.append(d);
     }
     return out;
@@ -213,7 +218,12 @@ py::object Session::drive(const std::optional<std::string>& rig_path, const std:
         d["weights"] = owned_array(std::move(weights[s]), {n});
         jseries.append(d);
     }
+    // The keys of `rigscope drive --format json` (src/io/drive_output.cpp), arrays as numpy.
     py::dict out;
+    out["input"] = opt_.file;
+    out["rig"] = path;
+    out["clip"] = in_.clip_ptr() ? py::object(py::str(in_.clip_ptr()->name)) : py::none();
+    out["fps"] = in_.fps;
     out["frames"] = frame_labels(in_.frames);
     out["times"] = frame_times(in_.frames);
     out["controls"] = jcontrols;

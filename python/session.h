@@ -43,6 +43,8 @@ class Session {
 public:
     explicit Session(InputOptions opt);
 
+    const std::string& file() const { return opt_.file; }
+
     py::object info() const;
 
     py::object deform(const std::optional<std::string>& frames, const py::object& progress);

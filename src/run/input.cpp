@@ -105,6 +105,11 @@ void check_input_options(const InputOptions& opt) {
 
 namespace {
 
+// A file's warning as it is logged: naming the file, as errors do (a glTF's start with it already).
+std::string naming(const std::string& file, const std::string& warning) {
+    return warning.rfind(file + ": ", 0) == 0 ? warning : file + ": " + warning;
+}
+
 // What load_input does once the scene is in memory (check_and_read_rig has run).
 Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const LoadOptions& lo, const Rig& rig) {
     Input in;
@@ -112,7 +117,7 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
     in.paths.push_back(opt.file);
     // `info` reports warnings in its own output; per-frame commands log them.
     if (per_frame)
-        for (const auto& w : in.scene.warnings) spdlog::warn("{}", w);
+        for (const auto& w : in.scene.warnings) spdlog::warn("{}", naming(opt.file, w));
     in.weld = opt.weld != "off";
     // More threads than cores only take turns: with 1024 on a small machine each phase of a frame
     // waited on a thousand spinning workers, which looked like a hang.
@@ -129,7 +134,7 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
     if (!opt.animation.empty()) {
         Scene motion = load_scene(opt.animation, lo);
         in.paths.push_back(opt.animation);
-        for (const auto& w : motion.warnings) spdlog::warn("{}", w);
+        for (const auto& w : motion.warnings) spdlog::warn("{}", naming(opt.animation, w));
         const Clip* source = pick_clip(motion, opt.clip, opt.animation);
         if (!source) throw Error(kExitMismatch, opt.animation + ": --animation file has no animation");
         RetargetReport report;

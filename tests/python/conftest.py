@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
-CORPUS = ROOT.parent / "shared" / "corpus"
+# RIGSCOPE_CORPUS, as for the C++ and CLI tests; else ../shared/corpus beside the checkout.
+CORPUS = Path(os.environ.get("RIGSCOPE_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 
 @pytest.fixture(scope="session")

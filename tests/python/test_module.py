@@ -15,7 +15,7 @@ BEND = str(DATA / "bend_cylinder.glb")
 FACE = str(DATA / "joystick_face.glb")
 RIG = str(DATA / "joystick_face.rig.json")
 CESIUM = CORPUS / "khronos" / "cesium_man.gltf"
-TUBE = ROOT.parent / "shared" / "bench" / "tube_262k.glb"
+TUBE = CORPUS.parent / "bench" / "tube_262k.glb"
 
 
 def frames_of(rows):
@@ -106,6 +106,38 @@ def test_rivets_equal_cli_csv(cli):
             assert list(f[key]) == [float(r[f"{key}_{c}"]) for c in "xyz"], key
         assert f["rms_error"] == float(r["rms_error"]) and f["max_error"] == float(r["max_error"])
         assert f["rank"] == int(r["rank"])
+
+
+def plain(value):
+    """A result as the JSON text would hold it: arrays as lists of Python numbers."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def test_rivets_are_keyed_and_valued_as_the_cli_json(cli):
+    # The CLI prints the shortest text that reads back as the same double: equal, not close.
+    s = rigscope.load(BEND)
+    fits = s.rivets([272, 300, 12], frames="1..91:5")
+    doc = json.loads(cli("rivet", BEND, "--vertices", "272,300,12", "--frames", "1..91:5", "--format", "json"))
+    assert plain(fits) == doc["rivets"]
+
+
+def test_drive_is_keyed_and_valued_as_the_cli_json(cli):
+    # Weights and x, y are float32 in both: the JSON's shortest text reads back as the float32.
+    d = rigscope.load(FACE).drive(RIG, frames="1..97:8")
+    doc = json.loads(cli("drive", FACE, "--rig", RIG, "--frames", "1..97:8", "--format", "json"))
+    assert list(d) == list(doc)
+    f32 = lambda xs: np.array(xs, dtype=np.float32).tolist()
+    for c in doc["controls"]:
+        c["x"], c["y"] = f32(c["x"]), f32(c["y"])
+    for series in doc["series"]:
+        series["weights"] = f32(series["weights"])
+    assert plain(d) == doc
 
 
 def test_baked_rivets_equal_cli_csv(cli):

@@ -1,0 +1,194 @@
+# Types of the rigscope package for editors and type checkers (PEP 561: py.typed beside it).
+# The runtime is the extension rigscope._rigscope, wrapped by __init__.py; this stub describes
+# what a user calls. One section per binding file of python/; a new binding adds its section:
+# its functions with the inputs' Python forms (`frames: Frames = None`, paths `PathArg`) and,
+# for a dict result, a TypedDict with the CLI JSON's keys. tests/python/test_docs.py runs mypy
+# on docs/python.md's examples against this file.
+import os
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+# --- Inputs (_inputs.py) ---------------------------------------------------------------------
+# A path: str or os.PathLike (pathlib.Path).
+PathArg = Union[str, "os.PathLike[str]"]
+# frames=: one frame, a list or tuple of frames, a range, the CLI's --frames text ("1..91:5",
+# "0,10,20"), or "bind"; None: the clip's own frames.
+Frames = Union[None, int, str, range, Iterable[Union[int, str]]]
+# progress=: called after each frame as progress(done, total).
+Progress = Optional[Callable[[int, int], object]]
+# Vertex indices: a list, tuple, range or integer numpy array.
+Vertices = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
+
+# --- Results ---------------------------------------------------------------------------------
+# A method's result is typed "the value | Any": it is the value itself for one mesh and a dict
+# keyed by mesh name for several; the Any (typeshed's "Any trick") lets single-mesh scripts check
+# cleanly, and a multi-mesh script casts: typing.cast(Dict[str, TensionResult], s.tension()).
+# The names below (PathArg ... DriveResult) exist for type checkers only, not at run time.
+Float32Array = npt.NDArray[np.float32]
+Float64Array = npt.NDArray[np.float64]
+
+# --- Errors and warnings (rigscope_module.cpp, __init__.py) ----------------------------------
+class Error(Exception): ...
+class BadValueError(Error): ...
+class BadInputError(Error): ...
+class CannotWriteError(Error): ...
+class MismatchError(Error): ...
+class InternalError(Error): ...
+class RigscopeWarning(UserWarning): ...
+
+# --- Results (session.cpp, tension_result.cpp) -----------------------------------------------
+class TensionResult:
+    """tension()'s maps of one mesh."""
+    mesh: str
+    frames: List[Union[int, str]]
+    times: Float64Array
+    t: Float32Array
+    t_s: float
+    t_c: float
+    # measure="area"
+    t_area: Float32Array
+    # measure="principal"
+    lambda_max: Float32Array
+    lambda_min: Float32Array
+    compress_dir: Float32Array
+    @property
+    def compress(self) -> Float32Array: ...
+    @property
+    def stretch(self) -> Float32Array: ...
+
+class FrameMaps:
+    """One frame's maps from iter_tension() (a types.SimpleNamespace at run time)."""
+    t: Float32Array
+    compress: Float32Array
+    stretch: Float32Array
+    t_area: Float32Array
+    lambda_max: Float32Array
+    lambda_min: Float32Array
+    compress_dir: Float32Array
+
+class TensionFrames(Iterator[Tuple[Union[int, str], Any]]):
+    def __iter__(self) -> "TensionFrames": ...
+    def __next__(self) -> Tuple[Union[int, str], Union[FrameMaps, Any]]: ...
+
+class RivetInfluence(TypedDict):
+    joint: str
+    weight: float
+
+class RivetFit(TypedDict):
+    """One item of `rigscope rivet --format json`'s "rivets"."""
+    vertex: int
+    joint: str
+    parent: Optional[str]
+    influences: List[RivetInfluence]
+    analytic_pivot: Optional[Float64Array]
+    pivot_world: Float64Array
+    pivot_parent: Float64Array
+    offset: Float64Array
+    rank: int
+    rms_error: float
+    max_error: float
+    max_error_relative: float
+
+class RivetBake(TypedDict):
+    """rivets(bake=True): the CLI's "bake" rows as arrays."""
+    frames: List[Union[int, str]]
+    times: Float64Array
+    vertices: List[int]
+    position: Float64Array  # (frames, vertices, 3)
+    rotation: Float64Array  # (frames, vertices, 4), quaternion x, y, z, w
+
+class DriveControl(TypedDict):
+    control: str
+    node: str
+    x: Float32Array
+    y: Float32Array
+
+class DriveSeries(TypedDict):
+    control: str
+    mesh: str
+    target: str
+    weights: Float32Array
+
+class DriveResult(TypedDict):
+    """The keys of `rigscope drive --format json`."""
+    input: str
+    rig: str
+    clip: Optional[str]
+    fps: float
+    frames: List[Union[int, str]]
+    times: Float64Array
+    controls: List[DriveControl]
+    series: List[DriveSeries]
+
+# --- The session (session.cpp) ---------------------------------------------------------------
+class Session:
+    @property
+    def file(self) -> str: ...
+    def info(self) -> Dict[str, Any]: ...
+    def deform(self, *, frames: Frames = None, progress: Progress = None) -> Union[Float32Array, Any]: ...
+    def tension(
+        self,
+        *,
+        frames: Frames = None,
+        reference: Optional[PathArg] = None,
+        reference_frame: Optional[int] = None,
+        falloff: float = ...,
+        stretch_area: float = ...,
+        compress_area: float = ...,
+        weight_limit: float = ...,
+        smooth_k: float = ...,
+        measure: str = "edge",  # "edge", "area" or "principal"
+        smooth: int = 0,
+        smooth_weights: str = "uniform",  # "uniform" or "cotan"
+        auto_range: Optional[float] = None,
+        progress: Progress = None,
+    ) -> Union[TensionResult, Any]: ...
+    def iter_tension(
+        self,
+        *,
+        frames: Frames = None,
+        reference: Optional[PathArg] = None,
+        reference_frame: Optional[int] = None,
+        falloff: float = ...,
+        stretch_area: float = ...,
+        compress_area: float = ...,
+        weight_limit: float = ...,
+        smooth_k: float = ...,
+        measure: str = "edge",  # "edge", "area" or "principal"
+        smooth: int = 0,
+        smooth_weights: str = "uniform",  # "uniform" or "cotan"
+        auto_range: Optional[float] = None,
+    ) -> TensionFrames: ...
+    @overload
+    def rivets(
+        self, vertices: Vertices, *, joint: Optional[str] = None, frames: Frames = None, bake: Literal[False] = False,
+        progress: Progress = None,
+    ) -> List[RivetFit]: ...
+    @overload
+    def rivets(
+        self, vertices: Vertices, *, joint: None = None, frames: Frames = None, bake: Literal[True], progress: Progress = None
+    ) -> RivetBake: ...
+    def drive(self, rig: Optional[PathArg] = None, *, frames: Frames = None, progress: Progress = None) -> DriveResult: ...
+
+def load(
+    file: PathArg,
+    *,
+    clip: Optional[str] = None,
+    animation: Optional[PathArg] = None,
+    rig: Optional[PathArg] = None,
+    weld: bool = True,
+    mesh: Optional[str] = None,
+    fps: Optional[float] = None,
+    retarget: str = "rotation",  # or "full"
+    max_memory: float = 8192.0,
+    allow_outside_uris: bool = False,
+    threads: int = 0,
+    rom: bool = False,
+    joints: Optional[str] = None,
+    rom_angle: float = 60.0,
+    rom_frames: int = 24,
+) -> Session: ...
