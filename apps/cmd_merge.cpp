@@ -1,141 +1,36 @@
 // `rigscope merge OUT CHUNK...`: joins the outputs of `--chunk I/N` runs into what one run
-// would have written (docs/farm.md).
+// would have written (docs/farm.md). The job is the run layer's (rigscope/run/merge_run.h).
 #include <memory>
-#include <spdlog/spdlog.h>
-#include <sys/stat.h>
 
-#include "cli_common.h"
 #include "commands.h"
-#include "rigscope/farm/check_chunk.h"
-#include "rigscope/farm/diff_chunk.h"
 #include "rigscope/core/error.h"
-#include "rigscope/farm/merge.h"
-#include "rigscope/run/tension_gltf.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/merge_run.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-struct MergeOptions {
-    std::string out;
-    std::string junit;  // diff: the run's JUnit report
-    std::vector<std::string> chunks;
-};
-
-const std::vector<std::string>* option(const ChunkRecord& r, const std::string& name) {
-    for (const auto& [n, values] : r.options)
-        if (n == name && !values.empty()) return &values;
-    return nullptr;
-}
-
-// Per-frame files go straight to their final names, so there is nothing to join: the merge
-// checks that every frame of the run's selection has its file, naming the chunk that owed it.
-void check_frame_files(const std::vector<ChunkRecord>& chunks) {
-    const ChunkRecord& r = chunks.front();
-    InputOptions opt;
-    auto text = [&](const char* name, std::string& field) {
-        if (const auto* v = option(r, name)) field = v->front();
-    };
-    text("FILE", opt.file);
-    text("--animation", opt.animation);
-    text("--retarget", opt.retarget);
-    text("--clip", opt.clip);
-    text("--frames", opt.frames);
-    text("--mesh", opt.mesh);
-    text("--weld", opt.weld);
-    text("--rig", opt.rig);
-    text("--joints", opt.joints);
-    opt.rom = option(r, "--rom") != nullptr;
-    if (const auto* v = option(r, "--rom-angle")) opt.rom_options.angle_deg = std::stod(v->front());
-    if (const auto* v = option(r, "--rom-frames")) opt.rom_options.frames_per_sweep = std::stoi(v->front());
-    if (const auto* v = option(r, "--fps")) opt.fps = std::stod(v->front());
-    if (const auto* v = option(r, "--max-memory")) opt.max_memory_mib = std::stod(v->front());
-    if (const auto* v = option(r, "--allow-outside-uris")) opt.allow_outside_uris = v->front() != "false" && v->front() != "0";
-    const Input in = load_input(opt);
-    std::string missing;
-    std::size_t count = 0, absent = 0;
-    for (int i = 0; i < r.count; ++i)
-        for (const Frame& f : chunk_frames(in.frames, i, r.count)) {
-            const std::string name = frame_file_name(r.output, f);
-            struct stat st {};
-            ++count;
-            if (stat(name.c_str(), &st) == 0 && S_ISREG(st.st_mode)) continue;
-            if (++absent <= 3) missing += (missing.empty() ? "" : ", ") + name + " (chunk " + std::to_string(i) + ")";
-        }
-    if (absent)
-        throw Error(kExitMismatch, "merge: " + std::to_string(absent) + " of " + std::to_string(count) + " frame files missing: " + missing +
-                                       (absent > 3 ? ", ..." : ""));
-    spdlog::info("merge: {} frame files of {} chunks complete ({})", count, r.count, r.output);
-}
-
-int run_merge(const MergeOptions& opt) {
-    const std::vector<ChunkRecord> chunks = gather_chunks(opt.chunks, RIGSCOPE_VERSION);
-    if (per_frame_files(chunks)) {
-        if (opt.out != chunks.front().output)
-            throw Error(kExitUsage, opt.out + ": the chunks wrote per-frame files " + chunks.front().output +
-                                        ": give that pattern as OUT (there is nothing to join, merge checks they are all there)");
-        check_frame_files(chunks);
-        return kExitOk;
-    }
-    if (chunks.front().command == "check") {
-        // check's chunks are JUnit reports: OUT gets the run's report, stdout its text, and the
-        // exit code is the run's verdict.
-        const CheckOutcome outcome = merge_check_chunks(chunks);
-        OutputFile junit(opt.out, chunk_files(chunks));
-        junit.write(outcome.junit);
-        junit.finish();
+int run_merge_command(const MergeJobOptions& opt) {
+    const MergeJobResult r = run_merge(opt);
+    if (r.report_on_stdout) {
         OutputFile report("-");
-        report.write(outcome.report);
+        report.write(r.report);
         report.commit();
-        junit.commit();
-        return outcome.failed ? kExitCheckFailed : kExitOk;
     }
-    if (chunks.front().command == "diff") {
-        // The rows or frames joined as for other commands; the summary, verdict and JUnit
-        // report from the chunks' per-vertex extremes.
-        DiffLimits limits;
-        std::vector<DiffMesh> meshes;
-        std::vector<DiffFrame> frames;
-        merge_diff_chunks(chunks, limits, meshes, frames);
-        const CheckOutcome outcome = diff_outcome(limits, merged_run_info(chunks), meshes, frames);
-        std::vector<std::string> keep = chunk_files(chunks);
-        OutputFile out(opt.out, keep);
-        std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, keep);
-        merge_chunk_outputs(chunks, out);
-        out.finish();
-        if (junit) {
-            junit->write(outcome.junit);
-            junit->finish();
-        }
-        if (opt.out != "-") {
-            OutputFile report("-");
-            report.write(outcome.report);
-            report.commit();
-        }
-        out.commit();
-        if (junit) junit->commit();
-        return outcome.failed ? kExitCheckFailed : kExitOk;
-    }
-    if (!opt.junit.empty()) throw Error(kExitUsage, "merge --junit is for diff chunks (check chunks' OUT is the JUnit report)");
-    double t_s = 0, t_c = 0;
-    if (merged_auto_range(chunks, t_s, t_c))
-        spdlog::info("merge: auto range over the frames of all {} chunks: t_s = {}, t_c = {} (each chunk's log shows its own)",
-                     chunks.size(), t_s, t_c);
-    OutputFile out(opt.out, chunk_files(chunks));
-    merge_chunk_outputs(chunks, out);
-    out.commit();
-    return kExitOk;
+    // check and diff chunks: the exit code is the run's verdict.
+    return r.verdict && r.failed ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace
 
 void add_merge_command(CLI::App& app, Runner& run) {
-    auto opt = std::make_shared<MergeOptions>();
+    auto opt = std::make_shared<MergeJobOptions>();
     CLI::App* cmd = app.add_subcommand("merge", "Join the outputs of --chunk I/N runs into what one run would have written");
     cmd->add_option("OUT", opt->out, "Merged output (- for stdout); for per-frame glTF chunks, their out_####.glb pattern")->required();
     cmd->add_option("--junit", opt->junit, "diff chunks: also write the run's JUnit report here");
     cmd->add_option("CHUNK", opt->chunks, "Chunk outputs (or their .chunk.json records), one per chunk, any order")->required();
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_merge(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_merge_command(*opt); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(6, add_merge_command);

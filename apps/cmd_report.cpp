@@ -1,30 +1,19 @@
 // `rigscope report`: one self-contained HTML page with the animated tension map, the worst
-// vertices and their T over time (docs: README, "The HTML report").
+// vertices and their T over time (docs: README, "The HTML report"). The job is the run
+// layer's (rigscope/run/report_run.h).
 #include <memory>
 
 #include "commands.h"
-#include "report_page.h"
 #include "rigscope/core/error.h"
+#include "tension_setup.h"
+
+#ifndef RIGSCOPE_REPORT_VIEWER
+#define RIGSCOPE_REPORT_VIEWER ""
+#endif
 
 namespace rigscope::cli {
 
-namespace {
-
-struct ReportCommand {
-    TensionOptions tension;
-    ReportOptions report;
-};
-
-int run_report(const ReportCommand& opt) {
-    if (opt.report.out.empty()) throw Error(kExitUsage, "report needs -o FILE.html");
-    Input in = load_input(opt.tension.input);
-    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
-    ReportPage page(opt.report, in);
-    page.write(in, meshes, describe_run(in, opt.tension), nullptr);
-    return kExitOk;
-}
-
-}  // namespace
+std::string report_viewer_path() { return RIGSCOPE_REPORT_VIEWER; }
 
 void add_report_options(CLI::App* cmd, ReportOptions& opt, bool with_worst) {
     if (with_worst)
@@ -35,12 +24,18 @@ void add_report_options(CLI::App* cmd, ReportOptions& opt, bool with_worst) {
 }
 
 void add_report_command(CLI::App& app, Runner& run) {
-    auto opt = std::make_shared<ReportCommand>();
+    auto opt = std::make_shared<ReportJobOptions>();
     CLI::App* cmd = app.add_subcommand("report", "Self-contained HTML page: animated tension map, worst vertices, T over time");
     add_tension_options(cmd, opt->tension);
     add_report_options(cmd, opt->report, true);
     cmd->add_option("-o,--output", opt->report.out, "The page to write (.html)")->required();
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_report(*opt); }; });
+    cmd->callback([&run, opt] {
+        run = [opt](RunContext&) {
+            opt->report.viewer = report_viewer_path();
+            run_report(*opt, terminal_progress("report"));
+            return kExitOk;
+        };
+    });
 }
 
 RIGSCOPE_REGISTER_COMMAND(7, add_report_command);

@@ -15,6 +15,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/tension.h"
+#include "check_calls.h"
 #include "messages.h"
 #include "session.h"
 #include "tension_result.h"
@@ -118,4 +119,5 @@ PYBIND11_MODULE(_rigscope, m) {
           py::arg("retarget") = "rotation", py::arg("max_memory") = 8192.0, py::arg("allow_outside_uris") = false,
           py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = 60.0,
           py::arg("rom_frames") = 24, "Loads FILE (glTF or FBX) with the CLI's input options; returns a Session");
+    rigscope_python::add_check_calls(m);
 }

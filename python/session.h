@@ -41,6 +41,7 @@ struct TensionArgs {
 
 class Session {
 public:
+    friend struct SessionCalls;  // check_calls.cpp: the rig-CI jobs on the session's input
     explicit Session(InputOptions opt);
 
     const std::string& file() const { return opt_.file; }

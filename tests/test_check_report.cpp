@@ -146,3 +146,45 @@ TEST_CASE("diff report: JUnit through check's writer, with the attributes the sc
     CHECK(contains(x, "<system-out>diff old/rig.glb -&gt; new/rig.v2.glb\n"));
     CHECK(contains(o.report, "limit displacement > 0.1: 1 vertices past the limit\n  mesh 'body' vertex 0 (under 'arm.L') frame 7: moved"));
 }
+
+TEST_CASE("check report: lambda limits are reported as lambda, in the text, JUnit and JSON", "[check_report]") {
+    // two_vertices: vertex 0's lowest stretch-side T is 0.5 (lambda_max 2), vertex 1's highest
+    // compress-side T is 2.5 (lambda_min 0.4).
+    CheckLimits limits;
+    limits.has_max_lambda = limits.has_min_lambda = true;
+    limits.max_lambda = 1.5;
+    limits.min_lambda = 0.5;
+    limits.file = "rig.glb";
+    const CheckOutcome o = check_outcome(limits, run_info(), {two_vertices("body")});
+    CHECK(o.failed);
+    CHECK(contains(o.report, "lambda_max limit > 1.5: 1 welded vertex (3 file vertices) past the limit\n"));
+    CHECK(contains(o.report, "  mesh 'body' file vertices 0, 7, 9 (one welded vertex) frame 12: lambda_max = 2\n"));
+    CHECK(contains(o.report, "lambda_min limit < 0.5: 1 welded vertex (1 file vertex) past the limit\n"));
+    CHECK(contains(o.report, "  mesh 'body' file vertex 3 frame 40: lambda_min = 0.4\n"));
+    CHECK(!contains(o.report, "T <"));
+    CHECK(!contains(o.report, "T >"));
+    CHECK(contains(o.junit, "<property name=\"max_lambda\" value=\"1.5\"/>"));
+    CHECK(contains(o.junit, "name=\"lambda_min &lt; 0.5\""));
+    CHECK(contains(o.junit, "type=\"rigscope.check.min_lambda\""));
+    CHECK(contains(o.json, "{\"limit\":\"min_lambda\",\"value\":0.5,\"measure\":\"lambda_min\",\"welded_vertices\":1,\"file_vertices\":1"));
+    // Limits a vertex stays within: a pass, and the lambda it reached is not reported.
+    limits.max_lambda = 2.5;
+    limits.min_lambda = 0.3;
+    CHECK(!check_outcome(limits, run_info(), {two_vertices("body")}).failed);
+}
+
+TEST_CASE("check report: with no frame evaluated nothing was checked, which never passes", "[check_report]") {
+    CheckLimits limits;
+    limits.has_compress = true;
+    limits.max_compress = 1.5;
+    limits.file = "rig.glb";
+    CheckMeshExtremes empty;
+    empty.name = "body";
+    for (const auto& meshes : {std::vector<CheckMeshExtremes>{}, std::vector<CheckMeshExtremes>{empty}}) {
+        const CheckOutcome o = check_outcome(limits, run_info(), meshes);
+        CHECK(o.failed);
+        CHECK(contains(o.report, "nothing checked: no frame of any mesh was evaluated\nFAIL\n"));
+        CHECK(contains(o.junit, "failures=\"1\""));
+        CHECK(contains(o.json, "\"passed\":false,\"evaluated\":false"));
+    }
+}

@@ -8,6 +8,7 @@
 
 #include "corpus.h"
 #include "io/gltf_document.h"
+#include "rigscope/core/error.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/load.h"
 #include "rigscope/io/output.h"
@@ -294,13 +295,38 @@ TEST_CASE("write_glb adds extra vertex attributes and refuses ones that do not f
 
     rigscope::OutputFile out(dir.file("bad.glb"));
     auto bad = [&](rigscope::VertexAttribute a, int mesh = 0) {
-        CHECK_THROWS_AS(rigscope::write_glb(scene, {{mesh, {a}}}, out), std::invalid_argument);
+        // The input's fault (exit 3), never an internal error.
+        try {
+            rigscope::write_glb(scene, {{mesh, {a}}}, out);
+            FAIL("write_glb accepted " << a.name);
+        } catch (const rigscope::Error& e) {
+            CHECK(e.code() == rigscope::kExitBadInput);
+        }
     };
     bad({"COLOR_0", 3, std::vector<float>(n * 3 - 1, 0.5f)});  // too short
     bad({"COLOR_0", 2, std::vector<float>(n * 2, 0.5f)});      // colours have 3 or 4
     bad({"TENSION", 1, std::vector<float>(n, 1.0f)});          // custom names start with '_'
     bad({"_T", 1, std::vector<float>(n, NAN)});
     bad({"_T", 1, std::vector<float>(n, 1.0f)}, 7);            // no such mesh
+}
+
+// A scene the writer cannot hold (here a clip whose keys and values disagree, as a reader bug or
+// a hand-made scene could give) is the input's fault: exit 3 naming the file, never an internal
+// error (std::invalid_argument reached main as one).
+TEST_CASE("write_glb blames the input for a scene it cannot write", "[gltf_writer]") {
+    TempDir dir("rigscope_writer");
+    auto scene = rigscope::read_gltf(corpus("bend_cylinder/bend_cylinder.glb"), {});
+    REQUIRE(!scene.clips.empty());
+    REQUIRE(!scene.clips[0].channels.empty());
+    scene.clips[0].channels[0].values.pop_back();
+    rigscope::OutputFile out(dir.file("bad.glb"));
+    try {
+        rigscope::write_glb(scene, {}, out);
+        FAIL("write_glb accepted a channel with a missing value");
+    } catch (const rigscope::Error& e) {
+        CHECK(e.code() == rigscope::kExitBadInput);
+        CHECK(std::string(e.what()).find(scene.source + ": cannot be written as glTF: clip '") == 0);
+    }
 }
 
 // A scene as an FBX reader makes it: quads and a pentagon, more than four influences, two meshes

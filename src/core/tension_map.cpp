@@ -156,23 +156,40 @@ TensionRange auto_tension_range(const std::vector<float>& vmin, const std::vecto
     return r;
 }
 
-void VertexTensionExtremes::reset(const std::vector<MeshTension>& meshes) {
+void VertexTensionExtremes::reset(const std::vector<MeshTension>& meshes, bool from_rest) {
     min.clear();
     max.clear();
+    min_at.clear();
+    max_at.clear();
+    from_rest_ = from_rest;
+    seen_.assign(meshes.size(), 0);
     for (const MeshTension& mt : meshes) {
         min.emplace_back(mt.topo.welded_count(), 1.0f);
         max.emplace_back(mt.topo.welded_count(), 1.0f);
+        min_at.emplace_back(mt.topo.welded_count(), kRest);
+        max_at.emplace_back(mt.topo.welded_count(), kRest);
     }
 }
 
-void VertexTensionExtremes::add(std::size_t m, const MeshTension& mt) {
+void VertexTensionExtremes::add(std::size_t m, const MeshTension& mt, std::uint32_t frame) {
     const std::vector<float>& ts = mt.stretch_t();
     const std::vector<float>& tc = mt.compress_t();
     std::vector<float>& lo = min[m];
     std::vector<float>& hi = max[m];
+    std::vector<std::uint32_t>& lo_at = min_at[m];
+    std::vector<std::uint32_t>& hi_at = max_at[m];
+    // The first frame to reach an extreme keeps it (strict comparisons; a NaN never replaces).
+    const bool first = !from_rest_ && !seen_[m];
+    seen_[m] = 1;
     for (std::size_t w = 0; w < ts.size(); ++w) {
-        lo[w] = std::min(lo[w], ts[w]);
-        hi[w] = std::max(hi[w], tc[w]);
+        if (first || ts[w] < lo[w]) {
+            lo[w] = ts[w];
+            lo_at[w] = frame;
+        }
+        if (first || tc[w] > hi[w]) {
+            hi[w] = tc[w];
+            hi_at[w] = frame;
+        }
     }
 }
 

@@ -57,6 +57,10 @@ std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLi
     if (opt.has_stretch) append_number(b, opt.max_stretch); else b += "null";
     b += ",\"max_compress\":";
     if (opt.has_compress) append_number(b, opt.max_compress); else b += "null";
+    b += ",\"max_lambda\":";
+    if (opt.has_max_lambda) append_number(b, opt.max_lambda); else b += "null";
+    b += ",\"min_lambda\":";
+    if (opt.has_min_lambda) append_number(b, opt.min_lambda); else b += "null";
     b += ",\"worst\":";
     append_number(b, opt.worst);
     b += ",\"file\":";
@@ -135,6 +139,11 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
             limits.has_compress = co != "null";
             if (limits.has_stretch) limits.max_stretch = number<double>(r, st);
             if (limits.has_compress) limits.max_compress = number<double>(r, co);
+            const std::string_view ml = get("max_lambda").of(s), nl = get("min_lambda").of(s);
+            limits.has_max_lambda = ml != "null";
+            limits.has_min_lambda = nl != "null";
+            if (limits.has_max_lambda) limits.max_lambda = number<double>(r, ml);
+            if (limits.has_min_lambda) limits.min_lambda = number<double>(r, nl);
             limits.worst = number<int>(r, get("worst").of(s));
             limits.file = json_text::string_value(s, get("file"));
             const json_text::Span rom_value = get("rom");

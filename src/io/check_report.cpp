@@ -19,7 +19,7 @@ struct Violation {
     const std::uint32_t* ids;  // the file vertices it stands for
     std::size_t id_count;
     Frame frame;
-    float t;
+    float t;  // the value the limit compares: T or lambda
 };
 
 std::string degrees(double d) {
@@ -38,7 +38,7 @@ std::string rom_note(const RomPlan& plan, const Frame& f) {
 
 // Every file id the welded vertex stands for, so that each can be found in the file (the CSV
 // output has a row per file vertex); in a ROM run, the joint, axis and angle its frame sweeps.
-std::string describe(const Violation& v, const CheckRom* rom) {
+std::string describe(const Violation& v, const CheckRom* rom, const char* value) {
     std::string s = "mesh '" + v.mesh + "' file " + (v.id_count == 1 ? "vertex " : "vertices ");
     for (std::size_t i = 0; i < v.id_count; ++i) {
         if (i) s += ", ";
@@ -48,7 +48,7 @@ std::string describe(const Violation& v, const CheckRom* rom) {
     s += " frame ";
     append_frame(s, v.frame, false);
     if (const std::string note = rom ? rom_note(rom->plan, v.frame) : ""; !note.empty()) s += " (" + note + ")";
-    s += ": T = ";
+    s += std::string(": ") + value + " = ";
     append_number(s, v.t);
     return s;
 }
@@ -92,6 +92,23 @@ std::string rom_failures(const CheckRom& rom) {
 
 }  // namespace
 
+CheckMeshExtremes check_mesh_extremes(const std::string& name, const VertexTensionExtremes& extremes, std::size_t m,
+                                      const std::vector<std::uint32_t>& welded_of, const std::vector<Frame>& frames) {
+    CheckMeshExtremes e;
+    e.name = name;
+    if (!extremes.seen(m)) return e;
+    const std::size_t n = extremes.min[m].size();
+    set_file_ids(e, welded_of, n);
+    e.lo_t = extremes.min[m];
+    e.hi_t = extremes.max[m];
+    // Folded without a rest start, every extreme has its frame.
+    for (std::size_t w = 0; w < n; ++w) {
+        e.lo_frame.push_back(frames.at(extremes.min_at[m][w]));
+        e.hi_frame.push_back(frames.at(extremes.max_at[m][w]));
+    }
+    return e;
+}
+
 void set_file_ids(CheckMeshExtremes& e, const std::vector<std::uint32_t>& welded_of, std::size_t welded) {
     // Counting sort by welded vertex: file ids stay ascending within each.
     e.file_offsets.assign(welded + 1, 0);
@@ -106,37 +123,79 @@ std::string junit_class_name(const std::string& file, const std::string& mesh, s
     return "rigscope.check." + junit_stem(file) + "." + junit_class_part(mesh.empty() ? "mesh_" + std::to_string(mesh_index) : mesh);
 }
 
+namespace {
+
+// One limit of a check: which side of the extremes it reads, how it shows the value, and its
+// names in the text and the JUnit report.
+struct Limit {
+    const char* header;    // "stretch limit T <"
+    const char* case_name; // "stretch T <"
+    const char* type;      // JUnit failure type
+    const char* property;  // JUnit property
+    const char* value;     // "T", "lambda_max"
+    bool active;
+    double limit;
+    bool low_side;         // reads lo_t (the stretch side); else hi_t
+    bool lambda;           // shows and compares 1 / T (principal: the stretch itself)
+    bool above;            // fails where the value is above the limit
+};
+
+// The value a limit compares: T, or lambda = 1 / T (T is 1 / lambda of the principal measure,
+// in float: shown to float precision).
+float shown_value(const Limit& l, float t) { return l.lambda ? static_cast<float>(1.0 / static_cast<double>(t)) : t; }
+
+bool passes_limit(const Limit& l, float v) { return l.above ? v > l.limit : v < l.limit; }
+
+}  // namespace
+
 CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
-    std::vector<Violation> stretched, compressed;
+    const Limit limits[] = {
+        {"stretch limit T <", "stretch T <", "rigscope.check.stretch", "max_stretch", "T", opt.has_stretch, opt.max_stretch, true, false, false},
+        {"compress limit T >", "compress T >", "rigscope.check.compress", "max_compress", "T", opt.has_compress, opt.max_compress, false, false, true},
+        {"lambda_max limit >", "lambda_max >", "rigscope.check.max_lambda", "max_lambda", "lambda_max", opt.has_max_lambda, opt.max_lambda, true, true, true},
+        {"lambda_min limit <", "lambda_min <", "rigscope.check.min_lambda", "min_lambda", "lambda_min", opt.has_min_lambda, opt.min_lambda, false, true, false},
+    };
+    constexpr std::size_t kLimits = sizeof limits / sizeof limits[0];
+    std::vector<Violation> found[kLimits];
+    bool evaluated = false;
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const CheckMeshExtremes& e = meshes[m];
+        evaluated |= !e.lo_t.empty();
         for (std::size_t w = 0; w < e.lo_t.size(); ++w) {
             const std::uint32_t* ids = e.file_ids.data() + e.file_offsets[w];
             const std::size_t count = e.file_offsets[w + 1] - e.file_offsets[w];
-            if (opt.has_stretch && e.lo_t[w] < opt.max_stretch) stretched.push_back({e.name, m, ids, count, e.lo_frame[w], e.lo_t[w]});
-            if (opt.has_compress && e.hi_t[w] > opt.max_compress) compressed.push_back({e.name, m, ids, count, e.hi_frame[w], e.hi_t[w]});
+            for (std::size_t k = 0; k < kLimits; ++k) {
+                const Limit& l = limits[k];
+                if (!l.active) continue;
+                const float v = shown_value(l, l.low_side ? e.lo_t[w] : e.hi_t[w]);
+                if (passes_limit(l, v)) found[k].push_back({e.name, m, ids, count, l.low_side ? e.lo_frame[w] : e.hi_frame[w], v});
+            }
         }
     }
-    // Stable: equal T keep the order of meshes and welded vertices.
-    std::stable_sort(stretched.begin(), stretched.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
-    std::stable_sort(compressed.begin(), compressed.end(), [](const auto& a, const auto& b) { return a.t > b.t; });
+    // Stable: equal values keep the order of meshes and welded vertices. Worst first.
+    for (std::size_t k = 0; k < kLimits; ++k)
+        std::stable_sort(found[k].begin(), found[k].end(),
+                         [above = limits[k].above](const auto& a, const auto& b) { return above ? a.t > b.t : a.t < b.t; });
     const std::size_t worst = static_cast<std::size_t>(opt.worst);
-
-    auto limit_text = [&](bool stretch) {
+    auto limit_text = [](const Limit& l) {
         std::string n;
-        append_number(n, stretch ? opt.max_stretch : opt.max_compress);
+        append_number(n, l.limit);
         return n;
     };
 
     CheckOutcome o;
-    auto section = [&](bool stretch, const std::vector<Violation>& list, bool active) {
-        if (!active) return;
-        o.report += (stretch ? "stretch limit T < " : "compress limit T > ") + limit_text(stretch) + ": " + counted(list) + "\n";
-        for (std::size_t i = 0; i < list.size() && i < worst; ++i) o.report += "  " + describe(list[i], rom) + "\n";
-    };
-    section(true, stretched, opt.has_stretch);
-    section(false, compressed, opt.has_compress);
-    o.failed = !stretched.empty() || !compressed.empty();
+    bool any = false;
+    for (std::size_t k = 0; k < kLimits; ++k) {
+        const Limit& l = limits[k];
+        if (!l.active) continue;
+        o.report += std::string(l.header) + " " + limit_text(l) + ": " + counted(found[k]) + "\n";
+        for (std::size_t i = 0; i < found[k].size() && i < worst; ++i) o.report += "  " + describe(found[k][i], rom, l.value) + "\n";
+        any |= !found[k].empty();
+    }
+    // A verdict covers what was evaluated: with no frame (or no mesh) nothing was checked, and
+    // that is never a pass.
+    if (!evaluated) o.report += "nothing checked: no frame of any mesh was evaluated\n";
+    o.failed = any || !evaluated;
     o.report += o.failed ? "FAIL\n" : "PASS\n";
     if (rom) o.report += rom_failures(*rom);
 
@@ -145,21 +204,30 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
     suite.name = junit_stem(opt.file);
     suite.package = "rigscope.check";
     suite.properties.emplace_back("input", opt.file);
-    if (opt.has_stretch) suite.properties.emplace_back("max_stretch", limit_text(true));
-    if (opt.has_compress) suite.properties.emplace_back("max_compress", limit_text(false));
+    for (const Limit& l : limits)
+        if (l.active) suite.properties.emplace_back(l.property, limit_text(l));
+    if (!evaluated) {
+        JUnitCase c;
+        c.classname = "rigscope.check." + junit_stem(opt.file);
+        c.name = "frames evaluated";
+        c.failed = true;
+        c.type = "rigscope.check.nothing_checked";
+        c.message = "no frame of any mesh was evaluated: nothing checked";
+        suite.cases.push_back(std::move(c));
+    }
     for (std::size_t m = 0; m < meshes.size(); ++m)
-        for (int k = 0; k < 2; ++k) {
-            const bool stretch = k == 0;
-            if (!(stretch ? opt.has_stretch : opt.has_compress)) continue;
+        for (std::size_t k = 0; k < kLimits; ++k) {
+            const Limit& l = limits[k];
+            if (!l.active) continue;
             std::vector<Violation> mine;
-            for (const Violation& v : stretch ? stretched : compressed)
+            for (const Violation& v : found[k])
                 if (v.mesh_index == m) mine.push_back(v);
             JUnitCase c;
             c.classname = junit_class_name(opt.file, meshes[m].name, m);
-            c.name = (stretch ? "stretch T < " : "compress T > ") + limit_text(stretch);
+            c.name = std::string(l.case_name) + " " + limit_text(l);
             c.failed = !mine.empty();
             if (c.failed) {
-                c.type = stretch ? "rigscope.check.stretch" : "rigscope.check.compress";
+                c.type = l.type;
                 c.message = counted(mine);
                 // A ROM run's CI page shows the message first: name where the worst one bends.
                 if (const std::string note = rom ? rom_note(rom->plan, mine.front().frame) : ""; !note.empty()) {
@@ -167,12 +235,74 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
                     append_frame(c.message, mine.front().frame, false);
                     c.message += ": " + note;
                 }
-                for (std::size_t i = 0; i < mine.size() && i < worst; ++i) c.text += describe(mine[i], rom) + "\n";
+                for (std::size_t i = 0; i < mine.size() && i < worst; ++i) c.text += describe(mine[i], rom, l.value) + "\n";
             }
             suite.cases.push_back(std::move(c));
         }
     suite.system_out = o.report;
     o.junit = junit_xml(suite, run);
+
+    // The same verdict for a machine (check --json, Python's Session.check): every limit with
+    // its counts and its worst vertices, as the text lists them.
+    std::string& j = o.json;
+    j = "{\"input\":";
+    append_json_string(j, opt.file);
+    j += o.failed ? ",\"passed\":false" : ",\"passed\":true";
+    j += evaluated ? ",\"evaluated\":true" : ",\"evaluated\":false";
+    j += ",\"worst\":";
+    append_number(j, opt.worst);
+    j += ",\"meshes\":[";
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        if (m) j += ',';
+        append_json_string(j, meshes[m].name);
+    }
+    j += "],\"limits\":[";
+    bool first_limit = true;
+    for (std::size_t k = 0; k < kLimits; ++k) {
+        const Limit& l = limits[k];
+        if (!l.active) continue;
+        j += first_limit ? "{\"limit\":\"" : ",{\"limit\":\"";
+        first_limit = false;
+        j += l.property;
+        j += "\",\"value\":";
+        append_number(j, l.limit);
+        j += ",\"measure\":\"";
+        j += l.value;
+        j += "\",\"welded_vertices\":";
+        append_number(j, found[k].size());
+        std::size_t files = 0;
+        for (const Violation& v : found[k]) files += v.id_count;
+        j += ",\"file_vertices\":";
+        append_number(j, files);
+        append_json_list(j, "worst", std::min(worst, found[k].size()), [&](std::size_t i) {
+            const Violation& v = found[k][i];
+            j += "{\"mesh\":";
+            append_json_string(j, v.mesh);
+            j += ",\"mesh_index\":";
+            append_number(j, v.mesh_index);
+            j += ",\"vertices\":[";
+            for (std::size_t c = 0; c < v.id_count; ++c) {
+                if (c) j += ',';
+                append_number(j, v.ids[c]);
+            }
+            j += "],\"frame\":";
+            append_frame(j, v.frame, true);
+            j += ",\"value\":";
+            append_number(j, v.t);
+            const RomSweep* sweep = rom && !v.frame.bind ? rom_sweep_at(rom->plan, v.frame.number) : nullptr;
+            if (sweep) {
+                j += ",\"joint\":";
+                append_json_string(j, sweep->joint);
+                j += ",\"axis\":\"";
+                j += rom_axis_name(sweep->axis);
+                j += "\",\"angle_deg\":";
+                append_number(j, rom_angle_at(rom->plan, *sweep, static_cast<double>(v.frame.number)));
+            }
+            j += '}';
+        });
+        j += '}';
+    }
+    j += "]}\n";
     return o;
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gltf_writer_internal.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope {
 
@@ -197,7 +198,9 @@ json write_skin(GlbBuilder& glb, const Scene& scene, int s) {
 
 }  // namespace
 
-void write_glb(const Scene& scene, const std::vector<MeshAttributes>& extra, OutputFile& out) {
+namespace {
+
+void write_glb_checked(const Scene& scene, const std::vector<MeshAttributes>& extra, OutputFile& out) {
     const auto extra_of = check_extra(scene, extra);
     GlbBuilder glb;
     const std::size_t scene_nodes = scene.nodes.size();
@@ -286,6 +289,21 @@ void write_glb(const Scene& scene, const std::vector<MeshAttributes>& extra, Out
 
     gltf::write_animations(glb, scene, written);
     glb.write(out);
+}
+
+}  // namespace
+
+void write_glb(const Scene& scene, const std::vector<MeshAttributes>& extra, OutputFile& out) {
+    // What the writer refuses comes from the input (indices that contradict each other, values
+    // that are not finite) or from the output's size: an error of that cause, never an internal
+    // one.
+    try {
+        write_glb_checked(scene, extra, out);
+    } catch (const std::invalid_argument& e) {
+        throw bad_input(scene.source.empty() ? out.path() : scene.source, std::string("cannot be written as glTF: ") + e.what());
+    } catch (const std::length_error& e) {
+        throw Error(kExitCannotWrite, out.path() + ": " + e.what());
+    }
 }
 
 }  // namespace rigscope

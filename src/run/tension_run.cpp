@@ -8,6 +8,7 @@
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/io/load.h"
+#include "rigscope/run/run_budget.h"
 
 namespace rigscope {
 
@@ -39,6 +40,9 @@ void check_tension_options(const TensionOptions& opt) {
 
 std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
     check_tension_options(opt);
+    // --max-memory covers what preparing will hold, not only what the load held: refused here,
+    // before it grows. Jobs that keep more per frame check that too, before this.
+    check_run_budget(in, opt, 0, "preparing the meshes");
     std::vector<MeshTension> out;
     Pose pose;
     std::optional<Scene> ref_scene;

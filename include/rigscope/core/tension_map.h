@@ -86,18 +86,31 @@ private:
 };
 
 // Per mesh and welded vertex, the lowest stretch-side T and the highest compress-side T over the
-// frames folded in, starting from 1 (the rest): what --auto-range ranks, and what a chunk keeps
-// so merge can rank over all chunks. One T for edge and area; principal's two sides.
+// frames folded in, and the first frame each was reached in: what --auto-range ranks, what
+// `check` judges, what `report` lists and what a chunk keeps so merge can rank over all chunks.
+// One T for edge and area; principal's two sides. The one such tracker: every verb that ranks
+// vertices over frames goes through it.
 struct VertexTensionExtremes {
+    // No frame index: the value is still the rest's 1 (reset with from_rest).
+    static constexpr std::uint32_t kRest = 0xffffffffu;
     std::vector<std::vector<float>> min, max;
+    std::vector<std::vector<std::uint32_t>> min_at, max_at;  // frame index of each extreme
 
-    // Sized for `meshes`, every value 1.
-    void reset(const std::vector<MeshTension>& meshes);
-    // Folds in mesh m's current frame.
-    void add(std::size_t m, const MeshTension& mt);
+    // Sized for `meshes`. from_rest: every value starts at 1, the rest (--auto-range: a side
+    // that never leaves the rest keeps its threshold); else the first frame folded in sets them
+    // (check and report: a vertex's extremes are what its frames reached).
+    void reset(const std::vector<MeshTension>& meshes, bool from_rest = true);
+    // Folds in mesh m's current frame, index `frame` of the run's frames.
+    void add(std::size_t m, const MeshTension& mt, std::uint32_t frame = kRest);
+    // Whether any frame was folded into mesh m.
+    bool seen(std::size_t m) const { return m < seen_.size() && seen_[m]; }
     // Every mesh's values, mesh after mesh (the population auto_tension_range ranks).
     std::vector<float> all_min() const;
     std::vector<float> all_max() const;
+
+private:
+    std::vector<char> seen_;
+    bool from_rest_ = true;
 };
 
 // Thresholds from observed T: per-vertex extremes over the frames, and the percentile of them

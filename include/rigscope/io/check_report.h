@@ -9,6 +9,7 @@
 
 #include "rigscope/core/frames.h"
 #include "rigscope/core/rom.h"
+#include "rigscope/core/tension_map.h"
 #include "rigscope/io/junit_report.h"
 
 namespace rigscope {
@@ -16,6 +17,11 @@ namespace rigscope {
 struct CheckLimits {
     double max_stretch = 0, max_compress = 0;  // fail where T < max_stretch, T > max_compress
     bool has_stretch = false, has_compress = false;
+    // Principal runs: fail where lambda_max > max_lambda, lambda_min < min_lambda. Judged on the
+    // same extremes (stretch-side T = 1 / lambda_max, compress-side T = 1 / lambda_min) and
+    // reported as lambda, as the user wrote them.
+    double max_lambda = 0, min_lambda = 0;
+    bool has_max_lambda = false, has_min_lambda = false;
     int worst = 10;
     std::string file;  // the input as named; its stem is part of the JUnit class names
 };
@@ -29,7 +35,9 @@ struct CheckRom {
 };
 
 // Per welded vertex of one mesh: the file vertices it stands for, lowest and highest T and the
-// first frame each was reached in. Empty when no frame was evaluated.
+// first frame each was reached in (core's VertexTensionExtremes with frames instead of frame
+// indices, which a chunk record needs). Empty when no frame was evaluated: a check over meshes
+// that are all empty has checked nothing, and never passes.
 struct CheckMeshExtremes {
     std::string name;
     // Welded vertex w stands for file_ids[file_offsets[w]] .. file_ids[file_offsets[w + 1] - 1],
@@ -42,8 +50,14 @@ struct CheckMeshExtremes {
 struct CheckOutcome {
     std::string report;  // stdout
     std::string junit;
+    std::string json;    // check --json: the verdict, the limits' counts and worst vertices
     bool failed = false;
 };
+
+// Mesh m of `extremes` over `frames` (the frames its indices point into), named `name`, for the
+// file vertices of `welded_of`.
+CheckMeshExtremes check_mesh_extremes(const std::string& name, const VertexTensionExtremes& extremes, std::size_t m,
+                                      const std::vector<std::uint32_t>& welded_of, const std::vector<Frame>& frames);
 
 // Fills file_offsets / file_ids from a weld (file vertex -> welded vertex, welded < `welded`).
 void set_file_ids(CheckMeshExtremes& mesh, const std::vector<std::uint32_t>& welded_of, std::size_t welded);

@@ -35,9 +35,9 @@ struct MeshAttributes {
 //   transform; a mesh without a node gets a root node of its own;
 // - the skins the meshes use, clips as animations (one sampler per channel, interpolation kept).
 // Meshes without vertices and clips without channels are left out: glTF cannot hold them.
-// Throws std::invalid_argument for extra attributes that do not fit their mesh (or a scene whose
-// indices contradict each other), std::length_error past GLB's 4 GiB, Error (exit 4) when out
-// cannot be written.
+// Throws Error: exit 3 naming scene.source for extra attributes that do not fit their mesh (or
+// a scene whose indices contradict each other), exit 4 past GLB's 4 GiB or when out cannot be
+// written.
 void write_glb(const Scene& scene, const std::vector<MeshAttributes>& extra, OutputFile& out);
 
 }  // namespace rigscope

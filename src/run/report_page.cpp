@@ -1,18 +1,18 @@
-#include "report_page.h"
+// The page's assembly: how each mesh moves (skinned in the page, baked, static), the size
+// budget, the worst-vertex table and the plotted series.
+#include "rigscope/run/report_run.h"
 
 #include <algorithm>
 #include <cmath>
 #include <spdlog/spdlog.h>
 
 #include "rigscope/core/error.h"
-#include "rigscope/io/report_html.h"
 #include "rigscope/core/skin.h"
+#include "rigscope/io/report_html.h"
+#include "rigscope/run/check_run.h"
+#include "rigscope/run/run_budget.h"
 
-#ifndef RIGSCOPE_REPORT_VIEWER
-#define RIGSCOPE_REPORT_VIEWER ""
-#endif
-
-namespace rigscope::cli {
+namespace rigscope {
 
 namespace {
 
@@ -30,16 +30,12 @@ std::vector<std::uint32_t> triangles_of(const Mesh& mesh) {
     return out;
 }
 
-struct Extreme {
-    float t = 1;
-    std::size_t frame = 0;
-};
-
 struct Candidate {
     int mesh;
     std::uint32_t welded;
     std::string kind;
-    Extreme e;
+    float t;
+    std::size_t frame;
 };
 
 std::string mb(double v) {
@@ -64,13 +60,19 @@ std::vector<std::size_t> spread(std::size_t n, std::size_t k) {
 
 }  // namespace
 
+void ReportOptions::validate() const {
+    if (out.empty() || out == "-") throw Error(kExitUsage, "the HTML report needs a file name (-o report.html)");
+    if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
+    if (!(max_mb >= 0.5 && max_mb <= 4096)) throw Error(kExitUsage, "--max-size: must be from 0.5 to 4096 MB");
+}
+
 ReportPage::ReportPage(const ReportOptions& opt, const Input& in)
-    : opt_(opt), viewer_(load_report_viewer(RIGSCOPE_REPORT_VIEWER)), out_(opt.out, in.paths) {
-    if (opt.out.empty() || opt.out == "-") throw Error(kExitUsage, "the HTML report needs a file name (-o report.html)");
+    : opt_((opt.validate(), opt)), viewer_(load_report_viewer(opt.viewer)), out_(opt.out, in.paths) {
     if (in.chunk_count > 1) throw Error(kExitUsage, "the HTML report covers a whole run: drop --chunk");
 }
 
-void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckLimits* limits) {
+ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckLimits* limits,
+                               const FrameProgress& progress) {
     const std::size_t nm = meshes.size(), nf = in.frames.size();
     ReportData d;
     d.run = run;
@@ -149,25 +151,21 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
     // stretch side's for the lows and the compress side's for the highs (one T but for
     // principal). Every frame's T is kept for the plotted series when that fits in memory, else
     // the series take a second pass.
-    std::vector<std::vector<Extreme>> lo(nm), hi(nm);
+    VertexTensionExtremes ext;
+    ext.reset(meshes, false);
     std::size_t welded_total = 0;
     for (std::size_t m = 0; m < nm; ++m) welded_total += meshes[m].topo.welded_count() * (d.meshes[m].two_sided ? 2 : 1);
     const bool keep_all = double(welded_total) * double(nf) * 4.0 <= 512.0 * 1024 * 1024;
     std::vector<std::vector<float>> all_c(nm), all_s(nm);  // all_s: two-sided meshes only
     std::size_t next_shown = 0;
-    for_each_tension_frame(in, meshes, "report", [&](std::size_t fi) {
+    for_each_tension_frame(in, meshes, [&](std::size_t fi) {
         const bool shown = next_shown < d.shown.size() && d.shown[next_shown] == fi;
         if (shown) ++next_shown;
         for (std::size_t m = 0; m < nm; ++m) {
             const MeshTension& mt = meshes[m];
             const std::vector<float>& tc = mt.compress_t();
             const std::vector<float>& ts = mt.stretch_t();
-            if (lo[m].empty()) lo[m].assign(ts.size(), Extreme{1.0f, fi});
-            if (hi[m].empty()) hi[m].assign(tc.size(), Extreme{1.0f, fi});
-            for (std::size_t w = 0; w < tc.size(); ++w) {
-                if (ts[w] < lo[m][w].t || fi == 0) lo[m][w] = Extreme{ts[w], fi};
-                if (tc[w] > hi[m][w].t || fi == 0) hi[m][w] = Extreme{tc[w], fi};
-            }
+            ext.add(m, mt, static_cast<std::uint32_t>(fi));
             if (keep_all) {
                 all_c[m].insert(all_c[m].end(), tc.begin(), tc.end());
                 if (d.meshes[m].two_sided) all_s[m].insert(all_s[m].end(), ts.begin(), ts.end());
@@ -188,20 +186,31 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
         }
     });
 
-    // The table: a check's offenders, worst first, else the vertices farthest from T = 1.
+    // The table: a check's offenders, worst first, else the vertices farthest from T = 1. The
+    // offenders are check_outcome's: the page and the text agree on who passed which limit.
     std::vector<Candidate> rows_out;
+    auto lo = [&](std::size_t m, std::size_t w) { return Candidate{int(m), std::uint32_t(w), "stretch", ext.min[m][w], ext.min_at[m][w]}; };
+    auto hi = [&](std::size_t m, std::size_t w) { return Candidate{int(m), std::uint32_t(w), "compress", ext.max[m][w], ext.max_at[m][w]}; };
     if (limits) {
+        // The page plots T: a lambda limit is drawn as the T it stands for (T = 1 / lambda);
+        // with a T limit on the same side too, the stricter.
+        ReportCheck rc{false, limits->has_stretch || limits->has_max_lambda, limits->has_compress || limits->has_min_lambda,
+                       limits->max_stretch, limits->max_compress, 0, 0};
+        if (limits->has_max_lambda) rc.max_stretch = limits->has_stretch ? std::max(rc.max_stretch, 1.0 / limits->max_lambda) : 1.0 / limits->max_lambda;
+        if (limits->has_min_lambda) rc.max_compress = limits->has_compress ? std::min(rc.max_compress, 1.0 / limits->min_lambda) : 1.0 / limits->min_lambda;
         std::vector<Candidate> st, co;
         for (std::size_t m = 0; m < nm; ++m)
-            for (std::size_t w = 0; w < lo[m].size(); ++w) {
-                if (limits->has_stretch && lo[m][w].t < limits->max_stretch) st.push_back({int(m), std::uint32_t(w), "stretch", lo[m][w]});
-                if (limits->has_compress && hi[m][w].t > limits->max_compress) co.push_back({int(m), std::uint32_t(w), "compress", hi[m][w]});
+            for (std::size_t w = 0; w < ext.min[m].size(); ++w) {
+                if (rc.has_stretch && ext.min[m][w] < rc.max_stretch) st.push_back(lo(m, w));
+                if (rc.has_compress && ext.max[m][w] > rc.max_compress) co.push_back(hi(m, w));
             }
-        std::stable_sort(st.begin(), st.end(), [](const auto& a, const auto& b) { return a.e.t < b.e.t; });
-        std::stable_sort(co.begin(), co.end(), [](const auto& a, const auto& b) { return a.e.t > b.e.t; });
+        std::stable_sort(st.begin(), st.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+        std::stable_sort(co.begin(), co.end(), [](const auto& a, const auto& b) { return a.t > b.t; });
+        rc.failed = !st.empty() || !co.empty();
+        rc.stretch_count = st.size();
+        rc.compress_count = co.size();
         d.has_check = true;
-        d.check = ReportCheck{!st.empty() || !co.empty(), limits->has_stretch, limits->has_compress,
-                              limits->max_stretch, limits->max_compress, st.size(), co.size()};
+        d.check = rc;
         const std::size_t n = static_cast<std::size_t>(limits->worst);
         rows_out.insert(rows_out.end(), st.begin(), st.begin() + std::min(n, st.size()));
         rows_out.insert(rows_out.end(), co.begin(), co.begin() + std::min(n, co.size()));
@@ -209,13 +218,13 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
     if (rows_out.empty()) {
         std::vector<Candidate> all;
         for (std::size_t m = 0; m < nm; ++m)
-            for (std::size_t w = 0; w < lo[m].size(); ++w) {
-                const bool compress = std::abs(std::log(hi[m][w].t)) >= std::abs(std::log(lo[m][w].t));
-                all.push_back({int(m), std::uint32_t(w), compress ? "compress" : "stretch", compress ? hi[m][w] : lo[m][w]});
+            for (std::size_t w = 0; w < ext.min[m].size(); ++w) {
+                const bool compress = std::abs(std::log(ext.max[m][w])) >= std::abs(std::log(ext.min[m][w]));
+                all.push_back(compress ? hi(m, w) : lo(m, w));
             }
         const std::size_t n = std::min(all.size(), static_cast<std::size_t>(opt_.worst));
         std::partial_sort(all.begin(), all.begin() + n, all.end(),
-                          [](const auto& a, const auto& b) { return std::abs(std::log(a.e.t)) > std::abs(std::log(b.e.t)); });
+                          [](const auto& a, const auto& b) { return std::abs(std::log(a.t)) > std::abs(std::log(b.t)); });
         rows_out.assign(all.begin(), all.begin() + n);
     }
     for (const Candidate& c : rows_out) {
@@ -223,8 +232,8 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
         v.mesh = c.mesh;
         v.vertex = meshes[c.mesh].topo.representative[c.welded];
         v.kind = c.kind;
-        v.t = c.e.t;
-        v.frame = c.e.frame;
+        v.t = c.t;
+        v.frame = c.frame;
         // The series of the row's side.
         const bool stretch_side = d.meshes[c.mesh].two_sided && c.kind == "stretch";
         if (keep_all) {
@@ -235,16 +244,44 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
         d.worst.push_back(std::move(v));
     }
     if (!keep_all && !rows_out.empty())
-        for_each_tension_frame(in, meshes, "report (series)", [&](std::size_t) {
+        for_each_tension_frame(in, meshes, [&](std::size_t) {
             for (std::size_t i = 0; i < rows_out.size(); ++i) {
                 const MeshTension& mt = meshes[rows_out[i].mesh];
                 const std::vector<float>& side = rows_out[i].kind == "stretch" ? mt.stretch_t() : mt.compress_t();
                 d.worst[i].series.push_back(side[rows_out[i].welded]);
             }
-        });
+        }, progress);
 
     write_report_html(d, viewer_, out_);
     out_.commit();
+    ReportResult r;
+    r.path = opt_.out;
+    r.frames = nf;
+    r.shown = d.shown.size();
+    r.t_bits = d.t_bits;
+    r.subsample_reason = d.subsample_reason;
+    return r;
 }
 
-}  // namespace rigscope::cli
+void ReportJobOptions::validate() const {
+    report.validate();
+    check_tension_options(tension);
+}
+
+ReportResult run_report(const ReportJobOptions& opt, const FrameProgress& progress) {
+    opt.validate();
+    Input in = load_input(opt.tension.input);
+    require_animation(in, opt.tension.input);
+    // Beyond the prepared meshes the page holds: every frame's T while it fits in 512 MiB (else
+    // a second pass), and the page itself, within --max-size, and its text.
+    double vertices = 0;
+    for (int m : in.meshes) vertices += double(in.scene.meshes[m].vertex_count());
+    const double series = std::min(8.0 * vertices * double(in.frames.size()), 512.0 * 1024 * 1024);
+    check_run_budget(in, opt.tension, static_cast<std::uint64_t>(series + 2 * opt.report.max_mb * 1e6), "report");
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    // After prepare_tension, which adds a --reference file to the paths the page may not replace.
+    ReportPage page(opt.report, in);
+    return page.write(in, meshes, describe_run(in, opt.tension), nullptr, progress);
+}
+
+}  // namespace rigscope

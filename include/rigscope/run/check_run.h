@@ -1,0 +1,64 @@
+// The `check` job (rig CI): per welded vertex, the lowest stretch-side and highest
+// compress-side T over the frames, and the verdict against the limits. The CLI and the Python
+// module run it alike; io/check_report.h writes what it returns, farm/check_chunk.h records it.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rigscope/io/check_report.h"
+#include "rigscope/run/progress.h"
+#include "rigscope/run/report_run.h"
+#include "rigscope/run/tension_run.h"
+
+namespace rigscope {
+
+struct CheckJobOptions {
+    TensionOptions tension;
+    // Limits on T (the chosen measure's) and, with --measure principal, on the principal
+    // stretches themselves; a limit counts only with its has_ flag.
+    double max_stretch = 0, max_compress = 0;  // fail where T < max_stretch, T > max_compress
+    double max_lambda = 0, min_lambda = 0;     // fail where lambda_max > max_lambda, lambda_min < min_lambda
+    bool has_stretch = false, has_compress = false, has_max_lambda = false, has_min_lambda = false;
+    int worst = 10;
+    ReportOptions html;  // --html: out non-empty writes the report page with the verdict
+
+    // Throws Error (exit 2) for options that cannot make a check, before any file is read.
+    void validate() const;
+    CheckLimits limits() const;
+};
+
+struct CheckJobResult {
+    CheckLimits limits;
+    CheckRunInfo info;                      // start, host, wall time of the evaluation
+    std::vector<CheckMeshExtremes> meshes;  // the selected meshes, in order
+    bool has_rom = false;
+    CheckRom rom;                           // --rom: the sweeps and which frames failed
+    std::size_t frames = 0;                 // frames evaluated
+    std::vector<std::string> paths;         // every input file: no report may replace one
+    int chunk_index = 0, chunk_count = 1;
+    CheckOutcome outcome;                   // text and JUnit (a chunk's: partial)
+    bool has_html = false;
+    ReportResult html;                      // --html: the page written
+
+    // What a chunk record keeps so that merge reports over all chunks (farm/check_chunk.h).
+    std::vector<std::pair<std::string, std::string>> chunk_state() const;
+};
+
+// Loads, evaluates every selected frame once and judges. A verdict covers what was evaluated:
+// a file without animation is refused unless frames are named (require_animation).
+CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progress = {});
+
+// The same on an input already loaded with opt.tension.input (a Python session's, its frames
+// and chunk selected); `info` and `started` time the run from wherever the caller began it.
+CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
+                         std::chrono::steady_clock::time_point started);
+
+// The rule `check` and `report` share: a file without animation, run without --rom,
+// --animation or --frames, would be judged on its bind pose alone, where T is 1 by definition:
+// Error (exit 2) "nothing to check". With --frames naming the bind pose, a warning.
+void require_animation(const Input& in, const InputOptions& opt);
+
+}  // namespace rigscope

@@ -1,0 +1,22 @@
+// --max-memory over the whole run, not only the load: a small file can declare meshes whose
+// prepared topology and per-vertex arrays need many times what the file itself loads (a glTF
+// accessor without a buffer view is count zeros). Checked once the scene is loaded and before
+// any of it is prepared, so a run over the budget is refused before it grows.
+#pragma once
+
+#include <cstdint>
+
+#include "rigscope/run/tension_run.h"
+
+namespace rigscope {
+
+// An upper estimate of what prepare_tension will hold for in's selected meshes with opt's
+// measure, in bytes.
+std::uint64_t prepared_tension_bytes(const Input& in, const TensionOptions& opt);
+
+// Throws Error (exit 3, naming the file and --max-memory) when the loaded scene, the prepared
+// meshes and `per_run_bytes` more (a job's per-frame arrays) need more than opt's --max-memory.
+// `what` names the job in the message.
+void check_run_budget(const Input& in, const TensionOptions& opt, std::uint64_t per_run_bytes, const char* what);
+
+}  // namespace rigscope

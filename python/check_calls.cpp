@@ -1,0 +1,287 @@
+#include "check_calls.h"
+
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <tuple>
+
+#include "progress.h"
+#include "rigscope/core/error.h"
+#include "rigscope/farm/chunk.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/check_run.h"
+#include "rigscope/run/chunk_run.h"
+#include "rigscope/run/merge_run.h"
+#include "rigscope/run/report_run.h"
+#include "rigscope/run/rom_run.h"
+#include "session.h"
+
+#ifndef RIGSCOPE_REPORT_VIEWER
+#define RIGSCOPE_REPORT_VIEWER ""
+#endif
+
+namespace rigscope_python {
+
+using namespace rigscope;
+
+namespace {
+
+// check()'s result: the verdict, its failures and the summary `check --json` writes.
+struct CheckResult {
+    bool passed = false;
+    py::list failures;   // one dict per listed offender (limit, mesh, vertices, frame, value, ROM joint/axis)
+    py::dict summary;    // check --json's document
+    std::string report;  // the CLI's text
+    std::string junit;   // the CLI's --junit document
+};
+
+py::object json_loads(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+
+std::string chunk_spec(const std::optional<std::pair<int, int>>& chunk) {
+    return chunk ? std::to_string(chunk->first) + "/" + std::to_string(chunk->second) : "";
+}
+
+}  // namespace
+
+// The session's frames and chunk for one call (--frames, --chunk), restored afterwards.
+struct SessionCalls {
+    struct Scope {
+        Session& s;
+        std::vector<Frame> frames;
+        int chunk_index, chunk_count;
+        Scope(Session& session, const std::string& spec, const std::string& chunk)
+            : s(session), frames(session.in_.frames), chunk_index(session.in_.chunk_index), chunk_count(session.in_.chunk_count) {
+            s.in_.frames = select_frames(s.in_, spec, s.clip_file());
+            if (!chunk.empty()) {
+                for_option("--chunk", [&] { parse_chunk_spec(chunk, s.in_.chunk_index, s.in_.chunk_count); });
+                s.in_.frames = chunk_frames(s.in_.frames, s.in_.chunk_index, s.in_.chunk_count);
+            }
+        }
+        ~Scope() {
+            s.in_.frames = std::move(frames);
+            s.in_.chunk_index = chunk_index;
+            s.in_.chunk_count = chunk_count;
+        }
+    };
+
+    static TensionOptions tension(Session& s, const TensionArgs& args, const std::optional<std::pair<int, int>>& chunk) {
+        if (args.auto_range) throw Error(kExitUsage, "auto_range sets a map's thresholds; check and report judge T itself");
+        TensionOptions t = s.tension_options(args);
+        t.input.frames = args.frames.value_or("");
+        t.input.chunk = chunk_spec(chunk);
+        return t;
+    }
+
+    // What defines a check run, by the CLI's option names: the chunks of one run have equal
+    // lists (merge refuses others). Every option is listed, defaults too.
+    static ChunkOptions identity(const Session& s, const CheckJobOptions& opt) {
+        ChunkOptions o;
+        auto text = [&](const char* name, const std::string& v) { o.emplace_back(name, std::vector<std::string>{v}); };
+        auto number = [&](const char* name, double v) {
+            std::string t;
+            append_number(t, v);
+            text(name, t);
+        };
+        const InputOptions& in = s.opt_;
+        const TensionOptions& t = opt.tension;
+        text("FILE", in.file);
+        for (auto [name, v] : {std::pair{"--clip", &in.clip}, {"--animation", &in.animation}, {"--rig", &in.rig}, {"--mesh", &in.mesh},
+                               {"--weld", &in.weld}, {"--retarget", &in.retarget}, {"--joints", &in.joints},
+                               {"--frames", &t.input.frames}, {"--reference", &t.reference}, {"--measure", &t.measure},
+                               {"--smooth-weights", &t.smooth_weights}})
+            text(name, *v);
+        for (auto [name, v] : {std::pair{"--fps", in.fps}, {"--max-memory", in.max_memory_mib}, {"--rom-angle", in.rom_options.angle_deg},
+                               {"--falloff", t.params.falloff}, {"--stretch-area", t.params.stretch_area},
+                               {"--compress-area", t.params.compress_area}, {"--weight-limit", t.params.weight_limit},
+                               {"--smooth-k", t.params.smooth_k}})
+            number(name, v);
+        number("--rom-frames", in.rom_options.frames_per_sweep);
+        number("--smooth", t.smooth);
+        number("--worst", opt.worst);
+        text("--rom", in.rom ? "true" : "false");
+        text("--reference-frame", t.has_reference_frame ? std::to_string(t.reference_frame) : "");
+        for (auto [name, has, v] : {std::tuple{"--max-stretch", opt.has_stretch, opt.max_stretch},
+                                    {"--max-compress", opt.has_compress, opt.max_compress},
+                                    {"--max-lambda", opt.has_max_lambda, opt.max_lambda},
+                                    {"--min-lambda", opt.has_min_lambda, opt.min_lambda}})
+            if (has) number(name, v);
+        return o;
+    }
+
+    static CheckResult check(Session& s, CheckJobOptions opt, const std::string& junit, const py::object& progress) {
+        const CheckRunInfo info = start_run_info();
+        const auto started = std::chrono::steady_clock::now();
+        opt.validate();
+        std::lock_guard<std::mutex> lock(s.mutex_);
+        // A chunk's record is begun before its run (a stale one removed) and written after,
+        // as the CLI's (run/chunk_run.h).
+        const bool chunked = !opt.tension.input.chunk.empty();
+        if (chunked && junit.empty())
+            throw Error(kExitUsage, "check with chunk= needs junit=FILE: merge joins the chunks' reports from the records beside them");
+        ChunkRecord record;
+        if (chunked) {
+            ChunkRun run{"check", opt.tension.input.chunk, junit, identity(s, opt), {}};
+            for (auto [name, path] : {std::pair{"FILE", &s.opt_.file}, {"--animation", &s.opt_.animation}, {"--rig", &s.opt_.rig},
+                                      {"--reference", &opt.tension.reference}})
+                if (!path->empty()) run.inputs.emplace_back(name, *path);
+            record = begin_chunk(run, RIGSCOPE_VERSION);
+        }
+        Scope scope(s, opt.tension.input.frames, opt.tension.input.chunk);
+        CheckJobResult r;
+        {
+            py::gil_scoped_release release;
+            r = run_check(opt, s.in_, python_progress(progress), info, started);
+        }
+        if (!junit.empty()) {
+            OutputFile file(junit, r.paths);
+            file.write(r.outcome.junit);
+            file.commit();
+        }
+        if (chunked) finish_chunk(std::move(record), r.chunk_state());
+        CheckResult out;
+        out.passed = !r.outcome.failed;
+        out.report = r.outcome.report;
+        out.junit = r.outcome.junit;
+        out.summary = json_loads(r.outcome.json);
+        for (const py::handle limit : out.summary["limits"])
+            for (const py::handle row : limit["worst"]) {
+                py::dict f = py::reinterpret_borrow<py::dict>(row).attr("copy")();
+                f["limit"] = limit["limit"];
+                out.failures.append(f);
+            }
+        return out;
+    }
+
+    static ReportResult report(Session& s, const TensionOptions& topt, ReportOptions ropt, const py::object& progress) {
+        ropt.viewer = RIGSCOPE_REPORT_VIEWER;
+        ropt.validate();
+        std::lock_guard<std::mutex> lock(s.mutex_);
+        Scope scope(s, topt.input.frames, "");
+        py::gil_scoped_release release;
+        require_animation(s.in_, topt.input);
+        std::vector<MeshTension> meshes = prepare_tension(s.in_, topt);
+        ReportPage page(ropt, s.in_);
+        return page.write(s.in_, meshes, describe_run(s.in_, topt), nullptr, python_progress(progress));
+    }
+
+    // The sweep options default to the session's (load(rom_angle=...)).
+    static RomJobResult rom(Session& s, const std::string& out, std::optional<double> angle, std::optional<int> frames,
+                            std::optional<std::string> joints) {
+        RomJobOptions opt;
+        opt.input = s.opt_;
+        if (angle) opt.input.rom_options.angle_deg = *angle;
+        if (frames) opt.input.rom_options.frames_per_sweep = *frames;
+        if (joints) opt.input.joints = *joints;
+        opt.out = out;
+        std::lock_guard<std::mutex> lock(s.mutex_);
+        return run_rom(opt, s.in_.scene);
+    }
+};
+
+void add_check_calls(py::module_& m) {
+    py::class_<CheckResult>(m, "CheckResult", "check()'s verdict: passed, failures, summary (check --json), report, junit")
+        .def_readonly("passed", &CheckResult::passed)
+        .def_readonly("failures", &CheckResult::failures)
+        .def_readonly("summary", &CheckResult::summary)
+        .def_readonly("report", &CheckResult::report)
+        .def_readonly("junit", &CheckResult::junit)
+        .def("__bool__", [](const CheckResult& r) { return r.passed; })
+        .def("__repr__", [](const CheckResult& r) { return std::string("<rigscope.CheckResult ") + (r.passed ? "PASS" : "FAIL") + ">"; });
+
+    const TensionParams d;
+    auto session = py::reinterpret_borrow<py::class_<Session, std::shared_ptr<Session>>>(m.attr("Session"));
+    session.def(
+        "check",
+        [](Session& s, std::optional<double> max_stretch, std::optional<double> max_compress, std::optional<double> max_lambda,
+           std::optional<double> min_lambda, int worst, std::optional<std::string> frames, std::optional<std::pair<int, int>> chunk,
+           std::optional<std::string> reference, std::optional<long> reference_frame, double falloff, double stretch_area,
+           double compress_area, double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
+           std::optional<std::string> smooth_weights, std::optional<std::string> html, std::optional<std::string> junit,
+           const py::object& progress) {
+            CheckJobOptions opt;
+            opt.tension = SessionCalls::tension(s, TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff, stretch_area,
+                                                               compress_area, weight_limit, smooth_k, smooth, std::nullopt},
+                                                chunk);
+            auto limit = [](const std::optional<double>& v, double& value, bool& has) {
+                if (v) value = *v;
+                has = v.has_value();
+            };
+            limit(max_stretch, opt.max_stretch, opt.has_stretch);
+            limit(max_compress, opt.max_compress, opt.has_compress);
+            limit(max_lambda, opt.max_lambda, opt.has_max_lambda);
+            limit(min_lambda, opt.min_lambda, opt.has_min_lambda);
+            opt.worst = worst;
+            if (html) {
+                opt.html.out = *html;
+                opt.html.viewer = RIGSCOPE_REPORT_VIEWER;
+            }
+            return SessionCalls::check(s, opt, junit.value_or(""), progress);
+        },
+        py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(), py::arg("max_lambda") = py::none(),
+        py::arg("min_lambda") = py::none(), py::arg("worst") = 10, py::arg("frames") = py::none(), py::arg("chunk") = py::none(),
+        py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(), py::arg("falloff") = d.falloff,
+        py::arg("stretch_area") = d.stretch_area, py::arg("compress_area") = d.compress_area, py::arg("weight_limit") = d.weight_limit,
+        py::arg("smooth_k") = d.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0, py::arg("smooth_weights") = "uniform",
+        py::arg("html") = py::none(), py::arg("junit") = py::none(), py::arg("progress") = py::none(),
+        "Rig CI: T (and with measure='principal', lambda) limits over the frames, as `rigscope check`; returns a CheckResult");
+    session.def(
+        "report",
+        [](Session& s, const std::string& path, int worst, double max_size, std::optional<std::string> frames,
+           std::optional<std::string> reference, std::optional<long> reference_frame, double falloff, double stretch_area,
+           double compress_area, double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
+           std::optional<std::string> smooth_weights, const py::object& progress) {
+            const TensionOptions topt = SessionCalls::tension(s, TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff,
+                                                                             stretch_area, compress_area, weight_limit, smooth_k, smooth, std::nullopt},
+                                                              std::nullopt);
+            ReportOptions ropt;
+            ropt.out = path;
+            ropt.worst = worst;
+            ropt.max_mb = max_size;
+            const ReportResult r = SessionCalls::report(s, topt, ropt, progress);
+            py::dict out;
+            out["path"] = r.path;
+            out["frames"] = r.frames;
+            out["shown"] = r.shown;
+            out["t_bits"] = r.t_bits;
+            out["subsampled"] = r.subsample_reason.empty() ? py::object(py::none()) : py::object(py::str(r.subsample_reason));
+            return out;
+        },
+        py::arg("path"), py::kw_only(), py::arg("worst") = 10, py::arg("max_size") = 40.0, py::arg("frames") = py::none(),
+        py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(), py::arg("falloff") = d.falloff,
+        py::arg("stretch_area") = d.stretch_area, py::arg("compress_area") = d.compress_area, py::arg("weight_limit") = d.weight_limit,
+        py::arg("smooth_k") = d.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0, py::arg("smooth_weights") = "uniform",
+        py::arg("progress") = py::none(), "Writes `rigscope report`'s HTML page to PATH; returns what it holds");
+    session.def(
+        "rom",
+        [](Session& s, std::optional<std::string> output, std::optional<double> rom_angle, std::optional<int> rom_frames,
+           std::optional<std::string> joints) {
+            return json_loads(SessionCalls::rom(s, output.value_or(""), rom_angle, rom_frames, joints).json);
+        },
+        py::kw_only(), py::arg("output") = py::none(), py::arg("rom_angle") = py::none(), py::arg("rom_frames") = py::none(),
+        py::arg("joints") = py::none(),
+        "The range-of-motion clip as `rigscope rom --list json` lists it (a dict); output= also writes it as .glb");
+
+    m.def(
+        "merge",
+        [](const std::string& out, const std::vector<std::string>& chunks, std::optional<std::string> junit) {
+            MergeJobOptions opt;
+            opt.out = out;
+            opt.chunks = chunks;
+            opt.junit = junit.value_or("");
+            MergeJobResult r;
+            {
+                py::gil_scoped_release release;
+                r = run_merge(opt);
+            }
+            py::dict d;
+            d["command"] = r.command;
+            d["chunks"] = r.chunks;
+            d["passed"] = r.verdict ? py::object(py::bool_(!r.failed)) : py::object(py::none());
+            d["report"] = r.verdict ? py::object(py::str(r.report)) : py::object(py::none());
+            return d;
+        },
+        py::arg("out"), py::arg("chunks"), py::kw_only(), py::arg("junit") = py::none(),
+        "Joins --chunk outputs into what one run would have written, as `rigscope merge OUT CHUNK...`");
+}
+
+}  // namespace rigscope_python

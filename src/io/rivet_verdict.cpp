@@ -1,0 +1,58 @@
+#include "rigscope/io/rivet_verdict.h"
+
+#include <algorithm>
+
+#include "rigscope/io/output.h"
+
+namespace rigscope {
+
+CheckOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo& run, const Scene& scene, int mesh,
+                               const std::vector<RivetResult>& rivets, double diagonal) {
+    auto relative = [&](const RivetResult& r) { return diagonal > 0 ? r.fit.max_error / diagonal : 0.0; };
+    // A fit whose error is not a number has not shown it is good enough.
+    auto past = [&](const RivetResult& r) { return !(relative(r) <= limit.max_relative); };
+    std::vector<const RivetResult*> worse;
+    for (const RivetResult& r : rivets)
+        if (past(r)) worse.push_back(&r);
+    std::stable_sort(worse.begin(), worse.end(), [&](const auto* a, const auto* b) { return relative(*a) > relative(*b); });
+    std::string limit_text;
+    append_number(limit_text, limit.max_relative);
+    auto line = [&](const RivetResult& r) {
+        std::string s = "vertex " + std::to_string(r.vertex) + " on joint '" + scene.nodes[r.joint].name + "': max error ";
+        append_number(s, r.fit.max_error);
+        s += " = ";
+        append_number(s, relative(r));
+        s += " of the diagonal";
+        return s;
+    };
+
+    CheckOutcome o;
+    o.failed = !worse.empty();
+    o.report = "rivet fit limit max_error > " + limit_text + " of the diagonal: " + std::to_string(worse.size()) + " of " +
+               std::to_string(rivets.size()) + (rivets.size() == 1 ? " rivet" : " rivets") + " past the limit\n";
+    for (const RivetResult* r : worse) o.report += "  " + line(*r) + "\n";
+    o.report += o.failed ? "FAIL\n" : "PASS\n";
+
+    JUnitSuite suite;
+    suite.name = junit_stem(limit.file);
+    suite.package = "rigscope.rivet";
+    suite.properties.emplace_back("input", limit.file);
+    suite.properties.emplace_back("max_fit_error", limit_text);
+    for (const RivetResult& r : rivets) {
+        JUnitCase c;
+        c.classname = "rigscope.rivet." + junit_stem(limit.file) + "." + junit_class_part(scene.meshes[mesh].name);
+        c.name = "vertex " + std::to_string(r.vertex) + " fit error <= " + limit_text;
+        c.failed = past(r);
+        if (c.failed) {
+            c.type = "rigscope.rivet.fit_error";
+            c.message = line(r);
+            c.text = c.message + "\n";
+        }
+        suite.cases.push_back(std::move(c));
+    }
+    suite.system_out = o.report;
+    o.junit = junit_xml(suite, run);
+    return o;
+}
+
+}  // namespace rigscope

@@ -1,0 +1,131 @@
+#include "rigscope/run/check_run.h"
+
+#include <chrono>
+#include <memory>
+#include <spdlog/spdlog.h>
+
+#include "rigscope/core/error.h"
+#include "rigscope/farm/check_chunk.h"
+#include "rigscope/run/run_budget.h"
+
+namespace rigscope {
+
+namespace {
+
+// The principal stretch a T stands for, as check_outcome computes it (T = 1 / lambda in float).
+float lambda_of(float t) { return static_cast<float>(1.0 / static_cast<double>(t)); }
+
+}  // namespace
+
+void CheckJobOptions::validate() const {
+    if (!has_stretch && !has_compress && !has_max_lambda && !has_min_lambda)
+        throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
+    if ((has_max_lambda || has_min_lambda) && tension.measure != "principal")
+        throw Error(kExitUsage, "--max-lambda and --min-lambda need --measure principal");
+    // The CLI's validators saw the command line; these see what Python passes.
+    auto positive = [](bool has, double v, const char* option) {
+        if (has && !(v > 0 && v < 1e300)) throw Error(kExitUsage, std::string(option) + ": must be a positive number");
+    };
+    positive(has_stretch, max_stretch, "--max-stretch");
+    positive(has_compress, max_compress, "--max-compress");
+    positive(has_max_lambda, max_lambda, "--max-lambda");
+    positive(has_min_lambda, min_lambda, "--min-lambda");
+    if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
+    if (!html.out.empty()) html.validate();
+    check_tension_options(tension);
+}
+
+CheckLimits CheckJobOptions::limits() const {
+    CheckLimits l;
+    l.max_stretch = max_stretch;
+    l.max_compress = max_compress;
+    l.has_stretch = has_stretch;
+    l.has_compress = has_compress;
+    l.max_lambda = max_lambda;
+    l.min_lambda = min_lambda;
+    l.has_max_lambda = has_max_lambda;
+    l.has_min_lambda = has_min_lambda;
+    l.worst = worst;
+    l.file = tension.input.file;
+    return l;
+}
+
+void require_animation(const Input& in, const InputOptions& opt) {
+    if (in.has_clip) return;
+    if (opt.frames.empty())
+        throw Error(kExitUsage, "nothing to check: " + opt.file + " has no animation (use --rom or --animation)");
+    spdlog::warn("{} has no animation: only the bind pose is evaluated (--frames {}), where T is 1 unless a reference differs", opt.file,
+                 opt.frames);
+}
+
+std::vector<std::pair<std::string, std::string>> CheckJobResult::chunk_state() const {
+    return check_chunk_state(limits, info, meshes, has_rom ? &rom : nullptr);
+}
+
+CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progress) {
+    opt.validate();
+    const CheckRunInfo info = start_run_info();
+    const auto started = std::chrono::steady_clock::now();
+    Input in = load_input(opt.tension.input);
+    return run_check(opt, in, progress, info, started);
+}
+
+CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
+                         std::chrono::steady_clock::time_point started) {
+    opt.validate();
+    CheckJobResult r;
+    r.limits = opt.limits();
+    r.info = info;
+    require_animation(in, opt.tension.input);
+    // Per frame the job keeps one byte (which frames failed, for --rom); per file vertex, its
+    // extremes twice (the tracker's, then the report's with frames and file ids).
+    double vertices = 0;
+    for (int m : in.meshes) vertices += double(in.scene.meshes[m].vertex_count());
+    check_run_budget(in, opt.tension, in.frames.size() + static_cast<std::uint64_t>(96 * vertices), "check");
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    // Its path and viewer checked before any frame is evaluated.
+    std::unique_ptr<ReportPage> page = opt.html.out.empty() ? nullptr : std::make_unique<ReportPage>(opt.html, in);
+    // Per welded vertex, the lowest and highest T seen and where: enough to rank violations
+    // without keeping any frame.
+    VertexTensionExtremes extremes;
+    extremes.reset(meshes, false);
+    const CheckLimits& l = r.limits;
+    // Stretch-side T below this, compress-side T above this, passes some limit (the lambda
+    // limits through T = 1 / lambda): which frames failed, for --rom's sweeps.
+    std::vector<char> frame_failed(in.frames.size(), 0);
+    for_each_tension_frame(
+        in, meshes,
+        [&](std::size_t fi) {
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                const MeshTension& mt = meshes[m];
+                extremes.add(m, mt, static_cast<std::uint32_t>(fi));
+                char failed = 0;
+                for (float t : mt.stretch_t())
+                    failed |= (l.has_stretch && t < l.max_stretch) || (l.has_max_lambda && lambda_of(t) > l.max_lambda);
+                for (float t : mt.compress_t())
+                    failed |= (l.has_compress && t > l.max_compress) || (l.has_min_lambda && lambda_of(t) < l.min_lambda);
+                frame_failed[fi] |= failed;
+            }
+            // A lint pass over the frame would go here: it sees the same evaluated meshes.
+        },
+        progress);
+    for (std::size_t m = 0; m < meshes.size(); ++m)
+        r.meshes.push_back(check_mesh_extremes(in.scene.meshes[meshes[m].mesh].name, extremes, m, meshes[m].topo.welded_of, in.frames));
+    r.frames = in.frames.size();
+    r.paths = in.paths;
+    r.chunk_index = in.chunk_index;
+    r.chunk_count = in.chunk_count;
+    r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (in.has_rom) {
+        r.has_rom = true;
+        r.rom = CheckRom{in.rom, in.frames, std::move(frame_failed)};
+    }
+    r.outcome = check_outcome(r.limits, r.info, r.meshes, r.has_rom ? &r.rom : nullptr);
+    if (page) {
+        r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.limits, progress);
+        r.has_html = true;
+    }
+    return r;
+}
+
+}  // namespace rigscope

@@ -1,0 +1,65 @@
+#include "rigscope/run/chunk_run.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/input.h"
+
+namespace rigscope {
+
+namespace {
+
+bool given(const ChunkOptions& options, const char* name) {
+    return std::any_of(options.begin(), options.end(), [&](const auto& o) { return o.first == name; });
+}
+
+std::vector<std::string> input_paths(const ChunkRecord& r) {
+    std::vector<std::string> paths;
+    for (const InputFingerprint& f : r.inputs) paths.push_back(f.path);
+    return paths;
+}
+
+}  // namespace
+
+std::string chunk_refusal(const std::string& command, const std::string& format, const ChunkOptions& options) {
+    if (command == "tension" && given(options, "--bake-max"))
+        return "--bake-max colours each vertex by its maximum over all frames: run it without --chunk";
+    if (command == "tension" && format == "gltf" && given(options, "--auto-range"))
+        return "--auto-range colours glTF frames by the range of all frames, which a chunk does not see: chunk CSV or JSON "
+               "(merge applies the range), or run glTF without --chunk";
+    if (command == "diff" && format == "gltf")
+        return "diff glTF colours each vertex by its largest displacement over all frames: run it without --chunk";
+    if (command == "drive" && format == "gltf") return "drive --format gltf bakes one animation over all frames: run it without --chunk";
+    return "";
+}
+
+ChunkRecord begin_chunk(const ChunkRun& run, const std::string& version) {
+    ChunkRecord rec;
+    rec.version = version;
+    rec.command = run.command;
+    for_option("--chunk", [&] { parse_chunk_spec(run.spec, rec.index, rec.count); });
+    rec.output = run.output;
+    rec.options = run.options;
+    // Inputs first: the record about to be removed may be one of them (--rig out.csv.chunk.json),
+    // and nothing is removed or written before they are checked.
+    rec.record_path = chunk_record_path(run.output, rec.index);
+    for (const auto& [option, path] : run.inputs) rec.inputs.push_back(fingerprint_file(option, path));
+    refuse_input_as_output(rec.record_path, input_paths(rec));
+    // A stale record would vouch for an old output if this run fails.
+    if (unlink(rec.record_path.c_str()) != 0 && errno != ENOENT)
+        throw Error(kExitCannotWrite, rec.record_path + ": cannot remove the old chunk record: " + std::strerror(errno));
+    return rec;
+}
+
+void finish_chunk(ChunkRecord record, const std::vector<std::pair<std::string, std::string>>& state) {
+    record.state = state;
+    OutputFile out(record.record_path, input_paths(record));
+    out.write(chunk_record_json(record));
+    out.commit();
+}
+
+}  // namespace rigscope

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Verdicts that cannot lie (issue 27): a check never passes what it did not evaluate, lambda
+# limits are reported as the lambda the user wrote, a rivet fit worse than asked fails, a glTF
+# the writer refuses is the input's fault, and --max-memory covers the whole run.
+. "$(dirname "$0")/common.bash"
+
+BEND=data/bend_cylinder.glb
+STATIC="$CORPUS/pab/arnaud.fbx"  # a skinned rig with no animation
+[ -f "$STATIC" ] || skip "no $STATIC (RIGSCOPE_CORPUS)"
+
+# --- a file without animation: nothing to check ------------------------------------------------
+expect 2 "check on a rig without animation is refused" -- "$RIGSCOPE" check "$STATIC" --max-compress 1.5 --junit "$WORK/static.xml"
+check "check without animation: one line saying nothing to check and what to use" -- \
+    one_line_naming "nothing to check: $STATIC has no animation (use --rom or --animation)"
+check "check without animation: no JUnit report" -- test ! -e "$WORK/static.xml"
+expect 2 "report on a rig without animation is refused" -- "$RIGSCOPE" report "$STATIC" -o "$WORK/static.html"
+check "report without animation: says nothing to check" -- one_line_naming "nothing to check: $STATIC has no animation"
+check "report without animation: no page" -- test ! -e "$WORK/static.html"
+# An explicit bind pose runs, and says what it is.
+expect 0 "check --frames bind on a rig without animation runs" -- "$RIGSCOPE" check "$STATIC" --frames bind --max-compress 1.5
+check "check --frames bind: warns that only the bind pose is evaluated" -- grep -q "no animation: only the bind pose is evaluated" "$WORK/err"
+check "check --frames bind: its verdict" -- grep -qx PASS "$WORK/out"
+# --rom gives the rig a clip to check.
+expect 1 "check --rom on the rig without animation evaluates its sweeps" -- "$RIGSCOPE" -q check "$STATIC" --rom --rom-frames 4 --max-compress 1.01
+
+# --- no frame of any mesh evaluated: never PASS --------------------------------------------------
+# An animated node and no mesh at all.
+python3 - "$WORK/nomesh.gltf" <<'PY'
+import base64, json, struct, sys
+buf = struct.pack("<2f", 0.0, 1.0) + struct.pack("<6f", 0, 0, 0, 1, 0, 0)
+doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"name": "n"}],
+       "buffers": [{"byteLength": len(buf), "uri": "data:application/octet-stream;base64," + base64.b64encode(buf).decode()}],
+       "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}],
+       "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+                     {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}],
+       "animations": [{"name": "move", "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}],
+                       "samplers": [{"input": 0, "output": 1}]}]}
+open(sys.argv[1], "w").write(json.dumps(doc))
+PY
+expect 1 "check with no mesh evaluated fails" -- "$RIGSCOPE" check "$WORK/nomesh.gltf" --max-compress 1.5 --junit "$WORK/nomesh.xml"
+check "no mesh: the report says nothing was checked" -- grep -q "nothing checked: no frame of any mesh was evaluated" "$WORK/out"
+check "no mesh: FAIL, not PASS" -- grep -qx FAIL "$WORK/out"
+check "no mesh: the JUnit report has a failing case" -- python3 -c '
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find("testsuite")
+assert s.get("failures") == "1", s.attrib
+assert s.find("testcase/failure").get("type") == "rigscope.check.nothing_checked"' "$WORK/nomesh.xml"
+
+# --- lambda limits are reported as lambda ---------------------------------------------------------
+expect 1 "principal check with lambda limits fails on the bend" -- "$RIGSCOPE" check "$BEND" --measure principal --min-lambda 0.7 \
+    --max-lambda 1.3 --junit "$WORK/lambda.xml" --json "$WORK/lambda.json"
+cp "$WORK/out" "$WORK/lambda.txt"
+check "lambda: the text names lambda limits" -- grep -q "^lambda_min limit < 0.7: " "$WORK/lambda.txt"
+check "lambda: the text lists lambda values" -- grep -q "^  mesh 'Cylinder' .*: lambda_min = 0\.[0-6]" "$WORK/lambda.txt"
+check "lambda: no limit converted to T" -- bash -c '! grep -q "limit T\|: T = " "$1"' _ "$WORK/lambda.txt"
+check "lambda: JUnit properties and cases name lambda" -- python3 -c '
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find("testsuite")
+props = {p.get("name"): p.get("value") for p in s.find("properties")}
+assert props.get("min_lambda") == "0.7" and props.get("max_lambda") == "1.3", props
+assert "max_compress" not in props and "max_stretch" not in props, props
+names = [c.get("name") for c in s.findall("testcase")]
+assert names == ["lambda_max > 1.3", "lambda_min < 0.7"], names' "$WORK/lambda.xml"
+# Independently of check: the principal stretches tension writes per file vertex. Every file
+# vertex whose lambda_min falls below 0.7 in some frame is one check counts, and the worst value
+# check lists is the CSV's lowest (to float precision: check shows 1 / T, T = 1 / lambda in
+# float, so within 2 float steps, relative 2.4e-7).
+"$RIGSCOPE" -q tension "$BEND" --measure principal -o "$WORK/principal.csv"
+check "lambda: counts and worst value agree with tension's lambda_min column" -- python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+lim = {l["limit"]: l for l in d["limits"]}["min_lambda"]
+low = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    v = int(r["vertex"]); x = float(r["lambda_min"])
+    low[v] = min(low.get(v, x), x)
+below = {v for v, x in low.items() if x < 0.7}
+assert lim["file_vertices"] == len(below), (lim["file_vertices"], len(below))
+worst = lim["worst"][0]
+assert abs(worst["value"] - min(low.values())) <= 2.4e-7 * min(low.values()), (worst, min(low.values()))
+assert all(low[v] < 0.7 for w in lim["worst"] for v in w["vertices"])
+assert d["passed"] is False' "$WORK/lambda.json" "$WORK/principal.csv"
+
+# --- rivet --max-fit-error ----------------------------------------------------------------------
+CESIUM="$CORPUS/khronos/cesium_man.gltf"
+# cesium_man's vertex 644 fits its joint within about 3% of the diagonal, 1288 exactly (one joint).
+expect 0 "rivet with a poor fit and no limit: written" -- "$RIGSCOPE" rivet "$CESIUM" --vertices 644,1288 -o "$WORK/fit.json"
+check "rivet: a fit worse than 1% of the diagonal is warned about, naming the vertex" -- \
+    grep -q "warning: .*1 of 2 rivets past the limit; the worst: vertex 644 " "$WORK/err"
+expect 1 "rivet --max-fit-error 0.02 fails" -- "$RIGSCOPE" rivet "$CESIUM" --vertices 644,1288 --max-fit-error 0.02 -o "$WORK/fit2.json" \
+    --junit "$WORK/fit.xml"
+check "rivet --max-fit-error: the output is still written" -- test -s "$WORK/fit2.json"
+check "rivet --max-fit-error: FAIL on stdout" -- grep -qx FAIL "$WORK/out"
+# The failing cases are the rivets whose max_error_relative in the JSON passes the limit.
+check "rivet --max-fit-error: JUnit fails exactly the rivets the JSON's errors put past 0.02" -- python3 -c '
+import json, sys, xml.etree.ElementTree as ET
+fits = json.load(open(sys.argv[1]))["rivets"]
+want = sorted(r["vertex"] for r in fits if r["max_error_relative"] > 0.02)
+s = ET.parse(sys.argv[2]).getroot().find("testsuite")
+failed = sorted(int(c.get("name").split()[1]) for c in s.findall("testcase") if c.find("failure") is not None)
+assert want == failed == [644], (want, failed)
+assert s.get("tests") == "2" and s.get("package") == "rigscope.rivet", s.attrib' "$WORK/fit2.json" "$WORK/fit.xml"
+expect 0 "rivet --max-fit-error 0.05 passes" -- "$RIGSCOPE" rivet "$CESIUM" --vertices 644,1288 --max-fit-error 0.05 -o "$WORK/fit3.json"
+check "rivet --max-fit-error 0.05: PASS" -- grep -qx PASS "$WORK/out"
+expect 2 "rivet --max-fit-error with --bake" -- "$RIGSCOPE" rivet "$CESIUM" --vertices 644 --bake --max-fit-error 0.05
+check "rivet --max-fit-error with --bake: says why" -- one_line_naming "a baked rivet (--bake) has no fit"
+expect 2 "rivet --junit without a limit" -- "$RIGSCOPE" rivet "$CESIUM" --vertices 644 --junit "$WORK/x.xml"
+check "rivet --junit without a limit: says why" -- one_line_naming "give the limit"
+
+# --- --max-memory covers the whole run --------------------------------------------------------------
+# A 236-byte glTF: 2000001 vertices of zeros (an accessor without a buffer view). The load holds
+# 24 MB, the prepared meshes far more: with --max-memory 100 it must be refused before they grow.
+python3 - "$WORK/zeros.gltf" <<'PY'
+import json, sys
+doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+       "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+       "accessors": [{"componentType": 5126, "count": 2000001, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]}]}
+open(sys.argv[1], "w").write(json.dumps(doc, separators=(",", ":")))
+PY
+for verb in tension check; do
+    case $verb in
+        tension) args=(-o "$WORK/zeros.csv") ;;
+        check) args=(--max-compress 2) ;;
+    esac
+    expect 3 "$verb: a run over --max-memory once prepared is refused" -- /usr/bin/time -f "peak %M KB" -o "$WORK/peak" \
+        "$RIGSCOPE" "$verb" "$WORK/zeros.gltf" --frames bind --max-memory 100 "${args[@]}"
+    check "$verb over the run's budget: the error names --max-memory" -- \
+        grep -q "^rigscope: error: $WORK/zeros.gltf: .* over the memory budget (--max-memory 100 MiB)$" "$WORK/err"
+    # The whole process, binary and libraries included, stays under the budget: refused before
+    # the meshes were prepared (today's run peaked at 130 MB).
+    check "$verb over the run's budget: the process never held 100 MiB" -- \
+        python3 -c 'import sys; kb = [int(l.split()[1]) for l in open(sys.argv[1]) if l.startswith("peak")][0]; sys.exit(kb >= 100 * 1024)' "$WORK/peak"
+done
+check "tension over the run's budget: no output" -- test ! -e "$WORK/zeros.csv"
+
+finish
