@@ -58,6 +58,9 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
         ->check(CLI::IsMember({"rotation", "full"}));
     cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
     cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
+    cmd->add_option("--skinning", opt.skinning,
+                    "Skinning method: 'file' (each skin's own, FBX SkinningType; default), 'linear' or 'dq' (dual quaternion) for every skin")
+        ->check(CLI::IsMember({"file", "linear", "dq"}));
     cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default: every core); output is the same for any count")
         ->check(CLI::Range(1u, kMaxThreads));
     auto* rom = cmd->add_flag("--rom", opt.rom, "Evaluate a synthetic range-of-motion clip instead of the file's (README: Rig CI)");

@@ -2,7 +2,7 @@
 //
 // The pipeline cases (prepare_all, frame, frame_all, frame_<measure>) run the run layer's steps,
 // as the CLI does: load_input, prepare_tension, evaluate_tension_at. The kernel cases (load,
-// topology, prepare, sample_pose, skin, deform_mesh, tension, tension_<measure>, csv_frame) call
+// topology, prepare, sample_pose, skin, skin_dq, deform_mesh, tension, tension_<measure>, csv_frame) call
 // one core or io step alone: timing it in isolation is what they are for.
 //
 // Files: tube_262k.glb from RIGSCOPE_BENCH_DIR (default ../shared/bench beside the project
@@ -193,6 +193,32 @@ void BM_Skin(benchmark::State& state, std::string key) {
         sample_pose(f.scene(), f.clip(), f.frame_time(i++), pose);
         state.ResumeTiming();
         deformer.deform(f.scene(), pose, out, &pool);
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
+}
+
+// BM_Skin on the same mesh with its skin's method set to dual quaternion (issue 31: at most 1.5x
+// the linear skin per frame). The scene is copied once, outside the timing.
+void BM_SkinDq(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    static std::map<std::string, std::unique_ptr<Scene>> dq_scenes;
+    auto& scene = dq_scenes[key];
+    if (!scene) {
+        scene = std::make_unique<Scene>(f.scene());
+        for (Skin& skin : scene->skins) skin.method = SkinningMethod::DualQuaternion;
+    }
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    Pose pose = rest_pose(*scene);
+    MeshDeformer deformer(*scene, f.mesh);
+    std::vector<Eigen::Vector3f> out;
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        sample_pose(*scene, f.clip(), f.frame_time(i++), pose);
+        state.ResumeTiming();
+        deformer.deform(*scene, pose, out, &pool);
         benchmark::DoNotOptimize(out.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
@@ -399,6 +425,7 @@ void register_all() {
             auto fn = n == "skin" ? BM_Skin : n == "tension" ? BM_Tension : n == "frame" ? BM_Frame : BM_FrameAll;
             on_threads(benchmark::RegisterBenchmark((std::string(name) + "/" + k).c_str(), fn, k));
         }
+        on_threads(benchmark::RegisterBenchmark(("skin_dq/" + k).c_str(), BM_SkinDq, k));
         on_threads(benchmark::RegisterBenchmark(("principal_inputs/" + k).c_str(), BM_PrincipalInputs, k));
         for (const char* measure : {"area", "principal", "principal_smooth5", "principal_sse"}) {
             const std::string m = measure;

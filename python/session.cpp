@@ -303,7 +303,8 @@ std::vector<std::string> Session::names() const {
 std::shared_ptr<Session> load(const std::string& file, const std::optional<std::string>& clip, const std::optional<std::string>& animation,
                               const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
                               const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
-                              unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames) {
+                              unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames,
+                              const std::string& skinning) {
     InputOptions o;
     o.file = file;
     o.clip = clip.value_or("");
@@ -324,6 +325,7 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
     o.joints = joints.value_or("");
     o.rom_options.angle_deg = rom_angle;
     o.rom_options.frames_per_sweep = rom_frames;
+    o.skinning = skinning;
     return std::make_shared<Session>(std::move(o));
 }
 

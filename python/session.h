@@ -108,6 +108,7 @@ private:
 std::shared_ptr<Session> load(const std::string& file, const std::optional<std::string>& clip, const std::optional<std::string>& animation,
                               const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
                               const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
-                              unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames);
+                              unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames,
+                              const std::string& skinning);
 
 }  // namespace rigscope_python

@@ -104,6 +104,12 @@ for k in ("skin", "tension", "frame", "frame_all"):
         if n in best:
             m = f"   {rate(n, median):8.1f}  {rate(n, median)/numpy:6.1f}x" if n in median else ""
             print(f"{n:34s} {best[n][0]*1e3:7.2f} ms  {rate(n):8.1f} Mvert-frames/s  {rate(n)/numpy:6.1f}x numpy{m}")
+# Dual-quaternion skinning against linear on the same mesh and frames (issue 31: at most 1.5x).
+for th in (1, 2):
+    a, z = f"skin/tube/threads:{th}", f"skin_dq/tube/threads:{th}"
+    if a in best and z in best:
+        m = f" (median {median[z][0] / median[a][0]:.2f}x)" if a in median and z in median else ""
+        print(f"skin dual quaternion / linear, threads:{th}: {best[z][0]*1e3:.2f} ms / {best[a][0]*1e3:.2f} ms = {best[z][0] / best[a][0]:.2f}x{m}")
 for k in ("skin", "frame"):
     a, z = f"{k}/tube/threads:1", f"{k}/tube/threads:2"
     if a in best and z in best:

@@ -361,6 +361,11 @@ def write_scene(desc, path, compress=True):
         skin = Node('Deformer', [L(sid), S('Skin\0\x01Deformer'), S('Skin')])
         skin.add('Version', I(101))
         skin.add('Link_DeformAcuracy', D(50.0))
+        if mesh.get('skinning_type'):  # Linear, DualQuaternion, Blend, Rigid (FbxSkin::EType)
+            skin.add('SkinningType', S(mesh['skinning_type']))
+        if mesh.get('blend_weights'):  # Blend: [(control point, dual-quaternion share)]
+            skin.add('Indexes', ai(i for i, _ in mesh['blend_weights']))
+            skin.add('BlendWeights', ad(b for _, b in mesh['blend_weights']))
         obj(skin)
         oo(sid, gid)
         for joint, indexes, weights in mesh['skin']:

@@ -3,7 +3,7 @@
 # f / fps), evaluates each frame, and writes every mesh's world positions in metres in the
 # FILE's OWN axes: Blender's axis conversion from the file's Up/Front/Coord axes is undone.
 # FRAMES_JSON is a JSON list of integer frames.
-import bpy, sys, json
+import bpy, sys, json, os
 import numpy
 from mathutils import Matrix
 from bpy_extras.io_utils import axis_conversion
@@ -16,6 +16,13 @@ bpy.ops.wm.read_factory_settings(use_empty=True)
 res = bpy.ops.import_scene.fbx(filepath=src, anim_offset=0.0)
 if 'FINISHED' not in res:
     sys.exit("import failed: %r" % (res,))
+# The importer ignores the Skin's SkinningType: RIGSCOPE_PRESERVE_VOLUME=1 asks for Blender's
+# dual-quaternion skinning (the Armature modifier's Preserve Volume) on every mesh.
+if os.environ.get('RIGSCOPE_PRESERVE_VOLUME') == '1':
+    for o in bpy.data.objects:
+        for mod in o.modifiers:
+            if mod.type == 'ARMATURE':
+                mod.use_deform_preserve_volume = True
 
 # The importer's own reading of GlobalSettings' axes, to undo its conversion.
 root, _version = parse_fbx.parse(src)

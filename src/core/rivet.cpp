@@ -1,5 +1,6 @@
 // Choosing a rivet's joint, its closed-form pivot, and the least-squares fit.
 #include "rigscope/core/rivet.h"
+#include "rigscope/core/skin_dq.h"
 
 #include <Eigen/QR>
 #include <algorithm>
@@ -46,6 +47,7 @@ Eigen::Matrix<double, 3, 4> vertex_skin_transform(const Scene& scene, const Mesh
     // At bind every joint matrix is the identity (skin_matrices' rule), whatever the rest pose.
     if (pose.bind || mesh.skin < 0 || vertex >= inf.vertex_count() || inf.offsets[vertex] == inf.offsets[vertex + 1]) return m;
     const Skin& skin = scene.skins[mesh.skin];
+    if (blends_dual_quaternions(skin.method)) return dq_vertex_transform(scene, mesh, pose, vertex);
     m.setZero();
     for (std::uint32_t k = inf.offsets[vertex]; k < inf.offsets[vertex + 1]; ++k) {
         const int j = inf.joints[k];
@@ -64,6 +66,8 @@ Eigen::Vector3d skinned_vertex(const Scene& scene, int mesh_index, const Pose& p
 }
 
 std::optional<Eigen::Vector3d> analytic_pivot(const Scene& scene, const Mesh& mesh, std::uint32_t vertex, int joint) {
+    // The closed form is linear skinning's: a dual-quaternion blend turns the vertex about J itself.
+    if (mesh.skin >= 0 && blends_dual_quaternions(scene.skins[mesh.skin].method)) return std::nullopt;
     const std::vector<RivetInfluence> inf = vertex_influences(scene, mesh, vertex);
     if (inf.size() != 2) return std::nullopt;
     const RivetInfluence& j = inf[0].joint == joint ? inf[0] : inf[1];

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "rigscope/core/parallel.h"
+#include "rigscope/core/skin_dq.h"
 
 namespace rigscope {
 
@@ -120,7 +121,14 @@ void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vect
         std::vector<Eigen::Matrix4f> joints;
         joint_matrices(scene, mesh, pose, joints);
         const std::size_t n = std::min(mesh.positions.size(), mesh.influences.vertex_count());
-        skin_csr(mesh.influences, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
+        const Skin& skin = scene.skins[mesh.skin];
+        if (blends_dual_quaternions(skin.method)) {
+            DqFrame frame;
+            frame.set(scene, mesh, pose);
+            skin_dq_range(skin, mesh.influences, frame, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
+        } else {
+            skin_csr(mesh.influences, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
+        }
         for (std::size_t v = n; v < out.size(); ++v) out[v] = morphed(mesh.positions.data(), morphs, v);
         return;
     }
@@ -134,6 +142,7 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
     vertices_ = mesh.positions.size();
     skinned_ = mesh.skin >= 0 && !mesh.influences.empty();
     if (!skinned_) return;
+    dq_ = blends_dual_quaternions(scene.skins[mesh.skin].method);
     const Influences& inf = mesh.influences;
     const std::size_t n = std::min(vertices_, inf.vertex_count());
     for (std::size_t v = 0; v < vertices_; ++v) {
@@ -150,6 +159,7 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
     active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
     if (skinned_) {
         joint_matrices(scene, mesh, pose, joints_);
+        if (dq_) dq_frame_.set(scene, mesh, pose);
     } else {
         joints_.assign(1, node_world(mesh, pose));
     }
@@ -160,6 +170,12 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
     const Eigen::Vector3f* base = mesh.positions.data();
     if (!skinned_) {
         place_unskinned(joints_[0], base, morphs_, begin, end, out);
+        return;
+    }
+    if (dq_) {
+        const std::size_t n = std::min(end, mesh.influences.vertex_count());
+        skin_dq_range(scene.skins[mesh.skin], mesh.influences, dq_frame_, joints_.data(), base, morphs_, begin, n, out);
+        for (std::size_t v = std::max(begin, n); v < end; ++v) out[v] = morphed(base, morphs_, v);
         return;
     }
     const Eigen::Matrix4f* J = joints_.data();

@@ -17,6 +17,7 @@
 #include "io/fbx_binary_document.h"
 #include "io/fbx_binary_model.h"
 #include "io/fbx_common.h"
+#include "io/fbx_skinning.h"
 #include "rigscope/core/error.h"
 
 namespace rigscope::fbx {
@@ -300,6 +301,7 @@ private:
         Skin skin;
         std::vector<std::vector<std::pair<std::uint16_t, float>>> rows;
         if (skin_obj) skin_from(*skin_obj, n, node, geometric, what, skin, rows, place);
+        if (skin_obj) read_skinning(*skin_obj->rec, n, max_memory_, what, skin, scene_.warnings);
 
         spend(12.0 * double(n) + 8.0 * double(mesh.face_indices.size()), what);
         mesh.positions.reserve(n);

@@ -62,7 +62,8 @@ json describe(const Scene& s, const std::vector<int>& selected, bool weld) {
     for (const Skin& skin : s.skins) {
         json names = json::array();
         for (int n : skin.joints) names.push_back(s.nodes[n].name);
-        skins.push_back({{"name", skin.name}, {"joints", skin.joints.size()}, {"joint_names", names}});
+        skins.push_back({{"name", skin.name}, {"joints", skin.joints.size()}, {"joint_names", names},
+                         {"method", skinning_method_name(skin.method)}});
     }
     j["skins"] = skins;
     json clips = json::array();
@@ -121,7 +122,8 @@ std::string as_text(const json& j) {
                  std::to_string(m["bind_check"]["diagonal"].get<double>()) + ")");
     }
     for (const json& s : j["skins"])
-        line("  skin '" + s["name"].get<std::string>() + "': " + std::to_string(s["joints"].get<std::size_t>()) + " joints");
+        line("  skin '" + s["name"].get<std::string>() + "': " + std::to_string(s["joints"].get<std::size_t>()) + " joints, " +
+             s["method"].get<std::string>() + " skinning");
     for (const json& c : j["clips"]) {
         std::string interps;
         for (const json& n : c["interpolations"]) interps += (interps.empty() ? "" : ", ") + n.get<std::string>();

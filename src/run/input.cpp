@@ -99,6 +99,8 @@ void check_input_options(const InputOptions& opt) {
     if (opt.retarget != "rotation" && opt.retarget != "full")
         throw Error(kExitUsage, "--retarget: '" + opt.retarget + "' is not rotation or full");
     if (opt.weld != "on" && opt.weld != "off") throw Error(kExitUsage, "--weld: '" + opt.weld + "' is not on or off");
+    if (opt.skinning != "file" && opt.skinning != "linear" && opt.skinning != "dq")
+        throw Error(kExitUsage, "--skinning: '" + opt.skinning + "' is not file, linear or dq");
     if (opt.threads > kMaxThreads) throw Error(kExitUsage, "--threads: at most " + std::to_string(kMaxThreads));
     if (opt.rom && (!opt.clip.empty() || !opt.animation.empty())) throw Error(kExitUsage, "--rom excludes --clip and --animation");
 }
@@ -119,6 +121,13 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
     if (per_frame)
         for (const auto& w : in.scene.warnings) spdlog::warn("{}", naming(opt.file, w));
     in.weld = opt.weld != "off";
+    // The override is applied to the scene itself, so every evaluation that deforms it (tension,
+    // check, diff, rivet, the report) skins the same way.
+    if (opt.skinning != "file")
+        for (Skin& skin : in.scene.skins) {
+            skin.method = opt.skinning == "dq" ? SkinningMethod::DualQuaternion : SkinningMethod::Linear;
+            skin.blend_weights.clear();
+        }
     // More threads than cores only take turns: with 1024 on a small machine each phase of a frame
     // waited on a thousand spinning workers, which looked like a hang.
     in.threads = opt.threads;

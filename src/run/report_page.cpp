@@ -99,7 +99,8 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
         rm.triangles = triangles_of(mesh);
         for (std::size_t e = 0; e < m && rm.same_triangles_as < 0; ++e)
             if (d.meshes[e].vertex_count == rm.vertex_count && d.meshes[e].triangles == rm.triangles) rm.same_triangles_as = int(e);
-        bool skinnable = mesh.skin >= 0 && mesh.targets.empty() && mesh.influences.vertex_count() == mesh.vertex_count();
+        bool skinnable = mesh.skin >= 0 && mesh.targets.empty() && mesh.influences.vertex_count() == mesh.vertex_count()
+                         && !blends_dual_quaternions(in.scene.skins[mesh.skin].method);  // the page skins linearly
         for (std::size_t v = 0; skinnable && v < mesh.vertex_count(); ++v)
             skinnable = mesh.influences.offsets[v + 1] - mesh.influences.offsets[v] <= 255;
         if (skinnable) {

@@ -44,10 +44,11 @@ int default_rivet_joint(const Scene& scene, const std::vector<RivetInfluence>& i
 Eigen::Matrix4d rivet_node_world(const Scene& scene, const Mesh& mesh, const Pose& pose, int node);
 
 // The blended skinning transform of one file vertex, sum of weight x world(joint) x
-// inverse_bind(joint), in double; the identity in the bind pose or without influences.
+// inverse_bind(joint), in double (dual-quaternion and blended skins: skin_dq.h's
+// dq_vertex_transform); the identity in the bind pose or without influences.
 Eigen::Matrix<double, 3, 4> vertex_skin_transform(const Scene& scene, const Mesh& mesh, const Pose& pose, std::uint32_t vertex);
 
-// The deformed world position of one file vertex (morph, then linear blend skinning), in double:
+// The deformed world position of one file vertex (morph, then skinning by the skin's method), in double:
 // the same rule as deform_mesh without its float joint matrices, and without deforming the
 // whole mesh for a handful of vertices. The mesh must be skinned.
 Eigen::Vector3d skinned_vertex(const Scene& scene, int mesh_index, const Pose& pose, std::uint32_t vertex);

@@ -69,10 +69,29 @@ struct Mesh {
     std::size_t face_count() const { return face_offsets.empty() ? 0 : face_offsets.size() - 1; }
 };
 
+// How a skin blends its joints (FBX Skin deformer's SkinningType; glTF and Collada are always
+// linear). Rigid (one joint per vertex by convention) evaluates as linear, as the FBX SDK does.
+// The formulas are in docs/methods.md ("Skinning methods").
+enum class SkinningMethod { Linear, DualQuaternion, Blend, Rigid };
+// The FBX names, which `info` uses too: Linear, DualQuaternion, Blend, Rigid.
+inline const char* skinning_method_name(SkinningMethod m) {
+    switch (m) {
+        case SkinningMethod::Linear: return "Linear";
+        case SkinningMethod::DualQuaternion: return "DualQuaternion";
+        case SkinningMethod::Blend: return "Blend";
+        case SkinningMethod::Rigid: return "Rigid";
+    }
+    return "";
+}
+
 struct Skin {
     std::string name;
     std::vector<int> joints;                     // node indices
     std::vector<Eigen::Matrix4d> inverse_bind;   // one per joint
+    SkinningMethod method = SkinningMethod::Linear;
+    // Blend: per file vertex of the skinned mesh, the dual-quaternion share b in [0, 1]
+    // (p = (1 - b) p_linear + b p_dq); a vertex past the end has b = 0. Empty otherwise.
+    std::vector<float> blend_weights;
 };
 
 enum class Interpolation { Step, Linear, CubicSpline };

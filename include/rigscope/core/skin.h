@@ -6,6 +6,7 @@
 
 #include "rigscope/core/pose.h"
 #include "rigscope/core/scene.h"
+#include "rigscope/core/skin_dq.h"
 
 namespace rigscope {
 
@@ -29,7 +30,8 @@ void skin_positions(const Influences& influences, const std::vector<Affine3x4>& 
                     const std::vector<Eigen::Vector3f>& in, std::vector<Eigen::Vector3f>& out);
 
 // The deformed mesh in world space at `pose`: morph, then skin with the glTF rule (the skinned
-// mesh node's own transform is ignored). An unskinned mesh is placed by its node's world matrix.
+// mesh node's own transform is ignored) by the skin's method (skin_dq.h for DualQuaternion and
+// Blend). An unskinned mesh is placed by its node's world matrix.
 void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out);
 
 // deform_mesh for a run of frames: the influences regrouped once for the loop, buffers kept
@@ -72,6 +74,8 @@ private:
     std::vector<Eigen::Matrix4f> joints_;
     std::vector<std::pair<float, const Eigen::Vector3f*>> morphs_;
     std::vector<Affine3x4> affine_;
+    bool dq_ = false;  // the skin blends dual quaternions (skin_dq.h)
+    DqFrame dq_frame_;
 };
 
 }  // namespace rigscope

@@ -34,6 +34,9 @@ struct InputOptions {
     bool rom = false;       // --rom: a synthetic range-of-motion clip instead of the file's
     std::string joints;     // --joints A,B: the joints --rom sweeps (default: every joint)
     RomOptions rom_options; // --rom-angle, --rom-frames
+    // --skinning file|linear|dq: each skin's own method (FBX SkinningType), or every skin
+    // linear, or every skin dual-quaternion (docs/methods.md "Skinning methods").
+    std::string skinning = "file";
 };
 
 // The largest --max-memory: 2^40 MiB (a petabyte) is far past any machine and still far from

@@ -1,0 +1,62 @@
+// Dual-quaternion and blended skinning (Kavan, Collins, Zara, O'Sullivan 2008: "Geometric
+// skinning with approximate dual quaternion blending"), each joint's scale and shear blended
+// apart and applied first, as Blender's Preserve Volume and Maya's skinCluster do. The formulas
+// are in docs/methods.md ("Skinning methods"); deform_mesh and MeshDeformer (skin.h) dispatch
+// here for a skin whose method is DualQuaternion or Blend.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "rigscope/core/pose.h"
+#include "rigscope/core/scene.h"
+
+namespace rigscope {
+
+// True for the methods that blend dual quaternions; Linear and Rigid go the linear way.
+inline bool blends_dual_quaternions(SkinningMethod m) {
+    return m == SkinningMethod::DualQuaternion || m == SkinningMethod::Blend;
+}
+
+// A joint's skinning matrix M = world x inverse_bind split as M = R S: R rigid, S the joint's
+// own scale and shear (relative to its bind), in bind space, so that S moves a stored vertex
+// the way the joint's scale would before R carries it. The rigid frame of a matrix keeps its
+// Y axis (Blender's orthogonalize_m4(.., 1)); R = rigid(world) rigid(bind)^-1.
+struct JointSplit {
+    Eigen::Quaterniond rotation = Eigen::Quaterniond::Identity();  // of R
+    Eigen::Vector3d translation = Eigen::Vector3d::Zero();          // of R
+    Eigen::Matrix4d scale = Eigen::Matrix4d::Identity();            // S
+    bool scaled = false;  // S is not the identity (beyond 1e-9 relative rounding)
+};
+JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inverse_bind);
+
+// One pose's joints for the float kernel: each R as a unit dual quaternion (real, dual), each S
+// when any joint of the skin is scaled.
+struct DqFrame {
+    struct alignas(32) Joint {
+        Eigen::Vector4f real;  // rotation quaternion, (x, y, z, w)
+        Eigen::Vector4f dual;  // (t/2) * real, t the translation as a pure quaternion
+    };
+    std::vector<Joint> joints;
+    std::vector<Eigen::Matrix4f> scale;  // S per joint; empty when no joint is scaled
+
+    // The bind pose: every joint the identity, as the linear path's rule.
+    void set(const Scene& scene, const Mesh& mesh, const Pose& pose);
+};
+
+// Morph targets with a non-zero weight, in target order (skin.cpp's list).
+using MorphList = std::vector<std::pair<float, const Eigen::Vector3f*>>;
+
+// Skins file vertices [begin, end) (all below inf.vertex_count()) of a mesh whose skin
+// blends dual quaternions: morph deltas added in target order (as the linear path does), then
+// the skin's method. `linear` holds the joints' linear matrices, which only Blend reads.
+void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame, const Eigen::Matrix4f* linear,
+                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out);
+
+// The same rule for one vertex in double as a transform p' = T p: [R_v S_v | t_v] for
+// DualQuaternion, (1 - b) L_v + b [R_v S_v | t_v] for Blend. For rivets. The mesh's skin must
+// blend dual quaternions, and the vertex have influences.
+Eigen::Matrix<double, 3, 4> dq_vertex_transform(const Scene& scene, const Mesh& mesh, const Pose& pose, std::uint32_t vertex);
+
+}  // namespace rigscope

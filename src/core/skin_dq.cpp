@@ -1,0 +1,213 @@
+// Dual-quaternion and blended skinning; the formulas are in docs/methods.md ("Skinning methods").
+#include "rigscope/core/skin_dq.h"
+
+#include <Eigen/LU>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+
+namespace rigscope {
+
+namespace {
+
+// The rotation of a matrix's linear part that keeps its Y axis (Blender's orthogonalize_m4 with
+// axis 1, which its Preserve Volume uses): y = a1/|a1|, z = (a0 x y)/|a0 x y|, x = y x z. Where
+// that is undefined (an axis scaled to nothing, X along Y) the nearest rotation instead.
+Eigen::Matrix3d rigid_frame(const Eigen::Matrix3d& a) {
+    const double yn = a.col(1).norm();
+    if (yn > 0 && std::isfinite(yn)) {
+        const Eigen::Vector3d y = a.col(1) / yn;
+        const Eigen::Vector3d zc = a.col(0).cross(y);
+        const double zn = zc.norm();
+        if (zn > 1e-12 * a.col(0).norm() && zn > 0) {
+            Eigen::Matrix3d q;
+            q.col(1) = y;
+            q.col(2) = zc / zn;
+            q.col(0) = y.cross(q.col(2));
+            return q;
+        }
+    }
+    const Eigen::JacobiSVD<Eigen::Matrix3d> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    Eigen::Matrix3d u = svd.matrixU();
+    if ((u * svd.matrixV().transpose()).determinant() < 0) u.col(2) = -u.col(2);
+    return u * svd.matrixV().transpose();
+}
+
+// R x + t for the blended, unnormalised dual quaternion (r, d): R and t of (r, d) / |r|, so the
+// normalisation costs one division. R x = x + 2/|r|^2 (w (v x x) + v x (v x x)),
+// t = 2/|r|^2 (w dv - dw v + v x dv).
+template <typename V4, typename V3>
+inline V3 rigid_apply(const V4& r, const V4& d, const V3& x) {
+    using T = typename V3::Scalar;
+    const T k = T(2) / r.squaredNorm();
+    const V3 v = r.template head<3>(), dv = d.template head<3>();
+    const V3 c = v.cross(x);
+    return x + k * (r.w() * c + v.cross(c) + r.w() * dv - d.w() * v + v.cross(dv));
+}
+
+inline Eigen::Vector3f apply(const Eigen::Matrix4f& m, const Eigen::Vector3f& p) {
+    const Eigen::Vector4f r = m.col(0) * p.x() + m.col(1) * p.y() + m.col(2) * p.z() + m.col(3);
+    return r.head<3>();
+}
+
+// One vertex: the shortest-arc sign of each influence against the first, the blended dual
+// quaternion, and the blended S applied first when the pose scales any joint.
+template <int K>
+inline Eigen::Vector3f dq_point(const DqFrame::Joint* J, const Eigen::Matrix4f* S, const std::uint16_t* j, const float* w,
+                                std::uint32_t count, const Eigen::Vector3f& p) {
+    const std::uint32_t n = K > 0 ? std::uint32_t(K) : count;
+    const Eigen::Vector4f& r0 = J[j[0]].real;
+    Eigen::Vector4f r = w[0] * r0, d = w[0] * J[j[0]].dual;
+    for (std::uint32_t i = 1; i < n; ++i) {
+        const DqFrame::Joint& q = J[j[i]];
+        const float s = r0.dot(q.real) < 0.0f ? -w[i] : w[i];
+        r += s * q.real;
+        d += s * q.dual;
+    }
+    if (!S) return rigid_apply(r, d, p);
+    Eigen::Matrix4f m = w[0] * S[j[0]];
+    for (std::uint32_t i = 1; i < n; ++i) m += w[i] * S[j[i]];
+    return rigid_apply(r, d, apply(m, p));
+}
+
+inline Eigen::Vector3f linear_point(const Eigen::Matrix4f* L, const std::uint16_t* j, const float* w, std::uint32_t n,
+                                    const Eigen::Vector3f& p) {
+    Eigen::Matrix4f m = w[0] * L[j[0]];
+    for (std::uint32_t i = 1; i < n; ++i) m += w[i] * L[j[i]];
+    return apply(m, p);
+}
+
+template <int K>
+void vertices(const Skin& skin, const Influences& inf, const DqFrame& frame, const Eigen::Matrix4f* linear, const Eigen::Vector3f* base,
+              const MorphList& morphs, std::size_t v, std::size_t end, Eigen::Vector3f* out) {
+    const DqFrame::Joint* J = frame.joints.data();
+    const Eigen::Matrix4f* S = frame.scale.empty() ? nullptr : frame.scale.data();
+    const bool blend = skin.method == SkinningMethod::Blend;
+    const std::size_t nb = skin.blend_weights.size();
+    for (; v < end; ++v) {
+        Eigen::Vector3f p = base[v];
+        for (const auto& [mw, delta] : morphs) p += mw * delta[v];
+        const std::uint32_t b = inf.offsets[v], count = inf.offsets[v + 1] - b;
+        if (count == 0) {  // K is 0 for such a run too
+            out[v] = p;
+            continue;
+        }
+        const std::uint16_t* j = inf.joints.data() + b;
+        const float* w = inf.weights.data() + b;
+        if (!blend) {
+            out[v] = dq_point<K>(J, S, j, w, count, p);
+            continue;
+        }
+        // b = 0 leaves the linear position exactly; b = 1 the dual-quaternion one.
+        const float bw = v < nb ? skin.blend_weights[v] : 0.0f;
+        const Eigen::Vector3f lin = linear_point(linear, j, w, count, p);
+        if (bw == 0.0f) out[v] = lin;
+        else if (bw == 1.0f) out[v] = dq_point<K>(J, S, j, w, count, p);
+        else out[v] = (1.0f - bw) * lin + bw * dq_point<K>(J, S, j, w, count, p);
+    }
+}
+
+}  // namespace
+
+JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inverse_bind) {
+    JointSplit out;
+    const Eigen::Matrix4d bind = inverse_bind.inverse();
+    const Eigen::Matrix3d aw = world.topLeftCorner<3, 3>(), ab = bind.topLeftCorner<3, 3>();
+    const Eigen::Vector3d tw = world.topRightCorner<3, 1>(), tb = bind.topRightCorner<3, 1>();
+    const Eigen::Matrix3d qw = rigid_frame(aw), qb = rigid_frame(ab);
+    const Eigen::Matrix3d q = qw * qb.transpose();
+    out.rotation = Eigen::Quaterniond(q);
+    out.translation = tw - q * tb;
+    // The joints' own scale and shear now and at bind, each in its rigid frame.
+    const Eigen::Matrix3d lw = qw.transpose() * aw, lb = qb.transpose() * ab;
+    const double size = std::max(1.0, lb.cwiseAbs().maxCoeff());
+    out.scaled = (lw - lb).cwiseAbs().maxCoeff() > 1e-9 * size;
+    if (out.scaled) {
+        // S = P_b (L_w L_b^-1) P_b^-1, P_b = [q_b | t_b]: scale about the joint's bind position.
+        const Eigen::Matrix3d s = qb * (lw * lb.inverse()) * qb.transpose();
+        out.scale.topLeftCorner<3, 3>() = s;
+        out.scale.topRightCorner<3, 1>() = tb - s * tb;
+    }
+    return out;
+}
+
+void DqFrame::set(const Scene& scene, const Mesh& mesh, const Pose& pose) {
+    const Skin& skin = scene.skins[mesh.skin];
+    const std::size_t n = skin.joints.size();
+    joints.assign(n, Joint{Eigen::Vector4f(0, 0, 0, 1), Eigen::Vector4f::Zero()});
+    scale.clear();
+    if (pose.bind) return;  // every joint matrix is the identity at bind (skin.cpp's rule)
+    std::vector<JointSplit> split(n);
+    bool scaled = false;
+    for (std::size_t j = 0; j < n; ++j) {
+        split[j] = split_joint(pose.world[skin.joints[j]], skin.inverse_bind[j]);
+        scaled = scaled || split[j].scaled;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        const Eigen::Quaterniond& r = split[j].rotation;
+        const Eigen::Vector3d& t = split[j].translation;
+        // dual = (t/2) * r: w = -t.v/2, v = (r.w t + t x r.v)/2.
+        const Eigen::Vector3d dv = 0.5 * (r.w() * t + t.cross(r.vec()));
+        joints[j].real = Eigen::Vector4f(float(r.x()), float(r.y()), float(r.z()), float(r.w()));
+        joints[j].dual = Eigen::Vector4f(float(dv.x()), float(dv.y()), float(dv.z()), float(-0.5 * t.dot(r.vec())));
+    }
+    if (scaled) {
+        scale.resize(n);
+        for (std::size_t j = 0; j < n; ++j) scale[j] = split[j].scale.cast<float>();
+    }
+}
+
+void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame, const Eigen::Matrix4f* linear,
+                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out) {
+    // Runs of one influence count take the fixed-count loop, which the compiler unrolls.
+    std::size_t v = begin;
+    while (v < end) {
+        const std::uint32_t count = inf.offsets[v + 1] - inf.offsets[v];
+        std::size_t e = v + 1;
+        while (e < end && inf.offsets[e + 1] - inf.offsets[e] == count) ++e;
+        switch (count) {
+            case 1: vertices<1>(skin, inf, frame, linear, base, morphs, v, e, out); break;
+            case 2: vertices<2>(skin, inf, frame, linear, base, morphs, v, e, out); break;
+            case 3: vertices<3>(skin, inf, frame, linear, base, morphs, v, e, out); break;
+            case 4: vertices<4>(skin, inf, frame, linear, base, morphs, v, e, out); break;
+            default: vertices<0>(skin, inf, frame, linear, base, morphs, v, e, out);
+        }
+        v = e;
+    }
+}
+
+Eigen::Matrix<double, 3, 4> dq_vertex_transform(const Scene& scene, const Mesh& mesh, const Pose& pose, std::uint32_t vertex) {
+    Eigen::Matrix<double, 3, 4> m = Eigen::Matrix<double, 3, 4>::Identity();
+    const Skin& skin = scene.skins[mesh.skin];
+    const Influences& inf = mesh.influences;
+    if (pose.bind) return m;
+    const std::uint32_t b = inf.offsets[vertex], e = inf.offsets[vertex + 1];
+    Eigen::Vector4d r0 = Eigen::Vector4d::Zero(), r = Eigen::Vector4d::Zero(), d = Eigen::Vector4d::Zero();
+    Eigen::Matrix4d s = Eigen::Matrix4d::Zero(), lin = Eigen::Matrix4d::Zero();
+    for (std::uint32_t k = b; k < e; ++k) {
+        const int node = skin.joints[inf.joints[k]];
+        const JointSplit js = split_joint(pose.world[node], skin.inverse_bind[inf.joints[k]]);
+        const Eigen::Quaterniond& q = js.rotation;
+        const Eigen::Vector4d rq(q.x(), q.y(), q.z(), q.w());
+        const Eigen::Vector3d dv = 0.5 * (q.w() * js.translation + js.translation.cross(q.vec()));
+        const Eigen::Vector4d dq(dv.x(), dv.y(), dv.z(), -0.5 * js.translation.dot(q.vec()));
+        if (k == b) r0 = rq;
+        const double w = inf.weights[k], sw = r0.dot(rq) < 0 ? -w : w;
+        r += sw * rq;
+        d += sw * dq;
+        s += w * js.scale;
+        lin += w * pose.world[node] * skin.inverse_bind[inf.joints[k]];
+    }
+    // p' = R (S p) + t: the columns are the images of the axes, the last column of the origin.
+    const Eigen::Vector3d t = rigid_apply(r, d, Eigen::Vector3d::Zero().eval());
+    for (int c = 0; c < 3; ++c)
+        m.col(c) = rigid_apply(r, d, Eigen::Vector3d(s.block<3, 1>(0, c))) - t;
+    m.col(3) = rigid_apply(r, d, Eigen::Vector3d(s.block<3, 1>(0, 3)));
+    if (skin.method == SkinningMethod::Blend) {
+        const double bw = vertex < skin.blend_weights.size() ? skin.blend_weights[vertex] : 0.0;
+        m = (1.0 - bw) * lin.topRows<3>() + bw * m;
+    }
+    return m;
+}
+
+}  // namespace rigscope
