@@ -124,6 +124,19 @@ class DriveResult(TypedDict):
     controls: List[DriveControl]
     series: List[DriveSeries]
 
+# --- Rig CI results (check_calls.cpp) ----------------------------------------------------------
+class CheckResult:
+    """check()'s verdict: `summary` is what `rigscope check --json` writes."""
+    passed: bool
+    failures: List[Dict[str, Any]]
+    summary: Dict[str, Any]
+    report: str
+    junit: str
+    def __bool__(self) -> bool: ...
+
+# merge(): joins --chunk outputs as `rigscope merge OUT CHUNK...` (keys command, chunks, passed, report).
+def merge(out: PathArg, chunks: Sequence[PathArg], *, junit: Optional[PathArg] = None) -> Dict[str, Any]: ...
+
 # --- The session (session.cpp) ---------------------------------------------------------------
 class Session:
     @property
@@ -173,6 +186,58 @@ class Session:
         self, vertices: Vertices, *, joint: None = None, frames: Frames = None, bake: Literal[True], progress: Progress = None
     ) -> RivetBake: ...
     def drive(self, rig: Optional[PathArg] = None, *, frames: Frames = None, progress: Progress = None) -> DriveResult: ...
+    # Rig CI (check_calls.cpp): check, report, rom as the CLI's commands.
+    def check(
+        self,
+        *,
+        max_stretch: Optional[float] = None,
+        max_compress: Optional[float] = None,
+        max_lambda: Optional[float] = None,
+        min_lambda: Optional[float] = None,
+        worst: int = 10,
+        frames: Frames = None,
+        chunk: Optional[Tuple[int, int]] = None,
+        reference: Optional[PathArg] = None,
+        reference_frame: Optional[int] = None,
+        falloff: float = ...,
+        stretch_area: float = ...,
+        compress_area: float = ...,
+        weight_limit: float = ...,
+        smooth_k: float = ...,
+        measure: str = "edge",
+        smooth: int = 0,
+        smooth_weights: str = "uniform",
+        html: Optional[PathArg] = None,
+        junit: Optional[PathArg] = None,
+        progress: Progress = None,
+    ) -> CheckResult: ...
+    def report(
+        self,
+        path: PathArg,
+        *,
+        worst: int = 10,
+        max_size: float = 40.0,
+        frames: Frames = None,
+        reference: Optional[PathArg] = None,
+        reference_frame: Optional[int] = None,
+        falloff: float = ...,
+        stretch_area: float = ...,
+        compress_area: float = ...,
+        weight_limit: float = ...,
+        smooth_k: float = ...,
+        measure: str = "edge",
+        smooth: int = 0,
+        smooth_weights: str = "uniform",
+        progress: Progress = None,
+    ) -> Dict[str, Any]: ...
+    def rom(
+        self,
+        *,
+        output: Optional[PathArg] = None,
+        rom_angle: Optional[float] = None,
+        rom_frames: Optional[int] = None,
+        joints: Optional[str] = None,
+    ) -> Dict[str, Any]: ...
 
 def load(
     file: PathArg,
@@ -191,4 +256,5 @@ def load(
     joints: Optional[str] = None,
     rom_angle: float = 60.0,
     rom_frames: int = 24,
+    skinning: str = "file",  # "file" (the FBX skin's SkinningType), "linear" or "dq"
 ) -> Session: ...
