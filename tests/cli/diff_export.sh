@@ -98,4 +98,10 @@ for f, err in worst.items():
     bound = math.sqrt(3) / 2 * side / (2**14 - 1) * scale + 4 * diag / (2**12 - 1) + 1e-6 * diag
     assert 0 < err <= bound, (f, err, bound)' "$WORK/cm_deform.csv" "$WORK/cm.csv"
 
+# --- --max-memory covers what the run holds, not only the load -----------------------------------
+# At 10000 fps the keys from 1/24 s to 91/24 s span frames 417..37916, 37,500 frames: 37,500 x 625 vertices x 8 bytes of per-frame
+# values are 179 MiB, past 64 MiB, while loading the 0.1 MiB file needs far less.
+expect 3 "--max-memory: the per-frame arrays are counted before the run" -- "$RIGSCOPE" -q diff "$BC_GLB" "$BC_GLB" --fps 10000 --max-memory 64
+check "--max-memory: the refusal says what would be held" -- one_line_naming "diff would hold .* MiB (37500 frames x 625 vertices"
+
 finish
