@@ -25,6 +25,7 @@ using namespace rigscope;
 using rigscope_python::Session;
 using rigscope_python::TensionArgs;
 using rigscope_python::TensionResult;
+namespace rigscope_python { void add_diff_calls(py::module_& m); }
 
 PYBIND11_MODULE(_rigscope, m) {
     m.doc() = "rigscope: tension maps, rivets and joystick drivers for skinned, animated meshes (FBX, glTF)";
@@ -120,4 +121,5 @@ PYBIND11_MODULE(_rigscope, m) {
           py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = 60.0,
           py::arg("rom_frames") = 24, py::arg("skinning") = "file", "Loads FILE (glTF or FBX) with the CLI's input options; returns a Session");
     rigscope_python::add_check_calls(m);
+    rigscope_python::add_diff_calls(m);
 }

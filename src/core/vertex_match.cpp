@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <array>
+#include <limits>
 #include <numeric>
 
 namespace rigscope {
@@ -132,6 +133,67 @@ VertexMatch match_by_position(const std::vector<Eigen::Vector3f>& a, const std::
     // Vertices of b near no vertex of a are unmatched too (b has vertices a lacks).
     m.unmatched += static_cast<std::size_t>(std::count(candidate.begin(), candidate.end(), 0));
     return m;
+}
+
+namespace {
+
+// The largest distance from a point of `from` to its nearest point of `to` (non-empty), through a
+// dense grid over `to` of about one point per cell, searched in growing rings of cells until the
+// next ring cannot hold anything nearer.
+double max_nearest(const std::vector<Eigen::Vector3f>& from, const std::vector<Eigen::Vector3f>& to) {
+    Eigen::Vector3d lo = to[0].cast<double>(), hi = lo;
+    for (const auto& p : to) {
+        lo = lo.cwiseMin(p.cast<double>());
+        hi = hi.cwiseMax(p.cast<double>());
+    }
+    const double extent = (hi - lo).maxCoeff();
+    const double cell = extent > 0 ? extent / std::max(1.0, std::cbrt(static_cast<double>(to.size()))) : 1.0;
+    long dims[3];
+    for (int c = 0; c < 3; ++c) dims[c] = std::max(1L, static_cast<long>(std::ceil((hi[c] - lo[c]) / cell)) + 1);
+    auto coord = [&](double x, int c) { return std::clamp(static_cast<long>(std::floor((x - lo[c]) / cell)), 0L, dims[c] - 1); };
+    auto flat = [&](long x, long y, long z) { return static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x); };
+    const std::size_t cells = static_cast<std::size_t>(dims[0] * dims[1] * dims[2]);
+    std::vector<std::uint32_t> offsets(cells + 1, 0), items(to.size());
+    std::vector<std::size_t> cell_of(to.size());
+    for (std::size_t i = 0; i < to.size(); ++i)
+        ++offsets[(cell_of[i] = flat(coord(to[i].x(), 0), coord(to[i].y(), 1), coord(to[i].z(), 2))) + 1];
+    for (std::size_t k = 0; k < cells; ++k) offsets[k + 1] += offsets[k];
+    {
+        std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+        for (std::size_t i = 0; i < to.size(); ++i) items[fill[cell_of[i]]++] = static_cast<std::uint32_t>(i);
+    }
+    const long max_ring = std::max({dims[0], dims[1], dims[2]});
+    double worst = 0;
+    for (const auto& p : from) {
+        const Eigen::Vector3d q = p.cast<double>();
+        const long k[3] = {coord(q.x(), 0), coord(q.y(), 1), coord(q.z(), 2)};
+        double best2 = std::numeric_limits<double>::infinity();
+        for (long r = 0; r <= max_ring; ++r) {
+            for (long dx = -r; dx <= r; ++dx)
+                for (long dy = -r; dy <= r; ++dy) {
+                    const bool face = std::labs(dx) == r || std::labs(dy) == r;
+                    for (long dz = -r; dz <= r; dz += face || r == 0 ? 1 : 2 * r) {
+                        const long x = k[0] + dx, y = k[1] + dy, z = k[2] + dz;
+                        if (x < 0 || y < 0 || z < 0 || x >= dims[0] || y >= dims[1] || z >= dims[2]) continue;
+                        const std::size_t h = flat(x, y, z);
+                        for (std::uint32_t n = offsets[h]; n < offsets[h + 1]; ++n)
+                            best2 = std::min(best2, (to[items[n]].cast<double>() - q).squaredNorm());
+                    }
+                }
+            // Cells of ring r + 1 lie at least r cells away.
+            if (best2 <= (r * cell) * (r * cell)) break;
+        }
+        worst = std::max(worst, std::sqrt(best2));
+    }
+    return worst;
+}
+
+}  // namespace
+
+double covering_distance(const std::vector<Eigen::Vector3f>& a, const std::vector<Eigen::Vector3f>& b) {
+    if (a.empty() && b.empty()) return 0;
+    if (a.empty() || b.empty()) return std::numeric_limits<double>::infinity();
+    return std::max(max_nearest(a, b), max_nearest(b, a));
 }
 
 double bounding_diagonal(const std::vector<Eigen::Vector3f>& points) {

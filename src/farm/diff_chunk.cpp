@@ -42,6 +42,7 @@ std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimi
         append_number(b, e.diagonal);
         list("regions", e.regions.size(), [&](std::size_t i) { append_json_string(b, e.regions[i]); });
         const std::size_t n = e.displacement.size();
+        list("vertex", n, [&](std::size_t i) { append_number(b, e.vertex.empty() ? i : e.vertex[i]); });
         list("region", n, [&](std::size_t i) { append_number(b, e.region[i]); });
         list("displacement", n, [&](std::size_t i) { append_number(b, e.displacement[i]); });
         list("displacement_frame", n, [&](std::size_t i) { append_frame(b, e.displacement_frame[i], true); });
@@ -111,9 +112,9 @@ void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, 
                 const auto mm = json_text::members(s, meshes[m]);
                 auto arr = [&](const char* key) { return json_text::elements(s, get(json_text::find(mm, key), key)); };
                 DiffMesh& e = all[m];
-                const auto region = arr("region"), disp = arr("displacement"), dispf = arr("displacement_frame"), dt = arr("t_change"),
+                const auto vertex = arr("vertex"), region = arr("region"), disp = arr("displacement"), dispf = arr("displacement_frame"), dt = arr("t_change"),
                            dtf = arr("t_change_frame");
-                for (const auto* a : {&region, &dispf, &dt, &dtf})
+                for (const auto* a : {&vertex, &region, &dispf, &dt, &dtf})
                     if (a->size() != disp.size()) bad_state(r, "a mesh whose lists differ in length");
                 if (disp.empty()) continue;  // a chunk without frames
                 const bool first = e.displacement.empty();
@@ -121,6 +122,7 @@ void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, 
                     e.name = json_text::string_value(s, get(json_text::find(mm, "name"), "name"));
                     e.diagonal = number<double>(r, get(json_text::find(mm, "diagonal"), "diagonal").of(s));
                     for (const json_text::Span& n : arr("regions")) e.regions.push_back(json_text::string_value(s, n));
+                    e.vertex.resize(disp.size());
                     e.region.resize(disp.size());
                     e.displacement.resize(disp.size());
                     e.displacement_frame.resize(disp.size());
@@ -132,6 +134,7 @@ void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, 
                 for (std::size_t v = 0; v < disp.size(); ++v) {
                     const float dv = number<float>(r, disp[v].of(s)), tv = number<float>(r, dt[v].of(s));
                     if (first) {
+                        e.vertex[v] = number<std::uint32_t>(r, vertex[v].of(s));
                         e.region[v] = number<std::uint32_t>(r, region[v].of(s));
                         if (e.region[v] >= e.regions.size()) bad_state(r, "a region index out of range");
                     }

@@ -14,6 +14,8 @@ namespace rigscope {
 
 namespace {
 
+std::uint32_t file_vertex(const DiffMesh& m, std::uint32_t c) { return m.vertex.empty() ? c : m.vertex[c]; }
+
 struct VertexRef {
     std::uint32_t mesh, vertex;
 };
@@ -38,7 +40,7 @@ std::vector<VertexRef> ranked(const std::vector<DiffMesh>& meshes, Key key) {
 
 std::string describe(const std::vector<DiffMesh>& meshes, const VertexRef& r, bool t) {
     const DiffMesh& m = meshes[r.mesh];
-    std::string s = "mesh '" + m.name + "' vertex " + std::to_string(r.vertex) + " (under '" + m.regions[m.region[r.vertex]] + "') frame ";
+    std::string s = "mesh '" + m.name + "' vertex " + std::to_string(file_vertex(m, r.vertex)) + " (under '" + m.regions[m.region[r.vertex]] + "') frame ";
     append_frame(s, t ? m.t_change_frame[r.vertex] : m.displacement_frame[r.vertex], false);
     if (t) {
         s += ": change in T ";
@@ -107,7 +109,7 @@ std::string diff_summary_json(const DiffLimits& lim, const std::vector<DiffMesh>
         b += "{\"mesh\":";
         append_json_string(b, m.name);
         b += ",\"vertex\":";
-        append_number(b, r.vertex);
+        append_number(b, file_vertex(m, r.vertex));
         b += ",\"region\":";
         append_json_string(b, m.regions[m.region[r.vertex]]);
         b += ",\"displacement\":";

@@ -21,6 +21,11 @@ struct VertexMatch {
 };
 VertexMatch match_by_position(const std::vector<Eigen::Vector3f>& a, const std::vector<Eigen::Vector3f>& b, double tolerance);
 
+// The smallest tolerance within which every point of `a` has a point of `b` and every point of
+// `b` one of `a` (the largest nearest-neighbour distance either way; 0 when both are empty,
+// infinity when one side is). What a refused match_by_position would have needed.
+double covering_distance(const std::vector<Eigen::Vector3f>& a, const std::vector<Eigen::Vector3f>& b);
+
 // Length of the diagonal of the points' bounding box (0 for none).
 double bounding_diagonal(const std::vector<Eigen::Vector3f>& points);
 

@@ -14,19 +14,23 @@
 
 namespace rigscope {
 
-// One OLD mesh compared with its NEW counterpart. Per file vertex of OLD: the region it belongs
-// to (its heaviest influence's joint in OLD), the largest displacement |p_new - p_old| (metres)
-// and the change in T of largest magnitude (signed), and the first frame each was reached in.
+// One OLD mesh compared with its NEW counterpart. Per compared vertex (a welded vertex of OLD,
+// listed once however many file vertices share it): the OLD file vertex that names it, the
+// region it belongs to (its heaviest influence's joint in OLD), the largest displacement
+// |p_new - p_old| (metres) and the change in T of largest magnitude (signed), and the first frame
+// each was reached in.
 struct DiffMesh {
     std::string name;
     double diagonal = 0;                 // OLD bind pose bounding box diagonal
+    std::vector<std::uint32_t> vertex;   // per compared vertex, its first OLD file vertex (empty: the same)
     std::vector<std::string> regions;    // region names; a vertex without influences: "(unskinned)"
-    std::vector<std::uint32_t> region;   // per vertex, index into regions
+    std::vector<std::uint32_t> region;   // per compared vertex, index into regions
     std::vector<float> displacement, t_change;
     std::vector<Frame> displacement_frame, t_change_frame;
 };
 
-// Per evaluated frame: the largest displacement and |change in T| over all meshes, and where.
+// Per evaluated frame: the largest displacement and |change in T| over all meshes, and where
+// (vertex: the OLD file vertex naming the compared vertex).
 struct DiffFrame {
     Frame frame;
     float displacement = 0, t_change = 0;

@@ -1,0 +1,206 @@
+#include "rigscope/run/diff_run.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "diff_pairing.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/vertex_match.h"
+#include "rigscope/run/tension_run.h"
+
+namespace rigscope {
+
+namespace {
+
+// What an evaluated mesh holds per file vertex beyond the scene (deformed position, influences
+// regrouped, T, rest lengths, edges): a bound from tension_map.h's layouts, rounded up.
+constexpr double kPreparedBytesPerVertex = 256;
+
+void check_memory(const DiffOptions& opt, const Input& a, const Input& b, const std::vector<int>& new_meshes) {
+    double old_vertices = 0, new_vertices = 0;
+    for (int m : a.meshes) old_vertices += static_cast<double>(a.scene.meshes[m].vertex_count());
+    for (int m : new_meshes) new_vertices += static_cast<double>(b.scene.meshes[m].vertex_count());
+    const double frames = static_cast<double>(a.frames.size());
+    // Per-frame displacement and change in T (floats) per compared vertex, at most one per OLD
+    // file vertex; the extremes; the prepared meshes of both sides.
+    const double bytes = frames * old_vertices * 8 + old_vertices * 48 + (old_vertices + new_vertices) * kPreparedBytesPerVertex;
+    const double limit = opt.input.max_memory_mib * 1024 * 1024;
+    if (bytes > limit)
+        throw bad_input(opt.input.file, "diff would hold " + std::to_string(static_cast<long long>(bytes / (1024 * 1024))) + " MiB (" +
+                                            std::to_string(a.frames.size()) + " frames x " +
+                                            std::to_string(static_cast<long long>(old_vertices)) +
+                                            " vertices of per-frame values, and both files' meshes), more than --max-memory " +
+                                            std::to_string(static_cast<long long>(opt.input.max_memory_mib)) +
+                                            " MiB; choose fewer frames (--frames, --chunk) or raise --max-memory");
+}
+
+// OLD's mesh `m` as the summary describes it: diagonal at the bind pose, regions by the joint of
+// each compared vertex's heaviest influence.
+DiffMesh describe_mesh(const Scene& scene, int m, const std::vector<Eigen::Vector3f>& rest, const VertexPairing& p) {
+    DiffMesh d;
+    d.name = scene.meshes[m].name;
+    d.diagonal = bounding_diagonal(rest);
+    d.vertex = p.vertex;
+    const std::vector<int> heavy = heaviest_joint_nodes(scene, scene.meshes[m]);
+    std::vector<int> region_of_node(scene.nodes.size() + 1, -1);
+    d.region.resize(p.vertex.size());
+    for (std::size_t c = 0; c < p.vertex.size(); ++c) {
+        const int node = heavy[p.vertex[c]];
+        int& r = region_of_node[node + 1];
+        if (r < 0) {
+            r = static_cast<int>(d.regions.size());
+            d.regions.push_back(node < 0 ? "(unskinned)" : scene.nodes[node].name);
+        }
+        d.region[c] = static_cast<std::uint32_t>(r);
+    }
+    return d;
+}
+
+}  // namespace
+
+void DiffOptions::validate() const {
+    check_input_options(input);
+    if (new_file.empty()) throw Error(kExitUsage, "diff needs NEW, the changed version of " + input.file);
+    if (match != "index" && match != "position") throw Error(kExitUsage, "--match: '" + match + "' is not index or position");
+    if (!(match_tolerance >= 0 && match_tolerance <= 1))
+        throw Error(kExitUsage, "--match-tolerance: " + std::to_string(match_tolerance) + " is not from 0 to 1 (of the diagonal)");
+    if (has_match_tolerance && match != "position") throw Error(kExitUsage, "--match-tolerance is for --match position");
+    if (!align.empty() && align != "start") throw Error(kExitUsage, "--align: '" + align + "' is not start");
+    if (!align.empty() && has_frame_offset) throw Error(kExitUsage, "--align excludes --frame-offset");
+    if (input.rom && (!align.empty() || frame_offset != 0))
+        throw Error(kExitUsage, "--rom poses both files on the same synthetic frames: --align and --frame-offset do not apply");
+    if (std::labs(frame_offset) > 1000000000L) throw Error(kExitUsage, "--frame-offset: at most 10^9 frames either way");
+    for (double v : {max_displacement, max_t_change})
+        if (!(v >= 0) || !std::isfinite(v)) throw Error(kExitUsage, "--max-displacement and --max-t-change must be 0 or more");
+    if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
+}
+
+DiffLimits DiffOptions::limits() const {
+    return DiffLimits{max_displacement, max_t_change, has_displacement, has_t_change, worst, input.file, new_file};
+}
+
+DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
+    opt.validate();
+    DiffResult r;
+    r.run = start_run_info();
+    const auto started = std::chrono::steady_clock::now();
+    Input a = load_input(opt.input);
+    // NEW's frames are OLD's mapped (new_frames), and its meshes are found by name: neither
+    // OLD's --frames, --chunk nor --mesh applies to it as given.
+    InputOptions nopt = opt.input;
+    nopt.file = opt.new_file;
+    nopt.frames.clear();
+    nopt.chunk.clear();
+    nopt.mesh.clear();
+    // NEW sweeps OLD's joints in OLD's order, so frame f poses the same joint in both.
+    if (a.has_rom) {
+        nopt.rom_options.joints.clear();
+        for (const RomSweep& s : a.rom.sweeps)
+            if (s.axis == 0) nopt.rom_options.joints.push_back(a.scene.nodes[s.node].name);
+    }
+    Input b = load_input(nopt);
+    r.paths = a.paths;
+    r.paths.insert(r.paths.end(), b.paths.begin(), b.paths.end());
+    b.meshes = pair_meshes(opt, a, b);  // in OLD's order: b.meshes[i] pairs with a.meshes[i]
+    b.frames = new_frames(opt, a, b, r.frame_offset);
+    check_memory(opt, a, b, b.meshes);
+
+    TensionOptions ta;
+    ta.input = opt.input;
+    TensionOptions tb = ta;
+    tb.input = nopt;
+    std::vector<MeshTension> ma = prepare_tension(a, ta), mb = prepare_tension(b, tb);
+    const Pose bind_a = bind_pose(a.scene), bind_b = bind_pose(b.scene);
+    std::vector<VertexPairing> pairing;
+    std::vector<Eigen::Vector3f> rest_a, rest_b;
+    for (std::size_t i = 0; i < a.meshes.size(); ++i) {
+        deform_mesh(a.scene, a.meshes[i], bind_a, rest_a);
+        deform_mesh(b.scene, b.meshes[i], bind_b, rest_b);
+        const std::string &old_name = a.scene.meshes[a.meshes[i]].name, &new_name = b.scene.meshes[b.meshes[i]].name;
+        const double diagonal = bounding_diagonal(rest_a);
+        pairing.push_back(pair_vertices(opt, old_name, new_name, ma[i], mb[i], rest_a, rest_b, diagonal));
+        r.extremes.push_back(describe_mesh(a.scene, a.meshes[i], rest_a, pairing.back()));
+        DiffMeshResult m;
+        m.name = old_name;
+        m.new_name = new_name;
+        m.old_mesh = a.meshes[i];
+        m.new_mesh = b.meshes[i];
+        m.vertex = pairing.back().vertex;
+        m.new_vertex = pairing.back().new_vertex;
+        m.compared_of_new = pairing.back().compared_of_new;
+        m.displacement.resize(a.frames.size() * m.vertex.size());
+        m.t_change.resize(m.displacement.size());
+        r.meshes.push_back(std::move(m));
+    }
+
+    Pose pa = bind_a, pb = bind_b;
+    ThreadPool pool(a.threads);
+    for (std::size_t fi = 0; fi < a.frames.size(); ++fi) {
+        const Frame& f = a.frames[fi];
+        pose_at(a, f, pa);
+        pose_at(b, b.frames[fi], pb);
+        DiffFrame df{f};
+        for (std::size_t i = 0; i < pairing.size(); ++i) {
+            ma[i].evaluate(a.scene, pa, &pool);
+            mb[i].evaluate(b.scene, pb, &pool);
+            const VertexPairing& p = pairing[i];
+            DiffMeshResult& m = r.meshes[i];
+            DiffMesh& d = r.extremes[i];
+            const std::size_t n = p.vertex.size();
+            if (fi == 0) {
+                d.displacement.assign(n, 0.0f);
+                d.t_change.assign(n, 0.0f);
+                d.displacement_frame.assign(n, f);
+                d.t_change_frame.assign(n, f);
+            }
+            for (std::size_t c = 0; c < n; ++c) {
+                float disp = 0, dt = 0;
+                for (std::uint32_t k = p.offsets[c]; k < p.offsets[c + 1]; ++k) {
+                    const auto [v, u] = p.pairs[k];
+                    disp = std::max(disp, (mb[i].deformed[u] - ma[i].deformed[v]).norm());
+                    const float x = mb[i].t[mb[i].topo.welded_of[u]] - ma[i].t[ma[i].topo.welded_of[v]];
+                    if (std::fabs(x) > std::fabs(dt)) dt = x;
+                }
+                m.displacement[fi * n + c] = disp;
+                m.t_change[fi * n + c] = dt;
+                if (fi == 0 || disp > d.displacement[c]) {
+                    d.displacement[c] = disp;
+                    d.displacement_frame[c] = f;
+                }
+                if (fi == 0 || std::fabs(dt) > std::fabs(d.t_change[c])) {
+                    d.t_change[c] = dt;
+                    d.t_change_frame[c] = f;
+                }
+                if (disp > df.displacement) {
+                    df.displacement = disp;
+                    df.mesh = static_cast<std::uint32_t>(i);
+                    df.vertex = p.vertex[c];
+                }
+                if (std::fabs(dt) > df.t_change) {
+                    df.t_change = std::fabs(dt);
+                    df.t_mesh = static_cast<std::uint32_t>(i);
+                    df.t_vertex = p.vertex[c];
+                }
+            }
+        }
+        r.frame_maxima.push_back(df);
+        report_progress(progress, fi + 1, a.frames.size());
+    }
+
+    r.version = RIGSCOPE_VERSION;
+    r.old_file = opt.input.file;
+    r.new_file = opt.new_file;
+    r.match = opt.match;
+    r.has_clip = a.has_clip;
+    if (a.has_clip) r.clip = a.clip.name;
+    r.fps = a.fps;
+    r.frames = a.frames;
+    r.limits = opt.limits();
+    r.new_scene = std::move(b.scene);
+    r.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return r;
+}
+
+}  // namespace rigscope
