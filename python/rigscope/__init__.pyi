@@ -137,6 +137,53 @@ class CheckResult:
 # merge(): joins --chunk outputs as `rigscope merge OUT CHUNK...` (keys command, chunks, passed, report).
 def merge(out: PathArg, chunks: Sequence[PathArg], *, junit: Optional[PathArg] = None) -> Dict[str, Any]: ...
 
+# --- Rig CI: diff (diff_calls.cpp) ----------------------------------------------------------------
+class DiffMesh:
+    """One mesh pair of diff(): columns are OLD's welded vertices."""
+    name: str
+    new_name: str
+    diagonal: float
+    vertex: npt.NDArray[np.integer[Any]]
+    new_vertex: npt.NDArray[np.integer[Any]]
+    displacement: Float32Array  # (frames, vertices), metres
+    t_change: Float32Array      # (frames, vertices)
+
+class DiffResult:
+    meshes: Dict[str, DiffMesh]
+    frames: List[Union[int, str]]
+    times: Float64Array
+    frame_offset: int
+    summary: Dict[str, Any]  # the CLI JSON's "summary"
+    report: str
+    passed: bool
+
+def diff(
+    old: PathArg,
+    new: PathArg,
+    *,
+    frames: Frames = None,
+    chunk: Optional[Tuple[int, int]] = None,
+    mesh: Optional[str] = None,
+    clip: Optional[str] = None,
+    fps: Optional[float] = None,
+    weld: bool = True,
+    match: str = "index",  # or "position"
+    match_tolerance: Optional[float] = None,
+    align: Optional[str] = None,  # "start"
+    frame_offset: Optional[int] = None,
+    max_displacement: Optional[float] = None,
+    max_t_change: Optional[float] = None,
+    worst: int = 10,
+    rom: bool = False,
+    joints: Optional[str] = None,
+    rom_angle: float = 60.0,
+    rom_frames: int = 24,
+    max_memory: float = 8192.0,
+    allow_outside_uris: bool = False,
+    threads: int = 0,
+    progress: Progress = None,
+) -> DiffResult: ...
+
 # --- The session (session.cpp) ---------------------------------------------------------------
 class Session:
     @property
