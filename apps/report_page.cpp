@@ -74,6 +74,7 @@ void ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const 
     const std::size_t nm = meshes.size(), nf = in.frames.size();
     ReportData d;
     d.run = run;
+    d.up_axis = in.scene.up_axis;
     d.frames = in.frames;
     d.meshes.resize(nm);
     const Pose bind = bind_pose(in.scene);
