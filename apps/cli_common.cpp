@@ -38,7 +38,7 @@ CLI::Validator finite_in(const std::string& what, double lo, double hi) {
 }  // namespace
 
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
-    cmd->add_option("FILE", opt.file, "Skinned, animated mesh (.fbx, .gltf, .glb)")->required();
+    cmd->add_option("FILE", opt.file, "Skinned, animated mesh (.fbx, .gltf, .glb, .dae)")->required();
     cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
     cmd->add_option("--weld", opt.weld, "Weld vertices that share a position and skin influences")
         ->check(CLI::IsMember({"on", "off"}));
@@ -61,8 +61,8 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--skinning", opt.skinning,
                     "Skinning method: 'file' (each skin's own, FBX SkinningType; default), 'linear' or 'dq' (dual quaternion) for every skin")
         ->check(CLI::IsMember({"file", "linear", "dq"}));
-    cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default: every core); output is the same for any count")
-        ->check(CLI::Range(1u, kMaxThreads));
+    cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default and 0: every core); output is the same for any count")
+        ->check(CLI::Range(0u, kMaxThreads));
     auto* rom = cmd->add_flag("--rom", opt.rom, "Evaluate a synthetic range-of-motion clip instead of the file's (README: Rig CI)");
     rom->excludes(cmd->get_option("--clip"))->excludes(cmd->get_option("--animation"));
     cmd->add_option("--rom-angle", opt.rom_options.angle_deg, "--rom: sweep each joint axis to +/- this many degrees (default 60)")
@@ -72,18 +72,30 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--joints", opt.joints, "--rom: sweep only these joints (comma-separated names)")->needs(rom);
 }
 
-std::string output_format(const std::string& format, const std::string& out, const std::string& fallback) {
-    if (!format.empty()) return format;
+std::string extension_format(const std::string& out) {
     // The extension of the file name only: a dot in a folder name (v1.2/out) is not one.
     const auto slash = out.find_last_of('/');
     const auto dot = out.find_last_of('.');
-    if (out.empty() || out == "-" || dot == std::string::npos || (slash != std::string::npos && dot < slash))
-        return fallback;
+    if (out.empty() || out == "-" || dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
     std::string ext = out.substr(dot + 1);
     for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (ext == "glb" || ext == "gltf") return "gltf";
     if (ext == "csv" || ext == "json") return ext;
-    throw Error(kExitUsage, out + ": cannot tell the format from the extension '." + ext + "' (use --format)");
+    return "." + ext;
+}
+
+std::string output_format(const std::string& format, const std::string& out, const std::string& fallback) {
+    const std::string by_name = extension_format(out);
+    if (!format.empty()) {
+        // A known extension that says otherwise is a slip (a .json file holding CSV), not a wish.
+        if (!by_name.empty() && by_name[0] != '.' && by_name != format)
+            throw Error(kExitUsage, out + ": the extension says " + by_name + " but --format says " + format + " (rename the output or drop --format)");
+        return format;
+    }
+    if (by_name.empty()) return fallback;
+    if (by_name[0] == '.')
+        throw Error(kExitUsage, out + ": cannot tell the format from the extension '" + by_name + "' (use --format)");
+    return by_name;
 }
 
 Progress::Progress(std::size_t total, const char* what)

@@ -36,7 +36,12 @@ private:
 // A FrameProgress showing a Progress line for `what`; the line is cleared after the last frame.
 FrameProgress terminal_progress(const char* what);
 
-// Output format from --format, else -o's extension, else `fallback`.
+// The format -o's extension names: "csv", "json" or "gltf" (.glb, .gltf); "" for none or stdout;
+// ".EXT" for an extension rigscope does not write.
+std::string extension_format(const std::string& out);
+
+// Output format from --format, else -o's extension, else `fallback`. Throws Error (usage) when
+// --format and a known extension disagree, naming both, or when an unknown extension is all there is.
 std::string output_format(const std::string& format, const std::string& out, const std::string& fallback);
 
 }  // namespace rigscope::cli

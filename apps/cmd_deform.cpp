@@ -15,6 +15,7 @@ struct DeformOptions {
     InputOptions input;
     std::string out = "-";
     std::string format;
+    std::string axes = "file";
 };
 
 int run_deform(const DeformOptions& opt) {
@@ -23,7 +24,7 @@ int run_deform(const DeformOptions& opt) {
     const Input in = load_input(opt.input);
     OutputFile out(opt.out, in.paths);
     DeformWriter writer(out, format == "csv", run_info(in, opt.input.file));
-    DeformRun deform(in);
+    DeformRun deform(in, parse_axes_option(opt.axes));
     std::vector<std::string> names;
     std::vector<const std::vector<Eigen::Vector3f>*> positions;
     for (std::size_t i = 0; i < in.meshes.size(); ++i) {
@@ -45,6 +46,8 @@ void add_deform_command(CLI::App& app, Runner& run) {
     cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout");
     cmd->add_option("--format", opt->format, "csv or json (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json"}));
+    cmd->add_option("--axes", opt->axes, "Positions in the file's axes ('file', default) or turned to glTF's Y-up ('y-up'); info says which the file has")
+        ->check(CLI::IsMember({"file", "y-up"}));
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_deform(*opt); }; });
 }
 

@@ -102,6 +102,23 @@ function positionsOf(m, k, atRest, out) {
   if (m.motion === 'skinned') skin(m, atRest ? m.restJoints : m.frameJoints, atRest ? 0 : k * m.jointCount * 12, out);
   else if (m.motion === 'static' || atRest) out.set(m.rest);
   else out.set(m.frames.subarray(k * m.n * 3, (k + 1) * m.n * 3));
+  turnUpright(out);
+}
+// A file whose up axis is not +Y comes with rigscope's turn onto +Y (data.up_axis_turn, the
+// rotation its glTF root node carries): every decoded position is turned, so the page shows the
+// file upright and everything after this (bounds, normals, picking) works in Y-up.
+function turnUpright(p) {
+  if (!data.up_axis_turn) return;
+  const [x, y, z, w] = data.up_axis_turn;
+  const r = [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+    2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+    2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)];
+  for (let i = 0; i + 2 < p.length; i += 3) {
+    const a = p[i], b = p[i + 1], c = p[i + 2];
+    p[i] = r[0] * a + r[1] * b + r[2] * c;
+    p[i + 1] = r[3] * a + r[4] * b + r[5] * c;
+    p[i + 2] = r[6] * a + r[7] * b + r[8] * c;
+  }
 }
 const sideOf = (m, arr, k) => (m.motion === 'static' ? arr.subarray(0, m.n) : arr.subarray(k * m.n, (k + 1) * m.n));
 const tOf = (m, k) => sideOf(m, m.t, k);     // compress side (the only T but for principal)

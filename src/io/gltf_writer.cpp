@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gltf_writer_internal.h"
+#include "rigscope/core/axes.h"
 #include "rigscope/core/error.h"
 
 namespace rigscope {
@@ -281,6 +282,16 @@ void write_glb_checked(const Scene& scene, const std::vector<MeshAttributes>& ex
         const bool root = i < scene_nodes ? parent[i] < 0 : extra_parent[i - scene_nodes] < 0;
         if (root) roots.push_back(i);
         glb.append("nodes", std::move(nodes[i]));
+    }
+    // glTF is Y-up: a file with another up axis gets one more root that turns it, and its own
+    // roots become that node's children. Vertex data and every node's transform stay as the file
+    // has them, so a reader that undoes the turn gets the file's numbers back.
+    if (!roots.empty() && !is_y_up(scene.up_axis)) {
+        const Eigen::Quaterniond q = up_axis_to_y(scene.up_axis);
+        json turn = {{"name", kUpAxisNodePrefix + scene.up_axis + "_to_Y"},
+                     {"rotation", {q.x(), q.y(), q.z(), q.w()}},
+                     {"children", std::move(roots)}};
+        roots = json::array({glb.append("nodes", std::move(turn))});
     }
     if (!roots.empty()) {
         glb.append("scenes", {{"nodes", std::move(roots)}});

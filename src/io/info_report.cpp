@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "rigscope/core/axes.h"
 #include "rigscope/core/bind_check.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/topology.h"
@@ -15,12 +16,20 @@ namespace {
 
 using nlohmann::json;
 
+// What rigscope's outputs do with the file's axes (core/axes.h), so a user is not surprised.
+std::string axes_note(const std::string& up) {
+    if (is_y_up(up)) return "glTF, CSV and JSON outputs in the file's axes (Y-up, as glTF)";
+    return "glTF outputs turned Y-up by a root node 'rigscope_up_" + up +
+           "_to_Y'; CSV and JSON positions in the file's axes (" + up + "-up) unless --axes y-up";
+}
+
 json describe(const Scene& s, const std::vector<int>& selected, bool weld) {
     json j;
     j["file"] = s.source;
     j["format"] = s.format;
     j["units"] = {{"scale_to_metres", s.unit_scale}, {"note", s.units_note}};
     j["up_axis"] = s.up_axis;
+    j["axes"] = axes_note(s.up_axis);
     j["fps"] = s.fps;
     j["fps_from_file"] = s.fps_from_file;
     j["vertex_ids"] = s.vertex_ids;
@@ -98,6 +107,7 @@ std::string as_text(const json& j) {
     auto line = [&](const std::string& s) { t += s + "\n"; };
     line(j["file"].get<std::string>() + " (" + j["format"].get<std::string>() + ")");
     line("  units: " + j["units"]["note"].get<std::string>() + "; up axis " + j["up_axis"].get<std::string>());
+    line("  axes: " + j["axes"].get<std::string>());
     line("  frame rate: " + std::to_string(j["fps"].get<double>()).substr(0, 6) + " fps" +
          (j["fps_from_file"].get<bool>() ? " (from the file)" : " (default; the file has none)"));
     line("  vertex ids: " + j["vertex_ids"].get<std::string>());

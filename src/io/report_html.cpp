@@ -1,5 +1,7 @@
 #include "rigscope/io/report_html.h"
 
+#include "rigscope/core/axes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -209,6 +211,14 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
     j += '{';
     key(j, "version"); append_json_string(j, d.run.version);
     j += ','; key(j, "input"); append_json_string(j, d.run.input);
+    if (!is_y_up(d.up_axis)) {
+        // The turn the glTF writer's root node makes (core/axes.h), as [x, y, z, w]: the viewer
+        // applies it to every position it decodes, so a Z-up file is shown upright.
+        const Eigen::Quaterniond q = up_axis_to_y(d.up_axis);
+        j += ','; key(j, "up_axis_turn"); j += '[';
+        append_number(j, q.x()); j += ','; append_number(j, q.y()); j += ',';
+        append_number(j, q.z()); j += ','; append_number(j, q.w()); j += ']';
+    }
     j += ','; key(j, "animation"); append_json_string(j, d.run.animation);
     j += ','; key(j, "clip"); append_json_string(j, d.run.clip);
     j += ','; key(j, "fps"); append_number(j, d.run.fps);

@@ -76,6 +76,7 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
     const std::size_t nm = meshes.size(), nf = in.frames.size();
     ReportData d;
     d.run = run;
+    d.up_axis = in.scene.up_axis;
     d.frames = in.frames;
     d.meshes.resize(nm);
     const Pose bind = bind_pose(in.scene);

@@ -49,6 +49,7 @@ void write_coloured(const Input& in, const std::vector<MeshTension>& meshes,
                     const std::vector<std::vector<VertexAttribute>>& measure_attributes = {}) {
     Scene scene;
     scene.format = "glTF";
+    scene.up_axis = in.scene.up_axis;  // positions stay in the file's axes; the writer turns them upright
     std::vector<MeshAttributes> extras;
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const Mesh& src = in.scene.meshes[meshes[m].mesh];

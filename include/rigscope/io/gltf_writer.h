@@ -15,6 +15,9 @@ namespace rigscope {
 // One extra per-vertex attribute: `components` floats per file vertex of the mesh.
 //   name: "COLOR_n" (3 or 4 components, values in [0, 1]), "TEXCOORD_n" (2), or an
 //   application-specific name starting with '_' ("_TENSION", "_COMPRESS", "_STRETCH"; 1 to 4).
+// The name of the root node that turns a non-Y-up file upright starts with this.
+inline constexpr const char* kUpAxisNodePrefix = "rigscope_up_";
+
 struct VertexAttribute {
     std::string name;
     int components = 1;
@@ -34,6 +37,9 @@ struct MeshAttributes {
 //   extra attributes. A mesh sharing its node with another (FBX) gets a child node of identity
 //   transform; a mesh without a node gets a root node of its own;
 // - the skins the meshes use, clips as animations (one sampler per channel, interpolation kept).
+// - a file whose up axis is not +Y (Scene::up_axis) gets one more root node, named
+//   kUpAxisNodePrefix + axis + "_to_Y", whose rotation turns that axis onto +Y (core/axes.h);
+//   the scene's own roots are its children, so viewers show the file upright;
 // Meshes without vertices and clips without channels are left out: glTF cannot hold them.
 // Throws Error: exit 3 naming scene.source for extra attributes that do not fit their mesh (or
 // a scene whose indices contradict each other), exit 4 past GLB's 4 GiB or when out cannot be

@@ -68,6 +68,7 @@ struct ReportData {
     std::vector<ReportVertex> worst;
     bool has_check = false;
     ReportCheck check;
+    std::string up_axis = "Y";            // the file's (Scene::up_axis): the viewer turns it upright
 };
 
 // Page bytes for `meshes` (their motion and structure set, no frames yet) that do not depend on

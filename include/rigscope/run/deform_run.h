@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "rigscope/core/axes.h"
 #include "rigscope/run/input.h"
 #include "rigscope/run/progress.h"
 
@@ -12,8 +13,10 @@ namespace rigscope {
 
 class DeformRun {
 public:
-    // Holds `in` (which must outlive the run) and its selected meshes' buffers.
-    explicit DeformRun(const Input& in);
+    // Holds `in` (which must outlive the run) and its selected meshes' buffers. With
+    // AxesOption::y_up the positions are turned from the file's up axis to glTF's +Y
+    // (core/axes.h); by default they stay in the file's axes.
+    explicit DeformRun(const Input& in, AxesOption axes = AxesOption::file);
 
     // Poses frame `fi` of in.frames and deforms every selected mesh.
     void evaluate(std::size_t fi);
@@ -27,6 +30,8 @@ private:
     const Input& in_;
     Pose pose_;
     std::vector<std::vector<Eigen::Vector3f>> positions_;
+    bool turn_ = false;
+    Eigen::Matrix3f to_y_up_ = Eigen::Matrix3f::Identity();
 };
 
 }  // namespace rigscope
