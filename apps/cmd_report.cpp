@@ -27,6 +27,8 @@ void add_report_command(CLI::App& app, Runner& run) {
     auto opt = std::make_shared<ReportJobOptions>();
     CLI::App* cmd = app.add_subcommand("report", "Self-contained HTML page: animated tension map, worst vertices, T over time");
     add_tension_options(cmd, opt->tension);
+    // The page covers a whole run (the report job refuses a chunk): --help lists only what it takes.
+    cmd->remove_option(cmd->get_option("--chunk"));
     add_report_options(cmd, opt->report, true);
     cmd->add_option("-o,--output", opt->report.out, "The page to write (.html)")->required();
     cmd->callback([&run, opt] {

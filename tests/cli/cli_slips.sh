@@ -23,6 +23,10 @@ check "help alone lists the commands" -- grep -q "tension" "$WORK/out"
 expect 2 "help of a misspelt command" -- "$RIGSCOPE" help tenson
 check "suggests" -- one_line_naming "did you mean 'tension'?"
 check "help names .dae" -- grep -q "\.dae" <("$RIGSCOPE" tension --help)
+# report refuses chunks (the page covers a whole run), so its help does not offer --chunk.
+check "report --help has no --chunk" -- bash -c "! '$RIGSCOPE' report --help | grep -q -- --chunk"
+check "tension --help has --chunk" -- bash -c "'$RIGSCOPE' tension --help | grep -q -- --chunk"
+expect 2 "report --chunk is an unknown option" -- "$RIGSCOPE" report data/bend_cylinder.glb --chunk 0/2 -o "$WORK/r.html"
 
 expect 0 "--threads 0" -- "$RIGSCOPE" -q tension "$in" --frames 1..20 --threads 0 -o "$WORK/t0.csv"
 expect 0 "--threads 1" -- "$RIGSCOPE" -q tension "$in" --frames 1..20 --threads 1 -o "$WORK/t1.csv"
