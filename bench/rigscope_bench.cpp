@@ -28,6 +28,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
 #include "rigscope/run/input.h"
+#include "rigscope/run/lint_run.h"
 #include "rigscope/run/tension_run.h"
 
 using namespace rigscope;
@@ -367,6 +368,31 @@ void BM_FrameAll(benchmark::State& state, std::string key) {
     state.counters["vertices"] = static_cast<double>(f.all_vertices);
 }
 
+// `rigscope lint FILE` after the load: every check of the run layer's job with its defaults, on
+// every mesh (one thread: lint has no frames to spread). lint_weights: the per-vertex weight
+// checks alone, the part that reads what a skinning frame reads.
+void BM_Lint(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    const LintOptions opt;
+    for (auto _ : state) {
+        LintResult r = opt.run(f.in);
+        benchmark::DoNotOptimize(r.findings.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.all_vertices));
+    state.counters["vertices"] = static_cast<double>(f.all_vertices);
+}
+
+void BM_LintWeights(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    for (auto _ : state) {
+        std::vector<Finding> out;
+        for (int m : f.in.meshes) lint_weights(f.scene(), m, LintParams{}, out);
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.all_vertices));
+    state.counters["vertices"] = static_cast<double>(f.all_vertices);
+}
+
 // Bytes this process has written (Linux: /proc/self/io), to count what the writer produced.
 std::uint64_t written_bytes() {
     std::FILE* f = std::fopen("/proc/self/io", "r");
@@ -420,6 +446,8 @@ void register_all() {
         benchmark::RegisterBenchmark(("sample_pose/" + k).c_str(), BM_SamplePose, k)->Unit(benchmark::kMicrosecond)->ComputeStatistics("min", fastest);
         benchmark::RegisterBenchmark(("deform_mesh/" + k).c_str(), BM_DeformMesh, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
         benchmark::RegisterBenchmark(("csv_frame/" + k).c_str(), BM_CsvFrame, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
+        benchmark::RegisterBenchmark(("lint/" + k).c_str(), BM_Lint, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
+        benchmark::RegisterBenchmark(("lint_weights/" + k).c_str(), BM_LintWeights, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
         for (const char* name : {"skin", "tension", "frame", "frame_all"}) {
             const std::string n = name;
             auto fn = n == "skin" ? BM_Skin : n == "tension" ? BM_Tension : n == "frame" ? BM_Frame : BM_FrameAll;

@@ -17,6 +17,7 @@
 #include "rigscope/core/tension.h"
 #include "check_calls.h"
 #include "messages.h"
+#include "lint_calls.h"
 #include "session.h"
 #include "tension_result.h"
 
@@ -114,6 +115,7 @@ PYBIND11_MODULE(_rigscope, m) {
         .def("drive", &Session::drive, py::arg("rig") = py::none(), py::kw_only(), py::arg("frames") = py::none(), py::arg("progress") = py::none(),
              "A rig's joystick controls evaluated into morph weights");
 #undef RIGSCOPE_TENSION_ARGS
+    rigscope_python::add_lint_calls(m);
 
     m.def("load", &rigscope_python::load, py::arg("file"), py::kw_only(), py::arg("clip") = py::none(), py::arg("animation") = py::none(),
           py::arg("rig") = py::none(), py::arg("weld") = true, py::arg("mesh") = py::none(), py::arg("fps") = py::none(),

@@ -75,6 +75,8 @@ public:
     };
 
 private:
+    friend struct LintCalls;  // Session.lint(), bound in lint_calls.cpp
+
     // The session's frames for one call (--frames; None: the clip's), restored afterwards.
     struct Selection {
         Session& s;

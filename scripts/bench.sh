@@ -135,6 +135,15 @@ for stage in ("tension", "frame"):
                 before = "pose and skin + " if stage == "frame" else ""
                 print(f"  principal's fixed inputs read alone, threads:{th}: {x*1e3:.2f} ms; floor of a principal {stage} "
                       f"({before}that read) = {floor*1e3:.2f} ms = {floor/e:.2f}x edge; principal takes {p*1e3:.2f} ms")
+# Lint (issue 30): the bind-pose lint of every mesh (`lint`, one thread) and its per-vertex weight
+# checks alone (`lint_weights`) against one tension frame of every mesh (`frame_all`), fastest
+# repetitions of this run; the target was about two frames.
+for th in (1, 2):
+    fa_th, li, lw, pa_ = f"frame_all/tube/threads:{th}", "lint/tube", "lint_weights/tube", "prepare_all/tube"
+    if all(k in best for k in (fa_th, li, lw, pa_)):
+        print(f"lint, tube: {best[li][0]*1e3:.2f} ms = {best[li][0]/best[fa_th][0]:.1f} tension frames (frame_all threads:{th} "
+              f"{best[fa_th][0]*1e3:.2f} ms) = {best[li][0]/best[pa_][0]:.2f}x tension's setup (prepare_all {best[pa_][0]*1e3:.1f} ms); "
+              f"weight checks alone {best[lw][0]*1e3:.2f} ms = {best[lw][0]/best[fa_th][0]:.2f} frames")
 json_runs = [tuple(map(float, l.split())) for l in open(f"{out}/json")]
 csv_runs = [tuple(map(float, l.split())) for l in open(f"{out}/csv")]
 frames = len(json.load(open(f"{out}/out.json"))["frames"])

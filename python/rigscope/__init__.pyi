@@ -233,6 +233,21 @@ class Session:
         self, vertices: Vertices, *, joint: None = None, frames: Frames = None, bake: Literal[True], progress: Progress = None
     ) -> RivetBake: ...
     def drive(self, rig: Optional[PathArg] = None, *, frames: Frames = None, progress: Progress = None) -> DriveResult: ...
+    # Rig lint (lint_calls.cpp): `rigscope lint --format json` as a dict (findings, counts,
+    # failed, checks, parameters).
+    def lint(
+        self,
+        *,
+        weight_tolerance: float = ...,
+        max_influences: int = ...,
+        min_weight: float = ...,
+        mirror: Optional[str] = None,  # "x", "y" or "z"
+        mirror_names: Sequence[str] = ...,
+        mirror_tolerance: float = ...,
+        bind_tolerance: float = ...,
+        scale_tolerance: float = ...,
+        strict: bool = False,
+    ) -> Dict[str, Any]: ...
     # Rig CI (check_calls.cpp): check, report, rom as the CLI's commands.
     def check(
         self,

@@ -239,6 +239,7 @@ void build_meshes(const aiScene& ai, const NodeMap& map, const MeshHooks& hooks,
                         }
                         float sum = 0.0f;
                         for (auto& r : row) sum += r.second;
+                        out.stored_sums.push_back(sum);
                         if (row.empty() || !(sum > 0.0f)) ++unweighted;
                         else
                             for (auto& r : row) {

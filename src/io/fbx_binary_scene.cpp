@@ -324,6 +324,7 @@ private:
                 }
                 float sum = 0.0f;
                 for (const auto& r : kept) sum += r.second;
+                out.stored_sums.push_back(sum);  // lint's weights_sum: the sum before normalising
                 if (kept.empty() || !(sum > 0.0f)) ++unweighted;
                 else
                     for (const auto& r : kept) {

@@ -244,9 +244,12 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         }
         std::vector<Staged>().swap(infl);
         std::size_t zero = 0;
+        doc.charge(nv * sizeof(float), mwhere + " weight sums");
+        out.stored_sums.resize(nv);
         for (std::size_t v = 0; v < nv; ++v) {
             double sum = 0;
             for (std::uint32_t i = out.offsets[v]; i < out.offsets[v + 1]; ++i) sum += out.weights[i];
+            out.stored_sums[v] = static_cast<float>(sum);
             if (sum <= 0) ++zero;
             for (std::uint32_t i = out.offsets[v]; i < out.offsets[v + 1]; ++i)
                 out.weights[i] = static_cast<float>(out.weights[i] / sum);

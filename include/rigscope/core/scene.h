@@ -37,6 +37,9 @@ struct Influences {
     std::vector<std::uint32_t> offsets;  // vertex count + 1 entries
     std::vector<std::uint16_t> joints;
     std::vector<float> weights;
+    // Per vertex, the sum of its weights as the file stores them, before the reader normalised
+    // them (lint's weights_sum). Empty where the reader does not keep it.
+    std::vector<float> stored_sums;
 
     std::size_t vertex_count() const { return offsets.empty() ? 0 : offsets.size() - 1; }
     bool empty() const { return joints.empty(); }

@@ -1,0 +1,44 @@
+// What `rigscope lint` found, and its three outputs: text for a terminal, JSON for a script,
+// JUnit (one test case per check) for a CI server. The run layer (run/lint_run.h) fills the
+// result; the writers are pure functions of it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "rigscope/core/lint.h"
+#include "rigscope/io/junit_report.h"
+
+namespace rigscope {
+
+struct LintResult {
+    std::string version;  // rigscope's
+    std::string file;     // the input as named
+    LintParams params;    // as run (mirror axis and names resolved)
+    bool strict = false;  // warnings fail too
+    std::vector<std::string> checks;       // the checks run, in report order
+    std::vector<std::string> mesh_names;   // the scene's, by mesh index
+    std::vector<std::string> joint_names;  // the scene's node names, by node index
+    std::vector<Finding> findings;         // in report order: by check, then as each check lists them
+
+    std::size_t count(Severity s) const;
+    // An error, or with strict a warning: what makes the command exit 1.
+    bool counts(const Finding& f) const { return f.severity == Severity::Error || (strict && f.severity == Severity::Warning); }
+    bool failed() const;
+};
+
+// "error weights_sum 'Cesium_Man' vertex 0: weights sum to 0.6854066, ..." per finding, at most
+// `listed` per check (0: all), then the counts and PASS or FAIL.
+std::string lint_text(const LintResult& r, std::size_t listed);
+
+// {"rigscope", "command": "lint", "input", "parameters", "checks", "counts", "failed",
+//  "findings": [{"check", "severity", "mesh", "vertex" or "joint" (both for a weight on a joint),
+//  "face", "partner", "value" where they apply, "message"}]}: every finding.
+std::string lint_json(const LintResult& r);
+
+// One test case per check run (classname rigscope.lint.<file stem>, name the check), failed
+// when a finding of it counts; its text lists at most `listed` findings (0: all).
+std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed);
+
+}  // namespace rigscope
