@@ -71,6 +71,8 @@ void add_check_command(CLI::App& app, Runner& run) {
     cmd->add_option("--json", opt->json, "Also write the verdict as JSON here: the limits, counts and worst vertices");
     cmd->add_option("--html", job.html.out, "Also write the HTML report (rigscope report) with the verdict and limits");
     add_report_options(cmd, job.html, false);
+    cmd->add_flag("--lint", job.lint,
+                  "Also run the rig lint (rigscope lint, its default tolerances) on the bind pose: its errors fail the check too");
     cmd->add_option("--worst", job.worst, "How many of the worst vertices to list (default 10)")->check(CLI::PositiveNumber);
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_check_command(*opt, ctx); }; });
 }

@@ -148,7 +148,8 @@ bool passes_limit(const Limit& l, float v) { return l.above ? v > l.limit : v < 
 
 }  // namespace
 
-CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
+CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom,
+                           const LintResult* lint) {
     const Limit limits[] = {
         {"stretch limit T <", "stretch T <", "rigscope.check.stretch", "max_stretch", "T", opt.has_stretch, opt.max_stretch, true, false, false},
         {"compress limit T >", "compress T >", "rigscope.check.compress", "max_compress", "T", opt.has_compress, opt.max_compress, false, false, true},
@@ -191,6 +192,10 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
         o.report += std::string(l.header) + " " + limit_text(l) + ": " + counted(found[k]) + "\n";
         for (std::size_t i = 0; i < found[k].size() && i < worst; ++i) o.report += "  " + describe(found[k][i], rom, l.value) + "\n";
         any |= !found[k].empty();
+    }
+    if (lint) {
+        o.report += lint_text(*lint, worst);
+        any |= lint->failed();
     }
     // A verdict covers what was evaluated: with no frame (or no mesh) nothing was checked, and
     // that is never a pass.
@@ -239,6 +244,8 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
             }
             suite.cases.push_back(std::move(c));
         }
+    if (lint)
+        for (JUnitCase& c : lint_junit_cases(*lint, worst)) suite.cases.push_back(std::move(c));
     suite.system_out = o.report;
     o.junit = junit_xml(suite, run);
 
@@ -302,7 +309,13 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
         });
         j += '}';
     }
-    j += "]}\n";
+    j += ']';
+    if (lint) {
+        std::string l = lint_json(*lint);
+        while (!l.empty() && l.back() == '\n') l.pop_back();
+        j += ",\"lint\":" + l;
+    }
+    j += "}\n";
     return o;
 }
 

@@ -103,12 +103,8 @@ std::string lint_json(const LintResult& r) {
     return doc.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed) {
-    JUnitSuite suite;
-    suite.name = junit_stem(r.file);
-    suite.package = "rigscope.lint";
-    suite.properties.emplace_back("input", r.file);
-    suite.properties.emplace_back("strict", r.strict ? "true" : "false");
+std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed) {
+    std::vector<JUnitCase> cases;
     for (const std::string& check : r.checks) {
         JUnitCase c;
         c.classname = "rigscope.lint." + junit_stem(r.file);
@@ -125,8 +121,18 @@ std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t
             c.type = "rigscope.lint." + check;
             c.message = tally(r, check);
         }
-        suite.cases.push_back(std::move(c));
+        cases.push_back(std::move(c));
     }
+    return cases;
+}
+
+std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed) {
+    JUnitSuite suite;
+    suite.name = junit_stem(r.file);
+    suite.package = "rigscope.lint";
+    suite.properties.emplace_back("input", r.file);
+    suite.properties.emplace_back("strict", r.strict ? "true" : "false");
+    suite.cases = lint_junit_cases(r, listed);
     suite.system_out = lint_text(r, listed);
     return junit_xml(suite, run);
 }

@@ -32,6 +32,11 @@ void CheckJobOptions::validate() const {
     positive(has_min_lambda, min_lambda, "--min-lambda");
     if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
     if (!html.out.empty()) html.validate();
+    if (lint) {
+        lint_options.validate();
+        // Lint judges the bind pose once; a chunk of frames would repeat it in every part.
+        if (!tension.input.chunk.empty()) throw Error(kExitUsage, "check --lint judges the bind pose once: run it without --chunk");
+    }
     check_tension_options(tension);
 }
 
@@ -106,7 +111,6 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
                     failed |= (l.has_compress && t > l.max_compress) || (l.has_min_lambda && lambda_of(t) < l.min_lambda);
                 frame_failed[fi] |= failed;
             }
-            // A lint pass over the frame would go here: it sees the same evaluated meshes.
         },
         progress);
     for (std::size_t m = 0; m < meshes.size(); ++m)
@@ -120,7 +124,12 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         r.has_rom = true;
         r.rom = CheckRom{in.rom, in.frames, std::move(frame_failed)};
     }
-    r.outcome = check_outcome(r.limits, r.info, r.meshes, r.has_rom ? &r.rom : nullptr);
+    if (opt.lint) {
+        // The same loaded input: one read of the file for both verdicts.
+        r.lint = opt.lint_options.run(in);
+        r.has_lint = true;
+    }
+    r.outcome = check_outcome(r.limits, r.info, r.meshes, r.has_rom ? &r.rom : nullptr, r.has_lint ? &r.lint : nullptr);
     if (page) {
         r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.limits, progress);
         r.has_html = true;

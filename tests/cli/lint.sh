@@ -97,4 +97,28 @@ expect 2 "output over the input" -- "$RIGSCOPE" lint "$WORK/small.glb" -o "$WORK
 check "the input is intact" -- test "$(head -c 4 "$WORK/small.glb")" = glTF
 expect 4 "output folder missing" -- "$RIGSCOPE" lint "$BEND" -o "$WORK/no/such/out.json"
 
+# check --lint: one run, both verdicts. cesium_man's tension passes a loose limit, but its weights
+# do not all sum to 1 (lint's weights_sum errors): with --lint the check fails, and its JUnit and
+# JSON carry the lint's checks; without --lint the same check passes.
+CES=$CORPUS/khronos/cesium_man.gltf
+expect 0 "check without --lint passes" -- "$RIGSCOPE" -q check "$CES" --max-compress 100 --frames 1..10
+expect 1 "check --lint fails on the weight sums" -- "$RIGSCOPE" -q check "$CES" --max-compress 100 --frames 1..10 --lint \
+    --junit "$WORK/cl.xml" --json "$WORK/cl.json"
+check "the text names weights_sum and ends FAIL" -- bash -c "grep -q weights_sum '$WORK/out' && tail -1 '$WORK/out' | grep -qx FAIL"
+check "JUnit: lint cases in the check's suite, weights_sum failed" -- /usr/bin/python3 - "$WORK/cl.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+lint = {c.get("name"): c.find("failure") is not None for c in cases if c.get("classname", "").startswith("rigscope.lint.")}
+assert lint.get("weights_sum") is True, lint
+assert lint.get("unweighted") is False, lint
+PY
+check "JSON: passed false, lint findings as rigscope lint writes them" -- /usr/bin/python3 -c "
+import json, subprocess
+j = json.load(open('$WORK/cl.json'))
+assert j['passed'] is False and j['lint']['failed'] is True
+alone = json.loads(subprocess.run(['$RIGSCOPE', 'lint', '$CES', '--format', 'json'], capture_output=True, text=True).stdout)
+assert j['lint']['findings'] == alone['findings']
+"
+expect 2 "check --lint with --chunk" -- "$RIGSCOPE" -q check "$CES" --max-compress 100 --lint --chunk 0/2 --junit "$WORK/c0.xml"
+
 finish

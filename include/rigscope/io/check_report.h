@@ -11,6 +11,7 @@
 #include "rigscope/core/rom.h"
 #include "rigscope/core/tension_map.h"
 #include "rigscope/io/junit_report.h"
+#include "rigscope/io/lint_report.h"
 
 namespace rigscope {
 
@@ -64,8 +65,11 @@ void set_file_ids(CheckMeshExtremes& mesh, const std::vector<std::uint32_t>& wel
 
 // With `rom` (a --rom run), each offender's frame names its sweep's joint, axis and angle, and
 // the report ends with the failing frames grouped by sweep.
+// With `lint` (check --lint), the rig lint's findings join the verdict: its text comes before the
+// PASS/FAIL line, its checks are test cases of the same JUnit suite, and the JSON has a "lint" key
+// holding what `rigscope lint --format json` writes.
 CheckOutcome check_outcome(const CheckLimits& limits, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes,
-                           const CheckRom* rom = nullptr);
+                           const CheckRom* rom = nullptr, const LintResult* lint = nullptr);
 
 // `rigscope.check.<file stem>.<mesh>`: dots and white space in the stem and the mesh name become
 // '_' so that CI servers, which split class names on dots, group by input file and mesh.

@@ -41,4 +41,7 @@ std::string lint_json(const LintResult& r);
 // when a finding of it counts; its text lists at most `listed` findings (0: all).
 std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed);
 
+// The test cases of lint_junit (one per check), for a suite of another command (check --lint).
+std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed);
+
 }  // namespace rigscope

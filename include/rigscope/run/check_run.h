@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rigscope/io/check_report.h"
+#include "rigscope/run/lint_run.h"
 #include "rigscope/run/progress.h"
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/tension_run.h"
@@ -24,6 +25,8 @@ struct CheckJobOptions {
     bool has_stretch = false, has_compress = false, has_max_lambda = false, has_min_lambda = false;
     int worst = 10;
     ReportOptions html;  // --html: out non-empty writes the report page with the verdict
+    bool lint = false;   // --lint: the rig lint (run/lint_run.h) on the same input, in the verdict
+    LintOptions lint_options;
 
     // Throws Error (exit 2) for options that cannot make a check, before any file is read.
     void validate() const;
@@ -42,6 +45,8 @@ struct CheckJobResult {
     CheckOutcome outcome;                   // text and JUnit (a chunk's: partial)
     bool has_html = false;
     ReportResult html;                      // --html: the page written
+    bool has_lint = false;
+    LintResult lint;                        // --lint: its findings (in outcome too)
 
     // What a chunk record keeps so that merge reports over all chunks (farm/check_chunk.h).
     std::vector<std::pair<std::string, std::string>> chunk_state() const;
