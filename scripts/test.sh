@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds if needed and runs the whole test suite (ctest: the Catch2 unit and corpus tests, the
 # CLI scripts and the glTF validator). `--sanitize` does the same in an AddressSanitizer +
-# UndefinedBehaviorSanitizer build (build-sanitize/).
+# UndefinedBehaviorSanitizer build (build-sanitize/). `--scalar` does it in a build with every SIMD
+# kernel off (build-scalar/, -DRIGSCOPE_SIMD=OFF): the scalar loops a non-x86 machine runs.
 # The corpus comes from RIGSCOPE_CORPUS, default ../shared/corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,10 @@ if [ "${1:-}" = "--sanitize" ]; then
     extra=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DRIGSCOPE_SANITIZE=ON -DRIGSCOPE_BENCH=OFF)
     # Leaks inside Assimp's FBX importer are Assimp's (tests/lsan.supp says which).
     export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
+    shift
+elif [ "${1:-}" = "--scalar" ]; then
+    build=build-scalar
+    extra=(-DRIGSCOPE_SIMD=OFF -DRIGSCOPE_BENCH=OFF)
     shift
 fi
 if [ ! -x build/rigscope ] || [ "$build" = build ]; then

@@ -16,6 +16,11 @@
 #include "rigscope/core/skin.h"
 #include "rigscope/core/tension.h"
 #include "rigscope/io/load.h"
+#include "core/simd_points.h"
+
+// Only where the SIMD kernels are built: a RIGSCOPE_SIMD=OFF build has neither width (the
+// scalar loop it runs is compared with both in test_scalar_kernels, in the normal build).
+#if defined(RIGSCOPE_SSE_KERNELS)
 
 using namespace rigscope;
 
@@ -203,3 +208,5 @@ TEST_CASE("Principal: SSE and AVX2 give the same bits on the bench tube", "[meas
     const std::size_t compared = compare_file(test::bench_dir() + "/tube_262k.glb");
     if (principal_avx2_supported()) CHECK(compared >= 2 * 262144);  // each mesh as posed and jittered
 }
+
+#endif

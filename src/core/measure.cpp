@@ -135,8 +135,9 @@ OneRing one_ring(const std::vector<std::uint32_t>& tris, const Topology& topo, K
 
 Eigen::Vector3d rest_of(const std::vector<Eigen::Vector3f>& p, std::uint32_t v) { return p[v].cast<double>(); }
 
-// Whether this build has the SIMD kernels (every x86-64 build; elsewhere the scalar loops).
-#if defined(__SSE2__)
+// Whether this build has the SIMD kernels (every x86-64 build unless RIGSCOPE_SIMD=OFF; elsewhere
+// the scalar loops).
+#if defined(RIGSCOPE_SSE_KERNELS)
 constexpr bool kSimd = true;
 #else
 constexpr bool kSimd = false;
@@ -396,7 +397,7 @@ bool principal_avx2_default() {
     return on;
 }
 
-#if defined(__SSE2__)
+#if defined(RIGSCOPE_SSE_KERNELS)
 
 namespace {
 
@@ -584,6 +585,39 @@ std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::si
 
 std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::size_t begin, std::size_t end, float* tc,
                                    float* ts) const {
+    return map_t_scalar(lmax, lmin, begin, end, tc, ts);
+}
+
+std::size_t AreaKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* t) const {
+    return evaluate_scalar(P, begin, end, t);
+}
+
+std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* lambda_max,
+                                      float* lambda_min, float* dir) const {
+    return evaluate_scalar(P, begin, end, lambda_max, lambda_min, dir);
+}
+
+std::size_t PrincipalKernel::evaluate_and_map(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                                              float* lambda_max, float* lambda_min, float* dir, float* t_compress,
+                                              float* t_stretch) const {
+    return evaluate_and_map_scalar(positions, begin, end, lambda_max, lambda_min, dir, t_compress, t_stretch);
+}
+
+// fan_batches lays out no edge sums without the SSE kernels (fuses_edge_t() is false): MeshTension computes
+// T with tension_block instead.
+PrincipalKernel::Counts PrincipalKernel::evaluate_with_t(const Eigen::Vector3f*, std::size_t, std::size_t, float*, float*, float*,
+                                                         float*, float*, const float*, float*) const {
+    throw internal_error("principal kernel without edge sums asked for the edge T");
+}
+
+#endif
+
+// The scalar loops: what runs where the SIMD kernels are not built (non-x86, or
+// RIGSCOPE_SIMD=OFF); per vertex the same operations in the same order as each lane of the SIMD
+// kernels, so the same bits (tests compare them).
+
+std::size_t PrincipalKernel::map_t_scalar(const float* lmax, const float* lmin, std::size_t begin, std::size_t end,
+                                          float* tc, float* ts) const {
     std::size_t bad = 0;
     for (std::size_t w = begin; w < end; ++w) {
         const bool ok_c = t_of_lambda(lmin[w], tc[w]);
@@ -594,7 +628,7 @@ std::size_t PrincipalKernel::map_t(const float* lmax, const float* lmin, std::si
     return bad;
 }
 
-std::size_t AreaKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* t) const {
+std::size_t AreaKernel::evaluate_scalar(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* t) const {
     std::size_t degenerate = 0;
     const std::uint32_t* corner = ring.corners.data();
     for (std::size_t w = begin; w < end; ++w) {
@@ -613,7 +647,7 @@ std::size_t AreaKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, st
     return degenerate;
 }
 
-std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* lambda_max,
+std::size_t PrincipalKernel::evaluate_scalar(const Eigen::Vector3f* P, std::size_t begin, std::size_t end, float* lambda_max,
                                       float* lambda_min, float* dir) const {
     std::size_t degenerate = 0;
     const std::uint32_t* corner = ring.corners.data();
@@ -672,20 +706,11 @@ std::size_t PrincipalKernel::evaluate(const Eigen::Vector3f* P, std::size_t begi
     return degenerate;
 }
 
-std::size_t PrincipalKernel::evaluate_and_map(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+std::size_t PrincipalKernel::evaluate_and_map_scalar(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                                               float* lambda_max, float* lambda_min, float* dir, float* t_compress,
                                               float* t_stretch) const {
-    evaluate(positions, begin, end, lambda_max, lambda_min, dir);
-    return map_t(lambda_max, lambda_min, begin, end, t_compress, t_stretch);
+    evaluate_scalar(positions, begin, end, lambda_max, lambda_min, dir);
+    return map_t_scalar(lambda_max, lambda_min, begin, end, t_compress, t_stretch);
 }
-
-// fan_batches lays out no edge sums without SSE2 (fuses_edge_t() is false): MeshTension computes
-// T with tension_block instead.
-PrincipalKernel::Counts PrincipalKernel::evaluate_with_t(const Eigen::Vector3f*, std::size_t, std::size_t, float*, float*, float*,
-                                                         float*, float*, const float*, float*) const {
-    throw internal_error("principal kernel without edge sums asked for the edge T");
-}
-
-#endif
 
 }  // namespace rigscope

@@ -5,7 +5,13 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__SSE2__)
+// Whether the SSE kernels are built: on every x86-64 build unless CMake's RIGSCOPE_SIMD=OFF
+// (RIGSCOPE_NO_SIMD), which runs the scalar loops as a build without SSE2 would.
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+#define RIGSCOPE_SSE_KERNELS 1
+#endif
+
+#if defined(RIGSCOPE_SSE_KERNELS)
 #include <emmintrin.h>
 
 namespace rigscope::detail {

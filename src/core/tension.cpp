@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::size_t L = EdgeBatches::kLanes;
 
-#if defined(__SSE2__)
+#if defined(RIGSCOPE_SSE_KERNELS)
 using detail::load_points;
 
 // Four consecutive vertices: three 16-byte loads over their 48 bytes, no index per lane.
@@ -136,7 +136,7 @@ EdgeBatches edge_batches(const Topology& topo) {
     return eb;
 }
 
-#if defined(__SSE2__)
+#if defined(RIGSCOPE_SSE_KERNELS)
 
 void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                        float* out) {
@@ -170,9 +170,22 @@ std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* position
 
 #else
 
-// Portable path: the same operations lane by lane.
 void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                        float* out) {
+    mean_edge_lengths_scalar(eb, positions, begin, end, out);
+}
+
+std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
+                          std::size_t end, float* lengths, float* t) {
+    return tension_block_scalar(eb, positions, rest, begin, end, lengths, t);
+}
+
+#endif
+
+// The portable path: the SSE kernels' operations lane by lane, in the same order (the same
+// bits; tests compare them). What a build without them runs.
+void mean_edge_lengths_scalar(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                              float* out) {
     for (std::size_t b = begin; b < end; ++b) {
         const std::uint32_t* idx = eb.index.data() + eb.start[b];
         const std::uint32_t* stop = eb.index.data() + eb.start[b + 1];
@@ -202,11 +215,11 @@ void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, 
     }
 }
 
-std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
-                          std::size_t end, float* lengths, float* t) {
+std::size_t tension_block_scalar(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest,
+                                 std::size_t begin, std::size_t end, float* lengths, float* t) {
     // Without a lengths buffer, t holds the lengths until each is replaced by its T.
     float* d_out = lengths ? lengths : t;
-    mean_edge_lengths(eb, positions, begin, end, d_out);
+    mean_edge_lengths_scalar(eb, positions, begin, end, d_out);
     const std::size_t w0 = begin * L, w1 = std::min(eb.welded, end * L);
     std::size_t degenerate = 0;
     for (std::size_t w = w0; w < w1; ++w) {
@@ -217,8 +230,6 @@ std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* position
     }
     return degenerate;
 }
-
-#endif
 
 void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>& positions, std::vector<float>& out) {
     const EdgeBatches eb = edge_batches(topo);

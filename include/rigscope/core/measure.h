@@ -98,6 +98,9 @@ struct AreaKernel {
     // T_area of welded vertices [begin, end); returns how many fell back to 1 (no rest area, a
     // collapsed one-ring, or a ratio that is not finite).
     std::size_t evaluate(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* t) const;
+    // The same as a scalar loop: what evaluate runs where the SIMD kernels are not built (non-x86,
+    // or RIGSCOPE_SIMD=OFF); the same bits (tests compare them).
+    std::size_t evaluate_scalar(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* t) const;
 };
 
 // principal: per (vertex, triangle) entry, the rest triangle's edges rotated into the vertex's rest
@@ -169,6 +172,16 @@ struct PrincipalKernel {
     // side or have no rest triangle.
     std::size_t map_t(const float* lambda_max, const float* lambda_min, std::size_t begin, std::size_t end, float* t_compress,
                       float* t_stretch) const;
+
+    // evaluate, evaluate_and_map and map_t as scalar loops: what they run where the SIMD kernels
+    // are not built (non-x86, or RIGSCOPE_SIMD=OFF); the same bits (tests compare them).
+    std::size_t evaluate_scalar(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end, float* lambda_max,
+                                float* lambda_min, float* dir) const;
+    std::size_t evaluate_and_map_scalar(const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                                        float* lambda_max, float* lambda_min, float* dir, float* t_compress,
+                                        float* t_stretch) const;
+    std::size_t map_t_scalar(const float* lambda_max, const float* lambda_min, std::size_t begin, std::size_t end,
+                             float* t_compress, float* t_stretch) const;
 };
 
 // T from a stretch: 1 / lambda, with T = 1 where lambda is 0 or the result not finite (the edge

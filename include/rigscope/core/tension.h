@@ -47,6 +47,12 @@ void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, 
 // lengths are then not kept (a per-frame store nobody reads).
 std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
                           std::size_t end, float* lengths, float* t);
+// The two above as scalar loops: what runs where the SSE kernels are not built (non-x86, or
+// RIGSCOPE_SIMD=OFF); the same bits (tests compare them).
+void mean_edge_lengths_scalar(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
+                              float* out);
+std::size_t tension_block_scalar(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest,
+                                 std::size_t begin, std::size_t end, float* lengths, float* t);
 
 // T = rest / deformed per welded vertex. Where either length is 0 (isolated vertex, collapsed
 // edges) T is 1 and the vertex is counted in the return value: never NaN or infinity.
@@ -112,12 +118,18 @@ private:
     float shape(double ramp) const;
     template <typename Ramp>
     void shape_n(const float* t, std::size_t n, float* out, Ramp ramp) const {
-        if (plain_)
+        if (kVectorLoop && plain_)
             for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(weight_limit_ * clamp01(ramp(t[i])));
         else
             for (std::size_t i = 0; i < n; ++i) out[i] = shape(ramp(t[i]));
     }
 
+    // RIGSCOPE_SIMD=OFF: no loop written to vectorise, shape() per value (the same bits).
+#if defined(RIGSCOPE_NO_SIMD)
+    static constexpr bool kVectorLoop = false;
+#else
+    static constexpr bool kVectorLoop = true;
+#endif
     bool stretch_ramp_, compress_ramp_;
     double stretch_scale_, compress_scale_;
     double power_;
