@@ -204,18 +204,20 @@ Scene read_fbx_assimp(const std::string& path, const LoadOptions& options) {
 
 }  // namespace fbx
 
-// Binary FBX is read from the file itself (fbx_binary_scene.cpp); ASCII FBX goes to Assimp.
+// Binary and ASCII FBX are read from the file itself (fbx_records.cpp, fbx_ascii_records.cpp,
+// fbx_binary_scene.cpp), the file once.
 Scene read_fbx(const std::string& path, const LoadOptions& options) {
-    fbx::check_header(path);
     try {
         const fbx::RecordFile file = fbx::read_records(path, options.max_memory);
-        if (file.binary) return fbx::read_fbx_binary(file, path, options);
+        if (file.version < 7000)
+            throw fbx::Malformed("FBX " + std::to_string(file.version / 1000) + "." + std::to_string(file.version / 100 % 10) +
+                                 " (version " + std::to_string(file.version) + ") is not read: FBX 7.0 and later only");
+        return fbx::read_fbx_binary(file, path, options);
     } catch (const fbx::Malformed& e) {
         throw bad_input(path, e.what());
     } catch (const std::bad_alloc&) {
         throw bad_input(path, "out of memory while reading the FBX");
     }
-    return fbx::read_fbx_assimp(path, options);
 }
 
 }  // namespace rigscope

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -70,7 +71,12 @@ private:
         };
         switch (p.type) {
             case 'Y': p.integer = static_cast<std::int16_t>(take(2)); p.number = double(p.integer); break;
-            case 'C': p.integer = take(1) != 0; p.number = double(p.integer); break;
+            case 'C':  // FBX 6 key lists hold letters (L, C, U, s, n) as C: the byte is kept
+                p.data = &buf_[off];
+                p.bytes = 1;
+                p.integer = take(1) != 0;
+                p.number = double(p.integer);
+                break;
             case 'I': p.integer = static_cast<std::int32_t>(take(4)); p.number = double(p.integer); break;
             case 'L': p.integer = static_cast<std::int64_t>(take(8)); p.number = double(p.integer); break;
             case 'F': { std::uint32_t u = std::uint32_t(take(4)); float f; std::memcpy(&f, &u, 4); p.number = f; break; }
@@ -272,14 +278,22 @@ RecordFile read_records(const std::string& path, std::uint64_t max_memory) {
     buf.resize(size);
     if (size && !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(size))) throw Malformed("cannot read the file");
     static const char magic[] = "Kaydara FBX Binary  ";
-    if (size < 18 || std::memcmp(buf.data(), magic, 18) != 0) {
-        buf.clear();
-        return out;
+    if (size >= 18 && std::memcmp(buf.data(), magic, 18) == 0) {
+        if (size < 27 || std::memcmp(buf.data(), magic, sizeof magic) != 0) throw Malformed("broken binary FBX header");
+        out.binary = true;
+        std::memcpy(&out.version, &buf[23], 4);
+        out.top = Parser(buf, out.version >= 7500).top_level();
+    } else {
+        // ASCII FBX opens with its "; FBX 7.4.0 project file" comment or the FBXHeaderExtension block.
+        const std::string head(reinterpret_cast<const char*>(buf.data()), std::min<std::size_t>(size, 1024));
+        if (head.find("; FBX") == std::string::npos && head.find("FBXHeaderExtension") == std::string::npos)
+            throw Malformed("not an FBX file (neither the binary FBX header nor an ASCII FBX header)");
+        out.ascii = true;
+        parse_ascii_records(out, max_memory - size);
     }
-    if (size < 27 || std::memcmp(buf.data(), magic, sizeof magic) != 0) throw Malformed("broken binary FBX header");
-    out.binary = true;
-    std::memcpy(&out.version, &buf[23], 4);
-    out.top = Parser(buf, out.version >= 7500).top_level();
+    if (out.version < 6000)
+        throw Malformed("FBX " + std::to_string(out.version / 1000) + "." + std::to_string(out.version / 100 % 10) + " (version " +
+                        std::to_string(out.version) + ") is older than FBX 6 and not read: save it as FBX 6.1 or later");
     {
         auto check = std::make_unique<ArrayCheck>(max_memory);
         for (const Record& r : out.top) check->walk(r);
