@@ -267,16 +267,23 @@ void check_polygons(const Record& geometry, const std::string& name, std::uint64
 }  // namespace
 
 RecordFile read_records(const std::string& path, std::uint64_t max_memory) {
-    RecordFile out;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Malformed("cannot open the file");
     in.seekg(0, std::ios::end);
     const std::uint64_t size = static_cast<std::uint64_t>(in.tellg());
     if (size > max_memory) throw Malformed("file larger than the memory limit");
     in.seekg(0);
-    std::vector<unsigned char>& buf = out.bytes;
-    buf.resize(size);
+    std::vector<unsigned char> buf(size);
     if (size && !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(size))) throw Malformed("cannot read the file");
+    return records_from_bytes(std::move(buf), max_memory);
+}
+
+RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t max_memory) {
+    RecordFile out;
+    const std::uint64_t size = bytes.size();
+    if (size > max_memory) throw Malformed("file larger than the memory limit");
+    out.bytes = std::move(bytes);
+    const std::vector<unsigned char>& buf = out.bytes;
     static const char magic[] = "Kaydara FBX Binary  ";
     if (size >= 18 && std::memcmp(buf.data(), magic, 18) == 0) {
         if (size < 27 || std::memcmp(buf.data(), magic, sizeof magic) != 0) throw Malformed("broken binary FBX header");

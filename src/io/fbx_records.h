@@ -62,6 +62,8 @@ struct RecordFile {
 // and the memory budget, polygon indices against control points). Throws Malformed, also for a
 // file that is neither binary nor ASCII FBX.
 RecordFile read_records(const std::string& path, std::uint64_t max_memory);
+// The same over the file's bytes (the fuzz target's way in).
+RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t max_memory);
 // The tokenizer: file.bytes (ASCII FBX text) -> file.top and file.version. Throws Malformed.
 void parse_ascii_records(RecordFile& file, std::uint64_t max_memory);
 
