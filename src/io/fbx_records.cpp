@@ -301,6 +301,7 @@ RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t ma
     if (out.version < 6000)
         throw Malformed("FBX " + std::to_string(out.version / 1000) + "." + std::to_string(out.version / 100 % 10) + " (version " +
                         std::to_string(out.version) + ") is older than FBX 6 and not read: save it as FBX 6.1 or later");
+    if (out.version < 7000) upgrade_v6(out, max_memory - size);
     {
         auto check = std::make_unique<ArrayCheck>(max_memory);
         for (const Record& r : out.top) check->walk(r);

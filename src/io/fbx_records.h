@@ -66,6 +66,9 @@ RecordFile read_records(const std::string& path, std::uint64_t max_memory);
 RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t max_memory);
 // The tokenizer: file.bytes (ASCII FBX text) -> file.top and file.version. Throws Malformed.
 void parse_ascii_records(RecordFile& file, std::uint64_t max_memory);
+// FBX 6.x's tree (named objects, inline geometry, shapes and takes) rewritten as FBX 7.x's
+// (fbx_v6.cpp). Throws Malformed.
+void upgrade_v6(RecordFile& file, std::uint64_t max_memory);
 
 int element_size(char type);  // bytes per element of an array type, 0 for other types
 // Numeric array -> doubles (zlib-inflated where the file compressed it). Throws Malformed.
