@@ -9,6 +9,8 @@
 // the real gap is near 1e-7 of the diagonal.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "corpus.h"
 #include "oracle.h"
@@ -16,6 +18,7 @@
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/io/load.h"
+#include "temp_dir.h"
 
 using namespace rigscope;
 namespace fs = std::filesystem;
@@ -106,5 +109,35 @@ TEST_CASE("FBX 6.1: a take's curves, the skin and the shapes arrive as in the 7.
         CHECK(pose.morph_weights[0][0] == Approx(0.0).margin(1e-6));
         sample_pose(s, &s.clips[0], 20.0 / 30.0, pose);
         CHECK(pose.morph_weights[0][0] == Approx(1.0).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("FBX 6.x: what the upgrade cannot read is a named refusal, and 7.x's checks hold", "[fbx][fbx_v6]") {
+    // interpolation.v6.ascii.fbx edited in one place each (the text is the writer's, so the edits are exact).
+    std::ifstream in(test::source_dir() + "/tests/fbx_cases_v6/interpolation.v6.ascii.fbx", std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::pair<std::string, std::string> edits[][1] = {
+        {{"Key: 0, 0.0, L, 11546539500", "Key: 0, 0.0, X, 11546539500"}},
+        {{", 46186158000, -0.1, L\n", ", 46186158000, -0.1\n"}},
+        {{"Vertices: 0.25,", "Vertices: 0.25,x,"}},
+        {{"PolygonVertexIndex: 0,", "PolygonVertexIndex: 99,"}},
+    };
+    const char* expected[] = {"key mode 'X' is not read", "a Key list ends inside a key", "'Vertices' holds a value that is no number",
+                              "polygon vertex index 99 at position 0 is past its 36 control points"};
+    rigscope_test::TempDir dir("rigscope_fbx_v6");
+    for (std::size_t i = 0; i < 4; ++i) {
+        std::string t = text;
+        const auto at = t.find(edits[i][0].first);
+        REQUIRE(at != std::string::npos);
+        t.replace(at, edits[i][0].first.size(), edits[i][0].second);
+        const std::string path = dir.file("case.fbx");
+        std::ofstream(path, std::ios::binary) << t;
+        try {
+            load_scene(path);
+            FAIL("read: " << expected[i]);
+        } catch (const Error& e) {
+            CHECK(e.code() == kExitBadInput);
+            CHECK_THAT(std::string(e.what()), Catch::Contains(expected[i]));
+        }
     }
 }
