@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -256,6 +257,10 @@ void check_polygons(const Record& geometry, const std::string& name, std::uint64
     }
     const std::vector<double> idx = as_doubles(pvi->props[0], max_memory);
     for (std::size_t i = 0; i < idx.size(); ++i) {
+        // A double array (ASCII, or a fuzzed binary type) may hold what no index is.
+        if (!(std::fabs(idx[i]) < 4294967296.0) || idx[i] != std::floor(idx[i]))
+            throw Malformed(what + ": polygon vertex index " + std::to_string(idx[i]) + " at position " + std::to_string(i) +
+                            " is not an integer index");
         const std::int64_t k = static_cast<std::int64_t>(idx[i]);
         const std::int64_t point = k < 0 ? ~k : k;
         if (point >= points)

@@ -6,6 +6,7 @@
 // then checks (arrays, polygons, curves) it checks here too. Field names and key layouts follow
 // the FBX SDK 2006-2011 files; ufbx (github.com/ufbx/ufbx) was the reference for the key modes.
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -347,6 +348,7 @@ private:
         while (i < k.size()) {
             need(3);
             if (k[i].is_string() || k[i + 1].is_string() || mode_of(k[i])) throw Malformed(what + ": a key's time or value is no number");
+            if (k[i].type == 'D' && !(std::fabs(k[i].number) < 9007199254740992.0)) throw Malformed(what + ": a key time past 2^53 ticks");
             times.push_back(k[i].type == 'D' ? std::int64_t(k[i].number) : k[i].integer);
             values.push_back(k[i + 1].number);
             const char mode = mode_of(k[i + 2]);
