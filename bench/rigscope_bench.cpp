@@ -19,7 +19,6 @@
 #include <memory>
 #include <string>
 
-#include "io/fbx_internal.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
@@ -476,15 +475,6 @@ int main(int argc, char** argv) {
         Scene s = load_scene(argv[2]);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("cold load: %.4f s, %zu meshes, scene %.1f MB\n", seconds, s.meshes.size(), scene_bytes(s) / 1e6);
-        return 0;
-    }
-    // `rigscope_bench --cold-load-assimp FILE.fbx`: the same through the Assimp path, which binary
-    // FBX took before it was read from the file itself: scripts/bench.sh compares the two.
-    if (argc == 3 && std::string(argv[1]) == "--cold-load-assimp") {
-        const auto t0 = std::chrono::steady_clock::now();
-        Scene s = fbx::read_fbx_assimp(argv[2], LoadOptions{});
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("cold load (Assimp): %.4f s, %zu meshes, scene %.1f MB\n", seconds, s.meshes.size(), scene_bytes(s) / 1e6);
         return 0;
     }
     register_all();

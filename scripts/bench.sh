@@ -183,30 +183,31 @@ print(f"csv: {size/1e6:.0f} MB in {cwall:.2f} s wall = {size/1e6/cwall:.0f} MB/s
       f"peak RSS {max(m for _, m in csv_runs)/1024:.1f} MB")
 PY
 
-# -- FBX load (issue 12): the binary FBX reader against the Assimp path binary FBX took before, on
-# scripts/make_fbx_bench_file.py's file (~25k control points, 65 joints, 600 frames of keys). A
-# fresh process each (rigscope_bench --cold-load / --cold-load-assimp), alternating, best of 3:
-# load seconds inside the process, wall seconds and peak RSS of the process, as ratios.
-echo "== FBX load: binary reader vs Assimp path (best of 3)"
+# -- FBX load (issues 12, 29): the binary FBX against its ASCII twin (scripts/fbx/fbx_write_ascii.py),
+# both read from the file itself, on scripts/make_fbx_bench_file.py's file (~25k control points,
+# 65 joints, 600 frames of keys). A fresh process each (rigscope_bench --cold-load), alternating,
+# best of 3: load seconds inside the process, wall seconds and peak RSS of the process, as ratios.
+echo "== FBX load: binary vs ASCII FBX (best of 3)"
 fbx=$out/fbx_bench.fbx
 "$python" "$root/scripts/make_fbx_bench_file.py" "$fbx"
+"$python" "$root/scripts/fbx/fbx_write_ascii.py" "$fbx" "$out/fbx_bench_ascii.fbx"
 for i in 1 2 3; do
-    for path in own assimp; do
-        flag=--cold-load; [ "$path" = assimp ] && flag=--cold-load-assimp
-        /usr/bin/time -f "%e %M" -o "$out/time.txt" "$build/bench/rigscope_bench" "$flag" "$fbx" | tee -a "$out/fbx_$path.txt"
+    for path in own ascii; do
+        file=$fbx; [ "$path" = ascii ] && file=$out/fbx_bench_ascii.fbx
+        /usr/bin/time -f "%e %M" -o "$out/time.txt" "$build/bench/rigscope_bench" --cold-load "$file" | tee -a "$out/fbx_$path.txt"
         cat "$out/time.txt" >> "$out/fbx_$path.time"
     done
 done
-"$python" - "$out" "$(stat -c %s "$fbx")" <<'PY'
+"$python" - "$out" "$(stat -c %s "$fbx")" "$(stat -c %s "$out/fbx_bench_ascii.fbx")" <<'PY'
 import re, sys
-out, size = sys.argv[1], int(sys.argv[2])
+out, size, ascii_size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 def best(path):
-    load = min(float(x) for x in re.findall(r"load(?: \(Assimp\))?: ([0-9.]+) s", open(f"{out}/fbx_{path}.txt").read()))
+    load = min(float(x) for x in re.findall(r"load: ([0-9.]+) s", open(f"{out}/fbx_{path}.txt").read()))
     runs = [tuple(map(float, l.split())) for l in open(f"{out}/fbx_{path}.time")]
     return load, min(w for w, _ in runs), max(m for _, m in runs) / 1024
-own, ai = best("own"), best("assimp")
-print(f"\n== FBX load figures ({size / 1e6:.1f} MB binary FBX: ~25k control points, 65 joints, 600 frames)")
-print(f"binary reader: load {own[0]:.3f} s, wall {own[1]:.3f} s, peak RSS {own[2]:.1f} MB")
-print(f"Assimp path:   load {ai[0]:.3f} s, wall {ai[1]:.3f} s, peak RSS {ai[2]:.1f} MB")
-print(f"Assimp / binary reader: load {ai[0] / own[0]:.2f}x, wall {ai[1] / own[1]:.2f}x, peak RSS {ai[2] / own[2]:.2f}x")
+own, ai = best("own"), best("ascii")
+print(f"\n== FBX load figures ({size / 1e6:.1f} MB binary FBX, {ascii_size / 1e6:.1f} MB as ASCII: ~25k control points, 65 joints, 600 frames)")
+print(f"binary FBX: load {own[0]:.3f} s, wall {own[1]:.3f} s, peak RSS {own[2]:.1f} MB")
+print(f"ASCII FBX:  load {ai[0]:.3f} s, wall {ai[1]:.3f} s, peak RSS {ai[2]:.1f} MB")
+print(f"ASCII / binary: load {ai[0] / own[0]:.2f}x, wall {ai[1] / own[1]:.2f}x, peak RSS {ai[2] / own[2]:.2f}x")
 PY

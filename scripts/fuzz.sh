@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan) in build-fuzz/ and runs each for
 # SECONDS of fuzzing time, at the lowest CPU priority, seeded from the corpus.
 #
-#   scripts/fuzz.sh SECONDS [gltf] [fbx] [collada]   (default: every target, one after the other)
+#   scripts/fuzz.sh SECONDS [gltf] [fbx] [fbx_ascii] [collada]   (default: every target, one after the other)
 #
 # build-fuzz/corpus/TARGET grows across runs; crash, timeout and out-of-memory inputs land in
 # build-fuzz/findings/TARGET/; each run appends its figures to build-fuzz/fuzz-summary.txt.
@@ -13,10 +13,10 @@
 # scripts/packages-*.txt list names them (setup.sh installs every such list, CI included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [collada]}
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [fbx_ascii] [collada]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx collada)
+[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada)
 corpus_root=${RIGSCOPE_CORPUS:-$(pwd)/../shared/corpus}
 build=build-fuzz
 
@@ -78,6 +78,16 @@ if [[ " ${targets[*]} " == *" fbx "* ]]; then
         cp "$f" "$build/seeds/fbx/$(seed_name "$f")"
     done < <(find "$corpus_root" data -type f -iname '*.fbx' -size -200k 2>/dev/null
              find tests/regressions -type f -iname '*.fbx' 2>/dev/null)
+fi
+if [[ " ${targets[*]} " == *" fbx_ascii "* ]]; then
+    # ASCII twins of the binary corpus and crafted files (scripts/fbx/fbx_write_ascii.py), and
+    # every kept ASCII regression.
+    while IFS= read -r f; do
+        /usr/bin/python3 scripts/fbx/fbx_write_ascii.py "$f" "$build/seeds/fbx_ascii/$(seed_name "$f")"
+    done < <(find "$corpus_root" data tests/fbx_cases -type f -iname '*.fbx' -size -60k 2>/dev/null)
+    find tests/regressions -type f -iname '*.fbx' -exec grep -l '^; FBX' {} + 2>/dev/null |
+        while IFS= read -r f; do cp "$f" "$build/seeds/fbx_ascii/$(seed_name "$f")"; done || true
+    find "$build/seeds/fbx_ascii" -type f -size +200k -delete
 fi
 if [[ " ${targets[*]} " == *" collada "* ]]; then
     while IFS= read -r f; do

@@ -8,7 +8,6 @@
 #include <fstream>
 
 #include "corpus.h"
-#include "io/fbx_internal.h"
 #include "rigscope/core/bind_check.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/load.h"
@@ -225,37 +224,6 @@ TEST_CASE("fbx: bend_cylinder deforms like Blender", "[fbx][oracle]") {
     }
 }
 
-TEST_CASE("fbx: Assimp's pivot helper nodes fold to the same scene", "[fbx][pivots]") {
-    // With pivots preserved Assimp emits $AssimpFbx$ chains (walk.fbx: animated ones); the reader
-    // must fold them into the same joints and the same world motion.
-    for (const char* f : {"pab/walk.fbx", "pab/arnaud.fbx"}) {
-        INFO(f);
-        // The Assimp path both ways (binary FBX's own reader has no helper nodes to fold).
-        const rigscope::Scene a = rigscope::fbx::read_fbx_assimp(corpus(f), {});
-        const rigscope::Scene b = rigscope::fbx::read_fbx_preserving_pivots(corpus(f), {});
-        std::string only_a;
-        for (const auto& n : a.nodes)
-            if (b.find_node(n.name) < 0) only_a += " '" + n.name + "'";
-        INFO("only without pivots:" << only_a);
-        REQUIRE(a.nodes.size() == b.nodes.size());
-        for (const auto& n : b.nodes) CHECK(n.name.find("$AssimpFbx$") == std::string::npos);
-        REQUIRE(a.clips.size() == b.clips.size());
-        for (double t : {0.0, 0.25, 0.5, 1.0}) {
-            rigscope::Pose pa = rigscope::rest_pose(a), pb = rigscope::rest_pose(b);
-            if (!a.clips.empty()) {
-                rigscope::sample_pose(a, &a.clips[0], t, pa);
-                rigscope::sample_pose(b, &b.clips[0], t, pb);
-            }
-            for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-                const int j = b.find_node(a.nodes[i].name);
-                REQUIRE(j >= 0);
-                INFO(a.nodes[i].name << " at " << t);
-                CHECK((pa.world[i] - pb.world[j]).cwiseAbs().maxCoeff() < 1e-4);
-            }
-        }
-    }
-}
-
 TEST_CASE("fbx: a file that is no FBX is bad input", "[fbx][errors]") {
     const rigscope_test::TempDir dir("rigscope_fbx");
     const std::string garbage = dir.file("garbage.fbx");
@@ -281,57 +249,4 @@ TEST_CASE("fbx: a file that is no FBX is bad input", "[fbx][errors]") {
             CHECK(std::string(e.what()).find('\n') == std::string::npos);
         }
     }
-}
-
-TEST_CASE("fbx: raw clusters and bind pose of animation_with_skeleton", "[fbx][raw]") {
-    // The finding behind the bind-check warning: cluster Transform = TransformLink^-1 x mesh bind
-    // (what Assimp uses, so its inverse binds are right), TransformLink = the BindPose matrices,
-    // and only Bone.005 / Bone.006 have Lcl (rest) transforms away from their bind pose.
-    const auto raw = rigscope::fbx::read_raw_fbx(corpus("assimp/FBX/animation_with_skeleton.fbx"), 1ull << 30);
-    REQUIRE(raw.parsed);
-    CHECK(raw.clusters.size() == 14);
-    REQUIRE(raw.bind_pose.count("Cube"));
-    const rigscope::Scene s = rigscope::read_fbx(corpus("assimp/FBX/animation_with_skeleton.fbx"), {});
-    const rigscope::Pose rest = rigscope::rest_pose(s);
-    for (const auto& cl : raw.clusters) {
-        INFO(cl.bone);
-        REQUIRE(cl.has_transform);
-        REQUIRE(cl.has_link);
-        REQUIRE(cl.meshes == std::vector<std::string>{"Cube"});
-        const Eigen::Matrix4d t = cl.transform_link.inverse() * raw.bind_pose.at("Cube");
-        CHECK((t - cl.transform).cwiseAbs().maxCoeff() < 1e-4);
-        REQUIRE(raw.bind_pose.count(cl.bone));
-        CHECK((raw.bind_pose.at(cl.bone) - cl.transform_link).cwiseAbs().maxCoeff() < 1e-9);
-        Eigen::Matrix4d bind = cl.transform_link;
-        bind.topRightCorner<3, 1>() *= 0.01;  // centimetres to the scene's metres
-        const double off = (rest.world[s.find_node(cl.bone)] - bind).cwiseAbs().maxCoeff();
-        if (cl.bone == "Bone.005" || cl.bone == "Bone.006") CHECK(off > 0.1);
-        else CHECK(off < 1e-3);
-    }
-}
-
-TEST_CASE("fbx: raw reader refuses what it cannot read without throwing", "[fbx][raw]") {
-    const auto raw = rigscope::fbx::read_raw_fbx(corpus("README.md"), 1ull << 30);
-    CHECK_FALSE(raw.parsed);
-    CHECK(!raw.problem.empty());
-    CHECK_FALSE(rigscope::fbx::read_raw_fbx(corpus("bend_cylinder/bend_cylinder.fbx"), 1000).parsed);
-}
-
-TEST_CASE("fbx: inverse binds rebuilt from TransformLink only where Assimp's disagree", "[fbx][raw]") {
-    rigscope::fbx::RawCluster cl;
-    cl.has_link = true;
-    cl.transform_link = rigscope::Transform{Eigen::Vector3d(0, 50, 0), Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitZ())),
-                                            Eigen::Vector3d::Constant(100)}.matrix();
-    const Eigen::Matrix4d mesh_bind = rigscope::Transform{Eigen::Vector3d(10, 0, 0), Eigen::Quaterniond::Identity(),
-                                                          Eigen::Vector3d::Constant(100)}.matrix();
-    const Eigen::Matrix4d right = cl.transform_link.inverse() * mesh_bind;
-    const Eigen::Vector3d lo(-1, 0, -1), hi(1, 2, 1);
-    Eigen::Matrix4d out = Eigen::Matrix4d::Zero();
-    CHECK_FALSE(rigscope::fbx::inverse_bind_from_link(right, cl, mesh_bind, lo, hi, out));
-    CHECK(out == Eigen::Matrix4d::Zero());
-    // A Transform holding the mesh's world matrix (the FBX SDK's API meaning, not its file data).
-    CHECK(rigscope::fbx::inverse_bind_from_link(mesh_bind, cl, mesh_bind, lo, hi, out));
-    CHECK((out - right).cwiseAbs().maxCoeff() < 1e-12);
-    cl.has_link = false;
-    CHECK_FALSE(rigscope::fbx::inverse_bind_from_link(mesh_bind, cl, mesh_bind, lo, hi, out));
 }

@@ -35,6 +35,10 @@ const Expected kExpected[] = {
     {"fbx_key_time_frame_73000.fbx", ""},
     // Its Vertices record renamed: polygons over no control points at all.
     {"fbx_polygons_without_vertices.fbx", "polygon vertex index 0 at position 0 is past its 0 control points"},
+    // ASCII FBX (fuzz_fbx_ascii): KeyAttrFlags of 1e33, converted to int64 (undefined).
+    {"fbx_ascii_key_flags_1e33.fbx", "key attribute flags 1e+33 are not a 32-bit integer"},
+    // ASCII FBX (fuzz_fbx_ascii): RotationOrder 2e10 converted to int (undefined); now the default.
+    {"fbx_ascii_rotation_order_2e10.fbx", ""},
     // The folder 'many' it names is not beside it here (the next test builds one): no buffer
     // is read for what rigscope evaluates, and the scene loads.
     {"gltf_buffer_uri_directory.glb", ""},

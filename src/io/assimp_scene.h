@@ -1,6 +1,6 @@
-// An Assimp aiScene into the plain scene model, for every format read through Assimp (ASCII FBX,
-// Collada). What is particular to one format comes in through the hooks; nothing here knows FBX's
-// raw records or Collada's XML. Assimp types are only forward-declared, so tests may include it.
+// An Assimp aiScene into the plain scene model, for the format read through Assimp (Collada; FBX
+// no longer is). What is particular to one format comes in through the hooks; nothing here knows
+// Collada's XML. Assimp types are only forward-declared, so tests may include it.
 #pragma once
 
 #include <cstdint>

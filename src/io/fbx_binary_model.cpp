@@ -1,5 +1,7 @@
 #include "io/fbx_binary_model.h"
 
+#include "io/fbx_common.h"
+
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
@@ -101,6 +103,9 @@ Curve read_curve(const Record& rec, const std::string& name, std::uint64_t max_m
         // Attribute a applies to the next refs[a] keys (run-length).
         std::size_t key = 0;
         for (std::size_t a = 0; a < flags.size() && key < n; ++a) {
+            // An ASCII file may hold any number here (fuzz finding: 1e33); flags are 32 bits.
+            if (!(flags[a] >= -2147483648.0 && flags[a] <= 4294967295.0))
+                throw Malformed(what + ": key attribute flags " + format_number(flags[a], 6) + " are not a 32-bit integer");
             const auto f = static_cast<std::uint32_t>(static_cast<std::int64_t>(flags[a]));
             const std::uint8_t mode = (f & 0x02) ? 0 : (f & 0x08) ? 2 : 1;
             if (!(refs[a] >= 0)) throw Malformed(what + ": negative key attribute count");

@@ -113,6 +113,9 @@ struct Model {
     ModelProps props;
 };
 
+// An enumeration property as an int; a number no int holds (a fuzzed 1e33) gives the fallback.
+int enum_value(double v, int fallback) { return v >= -2147483648.0 && v <= 2147483647.0 ? static_cast<int>(v) : fallback; }
+
 ModelProps model_props(const Document& doc, const Object& o) {
     ModelProps m;
     const Eigen::Vector3d zero = Eigen::Vector3d::Zero(), one = Eigen::Vector3d::Ones();
@@ -128,8 +131,8 @@ ModelProps model_props(const Document& doc, const Object& o) {
     m.gt = doc.vec3(o, "GeometricTranslation", zero);
     m.gr = doc.vec3(o, "GeometricRotation", zero);
     m.gs = doc.vec3(o, "GeometricScaling", one);
-    m.order = static_cast<int>(doc.number(o, "RotationOrder", 0));
-    m.inherit = static_cast<int>(doc.number(o, "InheritType", 1));
+    m.order = enum_value(doc.number(o, "RotationOrder", 0), 0);
+    m.inherit = enum_value(doc.number(o, "InheritType", 1), 1);
     for (const Eigen::Vector3d* v : {&m.t, &m.r, &m.s, &m.roff, &m.rp, &m.rpre, &m.rpost, &m.soff, &m.sp, &m.gt, &m.gr, &m.gs})
         if (!v->allFinite()) throw Malformed("model '" + o.name + "' has a NaN or infinite transform property");
     if (m.order < 0 || m.order > 5) m.order = 0;
@@ -686,10 +689,10 @@ Scene read_fbx_binary(const RecordFile& file, const std::string& path, const Loa
                                       (unit == 1.0 ? " (centimetres)" : unit == 100.0 ? " (metres)" : "") + ": scaled by " +
                                       format_number(s, 6) + " to metres"
                                 : "FBX without UnitScaleFactor: taken as centimetres, scaled by 0.01 to metres";
-    const int up = static_cast<int>(doc.global_number("UpAxis", 1));
+    const int up = enum_value(doc.global_number("UpAxis", 1), 1);
     const double sign = doc.global_number("UpAxisSign", 1);
     if (up >= 0 && up <= 2) scene.up_axis = std::string(sign < 0 ? "-" : "") + "XYZ"[up];
-    const double fps = time_mode_fps(static_cast<int>(doc.global_number("TimeMode", 0)), doc.global_number("CustomFrameRate", -1));
+    const double fps = time_mode_fps(enum_value(doc.global_number("TimeMode", 0), 0), doc.global_number("CustomFrameRate", -1));
     if (fps > 0) {
         scene.fps = fps;
         scene.fps_from_file = true;

@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -70,7 +72,12 @@ private:
         };
         switch (p.type) {
             case 'Y': p.integer = static_cast<std::int16_t>(take(2)); p.number = double(p.integer); break;
-            case 'C': p.integer = take(1) != 0; p.number = double(p.integer); break;
+            case 'C':  // FBX 6 key lists hold letters (L, C, U, s, n) as C: the byte is kept
+                p.data = &buf_[off];
+                p.bytes = 1;
+                p.integer = take(1) != 0;
+                p.number = double(p.integer);
+                break;
             case 'I': p.integer = static_cast<std::int32_t>(take(4)); p.number = double(p.integer); break;
             case 'L': p.integer = static_cast<std::int64_t>(take(8)); p.number = double(p.integer); break;
             case 'F': { std::uint32_t u = std::uint32_t(take(4)); float f; std::memcpy(&f, &u, 4); p.number = f; break; }
@@ -250,6 +257,10 @@ void check_polygons(const Record& geometry, const std::string& name, std::uint64
     }
     const std::vector<double> idx = as_doubles(pvi->props[0], max_memory);
     for (std::size_t i = 0; i < idx.size(); ++i) {
+        // A double array (ASCII, or a fuzzed binary type) may hold what no index is.
+        if (!(std::fabs(idx[i]) < 4294967296.0) || idx[i] != std::floor(idx[i]))
+            throw Malformed(what + ": polygon vertex index " + std::to_string(idx[i]) + " at position " + std::to_string(i) +
+                            " is not an integer index");
         const std::int64_t k = static_cast<std::int64_t>(idx[i]);
         const std::int64_t point = k < 0 ? ~k : k;
         if (point >= points)
@@ -261,25 +272,41 @@ void check_polygons(const Record& geometry, const std::string& name, std::uint64
 }  // namespace
 
 RecordFile read_records(const std::string& path, std::uint64_t max_memory) {
-    RecordFile out;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Malformed("cannot open the file");
     in.seekg(0, std::ios::end);
     const std::uint64_t size = static_cast<std::uint64_t>(in.tellg());
     if (size > max_memory) throw Malformed("file larger than the memory limit");
     in.seekg(0);
-    std::vector<unsigned char>& buf = out.bytes;
-    buf.resize(size);
+    std::vector<unsigned char> buf(size);
     if (size && !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(size))) throw Malformed("cannot read the file");
+    return records_from_bytes(std::move(buf), max_memory);
+}
+
+RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t max_memory) {
+    RecordFile out;
+    const std::uint64_t size = bytes.size();
+    if (size > max_memory) throw Malformed("file larger than the memory limit");
+    out.bytes = std::move(bytes);
+    const std::vector<unsigned char>& buf = out.bytes;
     static const char magic[] = "Kaydara FBX Binary  ";
-    if (size < 18 || std::memcmp(buf.data(), magic, 18) != 0) {
-        buf.clear();
-        return out;
+    if (size >= 18 && std::memcmp(buf.data(), magic, 18) == 0) {
+        if (size < 27 || std::memcmp(buf.data(), magic, sizeof magic) != 0) throw Malformed("broken binary FBX header");
+        out.binary = true;
+        std::memcpy(&out.version, &buf[23], 4);
+        out.top = Parser(buf, out.version >= 7500).top_level();
+    } else {
+        // ASCII FBX opens with its "; FBX 7.4.0 project file" comment or the FBXHeaderExtension block.
+        const std::string head(reinterpret_cast<const char*>(buf.data()), std::min<std::size_t>(size, 1024));
+        if (head.find("; FBX") == std::string::npos && head.find("FBXHeaderExtension") == std::string::npos)
+            throw Malformed("not an FBX file (neither the binary FBX header nor an ASCII FBX header)");
+        out.ascii = true;
+        parse_ascii_records(out, max_memory - size);
     }
-    if (size < 27 || std::memcmp(buf.data(), magic, sizeof magic) != 0) throw Malformed("broken binary FBX header");
-    out.binary = true;
-    std::memcpy(&out.version, &buf[23], 4);
-    out.top = Parser(buf, out.version >= 7500).top_level();
+    if (out.version < 6000)
+        throw Malformed("FBX " + std::to_string(out.version / 1000) + "." + std::to_string(out.version / 100 % 10) + " (version " +
+                        std::to_string(out.version) + ") is older than FBX 6 and not read: save it as FBX 6.1 or later");
+    if (out.version < 7000) upgrade_v6(out, max_memory - size);
     {
         auto check = std::make_unique<ArrayCheck>(max_memory);
         for (const Record& r : out.top) check->walk(r);

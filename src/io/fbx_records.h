@@ -1,10 +1,12 @@
-// The binary FBX record tree (FBX 7.x, 32- and 64-bit offsets, zlib arrays), read and checked
-// whole: every later reader (the Assimp cross-check in fbx_raw.cpp, the scene reader in
-// fbx_binary_*.cpp) works on a file that passed these checks. No Assimp types here.
+// The FBX record tree, read and checked whole: binary FBX (32- and 64-bit offsets, zlib arrays)
+// from its bytes, ASCII FBX through its tokenizer (fbx_ascii_records.cpp) into the same tree,
+// so that the scene reader (fbx_binary_*.cpp) reads both alike and only files that passed these
+// checks. No Assimp types here.
 #pragma once
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,7 +25,7 @@ struct Prop {
     char type = 0;
     double number = 0.0;      // Y C I F D L
     std::int64_t integer = 0; // Y C I L
-    const unsigned char* data = nullptr;  // S R, arrays (still encoded)
+    const unsigned char* data = nullptr;  // S R, arrays (still encoded); C: its byte (ASCII: its word)
     std::uint32_t bytes = 0;
     std::uint32_t count = 0;     // arrays: element count
     std::uint32_t encoding = 0;  // arrays: 1 = zlib
@@ -43,9 +45,11 @@ struct Record {
 };
 
 struct RecordFile {
-    bool binary = false;            // false: not a binary FBX (nothing else is filled)
-    std::uint32_t version = 0;
+    bool binary = false;            // read from the binary records
+    bool ascii = false;             // read from ASCII FBX text
+    std::uint32_t version = 0;      // 7400 for FBX 7.4
     std::vector<unsigned char> bytes;  // the file; Prop::data points into it
+    std::deque<std::string> text;      // ASCII: decoded strings and arrays Prop::data points into
     std::vector<Record> top;
     const Record* section(const char* name) const {
         for (const Record& r : top)
@@ -54,10 +58,17 @@ struct RecordFile {
     }
 };
 
-// Reads the file and checks all of it (nesting, offsets, every array against its count and the
-// memory budget, polygon indices against control points). Throws Malformed; returns
-// binary = false for a file without the binary FBX header.
+// Reads the file (once) and checks all of it (nesting, offsets, every array against its count
+// and the memory budget, polygon indices against control points). Throws Malformed, also for a
+// file that is neither binary nor ASCII FBX.
 RecordFile read_records(const std::string& path, std::uint64_t max_memory);
+// The same over the file's bytes (the fuzz target's way in).
+RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t max_memory);
+// The tokenizer: file.bytes (ASCII FBX text) -> file.top and file.version. Throws Malformed.
+void parse_ascii_records(RecordFile& file, std::uint64_t max_memory);
+// FBX 6.x's tree (named objects, inline geometry, shapes and takes) rewritten as FBX 7.x's
+// (fbx_v6.cpp). Throws Malformed.
+void upgrade_v6(RecordFile& file, std::uint64_t max_memory);
 
 int element_size(char type);  // bytes per element of an array type, 0 for other types
 // Numeric array -> doubles (zlib-inflated where the file compressed it). Throws Malformed.
