@@ -10,6 +10,7 @@ TEST_CASE("diff glTF: a scene the writer refuses is bad input named for NEW", "[
     using namespace rigscope;
     DiffResult r;
     r.new_file = "new.glb";
+    r.new_scene.source = "new.glb";  // as the loaded NEW scene names its file
     Mesh m;
     m.name = "body";
     m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};

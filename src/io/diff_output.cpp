@@ -116,15 +116,9 @@ void write_diff_gltf(const DiffResult& r, OutputFile& out) {
         }
         extra.push_back(std::move(a));
     }
-    // The writer checks the scene it copies: what it refuses came from NEW (the attributes added
-    // here are finite and sized by NEW's meshes).
-    try {
-        write_glb(r.new_scene, extra, out);
-    } catch (const std::length_error& e) {
-        throw Error(kExitCannotWrite, out.path() + ": " + e.what());
-    } catch (const std::invalid_argument& e) {
-        throw bad_input(r.new_file, std::string("cannot be written as glTF: ") + e.what());
-    }
+    // The writer checks the scene it copies and names its source (NEW) for what it refuses: the
+    // attributes added here are finite and sized by NEW's meshes. A GLB past 4 GiB is exit 4.
+    write_glb(r.new_scene, extra, out);
 }
 
 }  // namespace rigscope
