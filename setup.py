@@ -34,6 +34,11 @@ class CMakeBuild(build_ext):
         if "CMAKE_CXX_COMPILER_LAUNCHER" not in os.environ and shutil.which("ccache"):
             configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
         configure += shlex.split(os.environ.get("RIGSCOPE_CMAKE_ARGS", ""))
+        # The report page's viewer is bundled by npm's esbuild (report/package-lock.json), as
+        # scripts/setup.sh does; without npm, Session.report() says the viewer is missing.
+        if not (ROOT / "report" / "node_modules" / "esbuild").exists() and shutil.which("npm"):
+            subprocess.run(["npm", "ci", "--prefix", str(ROOT / "report"), "--no-audit", "--no-fund", "--loglevel=error"],
+                           check=True)
         subprocess.run(configure, check=True)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
         subprocess.run(["cmake", "--build", str(build), "--target", "rigscope_python", "-j", jobs], check=True)
@@ -43,6 +48,9 @@ class CMakeBuild(build_ext):
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[0], target)
+        viewer = build / "python" / "rigscope" / "viewer.html"
+        if viewer.exists():
+            shutil.copyfile(viewer, target.parent / "viewer.html")
 
 
 setup(

@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <fstream>
 #include <tuple>
 
 #include "progress.h"
@@ -19,6 +20,20 @@
 #ifndef RIGSCOPE_REPORT_VIEWER
 #define RIGSCOPE_REPORT_VIEWER ""
 #endif
+
+namespace {
+
+// The report page's template travels with the package (python/CMakeLists.txt copies it beside
+// the extension, setup.py into the wheel), so a pip-installed module finds it wherever pip put
+// it; a build without one falls back to the build tree's. RIGSCOPE_REPORT_BUNDLE overrides both
+// (load_report_viewer).
+std::string package_viewer() {
+    const std::string here = pybind11::module_::import("rigscope").attr("__file__").cast<std::string>();
+    const std::string packaged = here.substr(0, here.find_last_of('/') + 1) + "viewer.html";
+    return std::ifstream(packaged).good() ? packaged : std::string(RIGSCOPE_REPORT_VIEWER);
+}
+
+}  // namespace
 
 namespace rigscope_python {
 
@@ -153,7 +168,7 @@ struct SessionCalls {
     }
 
     static ReportResult report(Session& s, const TensionOptions& topt, ReportOptions ropt, const py::object& progress) {
-        ropt.viewer = RIGSCOPE_REPORT_VIEWER;
+        ropt.viewer = package_viewer();
         ropt.validate();
         std::lock_guard<std::mutex> lock(s.mutex_);
         Scope scope(s, topt.input.frames, "");
@@ -213,7 +228,7 @@ void add_check_calls(py::module_& m) {
             opt.worst = worst;
             if (html) {
                 opt.html.out = *html;
-                opt.html.viewer = RIGSCOPE_REPORT_VIEWER;
+                opt.html.viewer = package_viewer();
             }
             return SessionCalls::check(s, opt, junit.value_or(""), progress);
         },
