@@ -194,7 +194,11 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
         any |= !found[k].empty();
     }
     if (lint) {
-        o.report += lint_text(*lint, worst);
+        // lint_text ends with lint's own PASS/FAIL; the one verdict line below covers both.
+        std::string text = lint_text(*lint, worst);
+        for (const char* verdict : {"PASS\n", "FAIL\n"})
+            if (text.size() >= 5 && text.compare(text.size() - 5, 5, verdict) == 0) text.resize(text.size() - 5);
+        o.report += text;
         any |= lint->failed();
     }
     // A verdict covers what was evaluated: with no frame (or no mesh) nothing was checked, and

@@ -104,7 +104,7 @@ CES=$CORPUS/khronos/cesium_man.gltf
 expect 0 "check without --lint passes" -- "$RIGSCOPE" -q check "$CES" --max-compress 100 --frames 1..10
 expect 1 "check --lint fails on the weight sums" -- "$RIGSCOPE" -q check "$CES" --max-compress 100 --frames 1..10 --lint \
     --junit "$WORK/cl.xml" --json "$WORK/cl.json"
-check "the text names weights_sum and ends FAIL" -- bash -c "grep -q weights_sum '$WORK/out' && tail -1 '$WORK/out' | grep -qx FAIL"
+check "the text names weights_sum and ends with one FAIL" -- bash -c "grep -q weights_sum '$WORK/out' && tail -1 '$WORK/out' | grep -qx FAIL && [ \$(grep -cx FAIL '$WORK/out') -eq 1 ]"
 check "JUnit: lint cases in the check's suite, weights_sum failed" -- /usr/bin/python3 - "$WORK/cl.xml" <<'PY'
 import sys, xml.etree.ElementTree as ET
 cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
