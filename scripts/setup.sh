@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake libassimp-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libspdlog-dev
+packages=(build-essential cmake ccache libassimp-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libspdlog-dev
           libfmt-dev catch2 libbenchmark-dev python3-matplotlib python3-numpy)
 # Extra package lists other parts of the tool chain declare (one Debian package per line).
 for list in scripts/packages-*.txt; do
@@ -39,9 +39,8 @@ if [ -f report/package-lock.json ] && command -v npm >/dev/null && [ ! -d report
     npm ci --prefix report --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
-# ccache, where the machine has it, makes a rebuild in another checkout or build folder cheap.
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# ccache makes a rebuild in another checkout or build folder cheap (scripts/ccache.bash).
+. scripts/ccache.bash
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
 cmake --build build -j"$(nproc)"
 echo "setup: built build/rigscope" >&2

@@ -25,7 +25,8 @@ if [ ! -x build/rigscope ] || [ "$build" = build ]; then
     bash scripts/setup.sh >/dev/null
 fi
 if [ "$build" != build ]; then
-    command -v ccache >/dev/null && extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    . scripts/ccache.bash
+    extra+=("${launcher[@]}")
     cmake -S . -B "$build" "${extra[@]}" >/dev/null
     cmake --build "$build" -j"$(nproc)"
 fi
