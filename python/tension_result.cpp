@@ -1,8 +1,12 @@
 #include "tension_result.h"
 
-#include <xmmintrin.h>
-
 #include <algorithm>
+
+// Streaming stores where SSE exists; an ARM build (or RIGSCOPE_SIMD=OFF) takes the plain loop.
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+#include <xmmintrin.h>
+#define RIGSCOPE_STREAM_STORES 1
+#endif
 
 namespace rigscope_python {
 
@@ -35,11 +39,15 @@ namespace {
 // after: streaming stores skip reading each cache line of the fresh array before writing it.
 void take_t(const std::uint32_t* welded, const float* tw, float* pt, std::size_t begin, std::size_t end) {
     std::size_t v = begin;
+#ifdef RIGSCOPE_STREAM_STORES
     for (; v < end && reinterpret_cast<std::uintptr_t>(pt + v) % 16; ++v) pt[v] = tw[welded[v]];
     for (; v + 4 <= end; v += 4)
         _mm_stream_ps(pt + v, _mm_setr_ps(tw[welded[v]], tw[welded[v + 1]], tw[welded[v + 2]], tw[welded[v + 3]]));
+#endif
     for (; v < end; ++v) pt[v] = tw[welded[v]];
+#ifdef RIGSCOPE_STREAM_STORES
     _mm_sfence();  // the streamed stores are visible before the pool reports the block done
+#endif
 }
 
 // T and both maps by runs of vertices: T gathered through the welding, then each map in
