@@ -13,7 +13,7 @@
 #include <iterator>
 
 #include "corpus.h"
-#include "oracle.h"
+#include "fbx_oracle.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
@@ -23,35 +23,6 @@
 using namespace rigscope;
 namespace fs = std::filesystem;
 
-namespace {
-
-double check_against(const Scene& scene, const nlohmann::json& oracle) {
-    double worst_all = 0;
-    for (const auto& om : oracle["meshes"]) {
-        int mi = -1;
-        for (std::size_t m = 0; m < scene.meshes.size(); ++m)
-            if (scene.meshes[m].name == om["name"].get<std::string>()) mi = int(m);
-        REQUIRE(mi >= 0);
-        REQUIRE(scene.meshes[mi].vertex_count() == om["control_points"].get<std::size_t>());
-        std::vector<Eigen::Vector3f> got;
-        deform_mesh(scene, mi, bind_pose(scene), got);
-        const auto rest = test::points(om["rest"]);
-        for (std::size_t v = 0; v < got.size(); ++v) worst_all = std::max(worst_all, double((got[v] - rest[v]).norm()));
-        REQUIRE(!scene.clips.empty());
-        Pose pose = rest_pose(scene);
-        REQUIRE(!om["frames"].empty());
-        for (const auto& fr : om["frames"]) {
-            const long f = fr["frame"].get<long>();
-            sample_pose(scene, &scene.clips[0], double(f) / scene.fps, pose);
-            deform_mesh(scene, mi, pose, got);
-            const auto want = test::points(fr["positions"]);
-            for (std::size_t v = 0; v < got.size(); ++v) worst_all = std::max(worst_all, double((got[v] - want[v]).norm()));
-        }
-    }
-    return worst_all;
-}
-
-}  // namespace
 
 TEST_CASE("FBX 6.1 crafted cases, binary and ASCII, match ufbx", "[fbx][fbx_v6][oracle]") {
     const std::string dir = test::source_dir() + "/tests/fbx_cases_v6/";
@@ -69,9 +40,9 @@ TEST_CASE("FBX 6.1 crafted cases, binary and ASCII, match ufbx", "[fbx][fbx_v6][
                 INFO(name << kind);
                 const Scene scene = load_scene(dir + name + kind);
                 CHECK(scene.fps == Approx(oracle["fps"].get<double>()));
-                const double worst = check_against(scene, oracle);
-                INFO("worst " << worst << " m, tolerance " << tol << " m");
-                CHECK(worst < tol);
+                const test::OracleGap gap = test::gap_to_oracle(scene, oracle);
+                INFO("worst " << gap.worst << " m at " << gap.where << ", tolerance " << tol << " m");
+                CHECK(gap.worst < tol);
             }
         }
     }
