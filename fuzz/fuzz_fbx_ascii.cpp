@@ -7,7 +7,7 @@
 #include <new>
 #include <vector>
 
-#include "io/fbx_binary_scene.h"
+#include "io/fbx_scene.h"
 #include "io/fbx_records.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/pose.h"
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.max_memory = 64ull << 20;  // as fuzz_evaluate.h: within libFuzzer's memory limit
     try {
         const fbx::RecordFile file = fbx::records_from_bytes(std::vector<unsigned char>(data, data + size), options.max_memory);
-        const Scene scene = fbx::read_fbx_binary(file, "input.fbx", options);
+        const Scene scene = fbx::read_fbx_scene(file, "input.fbx", options);
         Pose pose = rest_pose(scene);
         std::vector<Eigen::Vector3f> out;
         for (const Clip* clip : {static_cast<const Clip*>(nullptr), scene.clips.empty() ? nullptr : &scene.clips[0]})

@@ -121,7 +121,7 @@ TEST_CASE("A key time 73,000 frames out is sampled at what the file's keys buy, 
     // animation_with_skeleton.fbx with one key moved to frame 73,000 (tests/regressions/README.md):
     // 15 moving models over 73,001 frames were 1,095,015 sampled model-frames (3,285,045 channel
     // keys), each a transform chain and a decomposition. The file's 90 keys buy 2^14 samples
-    // (fbx_binary_scene.cpp), so the reader samples the whole frames at its keys and the take's
+    // (fbx_scene_clips.cpp), so the reader samples the whole frames at its keys and the take's
     // ends (0..20 and 73,000: 22) and 64 frames inside the one long stretch: 86 per model.
     // A count, not a time: the suite runs at any speed.
     const std::string path = rigscope::test::source_dir() + "/tests/regressions/fbx_key_time_frame_73000.fbx";

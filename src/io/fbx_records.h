@@ -1,6 +1,6 @@
 // The FBX record tree, read and checked whole: binary FBX (32- and 64-bit offsets, zlib arrays)
 // from its bytes, ASCII FBX through its tokenizer (fbx_ascii_records.cpp) into the same tree,
-// so that the scene reader (fbx_binary_*.cpp) reads both alike and only files that passed these
+// so that the scene reader (fbx_scene*.cpp) reads both alike and only files that passed these
 // checks. No Assimp types here.
 #pragma once
 

@@ -1,5 +1,5 @@
 // FBX 6.x (binary and ASCII) rewritten into the record tree of FBX 7.x, so that the one scene
-// reader (fbx_binary_*.cpp) reads both: objects named rather than numbered get ids, a mesh
+// reader (fbx_scene*.cpp) reads both: objects named rather than numbered get ids, a mesh
 // Model's inline geometry becomes a Geometry object, a mesh's Shape children become a BlendShape
 // deformer with one channel each, Properties60 becomes Properties70, and each Take's inline
 // curves become an AnimationStack with its layer, curve nodes and curves. What the 7.x reader
@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "io/fbx_binary_document.h"
+#include "io/fbx_document.h"
 #include "io/fbx_records.h"
 
 namespace rigscope::fbx {

@@ -1,5 +1,5 @@
-// Binary FBX as objects and connections: the layer between the record tree (fbx_records.h) and
-// the scene (fbx_binary_scene.cpp). Property lookups fall back on the file's PropertyTemplate
+// FBX as objects and connections: the layer between the record tree (fbx_records.h, binary or
+// ASCII) and the scene (fbx_scene*.cpp). Property lookups fall back on the file's PropertyTemplate
 // defaults, as the FBX SDK does. No Assimp types here.
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "io/fbx_binary_document.h"
+#include "io/fbx_document.h"
 
 #include <algorithm>
 
