@@ -153,10 +153,8 @@ bool merged_auto_range(const std::vector<ChunkRecord>& chunks, double& t_s, doub
     return a.active;
 }
 
-void merge_chunk_outputs(const std::vector<ChunkRecord>& chunks, OutputFile& out) {
-    if (chunks.empty()) return;
-    // The format shows in the bytes (CSV starts with its header, JSON with '{'), whichever
-    // way -o and --format chose it.
+std::string chunk_output_format(const std::vector<ChunkRecord>& chunks) {
+    // The format shows in the bytes (CSV starts with its header, JSON with '{').
     char first = 0;
     for (const ChunkRecord& r : chunks) {
         merge_detail::MappedFile f(r.output);
@@ -167,7 +165,12 @@ void merge_chunk_outputs(const std::vector<ChunkRecord>& chunks, OutputFile& out
         if (first == 0) first = c;
         else if ((c == '{') != (first == '{')) merge_detail::bad_chunk(r, "CSV and JSON chunks mixed");
     }
-    if (first == '{') merge_detail::merge_json(chunks, out);
+    return first == '{' ? "json" : "csv";
+}
+
+void merge_chunk_outputs(const std::vector<ChunkRecord>& chunks, OutputFile& out) {
+    if (chunks.empty()) return;
+    if (chunk_output_format(chunks) == "json") merge_detail::merge_json(chunks, out);
     else merge_detail::merge_csv(chunks, out);
 }
 
