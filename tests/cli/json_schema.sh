@@ -15,11 +15,13 @@ HUES=$CORPUS/assimp/FBX/huesitos.fbx
 FACE=$CORPUS/joystick_face/joystick_face.glb
 RIG=data/joystick_face.rig.json
 DAE=tests/collada/bend_cylinder.dae  # Blender's Collada export: Z-up
+SPIDER=$CORPUS/assimp/FBX/spider.fbx  # 23 meshes, no skin, no animation
+INTERP=$CORPUS/khronos/interpolation_test.gltf  # STEP, LINEAR, CUBICSPLINE; its texture is missing
 O=$WORK/out.d
 mkdir -p "$O"
 : >"$WORK/manifest"
 
-for f in "$GLB" "$FBX" "$CESIUM" "$HUES" "$FACE"; do [ -f "$f" ] || skip "corpus file $f is missing (RIGSCOPE_CORPUS)"; done
+for f in "$GLB" "$FBX" "$CESIUM" "$HUES" "$FACE" "$SPIDER" "$INTERP"; do [ -f "$f" ] || skip "corpus file $f is missing (RIGSCOPE_CORPUS)"; done
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null || {
     echo "FAIL: python3-jsonschema is missing (scripts/setup.sh installs it)"
     exit 1
@@ -50,6 +52,8 @@ run 0 tension "$O/t_auto.json" -- tension "$GLB" --auto-range 95 --reference-fra
 run 0 tension "$O/t_fbx.json" -- tension "$FBX" --frames 0..90:9 --vertices 0 -o "$O/t_fbx.json"
 run 0 tension "$O/t_cesium.json" -- tension "$CESIUM" --frames bind,1..10 --vertices 656 -o "$O/t_cesium.json"
 run 0 tension "$O/t_hues.json" -- tension "$HUES" --animation "$HUES" --frames 0..20:5 -o "$O/t_hues.json"
+run 0 tension "$O/t_ref.json" -- tension "$GLB" --reference "$GLB" --frames 61 -o "$O/t_ref.json"
+run 0 tension "$O/t_spider.json" -- tension "$SPIDER" --frames bind --vertices 0 -o "$O/t_spider.json"
 run 0 tension "$O/t_dae.json" -- tension "$DAE" --frames 1..91:30 -o "$O/t_dae.json"
 
 # check --json: failing limits, the principal measure's lambda limits, a ROM run (joint, axis,
@@ -79,6 +83,8 @@ run 0 info "$O/info_glb.json" -- info "$GLB" -o "$O/info_glb.json"
 run 0 info "$O/info_fbx.json" -- info "$FBX" -o "$O/info_fbx.json"
 run 0 info "$O/info_dae.json" -- info "$DAE" -o "$O/info_dae.json"
 run 0 info "$O/info_face.json" -- info "$FACE" -o "$O/info_face.json"
+run 0 info "$O/info_interp.json" -- info "$INTERP" -o "$O/info_interp.json"
+run 0 info "$O/info_spider.json" -- info "$SPIDER" -o "$O/info_spider.json"
 stdout info "$O/info_hues.json" -- info "$HUES" --json
 stdout rom "$O/rom_glb.json" -- rom "$GLB" --list json
 stdout rom "$O/rom_hues.json" -- rom "$HUES" --list json --rom-angle 45 --rom-frames 8 --joints "$(
