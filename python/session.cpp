@@ -220,6 +220,8 @@ py::object Session::drive(const std::optional<std::string>& rig_path, const std:
     }
     // The keys of `rigscope drive --format json` (src/io/drive_output.cpp), arrays as numpy.
     py::dict out;
+    out["rigscope"] = RIGSCOPE_VERSION;
+    out["command"] = "drive";
     out["input"] = opt_.file;
     out["rig"] = path;
     out["clip"] = in_.clip_ptr() ? py::object(py::str(in_.clip_ptr()->name)) : py::none();

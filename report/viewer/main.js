@@ -144,7 +144,7 @@ const allFrames = data.frames;
 $('title').textContent = `rigscope report: ${data.input}`;
 document.title = `rigscope report: ${data.input}`;
 const firstFrame = allFrames[0], lastFrame = allFrames[allFrames.length - 1];
-$('meta').textContent = `rigscope ${data.version} · input ${data.input}` +
+$('meta').textContent = `rigscope ${data.rigscope} · input ${data.input}` +
   (data.animation ? ` · animation ${data.animation}` : '') + ` · clip ${data.clip || '(none)'}` +
   ` · ${allFrames.length} frames (${frameName(firstFrame)}..${frameName(lastFrame)}) at ${fmt(data.fps)} fps` +
   ` · reference ${data.reference} · weld ${data.weld ? 'on' : 'off'} · meshes ${meshes.map((m) => `${m.name} (${m.n} vertices)`).join(', ')}`;

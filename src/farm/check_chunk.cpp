@@ -3,7 +3,9 @@
 #include <charconv>
 
 #include "rigscope/core/error.h"
+#include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_text.h"
+#include "rigscope/io/json_writer.h"
 #include "rigscope/io/output.h"
 #include "state_values.h"
 
@@ -53,66 +55,41 @@ void read_rom(const ChunkRecord& r, std::string_view s, json_text::Span value, C
 
 std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run,
                                                                    const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
-    std::string b = "{\"max_stretch\":";
-    if (opt.has_stretch) append_number(b, opt.max_stretch); else b += "null";
-    b += ",\"max_compress\":";
-    if (opt.has_compress) append_number(b, opt.max_compress); else b += "null";
-    b += ",\"max_lambda\":";
-    if (opt.has_max_lambda) append_number(b, opt.max_lambda); else b += "null";
-    b += ",\"min_lambda\":";
-    if (opt.has_min_lambda) append_number(b, opt.min_lambda); else b += "null";
-    b += ",\"worst\":";
-    append_number(b, opt.worst);
-    b += ",\"file\":";
-    append_json_string(b, opt.file);
-    auto list = [&](const char* key, std::size_t n, auto item) { append_json_list(b, key, n, item); };
-    b += ",\"rom\":";
+    std::string b;
+    JsonWriter w(b);
+    auto maybe = [&](const char* key, bool has, double v) {
+        w.key(key);
+        if (has) w.value(v); else w.null();
+    };
+    w.begin_object();
+    maybe("max_stretch", opt.has_stretch, opt.max_stretch);
+    maybe("max_compress", opt.has_compress, opt.max_compress);
+    maybe("max_lambda", opt.has_max_lambda, opt.max_lambda);
+    maybe("min_lambda", opt.has_min_lambda, opt.min_lambda);
+    w.member("worst", opt.worst).member("file", opt.file).key("rom");
     if (rom) {
         const RomPlan& p = rom->plan;
-        b += "{\"angle_deg\":";
-        append_number(b, p.angle_deg);
-        b += ",\"frames_per_sweep\":";
-        append_number(b, p.frames_per_sweep);
-        list("sweeps", p.sweeps.size(), [&](std::size_t i) {
-            const RomSweep& w = p.sweeps[i];
-            b += '[';
-            append_json_string(b, w.joint);
-            for (long x : {long(w.axis), w.first, w.last}) {
-                b += ',';
-                append_number(b, x);
-            }
-            b += ']';
-        });
-        list("frames", rom->frames.size(), [&](std::size_t i) {
-            b += '[';
-            append_frame(b, rom->frames[i], true);
-            b += rom->failed[i] ? ",1]" : ",0]";
-        });
-        b += '}';
+        w.begin_object().member("angle_deg", p.angle_deg).member("frames_per_sweep", p.frames_per_sweep).key("sweeps").begin_array();
+        for (const RomSweep& sw : p.sweeps) w.begin_array().value(sw.joint).value(long(sw.axis)).value(sw.first).value(sw.last).end_array();
+        w.end_array().key(json_keys::frames).begin_array();
+        for (std::size_t i = 0; i < rom->frames.size(); ++i) w.begin_array().frame(rom->frames[i]).value(rom->failed[i] ? 1 : 0).end_array();
+        w.end_array().end_object();
     } else {
-        b += "null";
+        w.null();
     }
-    b += ",\"meshes\":[";
-    for (std::size_t m = 0; m < meshes.size(); ++m) {
-        const CheckMeshExtremes& e = meshes[m];
-        b += m ? ",{\"name\":" : "{\"name\":";
-        append_json_string(b, e.name);
+    w.key(json_keys::meshes).begin_array();
+    for (const CheckMeshExtremes& e : meshes) {
         const std::size_t n = e.lo_t.size();
-        list("file_ids", n, [&](std::size_t i) {
-            b += '[';
-            for (std::uint32_t k = e.file_offsets[i]; k < e.file_offsets[i + 1]; ++k) {
-                if (k != e.file_offsets[i]) b += ',';
-                append_number(b, e.file_ids[k]);
-            }
-            b += ']';
-        });
-        list("lo_t", n, [&](std::size_t i) { append_number(b, e.lo_t[i]); });
-        list("lo_frame", n, [&](std::size_t i) { append_frame(b, e.lo_frame[i], true); });
-        list("hi_t", n, [&](std::size_t i) { append_number(b, e.hi_t[i]); });
-        list("hi_frame", n, [&](std::size_t i) { append_frame(b, e.hi_frame[i], true); });
-        b += '}';
+        w.begin_object().member(json_keys::name, e.name).key("file_ids").begin_array();
+        for (std::size_t i = 0; i < n; ++i)
+            w.number_array(e.file_offsets[i + 1] - e.file_offsets[i], [&](std::size_t k) { return e.file_ids[e.file_offsets[i] + k]; });
+        w.end_array().number_array("lo_t", n, [&](std::size_t i) { return e.lo_t[i]; }).key("lo_frame").begin_array();
+        for (std::size_t i = 0; i < n; ++i) w.frame(e.lo_frame[i]);
+        w.end_array().number_array("hi_t", n, [&](std::size_t i) { return e.hi_t[i]; }).key("hi_frame").begin_array();
+        for (std::size_t i = 0; i < n; ++i) w.frame(e.hi_frame[i]);
+        w.end_array().end_object();
     }
-    b += "]}";
+    w.end_array().end_object();
     return {{"check", std::move(b)}, {"run", run_info_state(run)}};
 }
 

@@ -4,7 +4,9 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/farm/check_chunk.h"
+#include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_text.h"
+#include "rigscope/io/json_writer.h"
 #include "rigscope/io/output.h"
 #include "state_values.h"
 
@@ -12,45 +14,33 @@ namespace rigscope {
 
 std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimits& lim, const CheckRunInfo& run,
                                                                   const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
-    std::string b = "{\"max_displacement\":";
-    if (lim.has_displacement) append_number(b, lim.max_displacement); else b += "null";
-    b += ",\"max_t_change\":";
-    if (lim.has_t_change) append_number(b, lim.max_t_change); else b += "null";
-    b += ",\"worst\":";
-    append_number(b, lim.worst);
-    b += ",\"old\":";
-    append_json_string(b, lim.old_file);
-    b += ",\"new\":";
-    append_json_string(b, lim.new_file);
-    auto list = [&](const char* key, std::size_t n, auto item) { append_json_list(b, key, n, item); };
-    list("frames", frames.size(), [&](std::size_t i) {
-        const DiffFrame& f = frames[i];
-        b += '[';
-        append_frame(b, f.frame, true);
-        for (double x : {double(f.displacement), double(f.mesh), double(f.vertex), double(f.t_change), double(f.t_mesh), double(f.t_vertex)}) {
-            b += ',';
-            append_number(b, x);
-        }
-        b += ']';
-    });
-    b += ",\"meshes\":[";
-    for (std::size_t m = 0; m < meshes.size(); ++m) {
-        const DiffMesh& e = meshes[m];
-        b += m ? ",{\"name\":" : "{\"name\":";
-        append_json_string(b, e.name);
-        b += ",\"diagonal\":";
-        append_number(b, e.diagonal);
-        list("regions", e.regions.size(), [&](std::size_t i) { append_json_string(b, e.regions[i]); });
-        const std::size_t n = e.displacement.size();
-        list("vertex", n, [&](std::size_t i) { append_number(b, e.vertex.empty() ? i : e.vertex[i]); });
-        list("region", n, [&](std::size_t i) { append_number(b, e.region[i]); });
-        list("displacement", n, [&](std::size_t i) { append_number(b, e.displacement[i]); });
-        list("displacement_frame", n, [&](std::size_t i) { append_frame(b, e.displacement_frame[i], true); });
-        list("t_change", n, [&](std::size_t i) { append_number(b, e.t_change[i]); });
-        list("t_change_frame", n, [&](std::size_t i) { append_frame(b, e.t_change_frame[i], true); });
-        b += '}';
+    namespace k = json_keys;
+    std::string b;
+    JsonWriter w(b);
+    w.begin_object().key("max_displacement");
+    if (lim.has_displacement) w.value(lim.max_displacement); else w.null();
+    w.key("max_t_change");
+    if (lim.has_t_change) w.value(lim.max_t_change); else w.null();
+    w.member("worst", lim.worst).member(k::old_input, lim.old_file).member(k::new_input, lim.new_file).key(k::frames).begin_array();
+    for (const DiffFrame& f : frames) {
+        w.begin_array().frame(f.frame);
+        for (double x : {double(f.displacement), double(f.mesh), double(f.vertex), double(f.t_change), double(f.t_mesh), double(f.t_vertex)}) w.value(x);
+        w.end_array();
     }
-    b += "]}";
+    w.end_array().key(k::meshes).begin_array();
+    for (const DiffMesh& e : meshes) {
+        const std::size_t n = e.displacement.size();
+        w.begin_object().member(k::name, e.name).member("diagonal", e.diagonal).key("regions").begin_array();
+        for (const std::string& r : e.regions) w.value(r);
+        w.end_array().number_array(k::vertex, n, [&](std::size_t i) { return e.vertex.empty() ? i : std::size_t(e.vertex[i]); });
+        w.number_array("region", n, [&](std::size_t i) { return e.region[i]; });
+        w.number_array("displacement", n, [&](std::size_t i) { return e.displacement[i]; }).key("displacement_frame").begin_array();
+        for (std::size_t i = 0; i < n; ++i) w.frame(e.displacement_frame[i]);
+        w.end_array().number_array("t_change", n, [&](std::size_t i) { return e.t_change[i]; }).key("t_change_frame").begin_array();
+        for (std::size_t i = 0; i < n; ++i) w.frame(e.t_change_frame[i]);
+        w.end_array().end_object();
+    }
+    w.end_array().end_object();
     return {{"diff", std::move(b)}, {"run", run_info_state(run)}};
 }
 

@@ -4,7 +4,9 @@
 // instead of being joined wrongly.
 #include <functional>
 
+#include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_text.h"
+#include "rigscope/io/json_writer.h"
 #include "merge_internal.h"
 #include "rigscope/farm/diff_chunk.h"
 #include "rigscope/io/tension_output.h"
@@ -13,6 +15,7 @@ namespace rigscope::merge_detail {
 
 namespace {
 
+namespace k = json_keys;
 using json_text::Member;
 using json_text::Span;
 
@@ -35,14 +38,14 @@ using Custom = std::function<void(const std::vector<View>&, OutputFile&)>;
 
 struct Rule {
     enum Kind { Equal, Concat, Each, Write } kind = Equal;
-    std::vector<std::pair<std::string, Rule>> children;  // Each: rules for the elements' members
+    std::vector<std::pair<std::string_view, Rule>> children;  // Each: rules for the elements' members (json_keys names)
     Custom write;                                        // Write: produces the value
 
     static Rule concat() { return Rule{Concat, {}, {}}; }
-    static Rule each(std::vector<std::pair<std::string, Rule>> c) { return Rule{Each, std::move(c), {}}; }
+    static Rule each(std::vector<std::pair<std::string_view, Rule>> c) { return Rule{Each, std::move(c), {}}; }
     static Rule custom(Custom f) { return Rule{Write, {}, std::move(f)}; }
 };
-using Rules = std::vector<std::pair<std::string, Rule>>;
+using Rules = std::vector<std::pair<std::string_view, Rule>>;
 
 void merge_object(const std::vector<View>& views, const Rules& rules, OutputFile& out);
 
@@ -131,23 +134,23 @@ struct Extreme {
 };
 
 template <typename Holder>
-void scan_extremes(const std::vector<View>& views, std::size_t mesh_count, const char* min_key, const char* max_key, const char* what,
+void scan_extremes(const std::vector<View>& views, std::size_t mesh_count, std::string_view min_key, std::string_view max_key, const char* what,
                    Holder holder, std::vector<Extreme>& lo, std::vector<Extreme>& hi) {
     lo.assign(mesh_count, Extreme{});
     hi.assign(mesh_count, Extreme{});
     bool any = false;
     for (const View& v : views) {
-        for (const Span& fs : json_text::elements(v.text, v.at("frames").value)) {
+        for (const Span& fs : json_text::elements(v.text, v.at(k::frames).value)) {
             const View frame{v.record, v.text, json_text::members(v.text, fs)};
-            const auto per_mesh = json_text::elements(v.text, frame.at("meshes").value);
+            const auto per_mesh = json_text::elements(v.text, frame.at(k::meshes).value);
             if (per_mesh.size() != mesh_count) bad_chunk(*v.record, "a frame lists another number of meshes");
             for (std::size_t m = 0; m < mesh_count; ++m) {
                 const View e = holder(View{v.record, v.text, json_text::members(v.text, per_mesh[m])});
                 float mn = 0, mx = 0;
                 if (!parse_number(e.value(min_key), mn) || !parse_number(e.value(max_key), mx))
                     bad_chunk(*v.record, std::string("a frame's ") + what + " is not a number");
-                if (!any || mn < lo[m].v) lo[m] = Extreme{mn, std::string(e.value("min_index")), std::string(frame.value("frame"))};
-                if (!any || mx > hi[m].v) hi[m] = Extreme{mx, std::string(e.value("max_index")), std::string(frame.value("frame"))};
+                if (!any || mn < lo[m].v) lo[m] = Extreme{mn, std::string(e.value(k::min_index)), std::string(frame.value(k::frame))};
+                if (!any || mx > hi[m].v) hi[m] = Extreme{mx, std::string(e.value(k::max_index)), std::string(frame.value(k::frame))};
             }
             any = true;
         }
@@ -156,22 +159,18 @@ void scan_extremes(const std::vector<View>& views, std::size_t mesh_count, const
 
 void tension_summary(const std::vector<View>& views, OutputFile& out) {
     const View& ref = views.front();
-    const auto meshes = json_text::elements(ref.text, ref.at("meshes").value);
+    const auto meshes = json_text::elements(ref.text, ref.at(k::meshes).value);
     std::vector<Extreme> lo, hi;
-    scan_extremes(views, meshes.size(), "min_t", "max_t", "min_t or max_t", [](const View& e) { return e; }, lo, hi);
-    std::string& b = out.buffer();
-    b += '[';
+    scan_extremes(views, meshes.size(), k::min_t, k::max_t, "min_t or max_t", [](const View& e) { return e; }, lo, hi);
+    JsonWriter w(out.buffer());
+    w.begin_array();
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const View mesh{ref.record, ref.text, json_text::members(ref.text, meshes[m])};
-        b += m ? ",{\"mesh\":" : "{\"mesh\":";
-        b += mesh.value("name");
-        b += ",\"min_t\":";
-        append_number(b, lo[m].v);
-        b += ",\"min_index\":" + lo[m].index + ",\"min_frame\":" + lo[m].frame + ",\"max_t\":";
-        append_number(b, hi[m].v);
-        b += ",\"max_index\":" + hi[m].index + ",\"max_frame\":" + hi[m].frame + '}';
+        w.begin_object().key(k::mesh).raw(mesh.value(k::name)).member(k::min_t, lo[m].v).key(k::min_index).raw(lo[m].index);
+        w.key(k::min_frame).raw(lo[m].frame).member(k::max_t, hi[m].v).key(k::max_index).raw(hi[m].index);
+        w.key(k::max_frame).raw(hi[m].frame).end_object();
     }
-    b += ']';
+    w.end_array();
     out.maybe_flush();
 }
 
@@ -179,35 +178,27 @@ void tension_summary(const std::vector<View>& views, OutputFile& out) {
 // tension_summary does for T.
 void measure_summary(const std::vector<View>& views, OutputFile& out) {
     const View& ref = views.front();
-    const auto meshes = json_text::elements(ref.text, ref.at("meshes").value);
+    const auto meshes = json_text::elements(ref.text, ref.at(k::meshes).value);
     std::vector<Extreme> lo, hi;
-    scan_extremes(views, meshes.size(), "min", "max", "measure min or max",
-                  [](const View& e) { return View{e.record, e.text, json_text::members(e.text, e.at("measure").value)}; }, lo, hi);
-    std::string& b = out.buffer();
-    b += '[';
+    scan_extremes(views, meshes.size(), k::min, k::max, "measure min or max",
+                  [](const View& e) { return View{e.record, e.text, json_text::members(e.text, e.at(k::measure).value)}; }, lo, hi);
+    JsonWriter w(out.buffer());
+    w.begin_array();
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const View mesh{ref.record, ref.text, json_text::members(ref.text, meshes[m])};
-        b += m ? ",{\"mesh\":" : "{\"mesh\":";
-        b += mesh.value("name");
-        b += ",\"min\":";
-        append_number(b, lo[m].v);
-        b += ",\"min_index\":" + lo[m].index + ",\"max\":";
-        append_number(b, hi[m].v);
-        b += ",\"max_index\":" + hi[m].index + ",\"min_frame\":" + lo[m].frame + ",\"max_frame\":" + hi[m].frame + '}';
+        w.begin_object().key(k::mesh).raw(mesh.value(k::name)).member(k::min, lo[m].v).key(k::min_index).raw(lo[m].index);
+        w.member(k::max, hi[m].v).key(k::max_index).raw(hi[m].index);
+        w.key(k::min_frame).raw(lo[m].frame).key(k::max_frame).raw(hi[m].frame).end_object();
     }
-    b += ']';
+    w.end_array();
     out.maybe_flush();
 }
 
 void tension_range_value(const AutoRange& ar, OutputFile& out) {
-    std::string b = "{\"t_s\":";
-    append_number(b, ar.range.t_s);
-    b += ",\"t_c\":";
-    append_number(b, ar.range.t_c);
-    b += ",\"auto\":{\"percentile\":";
-    append_number(b, ar.percentile);
-    b += "}}";
-    out.write(b);
+    JsonWriter w(out.buffer());
+    w.begin_object().member(k::t_s, ar.range.t_s).member(k::t_c, ar.range.t_c);
+    w.key(k::auto_range).begin_object().member(k::percentile, ar.percentile).end_object().end_object();
+    out.maybe_flush();
 }
 
 // A map series recomputed from the joined series of the T it comes from (edge: t; area: t_area;
@@ -220,9 +211,9 @@ Rule map_series(const AutoRange& ar, bool compress) {
         bool first = true;
         const TensionRemap remap(ar.range, ar.params);
         for (const View& v : views) {
-            const bool principal = json_text::find(v.members, "lambda_min") != nullptr;
-            const char* source = principal ? (compress ? "lambda_min" : "lambda_max")
-                                           : json_text::find(v.members, "t_area") ? "t_area" : "t";
+            const bool principal = json_text::find(v.members, k::lambda_min) != nullptr;
+            const std::string_view source = principal ? (compress ? k::lambda_min : k::lambda_max)
+                                                      : json_text::find(v.members, k::t_area) ? k::t_area : k::t;
             for (const Span& s : json_text::elements(v.text, v.at(source).value)) {
                 float t = 0;
                 if (!parse_number(s.of(v.text), t)) bad_chunk(*v.record, "a T series holds a non-number");
@@ -240,75 +231,72 @@ Rule map_series(const AutoRange& ar, bool compress) {
 Rules tension_rules(const std::vector<ChunkRecord>& chunks) {
     const AutoRange ar = tension_auto_range(chunks);
     Rules r;
-    r.emplace_back("chunk", Rule::custom([](const std::vector<View>&, OutputFile& out) { out.write("{\"index\":0,\"count\":1}"); }));
-    if (ar.active) r.emplace_back("range", Rule::custom([ar](const std::vector<View>&, OutputFile& out) { tension_range_value(ar, out); }));
-    r.emplace_back("frames", Rule::concat());
-    r.emplace_back("summary", Rule::custom(tension_summary));
-    r.emplace_back("measure_summary", Rule::custom(measure_summary));
-    r.emplace_back("vertices", Rule::each({{"t", Rule::concat()},
-                                           {"compress", map_series(ar, true)},
-                                           {"stretch", map_series(ar, false)},
-                                           {"t_area", Rule::concat()},
-                                           {"lambda_max", Rule::concat()},
-                                           {"lambda_min", Rule::concat()}}));
+    r.emplace_back(k::chunk, Rule::custom([](const std::vector<View>&, OutputFile& out) {
+        JsonWriter(out.buffer()).begin_object().member(k::index, 0).member(k::count, 1).end_object();
+    }));
+    if (ar.active) r.emplace_back(k::range, Rule::custom([ar](const std::vector<View>&, OutputFile& out) { tension_range_value(ar, out); }));
+    r.emplace_back(k::frames, Rule::concat());
+    r.emplace_back(k::summary, Rule::custom(tension_summary));
+    r.emplace_back(k::measure_summary, Rule::custom(measure_summary));
+    r.emplace_back(k::vertices, Rule::each({{k::t, Rule::concat()},
+                                            {k::compress, map_series(ar, true)},
+                                            {k::stretch, map_series(ar, false)},
+                                            {k::t_area, Rule::concat()},
+                                            {k::lambda_max, Rule::concat()},
+                                            {k::lambda_min, Rule::concat()}}));
     return r;
 }
 
 // --- rivet --bake ----------------------------------------------------------------------------
 
 void rivet_bake(const std::vector<View>& views, OutputFile& out) {
-    static const char* const kQ[4] = {"qx", "qy", "qz", "qw"};
+    static constexpr std::string_view kQ[4] = {k::qx, k::qy, k::qz, k::qw};
     QuaternionContinuity qc;
-    std::string& b = out.buffer();
-    b += '[';
-    bool first = true;
+    JsonWriter w(out.buffer());
+    w.begin_array();
     for (const View& v : views) {
         qc.start_chunk();
-        for (const Span& s : json_text::elements(v.text, v.at("bake").value)) {
+        for (const Span& s : json_text::elements(v.text, v.at(k::bake).value)) {
             const View key{v.record, v.text, json_text::members(v.text, s)};
-            const std::string id(key.value("vertex"));
+            const std::string id(key.value(k::vertex));
             double q[4];
             for (int c = 0; c < 4; ++c)
                 if (!parse_number(key.value(kQ[c]), q[c])) bad_chunk(*v.record, "a baked key's quaternion is not numbers");
-            if (!first) b += ',';
-            first = false;
             if (!qc.flip(id, q)) {
-                b += s.of(v.text);
+                w.raw(s.of(v.text));
             } else {
                 // Members before qx as written, then the negated quaternion.
-                const std::size_t qx = key.at("qx").value.begin;
-                std::size_t cut = qx;
-                while (cut > s.begin && v.text[cut - 1] != ',') --cut;
-                b += v.text.substr(s.begin, cut - s.begin);
+                if (key.members.back().key != k::qw) bad_chunk(*v.record, "a baked key does not end with qw");
+                w.begin_object();
+                for (const Member& m : key.members) {
+                    if (m.key == k::qx) break;
+                    w.key_escaped(m.key).raw(m.value.of(v.text));
+                }
                 for (int c = 0; c < 4; ++c) {
                     q[c] = -q[c];
-                    b += c ? ",\"" : "\"";
-                    b += kQ[c];
-                    b += "\":";
-                    append_number(b, q[c]);
+                    w.member(kQ[c], q[c]);
                 }
-                b += '}';
-                if (key.members.back().key != "qw") bad_chunk(*v.record, "a baked key does not end with qw");
+                w.end_object();
             }
             qc.record(id, q);
             out.maybe_flush();
         }
     }
-    b += ']';
+    w.end_array();
 }
 
 Rules rules_for(const std::vector<ChunkRecord>& chunks) {
     const std::string& c = chunks.front().command;
     if (c == "tension") return tension_rules(chunks);
-    if (c == "deform") return {{"frames", Rule::concat()}};
+    if (c == "deform") return {{k::frames, Rule::concat()}};
     if (c == "drive")
-        return {{"frames", Rule::concat()},
-                {"times", Rule::concat()},
-                {"controls", Rule::each({{"x", Rule::concat()}, {"y", Rule::concat()}})},
-                {"series", Rule::each({{"weights", Rule::concat()}})}};
-    if (c == "rivet") return {{"frames", Rule::concat()}, {"bake", Rule::custom(rivet_bake)}};
+        return {{k::frames, Rule::concat()},
+                {k::times, Rule::concat()},
+                {k::controls, Rule::each({{k::x, Rule::concat()}, {k::y, Rule::concat()}})},
+                {k::series, Rule::each({{k::weights, Rule::concat()}})}};
+    if (c == "rivet") return {{k::frames, Rule::concat()}, {k::bake, Rule::custom(rivet_bake)}};
     if (c == "diff")
-        return {{"frames", Rule::concat()}, {"summary", Rule::custom([&chunks](const std::vector<View>&, OutputFile& out) {
+        return {{k::frames, Rule::concat()}, {k::summary, Rule::custom([&chunks](const std::vector<View>&, OutputFile& out) {
                      DiffLimits limits;
                      std::vector<DiffMesh> meshes;
                      std::vector<DiffFrame> frames;

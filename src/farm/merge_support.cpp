@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_text.h"
 #include "merge_internal.h"
 #include "rigscope/core/error.h"
@@ -68,10 +69,10 @@ void QuaternionContinuity::record(const std::string& key, const double q[4]) { l
 
 namespace {
 
-double number_member(const ChunkRecord& r, std::string_view text, const std::vector<json_text::Member>& m, const char* key) {
+double number_member(const ChunkRecord& r, std::string_view text, const std::vector<json_text::Member>& m, std::string_view key) {
     const json_text::Member* v = json_text::find(m, key);
     double x = 0;
-    if (!v || !parse_number(v->value.of(text), x)) bad_chunk(r, std::string("record's tension_range has no number '") + key + "'");
+    if (!v || !parse_number(v->value.of(text), x)) bad_chunk(r, std::string("record's tension_range has no number '") + std::string(key) + "'");
     return x;
 }
 
@@ -90,16 +91,16 @@ AutoRange tension_auto_range(const std::vector<ChunkRecord>& chunks) {
         const std::string_view s = *state;
         try {
             const auto top = json_text::members(s, json_text::document(s));
-            const json_text::Member* params = json_text::find(top, "params");
-            const json_text::Member* meshes = json_text::find(top, "meshes");
+            const json_text::Member* params = json_text::find(top, json_keys::params);
+            const json_text::Member* meshes = json_text::find(top, json_keys::meshes);
             if (!params || !meshes) bad_chunk(r, "record's tension_range lacks params or meshes");
             const auto p = json_text::members(s, params->value);
-            a.params.falloff = number_member(r, s, p, "falloff");
-            a.params.stretch_area = number_member(r, s, p, "stretch_area");
-            a.params.compress_area = number_member(r, s, p, "compress_area");
-            a.params.weight_limit = number_member(r, s, p, "weight_limit");
-            a.params.smooth_k = number_member(r, s, p, "smooth_k");
-            a.percentile = number_member(r, s, top, "percentile");
+            a.params.falloff = number_member(r, s, p, json_keys::falloff);
+            a.params.stretch_area = number_member(r, s, p, json_keys::stretch_area);
+            a.params.compress_area = number_member(r, s, p, json_keys::compress_area);
+            a.params.weight_limit = number_member(r, s, p, json_keys::weight_limit);
+            a.params.smooth_k = number_member(r, s, p, json_keys::smooth_k);
+            a.percentile = number_member(r, s, top, json_keys::percentile);
             const auto list = json_text::elements(s, meshes->value);
             if (vmin.empty()) {
                 vmin.resize(list.size());
@@ -109,8 +110,8 @@ AutoRange tension_auto_range(const std::vector<ChunkRecord>& chunks) {
             }
             for (std::size_t m = 0; m < list.size(); ++m) {
                 const auto mm = json_text::members(s, list[m]);
-                const json_text::Member* lo = json_text::find(mm, "min");
-                const json_text::Member* hi = json_text::find(mm, "max");
+                const json_text::Member* lo = json_text::find(mm, json_keys::min);
+                const json_text::Member* hi = json_text::find(mm, json_keys::max);
                 if (!lo || !hi) bad_chunk(r, "record's tension_range lacks min or max");
                 const auto los = json_text::elements(s, lo->value), his = json_text::elements(s, hi->value);
                 if (with_state == 1) {
@@ -152,10 +153,8 @@ bool merged_auto_range(const std::vector<ChunkRecord>& chunks, double& t_s, doub
     return a.active;
 }
 
-void merge_chunk_outputs(const std::vector<ChunkRecord>& chunks, OutputFile& out) {
-    if (chunks.empty()) return;
-    // The format shows in the bytes (CSV starts with its header, JSON with '{'), whichever
-    // way -o and --format chose it.
+std::string chunk_output_format(const std::vector<ChunkRecord>& chunks) {
+    // The format shows in the bytes (CSV starts with its header, JSON with '{').
     char first = 0;
     for (const ChunkRecord& r : chunks) {
         merge_detail::MappedFile f(r.output);
@@ -166,7 +165,12 @@ void merge_chunk_outputs(const std::vector<ChunkRecord>& chunks, OutputFile& out
         if (first == 0) first = c;
         else if ((c == '{') != (first == '{')) merge_detail::bad_chunk(r, "CSV and JSON chunks mixed");
     }
-    if (first == '{') merge_detail::merge_json(chunks, out);
+    return first == '{' ? "json" : "csv";
+}
+
+void merge_chunk_outputs(const std::vector<ChunkRecord>& chunks, OutputFile& out) {
+    if (chunks.empty()) return;
+    if (chunk_output_format(chunks) == "json") merge_detail::merge_json(chunks, out);
     else merge_detail::merge_csv(chunks, out);
 }
 

@@ -4,16 +4,16 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/json_text.h"
+#include "rigscope/io/json_writer.h"
 #include "rigscope/io/output.h"
 
 namespace rigscope {
 
 std::string run_info_state(const CheckRunInfo& run) {
-    std::string b = "{\"timestamp\":";
-    append_json_string(b, run.timestamp);
-    b += ",\"seconds\":" + junit_seconds(run.seconds) + ",\"hostname\":";
-    append_json_string(b, run.hostname);
-    b += '}';
+    std::string b;
+    JsonWriter w(b);
+    w.begin_object().member("timestamp", run.timestamp).key("seconds").raw(junit_seconds(run.seconds));
+    w.member("hostname", run.hostname).end_object();
     return b;
 }
 

@@ -1,5 +1,8 @@
 #include "rigscope/io/check_report.h"
 
+#include "rigscope/io/json_keys.h"
+#include "rigscope/io/json_writer.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -255,71 +258,42 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
 
     // The same verdict for a machine (check --json, Python's Session.check): every limit with
     // its counts and its worst vertices, as the text lists them.
-    std::string& j = o.json;
-    j = "{\"input\":";
-    append_json_string(j, opt.file);
-    j += o.failed ? ",\"passed\":false" : ",\"passed\":true";
-    j += evaluated ? ",\"evaluated\":true" : ",\"evaluated\":false";
-    j += ",\"worst\":";
-    append_number(j, opt.worst);
-    j += ",\"meshes\":[";
-    for (std::size_t m = 0; m < meshes.size(); ++m) {
-        if (m) j += ',';
-        append_json_string(j, meshes[m].name);
-    }
-    j += "],\"limits\":[";
-    bool first_limit = true;
+    namespace jk = json_keys;
+    JsonWriter j(o.json);
+    j.begin_object();
+    write_json_header(j, "check", opt.file);
+    j.member("passed", !o.failed).member("evaluated", evaluated).member("worst", opt.worst).key(jk::meshes).begin_array();
+    for (const auto& m : meshes) j.value(m.name);
+    j.end_array().key("limits").begin_array();
     for (std::size_t k = 0; k < kLimits; ++k) {
         const Limit& l = limits[k];
         if (!l.active) continue;
-        j += first_limit ? "{\"limit\":\"" : ",{\"limit\":\"";
-        first_limit = false;
-        j += l.property;
-        j += "\",\"value\":";
-        append_number(j, l.limit);
-        j += ",\"measure\":\"";
-        j += l.value;
-        j += "\",\"welded_vertices\":";
-        append_number(j, found[k].size());
         std::size_t files = 0;
         for (const Violation& v : found[k]) files += v.id_count;
-        j += ",\"file_vertices\":";
-        append_number(j, files);
-        append_json_list(j, "worst", std::min(worst, found[k].size()), [&](std::size_t i) {
+        j.begin_object().member("limit", l.property).member("value", l.limit).member(jk::measure, l.value);
+        j.member("welded_vertices", found[k].size()).member("file_vertices", files).key("worst").begin_array();
+        for (std::size_t i = 0; i < std::min(worst, found[k].size()); ++i) {
             const Violation& v = found[k][i];
-            j += "{\"mesh\":";
-            append_json_string(j, v.mesh);
-            j += ",\"mesh_index\":";
-            append_number(j, v.mesh_index);
-            j += ",\"vertices\":[";
-            for (std::size_t c = 0; c < v.id_count; ++c) {
-                if (c) j += ',';
-                append_number(j, v.ids[c]);
-            }
-            j += "],\"frame\":";
-            append_frame(j, v.frame, true);
-            j += ",\"value\":";
-            append_number(j, v.t);
+            j.begin_object().member(jk::mesh, v.mesh).member("mesh_index", v.mesh_index);
+            j.number_array(jk::vertices, v.id_count, [&](std::size_t c) { return v.ids[c]; });
+            j.key(jk::frame).frame(v.frame).member("value", v.t);
             const RomSweep* sweep = rom && !v.frame.bind ? rom_sweep_at(rom->plan, v.frame.number) : nullptr;
             if (sweep) {
-                j += ",\"joint\":";
-                append_json_string(j, sweep->joint);
-                j += ",\"axis\":\"";
-                j += rom_axis_name(sweep->axis);
-                j += "\",\"angle_deg\":";
-                append_number(j, rom_angle_at(rom->plan, *sweep, static_cast<double>(v.frame.number)));
+                j.member("joint", sweep->joint).member("axis", rom_axis_name(sweep->axis));
+                j.member("angle_deg", rom_angle_at(rom->plan, *sweep, static_cast<double>(v.frame.number)));
             }
-            j += '}';
-        });
-        j += '}';
+            j.end_object();
+        }
+        j.end_array().end_object();
     }
-    j += ']';
+    j.end_array();
     if (lint) {
         std::string l = lint_json(*lint);
         while (!l.empty() && l.back() == '\n') l.pop_back();
-        j += ",\"lint\":" + l;
+        j.key("lint").raw(l);
     }
-    j += "}\n";
+    j.end_object();
+    o.json += '\n';
     return o;
 }
 

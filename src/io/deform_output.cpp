@@ -1,43 +1,31 @@
 #include "rigscope/io/deform_output.h"
 
+#include "rigscope/io/json_keys.h"
+
 namespace rigscope {
 
-DeformWriter::DeformWriter(OutputFile& out, bool csv, const RunInfo& run) : out_(out), csv_(csv) {
-    std::string& buf = out_.buffer();
+namespace k = json_keys;
+
+DeformWriter::DeformWriter(OutputFile& out, bool csv, const RunInfo& run) : out_(out), csv_(csv), json_(out.buffer()) {
     if (csv_) {
-        buf += "frame,time,mesh,vertex,x,y,z\n";
+        out_.buffer() += "frame,time,mesh,vertex,x,y,z\n";
         return;
     }
-    buf += "{\"input\":";
-    append_json_string(buf, run.input);
-    buf += ",\"clip\":";
-    if (run.clip) append_json_string(buf, run.clip->name); else buf += "null";
-    buf += ",\"fps\":";
-    append_number(buf, run.fps);
-    buf += ",\"frames\":[";
+    json_.begin_object();
+    write_json_header(json_, "deform", run.input);
+    json_.member_or_null("clip", run.clip != nullptr, run.clip ? std::string_view(run.clip->name) : std::string_view());
+    json_.member("fps", run.fps).key(k::frames).begin_array();
 }
 
 void DeformWriter::frame(const Frame& f, const std::vector<std::string>& names,
                          const std::vector<const std::vector<Eigen::Vector3f>*>& positions) {
     std::string& buf = out_.buffer();
-    if (!csv_) {
-        buf += frames_ ? ",{\"frame\":" : "{\"frame\":";
-        append_frame(buf, f, true);
-        buf += ",\"time\":";
-        append_number(buf, f.time);
-        buf += ",\"meshes\":[";
-    }
+    if (!csv_) json_.begin_object().key(k::frame).frame(f).member(k::time, f.time).key(k::meshes).begin_array();
     for (std::size_t mi = 0; mi < names.size(); ++mi) {
         const std::vector<Eigen::Vector3f>& pos = *positions[mi];
         if (csv_) {
-            // The row's first fields are the same for the whole mesh: built once.
             std::string prefix;
-            append_frame(prefix, f, false);
-            prefix += ',';
-            append_number(prefix, f.time);
-            prefix += ',';
-            append_csv_field(prefix, names[mi]);
-            prefix += ',';
+            append_csv_row_prefix(prefix, f, names[mi]);
             for (std::size_t v = 0; v < pos.size(); ++v) {
                 buf += prefix;
                 append_number(buf, static_cast<unsigned long>(v));
@@ -50,26 +38,20 @@ void DeformWriter::frame(const Frame& f, const std::vector<std::string>& names,
             }
             continue;
         }
-        buf += mi ? ",{\"mesh\":" : "{\"mesh\":";
-        append_json_string(buf, names[mi]);
-        buf += ",\"positions\":[";
-        for (std::size_t v = 0; v < pos.size(); ++v) {
-            buf += v ? ",[" : "[";
-            for (int c = 0; c < 3; ++c) {
-                if (c) buf += ',';
-                append_number(buf, pos[v][c]);
-            }
-            buf += ']';
+        json_.begin_object().member(k::mesh, names[mi]).key("positions").begin_array();
+        for (const Eigen::Vector3f& p : pos) {
+            json_.number_array(3, [&](std::size_t c) { return p[static_cast<int>(c)]; });
             out_.maybe_flush();
         }
-        buf += "]}";
+        json_.end_array().end_object();
     }
-    if (!csv_) buf += "]}";
-    ++frames_;
+    if (!csv_) json_.end_array().end_object();
 }
 
 void DeformWriter::end() {
-    if (!csv_) out_.buffer() += "]}\n";
+    if (csv_) return;
+    json_.end_array().end_object();
+    out_.buffer() += '\n';
 }
 
 }  // namespace rigscope

@@ -5,6 +5,8 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/json_keys.h"
+#include "rigscope/io/json_writer.h"
 
 namespace rigscope {
 
@@ -17,12 +19,7 @@ void write_diff_csv(const DiffResult& r, OutputFile& out) {
             const DiffMeshResult& m = r.meshes[i];
             const double diagonal = r.extremes[i].diagonal;
             std::string prefix;
-            append_frame(prefix, f, false);
-            prefix += ',';
-            append_number(prefix, f.time);
-            prefix += ',';
-            append_csv_field(prefix, m.name);
-            prefix += ',';
+            append_csv_row_prefix(prefix, f, m.name);
             const std::size_t n = m.vertex.size();
             for (std::size_t c = 0; c < n; ++c) {
                 const float disp = m.displacement[fi * n + c];
@@ -44,58 +41,26 @@ void write_diff_csv(const DiffResult& r, OutputFile& out) {
 }
 
 void write_diff_json(const DiffResult& r, OutputFile& out) {
-    std::string& b = out.buffer();
-    b += "{\"command\":\"diff\",\"version\":";
-    append_json_string(b, r.version);
-    b += ",\"old\":";
-    append_json_string(b, r.old_file);
-    b += ",\"new\":";
-    append_json_string(b, r.new_file);
-    b += ",\"match\":";
-    append_json_string(b, r.match);
-    b += ",\"frame_offset\":";
-    append_number(b, r.frame_offset);
-    b += ",\"clip\":";
-    if (r.has_clip) append_json_string(b, r.clip);
-    else b += "null";
-    b += ",\"fps\":";
-    append_number(b, r.fps);
-    b += ",\"meshes\":[";
+    namespace k = json_keys;
+    JsonWriter w(out.buffer());
+    w.begin_object();
+    write_json_header(w, "diff", r.old_file, r.new_file);
+    w.member("match", r.match).member("frame_offset", r.frame_offset).member_or_null("clip", r.has_clip, r.clip).member("fps", r.fps);
+    w.key(k::meshes).begin_array();
     for (std::size_t i = 0; i < r.meshes.size(); ++i) {
-        b += i ? ",{\"name\":" : "{\"name\":";
-        append_json_string(b, r.meshes[i].name);
-        b += ",\"new_name\":";
-        append_json_string(b, r.meshes[i].new_name);
-        b += ",\"vertices\":";
-        append_number(b, static_cast<unsigned long>(r.meshes[i].vertex.size()));
-        b += ",\"diagonal\":";
-        append_number(b, r.extremes[i].diagonal);
-        b += '}';
+        w.begin_object().member(k::name, r.meshes[i].name).member("new_name", r.meshes[i].new_name);
+        w.member(k::vertices, static_cast<unsigned long>(r.meshes[i].vertex.size())).member("diagonal", r.extremes[i].diagonal).end_object();
     }
-    b += "],\"frames\":[";
+    w.end_array().key(k::frames).begin_array();
     const auto name = [&](std::uint32_t mesh) { return r.extremes.empty() ? std::string() : r.extremes[mesh].name; };
-    for (std::size_t fi = 0; fi < r.frame_maxima.size(); ++fi) {
-        const DiffFrame& df = r.frame_maxima[fi];
-        b += fi ? ",{\"frame\":" : "{\"frame\":";
-        append_frame(b, df.frame, true);
-        b += ",\"time\":";
-        append_number(b, df.frame.time);
-        b += ",\"max_displacement\":";
-        append_number(b, df.displacement);
-        b += ",\"mesh\":";
-        append_json_string(b, name(df.mesh));
-        b += ",\"vertex\":";
-        append_number(b, df.vertex);
-        b += ",\"max_t_change\":";
-        append_number(b, df.t_change);
-        b += ",\"t_mesh\":";
-        append_json_string(b, name(df.t_mesh));
-        b += ",\"t_vertex\":";
-        append_number(b, df.t_vertex);
-        b += '}';
+    for (const DiffFrame& df : r.frame_maxima) {
+        w.begin_object().key(k::frame).frame(df.frame).member(k::time, df.frame.time).member("max_displacement", df.displacement);
+        w.member(k::mesh, name(df.mesh)).member(k::vertex, df.vertex).member("max_t_change", df.t_change);
+        w.member("t_mesh", name(df.t_mesh)).member("t_vertex", df.t_vertex).end_object();
         out.maybe_flush();
     }
-    b += "],\"summary\":" + diff_summary_json(r.limits, r.extremes, r.frame_maxima) + "}\n";
+    w.end_array().key(k::summary).raw(diff_summary_json(r.limits, r.extremes, r.frame_maxima)).end_object();
+    out.buffer() += '\n';
 }
 
 void write_diff_gltf(const DiffResult& r, OutputFile& out) {

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <numeric>
 
+#include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_text.h"
+#include "rigscope/io/json_writer.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
@@ -102,91 +105,48 @@ std::vector<std::size_t> worst_frames(const std::vector<DiffFrame>& frames, std:
 }  // namespace
 
 std::string diff_summary_json(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+    namespace k = json_keys;
     const std::size_t worst = static_cast<std::size_t>(lim.worst);
-    std::string b = "{";
+    std::string b;
+    JsonWriter w(b);
     auto vertex_json = [&](const VertexRef& r) {
         const DiffMesh& m = meshes[r.mesh];
-        b += "{\"mesh\":";
-        append_json_string(b, m.name);
-        b += ",\"vertex\":";
-        append_number(b, file_vertex(m, r.vertex));
-        b += ",\"region\":";
-        append_json_string(b, m.regions[m.region[r.vertex]]);
-        b += ",\"displacement\":";
-        append_number(b, m.displacement[r.vertex]);
-        b += ",\"relative\":";
-        append_number(b, m.diagonal > 0 ? m.displacement[r.vertex] / m.diagonal : 0.0);
-        b += ",\"frame\":";
-        append_frame(b, m.displacement_frame[r.vertex], true);
-        b += ",\"t_change\":";
-        append_number(b, m.t_change[r.vertex]);
-        b += ",\"t_frame\":";
-        append_frame(b, m.t_change_frame[r.vertex], true);
-        b += '}';
+        w.begin_object().member(k::mesh, m.name).member(k::vertex, file_vertex(m, r.vertex)).member("region", m.regions[m.region[r.vertex]]);
+        w.member("displacement", m.displacement[r.vertex]).member("relative", m.diagonal > 0 ? m.displacement[r.vertex] / m.diagonal : 0.0);
+        w.key(k::frame).frame(m.displacement_frame[r.vertex]).member("t_change", m.t_change[r.vertex]);
+        w.key("t_frame").frame(m.t_change_frame[r.vertex]).end_object();
     };
     const auto by_disp = ranked(meshes, [&](const VertexRef& r) { return meshes[r.mesh].displacement[r.vertex]; });
     const auto by_t = ranked(meshes, [&](const VertexRef& r) { return std::fabs(meshes[r.mesh].t_change[r.vertex]); });
     std::size_t changed = 0;
     for (const DiffMesh& m : meshes)
         for (std::size_t v = 0; v < m.displacement.size(); ++v) changed += m.displacement[v] > 0 || m.t_change[v] != 0;
-    b += "\"vertices\":";
-    append_number(b, static_cast<unsigned long>(by_disp.size()));
-    b += ",\"changed_vertices\":";
-    append_number(b, static_cast<unsigned long>(changed));
-    b += ",\"max_displacement\":";
-    if (by_disp.empty()) b += "null"; else vertex_json(by_disp.front());
-    b += ",\"max_t_change\":";
-    if (by_t.empty()) b += "null"; else vertex_json(by_t.front());
-    b += ",\"percentiles\":{";
-    for (int k = 0; k < 2; ++k) {
-        const std::vector<float> v = sorted_values(meshes, k == 1);
-        b += k ? ",\"t_change\":{" : "\"displacement\":{";
-        const double ps[3] = {50, 95, 99};
-        for (int i = 0; i < 3; ++i) {
-            b += i ? ",\"" : "\"";
-            append_number(b, static_cast<int>(ps[i]));
-            b += "\":";
-            append_number(b, percentile(v, ps[i]));
-        }
-        b += '}';
+    w.begin_object().member(k::vertices, static_cast<unsigned long>(by_disp.size())).member("changed_vertices", static_cast<unsigned long>(changed));
+    w.key("max_displacement");
+    if (by_disp.empty()) w.null(); else vertex_json(by_disp.front());
+    w.key("max_t_change");
+    if (by_t.empty()) w.null(); else vertex_json(by_t.front());
+    w.key("percentiles").begin_object();
+    for (int t = 0; t < 2; ++t) {
+        const std::vector<float> v = sorted_values(meshes, t == 1);
+        w.key(t ? "t_change" : "displacement").begin_object();
+        for (const char* p : {"50", "95", "99"}) w.member(p, percentile(v, std::atof(p)));
+        w.end_object();
     }
-    b += "},\"worst_vertices\":[";
-    for (std::size_t i = 0; i < by_disp.size() && i < worst; ++i) {
-        if (i) b += ',';
-        vertex_json(by_disp[i]);
+    w.end_object().key("worst_vertices").begin_array();
+    for (std::size_t i = 0; i < by_disp.size() && i < worst; ++i) vertex_json(by_disp[i]);
+    w.end_array().key("worst_frames").begin_array();
+    for (std::size_t i : worst_frames(frames, worst)) {
+        const DiffFrame& f = frames[i];
+        w.begin_object().key(k::frame).frame(f.frame).member("displacement", f.displacement);
+        w.member(k::mesh, meshes.empty() ? "" : meshes[f.mesh].name).member(k::vertex, f.vertex).member("t_change", f.t_change).end_object();
     }
-    b += "],\"worst_frames\":[";
-    const auto wf = worst_frames(frames, worst);
-    for (std::size_t i = 0; i < wf.size(); ++i) {
-        const DiffFrame& f = frames[wf[i]];
-        b += i ? ",{\"frame\":" : "{\"frame\":";
-        append_frame(b, f.frame, true);
-        b += ",\"displacement\":";
-        append_number(b, f.displacement);
-        b += ",\"mesh\":";
-        append_json_string(b, meshes.empty() ? "" : meshes[f.mesh].name);
-        b += ",\"vertex\":";
-        append_number(b, f.vertex);
-        b += ",\"t_change\":";
-        append_number(b, f.t_change);
-        b += '}';
+    w.end_array().key("regions").begin_array();
+    for (const Region& g : regions(meshes)) {
+        w.begin_object().member("joint", g.name).member(k::vertices, static_cast<unsigned long>(g.vertices));
+        w.member("changed", static_cast<unsigned long>(g.changed)).member("max_displacement", g.displacement).member("max_t_change", g.t_change).end_object();
     }
-    b += "],\"regions\":[";
-    const auto rs = regions(meshes);
-    for (std::size_t i = 0; i < rs.size(); ++i) {
-        b += i ? ",{\"joint\":" : "{\"joint\":";
-        append_json_string(b, rs[i].name);
-        b += ",\"vertices\":";
-        append_number(b, static_cast<unsigned long>(rs[i].vertices));
-        b += ",\"changed\":";
-        append_number(b, static_cast<unsigned long>(rs[i].changed));
-        b += ",\"max_displacement\":";
-        append_number(b, rs[i].displacement);
-        b += ",\"max_t_change\":";
-        append_number(b, rs[i].t_change);
-        b += '}';
-    }
-    b += "]}";
+    w.end_array().end_object();
     return b;
 }
 

@@ -1,17 +1,9 @@
 #include "rigscope/io/drive_output.h"
 
+#include "rigscope/io/json_keys.h"
+#include "rigscope/io/json_writer.h"
+
 namespace rigscope {
-
-namespace {
-
-void append_floats(std::string& buf, const std::vector<float>& v) {
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i) buf += ',';
-        append_number(buf, v[i]);
-    }
-}
-
-}  // namespace
 
 DriveWriter::DriveWriter(OutputFile& out, bool csv, const RunInfo& run, const std::string& rig, std::vector<DriveSeriesName> series,
                          std::vector<DriveControlName> controls)
@@ -31,10 +23,7 @@ void DriveWriter::frame(const Frame& f, const std::vector<float>& weights, const
     }
     std::string& buf = out_.buffer();
     for (std::size_t s = 0; s < series_.size(); ++s) {
-        append_frame(buf, f, false);
-        buf += ',';
-        append_number(buf, f.time);
-        buf += ',';
+        append_csv_frame_prefix(buf, f);
         append_csv_field(buf, series_[s].controls);
         buf += ',';
         append_csv_field(buf, series_[s].mesh);
@@ -49,52 +38,32 @@ void DriveWriter::frame(const Frame& f, const std::vector<float>& weights, const
 
 void DriveWriter::end() {
     if (csv_) return;
-    std::string& buf = out_.buffer();
+    namespace k = json_keys;
     const std::vector<Frame>& frames = *run_.frames;
-    buf += "{\"input\":";
-    append_json_string(buf, run_.input);
-    buf += ",\"rig\":";
-    append_json_string(buf, rig_);
-    buf += ",\"clip\":";
-    if (run_.clip) append_json_string(buf, run_.clip->name); else buf += "null";
-    buf += ",\"fps\":";
-    append_number(buf, run_.fps);
-    buf += ",\"frames\":[";
-    for (std::size_t fi = 0; fi < frames.size(); ++fi) {
-        if (fi) buf += ',';
-        append_frame(buf, frames[fi], true);
-    }
-    buf += "],\"times\":[";
-    for (std::size_t fi = 0; fi < frames.size(); ++fi) {
-        if (fi) buf += ',';
-        append_number(buf, frames[fi].time);
-    }
-    buf += "],\"controls\":[";
+    JsonWriter w(out_.buffer());
+    auto floats = [&](std::string_view key, const std::vector<float>& v) { w.number_array(key, v.size(), [&](std::size_t i) { return v[i]; }); };
+    w.begin_object();
+    write_json_header(w, "drive", run_.input);
+    w.member("rig", rig_).member_or_null("clip", run_.clip != nullptr, run_.clip ? std::string_view(run_.clip->name) : std::string_view());
+    w.member("fps", run_.fps).key(k::frames).begin_array();
+    for (const Frame& f : frames) w.frame(f);
+    w.end_array().number_array(k::times, frames.size(), [&](std::size_t i) { return frames[i].time; });
+    w.key(k::controls).begin_array();
     for (std::size_t c = 0; c < controls_.size(); ++c) {
-        buf += c ? ",{\"control\":" : "{\"control\":";
-        append_json_string(buf, controls_[c].control);
-        buf += ",\"node\":";
-        append_json_string(buf, controls_[c].node);
-        buf += ",\"x\":[";
-        append_floats(buf, xy_[2 * c]);
-        buf += "],\"y\":[";
-        append_floats(buf, xy_[2 * c + 1]);
-        buf += "]}";
+        w.begin_object().member("control", controls_[c].control).member("node", controls_[c].node);
+        floats(k::x, xy_[2 * c]);
+        floats(k::y, xy_[2 * c + 1]);
+        w.end_object();
     }
-    buf += "],\"series\":[";
+    w.end_array().key(k::series).begin_array();
     for (std::size_t s = 0; s < series_.size(); ++s) {
-        buf += s ? ",{\"control\":" : "{\"control\":";
-        append_json_string(buf, series_[s].controls);
-        buf += ",\"mesh\":";
-        append_json_string(buf, series_[s].mesh);
-        buf += ",\"target\":";
-        append_json_string(buf, series_[s].target);
-        buf += ",\"weights\":[";
-        append_floats(buf, weights_[s]);
-        buf += "]}";
+        w.begin_object().member("control", series_[s].controls).member(k::mesh, series_[s].mesh).member("target", series_[s].target);
+        floats(k::weights, weights_[s]);
+        w.end_object();
         out_.maybe_flush();
     }
-    buf += "]}\n";
+    w.end_array().end_object();
+    out_.buffer() += '\n';
 }
 
 }  // namespace rigscope

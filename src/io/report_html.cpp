@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "rigscope/core/error.h"
+#include "rigscope/io/json_keys.h"
+#include "rigscope/io/json_writer.h"
 
 namespace rigscope {
 
@@ -18,39 +20,9 @@ namespace {
 // The viewer page holds this once, inside a <script type="application/json"> element.
 constexpr std::string_view kDataMarker = "__RIGSCOPE_REPORT_DATA__";
 
-// JSON string; '<', '>' and '&' escaped too, so no text (a file name) can close the script element.
-void append_json_string(std::string& out, const std::string& s) {
-    static const char* hex = "0123456789abcdef";
-    out += '"';
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += static_cast<char>(c);
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    out += '"';
-}
-
-void key(std::string& out, const char* k) {
-    out += '"';
-    out += k;
-    out += "\":";
-}
-
-void append_frame(std::string& out, const Frame& f) {
-    out += "{\"bind\":";
-    out += f.bind ? "true" : "false";
-    out += ",\"number\":";
-    append_number(out, f.number);
-    out += ",\"time\":";
-    append_number(out, f.time);
-    out += '}';
+// A frame with its time, as the viewer reads it (not the number-or-"bind" of the other outputs).
+void write_report_frame(JsonWriter& w, const Frame& f) {
+    w.begin_object().member("bind", f.bind).member("number", f.number).member("time", f.time).end_object();
 }
 
 template <typename T>
@@ -86,7 +58,7 @@ Box box_of(const ReportMesh& m) {
     return b;
 }
 
-void append_positions(std::string& out, const Box& b, const std::vector<float>& p) {
+void write_positions(JsonWriter& w, const Box& b, const std::vector<float>& p) {
     std::vector<std::uint8_t> bytes;
     bytes.reserve(p.size() * 2);
     for (std::size_t i = 0; i < p.size(); ++i) {
@@ -94,18 +66,14 @@ void append_positions(std::string& out, const Box& b, const std::vector<float>& 
         const double q = std::round((p[i] - b.lo[a]) / b.step[a]);
         append_le(bytes, static_cast<std::uint16_t>(q >= 0 ? std::min(q, 65535.0) : 0.0));  // NaN: 0, not a bad cast
     }
-    out += '"';
-    append_base64(out, bytes.data(), bytes.size());
-    out += '"';
+    w.unescaped_string([&](std::string& out) { append_base64(out, bytes.data(), bytes.size()); });
 }
 
-void append_b64_string(std::string& out, const std::vector<std::uint8_t>& bytes) {
-    out += '"';
-    append_base64(out, bytes.data(), bytes.size());
-    out += '"';
+void write_b64(JsonWriter& w, const std::vector<std::uint8_t>& bytes) {
+    w.unescaped_string([&](std::string& out) { append_base64(out, bytes.data(), bytes.size()); });
 }
 
-void append_floats(std::string& out, const std::vector<float>& v) {
+void write_floats(JsonWriter& w, const std::vector<float>& v) {
     std::vector<std::uint8_t> bytes;
     bytes.reserve(v.size() * 4);
     for (float f : v) {
@@ -113,7 +81,7 @@ void append_floats(std::string& out, const std::vector<float>& v) {
         std::memcpy(&u, &f, 4);
         append_le(bytes, u);
     }
-    append_b64_string(out, bytes);
+    write_b64(w, bytes);
 }
 
 }  // namespace
@@ -208,93 +176,81 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
     const double t_step = hi > lo ? (double(hi) - lo) / levels : 1e-6;
 
     std::string j;
-    j += '{';
-    key(j, "version"); append_json_string(j, d.run.version);
-    j += ','; key(j, "input"); append_json_string(j, d.run.input);
+    JsonWriter w(j, true);
+    w.begin_object();
+    write_json_header(w, "report", d.run.input);
     if (!is_y_up(d.up_axis)) {
         // The turn the glTF writer's root node makes (core/axes.h), as [x, y, z, w]: the viewer
         // applies it to every position it decodes, so a Z-up file is shown upright.
         const Eigen::Quaterniond q = up_axis_to_y(d.up_axis);
-        j += ','; key(j, "up_axis_turn"); j += '[';
-        append_number(j, q.x()); j += ','; append_number(j, q.y()); j += ',';
-        append_number(j, q.z()); j += ','; append_number(j, q.w()); j += ']';
+        w.key("up_axis_turn").begin_array().value(q.x()).value(q.y()).value(q.z()).value(q.w()).end_array();
     }
-    j += ','; key(j, "animation"); append_json_string(j, d.run.animation);
-    j += ','; key(j, "clip"); append_json_string(j, d.run.clip);
-    j += ','; key(j, "fps"); append_number(j, d.run.fps);
-    j += ','; key(j, "reference"); append_json_string(j, d.run.reference_kind + (d.run.reference.empty() ? "" : " " + d.run.reference));
-    j += ','; key(j, "weld"); j += d.run.weld ? "true" : "false";
-    j += ','; key(j, "params"); append_tension_params(j, d.run.params);
+    w.member("animation", d.run.animation).member("clip", d.run.clip).member("fps", d.run.fps);
+    w.member("reference", d.run.reference_kind + (d.run.reference.empty() ? "" : " " + d.run.reference));
+    w.member("weld", d.run.weld);
+    w.key("params");
+    write_tension_params(w, d.run.params);
     // What T is (--measure) and its smoothing: the page names it, and for principal shows lambda.
-    j += ','; key(j, "measure"); j += "{\"kind\":"; append_json_string(j, std::string(measure_name(d.run.measure.measure)));
-    j += ",\"smooth\":"; append_number(j, static_cast<long>(d.run.measure.smooth));
-    j += ",\"smooth_weights\":"; append_json_string(j, std::string(smooth_weights_name(d.run.measure.weights))); j += '}';
-    j += ','; key(j, "range"); j += "{\"t_s\":"; append_number(j, d.run.range.t_s);
-    j += ",\"t_c\":"; append_number(j, d.run.range.t_c);
-    j += ",\"auto\":"; j += d.run.auto_range ? "true" : "false";
-    j += ",\"percentile\":"; append_number(j, d.run.percentile); j += '}';
-    j += ','; key(j, "frames"); j += '[';
-    for (std::size_t i = 0; i < d.frames.size(); ++i) {
-        if (i) j += ',';
-        append_frame(j, d.frames[i]);
-    }
-    j += "],"; key(j, "shown"); j += '[';
-    for (std::size_t i = 0; i < d.shown.size(); ++i) {
-        if (i) j += ',';
-        append_number(j, static_cast<unsigned long>(d.shown[i]));
-    }
-    j += "],"; key(j, "subsample"); append_json_string(j, d.subsample_reason);
-    j += ','; key(j, "t_encoding"); j += "{\"bits\":"; append_number(j, static_cast<long>(d.t_bits));
-    j += ",\"log_lo\":"; append_number(j, static_cast<double>(lo));
-    j += ",\"log_step\":"; append_number(j, t_step);
-    j += ",\"relative_error\":"; append_number(j, std::expm1(t_step / 2)); j += '}';
-    j += ','; key(j, "meshes"); j += '[';
-    for (std::size_t mi = 0; mi < d.meshes.size(); ++mi) {
-        const ReportMesh& m = d.meshes[mi];
+    w.key("measure").begin_object().member("kind", measure_name(d.run.measure.measure));
+    w.member("smooth", static_cast<long>(d.run.measure.smooth));
+    w.member("smooth_weights", smooth_weights_name(d.run.measure.weights)).end_object();
+    w.key("range").begin_object().member("t_s", d.run.range.t_s).member("t_c", d.run.range.t_c);
+    w.member("auto", d.run.auto_range).member("percentile", d.run.percentile).end_object();
+    w.key("frames").begin_array();
+    for (const Frame& f : d.frames) write_report_frame(w, f);
+    w.end_array();
+    w.number_array("shown", d.shown.size(), [&](std::size_t i) { return static_cast<unsigned long>(d.shown[i]); });
+    w.member("subsample", d.subsample_reason);
+    w.key("t_encoding").begin_object().member("bits", static_cast<long>(d.t_bits));
+    w.member("log_lo", static_cast<double>(lo)).member("log_step", t_step);
+    w.member("relative_error", std::expm1(t_step / 2)).end_object();
+    w.key("meshes").begin_array();
+    for (const ReportMesh& m : d.meshes) {
         const Box b = box_of(m);
-        if (mi) j += ',';
-        j += '{'; key(j, "name"); append_json_string(j, m.name);
-        j += ','; key(j, "vertices"); append_number(j, static_cast<unsigned long>(m.vertex_count));
-        j += ','; key(j, "origin"); j += '[';
-        for (int a = 0; a < 3; ++a) { if (a) j += ','; append_number(j, b.lo[a]); }
-        j += "],"; key(j, "step"); j += '[';
-        for (int a = 0; a < 3; ++a) { if (a) j += ','; append_number(j, b.step[a]); }
-        j += "],"; key(j, "index_bits");
+        w.begin_object().member("name", m.name).member("vertices", static_cast<unsigned long>(m.vertex_count));
+        w.number_array("origin", 3, [&](std::size_t a) { return b.lo[a]; });
+        w.number_array("step", 3, [&](std::size_t a) { return b.step[a]; });
         const bool small = m.vertex_count <= 65536;
-        j += small ? "16" : "32";
+        w.member("index_bits", small ? 16 : 32);
         std::vector<std::uint8_t> bytes;
         if (m.same_triangles_as >= 0) {
-            j += ','; key(j, "triangles_of"); append_number(j, static_cast<long>(m.same_triangles_as));
+            w.member("triangles_of", static_cast<long>(m.same_triangles_as));
         } else {
             bytes.reserve(m.triangles.size() * 4);
             for (std::uint32_t v : m.triangles) small ? append_le(bytes, static_cast<std::uint16_t>(v)) : append_le(bytes, v);
-            j += ','; key(j, "triangles"); append_b64_string(j, bytes);
+            w.key("triangles");
+            write_b64(w, bytes);
         }
-        j += ','; key(j, "motion");
         switch (m.motion) {
             case ReportMotion::Static:
-                j += "\"static\",";
-                key(j, "rest"); append_positions(j, b, m.rest);
+                w.member("motion", "static").key("rest");
+                write_positions(w, b, m.rest);
                 break;
             case ReportMotion::Baked:
-                j += "\"baked\",";
-                key(j, "rest"); append_positions(j, b, m.rest);
-                j += ','; key(j, "positions"); append_positions(j, b, m.positions);
+                w.member("motion", "baked").key("rest");
+                write_positions(w, b, m.rest);
+                w.key("positions");
+                write_positions(w, b, m.positions);
                 break;
             case ReportMotion::Skinned:
-                j += "\"skinned\",";
-                key(j, "base"); append_positions(j, b, m.base);
-                j += ','; key(j, "influence_count"); append_b64_string(j, m.influence_count);
+                w.member("motion", "skinned").key("base");
+                write_positions(w, b, m.base);
+                w.key("influence_count");
+                write_b64(w, m.influence_count);
                 bytes.clear();
                 for (std::uint16_t v : m.joints) append_le(bytes, v);
-                j += ','; key(j, "joints"); append_b64_string(j, bytes);
-                j += ','; key(j, "weights"); append_floats(j, m.weights);
-                j += ','; key(j, "joint_count"); append_number(j, static_cast<unsigned long>(m.joint_count));
-                j += ','; key(j, "rest_joints"); append_floats(j, m.rest_joints);
-                j += ','; key(j, "frame_joints"); append_floats(j, m.frame_joints);
+                w.key("joints");
+                write_b64(w, bytes);
+                w.key("weights");
+                write_floats(w, m.weights);
+                w.member("joint_count", static_cast<unsigned long>(m.joint_count));
+                w.key("rest_joints");
+                write_floats(w, m.rest_joints);
+                w.key("frame_joints");
+                write_floats(w, m.frame_joints);
                 break;
         }
-        auto append_t = [&](const char* name, const std::vector<float>& ts) {
+        auto write_t = [&](const char* name, const std::vector<float>& ts) {
             bytes.clear();
             bytes.reserve(ts.size() * 2);
             for (float t : ts) {
@@ -303,39 +259,29 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
                 if (d.t_bits == 8) bytes.push_back(static_cast<std::uint8_t>(q));
                 else append_le(bytes, static_cast<std::uint16_t>(q));
             }
-            j += ','; key(j, name); j += '"'; append_base64(j, bytes.data(), bytes.size()); j += '"';
+            w.key(name);
+            write_b64(w, bytes);
         };
-        append_t("t", m.t);
-        if (m.two_sided) append_t("t_stretch", m.t_stretch);
-        j += '}';
+        write_t("t", m.t);
+        if (m.two_sided) write_t("t_stretch", m.t_stretch);
+        w.end_object();
     }
-    j += "],"; key(j, "worst"); j += '[';
-    for (std::size_t i = 0; i < d.worst.size(); ++i) {
-        const ReportVertex& w = d.worst[i];
-        if (i) j += ',';
-        j += "{\"mesh\":"; append_number(j, static_cast<long>(w.mesh));
-        j += ",\"vertex\":"; append_number(j, static_cast<unsigned long>(w.vertex));
-        j += ",\"kind\":"; append_json_string(j, w.kind);
-        j += ",\"t\":"; append_number(j, w.t);
-        j += ",\"frame\":"; append_number(j, static_cast<unsigned long>(w.frame));
-        j += ",\"series\":[";
-        for (std::size_t f = 0; f < w.series.size(); ++f) {
-            if (f) j += ',';
-            append_number(j, w.series[f]);
-        }
-        j += "]}";
+    w.end_array().key("worst").begin_array();
+    for (const ReportVertex& v : d.worst) {
+        w.begin_object().member("mesh", static_cast<long>(v.mesh)).member("vertex", static_cast<unsigned long>(v.vertex));
+        w.member("kind", v.kind).member("t", v.t).member("frame", static_cast<unsigned long>(v.frame));
+        w.number_array("series", v.series.size(), [&](std::size_t f) { return v.series[f]; }).end_object();
     }
-    j += ']';
+    w.end_array();
     if (d.has_check) {
         const ReportCheck& c = d.check;
-        j += ','; key(j, "check"); j += "{\"failed\":"; j += c.failed ? "true" : "false";
-        if (c.has_stretch) { j += ",\"max_stretch\":"; append_number(j, c.max_stretch); }
-        if (c.has_compress) { j += ",\"max_compress\":"; append_number(j, c.max_compress); }
-        j += ",\"stretch_count\":"; append_number(j, static_cast<unsigned long>(c.stretch_count));
-        j += ",\"compress_count\":"; append_number(j, static_cast<unsigned long>(c.compress_count));
-        j += '}';
+        w.key("check").begin_object().member("failed", c.failed);
+        if (c.has_stretch) w.member("max_stretch", c.max_stretch);
+        if (c.has_compress) w.member("max_compress", c.max_compress);
+        w.member("stretch_count", static_cast<unsigned long>(c.stretch_count));
+        w.member("compress_count", static_cast<unsigned long>(c.compress_count)).end_object();
     }
-    j += '}';
+    w.end_object();
 
     const auto at = viewer.find(kDataMarker);
     out.write(std::string_view(viewer).substr(0, at));

@@ -2,51 +2,38 @@
 
 #include "rigscope/core/vertex_match.h"
 
+#include <algorithm>
+
+#include "rigscope/io/json_keys.h"
+#include "rigscope/io/json_writer.h"
+
 namespace rigscope {
 
 namespace {
 
-void append_vec(std::string& buf, const Eigen::Vector3d& v) {
-    buf += '[';
-    for (int c = 0; c < 3; ++c) {
-        if (c) buf += ',';
-        append_number(buf, v[c]);
-    }
-    buf += ']';
-}
+namespace k = json_keys;
 
-void append_header(std::string& buf, const RunInfo& run, int mesh, const char* mode) {
+void write_vec(JsonWriter& w, const Eigen::Vector3d& v) { w.number_array(3, [&](std::size_t c) { return v[static_cast<int>(c)]; }); }
+
+// The header and run members of both JSON outputs, the top-level object left open.
+void write_header(JsonWriter& w, const RunInfo& run, int mesh, const char* mode) {
     const Scene& scene = *run.scene;
     const std::vector<Frame>& frames = *run.frames;
-    buf += "{\"input\":";
-    append_json_string(buf, run.input);
-    buf += ",\"mesh\":";
-    append_json_string(buf, scene.meshes[mesh].name);
-    buf += ",\"mode\":\"";
-    buf += mode;
-    buf += "\",\"clip\":";
-    if (run.clip) append_json_string(buf, run.clip->name); else buf += "null";
-    buf += ",\"fps\":";
-    append_number(buf, run.fps);
-    buf += ",\"frames\":[";
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        if (i) buf += ',';
-        append_frame(buf, frames[i], true);
-    }
-    buf += "],\"diagonal\":";
-    append_number(buf, bounding_diagonal(scene.meshes[mesh].positions));
+    w.begin_object();
+    write_json_header(w, "rivet", run.input);
+    w.member(k::mesh, scene.meshes[mesh].name).member("mode", mode);
+    w.member_or_null("clip", run.clip != nullptr, run.clip ? std::string_view(run.clip->name) : std::string_view());
+    w.member("fps", run.fps).key(k::frames).begin_array();
+    for (const Frame& f : frames) w.frame(f);
+    w.end_array().member("diagonal", bounding_diagonal(scene.meshes[mesh].positions));
 }
 
 double relative(double error, double diagonal) { return diagonal > 0 ? error / diagonal : 0.0; }
 
 // One baked row's fields after frame, time and vertex: position, then quaternion x, y, z, w.
-void append_baked(std::string& buf, const BakedTransform& t, bool json) {
-    static const char* const kKeys[] = {",\"x\":", ",\"y\":", ",\"z\":", ",\"qx\":", ",\"qy\":", ",\"qz\":", ",\"qw\":"};
+void values_of(const BakedTransform& t, double (&v)[7]) {
     const double values[7] = {t.position.x(), t.position.y(), t.position.z(), t.rotation.x(), t.rotation.y(), t.rotation.z(), t.rotation.w()};
-    for (int c = 0; c < 7; ++c) {
-        buf += json ? kKeys[c] : ",";
-        append_number(buf, values[c]);
-    }
+    std::copy(values, values + 7, v);
 }
 
 }  // namespace
@@ -64,44 +51,28 @@ std::string influence_list(const Scene& scene, const std::vector<RivetInfluence>
 void write_fit_json(std::string& buf, const RunInfo& run, int mesh, const std::vector<RivetResult>& rivets) {
     const Scene& scene = *run.scene;
     const double diagonal = bounding_diagonal(scene.meshes[mesh].positions);
-    append_header(buf, run, mesh, "fit");
-    buf += ",\"rivets\":[";
-    for (std::size_t i = 0; i < rivets.size(); ++i) {
-        const RivetResult& r = rivets[i];
+    JsonWriter w(buf);
+    write_header(w, run, mesh, "fit");
+    w.key("rivets").begin_array();
+    for (const RivetResult& r : rivets) {
         const int parent = scene.nodes[r.joint].parent;
-        buf += i ? ",{\"vertex\":" : "{\"vertex\":";
-        append_number(buf, static_cast<unsigned long>(r.vertex));
-        buf += ",\"joint\":";
-        append_json_string(buf, scene.nodes[r.joint].name);
-        buf += ",\"parent\":";
-        if (parent >= 0) append_json_string(buf, scene.nodes[parent].name); else buf += "null";
-        buf += ",\"influences\":[";
-        for (std::size_t k = 0; k < r.influences.size(); ++k) {
-            buf += k ? ",{\"joint\":" : "{\"joint\":";
-            append_json_string(buf, scene.nodes[r.influences[k].joint].name);
-            buf += ",\"weight\":";
-            append_number(buf, r.influences[k].weight);
-            buf += '}';
-        }
-        buf += "],\"analytic_pivot\":";
-        if (r.analytic) append_vec(buf, *r.analytic); else buf += "null";
-        buf += ",\"pivot_world\":";
-        append_vec(buf, r.pivot_world);
-        buf += ",\"pivot_parent\":";
-        append_vec(buf, r.fit.pivot_parent);
-        buf += ",\"offset\":";
-        append_vec(buf, r.fit.offset);
-        buf += ",\"rank\":";
-        append_number(buf, r.fit.rank);
-        buf += ",\"rms_error\":";
-        append_number(buf, r.fit.rms_error);
-        buf += ",\"max_error\":";
-        append_number(buf, r.fit.max_error);
-        buf += ",\"max_error_relative\":";
-        append_number(buf, relative(r.fit.max_error, diagonal));
-        buf += '}';
+        w.begin_object().member(k::vertex, static_cast<unsigned long>(r.vertex)).member("joint", scene.nodes[r.joint].name);
+        w.member_or_null("parent", parent >= 0, parent >= 0 ? std::string_view(scene.nodes[parent].name) : std::string_view());
+        w.key("influences").begin_array();
+        for (const RivetInfluence& i : r.influences) w.begin_object().member("joint", scene.nodes[i.joint].name).member("weight", i.weight).end_object();
+        w.end_array().key("analytic_pivot");
+        if (r.analytic) write_vec(w, *r.analytic); else w.null();
+        w.key("pivot_world");
+        write_vec(w, r.pivot_world);
+        w.key("pivot_parent");
+        write_vec(w, r.fit.pivot_parent);
+        w.key("offset");
+        write_vec(w, r.fit.offset);
+        w.member("rank", r.fit.rank).member("rms_error", r.fit.rms_error).member("max_error", r.fit.max_error);
+        w.member("max_error_relative", relative(r.fit.max_error, diagonal)).end_object();
     }
-    buf += "]}\n";
+    w.end_array().end_object();
+    buf += '\n';
 }
 
 void write_fit_csv(std::string& buf, const Scene& scene, const std::vector<RivetResult>& rivets, double diagonal) {
@@ -134,22 +105,22 @@ void write_fit_csv(std::string& buf, const Scene& scene, const std::vector<Rivet
 
 void write_bake_json(OutputFile& out, const RunInfo& run, int mesh, const std::vector<std::uint32_t>& vertices,
                      const std::vector<std::vector<BakedTransform>>& frames) {
-    std::string& buf = out.buffer();
-    append_header(buf, run, mesh, "bake");
-    buf += ",\"bake\":[";
+    static constexpr std::string_view kKeys[7] = {k::x, k::y, "z", k::qx, k::qy, k::qz, k::qw};
+    JsonWriter w(out.buffer());
+    write_header(w, run, mesh, "bake");
+    w.key(k::bake).begin_array();
     for (std::size_t fi = 0; fi < frames.size(); ++fi)
         for (std::size_t i = 0; i < vertices.size(); ++i) {
-            buf += fi || i ? ",{\"frame\":" : "{\"frame\":";
-            append_frame(buf, (*run.frames)[fi], true);
-            buf += ",\"time\":";
-            append_number(buf, (*run.frames)[fi].time);
-            buf += ",\"vertex\":";
-            append_number(buf, static_cast<unsigned long>(vertices[i]));
-            append_baked(buf, frames[fi][i], true);
-            buf += '}';
+            const Frame& f = (*run.frames)[fi];
+            w.begin_object().key(k::frame).frame(f).member(k::time, f.time).member(k::vertex, static_cast<unsigned long>(vertices[i]));
+            double v[7];
+            values_of(frames[fi][i], v);
+            for (int c = 0; c < 7; ++c) w.member(kKeys[c], v[c]);
+            w.end_object();
             out.maybe_flush();
         }
-    buf += "]}\n";
+    w.end_array().end_object();
+    out.buffer() += '\n';
 }
 
 void write_bake_csv(OutputFile& out, const RunInfo& run, const std::vector<std::uint32_t>& vertices,
@@ -158,12 +129,14 @@ void write_bake_csv(OutputFile& out, const RunInfo& run, const std::vector<std::
     buf += "frame,time,vertex,x,y,z,qx,qy,qz,qw\n";
     for (std::size_t fi = 0; fi < frames.size(); ++fi)
         for (std::size_t i = 0; i < vertices.size(); ++i) {
-            append_frame(buf, (*run.frames)[fi], false);
-            buf += ',';
-            append_number(buf, (*run.frames)[fi].time);
-            buf += ',';
+            append_csv_frame_prefix(buf, (*run.frames)[fi]);
             append_number(buf, static_cast<unsigned long>(vertices[i]));
-            append_baked(buf, frames[fi][i], false);
+            double v[7];
+            values_of(frames[fi][i], v);
+            for (double x : v) {
+                buf += ',';
+                append_number(buf, x);
+            }
             buf += '\n';
             out.maybe_flush();
         }

@@ -1,6 +1,8 @@
 #include "rigscope/io/rom_writer.h"
 
 #include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/json_keys.h"
+#include "rigscope/io/json_writer.h"
 
 namespace rigscope {
 
@@ -24,33 +26,20 @@ std::string rom_listing(const Scene& scene, const RomPlan& plan) {
     return s;
 }
 
-std::string rom_listing_json(const Scene& scene, const RomPlan& plan) {
-    std::string s = "{\"angle_deg\":";
-    append_number(s, plan.angle_deg);
-    s += ",\"frames_per_sweep\":";
-    append_number(s, plan.frames_per_sweep);
-    s += ",\"fps\":";
-    append_number(s, plan.fps);
-    s += ",\"frames\":";
-    append_number(s, plan.sweeps.empty() ? 0L : plan.sweeps.back().last + 1);
-    s += ",\"sweeps\":[";
-    for (std::size_t i = 0; i < plan.sweeps.size(); ++i) {
-        const RomSweep& w = plan.sweeps[i];
-        s += i ? ",{\"joint\":" : "{\"joint\":";
-        append_json_string(s, scene.nodes[w.node].name);
-        s += ",\"axis\":\"";
-        s += rom_axis_name(w.axis);
-        s += "\",\"first\":";
-        append_number(s, w.first);
-        s += ",\"last\":";
-        append_number(s, w.last);
-        s += ",\"plus_frame\":";
-        append_number(s, w.first + plan.frames_per_sweep / 4);
-        s += ",\"minus_frame\":";
-        append_number(s, w.first + 3 * plan.frames_per_sweep / 4);
-        s += '}';
+std::string rom_listing_json(const std::string& input, const Scene& scene, const RomPlan& plan) {
+    std::string s;
+    JsonWriter w(s);
+    w.begin_object();
+    write_json_header(w, "rom", input);
+    w.member("angle_deg", plan.angle_deg).member("frames_per_sweep", plan.frames_per_sweep).member("fps", plan.fps);
+    w.member(json_keys::frames, plan.sweeps.empty() ? 0L : plan.sweeps.back().last + 1).key("sweeps").begin_array();
+    for (const RomSweep& sw : plan.sweeps) {
+        w.begin_object().member("joint", scene.nodes[sw.node].name).member("axis", rom_axis_name(sw.axis));
+        w.member("first", sw.first).member("last", sw.last).member("plus_frame", sw.first + plan.frames_per_sweep / 4);
+        w.member("minus_frame", sw.first + 3 * plan.frames_per_sweep / 4).end_object();
     }
-    s += "]}\n";
+    w.end_array().end_object();
+    s += '\n';
     return s;
 }
 

@@ -56,12 +56,7 @@ public:
         for (const auto& view : meshes_) {
             const MeshTension& mt = *view.tension;
             std::string prefix;
-            append_frame(prefix, f, false);
-            prefix += ',';
-            append_number(prefix, f.time);
-            prefix += ',';
-            append_csv_field(prefix, view.name);
-            prefix += ',';
+            append_csv_row_prefix(prefix, f, view.name);
             // A row's numbers go through std::to_chars into a small array and join the buffer
             // in one append: appending field by field cost more than the formatting.
             const Measure measure = mt.measure.measure;

@@ -2,68 +2,34 @@
 // vertices' series (small by construction) are held until the end.
 #include "rigscope/io/tension_output.h"
 
+#include "rigscope/io/json_keys.h"
+#include "rigscope/io/json_writer.h"
+
 namespace rigscope {
 
 namespace {
 
-void key(std::string& b, const char* k) {
-    append_json_string(b, k);
-    b += ':';
-}
+namespace k = json_keys;
 
-void append_run(std::string& b, const TensionRun& run) {
-    key(b, "rigscope");
-    append_json_string(b, run.version);
-    b += ",\"command\":\"tension\",";
-    key(b, "input");
-    append_json_string(b, run.input);
-    if (!run.animation.empty()) {
-        b += ',';
-        key(b, "animation");
-        append_json_string(b, run.animation);
-    }
-    b += ",\"reference\":{\"kind\":";
-    append_json_string(b, run.reference_kind);
-    if (!run.reference.empty()) {
-        b += ",\"value\":";
-        append_json_string(b, run.reference);
-    }
-    b += "},\"clip\":";
-    if (run.clip.empty()) b += "null"; else append_json_string(b, run.clip);
-    b += ",\"fps\":";
-    append_number(b, run.fps);
-    b += ",\"weld\":";
-    b += run.weld ? "true" : "false";
-    b += ",\"parameters\":";
-    append_tension_params(b, run.params);
-    b += ",\"range\":{\"t_s\":";
-    append_number(b, run.range.t_s);
-    b += ",\"t_c\":";
-    append_number(b, run.range.t_c);
-    b += ",\"auto\":";
-    if (run.auto_range) {
-        b += "{\"percentile\":";
-        append_number(b, run.percentile);
-        b += '}';
-    } else {
-        b += "false";
-    }
-    b += '}';
+void write_run(JsonWriter& w, const TensionRun& run) {
+    write_json_header(w, "tension", run.input);
+    if (!run.animation.empty()) w.member("animation", run.animation);
+    w.key("reference").begin_object().member("kind", run.reference_kind);
+    if (!run.reference.empty()) w.member("value", run.reference);
+    w.end_object();
+    w.member_or_null("clip", !run.clip.empty(), run.clip);
+    w.member("fps", run.fps).member("weld", run.weld).key("parameters");
+    write_tension_params(w, run.params);
+    w.key(k::range).begin_object().member(k::t_s, run.range.t_s).member(k::t_c, run.range.t_c).key(k::auto_range);
+    if (run.auto_range) w.begin_object().member(k::percentile, run.percentile).end_object();
+    else w.value(false);
+    w.end_object();
     if (run.measure.measure != Measure::edge || run.measure.smooth > 0) {
         // Only beside the default: a default run's header stays as it was.
-        b += ",\"measure\":{\"kind\":";
-        append_json_string(b, measure_name(run.measure.measure));
-        b += ",\"smooth\":";
-        append_number(b, run.measure.smooth);
-        b += ",\"smooth_weights\":";
-        append_json_string(b, smooth_weights_name(run.measure.weights));
-        b += '}';
+        w.key(k::measure).begin_object().member("kind", measure_name(run.measure.measure));
+        w.member("smooth", run.measure.smooth).member("smooth_weights", smooth_weights_name(run.measure.weights)).end_object();
     }
-    b += ",\"chunk\":{\"index\":";
-    append_number(b, run.chunk_index);
-    b += ",\"count\":";
-    append_number(b, run.chunk_count);
-    b += '}';
+    w.key(k::chunk).begin_object().member(k::index, run.chunk_index).member(k::count, run.chunk_count).end_object();
 }
 
 // The measure's extremes of one mesh and frame: area, the lowest and highest T_area; principal,
@@ -86,43 +52,29 @@ TensionExtremes measure_extremes(const MeshTension& mt) {
     return e;
 }
 
-void append_extremes(std::string& b, const TensionExtremes& e) {
-    b += "\"min\":";
-    append_number(b, e.min_t);
-    b += ",\"min_index\":";
-    append_number(b, e.min_index);
-    b += ",\"max\":";
-    append_number(b, e.max_t);
-    b += ",\"max_index\":";
-    append_number(b, e.max_index);
+void write_extremes(JsonWriter& w, const TensionExtremes& e) {
+    w.member(k::min, e.min_t).member(k::min_index, e.min_index).member(k::max, e.max_t).member(k::max_index, e.max_index);
 }
 
 class JsonSink : public TensionSink {
 public:
-    explicit JsonSink(OutputFile& out) : out_(out) {}
+    explicit JsonSink(OutputFile& out) : out_(out), w_(out.buffer()) {}
 
     void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
         meshes_ = meshes;
-        std::string& b = out_.buffer();
-        b += '{';
-        append_run(b, run);
-        b += ",\"meshes\":[";
-        for (std::size_t m = 0; m < meshes.size(); ++m) {
-            const MeshTension& mt = *meshes[m].tension;
-            b += m ? ",{\"name\":" : "{\"name\":";
-            append_json_string(b, meshes[m].name);
-            b += ",\"vertices\":";
-            append_number(b, static_cast<unsigned long>(mt.topo.welded_of.size()));
-            b += ",\"welded_vertices\":";
-            append_number(b, static_cast<unsigned long>(mt.topo.welded_count()));
-            b += ",\"edges\":";
-            append_number(b, static_cast<unsigned long>(mt.topo.edge_count()));
-            b += ",\"rest_degenerate\":";
-            append_number(b, static_cast<unsigned long>(mt.rest_degenerate));
-            b += '}';
+        w_.begin_object();
+        write_run(w_, run);
+        w_.key(k::meshes).begin_array();
+        for (const TensionMeshView& view : meshes) {
+            const MeshTension& mt = *view.tension;
+            w_.begin_object().member(k::name, view.name);
+            w_.member(k::vertices, static_cast<unsigned long>(mt.topo.welded_of.size()));
+            w_.member("welded_vertices", static_cast<unsigned long>(mt.topo.welded_count()));
+            w_.member("edges", static_cast<unsigned long>(mt.topo.edge_count()));
+            w_.member("rest_degenerate", static_cast<unsigned long>(mt.rest_degenerate)).end_object();
         }
-        b += "],\"frames\":[";
+        w_.end_array().key(k::frames).begin_array();
         series_.resize(meshes.size());
         overall_.resize(meshes.size());
         measured_ = run.measure.measure != Measure::edge;
@@ -131,44 +83,30 @@ public:
     }
 
     void frame(const Frame& f) override {
-        std::string& b = out_.buffer();
-        b += frames_ ? ",{\"frame\":" : "{\"frame\":";
-        if (f.bind) b += "\"bind\""; else append_number(b, f.number);
-        b += ",\"time\":";
-        append_number(b, f.time);
-        b += ",\"meshes\":[";
+        w_.begin_object().key(k::frame).frame(f).member(k::time, f.time).key(k::meshes).begin_array();
         for (std::size_t m = 0; m < meshes_.size(); ++m) {
             const MeshTension& mt = *meshes_[m].tension;
             const TensionExtremes e = tension_extremes(mt);
-            b += m ? ",{\"min_t\":" : "{\"min_t\":";
-            append_number(b, e.min_t);
-            b += ",\"min_index\":";
-            append_number(b, e.min_index);
-            b += ",\"max_t\":";
-            append_number(b, e.max_t);
-            b += ",\"max_index\":";
-            append_number(b, e.max_index);
-            b += ",\"degenerate\":";
-            append_number(b, static_cast<unsigned long>(mt.degenerate));
+            w_.begin_object().member(k::min_t, e.min_t).member(k::min_index, e.min_index);
+            w_.member(k::max_t, e.max_t).member(k::max_index, e.max_index);
+            w_.member("degenerate", static_cast<unsigned long>(mt.degenerate));
             if (measured_) {
                 const TensionExtremes me = measure_extremes(mt);
-                b += ",\"measure\":{";
-                append_extremes(b, me);
-                b += ",\"degenerate\":";
-                append_number(b, static_cast<unsigned long>(mt.measure_degenerate));
-                b += '}';
+                w_.key(k::measure).begin_object();
+                write_extremes(w_, me);
+                w_.member("degenerate", static_cast<unsigned long>(mt.measure_degenerate)).end_object();
                 Overall& o = measure_overall_[m];
                 if (frames_ == 0 || me.min_t < o.ext.min_t) { o.ext.min_t = me.min_t; o.ext.min_index = me.min_index; o.min_frame = f; }
                 if (frames_ == 0 || me.max_t > o.ext.max_t) { o.ext.max_t = me.max_t; o.ext.max_index = me.max_index; o.max_frame = f; }
             }
-            b += '}';
+            w_.end_object();
             Overall& o = overall_[m];
             if (frames_ == 0 || e.min_t < o.ext.min_t) { o.ext.min_t = e.min_t; o.ext.min_index = e.min_index; o.min_frame = f; }
             if (frames_ == 0 || e.max_t > o.ext.max_t) { o.ext.max_t = e.max_t; o.ext.max_index = e.max_index; o.max_frame = f; }
-            for (std::size_t k = 0; k < series_[m].size(); ++k) {
-                const std::uint32_t w = mt.topo.welded_of[meshes_[m].vertices[k]];
+            for (std::size_t i = 0; i < series_[m].size(); ++i) {
+                const std::uint32_t w = mt.topo.welded_of[meshes_[m].vertices[i]];
                 // t, then the T of each map, then the measure's own values.
-                Sample& smp = series_[m][k].emplace_back();
+                Sample& smp = series_[m][i].emplace_back();
                 smp.t = mt.t[w];
                 smp.tc = mt.compress_t()[w];
                 smp.ts = mt.stretch_t()[w];
@@ -179,83 +117,50 @@ public:
                 }
             }
         }
-        b += "]}";
+        w_.end_array().end_object();
         ++frames_;
         out_.maybe_flush();
     }
 
     void end() override {
-        std::string& b = out_.buffer();
-        b += "],\"summary\":[";
+        w_.end_array().key(k::summary).begin_array();
         for (std::size_t m = 0; m < meshes_.size(); ++m) {
             const Overall& o = overall_[m];
-            b += m ? ",{\"mesh\":" : "{\"mesh\":";
-            append_json_string(b, meshes_[m].name);
-            b += ",\"min_t\":";
-            append_number(b, o.ext.min_t);
-            b += ",\"min_index\":";
-            append_number(b, o.ext.min_index);
-            b += ",\"min_frame\":";
-            if (o.min_frame.bind) b += "\"bind\""; else append_number(b, o.min_frame.number);
-            b += ",\"max_t\":";
-            append_number(b, o.ext.max_t);
-            b += ",\"max_index\":";
-            append_number(b, o.ext.max_index);
-            b += ",\"max_frame\":";
-            if (o.max_frame.bind) b += "\"bind\""; else append_number(b, o.max_frame.number);
-            b += '}';
+            w_.begin_object().member(k::mesh, meshes_[m].name).member(k::min_t, o.ext.min_t).member(k::min_index, o.ext.min_index);
+            w_.key(k::min_frame).frame(o.min_frame).member(k::max_t, o.ext.max_t).member(k::max_index, o.ext.max_index);
+            w_.key(k::max_frame).frame(o.max_frame).end_object();
         }
-        b += ']';
+        w_.end_array();
         if (measured_) {
             // area: T_area; principal: lowest lambda_min and highest lambda_max, over the frames.
-            b += ",\"measure_summary\":[";
+            w_.key(k::measure_summary).begin_array();
             for (std::size_t m = 0; m < meshes_.size(); ++m) {
                 const Overall& o = measure_overall_[m];
-                b += m ? ",{\"mesh\":" : "{\"mesh\":";
-                append_json_string(b, meshes_[m].name);
-                b += ',';
-                append_extremes(b, o.ext);
-                b += ",\"min_frame\":";
-                if (o.min_frame.bind) b += "\"bind\""; else append_number(b, o.min_frame.number);
-                b += ",\"max_frame\":";
-                if (o.max_frame.bind) b += "\"bind\""; else append_number(b, o.max_frame.number);
-                b += '}';
+                w_.begin_object().member(k::mesh, meshes_[m].name);
+                write_extremes(w_, o.ext);
+                w_.key(k::min_frame).frame(o.min_frame).key(k::max_frame).frame(o.max_frame).end_object();
             }
-            b += ']';
+            w_.end_array();
         }
-        b += ",\"vertices\":[";
-        bool first = true;
+        w_.key(k::vertices).begin_array();
+        const TensionRemap remap(run_.range, run_.params);
         for (std::size_t m = 0; m < meshes_.size(); ++m) {
-            for (std::size_t k = 0; k < series_[m].size(); ++k) {
-                b += first ? "{\"mesh\":" : ",{\"mesh\":";
-                first = false;
-                append_json_string(b, meshes_[m].name);
-                b += ",\"vertex\":";
-                append_number(b, meshes_[m].vertices[k]);
-                const auto& ts = series_[m][k];
-                auto list = [&](const char* name, auto fn) {
-                    b += ",\"";
-                    b += name;
-                    b += "\":[";
-                    for (std::size_t i = 0; i < ts.size(); ++i) {
-                        if (i) b += ',';
-                        append_number(b, fn(ts[i]));
-                    }
-                    b += ']';
-                };
-                list("t", [](const Sample& s) { return s.t; });
-                const TensionRemap remap(run_.range, run_.params);
-                list("compress", [&](const Sample& s) { return remap.compress(s.tc); });
-                list("stretch", [&](const Sample& s) { return remap.stretch(s.ts); });
-                if (run_.measure.measure == Measure::area) list("t_area", [](const Sample& s) { return s.a; });
+            for (std::size_t i = 0; i < series_[m].size(); ++i) {
+                const auto& ts = series_[m][i];
+                w_.begin_object().member(k::mesh, meshes_[m].name).member(k::vertex, meshes_[m].vertices[i]);
+                w_.number_array(k::t, ts.size(), [&](std::size_t f) { return ts[f].t; });
+                w_.number_array(k::compress, ts.size(), [&](std::size_t f) { return remap.compress(ts[f].tc); });
+                w_.number_array(k::stretch, ts.size(), [&](std::size_t f) { return remap.stretch(ts[f].ts); });
+                if (run_.measure.measure == Measure::area) w_.number_array(k::t_area, ts.size(), [&](std::size_t f) { return ts[f].a; });
                 if (run_.measure.measure == Measure::principal) {
-                    list("lambda_max", [](const Sample& s) { return s.a; });
-                    list("lambda_min", [](const Sample& s) { return s.b; });
+                    w_.number_array(k::lambda_max, ts.size(), [&](std::size_t f) { return ts[f].a; });
+                    w_.number_array(k::lambda_min, ts.size(), [&](std::size_t f) { return ts[f].b; });
                 }
-                b += '}';
+                w_.end_object();
             }
         }
-        b += "]}\n";
+        w_.end_array().end_object();
+        out_.buffer() += '\n';
     }
 
 private:
@@ -264,6 +169,7 @@ private:
         Frame min_frame, max_frame;
     };
     OutputFile& out_;
+    JsonWriter w_;
     TensionRun run_;
     std::vector<TensionMeshView> meshes_;
     struct Sample {
@@ -279,18 +185,9 @@ private:
 
 std::unique_ptr<TensionSink> make_tension_json(OutputFile& out) { return std::make_unique<JsonSink>(out); }
 
-void append_tension_params(std::string& b, const TensionParams& p) {
-    b += "{\"falloff\":";
-    append_number(b, p.falloff);
-    b += ",\"stretch_area\":";
-    append_number(b, p.stretch_area);
-    b += ",\"compress_area\":";
-    append_number(b, p.compress_area);
-    b += ",\"weight_limit\":";
-    append_number(b, p.weight_limit);
-    b += ",\"smooth_k\":";
-    append_number(b, p.smooth_k);
-    b += '}';
+void write_tension_params(JsonWriter& w, const TensionParams& p) {
+    w.begin_object().member(k::falloff, p.falloff).member(k::stretch_area, p.stretch_area).member(k::compress_area, p.compress_area);
+    w.member(k::weight_limit, p.weight_limit).member(k::smooth_k, p.smooth_k).end_object();
 }
 
 }  // namespace rigscope

@@ -61,6 +61,19 @@ void check_frame_files(const std::vector<ChunkRecord>& chunks) {
     spdlog::info("merge: {} frame files of {} chunks complete ({})", count, r.count, r.output);
 }
 
+// OUT whose extension names the other format than the chunks hold (m.json from CSV chunks) is a
+// slip, refused before anything is written, as an output extension that contradicts --format is.
+void refuse_contradicting_extension(const std::string& out, const std::vector<ChunkRecord>& chunks) {
+    const auto slash = out.find_last_of('/'), dot = out.find_last_of('.');
+    std::string ext = out == "-" || dot == std::string::npos || (slash != std::string::npos && dot < slash) ? "" : out.substr(dot + 1);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext != "json" && ext != "csv") return;  // no extension, or one that names no format merge writes
+    const std::string held = chunk_output_format(chunks);
+    if (ext != held)
+        throw Error(kExitUsage, out + ": the extension says " + ext + " but the chunks hold " + held + " (" + chunks.front().output +
+                                    "): name OUT ." + held);
+}
+
 }  // namespace
 
 void MergeJobOptions::validate() const {
@@ -102,6 +115,7 @@ MergeJobResult run_merge(const MergeJobOptions& opt) {
         std::vector<DiffFrame> frames;
         merge_diff_chunks(chunks, limits, meshes, frames);
         const CheckOutcome outcome = diff_outcome(limits, merged_run_info(chunks), meshes, frames);
+        refuse_contradicting_extension(opt.out, chunks);
         std::vector<std::string> keep = chunk_files(chunks);
         OutputFile out(opt.out, keep);
         std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, keep);
@@ -124,6 +138,7 @@ MergeJobResult run_merge(const MergeJobOptions& opt) {
     if (merged_auto_range(chunks, t_s, t_c))
         spdlog::info("merge: auto range over the frames of all {} chunks: t_s = {}, t_c = {} (each chunk's log shows its own)",
                      chunks.size(), t_s, t_c);
+    refuse_contradicting_extension(opt.out, chunks);
     OutputFile out(opt.out, chunk_files(chunks));
     merge_chunk_outputs(chunks, out);
     out.commit();

@@ -33,7 +33,7 @@ RomJobResult list_and_write(const RomJobOptions& opt, const Input& in) {
     RomJobResult r;
     r.plan = in.rom;
     r.text = rom_listing(in.scene, in.rom);
-    r.json = rom_listing_json(in.scene, in.rom);
+    r.json = rom_listing_json(opt.input.file, in.scene, in.rom);
     if (!opt.out.empty()) {
         OutputFile glb(opt.out, in.paths);
         write_rom_glb(in.scene, in.rom, glb);

@@ -54,6 +54,19 @@ merged_equals 4 json "rivet --bake JSON" -- rivet "$BEND" --bake --vertices 0,27
 merged_equals 3 csv "rivet --bake CSV, cesium_man" -- rivet "$CESIUM" --bake --vertices 10,2000
 merged_equals 4 csv "drive CSV" -- drive data/joystick_face.glb --rig data/joystick_face.rig.json
 merged_equals 4 json "drive JSON" -- drive data/joystick_face.glb --rig data/joystick_face.rig.json
+
+# An OUT whose extension names the other format than the chunks hold is refused (exit 2, naming
+# both), with no output written; a name that says nothing (.txt, none) takes the chunks' format.
+chunks 2 csv tension "$BEND" --frames 1..4
+expect 2 "merge m.json of CSV chunks" -- "$RIGSCOPE" merge "$WORK/m.json" "$WORK/c_0.csv" "$WORK/c_1.csv"
+check "merge m.json of CSV chunks: one line naming both" -- one_line_naming "m.json: the extension says json but the chunks hold csv"
+check "merge m.json of CSV chunks: no m.json" -- test ! -e "$WORK/m.json"
+expect 0 "merge of CSV chunks into a .txt name" -- "$RIGSCOPE" merge "$WORK/m.txt" "$WORK/c_0.csv" "$WORK/c_1.csv"
+check "merge .txt holds the CSV" -- test "$(head -c 11 "$WORK/m.txt")" = "frame,time,"
+chunks 2 json tension "$BEND" --frames 1..4
+expect 2 "merge m.csv of JSON chunks" -- "$RIGSCOPE" merge "$WORK/m.csv" "$WORK/c_0.json" "$WORK/c_1.json"
+check "merge m.csv of JSON chunks: one line naming both" -- one_line_naming "m.csv: the extension says csv but the chunks hold json"
+check "merge m.csv of JSON chunks: no m.csv" -- test ! -e "$WORK/m.csv"
 expect 2 "drive glTF chunk (one animation over all frames)" -- "$RIGSCOPE" drive data/joystick_face.glb --rig data/joystick_face.rig.json --chunk 0/2 -o "$WORK/d.glb"
 
 # check: chunks record their per-vertex extremes beside their JUnit files; merge prints the

@@ -49,7 +49,7 @@ expect 0 "report of cesium_man" -- "$RIGSCOPE" report "$CESIUM" -o "$WORK/cesium
 check "cesium_man page <= 3 MB" -- test "$(size_of "$WORK/cesium.html")" -le 3000000
 check "cesium_man page holds every frame" -- test "$(page_data "$WORK/cesium.html" 'len(d["shown"]) == len(d["frames"]) == 49 and d["subsample"] == ""')" = True
 check "cesium_man page states version, clip, parameters" -- \
-    test "$(page_data "$WORK/cesium.html" 'd["version"] != "" and d["clip"] == "animation_0" and d["params"]["compress_area"] == 0.6')" = True
+    test "$(page_data "$WORK/cesium.html" 'd["rigscope"] != "" and d["command"] == "report" and d["clip"] == "animation_0" and d["params"]["compress_area"] == 0.6')" = True
 peak=$(peak_compress "$CESIUM")
 check "rigscope tension gives cesium_man's peak" -- test -n "$peak"
 check "cesium_man in Chromium: loads offline, #frame, red at the peak, rows jump" -- browser "$WORK/cesium.html" --compressed "$peak"

@@ -20,6 +20,11 @@ std::vector<ChunkRecord> gather_chunks(const std::vector<std::string>& args, con
 // True when the chunks wrote per-frame files (a '#' pattern) rather than one file each.
 bool per_frame_files(const std::vector<ChunkRecord>& chunks);
 
+// "json" or "csv": the format the chunks' outputs hold, read from their first bytes (whichever
+// way -o and --format chose it). Throws Error (exit 3) naming a chunk that is empty, glTF, or
+// of the other format than chunk 0's.
+std::string chunk_output_format(const std::vector<ChunkRecord>& chunks);
+
 // The CSV or JSON outputs of `chunks` joined into `out`: byte for byte the single run's output
 // (one CSV header; JSON arrays over frames joined, summaries and --auto-range recomputed over
 // all frames). Throws Error (exit 3) naming a chunk whose output is not what its record says.

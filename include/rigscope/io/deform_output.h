@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "rigscope/io/json_writer.h"
 #include "rigscope/io/output.h"
 #include "rigscope/io/run_info.h"
 
@@ -13,7 +14,7 @@ namespace rigscope {
 
 class DeformWriter {
 public:
-    // Writes the CSV header, or the JSON document's opening with the run's input, clip and fps.
+    // Writes the CSV header, or the JSON document's opening: the header, the run's clip and fps.
     DeformWriter(OutputFile& out, bool csv, const RunInfo& run);
     // One frame: each mesh's name and positions, in the same order every frame.
     void frame(const Frame& f, const std::vector<std::string>& names, const std::vector<const std::vector<Eigen::Vector3f>*>& positions);
@@ -23,7 +24,7 @@ public:
 private:
     OutputFile& out_;
     bool csv_;
-    std::size_t frames_ = 0;
+    JsonWriter json_;
 };
 
 }  // namespace rigscope

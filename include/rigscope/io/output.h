@@ -99,13 +99,28 @@ void append_json_list(std::string& out, const char* key, std::size_t n, Item ite
 
 // A CSV field: quoted when it holds a comma, quote or newline.
 void append_csv_field(std::string& out, std::string_view s);
-// A JSON string literal with escapes.
+// A JSON string literal with escapes (json_writer.cpp; JsonWriter writes strings through it).
 void append_json_string(std::string& out, std::string_view s);
 
 // A frame as every output names it: its number, or bind (quoted in JSON).
 inline void append_frame(std::string& out, const Frame& f, bool json) {
     if (f.bind) out += json ? "\"bind\"" : "bind";
     else append_number(out, f.number);
+}
+
+// `frame,time,`: how every per-frame CSV row starts.
+inline void append_csv_frame_prefix(std::string& out, const Frame& f) {
+    append_frame(out, f, false);
+    out += ',';
+    append_number(out, f.time);
+    out += ',';
+}
+// `frame,time,mesh,`: the prefix of tension, deform and diff rows, the same for a whole mesh at
+// one frame (callers build it once and copy it per vertex).
+inline void append_csv_row_prefix(std::string& out, const Frame& f, std::string_view mesh) {
+    append_csv_frame_prefix(out, f);
+    append_csv_field(out, mesh);
+    out += ',';
 }
 
 }  // namespace rigscope

@@ -19,6 +19,6 @@ void write_rom_glb(const Scene& scene, const RomPlan& plan, OutputFile& out);
 std::string rom_listing(const Scene& scene, const RomPlan& plan);
 
 // The same as JSON: {"angle_deg", "frames_per_sweep", "fps", "frames", "sweeps": [...]}.
-std::string rom_listing_json(const Scene& scene, const RomPlan& plan);
+std::string rom_listing_json(const std::string& input, const Scene& scene, const RomPlan& plan);
 
 }  // namespace rigscope

@@ -71,6 +71,7 @@ const char* smooth_weights_name(SmoothWeights w);
 
 // The node group's parameters as a JSON object, {"falloff":..,"stretch_area":..,...}: the run
 // header of JSON output and a chunk record's auto-range state both carry it.
-void append_tension_params(std::string& out, const TensionParams& p);
+class JsonWriter;
+void write_tension_params(JsonWriter& w, const TensionParams& p);
 
 }  // namespace rigscope
