@@ -12,37 +12,62 @@ namespace rigscope {
 
 using namespace lint_detail;
 
+namespace {
+
+// A face's distinct sides over the welded points, each as (lower << 32 | higher); false when a
+// corner is no vertex (the face is skipped). A collapsed face (a, b, a) has the side a-b twice:
+// the face counts once per edge.
+template <class Point>
+bool face_sides(const Mesh& mesh, std::uint32_t b, std::uint32_t e, std::size_t nv, const Point& point,
+                std::vector<std::uint64_t>& sides) {
+    sides.clear();
+    for (std::uint32_t k = b; k < e; ++k) {
+        const std::uint32_t i = mesh.face_indices[k], j = mesh.face_indices[k + 1 < e ? k + 1 : b];
+        if (i >= nv || j >= nv) return false;
+        const std::uint32_t pi = point(i), pj = point(j);
+        if (pi == pj) continue;
+        const std::uint64_t side = static_cast<std::uint64_t>(std::min(pi, pj)) << 32 | std::max(pi, pj);
+        // Triangles and quads have a handful of sides: a scan beats a sort.
+        if (sides.size() < 16 ? std::find(sides.begin(), sides.end(), side) == sides.end() : true) sides.push_back(side);
+    }
+    if (sides.size() > 16) {
+        std::sort(sides.begin(), sides.end());
+        sides.erase(std::unique(sides.begin(), sides.end()), sides.end());
+    }
+    return true;
+}
+
+}  // namespace
+
 void lint_faces(const Scene& scene, int m, const std::vector<std::uint32_t>& coincident, const LintParams& params,
                 std::vector<Finding>& out) {
     const Mesh& mesh = scene.meshes[m];
     const std::size_t nv = mesh.positions.size();
     const double diagonal = bounding_diagonal(mesh.positions);
     const double zero_area = params.area_tolerance * diagonal * diagonal;
+    // Points are below nv either way, so they index per-point arrays.
     auto point = [&](std::uint32_t v) { return v < coincident.size() ? coincident[v] : v; };
-    std::vector<std::uint64_t> edges;  // (lower << 32 | higher) points, once per face that has the edge
-    edges.reserve(mesh.face_indices.size());
+    // The faces read, up to the first whose corner range is broken (the rest is not read).
+    std::size_t faces = 0;
+    while (faces < mesh.face_count() && mesh.face_offsets[faces + 1] <= mesh.face_indices.size() &&
+           mesh.face_offsets[faces] <= mesh.face_offsets[faces + 1])
+        ++faces;
+    // Each face's sides bucketed by their lower point (a counting sort, linear): per bucket, the
+    // higher ends once per face that has the edge.
+    std::vector<std::uint32_t> bucket(nv + 1, 0);  // sides per lower point, then bucket ends, then starts
     std::vector<std::uint64_t> sides;
-    for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+    std::size_t side_count = 0;
+    for (std::size_t f = 0; f < faces; ++f) {
         const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
-        if (e > mesh.face_indices.size() || b > e) break;
+        if (!face_sides(mesh, b, e, nv, point, sides)) continue;
+        for (std::uint64_t s : sides) ++bucket[s >> 32];
+        side_count += sides.size();
         // Newell's normal: twice the area of any planar polygon, and of a warped one's projection.
         Eigen::Vector3d twice = Eigen::Vector3d::Zero();
-        bool inside = true;
-        sides.clear();
         for (std::uint32_t k = b; k < e; ++k) {
             const std::uint32_t i = mesh.face_indices[k], j = mesh.face_indices[k + 1 < e ? k + 1 : b];
-            if (i >= nv || j >= nv) {
-                inside = false;
-                break;
-            }
             twice += mesh.positions[i].cast<double>().cross(mesh.positions[j].cast<double>());
-            const std::uint32_t pi = point(i), pj = point(j);
-            if (pi != pj) sides.push_back(static_cast<std::uint64_t>(std::min(pi, pj)) << 32 | std::max(pi, pj));
         }
-        if (!inside) continue;
-        // A collapsed face (a, b, a) has the side a-b twice: count the face once per edge.
-        std::sort(sides.begin(), sides.end());
-        edges.insert(edges.end(), sides.begin(), std::unique(sides.begin(), sides.end()));
         const double area = 0.5 * twice.norm();
         if (area <= zero_area) {
             std::string corners;
@@ -57,23 +82,37 @@ void lint_faces(const Scene& scene, int m, const std::vector<std::uint32_t>& coi
             out.push_back(std::move(fd));
         }
     }
-    // Non-manifold: an edge of the surface as placed that more than two faces share.
-    std::sort(edges.begin(), edges.end());
-    for (std::size_t i = 0; i < edges.size();) {
-        std::size_t k = i + 1;
-        while (k < edges.size() && edges[k] == edges[i]) ++k;
-        if (k - i > 2) {
-            const std::uint32_t a = static_cast<std::uint32_t>(edges[i] >> 32), c = static_cast<std::uint32_t>(edges[i]);
-            Finding fd = finding("degenerate_face", Severity::Warning, m,
-                                 "the edge from vertex " + std::to_string(a) + " to vertex " + std::to_string(c) + " is shared by " +
-                                     std::to_string(k - i) + " faces (non-manifold)");
-            fd.vertex = a;
-            fd.partner = c;
-            fd.value = static_cast<double>(k - i);
-            fd.has_value = true;
-            out.push_back(std::move(fd));
+    for (std::size_t a = 1; a < nv; ++a) bucket[a] += bucket[a - 1];
+    bucket[nv] = static_cast<std::uint32_t>(side_count);
+    std::vector<std::uint32_t> higher(side_count);
+    for (std::size_t f = 0; f < faces; ++f) {
+        if (!face_sides(mesh, mesh.face_offsets[f], mesh.face_offsets[f + 1], nv, point, sides)) continue;
+        // Filled from each bucket's end down, which leaves bucket[a] at bucket a's start.
+        for (std::uint64_t s : sides) higher[--bucket[s >> 32]] = static_cast<std::uint32_t>(s);
+    }
+    // Non-manifold: an edge of the surface as placed that more than two faces share. Buckets
+    // are small (a vertex's edges to higher points), sorted in place, in (lower, higher) order.
+    for (std::size_t a = 0; a < nv; ++a) {
+        std::uint32_t* first = higher.data() + bucket[a];
+        std::uint32_t* last = higher.data() + bucket[a + 1];
+        if (last - first < 3) continue;
+        std::sort(first, last);
+        for (std::uint32_t* i = first; i < last;) {
+            std::uint32_t* k = i + 1;
+            while (k < last && *k == *i) ++k;
+            if (k - i > 2) {
+                const auto c = *i;
+                Finding fd = finding("degenerate_face", Severity::Warning, m,
+                                     "the edge from vertex " + std::to_string(a) + " to vertex " + std::to_string(c) + " is shared by " +
+                                         std::to_string(k - i) + " faces (non-manifold)");
+                fd.vertex = static_cast<std::int64_t>(a);
+                fd.partner = c;
+                fd.value = static_cast<double>(k - i);
+                fd.has_value = true;
+                out.push_back(std::move(fd));
+            }
+            i = k;
         }
-        i = k;
     }
 }
 

@@ -54,11 +54,8 @@ float largest_difference(const std::vector<Weight>& a, const std::vector<Weight>
 }  // namespace lint_detail
 
 std::vector<std::uint32_t> coincident_vertices(const std::vector<Eigen::Vector3f>& positions, double relative_tolerance) {
-    // The weld without influences welds by position alone (topology.h), with its linear grid.
-    Mesh points;
-    points.name = "positions";
-    points.positions = positions;
-    const Topology t = build_topology(points, true, relative_tolerance, false);
+    // The weld by position alone (topology.h), with its linear grid.
+    const Topology t = weld_by_position(positions, relative_tolerance);
     std::vector<std::uint32_t> first(positions.size());
     for (std::size_t v = 0; v < first.size(); ++v) first[v] = t.representative[t.welded_of[v]];
     return first;

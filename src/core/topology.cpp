@@ -43,8 +43,9 @@ bool same_influences(const Influences& inf, std::uint32_t a, std::uint32_t b) {
 //   representatives, more than `tol` apart, are few per cell;
 // - what still crowds one cell (thousands of vertices at one point with different skin weights,
 //   so none weld) is bounded by a count of comparisons, refused with a clear error.
-void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
-    const std::size_t n = mesh.positions.size();
+void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double diag,
+                   double tol, Topology& topo) {
+    const std::size_t n = positions.size();
     topo.representative.reserve(n);
     const double spacing = diag / std::sqrt(static_cast<double>(n));
     double cell = std::max(tol, std::min(spacing, 1024 * tol));
@@ -85,7 +86,7 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
         sorted = scratch.data();
         std::uint64_t* tmp = sorted + n;
         for (std::size_t v = 0; v < n; ++v) {
-            const auto& p = mesh.positions[v];
+            const auto& p = positions[v];
             std::int64_t c[3];
             bool near = false;
             for (int k = 0; k < 3; ++k) {
@@ -136,10 +137,10 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
         const std::uint32_t* r = reps.data() + gb;
         for (std::uint32_t k = 0, e = rep_count[gb]; k < e && r[k] < best; ++k) {
             if (++comparisons > max_comparisons)
-                throw Error(kExitBadInput, "mesh '" + mesh.name + "': too many distinct vertices crowd within the weld tolerance of one point (" +
+                throw Error(kExitBadInput, "mesh '" + name + "': too many distinct vertices crowd within the weld tolerance of one point (" +
                                                std::to_string(n) + " vertices); use --weld off");
             const std::uint32_t u = r[k];
-            if ((mesh.positions[u] - mesh.positions[v]).cast<double>().norm() <= tol && same_influences(mesh.influences, u, v)) return u;
+            if ((positions[u] - positions[v]).cast<double>().norm() <= tol && same_influences(influences, u, v)) return u;
         }
         return best;
     };
@@ -149,7 +150,7 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
         const std::uint32_t h = static_cast<std::uint32_t>(sorted[gb] >> 32);
         std::uint32_t match = first_match(gb, v, kNone);
         if (run_of[v] & kNear) {
-            const auto& p = mesh.positions[v];
+            const auto& p = positions[v];
             std::int64_t a[3], b[3];
             for (int k = 0; k < 3; ++k) {
                 a[k] = coord(p[k] - reach);
@@ -175,7 +176,27 @@ void weld_vertices(const Mesh& mesh, double diag, double tol, Topology& topo) {
     }
 }
 
+// The weld with its tolerance relative to the positions' bounding diagonal.
+void weld_within(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double relative_tolerance,
+                 Topology& topo) {
+    Eigen::Vector3f lo = positions[0], hi = positions[0];
+    for (const auto& p : positions) {
+        lo = lo.cwiseMin(p);
+        hi = hi.cwiseMax(p);
+    }
+    const double diag = (hi - lo).cast<double>().norm();
+    const double tol = diag > 0 ? diag * relative_tolerance : 1e-12;
+    weld_vertices(positions, influences, name, diag, tol, topo);
+}
+
 }  // namespace
+
+Topology weld_by_position(const std::vector<Eigen::Vector3f>& positions, double relative_tolerance, const std::string& name) {
+    Topology topo;
+    topo.welded_of.resize(positions.size());
+    if (!positions.empty()) weld_within(positions, Influences{}, name, relative_tolerance, topo);
+    return topo;
+}
 
 Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, bool edge_list) {
     Topology topo;
@@ -187,14 +208,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
             topo.representative.push_back(static_cast<std::uint32_t>(v));
         }
     } else {
-        Eigen::Vector3f lo = mesh.positions[0], hi = mesh.positions[0];
-        for (const auto& p : mesh.positions) {
-            lo = lo.cwiseMin(p);
-            hi = hi.cwiseMax(p);
-        }
-        const double diag = (hi - lo).cast<double>().norm();
-        const double tol = diag > 0 ? diag * relative_tolerance : 1e-12;
-        weld_vertices(mesh, diag, tol, topo);
+        weld_within(mesh.positions, mesh.influences, mesh.name, relative_tolerance, topo);
     }
 
     // Unique undirected edges: each face's consecutive corners, closing back to the first.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "rigscope/core/scene.h"
@@ -37,5 +38,11 @@ constexpr double kWeldRelativeTolerance = 1e-6;
 // needs only those, a large array less at its peak.
 Topology build_topology(const Mesh& mesh, bool weld = true, double relative_tolerance = kWeldRelativeTolerance,
                         bool edge_list = true);
+
+// The weld alone, by position only (influences ignored), without the edge lists: welded_of and
+// representative as build_topology gives them for the positions of a mesh without skin (its
+// other fields stay empty). For a caller that asks only which vertices are one point.
+Topology weld_by_position(const std::vector<Eigen::Vector3f>& positions, double relative_tolerance = kWeldRelativeTolerance,
+                          const std::string& name = "positions");
 
 }  // namespace rigscope
