@@ -124,7 +124,7 @@ void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vect
         const Skin& skin = scene.skins[mesh.skin];
         if (blends_dual_quaternions(skin.method)) {
             DqFrame frame;
-            frame.set(scene, mesh, pose);
+            frame.set(scene, mesh, pose, joints.data());
             skin_dq_range(skin, mesh.influences, frame, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
         } else {
             skin_csr(mesh.influences, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
@@ -159,7 +159,7 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
     active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
     if (skinned_) {
         joint_matrices(scene, mesh, pose, joints_);
-        if (dq_) dq_frame_.set(scene, mesh, pose);
+        if (dq_) dq_frame_.set(scene, mesh, pose, joints_.data());
     } else {
         joints_.assign(1, node_world(mesh, pose));
     }

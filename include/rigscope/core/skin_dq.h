@@ -31,6 +31,10 @@ struct JointSplit {
 };
 JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inverse_bind);
 
+// Whether this build has the AVX2 dual-quaternion kernel, the CPU runs it and RIGSCOPE_NO_AVX2 is
+// not set (as the principal measure's kernels).
+bool skin_dq_avx2_default();
+
 // One pose's joints for the float kernel: each R as a unit dual quaternion (real, dual), each S
 // when any joint of the skin is scaled.
 struct DqFrame {
@@ -40,9 +44,19 @@ struct DqFrame {
     };
     std::vector<Joint> joints;
     std::vector<Eigen::Matrix4f> scale;  // S per joint; empty when no joint is scaled
+    // The same per joint for the AVX2 kernel (src/core/skin_dq_layout.h's DqLayout::table): the
+    // dual quaternion, S when scaled, and for Blend the linear matrix. Filled only when avx2.
+    std::vector<float> table;
+    // skin_dq_range runs the AVX2 kernel (the default where the build has it, the CPU runs it and
+    // RIGSCOPE_NO_AVX2 is not set); false: the scalar loop, the reference it matches bit for bit.
+    bool avx2 = skin_dq_avx2_default();
 
-    // The bind pose: every joint the identity, as the linear path's rule.
-    void set(const Scene& scene, const Mesh& mesh, const Pose& pose);
+    // The bind pose: every joint the identity, as the linear path's rule. `linear`: the skin's
+    // linear joint matrices of the same pose (skin.cpp's), which Blend mixes in.
+    void set(const Scene& scene, const Mesh& mesh, const Pose& pose, const Eigen::Matrix4f* linear);
+
+private:
+    void set_joints(const Scene& scene, const Mesh& mesh, const Pose& pose);
 };
 
 // Morph targets with a non-zero weight, in target order (skin.cpp's list).
