@@ -16,7 +16,8 @@
 // Inputs: corpus rigs posed mid-clip with their skin set to DualQuaternion and to Blend (blend
 // weights 0, 1/4 .. 1, the last vertices past the list: b = 0), once more with two joints scaled
 // and sheared; and the tests/fbx_dq oracle rigs over their clips. Ranges that start and end off
-// the eight-vertex batches (tails) and blocks of 13.
+// the eight-vertex batches (tails) and blocks of 13, with the influences regrouped per batch
+// (DqLanes, as MeshDeformer runs it) and read from the compressed rows (as deform_mesh).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -63,8 +64,10 @@ std::size_t skinned_count(const Rig& r) {
     return std::min(m.positions.size(), m.influences.vertex_count());
 }
 
-// skin_dq_range over [begin, end) in blocks; the rest of the output stays NaN.
-std::vector<Eigen::Vector3f> skinned(const Rig& r, bool avx2, std::size_t begin, std::size_t end, std::size_t block) {
+// skin_dq_range over [begin, end) in blocks, with the influences regrouped (as MeshDeformer
+// passes them) or not; the rest of the output stays NaN.
+std::vector<Eigen::Vector3f> skinned(const Rig& r, bool avx2, std::size_t begin, std::size_t end, std::size_t block,
+                                     bool regrouped = false) {
     const Mesh& mesh = r.scene.meshes[r.mesh];
     const std::vector<Eigen::Matrix4f> lin = linear_of(r);
     DqFrame frame;
@@ -72,9 +75,11 @@ std::vector<Eigen::Vector3f> skinned(const Rig& r, bool avx2, std::size_t begin,
     frame.set(r.scene, mesh, r.pose, lin.data());
     const MorphList morphs = morphs_of(r);
     std::vector<Eigen::Vector3f> out(skinned_count(r), Eigen::Vector3f::Constant(std::numeric_limits<float>::quiet_NaN()));
+    DqLanes lanes;
+    if (regrouped) lanes.build(mesh.influences, out.size());
     for (std::size_t b = begin; b < end; b += block)
         skin_dq_range(r.scene.skins[mesh.skin], mesh.influences, frame, lin.data(), mesh.positions.data(), morphs, b,
-                      std::min(end, b + block), out.data());
+                      std::min(end, b + block), out.data(), regrouped ? &lanes : nullptr);
     return out;
 }
 
@@ -197,9 +202,12 @@ TEST_CASE("Dual-quaternion skinning's AVX2 kernel equals the scalar loop bit for
         INFO(r.name);
         const std::size_t n = skinned_count(r);
         REQUIRE(n > 8);
-        CHECK(same(skinned(r, true, 0, n, n), skinned(r, false, 0, n, n)));
+        const std::vector<Eigen::Vector3f> scalar = skinned(r, false, 0, n, n), part = skinned(r, false, 1, n - 2, 13);
+        CHECK(same(skinned(r, true, 0, n, n), scalar));
+        CHECK(same(skinned(r, true, 0, n, n, true), scalar));
         // Off the batches: a range starting at 1 and ending 2 short, in blocks of 13.
-        CHECK(same(skinned(r, true, 1, n - 2, 13), skinned(r, false, 1, n - 2, 13)));
+        CHECK(same(skinned(r, true, 1, n - 2, 13), part));
+        CHECK(same(skinned(r, true, 1, n - 2, 13, true), part));
         compared += n;
     }
     CHECK(compared > 20000);
@@ -212,7 +220,7 @@ TEST_CASE("Dual-quaternion skinning in this build's kernel matches the formulas 
         const std::size_t n = skinned_count(r);
         double size = 0;
         const std::vector<Eigen::Vector3d> want = reference(r, size);
-        const std::vector<Eigen::Vector3f> got = skinned(r, skin_dq_avx2_default(), 1, n - 2, 13);
+        const std::vector<Eigen::Vector3f> got = skinned(r, skin_dq_avx2_default(), 1, n - 2, 13, true);
         double worst = 0;
         for (std::size_t v = 1; v + 2 < n; ++v) worst = std::max(worst, (got[v].cast<double>() - want[v]).cwiseAbs().maxCoeff());
         INFO("worst " << worst << ", size " << size << ", ratio " << worst / size);

@@ -183,8 +183,36 @@ void DqFrame::set_joints(const Scene& scene, const Mesh& mesh, const Pose& pose)
     }
 }
 
+void DqLanes::build(const Influences& inf, std::size_t vertices) {
+    using K = detail::DqLayout;
+    const std::size_t batches = vertices / K::kLanes;
+    slot_start.assign(1, 0);
+    slot_min.clear();
+    row.clear();
+    weight.clear();
+    for (std::size_t b = 0; b < batches; ++b) {
+        std::uint32_t kmax = 0, kmin = ~0u;
+        for (std::size_t l = 0; l < K::kLanes; ++l) {
+            const std::size_t v = K::kLanes * b + l;
+            const std::uint32_t c = inf.offsets[v + 1] - inf.offsets[v];
+            kmax = std::max(kmax, c);
+            kmin = std::min(kmin, c);
+        }
+        for (std::uint32_t i = 0; i < kmax; ++i)
+            for (std::size_t l = 0; l < K::kLanes; ++l) {
+                const std::size_t v = K::kLanes * b + l;
+                const bool has = inf.offsets[v] + i < inf.offsets[v + 1];
+                row.push_back(has ? static_cast<std::int32_t>(inf.joints[inf.offsets[v] + i] * K::kStride) : 0);
+                weight.push_back(has ? inf.weights[inf.offsets[v] + i] : 0.0f);
+            }
+        slot_start.push_back(slot_start.back() + kmax);
+        slot_min.push_back(kmin);
+    }
+}
+
 void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame, const Eigen::Matrix4f* linear,
-                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out) {
+                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out,
+                   const DqLanes* lanes) {
 #if defined(RIGSCOPE_AVX2_KERNEL)
     if (frame.avx2 && !frame.table.empty() && begin < end) {
         static_assert(sizeof(Eigen::Vector3f) == 3 * sizeof(float), "Vector3f must be x y z");
@@ -192,10 +220,22 @@ void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame
         std::vector<float> mw;
         for (const auto& [w, d] : morphs) mw.push_back(w), deltas.push_back(d->data());
         const bool blend = skin.method == SkinningMethod::Blend;
-        const detail::DqLayout k{frame.table.data(), base->data(), deltas.data(), mw.data(), morphs.size(),
+        detail::DqLayout k{frame.table.data(), base->data(), deltas.data(), mw.data(), morphs.size(),
                                  inf.offsets.data(), inf.joints.data(), inf.weights.data(), !frame.scale.empty(),
-                                 blend ? skin.blend_weights.data() : nullptr, blend ? skin.blend_weights.size() : 0};
-        detail::skin_dq_avx2(k, begin, end, out->data());
+                                 blend ? skin.blend_weights.data() : nullptr, blend ? skin.blend_weights.size() : 0,
+                                 nullptr, nullptr, nullptr, nullptr};
+        // The regrouped lanes cover whole batches below lanes' end only.
+        const bool regrouped = lanes && !lanes->slot_min.empty();
+        if (regrouped) {
+            k.slot_start = lanes->slot_start.data();
+            k.slot_min = lanes->slot_min.data();
+            k.slot_row = lanes->row.data();
+            k.slot_weight = lanes->weight.data();
+        }
+        const std::size_t covered = regrouped ? std::min(end, detail::DqLayout::kLanes * lanes->slot_min.size()) : begin;
+        if (begin < covered) detail::skin_dq_avx2(k, begin, covered, out->data());
+        k.slot_start = nullptr;
+        if (std::max(begin, covered) < end) detail::skin_dq_avx2(k, std::max(begin, covered), end, out->data());
         return;
     }
 #endif

@@ -101,22 +101,32 @@ inline void first_term(__m256* acc, __m256 w, const __m256* q) {
     for (int c = 0; c < N; ++c) acc[c] = mul(w, q[c]);
 }
 
-void batch(const DqLayout& k, std::size_t v0, std::size_t n, float* out) {
+// v0 .. v0 + n - 1 (n <= 8). `batch`: its index in k's regrouped lanes (v0 = 8 batch, n = 8), or
+// kNoBatch to read the compressed rows.
+constexpr std::size_t kNoBatch = ~std::size_t(0);
+
+void batch(const DqLayout& k, std::size_t v0, std::size_t n, std::size_t lane_batch, float* out) {
     // Vectors are loaded from memory the lanes were not stored to one by one where it can be
     // helped: a wide load of narrow stores stalls (store forwarding fails).
     alignas(32) float px[L], py[L], pz[L], bw[L];
     alignas(32) std::int32_t cnt[L], start[L], idx[L];
     const bool full = n == L;
+    const bool lanes = lane_batch != kNoBatch;
     std::uint32_t kmax = 0, kmin = ~0u;
-    for (std::size_t l = 0; l < L; ++l) {
-        const std::uint32_t c = l < n ? k.offsets[v0 + l + 1] - k.offsets[v0 + l] : 0;
-        start[l] = static_cast<std::int32_t>(l < n ? k.offsets[v0 + l] : 0);
-        cnt[l] = static_cast<std::int32_t>(c);
-        kmax = c > kmax ? c : kmax;
-        kmin = c < kmin ? c : kmin;
+    if (lanes) {
+        kmax = k.slot_start[lane_batch + 1] - k.slot_start[lane_batch];
+        kmin = k.slot_min[lane_batch];
+    } else {
+        for (std::size_t l = 0; l < L; ++l) {
+            const std::uint32_t c = l < n ? k.offsets[v0 + l + 1] - k.offsets[v0 + l] : 0;
+            start[l] = static_cast<std::int32_t>(l < n ? k.offsets[v0 + l] : 0);
+            cnt[l] = static_cast<std::int32_t>(c);
+            kmax = c > kmax ? c : kmax;
+            kmin = c < kmin ? c : kmin;
+        }
     }
     // Eight vertices with the same count: lane l's influence i is entry f0 + l K + i.
-    const bool uniform = full && kmin == kmax;
+    const bool uniform = !lanes && full && kmin == kmax;
     const std::uint32_t f0 = k.offsets[v0];
     V3 p;
     __m256i count, first;
@@ -163,7 +173,13 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, float* out) {
         for (std::uint32_t i = 0; i < kmax; ++i) {
             // A lane without influence i reads joint 0 (there is one) with weight 0 and keeps its sums.
             float wl[L];
-            if (uniform) {
+            const std::int32_t* rows = idx;
+            __m256 w;
+            if (lanes) {
+                const std::size_t at = L * (k.slot_start[lane_batch] + i);
+                rows = k.slot_row + at;
+                w = _mm256_loadu_ps(k.slot_weight + at);
+            } else if (uniform) {
                 const std::uint16_t* j = k.joints + f0 + i;
                 const float* wi = k.weights + f0 + i;
                 for (std::size_t l = 0; l < L; ++l) {
@@ -180,9 +196,9 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, float* out) {
             const __m256i slot = _mm256_set1_epi32(static_cast<int>(i));
             const __m256 live_mask = _mm256_castsi256_ps(_mm256_cmpgt_epi32(count, slot));
             // Built in registers from the eight loads (a gather is slower here, AMD Zen 4).
-            const __m256 w = _mm256_setr_ps(wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7]);
+            if (!lanes) w = _mm256_setr_ps(wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7]);
             const __m256* live = i >= kmin ? &live_mask : nullptr;
-            rows8(k.table, idx, 0, q);
+            rows8(k.table, rows, 0, q);
             if (i == 0) {
                 for (int c = 0; c < 4; ++c) r0[c] = q[c];
                 first_term<4>(r, w, q);
@@ -194,14 +210,14 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, float* out) {
                 accumulate<4>(d, sw, q + 4, live);
             }
             if (k.scaled) {
-                rows8(k.table, idx, DqLayout::kScale, q);
-                rows8(k.table, idx, DqLayout::kScale + 8, q + 8);
+                rows8(k.table, rows, DqLayout::kScale, q);
+                rows8(k.table, rows, DqLayout::kScale + 8, q + 8);
                 if (i == 0) first_term<12>(s, w, q);
                 else accumulate<12>(s, w, q, live);
             }
             if (k.blend) {
-                rows8(k.table, idx, DqLayout::kLinear, q);
-                rows8(k.table, idx, DqLayout::kLinear + 8, q + 8);
+                rows8(k.table, rows, DqLayout::kLinear, q);
+                rows8(k.table, rows, DqLayout::kLinear + 8, q + 8);
                 if (i == 0) first_term<12>(lin, w, q);
                 else accumulate<12>(lin, w, q, live);
             }
@@ -247,7 +263,21 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, float* out) {
 }  // namespace
 
 void skin_dq_avx2(const DqLayout& k, std::size_t begin, std::size_t end, float* out) {
-    for (std::size_t v = begin; v < end; v += L) batch(k, v, end - v < L ? end - v : L, out);
+    if (!k.slot_start) {
+        for (std::size_t v = begin; v < end; v += L) batch(k, v, end - v < L ? end - v : L, kNoBatch, out);
+        return;
+    }
+    // The regrouped batches start at multiples of 8: a range off them starts and ends with a
+    // partial batch read from the compressed rows (the same bits: lanes are independent).
+    std::size_t v = begin;
+    const std::size_t head = (begin + L - 1) / L * L;
+    if (v < head) {
+        const std::size_t e = head < end ? head : end;
+        batch(k, v, e - v, kNoBatch, out);
+        v = e;
+    }
+    for (; v + L <= end; v += L) batch(k, v, L, v / L, out);
+    if (v < end) batch(k, v, end - v, kNoBatch, out);
 }
 
 }  // namespace rigscope::detail

@@ -24,6 +24,13 @@ struct DqLayout {
     bool scaled;                      // blend S and apply it first (DqFrame::scale not empty)
     const float* blend;               // Blend: per file vertex b (null: DualQuaternion)
     std::size_t blend_count;          // vertices past it have b = 0
+    // DqLanes (null: none): per batch of 8 vertices from vertex 0, its slots
+    // [slot_start[b], slot_start[b + 1]) and its smallest count; per slot 8 row offsets into
+    // table and 8 weights.
+    const std::uint32_t* slot_start;
+    const std::uint32_t* slot_min;
+    const std::int32_t* slot_row;
+    const float* slot_weight;
 };
 
 // Skins file vertices [begin, end) eight lanes at a time into out (x y z per vertex). Each lane

@@ -59,14 +59,29 @@ private:
     void set_joints(const Scene& scene, const Mesh& mesh, const Pose& pose);
 };
 
+// A mesh's influences regrouped once for the AVX2 kernel (MeshDeformer keeps one): batches of 8
+// consecutive vertices from vertex 0, each with as many slots as its largest influence count;
+// per slot, each lane's joint row in DqFrame::table and weight (joint 0 and weight 0 past a
+// lane's influences). Empty where the kernel does not run.
+struct DqLanes {
+    std::vector<std::uint32_t> slot_start;  // per batch, and one past the last
+    std::vector<std::uint32_t> slot_min;    // per batch: its smallest influence count
+    std::vector<std::int32_t> row;          // 8 per slot
+    std::vector<float> weight;              // 8 per slot
+    // Vertices [0, vertices) of inf (vertices <= inf.vertex_count()); whole batches only.
+    void build(const Influences& inf, std::size_t vertices);
+};
+
 // Morph targets with a non-zero weight, in target order (skin.cpp's list).
 using MorphList = std::vector<std::pair<float, const Eigen::Vector3f*>>;
 
 // Skins file vertices [begin, end) (all below inf.vertex_count()) of a mesh whose skin
-// blends dual quaternions: morph deltas added in target order (as the linear path does), then
+// blends dual quaternions (`lanes`: inf regrouped, which the AVX2 kernel reads faster; the same
+// bits): morph deltas added in target order (as the linear path does), then
 // the skin's method. `linear` holds the joints' linear matrices, which only Blend reads.
 void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame, const Eigen::Matrix4f* linear,
-                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out);
+                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out,
+                   const DqLanes* lanes = nullptr);
 
 // The same rule for one vertex in double as a transform p' = T p: [R_v S_v | t_v] for
 // DualQuaternion, (1 - b) L_v + b [R_v S_v | t_v] for Blend. For rivets. The mesh's skin must
