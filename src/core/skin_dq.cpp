@@ -213,6 +213,7 @@ void DqLanes::build(const Influences& inf, std::size_t vertices) {
 void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame, const Eigen::Matrix4f* linear,
                    const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out,
                    const DqLanes* lanes) {
+    (void)lanes;  // only the AVX2 kernel reads it
 #if defined(RIGSCOPE_AVX2_KERNEL)
     if (frame.avx2 && !frame.table.empty() && begin < end) {
         static_assert(sizeof(Eigen::Vector3f) == 3 * sizeof(float), "Vector3f must be x y z");
