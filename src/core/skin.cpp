@@ -124,7 +124,7 @@ void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vect
         const Skin& skin = scene.skins[mesh.skin];
         if (blends_dual_quaternions(skin.method)) {
             DqFrame frame;
-            frame.set(scene, mesh, pose);
+            frame.set(scene, mesh, pose, joints.data());
             skin_dq_range(skin, mesh.influences, frame, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
         } else {
             skin_csr(mesh.influences, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
@@ -152,6 +152,7 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
         runs_.back().end = static_cast<std::uint32_t>(v + 1);
     }
     runs_.shrink_to_fit();
+    if (dq_ && dq_frame_.avx2) dq_lanes_.build(inf, n);
 }
 
 void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
@@ -159,7 +160,7 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
     active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
     if (skinned_) {
         joint_matrices(scene, mesh, pose, joints_);
-        if (dq_) dq_frame_.set(scene, mesh, pose);
+        if (dq_) dq_frame_.set(scene, mesh, pose, joints_.data());
     } else {
         joints_.assign(1, node_world(mesh, pose));
     }
@@ -174,7 +175,7 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
     }
     if (dq_) {
         const std::size_t n = std::min(end, mesh.influences.vertex_count());
-        skin_dq_range(scene.skins[mesh.skin], mesh.influences, dq_frame_, joints_.data(), base, morphs_, begin, n, out);
+        skin_dq_range(scene.skins[mesh.skin], mesh.influences, dq_frame_, joints_.data(), base, morphs_, begin, n, out, &dq_lanes_);
         for (std::size_t v = std::max(begin, n); v < end; ++v) out[v] = morphed(base, morphs_, v);
         return;
     }

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rigscope/core/measure.h"
+#include "skin_dq_layout.h"
+
 namespace rigscope {
 
 namespace {
@@ -131,7 +134,30 @@ JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inve
     return out;
 }
 
-void DqFrame::set(const Scene& scene, const Mesh& mesh, const Pose& pose) {
+bool skin_dq_avx2_default() {
+    // The principal measure's switch: RIGSCOPE_AVX2_KERNEL builds, AVX2 CPUs, no RIGSCOPE_NO_AVX2.
+    return principal_avx2_default();
+}
+
+void DqFrame::set(const Scene& scene, const Mesh& mesh, const Pose& pose, const Eigen::Matrix4f* linear) {
+    set_joints(scene, mesh, pose);
+    table.clear();
+    if (!avx2) return;
+    using K = detail::DqLayout;
+    const bool blend = scene.skins[mesh.skin].method == SkinningMethod::Blend;
+    table.assign(joints.size() * K::kStride, 0.0f);
+    for (std::size_t j = 0; j < joints.size(); ++j) {
+        float* t = table.data() + j * K::kStride;
+        for (int c = 0; c < 4; ++c) t[c] = joints[j].real[c], t[4 + c] = joints[j].dual[c];
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 4; ++c) {
+                if (!scale.empty()) t[K::kScale + 4 * r + c] = scale[j](r, c);
+                if (blend) t[K::kLinear + 4 * r + c] = linear[j](r, c);
+            }
+    }
+}
+
+void DqFrame::set_joints(const Scene& scene, const Mesh& mesh, const Pose& pose) {
     const Skin& skin = scene.skins[mesh.skin];
     const std::size_t n = skin.joints.size();
     joints.assign(n, Joint{Eigen::Vector4f(0, 0, 0, 1), Eigen::Vector4f::Zero()});
@@ -157,8 +183,63 @@ void DqFrame::set(const Scene& scene, const Mesh& mesh, const Pose& pose) {
     }
 }
 
+void DqLanes::build(const Influences& inf, std::size_t vertices) {
+    using K = detail::DqLayout;
+    const std::size_t batches = vertices / K::kLanes;
+    slot_start.assign(1, 0);
+    slot_min.clear();
+    row.clear();
+    weight.clear();
+    for (std::size_t b = 0; b < batches; ++b) {
+        std::uint32_t kmax = 0, kmin = ~0u;
+        for (std::size_t l = 0; l < K::kLanes; ++l) {
+            const std::size_t v = K::kLanes * b + l;
+            const std::uint32_t c = inf.offsets[v + 1] - inf.offsets[v];
+            kmax = std::max(kmax, c);
+            kmin = std::min(kmin, c);
+        }
+        for (std::uint32_t i = 0; i < kmax; ++i)
+            for (std::size_t l = 0; l < K::kLanes; ++l) {
+                const std::size_t v = K::kLanes * b + l;
+                const bool has = inf.offsets[v] + i < inf.offsets[v + 1];
+                row.push_back(has ? static_cast<std::int32_t>(inf.joints[inf.offsets[v] + i] * K::kStride) : 0);
+                weight.push_back(has ? inf.weights[inf.offsets[v] + i] : 0.0f);
+            }
+        slot_start.push_back(slot_start.back() + kmax);
+        slot_min.push_back(kmin);
+    }
+}
+
 void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame, const Eigen::Matrix4f* linear,
-                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out) {
+                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out,
+                   const DqLanes* lanes) {
+    (void)lanes;  // only the AVX2 kernel reads it
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    if (frame.avx2 && !frame.table.empty() && begin < end) {
+        static_assert(sizeof(Eigen::Vector3f) == 3 * sizeof(float), "Vector3f must be x y z");
+        std::vector<const float*> deltas;
+        std::vector<float> mw;
+        for (const auto& [w, d] : morphs) mw.push_back(w), deltas.push_back(d->data());
+        const bool blend = skin.method == SkinningMethod::Blend;
+        detail::DqLayout k{frame.table.data(), base->data(), deltas.data(), mw.data(), morphs.size(),
+                                 inf.offsets.data(), inf.joints.data(), inf.weights.data(), !frame.scale.empty(),
+                                 blend ? skin.blend_weights.data() : nullptr, blend ? skin.blend_weights.size() : 0,
+                                 nullptr, nullptr, nullptr, nullptr};
+        // The regrouped lanes cover whole batches below lanes' end only.
+        const bool regrouped = lanes && !lanes->slot_min.empty();
+        if (regrouped) {
+            k.slot_start = lanes->slot_start.data();
+            k.slot_min = lanes->slot_min.data();
+            k.slot_row = lanes->row.data();
+            k.slot_weight = lanes->weight.data();
+        }
+        const std::size_t covered = regrouped ? std::min(end, detail::DqLayout::kLanes * lanes->slot_min.size()) : begin;
+        if (begin < covered) detail::skin_dq_avx2(k, begin, covered, out->data());
+        k.slot_start = nullptr;
+        if (std::max(begin, covered) < end) detail::skin_dq_avx2(k, std::max(begin, covered), end, out->data());
+        return;
+    }
+#endif
     // Runs of one influence count take the fixed-count loop, which the compiler unrolls.
     std::size_t v = begin;
     while (v < end) {

@@ -76,6 +76,7 @@ private:
     std::vector<Affine3x4> affine_;
     bool dq_ = false;  // the skin blends dual quaternions (skin_dq.h)
     DqFrame dq_frame_;
+    DqLanes dq_lanes_;  // the influences regrouped for the AVX2 kernel, when it runs
 };
 
 }  // namespace rigscope

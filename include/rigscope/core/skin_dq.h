@@ -31,6 +31,10 @@ struct JointSplit {
 };
 JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inverse_bind);
 
+// Whether this build has the AVX2 dual-quaternion kernel, the CPU runs it and RIGSCOPE_NO_AVX2 is
+// not set (as the principal measure's kernels).
+bool skin_dq_avx2_default();
+
 // One pose's joints for the float kernel: each R as a unit dual quaternion (real, dual), each S
 // when any joint of the skin is scaled.
 struct DqFrame {
@@ -40,19 +44,44 @@ struct DqFrame {
     };
     std::vector<Joint> joints;
     std::vector<Eigen::Matrix4f> scale;  // S per joint; empty when no joint is scaled
+    // The same per joint for the AVX2 kernel (src/core/skin_dq_layout.h's DqLayout::table): the
+    // dual quaternion, S when scaled, and for Blend the linear matrix. Filled only when avx2.
+    std::vector<float> table;
+    // skin_dq_range runs the AVX2 kernel (the default where the build has it, the CPU runs it and
+    // RIGSCOPE_NO_AVX2 is not set); false: the scalar loop, the reference it matches bit for bit.
+    bool avx2 = skin_dq_avx2_default();
 
-    // The bind pose: every joint the identity, as the linear path's rule.
-    void set(const Scene& scene, const Mesh& mesh, const Pose& pose);
+    // The bind pose: every joint the identity, as the linear path's rule. `linear`: the skin's
+    // linear joint matrices of the same pose (skin.cpp's), which Blend mixes in.
+    void set(const Scene& scene, const Mesh& mesh, const Pose& pose, const Eigen::Matrix4f* linear);
+
+private:
+    void set_joints(const Scene& scene, const Mesh& mesh, const Pose& pose);
+};
+
+// A mesh's influences regrouped once for the AVX2 kernel (MeshDeformer keeps one): batches of 8
+// consecutive vertices from vertex 0, each with as many slots as its largest influence count;
+// per slot, each lane's joint row in DqFrame::table and weight (joint 0 and weight 0 past a
+// lane's influences). Empty where the kernel does not run.
+struct DqLanes {
+    std::vector<std::uint32_t> slot_start;  // per batch, and one past the last
+    std::vector<std::uint32_t> slot_min;    // per batch: its smallest influence count
+    std::vector<std::int32_t> row;          // 8 per slot
+    std::vector<float> weight;              // 8 per slot
+    // Vertices [0, vertices) of inf (vertices <= inf.vertex_count()); whole batches only.
+    void build(const Influences& inf, std::size_t vertices);
 };
 
 // Morph targets with a non-zero weight, in target order (skin.cpp's list).
 using MorphList = std::vector<std::pair<float, const Eigen::Vector3f*>>;
 
 // Skins file vertices [begin, end) (all below inf.vertex_count()) of a mesh whose skin
-// blends dual quaternions: morph deltas added in target order (as the linear path does), then
+// blends dual quaternions (`lanes`: inf regrouped, which the AVX2 kernel reads faster; the same
+// bits): morph deltas added in target order (as the linear path does), then
 // the skin's method. `linear` holds the joints' linear matrices, which only Blend reads.
 void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame, const Eigen::Matrix4f* linear,
-                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out);
+                   const Eigen::Vector3f* base, const MorphList& morphs, std::size_t begin, std::size_t end, Eigen::Vector3f* out,
+                   const DqLanes* lanes = nullptr);
 
 // The same rule for one vertex in double as a transform p' = T p: [R_v S_v | t_v] for
 // DualQuaternion, (1 - b) L_v + b [R_v S_v | t_v] for Blend. For rivets. The mesh's skin must
