@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "io/json_document.h"
 #include "rigscope/core/axes.h"
 #include "rigscope/core/bind_check.h"
 #include "rigscope/core/error.h"
@@ -155,7 +156,9 @@ std::string as_text(const json& j) {
 
 }  // namespace
 
-std::string info_json(const Scene& scene, const std::vector<int>& meshes, bool weld) { return describe(scene, meshes, weld).dump(2) + "\n"; }
+std::string info_json(const Scene& scene, const std::vector<int>& meshes, bool weld) {
+    return json_with_header("info", scene.source, describe(scene, meshes, weld));
+}
 
 std::string info_text(const Scene& scene, const std::vector<int>& meshes, bool weld) { return as_text(describe(scene, meshes, weld)); }
 

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/json_document.h"
+
 namespace rigscope {
 
 namespace {
@@ -91,16 +93,12 @@ std::string lint_json(const LintResult& r) {
         j["message"] = f.message;
         findings.push_back(std::move(j));
     }
-    json doc = {{"rigscope", r.version},
-                {"command", "lint"},
-                {"input", r.file},
-                {"parameters", params},
-                {"checks", r.checks},
-                {"counts", {{"error", r.count(Severity::Error)}, {"warning", r.count(Severity::Warning)}, {"info", r.count(Severity::Info)}}},
-                {"failed", r.failed()},
-                {"findings", findings}};
-    // Names come from files: invalid UTF-8 is replaced rather than refused.
-    return doc.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+    const json doc = {{"parameters", params},
+                      {"checks", r.checks},
+                      {"counts", {{"error", r.count(Severity::Error)}, {"warning", r.count(Severity::Warning)}, {"info", r.count(Severity::Info)}}},
+                      {"failed", r.failed()},
+                      {"findings", findings}};
+    return json_with_header("lint", r.file, doc);
 }
 
 std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed) {
