@@ -157,7 +157,7 @@ std::string as_text(const json& j) {
 }  // namespace
 
 std::string info_json(const Scene& scene, const std::vector<int>& meshes, bool weld) {
-    return json_with_header("info", scene.source, describe(scene, meshes, weld));
+    return json_with_header("info", scene.source, describe(scene, meshes, weld), 2);
 }
 
 std::string info_text(const Scene& scene, const std::vector<int>& meshes, bool weld) { return as_text(describe(scene, meshes, weld)); }
