@@ -18,7 +18,9 @@ root=$(pwd)
 list="$root/scripts/mutations.txt"
 work="$root/build-mutate"
 tree="$work/tree"
-bin="$work/build"
+# The build folder sits inside the copy as build/ sits inside the checkout, so that with
+# scripts/ccache.bash every unchanged file is a cache hit of the checkout's own build.
+bin="$tree/build"
 jobs=${MUTATE_JOBS:-2}
 export RIGSCOPE_CORPUS="${RIGSCOPE_CORPUS:-$root/../shared/corpus}"
 
@@ -46,16 +48,18 @@ git ls-files -co --exclude-standard | while read -r f; do
     mkdir -p "$tree/$(dirname "$f")"
     cmp -s "$f" "$tree/$f" || cp "$f" "$tree/$f"
 done
-(cd "$tree" && find . -type f -not -path './scripts/gltf_validator/node_modules/*' | sed 's|^\./||') | while read -r f; do
+(cd "$tree" && find . -type f -not -path './scripts/gltf_validator/node_modules/*' -not -path './build/*' | sed 's|^\./||') | while read -r f; do
     [ -e "$root/$f" ] || rm -f "$tree/$f"
 done
 # The validator's node modules are installed once, in the checkout (scripts/setup.sh).
 [ -d "$root/scripts/gltf_validator/node_modules" ] && [ ! -e "$tree/scripts/gltf_validator/node_modules" ] &&
     ln -s "$root/scripts/gltf_validator/node_modules" "$tree/scripts/gltf_validator/node_modules"
 
+# ccache keyed to the copy (scripts/ccache.bash); no benchmark and no Python module, which the
+# suite below does not run.
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S "$tree" -B "$bin" -DCMAKE_BUILD_TYPE=Release -DRIGSCOPE_BENCH=OFF "${launcher[@]}" >"$work/cmake.log" 2>&1 ||
+cd "$tree" && . scripts/ccache.bash && cd "$root"
+cmake -S "$tree" -B "$bin" -DCMAKE_BUILD_TYPE=Release -DRIGSCOPE_BENCH=OFF -DRIGSCOPE_PYTHON=OFF "${launcher[@]}" >"$work/cmake.log" 2>&1 ||
     { echo "mutate: cmake failed (see $work/cmake.log)"; exit 2; }
 
 # The suite: the Catch2 cases in one process (seconds), then the CLI scripts through ctest,
