@@ -48,12 +48,15 @@ git ls-files -co --exclude-standard | while read -r f; do
     mkdir -p "$tree/$(dirname "$f")"
     cmp -s "$f" "$tree/$f" || cp "$f" "$tree/$f"
 done
-(cd "$tree" && find . -type f -not -path './scripts/gltf_validator/node_modules/*' -not -path './build/*' | sed 's|^\./||') | while read -r f; do
+(cd "$tree" && find . -type f -not -path '*/node_modules/*' -not -path './build/*' | sed 's|^\./||') | while read -r f; do
     [ -e "$root/$f" ] || rm -f "$tree/$f"
 done
-# The validator's node modules are installed once, in the checkout (scripts/setup.sh).
-[ -d "$root/scripts/gltf_validator/node_modules" ] && [ ! -e "$tree/scripts/gltf_validator/node_modules" ] &&
-    ln -s "$root/scripts/gltf_validator/node_modules" "$tree/scripts/gltf_validator/node_modules"
+# The node tools' modules (the glTF validator, gltf-transform, the report's viewer and browser
+# checks) are installed once, in the checkout (scripts/setup.sh); without them the tests that
+# use them would skip, and a skip is not a pass.
+for tool in scripts/gltf_validator scripts/gltf_tools report; do
+    [ -d "$root/$tool/node_modules" ] && [ ! -e "$tree/$tool/node_modules" ] && ln -s "$root/$tool/node_modules" "$tree/$tool/node_modules"
+done
 
 # ccache keyed to the copy (scripts/ccache.bash); no benchmark and no Python module, which the
 # suite below does not run.
