@@ -7,9 +7,13 @@
 
 namespace rigscope::test {
 
+// The checkout's root and the rigscope binary the tests run (tests/paths.cpp).
+std::string source_dir();
+std::string rigscope_binary();
+
 inline std::string corpus_dir() {
     if (const char* env = std::getenv("RIGSCOPE_CORPUS"); env && *env) return env;
-    return std::string(RIGSCOPE_SOURCE_DIR) + "/../shared/corpus";
+    return source_dir() + "/../shared/corpus";
 }
 
 inline std::string corpus(const std::string& relative) { return corpus_dir() + "/" + relative; }
@@ -18,7 +22,5 @@ inline std::string bench_dir() {
     if (const char* env = std::getenv("RIGSCOPE_BENCH_DIR"); env && *env) return env;
     return corpus_dir() + "/../bench";
 }
-
-inline std::string source_dir() { return RIGSCOPE_SOURCE_DIR; }
 
 }  // namespace rigscope::test

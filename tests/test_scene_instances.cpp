@@ -22,6 +22,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "corpus.h"
 #include "rigscope/io/load.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
@@ -305,7 +306,7 @@ TEST_CASE("Instanced meshes are listed by info and written by tension under thei
     TempDir dir("rigscope_instances");
     write_gltf(dir.path);
     const std::string in = dir.path + "/instances.gltf";
-    REQUIRE(std::system((std::string(RIGSCOPE_BINARY) + " info --json " + in + " -o " + dir.path + "/info.json").c_str()) == 0);
+    REQUIRE(std::system((test::rigscope_binary() + " info --json " + in + " -o " + dir.path + "/info.json").c_str()) == 0);
     const json info = json::parse(read_text(dir.path + "/info.json"));
     std::multiset<std::string> listed;
     for (const json& m : info["meshes"]) {
@@ -314,7 +315,7 @@ TEST_CASE("Instanced meshes are listed by info and written by tension under thei
     }
     CHECK(listed == std::multiset<std::string>{"left", "right", "again", "quad", "prop_1", "prop_2"});
 
-    REQUIRE(std::system((std::string(RIGSCOPE_BINARY) + " tension " + in + " -o " + dir.path + "/t.csv").c_str()) == 0);
+    REQUIRE(std::system((test::rigscope_binary() + " tension " + in + " -o " + dir.path + "/t.csv").c_str()) == 0);
     std::istringstream csv(read_text(dir.path + "/t.csv"));
     std::string line;
     std::getline(csv, line);
