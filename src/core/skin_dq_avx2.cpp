@@ -6,7 +6,8 @@
 // DqFrame::table and blended, then R x + t of the blend (skin_dq.cpp's rigid_apply) and, for
 // Blend, the mix with the linear position. A lane past its vertex's influences keeps its sums
 // (blendv, not + 0, which could turn a -0 into +0), so a vertex's bits do not depend on its
-// batch. CMakeLists.txt compiles this file alone with -mavx2 -mno-fma -ffp-contract=off, and
+// batch. A slot whose eight lanes read one joint (neighbouring vertices mostly do) broadcasts
+// that row instead of transposing eight. CMakeLists.txt compiles this file alone with -mavx2 -mno-fma -ffp-contract=off, and
 // skin_dq.cpp calls it only on a CPU with AVX2.
 #include <immintrin.h>
 
@@ -61,6 +62,14 @@ inline void rows8(const float* table, const std::int32_t* idx, std::size_t at, _
     }
 }
 
+// The same floats when all eight lanes read one joint row (a batch of neighbouring vertices
+// usually has the same joint in a slot): eight broadcasts instead of the loads and the transpose.
+inline void fetch8(const float* table, const std::int32_t* idx, bool same, std::size_t at, __m256* out) {
+    if (!same) return rows8(table, idx, at, out);
+    const float* row = table + idx[0] + at;
+    for (int c = 0; c < 8; ++c) out[c] = _mm256_broadcast_ss(row + c);
+}
+
 // Eight packed x y z points (24 floats) as three registers of x, y and z, and back.
 inline V3 load_points(const float* p) {
     const __m256 m03 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 12), 1);
@@ -105,6 +114,9 @@ inline void first_term(__m256* acc, __m256 w, const __m256* q) {
 // kNoBatch to read the compressed rows.
 constexpr std::size_t kNoBatch = ~std::size_t(0);
 
+// Scaled and Blend are k.scaled and k.blend != nullptr as template arguments: the plain
+// dual-quaternion path then holds no S or L sums, which keeps its registers from spilling.
+template <bool Scaled, bool Blend>
 void batch(const DqLayout& k, std::size_t v0, std::size_t n, std::size_t lane_batch, float* out) {
     // Vectors are loaded from memory the lanes were not stored to one by one where it can be
     // helped: a wide load of narrow stores stalls (store forwarding fails).
@@ -158,7 +170,7 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, std::size_t lane_ba
         first = _mm256_load_si256(reinterpret_cast<const __m256i*>(start));
         count = _mm256_load_si256(reinterpret_cast<const __m256i*>(cnt));
     }
-    if (k.blend) {
+    if (Blend) {
         if (full && v0 + L <= k.blend_count) {
             b = _mm256_loadu_ps(k.blend + v0);
         } else {
@@ -174,11 +186,14 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, std::size_t lane_ba
             // A lane without influence i reads joint 0 (there is one) with weight 0 and keeps its sums.
             float wl[L];
             const std::int32_t* rows = idx;
+            bool same = false;  // every lane reads one row (checked on the regrouped lanes only)
             __m256 w;
             if (lanes) {
                 const std::size_t at = L * (k.slot_start[lane_batch] + i);
                 rows = k.slot_row + at;
                 w = _mm256_loadu_ps(k.slot_weight + at);
+                const __m256i r8 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows));
+                same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(r8, _mm256_set1_epi32(rows[0])))) == 0xFF;
             } else if (uniform) {
                 const std::uint16_t* j = k.joints + f0 + i;
                 const float* wi = k.weights + f0 + i;
@@ -198,7 +213,7 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, std::size_t lane_ba
             // Built in registers from the eight loads (a gather is slower here, AMD Zen 4).
             if (!lanes) w = _mm256_setr_ps(wl[0], wl[1], wl[2], wl[3], wl[4], wl[5], wl[6], wl[7]);
             const __m256* live = i >= kmin ? &live_mask : nullptr;
-            rows8(k.table, rows, 0, q);
+            fetch8(k.table, rows, same, 0, q);
             if (i == 0) {
                 for (int c = 0; c < 4; ++c) r0[c] = q[c];
                 first_term<4>(r, w, q);
@@ -209,22 +224,22 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, std::size_t lane_ba
                 accumulate<4>(r, sw, q, live);
                 accumulate<4>(d, sw, q + 4, live);
             }
-            if (k.scaled) {
-                rows8(k.table, rows, DqLayout::kScale, q);
-                rows8(k.table, rows, DqLayout::kScale + 8, q + 8);
+            if (Scaled) {
+                fetch8(k.table, rows, same, DqLayout::kScale, q);
+                fetch8(k.table, rows, same, DqLayout::kScale + 8, q + 8);
                 if (i == 0) first_term<12>(s, w, q);
                 else accumulate<12>(s, w, q, live);
             }
-            if (k.blend) {
-                rows8(k.table, rows, DqLayout::kLinear, q);
-                rows8(k.table, rows, DqLayout::kLinear + 8, q + 8);
+            if (Blend) {
+                fetch8(k.table, rows, same, DqLayout::kLinear, q);
+                fetch8(k.table, rows, same, DqLayout::kLinear + 8, q + 8);
                 if (i == 0) first_term<12>(lin, w, q);
                 else accumulate<12>(lin, w, q, live);
             }
         }
         // R x + t of (r, d) / |r| (skin_dq.cpp's rigid_apply):
         // x + 2/|r|^2 (((w c + v x c) + w dv) - dw v) + v x dv), c = v x x.
-        const V3 x = k.scaled ? apply(s, p) : p;
+        const V3 x = Scaled ? apply(s, p) : p;
         const __m256 kk = _mm256_div_ps(_mm256_set1_ps(2.0f), sum4(mul(r[0], r[0]), mul(r[1], r[1]), mul(r[2], r[2]), mul(r[3], r[3])));
         const V3 v{r[0], r[1], r[2]}, dv{d[0], d[1], d[2]};
         const V3 c = cross(v, x), e = cross(v, c), f = cross(v, dv);
@@ -233,7 +248,7 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, std::size_t lane_ba
         };
         V3 dq{add(x.x, mul(kk, term(c.x, e.x, dv.x, v.x, f.x))), add(x.y, mul(kk, term(c.y, e.y, dv.y, v.y, f.y))),
               add(x.z, mul(kk, term(c.z, e.z, dv.z, v.z, f.z)))};
-        if (k.blend) {
+        if (Blend) {
             // b = 0 keeps the linear position exactly, b = 1 the dual-quaternion one.
             const V3 ln = apply(lin, p);
             const __m256 one = _mm256_set1_ps(1.0f), a = sub(one, b);
@@ -260,11 +275,10 @@ void batch(const DqLayout& k, std::size_t v0, std::size_t n, std::size_t lane_ba
     }
 }
 
-}  // namespace
-
-void skin_dq_avx2(const DqLayout& k, std::size_t begin, std::size_t end, float* out) {
+template <bool Scaled, bool Blend>
+void skin_range(const DqLayout& k, std::size_t begin, std::size_t end, float* out) {
     if (!k.slot_start) {
-        for (std::size_t v = begin; v < end; v += L) batch(k, v, end - v < L ? end - v : L, kNoBatch, out);
+        for (std::size_t v = begin; v < end; v += L) batch<Scaled, Blend>(k, v, end - v < L ? end - v : L, kNoBatch, out);
         return;
     }
     // The regrouped batches start at multiples of 8: a range off them starts and ends with a
@@ -273,11 +287,19 @@ void skin_dq_avx2(const DqLayout& k, std::size_t begin, std::size_t end, float* 
     const std::size_t head = (begin + L - 1) / L * L;
     if (v < head) {
         const std::size_t e = head < end ? head : end;
-        batch(k, v, e - v, kNoBatch, out);
+        batch<Scaled, Blend>(k, v, e - v, kNoBatch, out);
         v = e;
     }
-    for (; v + L <= end; v += L) batch(k, v, L, v / L, out);
-    if (v < end) batch(k, v, end - v, kNoBatch, out);
+    for (; v + L <= end; v += L) batch<Scaled, Blend>(k, v, L, v / L, out);
+    if (v < end) batch<Scaled, Blend>(k, v, end - v, kNoBatch, out);
+}
+
+}  // namespace
+
+void skin_dq_avx2(const DqLayout& k, std::size_t begin, std::size_t end, float* out) {
+    const bool blend = k.blend != nullptr;
+    if (k.scaled) blend ? skin_range<true, true>(k, begin, end, out) : skin_range<true, false>(k, begin, end, out);
+    else blend ? skin_range<false, true>(k, begin, end, out) : skin_range<false, false>(k, begin, end, out);
 }
 
 }  // namespace rigscope::detail
