@@ -62,7 +62,7 @@ done
 # Python module is built: cli_readme_examples runs the README's Python lines.
 launcher=()
 cd "$tree" && . scripts/ccache.bash && cd "$root"
-cmake -S "$tree" -B "$bin" -DCMAKE_BUILD_TYPE=Release -DRIGSCOPE_BENCH=OFF "${launcher[@]}" >"$work/cmake.log" 2>&1 ||
+cmake -S "$tree" -B "$bin" -DCMAKE_BUILD_TYPE=Release -DRIGSCOPE_BENCH=OFF -DRIGSCOPE_PYTHON=ON "${launcher[@]}" >"$work/cmake.log" 2>&1 ||
     { echo "mutate: cmake failed (see $work/cmake.log)"; exit 2; }
 
 # The suite: the Catch2 cases in one process (seconds), then the CLI scripts through ctest,
