@@ -23,6 +23,7 @@ tree="$work/tree"
 bin="$tree/build"
 jobs=${MUTATE_JOBS:-2}
 export RIGSCOPE_CORPUS="${RIGSCOPE_CORPUS:-$root/../shared/corpus}"
+export RIGSCOPE_BENCH_DIR="${RIGSCOPE_BENCH_DIR:-$root/../shared/bench}"  # the report test renders the bench tube
 
 # mutations: "FILE<TAB>ORIGINAL<TAB>REPLACEMENT<TAB>DESCRIPTION" lines without the comments.
 mapfile -t mutations < <(grep -v '^#' "$list" | grep -v '^[[:space:]]*$')
