@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <set>
 
 #include "lint_text.h"
@@ -126,56 +127,50 @@ void lint_faces(const Scene& scene, int m, const std::vector<std::uint32_t>& coi
         }
     };
 
-    // Each face's sides bucketed by their lower point (a counting sort, linear): per bucket, the
-    // higher ends once per face that has the edge. One pass counts (and screens areas), one fills.
-    std::vector<std::uint32_t> bucket(nv + 1, 0);  // sides per lower point, then bucket ends, then starts
+    // Each face's sides kept by their lower point, in one pass: the first kInline higher ends in
+    // the point's own slots (a point has about six sides to higher points in a triangle mesh),
+    // the rest as (lower, higher) in `overflow`, sorted afterwards.
+    constexpr std::uint32_t kInline = 8;
+    std::vector<std::uint32_t> sides_of(nv, 0);
+    std::unique_ptr<std::uint32_t[]> inline_higher(new std::uint32_t[nv * kInline]);  // only written slots are read
+    std::vector<std::uint64_t> overflow;
+    auto add_side = [&](std::uint32_t lo, std::uint32_t hi) {
+        const std::uint32_t k = sides_of[lo]++;
+        if (k < kInline) inline_higher[static_cast<std::size_t>(lo) * kInline + k] = hi;
+        else overflow.push_back(static_cast<std::uint64_t>(lo) << 32 | hi);
+    };
     std::vector<std::uint64_t> sides;
-    std::size_t side_count = 0;
     for (std::size_t f = 0; f < faces; ++f) {
         const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
         if (e - b == 3) {
             const std::uint32_t i0 = mesh.face_indices[b], i1 = mesh.face_indices[b + 1], i2 = mesh.face_indices[b + 2];
             if (i0 >= nv || i1 >= nv || i2 >= nv) continue;
-            triangle_sides(point(i0), point(i1), point(i2), [&](std::uint32_t lo, std::uint32_t) { ++bucket[lo], ++side_count; });
+            triangle_sides(point(i0), point(i1), point(i2), add_side);
             if (!surely_not_zero(i0, i1, i2)) zero_area_face(f, b, e);
             continue;
         }
         if (!face_sides(mesh, b, e, nv, point, sides)) continue;
-        for (std::uint64_t s : sides) ++bucket[s >> 32];
-        side_count += sides.size();
+        for (std::uint64_t s : sides) add_side(static_cast<std::uint32_t>(s >> 32), static_cast<std::uint32_t>(s));
         zero_area_face(f, b, e);
     }
-    for (std::size_t a = 1; a < nv; ++a) bucket[a] += bucket[a - 1];
-    bucket[nv] = static_cast<std::uint32_t>(side_count);
-    std::vector<std::uint32_t> higher(side_count);
-    // Filled from each bucket's end down, which leaves bucket[a] at bucket a's start.
-    for (std::size_t f = 0; f < faces; ++f) {
-        const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
-        if (e - b == 3) {
-            const std::uint32_t i0 = mesh.face_indices[b], i1 = mesh.face_indices[b + 1], i2 = mesh.face_indices[b + 2];
-            if (i0 >= nv || i1 >= nv || i2 >= nv) continue;
-            triangle_sides(point(i0), point(i1), point(i2), [&](std::uint32_t lo, std::uint32_t hi) { higher[--bucket[lo]] = hi; });
-            continue;
-        }
-        if (!face_sides(mesh, b, e, nv, point, sides)) continue;
-        for (std::uint64_t s : sides) higher[--bucket[s >> 32]] = static_cast<std::uint32_t>(s);
-    }
-    // Non-manifold: an edge of the surface as placed that more than two faces share. Buckets are
-    // small (a vertex's edges to higher points): each higher end is counted in `seen` (tagged
-    // with the bucket, so nothing is cleared), and the few reaching three are sorted, for the
-    // (lower, higher) order.
+    std::sort(overflow.begin(), overflow.end());
+    // Non-manifold: an edge of the surface as placed that more than two faces share. Each higher
+    // end of a point's sides is counted in `seen` (tagged with the point, so nothing is cleared),
+    // and the few reaching three are sorted, for the (lower, higher) order.
     std::vector<std::uint64_t> seen(nv, 0);  // (lower point + 1) << 32 | faces on the edge to this point
     std::vector<std::uint32_t> shared;
+    std::size_t o = 0;  // overflow's next side: points are visited in order
     for (std::size_t a = 0; a < nv; ++a) {
-        const std::uint32_t* first = higher.data() + bucket[a];
-        const std::uint32_t* last = higher.data() + bucket[a + 1];
-        if (last - first < 3) continue;
+        if (sides_of[a] < 3) continue;
         const std::uint64_t tag = static_cast<std::uint64_t>(a + 1) << 32;
-        for (const std::uint32_t* i = first; i < last; ++i) {
-            std::uint64_t& c = seen[*i];
+        auto see = [&](std::uint32_t h) {
+            std::uint64_t& c = seen[h];
             c = (c & ~0xFFFFFFFFull) == tag ? c + 1 : tag | 1;
-            if ((c & 0xFFFFFFFFull) == 3) shared.push_back(*i);
-        }
+            if ((c & 0xFFFFFFFFull) == 3) shared.push_back(h);
+        };
+        const std::uint32_t* slots = inline_higher.get() + a * kInline;
+        for (std::uint32_t k = 0; k < std::min(sides_of[a], kInline); ++k) see(slots[k]);
+        for (; o < overflow.size() && overflow[o] >> 32 == a; ++o) see(static_cast<std::uint32_t>(overflow[o]));
         if (shared.empty()) continue;
         std::sort(shared.begin(), shared.end());
         for (std::uint32_t c : shared) {
