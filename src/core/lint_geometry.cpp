@@ -80,16 +80,17 @@ void lint_faces(const Scene& scene, int m, const std::vector<std::uint32_t>& coi
     // threshold; the screen passes a face only where newell_area surely exceeds zero_area.
     // Bound (u = 2^-24, float rounding; exact T = (P1 - P0) x (P2 - P0), twice the true area):
     // - float: the differences d1, d2 are within u of exact (exact when subnormal), each cross
-    //   component within about 4.1u (|a b| + |c d|) of T's, so |t - T| <= 4.1u L with
+    //   component within 4.02u (|a b| + |c d|) of T's, so |t - T| <= 4.02u L with
     //   L = |d1|_1 |d2|_1, computed in float to within 7u: 8u L covers it (FMA contraction only
     //   tightens this); s = fl(|t|^2) <= |t|^2 (1 + 4u).
-    // - newell_area: products of floats are exact in double, its sums and norm err by under
-    //   16 u_d (u_d = 2^-53) of 3 M^2, M the largest |P|_1 of the mesh: twice its error is
-    //   under 2^-47 M^2.
+    // - newell_area: products of floats are exact in double; with M the largest |P|_1 of the
+    //   mesh, its sums err by under 9 u_d M^2 (u_d = 2^-53) and its norm, of a vector under
+    //   4 M^2, by under 10 u_d M^2: twice its error is under 19 u_d M^2 < 2^-47 M^2.
     // So |T| > 2 zero_area + 2^-47 M^2 + 8u L, which the test below checks with (1 + 2^-20)
     // covering (1 + 4u) and its own double rounding, gives newell_area > zero_area. 2^-60 keeps s
-    // away from float's subnormals; s must be finite (an overflowed t proves nothing); NaN or
-    // infinite coordinates (in the face or in M) fail the test: such faces are confirmed.
+    // away from float's subnormals (products that underflow err by 2^-150); s must be finite (an
+    // overflowed t proves nothing); NaN or infinite coordinates (in the face or in M) fail the
+    // test: such faces are confirmed.
     const double m1 = largest_l1(mesh.positions);
     const double screen_base = 2 * zero_area + 0x1p-47 * m1 * m1 + 0x1p-60;
     auto surely_not_zero = [&](std::uint32_t i0, std::uint32_t i1, std::uint32_t i2) {
