@@ -178,3 +178,103 @@ TEST_CASE("lint weld and non-manifold edges equal a brute-force count on cesium_
     CHECK(expected.size() >= 3);
     CHECK(shared_edges_by_lint(s, 0, first) == expected);
 }
+
+namespace {
+
+// Twice a face's area the definition's way: Newell's normal summed in double.
+double area_by_newell(const Mesh& m, std::size_t f) {
+    const std::uint32_t b = m.face_offsets[f], e = m.face_offsets[f + 1];
+    Eigen::Vector3d twice = Eigen::Vector3d::Zero();
+    for (std::uint32_t k = b; k < e; ++k)
+        twice += m.positions[m.face_indices[k]].cast<double>().cross(m.positions[m.face_indices[k + 1 < e ? k + 1 : b]].cast<double>());
+    return 0.5 * twice.norm();
+}
+
+}  // namespace
+
+TEST_CASE("lint zero-area verdicts on slivers near the threshold equal a double Newell area, near the origin and far from it",
+          "[lint]") {
+    // lint screens triangle areas in float and confirms in double only near the threshold. Here
+    // every triangle is a sliver (edges about 1, normal offset tiny) whose area lies within 20% of
+    // the threshold, where float's cross product is off by several percent (cancellation): a
+    // screen without its error bound passes some faces whose double area is at or below it.
+    std::mt19937 rng(3030);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0), spread(0.8, 1.2);
+    Scene s;
+    // (offset of the mesh from the origin, threshold area): float's spacing at 1000 is 6e-5, so the
+    // far mesh's threshold is larger for its slivers to have areas near it at all.
+    const std::pair<double, double> groups[] = {{0.0, 1e-6}, {1000.0, 2e-3}};
+    for (const auto& [offset, threshold] : groups) {
+        Mesh& m = s.meshes.emplace_back();
+        m.name = "slivers";
+        m.face_offsets.push_back(0);
+        for (int f = 0; f < 3000; ++f) {
+            const Eigen::Vector3d p0(offset + unit(rng), offset + unit(rng), offset + unit(rng));
+            const Eigen::Vector3d u = Eigen::Vector3d(unit(rng), unit(rng), unit(rng)).normalized();
+            const Eigen::Vector3d side = u.unitOrthogonal();
+            const double height = 2 * threshold * spread(rng);  // twice the area over an edge of 1
+            for (const Eigen::Vector3d& p : {p0, Eigen::Vector3d(p0 + u), Eigen::Vector3d(p0 + 0.5 * u + height * side)})
+                m.positions.push_back(p.cast<float>());
+            add_face(m, {3u * f, 3u * f + 1, 3u * f + 2});
+        }
+        // Exact zeros too: a repeated corner and three collinear corners.
+        add_face(m, {0, 1, 0});
+        m.positions.push_back(m.positions[0] + Eigen::Vector3f(0.25f, 0.5f, 0.125f));
+        m.positions.push_back(m.positions[0] + Eigen::Vector3f(0.5f, 1.0f, 0.25f));
+        add_face(m, {0, static_cast<std::uint32_t>(m.positions.size() - 2), static_cast<std::uint32_t>(m.positions.size() - 1)});
+    }
+    for (int mesh = 0; mesh < 2; ++mesh) {
+        const Mesh& m = s.meshes[mesh];
+        Eigen::Vector3f lo = m.positions[0], hi = m.positions[0];
+        for (const auto& p : m.positions) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+        const double diag = (hi - lo).cast<double>().norm();
+        LintParams params;
+        params.area_tolerance = groups[mesh].second / (diag * diag);
+        const double zero_area = params.area_tolerance * diag * diag;
+        std::vector<std::pair<std::int64_t, double>> expected, found;
+        for (std::size_t f = 0; f < m.face_count(); ++f)
+            if (area_by_newell(m, f) <= zero_area) expected.emplace_back(f, area_by_newell(m, f));
+        std::vector<std::uint32_t> apart(m.positions.size());  // no weld: only the areas matter here
+        for (std::uint32_t v = 0; v < apart.size(); ++v) apart[v] = v;
+        std::vector<Finding> all;
+        lint_faces(s, mesh, apart, params, all);
+        for (const Finding& f : all)
+            if (f.face >= 0) found.emplace_back(f.face, f.value);
+        // Both verdicts are common: the slivers straddle the threshold.
+        CHECK(expected.size() > 500);
+        CHECK(expected.size() < m.face_count() - 500);
+        CHECK(found == expected);
+    }
+}
+
+TEST_CASE("lint non-manifold edges at points with more sides than their inline slots equal a brute-force count", "[lint]") {
+    // Two fan centres with the lowest indices, each with 20 higher neighbours (40 sides: 8 kept
+    // inline, the rest overflow), with extra faces on their edges added last, so that counts mix
+    // inline and overflow sides; a point between them has overflow but no shared edge.
+    Scene s;
+    Mesh& m = s.meshes.emplace_back();
+    m.name = "fans";
+    m.face_offsets.push_back(0);
+    const std::uint32_t centres[] = {0, 1, 2};
+    for (std::uint32_t c : centres) m.positions.emplace_back(3.0f * c, 0.0f, 0.0f);
+    std::vector<std::uint32_t> rim_start;
+    for (std::uint32_t c : centres) {
+        rim_start.push_back(static_cast<std::uint32_t>(m.positions.size()));
+        for (int k = 0; k < 20; ++k) m.positions.emplace_back(3.0f * c + std::cos(k * 0.314f), std::sin(k * 0.314f), 0.2f);
+    }
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::uint32_t k = 0; k < 20; ++k) add_face(m, {centres[i], rim_start[i] + k, rim_start[i] + (k + 1) % 20});
+    // Centre 0: its first edge (inline) gains a third and fourth face; its last one (overflow) a third.
+    add_face(m, {0, rim_start[0], rim_start[0] + 7});
+    add_face(m, {rim_start[0], 0, rim_start[0] + 9});
+    add_face(m, {0, rim_start[0] + 19, rim_start[0] + 5});
+    // Centre 2: a middle edge gains a third face.
+    add_face(m, {2, rim_start[2] + 11, rim_start[2] + 3});
+    std::vector<std::uint32_t> apart(m.positions.size());
+    for (std::uint32_t v = 0; v < apart.size(); ++v) apart[v] = v;
+    const std::vector<Edge> expected = shared_edges_by_map(m, apart);
+    CHECK(std::find(expected.begin(), expected.end(), Edge{0, rim_start[0], 4.0}) != expected.end());
+    CHECK(std::find(expected.begin(), expected.end(), Edge{0, rim_start[0] + 19, 3.0}) != expected.end());
+    CHECK(std::find(expected.begin(), expected.end(), Edge{2, rim_start[2] + 11, 3.0}) != expected.end());
+    CHECK(shared_edges_by_lint(s, 0, apart) == expected);
+}

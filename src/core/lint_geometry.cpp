@@ -2,6 +2,8 @@
 // a rest skeleton that does not reproduce the stored mesh, and joints scaled in the bind pose.
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <set>
 
 #include "lint_text.h"
@@ -37,6 +39,27 @@ bool face_sides(const Mesh& mesh, std::uint32_t b, std::uint32_t e, std::size_t 
     return true;
 }
 
+// Twice the face's area by Newell's normal, in double: the area of any planar polygon, and of a
+// warped one's projection. The value every zero-area finding reports.
+double newell_area(const Mesh& mesh, std::uint32_t b, std::uint32_t e) {
+    Eigen::Vector3d twice = Eigen::Vector3d::Zero();
+    for (std::uint32_t k = b; k < e; ++k) {
+        const std::uint32_t i = mesh.face_indices[k], j = mesh.face_indices[k + 1 < e ? k + 1 : b];
+        twice += mesh.positions[i].cast<double>().cross(mesh.positions[j].cast<double>());
+    }
+    return 0.5 * twice.norm();
+}
+
+// The largest |x| + |y| + |z| of the points; NaN if any coordinate is NaN (it sticks).
+double largest_l1(const std::vector<Eigen::Vector3f>& points) {
+    double most = 0;
+    for (const auto& p : points) {
+        const double l1 = static_cast<double>(std::abs(p.x())) + std::abs(p.y()) + std::abs(p.z());
+        most = l1 > most || l1 != l1 ? l1 : most;
+    }
+    return most;
+}
+
 }  // namespace
 
 void lint_faces(const Scene& scene, int m, const std::vector<std::uint32_t>& coincident, const LintParams& params,
@@ -52,67 +75,117 @@ void lint_faces(const Scene& scene, int m, const std::vector<std::uint32_t>& coi
     while (faces < mesh.face_count() && mesh.face_offsets[faces + 1] <= mesh.face_indices.size() &&
            mesh.face_offsets[faces] <= mesh.face_offsets[faces + 1])
         ++faces;
-    // Each face's sides bucketed by their lower point (a counting sort, linear): per bucket, the
-    // higher ends once per face that has the edge.
-    std::vector<std::uint32_t> bucket(nv + 1, 0);  // sides per lower point, then bucket ends, then starts
+
+    // A triangle's area is screened in float and only confirmed by newell_area near the
+    // threshold; the screen passes a face only where newell_area surely exceeds zero_area.
+    // Bound (u = 2^-24, float rounding; exact T = (P1 - P0) x (P2 - P0), twice the true area):
+    // - float: the differences d1, d2 are within u of exact (exact when subnormal), each cross
+    //   component within 4.02u (|a b| + |c d|) of T's, so |t - T| <= 4.02u L with
+    //   L = |d1|_1 |d2|_1, computed in float to within 7u: 8u L covers it (FMA contraction only
+    //   tightens this); s = fl(|t|^2) <= |t|^2 (1 + 4u).
+    // - newell_area: products of floats are exact in double; with M the largest |P|_1 of the
+    //   mesh, its sums err by under 9 u_d M^2 (u_d = 2^-53) and its norm, of a vector under
+    //   4 M^2, by under 10 u_d M^2: twice its error is under 19 u_d M^2 < 2^-47 M^2.
+    // So |T| > 2 zero_area + 2^-47 M^2 + 8u L, which the test below checks with (1 + 2^-20)
+    // covering (1 + 4u) and its own double rounding, gives newell_area > zero_area. 2^-60 keeps s
+    // away from float's subnormals (products that underflow err by 2^-150); s must be finite (an
+    // overflowed t proves nothing); NaN or infinite coordinates (in the face or in M) fail the
+    // test: such faces are confirmed.
+    const double m1 = largest_l1(mesh.positions);
+    const double screen_base = 2 * zero_area + 0x1p-47 * m1 * m1 + 0x1p-60;
+    auto surely_not_zero = [&](std::uint32_t i0, std::uint32_t i1, std::uint32_t i2) {
+        const Eigen::Vector3f& p0 = mesh.positions[i0];
+        const Eigen::Vector3f d1 = mesh.positions[i1] - p0, d2 = mesh.positions[i2] - p0;
+        const float s = d1.cross(d2).squaredNorm();
+        const float l = d1.cwiseAbs().sum() * d2.cwiseAbs().sum();
+        const double r = screen_base + 0x1p-21 * static_cast<double>(l);
+        return s <= std::numeric_limits<float>::max() && static_cast<double>(s) > (1 + 0x1p-20) * r * r;
+    };
+    auto zero_area_face = [&](std::size_t f, std::uint32_t b, std::uint32_t e) {
+        const double area = newell_area(mesh, b, e);
+        if (area > zero_area) return;
+        std::string corners;
+        for (std::uint32_t k = b; k < e && k < b + 6; ++k) corners += (k == b ? "" : ", ") + std::to_string(mesh.face_indices[k]);
+        if (e > b + 6) corners += ", ...";
+        Finding fd = finding("degenerate_face", Severity::Warning, m,
+                             "face " + std::to_string(f) + " (vertices " + corners + ") has zero area (" + number(area) + ")");
+        fd.face = static_cast<std::int64_t>(f);
+        fd.vertex = e > b ? mesh.face_indices[b] : -1;
+        fd.value = area;
+        fd.has_value = true;
+        out.push_back(std::move(fd));
+    };
+    // A triangle's distinct sides over the welded points, as (lower, higher): three, one when two
+    // corners are one point (the face counts once on that edge), none when all are.
+    auto triangle_sides = [](std::uint32_t a, std::uint32_t b, std::uint32_t c, auto&& side) {
+        if (a != b && b != c && c != a) {
+            side(std::min(a, b), std::max(a, b));
+            side(std::min(b, c), std::max(b, c));
+            side(std::min(c, a), std::max(c, a));
+        } else if (a != b || b != c) {
+            const std::uint32_t lo = std::min({a, b, c}), hi = std::max({a, b, c});
+            side(lo, hi);
+        }
+    };
+
+    // Each face's sides kept by their lower point, in one pass: the first kInline higher ends in
+    // the point's own slots (a point has about six sides to higher points in a triangle mesh),
+    // the rest as (lower, higher) in `overflow`, sorted afterwards.
+    constexpr std::uint32_t kInline = 8;
+    std::vector<std::uint32_t> sides_of(nv, 0);
+    std::unique_ptr<std::uint32_t[]> inline_higher(new std::uint32_t[nv * kInline]);  // only written slots are read
+    std::vector<std::uint64_t> overflow;
+    auto add_side = [&](std::uint32_t lo, std::uint32_t hi) {
+        const std::uint32_t k = sides_of[lo]++;
+        if (k < kInline) inline_higher[static_cast<std::size_t>(lo) * kInline + k] = hi;
+        else overflow.push_back(static_cast<std::uint64_t>(lo) << 32 | hi);
+    };
     std::vector<std::uint64_t> sides;
-    std::size_t side_count = 0;
     for (std::size_t f = 0; f < faces; ++f) {
         const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
-        if (!face_sides(mesh, b, e, nv, point, sides)) continue;
-        for (std::uint64_t s : sides) ++bucket[s >> 32];
-        side_count += sides.size();
-        // Newell's normal: twice the area of any planar polygon, and of a warped one's projection.
-        Eigen::Vector3d twice = Eigen::Vector3d::Zero();
-        for (std::uint32_t k = b; k < e; ++k) {
-            const std::uint32_t i = mesh.face_indices[k], j = mesh.face_indices[k + 1 < e ? k + 1 : b];
-            twice += mesh.positions[i].cast<double>().cross(mesh.positions[j].cast<double>());
+        if (e - b == 3) {
+            const std::uint32_t i0 = mesh.face_indices[b], i1 = mesh.face_indices[b + 1], i2 = mesh.face_indices[b + 2];
+            if (i0 >= nv || i1 >= nv || i2 >= nv) continue;
+            triangle_sides(point(i0), point(i1), point(i2), add_side);
+            if (!surely_not_zero(i0, i1, i2)) zero_area_face(f, b, e);
+            continue;
         }
-        const double area = 0.5 * twice.norm();
-        if (area <= zero_area) {
-            std::string corners;
-            for (std::uint32_t k = b; k < e && k < b + 6; ++k) corners += (k == b ? "" : ", ") + std::to_string(mesh.face_indices[k]);
-            if (e > b + 6) corners += ", ...";
+        if (!face_sides(mesh, b, e, nv, point, sides)) continue;
+        for (std::uint64_t s : sides) add_side(static_cast<std::uint32_t>(s >> 32), static_cast<std::uint32_t>(s));
+        zero_area_face(f, b, e);
+    }
+    std::sort(overflow.begin(), overflow.end());
+    // Non-manifold: an edge of the surface as placed that more than two faces share. Each higher
+    // end of a point's sides is counted in `seen` (tagged with the point, so nothing is cleared),
+    // and the few reaching three are sorted, for the (lower, higher) order.
+    std::vector<std::uint64_t> seen(nv, 0);  // (lower point + 1) << 32 | faces on the edge to this point
+    std::vector<std::uint32_t> shared;
+    std::size_t o = 0;  // overflow's next side: points are visited in order
+    for (std::size_t a = 0; a < nv; ++a) {
+        if (sides_of[a] < 3) continue;
+        const std::uint64_t tag = static_cast<std::uint64_t>(a + 1) << 32;
+        auto see = [&](std::uint32_t h) {
+            std::uint64_t& c = seen[h];
+            c = (c & ~0xFFFFFFFFull) == tag ? c + 1 : tag | 1;
+            if ((c & 0xFFFFFFFFull) == 3) shared.push_back(h);
+        };
+        const std::uint32_t* slots = inline_higher.get() + a * kInline;
+        for (std::uint32_t k = 0; k < std::min(sides_of[a], kInline); ++k) see(slots[k]);
+        for (; o < overflow.size() && overflow[o] >> 32 == a; ++o) see(static_cast<std::uint32_t>(overflow[o]));
+        if (shared.empty()) continue;
+        std::sort(shared.begin(), shared.end());
+        for (std::uint32_t c : shared) {
+            const auto count = static_cast<std::uint32_t>(seen[c]);
             Finding fd = finding("degenerate_face", Severity::Warning, m,
-                                 "face " + std::to_string(f) + " (vertices " + corners + ") has zero area (" + number(area) + ")");
-            fd.face = static_cast<std::int64_t>(f);
-            fd.vertex = e > b ? mesh.face_indices[b] : -1;
-            fd.value = area;
+                                 "the edge from vertex " + std::to_string(a) + " to vertex " + std::to_string(c) + " is shared by " +
+                                     std::to_string(count) + " faces (non-manifold)");
+            fd.vertex = static_cast<std::int64_t>(a);
+            fd.partner = c;
+            fd.value = static_cast<double>(count);
             fd.has_value = true;
             out.push_back(std::move(fd));
         }
-    }
-    for (std::size_t a = 1; a < nv; ++a) bucket[a] += bucket[a - 1];
-    bucket[nv] = static_cast<std::uint32_t>(side_count);
-    std::vector<std::uint32_t> higher(side_count);
-    for (std::size_t f = 0; f < faces; ++f) {
-        if (!face_sides(mesh, mesh.face_offsets[f], mesh.face_offsets[f + 1], nv, point, sides)) continue;
-        // Filled from each bucket's end down, which leaves bucket[a] at bucket a's start.
-        for (std::uint64_t s : sides) higher[--bucket[s >> 32]] = static_cast<std::uint32_t>(s);
-    }
-    // Non-manifold: an edge of the surface as placed that more than two faces share. Buckets
-    // are small (a vertex's edges to higher points), sorted in place, in (lower, higher) order.
-    for (std::size_t a = 0; a < nv; ++a) {
-        std::uint32_t* first = higher.data() + bucket[a];
-        std::uint32_t* last = higher.data() + bucket[a + 1];
-        if (last - first < 3) continue;
-        std::sort(first, last);
-        for (std::uint32_t* i = first; i < last;) {
-            std::uint32_t* k = i + 1;
-            while (k < last && *k == *i) ++k;
-            if (k - i > 2) {
-                const auto c = *i;
-                Finding fd = finding("degenerate_face", Severity::Warning, m,
-                                     "the edge from vertex " + std::to_string(a) + " to vertex " + std::to_string(c) + " is shared by " +
-                                         std::to_string(k - i) + " faces (non-manifold)");
-                fd.vertex = static_cast<std::int64_t>(a);
-                fd.partner = c;
-                fd.value = static_cast<double>(k - i);
-                fd.has_value = true;
-                out.push_back(std::move(fd));
-            }
-            i = k;
-        }
+        shared.clear();
     }
 }
 

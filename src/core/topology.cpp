@@ -30,15 +30,22 @@ bool same_influences(const Influences& inf, std::uint32_t a, std::uint32_t b) {
 // wins, so the result does not depend on how candidates are found.
 //
 // Candidates come from a grid of cells far wider than the tolerance (so a point's tolerance ball
-// nearly always lies in its own cell) but about one vertex spacing at most. Vertices are sorted
-// by a hash of their cell (a radix sort: streaming, no hash table to miss in), so the vertices of
-// a cell are contiguous; a vertex near a cell face also looks up the neighbouring cells' runs.
+// nearly always lies in its own cell) but about one vertex spacing at most. Each cell is a
+// bucket, found by a 64-bit hash of the cell in an open-addressing table (at least twice the
+// vertex count, so never full); two cells whose hashes agree in the table share a bucket, which
+// only adds comparisons: every representative within tolerance is still in a bucket searched.
+// Buckets are numbered in the order the file first reaches them and each gets a run of slots as
+// long as its vertices (a count, then a prefix sum), where its representatives are kept in file
+// order with their positions: a mesh's vertices, stored surface-coherently, then touch buckets
+// and slots in memory order instead of at random (a layout by hash missed the cache about
+// three times a vertex). A vertex near a cell face also searches the buckets of the
+// neighbouring cells.
 //
 // Linear in the worst case, not only the usual one:
-// - vertices are then visited in file order and compared with the representatives of their cells
+// - vertices are visited in file order and compared with the representatives of their cells
 //   only, never with every earlier vertex there: 30,000 vertices at one point weld to the first
 //   with one comparison each (comparing all pairs took 522 MB at 10,002);
-// - a cell holding many vertices (a detailed model inside a 1 km scene: 300,000 vertices in one
+// - a bucket holding many vertices (a detailed model inside a 1 km scene: 300,000 vertices in one
 //   cell took over a minute) makes the grid finer, down to twice the tolerance, where
 //   representatives, more than `tol` apart, are few per cell;
 // - what still crowds one cell (thousands of vertices at one point with different skin weights,
@@ -49,107 +56,134 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
     topo.representative.reserve(n);
     const double spacing = diag / std::sqrt(static_cast<double>(n));
     double cell = std::max(tol, std::min(spacing, 1024 * tol));
+    int bits = 1;  // table slots: at least twice the vertex count
+    while ((std::size_t{1} << bits) < 2 * n) ++bits;
+    const std::size_t mask = (std::size_t{1} << bits) - 1;
     auto hash = [](std::int64_t x, std::int64_t y, std::int64_t z) {
         std::uint64_t h = static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull;
         h ^= static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full;
         h ^= static_cast<std::uint64_t>(z) * 0x165667B19E3779F9ull;
         h ^= h >> 31;
-        return static_cast<std::uint32_t>((h * 0xD6E8FEB86659FD93ull) >> 32);
+        return h * 0xD6E8FEB86659FD93ull;
     };
     // Slightly wider than the tolerance so rounding in p -/+ tol never skips a cell.
     const double reach = tol * (1 + 1e-6);
-    constexpr std::uint32_t kNear = 0x80000000u;  // flag: the tolerance ball crosses a cell face
-    constexpr std::uint32_t kIndex = 0x7FFFFFFFu;
-    // A cell with more vertices than this makes the grid finer (each try is one linear pass).
+    constexpr std::uint32_t kNear = 0x80000000u;  // flag: the tolerance ball may cross a cell face
+    constexpr std::uint32_t kBucket = 0x7FFFFFFFu;
+    // A bucket with more vertices than this makes the grid finer (each try is one linear pass).
     constexpr std::size_t kCrowdedCell = 64;
 
-    // (cell hash << 32 | near flag | vertex), sorted by hash with a least-significant-digit
-    // radix sort, which keeps the vertices of one hash in file order.
-    std::vector<std::uint64_t> scratch = detail::huge_vector<std::uint64_t>(2 * n);  // sorted, then radix buffer
-    std::uint64_t* sorted = scratch.data();
-    std::vector<std::uint32_t> count(65537);
+    constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    struct Slot {
+        std::uint32_t tag;     // the hash's low half
+        std::uint32_t bucket;  // kNone: empty
+    };
+    std::vector<Slot> table = detail::huge_vector<Slot>(mask + 1);
+    std::vector<std::uint32_t> key = detail::huge_vector<std::uint32_t>(n);               // per vertex: bucket | near flag
+    std::vector<std::uint32_t> start = detail::huge_vector<std::uint32_t>(n + 1);         // per bucket: its vertices, then first slot
+    std::uint32_t used = 0;                                                               // buckets numbered
+    // The bucket of the cell with hash h, numbered here if new (insert), else kNone if absent.
+    auto bucket_of = [&](std::uint64_t h, bool insert) {
+        const auto tag = static_cast<std::uint32_t>(h);
+        for (std::size_t i = h >> (64 - bits);; i = (i + 1) & mask) {
+            Slot& s = table[i];
+            if (s.bucket == kNone) {
+                if (insert) s = Slot{tag, used++};
+                return s.bucket;
+            }
+            if (s.tag == tag) return s.bucket;
+        }
+    };
     double inv_cell = 0;
     // floor() is a library call on the baseline x86-64 target (no SSE4.1 round): truncate and
-    // step down for negatives instead, nine times per vertex.
+    // step down for negatives instead.
     // Coordinates near float's limits make the tolerance infinite or zero and q NaN or past
     // int64, whose conversion is undefined behaviour: NaN goes to cell 0, the rest is clamped to
     // +-2^52 (still whole cells, so a tolerance ball spans at most 3 cells per axis below).
-    auto coord = [&inv_cell](double x) {
+    auto coord_of = [&inv_cell](double x, double& q) {
         constexpr double kEnd = 4503599627370496.0;  // 2^52
-        double q = x * inv_cell;
+        q = x * inv_cell;
         q = q != q ? 0.0 : std::clamp(q, -kEnd, kEnd);
         const auto i = static_cast<std::int64_t>(q);
         return i - (q < static_cast<double>(i));
     };
+    auto coord = [&coord_of](double x) {
+        double q;
+        return coord_of(x, q);
+    };
     for (;;) {
         inv_cell = 1.0 / cell;
-        sorted = scratch.data();
-        std::uint64_t* tmp = sorted + n;
-        for (std::size_t v = 0; v < n; ++v) {
-            const auto& p = positions[v];
-            std::int64_t c[3];
-            bool near = false;
-            for (int k = 0; k < 3; ++k) {
-                c[k] = coord(p[k]);
-                near = near || coord(p[k] - reach) != c[k] || coord(p[k] + reach) != c[k];
+        // The near flag from the cell fraction instead of two more cells per axis: it must be set
+        // whenever coord(x -/+ reach) != coord(x), the cells the neighbour search visits. With
+        // |q| <= 2^32, q and (x -/+ reach) / cell carry rounding errors under 2^-19 cells, and
+        // reach / cell >= 1/1024 (cell <= 1024 tol), so a fraction at least 2 reach / cell from
+        // both faces keeps x -/+ reach in x's cell; anything else (and NaN, clamped) is flagged.
+        const double margin = 2 * reach * inv_cell;
+        constexpr double kExact = 4294967296.0;  // 2^32
+        std::fill(table.begin(), table.end(), Slot{0, kNone});
+        std::fill(start.begin(), start.end(), 0);
+        used = 0;
+        std::uint32_t longest = 0;
+        // In blocks: the hashes first, with their table slots prefetched, then the lookups in file
+        // order, so a block's cache misses overlap instead of coming one after another.
+        constexpr std::size_t kBlock = 32;
+        std::uint64_t block_hash[kBlock];
+        for (std::size_t v0 = 0; v0 < n; v0 += kBlock) {
+            const std::size_t count = std::min(kBlock, n - v0);
+            for (std::size_t i = 0; i < count; ++i) {
+                const auto& p = positions[v0 + i];
+                std::int64_t c[3];
+                bool near = false;
+                for (int k = 0; k < 3; ++k) {
+                    double q;
+                    c[k] = coord_of(p[k], q);
+                    const double f = q - static_cast<double>(c[k]);
+                    near = near || !(f >= margin && f <= 1 - margin && std::abs(q) <= kExact);
+                }
+                block_hash[i] = hash(c[0], c[1], c[2]);
+                key[v0 + i] = near ? kNear : 0;
+                __builtin_prefetch(&table[block_hash[i] >> (64 - bits)]);
             }
-            sorted[v] = static_cast<std::uint64_t>(hash(c[0], c[1], c[2])) << 32 | (near ? kNear : 0) | v;
+            for (std::size_t i = 0; i < count; ++i) {
+                const std::uint32_t b = bucket_of(block_hash[i], true);
+                key[v0 + i] |= b;
+                longest = std::max(longest, ++start[b + 1]);
+            }
         }
-        for (int shift = 32; shift < 64; shift += 16) {  // two passes: the result is back in `sorted`
-            std::fill(count.begin(), count.end(), 0);
-            for (std::size_t i = 0; i < n; ++i) ++count[((sorted[i] >> shift) & 0xFFFF) + 1];
-            for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
-            for (std::size_t i = 0; i < n; ++i) tmp[count[(sorted[i] >> shift) & 0xFFFF]++] = sorted[i];
-            std::swap(sorted, tmp);
-        }
-        if (cell <= 2 * tol) break;
-        std::size_t longest = 0;
-        for (std::size_t gb = 0; gb < n;) {
-            std::size_t ge = gb + 1;
-            while (ge < n && (sorted[ge] >> 32) == (sorted[gb] >> 32)) ++ge;
-            longest = std::max(longest, ge - gb);
-            gb = ge;
-        }
-        if (longest <= kCrowdedCell) break;
+        if (cell <= 2 * tol || longest <= kCrowdedCell) break;
         cell = std::max(2 * tol, cell / 8);
     }
+    for (std::size_t b = 0; b < used; ++b) start[b + 1] += start[b];
 
-    // Per vertex: where its cell's run starts in `sorted` (and the near flag). Per run, at its
-    // start: the representatives found so far, in file order, stored in the run's own slots.
-    std::vector<std::uint32_t> run_of = detail::huge_vector<std::uint32_t>(n);
-    std::vector<std::uint32_t> reps = detail::huge_vector<std::uint32_t>(n);
-    std::vector<std::uint32_t> rep_count = detail::huge_vector<std::uint32_t>(n, 0);
-    for (std::size_t gb = 0; gb < n;) {
-        std::size_t ge = gb + 1;
-        while (ge < n && (sorted[ge] >> 32) == (sorted[gb] >> 32)) ++ge;
-        for (std::size_t i = gb; i < ge; ++i)
-            run_of[sorted[i] & kIndex] = static_cast<std::uint32_t>(gb) | (static_cast<std::uint32_t>(sorted[i]) & kNear);
-        gb = ge;
-    }
+    // Per bucket: its representatives so far, in file order, from start[b], each with its position.
+    struct Rep {
+        std::uint32_t v;
+        Eigen::Vector3f p;
+    };
+    std::vector<Rep> reps = detail::huge_vector<Rep>(n);
+    std::vector<std::uint32_t> rep_count = detail::huge_vector<std::uint32_t>(used, 0);
 
     // Far past what any real mesh needs (about one comparison per vertex), small enough to end in
     // seconds: only many unweldable vertices at one point get here.
     const std::uint64_t max_comparisons = 64 * static_cast<std::uint64_t>(n) + (std::uint64_t{1} << 26);
     std::uint64_t comparisons = 0;
-    constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-    // The first representative of run `gb` within tolerance of v, if it is below `best`.
-    auto first_match = [&](std::uint32_t gb, std::uint32_t v, std::uint32_t best) {
-        const std::uint32_t* r = reps.data() + gb;
-        for (std::uint32_t k = 0, e = rep_count[gb]; k < e && r[k] < best; ++k) {
+    // The first representative of bucket `b` within tolerance of v, if it is below `best`.
+    auto first_match = [&](std::uint32_t b, std::uint32_t v, std::uint32_t best) {
+        const Rep* r = reps.data() + start[b];
+        for (std::uint32_t k = 0, e = rep_count[b]; k < e && r[k].v < best; ++k) {
             if (++comparisons > max_comparisons)
                 throw Error(kExitBadInput, "mesh '" + name + "': too many distinct vertices crowd within the weld tolerance of one point (" +
                                                std::to_string(n) + " vertices); use --weld off");
-            const std::uint32_t u = r[k];
-            if ((positions[u] - positions[v]).cast<double>().norm() <= tol && same_influences(influences, u, v)) return u;
+            const std::uint32_t u = r[k].v;
+            if ((r[k].p - positions[v]).cast<double>().norm() <= tol && same_influences(influences, u, v)) return u;
         }
         return best;
     };
     for (std::size_t vi = 0; vi < n; ++vi) {
         const auto v = static_cast<std::uint32_t>(vi);
-        const std::uint32_t gb = run_of[v] & kIndex;
-        const std::uint32_t h = static_cast<std::uint32_t>(sorted[gb] >> 32);
-        std::uint32_t match = first_match(gb, v, kNone);
-        if (run_of[v] & kNear) {
+        const std::uint32_t h = key[v] & kBucket;
+        std::uint32_t match = first_match(h, v, kNone);
+        if (key[v] & kNear) {
             const auto& p = positions[v];
             std::int64_t a[3], b[3];
             for (int k = 0; k < 3; ++k) {
@@ -159,11 +193,9 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
             for (std::int64_t x = a[0]; x <= b[0]; ++x)
                 for (std::int64_t y = a[1]; y <= b[1]; ++y)
                     for (std::int64_t z = a[2]; z <= b[2]; ++z) {
-                        const std::uint32_t hn = hash(x, y, z);
-                        if (hn == h) continue;  // the vertex's own run, done above
-                        const std::uint64_t* it = std::lower_bound(sorted, sorted + n, static_cast<std::uint64_t>(hn) << 32);
-                        if (it != sorted + n && static_cast<std::uint32_t>(*it >> 32) == hn)
-                            match = first_match(static_cast<std::uint32_t>(it - sorted), v, match);
+                        // None: no vertex there. h: the vertex's own bucket, done above.
+                        const std::uint32_t bn = bucket_of(hash(x, y, z), false);
+                        if (bn != kNone && bn != h) match = first_match(bn, v, match);
                     }
         }
         if (match != kNone) {
@@ -171,7 +203,7 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         } else {
             topo.welded_of[v] = static_cast<std::uint32_t>(topo.representative.size());
             topo.representative.push_back(v);
-            reps[gb + rep_count[gb]++] = v;
+            reps[start[h] + rep_count[h]++] = Rep{v, positions[v]};
         }
     }
 }
