@@ -5,6 +5,7 @@
 
 #include "rigscope/core/huge_pages.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/vertex_match.h"
 
 namespace rigscope {
 
@@ -211,12 +212,7 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
 // The weld with its tolerance relative to the positions' bounding diagonal.
 void weld_within(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double relative_tolerance,
                  Topology& topo) {
-    Eigen::Vector3f lo = positions[0], hi = positions[0];
-    for (const auto& p : positions) {
-        lo = lo.cwiseMin(p);
-        hi = hi.cwiseMax(p);
-    }
-    const double diag = (hi - lo).cast<double>().norm();
+    const double diag = bounding_diagonal(positions);
     const double tol = diag > 0 ? diag * relative_tolerance : 1e-12;
     weld_vertices(positions, influences, name, diag, tol, topo);
 }
