@@ -37,11 +37,14 @@ CLI::Validator finite_in(const std::string& what, double lo, double hi) {
 
 }  // namespace
 
+void add_weld_option(CLI::App* cmd, InputOptions& opt) {
+    cmd->add_option("--weld", opt.weld, "Weld vertices that share a position and skin influences")
+        ->check(CLI::IsMember({"on", "off"}));
+}
+
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("FILE", opt.file, "Skinned, animated mesh (.fbx, .gltf, .glb, .dae)")->required();
     cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
-    cmd->add_option("--weld", opt.weld, "Weld vertices that share a position and skin influences")
-        ->check(CLI::IsMember({"on", "off"}));
     cmd->add_option("--max-memory", opt.max_memory_mib, "Memory budget of loading a file: refuse files that need more (MiB)")
         ->check(finite_in("a size in MiB", 1.0 / 1024, kMaxMemoryMiB));
     cmd->add_flag("--allow-outside-uris", opt.allow_outside_uris,

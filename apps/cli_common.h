@@ -16,6 +16,12 @@ namespace rigscope::cli {
 // Adds FILE and the options above to a subcommand; `per_frame` adds frame selection too.
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame = true);
 
+// --weld, for the commands whose result depends on the weld (tension and what builds on it,
+// diff, rivet, info). deform, drive and lint do not offer it: deform and drive work on file
+// vertices, and the lint joins vertices by position alone (its seam and face checks), which is
+// what it checks.
+void add_weld_option(CLI::App* cmd, InputOptions& opt);
+
 // Progress on stderr for long runs: only when stderr is a terminal and not quiet (-q sets the
 // log level to errors), and only once a run has taken more than a moment, so short runs print
 // nothing.

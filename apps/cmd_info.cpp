@@ -34,6 +34,7 @@ void add_info_command(CLI::App& app, Runner& run) {
     auto opt = std::make_shared<InfoOptions>();
     CLI::App* cmd = app.add_subcommand("info", "What a file holds: meshes, skins, clips, units, warnings");
     add_input_options(cmd, opt->input, false);
+    add_weld_option(cmd, opt->input);
     cmd->add_flag("--json", opt->json, "JSON instead of text");
     cmd->add_option("-o,--output", opt->out, "Output file or - for stdout; a .json name writes JSON");
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_info(*opt); }; });

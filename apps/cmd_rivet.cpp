@@ -129,6 +129,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
     auto opt = std::make_shared<RivetOptions>();
     CLI::App* cmd = app.add_subcommand("rivet", "Rivets on chosen vertices: fitted constraint-only pivots, or baked per-frame transforms");
     add_input_options(cmd, opt->input);
+    add_weld_option(cmd, opt->input);
     cmd->add_option("--vertices", opt->vertices, "File vertex ids: 12,40,100..110")->required();
     cmd->add_option("--joint", opt->joint, "Joint the rivet follows (default: the vertex's heaviest influence whose parent is also one)");
     cmd->add_flag("--bake", opt->bake, "Per-frame transforms of the vertices (position, normal and edge frame) instead of a fit");

@@ -52,6 +52,14 @@ cp data/bend_cylinder.glb "$WORK/in.glb"
 expect 2 "output equals input" -- "$RIGSCOPE" deform "$WORK/in.glb" -o "$WORK/in.glb"
 check "input untouched" -- cmp -s data/bend_cylinder.glb "$WORK/in.glb"
 expect 2 "gltf name without # for many frames" -- "$RIGSCOPE" tension data/bend_cylinder.glb -o "$WORK/x.glb"
+# --weld only where the weld acts (an accepted option does what it says): deform and drive work
+# on file vertices, lint joins vertices by position alone. The commands that weld keep it.
+for verb in deform drive lint; do
+    expect 2 "$verb refuses --weld" -- "$RIGSCOPE" $verb data/bend_cylinder.glb --weld off
+    check "$verb --weld: the error names the option" -- grep -q -- "--weld" "$WORK/err"
+done
+expect 0 "info takes --weld off" -- "$RIGSCOPE" info data/bend_cylinder.glb --weld off
+expect 0 "tension takes --weld off" -- "$RIGSCOPE" tension data/bend_cylinder.glb --weld off --frames 1 -o "$WORK/weld_tension.csv"
 
 # Output that cannot be written: exit 4.
 expect 4 "missing output folder" -- "$RIGSCOPE" deform data/bend_cylinder.glb -o "$WORK/no/such/dir/out.csv"
