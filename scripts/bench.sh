@@ -76,6 +76,13 @@ for i in 1 2 3 4 5; do
     timed python_maps env PYTHONPATH="$build/python" "$python" -c \
         "import rigscope; r = rigscope.load('$tube', fps=240).tension(); [(m.compress, m.stretch) for m in r.values()]"
 done
+# Lint (issue 30) as a user pays for it: `rigscope lint` of the tube against `rigscope tension` of
+# the clip's first two frames (both writing JSON), whole commands, alternating, best of 3.
+first_two=$("$python" -c "import json, sys; f = json.load(open(sys.argv[1]))['frames']; print(f'{f[0][\"frame\"]},{f[1][\"frame\"]}')" "$out/out.json")
+for i in 1 2 3; do
+    timed lint_cmd "$build/rigscope" lint "$tube" -o "$out/lint.json"
+    timed tension2_cmd "$build/rigscope" tension "$tube" --frames "$first_two" --format json -o "$out/two_frames.json"
+done
 # Resident size of a run that loads nothing: the executable and its libraries.
 /usr/bin/time -f "%M" -o "$out/baseline_rss" "$build/rigscope" --version >/dev/null
 
@@ -135,15 +142,20 @@ for stage in ("tension", "frame"):
                 before = "pose and skin + " if stage == "frame" else ""
                 print(f"  principal's fixed inputs read alone, threads:{th}: {x*1e3:.2f} ms; floor of a principal {stage} "
                       f"({before}that read) = {floor*1e3:.2f} ms = {floor/e:.2f}x edge; principal takes {p*1e3:.2f} ms")
-# Lint (issue 30): the bind-pose lint of every mesh (`lint`, one thread) and its per-vertex weight
-# checks alone (`lint_weights`) against one tension frame of every mesh (`frame_all`), fastest
-# repetitions of this run; the target was about two frames.
+# Lint (issue 30: "costs no more than about two tension frames"), fastest repetitions of this run.
+# - Against two frames of tension as tension computes them after the same load: its once-per-run
+#   setup of every mesh (`prepare_all`: the weld, the edges, the rest lengths), which the lint's
+#   weld and edge pass parallel, plus two frames of every mesh (`frame_all`).
+# - Against one steady-state frame (`frame_all` alone): the setup is then left out of tension's
+#   side only, so this ratio cannot come near 2 while the lint welds (docs/benchmarks.md).
+# `lint_weights`: the per-vertex weight checks alone. The whole commands follow below.
 for th in (1, 2):
     fa_th, li, lw, pa_ = f"frame_all/tube/threads:{th}", "lint/tube", "lint_weights/tube", "prepare_all/tube"
     if all(k in best for k in (fa_th, li, lw, pa_)):
-        print(f"lint, tube: {best[li][0]*1e3:.2f} ms = {best[li][0]/best[fa_th][0]:.1f} tension frames (frame_all threads:{th} "
-              f"{best[fa_th][0]*1e3:.2f} ms) = {best[li][0]/best[pa_][0]:.2f}x tension's setup (prepare_all {best[pa_][0]*1e3:.1f} ms); "
-              f"weight checks alone {best[lw][0]*1e3:.2f} ms = {best[lw][0]/best[fa_th][0]:.2f} frames")
+        two = best[pa_][0] + 2 * best[fa_th][0]
+        print(f"lint, tube: {best[li][0]*1e3:.2f} ms = {best[li][0]/two:.2f}x two tension frames after the load (setup "
+              f"{best[pa_][0]*1e3:.1f} ms + 2 x {best[fa_th][0]*1e3:.2f} ms, threads:{th}) = {best[li][0]/best[fa_th][0]:.1f} "
+              f"steady-state frames; weight checks alone {best[lw][0]*1e3:.2f} ms = {best[lw][0]/best[fa_th][0]:.2f} frames")
 json_runs = [tuple(map(float, l.split())) for l in open(f"{out}/json")]
 csv_runs = [tuple(map(float, l.split())) for l in open(f"{out}/csv")]
 frames = len(json.load(open(f"{out}/out.json"))["frames"])
@@ -176,6 +188,13 @@ for k, label in (("python_call", "rigscope.load() + s.tension() in the script"),
           f"{best_k / cli_best:.2f}x; pairs, median {pairs[len(pairs) // 2]:.2f}x: {', '.join(f'{p:.2f}x' for p in pairs)}"
           + (f"; peak RSS {max(m for _, m in runs[k]) / 1024:.0f} MB vs {max(m for _, m in runs['json_pair']) / 1024:.0f} MB"
              if k != "python_call" else ""))
+lint_runs = [tuple(map(float, l.split())) for l in open(f"{out}/lint_cmd")]
+two_runs = [tuple(map(float, l.split())) for l in open(f"{out}/tension2_cmd")]
+lint_wall, two_wall = min(w for w, _ in lint_runs), min(w for w, _ in two_runs)
+pairs = sorted(l[0] / t[0] for l, t in zip(lint_runs, two_runs))
+print(f"lint, whole command vs tension of two frames (JSON): {lint_wall:.3f} s vs {two_wall:.3f} s wall = "
+      f"{lint_wall / two_wall:.2f}x; pairs, median {pairs[len(pairs) // 2]:.2f}x; peak RSS "
+      f"{max(m for _, m in lint_runs) / 1024:.0f} MB vs {max(m for _, m in two_runs) / 1024:.0f} MB")
 size = int(open(f"{out}/csv_bytes").read())
 cwall = min(w for w, _ in csv_runs)
 print(f"csv: {size/1e6:.0f} MB in {cwall:.2f} s wall = {size/1e6/cwall:.0f} MB/s; "
