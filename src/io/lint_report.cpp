@@ -41,6 +41,7 @@ std::size_t LintResult::count(Severity s) const {
 }
 
 bool LintResult::failed() const {
+    if (!not_checked.empty()) return true;
     for (const Finding& f : findings)
         if (counts(f)) return true;
     return false;
@@ -59,6 +60,18 @@ std::string lint_text(const LintResult& r, std::size_t listed) {
             }
         }
         if (total > shown) out += "  ... " + plural(total - shown, "more finding", "more findings") + " of " + check + " (all in --format json)\n";
+    }
+    // One line per reason, naming its checks in report order.
+    for (std::size_t i = 0; i < r.not_checked.size(); ++i) {
+        const std::string& reason = r.not_checked[i].reason;
+        bool first = true;
+        for (std::size_t k = 0; k < i && first; ++k) first = r.not_checked[k].reason != reason;
+        if (!first) continue;
+        out += "not checked: ";
+        std::string names;
+        for (std::size_t k = i; k < r.not_checked.size(); ++k)
+            if (r.not_checked[k].reason == reason) names += (names.empty() ? "" : ", ") + r.not_checked[k].check;
+        out += names + " (" + reason + ")\n";
     }
     out += r.file + ": " + plural(r.count(Severity::Error), "error", "errors") + ", " + plural(r.count(Severity::Warning), "warning", "warnings") +
            ", " + plural(r.count(Severity::Info), "info", "info") + " (checks: ";
@@ -81,6 +94,8 @@ std::string lint_json(const LintResult& r) {
         for (const auto& [a, b] : p.mirror_names) names.push_back(a + "=" + b);
         params["mirror_names"] = names;
     }
+    json not_checked = json::array();
+    for (const NotChecked& n : r.not_checked) not_checked.push_back({{"check", n.check}, {"reason", n.reason}});
     json findings = json::array();
     for (const Finding& f : r.findings) {
         json j = {{"check", f.check}, {"severity", severity_name(f.severity)}};
@@ -95,6 +110,7 @@ std::string lint_json(const LintResult& r) {
     }
     const json doc = {{"parameters", params},
                       {"checks", r.checks},
+                      {"not_checked", not_checked},
                       {"counts", {{"error", r.count(Severity::Error)}, {"warning", r.count(Severity::Warning)}, {"info", r.count(Severity::Info)}}},
                       {"failed", r.failed()},
                       {"findings", findings}};
@@ -119,6 +135,15 @@ std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed)
             c.type = "rigscope.lint." + check;
             c.message = tally(r, check);
         }
+        cases.push_back(std::move(c));
+    }
+    for (const NotChecked& n : r.not_checked) {
+        JUnitCase c;
+        c.classname = "rigscope.lint." + junit_stem(r.file);
+        c.name = n.check;
+        c.failed = true;
+        c.type = "rigscope.lint.not_checked";
+        c.message = "not checked: " + n.reason;
         cases.push_back(std::move(c));
     }
     return cases;

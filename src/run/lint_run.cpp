@@ -44,6 +44,8 @@ void LintOptions::validate() const {
     require(fraction(p.area_tolerance), "area tolerance", text(p.area_tolerance) + " is not a finite number >= 0");
     require(mirror.empty() || mirror == "x" || mirror == "y" || mirror == "z", "--mirror", "'" + mirror + "' is not x, y or z");
     require(mirror_names.empty() || !mirror.empty(), "--mirror-names", "needs --mirror (the names are only used by the mirror check)");
+    require(!mirror.empty() || p.mirror_tolerance == LintParams{}.mirror_tolerance, "--mirror-tolerance",
+            "needs --mirror (the tolerance is only used by the mirror check)");
     for (const std::string& spec : mirror_names) name_pair(spec);
 }
 
@@ -60,8 +62,18 @@ LintResult LintOptions::run(const Input& in, const FrameProgress& progress) cons
     r.file = scene.source;
     for (const Mesh& m : scene.meshes) r.mesh_names.push_back(m.name);
     for (const Node& n : scene.nodes) r.joint_names.push_back(n.name);
-    for (const std::string& c : lint_check_names())
-        if (r.params.mirror_axis >= 0 || (c != "mirror" && c != "mirror_unpaired")) r.checks.push_back(c);
+    // With no skin among the selected meshes, the checks that read one have nothing to check:
+    // they are listed as not checked, which fails the lint, instead of passing with no finding
+    // (a rig whose skin the exporter dropped must not lint clean).
+    bool any_skin = false;
+    for (int m : in.meshes) any_skin = any_skin || (scene.meshes[m].skin >= 0 && scene.meshes[m].skin < static_cast<int>(scene.skins.size()));
+    const std::string no_skin = in.meshes.size() == 1 ? "the selected mesh has no skin"
+                                                      : "none of the " + std::to_string(in.meshes.size()) + " selected meshes has a skin";
+    for (const std::string& c : lint_check_names()) {
+        if (r.params.mirror_axis < 0 && (c == "mirror" || c == "mirror_unpaired")) continue;
+        if (!any_skin && lint_check_reads_skin(c)) r.not_checked.push_back({c, no_skin});
+        else r.checks.push_back(c);
+    }
 
     const LintParams& p = r.params;
     std::vector<Finding>& out = r.findings;

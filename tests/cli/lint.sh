@@ -81,7 +81,29 @@ assert suite.get("failures") == str(len(failed)) and "weights_sum" in failed, fa
 assert suite.get("package") == "rigscope.lint"
 PY
 
+# A file without a skinned mesh: the skin checks have nothing to read. They are named as not
+# checked and the lint fails (exit 1), never passes: text, and JUnit failures of their own type.
+STATIC=$CORPUS/khronos/interpolation_test.gltf
+expect 1 "no skinned mesh fails" -- "$RIGSCOPE" lint "$STATIC" --junit "$WORK/static.xml"
+check "text: not checked, with the reason, then FAIL" -- bash -c "grep -q '^not checked: weights_sum, .*joint_scale (none of the .* selected meshes has a skin)' '$WORK/out' && tail -1 '$WORK/out' | grep -qx FAIL"
+if command -v xmllint >/dev/null; then
+    for s in "${SCHEMAS[@]}"; do
+        check "JUnit (not checked) validates against $(basename "$s")" -- xmllint --noout --schema "$s" "$WORK/static.xml"
+    done
+fi
+check "JUnit: degenerate_face ran and passed, every other check failed as not checked" -- $PY - "$WORK/static.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+cases = {c.get("name"): c.find("failure") for c in suite.findall("testcase")}
+assert cases.pop("degenerate_face") is None, "degenerate_face failed"
+assert sorted(cases) == sorted(["weights_sum", "influences", "small_weight", "unweighted", "seam_weights", "unused_joint", "bind_pose", "joint_scale"]), sorted(cases)
+assert all(f is not None and f.get("type") == "rigscope.lint.not_checked" for f in cases.values()), cases
+assert suite.get("failures") == "8"
+PY
+
 # Usage errors (exit 2) before the file is read, bad input (3), an output over the input (2).
+expect 2 "--mirror-tolerance without --mirror" -- "$RIGSCOPE" lint "$BEND" --mirror-tolerance 1e-3
+check "says it needs --mirror" -- one_line_naming "needs --mirror"
 expect 2 "--mirror w" -- "$RIGSCOPE" lint "$BEND" --mirror w
 check "names the option" -- one_line_naming "--mirror"
 expect 2 "--mirror-names without --mirror" -- "$RIGSCOPE" lint "$BEND" --mirror-names Lf=Rt

@@ -28,6 +28,10 @@ inline const std::vector<std::string>& lint_check_names() {
     return names;
 }
 
+// Every check but degenerate_face reads a skin (weights, joints, the bind skeleton): on meshes
+// without one it has nothing to check.
+inline bool lint_check_reads_skin(const std::string& check) { return check != "degenerate_face"; }
+
 struct Finding {
     std::string check;
     Severity severity = Severity::Warning;

@@ -12,12 +12,19 @@
 
 namespace rigscope {
 
+// A check that had nothing to check, and why: reported as such, and never a pass.
+struct NotChecked {
+    std::string check;
+    std::string reason;
+};
+
 struct LintResult {
     std::string version;  // rigscope's
     std::string file;     // the input as named
     LintParams params;    // as run (mirror axis and names resolved)
     bool strict = false;  // warnings fail too
     std::vector<std::string> checks;       // the checks run, in report order
+    std::vector<NotChecked> not_checked;   // the checks that had nothing to run on (no skin), in report order
     std::vector<std::string> mesh_names;   // the scene's, by mesh index
     std::vector<std::string> joint_names;  // the scene's node names, by node index
     std::vector<Finding> findings;         // in report order: by check, then as each check lists them
@@ -25,20 +32,25 @@ struct LintResult {
     std::size_t count(Severity s) const;
     // An error, or with strict a warning: what makes the command exit 1.
     bool counts(const Finding& f) const { return f.severity == Severity::Error || (strict && f.severity == Severity::Warning); }
+    // A counted finding, or a check that could not run: a lint that skipped its skin checks has
+    // not passed them.
     bool failed() const;
 };
 
 // "error weights_sum 'Cesium_Man' vertex 0: weights sum to 0.6854066, ..." per finding, at most
-// `listed` per check (0: all), then the counts and PASS or FAIL.
+// `listed` per check (0: all), a "not checked" line per reason, then the counts and PASS or FAIL.
 std::string lint_text(const LintResult& r, std::size_t listed);
 
-// {"rigscope", "command": "lint", "input", "parameters", "checks", "counts", "failed",
+// {"rigscope", "command": "lint", "input", "parameters", "checks", "not_checked": [{"check",
+//  "reason"}], "counts", "failed",
 //  "findings": [{"check", "severity", "mesh", "vertex" or "joint" (both for a weight on a joint),
 //  "face", "partner", "value" where they apply, "message"}]}: every finding.
 std::string lint_json(const LintResult& r);
 
 // One test case per check run (classname rigscope.lint.<file stem>, name the check), failed
-// when a finding of it counts; its text lists at most `listed` findings (0: all).
+// when a finding of it counts; its text lists at most `listed` findings (0: all). A check not
+// run is a failed case of type rigscope.lint.not_checked (a skipped case would let the suite
+// pass).
 std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed);
 
 // The test cases of lint_junit (one per check), for a suite of another command (check --lint).
