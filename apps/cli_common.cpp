@@ -42,6 +42,17 @@ void add_weld_option(CLI::App* cmd, InputOptions& opt) {
         ->check(CLI::IsMember({"on", "off"}));
 }
 
+void add_skinning_option(CLI::App* cmd, InputOptions& opt) {
+    cmd->add_option("--skinning", opt.skinning,
+                    "Skinning method: 'file' (each skin's own, FBX SkinningType; default), 'linear' or 'dq' (dual quaternion) for every skin")
+        ->check(CLI::IsMember({"file", "linear", "dq"}));
+}
+
+void add_threads_option(CLI::App* cmd, InputOptions& opt) {
+    cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default and 0: every core); output is the same for any count")
+        ->check(CLI::Range(0u, kMaxThreads));
+}
+
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("FILE", opt.file, "Skinned, animated mesh (.fbx, .gltf, .glb, .dae)")->required();
     cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
@@ -61,11 +72,6 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
         ->check(CLI::IsMember({"rotation", "full"}));
     cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
     cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
-    cmd->add_option("--skinning", opt.skinning,
-                    "Skinning method: 'file' (each skin's own, FBX SkinningType; default), 'linear' or 'dq' (dual quaternion) for every skin")
-        ->check(CLI::IsMember({"file", "linear", "dq"}));
-    cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default and 0: every core); output is the same for any count")
-        ->check(CLI::Range(0u, kMaxThreads));
     auto* rom = cmd->add_flag("--rom", opt.rom, "Evaluate a synthetic range-of-motion clip instead of the file's (README: Rig CI)");
     rom->excludes(cmd->get_option("--clip"))->excludes(cmd->get_option("--animation"));
     cmd->add_option("--rom-angle", opt.rom_options.angle_deg, "--rom: sweep each joint axis to +/- this many degrees (default 60)")

@@ -22,6 +22,12 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame = true);
 // what it checks.
 void add_weld_option(CLI::App* cmd, InputOptions& opt);
 
+// --skinning, for the commands that skin (all per-frame ones but drive, which evaluates only the
+// rig's morph weights), and --threads, for those whose frames run on the thread pool (tension,
+// check, report, diff): an option is offered only where it acts.
+void add_skinning_option(CLI::App* cmd, InputOptions& opt);
+void add_threads_option(CLI::App* cmd, InputOptions& opt);
+
 // Progress on stderr for long runs: only when stderr is a terminal and not quiet (-q sets the
 // log level to errors), and only once a run has taken more than a moment, so short runs print
 // nothing.

@@ -43,6 +43,7 @@ void add_deform_command(CLI::App& app, Runner& run) {
     auto opt = std::make_shared<DeformOptions>();
     CLI::App* cmd = app.add_subcommand("deform", "Deformed vertex positions per frame (CSV or JSON)");
     add_input_options(cmd, opt->input);
+    add_skinning_option(cmd, opt->input);
     cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout");
     cmd->add_option("--format", opt->format, "csv or json (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json"}));

@@ -63,6 +63,8 @@ void add_diff_command(CLI::App& app, Runner& run) {
     DiffOptions& d = opt->diff;
     add_input_options(cmd, d.input);
     add_weld_option(cmd, d.input);
+    add_skinning_option(cmd, d.input);
+    add_threads_option(cmd, d.input);
     cmd->add_option("NEW", d.new_file, "The changed version of FILE (.fbx, .gltf, .glb, .dae)")->required();
     cmd->add_option("--match", d.match, "Pair vertices by index (default) or by rest position (welded vertices, any order)")
         ->check(CLI::IsMember({"index", "position"}));

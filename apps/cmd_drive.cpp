@@ -68,6 +68,9 @@ int run_drive(const DriveOptions& opt) {
     const std::string format = output_format(opt.format, opt.out, "csv");
     if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "drive writes csv, json or gltf, not " + format);
     if (opt.input.rig.empty()) throw Error(kExitUsage, "drive needs --rig RIG.json (see docs/rig.md)");
+    // The baked file is the whole scene, every driven mesh in it: --mesh only selects table rows.
+    if (format == "gltf" && !opt.input.mesh.empty())
+        throw Error(kExitUsage, "--mesh selects the rows of CSV and JSON; drive --format gltf bakes every driven mesh of the scene");
     const Input in = load_input(opt.input);
     if (format == "gltf") return write_baked_gltf(opt, in);
     return write_table(opt, in, format == "csv");

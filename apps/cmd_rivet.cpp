@@ -114,6 +114,8 @@ int run_rivet(const RivetOptions& opt) {
     if (opt.bake && opt.has_max_fit_error) throw Error(kExitUsage, "--max-fit-error judges fitted rivets; a baked rivet (--bake) has no fit");
     if (!opt.junit.empty() && !opt.has_max_fit_error) throw Error(kExitUsage, "rivet --junit reports the --max-fit-error verdict: give the limit");
     if (opt.bake && !opt.joint.empty()) throw Error(kExitUsage, "--joint chooses the joint of a fitted rivet; a baked rivet (--bake) follows no joint");
+    if (!opt.bake && opt.input.weld != "on")
+        throw Error(kExitUsage, "--weld " + opt.input.weld + " shapes a baked rivet's edge frame (--bake); a fitted rivet reads file vertices");
     if (!opt.input.chunk.empty() && (!opt.bake || format == "gltf"))
         throw Error(kExitUsage, "--chunk splits per-frame rows: a fit, or a glTF's animation, needs all its frames");
     Input in = load_input(opt.input);
@@ -130,6 +132,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("rivet", "Rivets on chosen vertices: fitted constraint-only pivots, or baked per-frame transforms");
     add_input_options(cmd, opt->input);
     add_weld_option(cmd, opt->input);
+    add_skinning_option(cmd, opt->input);
     cmd->add_option("--vertices", opt->vertices, "File vertex ids: 12,40,100..110")->required();
     cmd->add_option("--joint", opt->joint, "Joint the rivet follows (default: the vertex's heaviest influence whose parent is also one)");
     cmd->add_flag("--bake", opt->bake, "Per-frame transforms of the vertices (position, normal and edge frame) instead of a fit");

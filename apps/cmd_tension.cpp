@@ -45,6 +45,8 @@ int run_tension(const TensionCommand& opt, RunContext& ctx) {
         throw Error(kExitUsage, "tension --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
     if (opt.bake_max && format != "gltf") throw Error(kExitUsage, "--bake-max writes glTF: give -o FILE.glb");
     if (!opt.color.empty() && format != "gltf") throw Error(kExitUsage, "--color sets glTF's COLOR_0: give -o FILE.glb");
+    if (!opt.vertices.empty() && format == "gltf")
+        throw Error(kExitUsage, "--vertices selects CSV rows and JSON series; glTF holds every vertex: drop it or write CSV or JSON");
     Input in = load_input(opt.tension.input);
     if (format == "gltf") check_tension_gltf_path(opt.out, in.frames.size(), opt.bake_max);
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);

@@ -5,6 +5,8 @@ namespace rigscope::cli {
 void add_tension_options(CLI::App* cmd, TensionOptions& opt) {
     add_input_options(cmd, opt.input);
     add_weld_option(cmd, opt.input);
+    add_skinning_option(cmd, opt.input);
+    add_threads_option(cmd, opt.input);
     auto* ref = cmd->add_option("--reference", opt.reference, "Rest mesh from this file (same vertex count); default: FILE's bind pose");
     cmd->add_option("--reference-frame", opt.reference_frame, "Rest mesh from this frame of the animation")
         ->excludes(ref)

@@ -32,6 +32,20 @@ void CheckJobOptions::validate() const {
     positive(has_min_lambda, min_lambda, "--min-lambda");
     if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
     if (!html.out.empty()) html.validate();
+    // The maps' parameters and the page's size budget shape only the --html page: check judges T
+    // itself, so without --html they would be accepted and change nothing.
+    if (html.out.empty()) {
+        const TensionParams d;
+        const TensionParams& p = tension.params;
+        const std::pair<bool, const char*> page_only[] = {{p.falloff != d.falloff, "--falloff"},
+                                                          {p.stretch_area != d.stretch_area, "--stretch-area"},
+                                                          {p.compress_area != d.compress_area, "--compress-area"},
+                                                          {p.weight_limit != d.weight_limit, "--weight-limit"},
+                                                          {p.smooth_k != d.smooth_k, "--smooth-k"},
+                                                          {html.max_mb != ReportOptions{}.max_mb, "--max-size"}};
+        for (const auto& [given, option] : page_only)
+            if (given) throw Error(kExitUsage, std::string(option) + ": only shapes the --html page (check judges T itself); add --html FILE or drop it");
+    }
     if (lint) {
         lint_options.validate();
         // Lint judges the bind pose once; a chunk of frames would repeat it in every part.

@@ -103,6 +103,8 @@ void check_input_options(const InputOptions& opt) {
         throw Error(kExitUsage, "--skinning: '" + opt.skinning + "' is not file, linear or dq");
     if (opt.threads > kMaxThreads) throw Error(kExitUsage, "--threads: at most " + std::to_string(kMaxThreads));
     if (opt.rom && (!opt.clip.empty() || !opt.animation.empty())) throw Error(kExitUsage, "--rom excludes --clip and --animation");
+    if (opt.retarget != "rotation" && opt.animation.empty())
+        throw Error(kExitUsage, "--retarget " + opt.retarget + ": it applies --animation's clip; give --animation FILE or drop it");
 }
 
 namespace {

@@ -36,6 +36,8 @@ void check_tension_options(const TensionOptions& opt) {
     if (opt.smooth < 0 || opt.smooth > 10000) throw Error(kExitUsage, "--smooth: " + std::to_string(opt.smooth) + " is not from 0 to 10000");
     if (opt.smooth_weights != "uniform" && opt.smooth_weights != "cotan")
         throw Error(kExitUsage, "--smooth-weights: '" + opt.smooth_weights + "' is not uniform or cotan");
+    if (opt.smooth_weights != "uniform" && opt.smooth == 0)
+        throw Error(kExitUsage, "--smooth-weights " + opt.smooth_weights + ": it weighs --smooth's averaging; give --smooth N or drop it");
 }
 
 std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {

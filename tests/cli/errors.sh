@@ -59,6 +59,34 @@ for verb in deform drive lint; do
     check "$verb --weld: the error names the option" -- grep -q -- "--weld" "$WORK/err"
 done
 expect 0 "info takes --weld off" -- "$RIGSCOPE" info data/bend_cylinder.glb --weld off
+# The same rule for the other options a command accepted and never read (each ran before, exit 0,
+# with output identical to the run without it): refused where they cannot act, with the reason.
+B=data/bend_cylinder.glb
+FACE=(data/joystick_face.glb --rig data/joystick_face.rig.json)
+refused_option() {  # description, the option named in the error, then the command
+    local what=$1 option=$2; shift 2
+    expect 2 "$what" -- "$RIGSCOPE" "$@"
+    check "$what: the error names $option" -- grep -q -- "$option" "$WORK/err"
+}
+refused_option "deform --threads (one thread)" --threads deform $B --frames 1 --threads 2 -o "$WORK/o.csv"
+refused_option "rivet --threads (one thread)" --threads rivet $B --vertices 10 --threads 2 -o "$WORK/o.json"
+refused_option "drive --threads (one thread)" --threads drive "${FACE[@]}" --threads 2 -o "$WORK/o.csv"
+refused_option "drive --skinning (nothing skinned)" --skinning drive "${FACE[@]}" --skinning dq -o "$WORK/o.csv"
+refused_option "drive --mesh with glTF (the whole scene is baked)" --mesh drive "${FACE[@]}" --mesh 0 -o "$WORK/o.glb"
+for opt in "--falloff 3" "--stretch-area 0.5" "--compress-area 0.5" "--weight-limit 0.5" "--smooth-k 0.5" "--max-size 5"; do
+    refused_option "check ${opt%% *} without --html" "${opt%% *}" check $B --max-stretch 0.8 $opt
+done
+refused_option "tension --vertices with glTF" --vertices tension $B --frames 1 --vertices 1,2 -o "$WORK/o.glb"
+refused_option "--retarget full without --animation" --retarget deform $B --frames 1 --retarget full -o "$WORK/o.csv"
+refused_option "--smooth-weights cotan without --smooth" --smooth-weights tension $B --frames 1 --smooth-weights cotan -o "$WORK/o.csv"
+refused_option "rivet --weld off without --bake" --weld rivet $B --vertices 10 --weld off -o "$WORK/o.json"
+# Where they act, they stay accepted.
+expect 0 "tension --threads" -- "$RIGSCOPE" tension $B --frames 1 --threads 2 -o "$WORK/o.csv"
+expect 0 "deform --skinning" -- "$RIGSCOPE" deform $B --frames 1 --skinning dq -o "$WORK/o.csv"
+expect 1 "check --falloff with --html" -- "$RIGSCOPE" check $B --max-compress 1.01 --falloff 3 --frames 1..91:30 --html "$WORK/o.html"
+expect 0 "drive --mesh with CSV" -- "$RIGSCOPE" drive "${FACE[@]}" --mesh 0 --frames 1 -o "$WORK/o.csv"
+expect 0 "rivet --bake --weld off" -- "$RIGSCOPE" rivet $B --vertices 10 --bake --weld off --frames 1 -o "$WORK/o.json"
+expect 0 "tension --smooth 1 --smooth-weights cotan" -- "$RIGSCOPE" tension $B --frames 1 --smooth 1 --smooth-weights cotan -o "$WORK/o.csv"
 expect 0 "tension takes --weld off" -- "$RIGSCOPE" tension data/bend_cylinder.glb --weld off --frames 1 -o "$WORK/weld_tension.csv"
 
 # Output that cannot be written: exit 4.
