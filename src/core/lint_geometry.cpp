@@ -191,7 +191,7 @@ void lint_faces(const Scene& scene, int m, const std::vector<std::uint32_t>& coi
 
 void lint_bind_pose(const Scene& scene, int m, const LintParams& params, std::vector<Finding>& out) {
     const Mesh& mesh = scene.meshes[m];
-    if (mesh.skin < 0 || mesh.skin >= static_cast<int>(scene.skins.size())) return;
+    if (!lint_has_skin(scene, mesh)) return;
     const Skin& skin = scene.skins[mesh.skin];
     const BindCheck check = check_bind(scene, m);
     if (!check.skinned) return;
@@ -224,7 +224,7 @@ void lint_joint_scale(const Scene& scene, const std::vector<int>& meshes, const 
     std::set<int> seen;
     for (int m : meshes) {
         const Mesh& mesh = scene.meshes[m];
-        if (mesh.skin < 0 || mesh.skin >= static_cast<int>(scene.skins.size())) continue;
+        if (!lint_has_skin(scene, mesh)) continue;
         for (int node : scene.skins[mesh.skin].joints) {
             if (node < 0 || node >= static_cast<int>(scene.nodes.size()) || !seen.insert(node).second) continue;
             const Eigen::Vector3d s = scene.nodes[node].rest.scale;

@@ -63,7 +63,7 @@ std::string mirror_joint_name(const std::string& name, const std::vector<std::pa
 void lint_mirror(const Scene& scene, int m, const LintParams& params, std::vector<Finding>& out) {
     const Mesh& mesh = scene.meshes[m];
     if (params.mirror_axis < 0 || params.mirror_axis > 2) return;
-    if (mesh.skin < 0 || mesh.skin >= static_cast<int>(scene.skins.size())) return;
+    if (!lint_has_skin(scene, mesh)) return;
     const Skin& skin = scene.skins[mesh.skin];
     const int axis = params.mirror_axis;
     const char axis_name = "xyz"[axis];

@@ -63,7 +63,7 @@ std::vector<std::uint32_t> coincident_vertices(const std::vector<Eigen::Vector3f
 
 void lint_weights(const Scene& scene, int m, const LintParams& params, std::vector<Finding>& out) {
     const Mesh& mesh = scene.meshes[m];
-    if (mesh.skin < 0 || mesh.skin >= static_cast<int>(scene.skins.size())) return;
+    if (!lint_has_skin(scene, mesh)) return;
     const Skin& skin = scene.skins[mesh.skin];
     const Influences& inf = mesh.influences;
     const std::size_t nv = mesh.vertex_count();
@@ -119,7 +119,7 @@ void lint_weights(const Scene& scene, int m, const LintParams& params, std::vect
 
 void lint_seams(const Scene& scene, int m, const std::vector<std::uint32_t>& first, const LintParams& params, std::vector<Finding>& out) {
     const Mesh& mesh = scene.meshes[m];
-    if (mesh.skin < 0 || mesh.skin >= static_cast<int>(scene.skins.size())) return;
+    if (!lint_has_skin(scene, mesh)) return;
     const Skin& skin = scene.skins[mesh.skin];
     for (std::size_t v = 0; v < first.size() && v < mesh.vertex_count(); ++v) {
         if (first[v] == v) continue;

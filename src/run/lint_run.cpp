@@ -66,7 +66,7 @@ LintResult LintOptions::run(const Input& in, const FrameProgress& progress) cons
     // they are listed as not checked, which fails the lint, instead of passing with no finding
     // (a rig whose skin the exporter dropped must not lint clean).
     bool any_skin = false;
-    for (int m : in.meshes) any_skin = any_skin || (scene.meshes[m].skin >= 0 && scene.meshes[m].skin < static_cast<int>(scene.skins.size()));
+    for (int m : in.meshes) any_skin = any_skin || lint_has_skin(scene, scene.meshes[m]);
     const std::string no_skin = in.meshes.size() == 1 ? "the selected mesh has no skin"
                                                       : "none of the " + std::to_string(in.meshes.size()) + " selected meshes has a skin";
     for (const std::string& c : lint_check_names()) {

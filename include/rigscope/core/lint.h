@@ -32,6 +32,10 @@ inline const std::vector<std::string>& lint_check_names() {
 // without one it has nothing to check.
 inline bool lint_check_reads_skin(const std::string& check) { return check != "degenerate_face"; }
 
+// A mesh the skin checks read: one whose skin index names a skin of the scene. The checks skip
+// the others, and the lint job calls them not checked when no selected mesh is one.
+inline bool lint_has_skin(const Scene& scene, const Mesh& mesh) { return mesh.skin >= 0 && mesh.skin < static_cast<int>(scene.skins.size()); }
+
 struct Finding {
     std::string check;
     Severity severity = Severity::Warning;
