@@ -61,17 +61,10 @@ std::string lint_text(const LintResult& r, std::size_t listed) {
         }
         if (total > shown) out += "  ... " + plural(total - shown, "more finding", "more findings") + " of " + check + " (all in --format json)\n";
     }
-    // One line per reason, naming its checks in report order.
-    for (std::size_t i = 0; i < r.not_checked.size(); ++i) {
-        const std::string& reason = r.not_checked[i].reason;
-        bool first = true;
-        for (std::size_t k = 0; k < i && first; ++k) first = r.not_checked[k].reason != reason;
-        if (!first) continue;
+    if (!r.not_checked.empty()) {
         out += "not checked: ";
-        std::string names;
-        for (std::size_t k = i; k < r.not_checked.size(); ++k)
-            if (r.not_checked[k].reason == reason) names += (names.empty() ? "" : ", ") + r.not_checked[k].check;
-        out += names + " (" + reason + ")\n";
+        for (std::size_t i = 0; i < r.not_checked.size(); ++i) out += (i ? ", " : "") + r.not_checked[i];
+        out += " (" + r.not_checked_reason + ")\n";
     }
     out += r.file + ": " + plural(r.count(Severity::Error), "error", "errors") + ", " + plural(r.count(Severity::Warning), "warning", "warnings") +
            ", " + plural(r.count(Severity::Info), "info", "info") + " (checks: ";
@@ -95,7 +88,7 @@ std::string lint_json(const LintResult& r) {
         params["mirror_names"] = names;
     }
     json not_checked = json::array();
-    for (const NotChecked& n : r.not_checked) not_checked.push_back({{"check", n.check}, {"reason", n.reason}});
+    for (const std::string& c : r.not_checked) not_checked.push_back({{"check", c}, {"reason", r.not_checked_reason}});
     json findings = json::array();
     for (const Finding& f : r.findings) {
         json j = {{"check", f.check}, {"severity", severity_name(f.severity)}};
@@ -137,13 +130,13 @@ std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed)
         }
         cases.push_back(std::move(c));
     }
-    for (const NotChecked& n : r.not_checked) {
+    for (const std::string& check : r.not_checked) {
         JUnitCase c;
         c.classname = "rigscope.lint." + junit_stem(r.file);
-        c.name = n.check;
+        c.name = check;
         c.failed = true;
         c.type = "rigscope.lint.not_checked";
-        c.message = "not checked: " + n.reason;
+        c.message = "not checked: " + r.not_checked_reason;
         cases.push_back(std::move(c));
     }
     return cases;

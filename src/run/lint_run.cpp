@@ -67,11 +67,12 @@ LintResult LintOptions::run(const Input& in, const FrameProgress& progress) cons
     // (a rig whose skin the exporter dropped must not lint clean).
     bool any_skin = false;
     for (int m : in.meshes) any_skin = any_skin || lint_has_skin(scene, scene.meshes[m]);
-    const std::string no_skin = in.meshes.size() == 1 ? "the selected mesh has no skin"
-                                                      : "none of the " + std::to_string(in.meshes.size()) + " selected meshes has a skin";
+    if (!any_skin)
+        r.not_checked_reason = in.meshes.size() == 1 ? "the selected mesh has no skin"
+                                                     : "none of the " + std::to_string(in.meshes.size()) + " selected meshes has a skin";
     for (const std::string& c : lint_check_names()) {
         if (r.params.mirror_axis < 0 && (c == "mirror" || c == "mirror_unpaired")) continue;
-        if (!any_skin && lint_check_reads_skin(c)) r.not_checked.push_back({c, no_skin});
+        if (!any_skin && lint_check_reads_skin(c)) r.not_checked.push_back(c);
         else r.checks.push_back(c);
     }
 

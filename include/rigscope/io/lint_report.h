@@ -12,19 +12,16 @@
 
 namespace rigscope {
 
-// A check that had nothing to check, and why: reported as such, and never a pass.
-struct NotChecked {
-    std::string check;
-    std::string reason;
-};
-
 struct LintResult {
     std::string version;  // rigscope's
     std::string file;     // the input as named
     LintParams params;    // as run (mirror axis and names resolved)
     bool strict = false;  // warnings fail too
     std::vector<std::string> checks;       // the checks run, in report order
-    std::vector<NotChecked> not_checked;   // the checks that had nothing to run on (no skin), in report order
+    // The checks that had nothing to run on, in report order, and why (one reason: no selected
+    // mesh has a skin). Reported as such, never as a pass.
+    std::vector<std::string> not_checked;
+    std::string not_checked_reason;
     std::vector<std::string> mesh_names;   // the scene's, by mesh index
     std::vector<std::string> joint_names;  // the scene's node names, by node index
     std::vector<Finding> findings;         // in report order: by check, then as each check lists them
@@ -38,7 +35,7 @@ struct LintResult {
 };
 
 // "error weights_sum 'Cesium_Man' vertex 0: weights sum to 0.6854066, ..." per finding, at most
-// `listed` per check (0: all), a "not checked" line per reason, then the counts and PASS or FAIL.
+// `listed` per check (0: all), a "not checked" line, then the counts and PASS or FAIL.
 std::string lint_text(const LintResult& r, std::size_t listed);
 
 // {"rigscope", "command": "lint", "input", "parameters", "checks", "not_checked": [{"check",
