@@ -177,7 +177,7 @@ if fa in best and pa in best:
     base = float(open(f"{out}/baseline_rss").read()) / 1024
     print(f"peak RSS (json): {peak:.1f} MB; scene in memory {scene_mb:.1f} MB; peak / scene {peak / scene_mb:.2f}; "
           f"without the {base:.1f} MB of a run that loads nothing (code, libraries): {(peak - base) / scene_mb:.2f}")
-runs = {k: [tuple(map(float, l.split())) for l in open(f"{out}/{k}")] for k in ("json_pair", "python_call", "python", "python_maps")}
+runs = {k: [tuple(map(float, l.split())) for l in open(f"{out}/{k}")] for k in ("json_pair", "python_call", "python", "python_maps", "lint_cmd", "tension2_cmd")}
 frames240 = len(json.load(open(f"{out}/out240.json"))["frames"])
 cli_best = min(w for w, _ in runs["json_pair"])
 for k, label in (("python_call", "rigscope.load() + s.tension() in the script"), ("python", "s.tension(), whole process"),
@@ -188,8 +188,7 @@ for k, label in (("python_call", "rigscope.load() + s.tension() in the script"),
           f"{best_k / cli_best:.2f}x; pairs, median {pairs[len(pairs) // 2]:.2f}x: {', '.join(f'{p:.2f}x' for p in pairs)}"
           + (f"; peak RSS {max(m for _, m in runs[k]) / 1024:.0f} MB vs {max(m for _, m in runs['json_pair']) / 1024:.0f} MB"
              if k != "python_call" else ""))
-lint_runs = [tuple(map(float, l.split())) for l in open(f"{out}/lint_cmd")]
-two_runs = [tuple(map(float, l.split())) for l in open(f"{out}/tension2_cmd")]
+lint_runs, two_runs = runs["lint_cmd"], runs["tension2_cmd"]
 lint_wall, two_wall = min(w for w, _ in lint_runs), min(w for w, _ in two_runs)
 pairs = sorted(l[0] / t[0] for l, t in zip(lint_runs, two_runs))
 print(f"lint, whole command vs tension of two frames (JSON): {lint_wall:.3f} s vs {two_wall:.3f} s wall = "
