@@ -1,4 +1,4 @@
-// libFuzzer target: bytes as an ASCII FBX through the tokenizer (src/io/fbx_ascii_records.cpp),
+// libFuzzer target: bytes as an ASCII FBX through the tokenizer (src/io/fbx/fbx_ascii_records.cpp),
 // the record checks and the scene reader every FBX shares, then a few frames posed and skinned.
 // It links the FBX reader's own sources and the core only (fuzz/CMakeLists.txt), so that it
 // builds in minutes where the loaders' targets build every library. Seeds are ASCII twins of
@@ -7,8 +7,8 @@
 #include <new>
 #include <vector>
 
-#include "io/fbx_scene.h"
-#include "io/fbx_records.h"
+#include "io/fbx/fbx_scene.h"
+#include "io/fbx/fbx_records.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"

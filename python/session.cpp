@@ -138,7 +138,7 @@ py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::opt
         py::gil_scoped_release release;
         fits = fit_rivets(in_, mesh, vertices, joint.value_or(""), python_progress(progress));
     }
-    // The keys and values of `rigscope rivet --format json`'s "rivets" (src/io/rivet_report.cpp),
+    // The keys and values of `rigscope rivet --format json`'s "rivets" (src/io/writers/rivet_report.cpp),
     // with numpy arrays for its [x, y, z] lists.
     const Scene& s = in_.scene;
     const double diagonal = bounding_diagonal(s.meshes[mesh].positions);
@@ -218,7 +218,7 @@ py::object Session::drive(const std::optional<std::string>& rig_path, const std:
         d["weights"] = owned_array(std::move(weights[s]), {n});
         jseries.append(d);
     }
-    // The keys of `rigscope drive --format json` (src/io/drive_output.cpp), arrays as numpy.
+    // The keys of `rigscope drive --format json` (src/io/writers/drive_output.cpp), arrays as numpy.
     py::dict out;
     out["rigscope"] = RIGSCOPE_VERSION;
     out["command"] = "drive";

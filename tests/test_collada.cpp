@@ -1,4 +1,4 @@
-// Collada through Assimp (src/io/collada_reader.cpp) against two independent references:
+// Collada through Assimp (src/io/collada/collada_reader.cpp) against two independent references:
 // - Blender: tests/collada/*_oracle.json, Blender 3.4.1's Collada import of each .dae
 //   (scripts/blender_collada.py), positions and T at 7 frames;
 // - the export round trip: bend_cylinder.dae is Blender's Collada export of the corpus's

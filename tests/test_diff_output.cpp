@@ -1,4 +1,4 @@
-// diff's writers (src/io/diff_output.cpp): what write_glb refuses in NEW's scene is NEW's fault
+// diff's writers (src/io/writers/diff_output.cpp): what write_glb refuses in NEW's scene is NEW's fault
 // (exit 3), not an internal error.
 #include <catch2/catch.hpp>
 

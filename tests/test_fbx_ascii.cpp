@@ -1,4 +1,4 @@
-// ASCII FBX through the tokenizer (src/io/fbx_ascii_records.cpp): every corpus and crafted binary
+// ASCII FBX through the tokenizer (src/io/fbx/fbx_ascii_records.cpp): every corpus and crafted binary
 // FBX, written as ASCII by scripts/fbx/fbx_write_ascii.py, must read exactly as its binary twin:
 // the same nodes, meshes, vertex ids, skins, morph targets, takes, frames and values, bit for
 // bit (no tolerance: the text holds each number so that it reads back as the same double, and
@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "corpus.h"
-#include "io/fbx_records.h"
+#include "io/fbx/fbx_records.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/load.h"
 #include "temp_dir.h"

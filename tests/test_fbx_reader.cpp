@@ -1,4 +1,4 @@
-// FBX reader (src/io/fbx_*.cpp) against the corpus and Blender's oracle.
+// FBX reader (src/io/fbx/fbx_*.cpp) against the corpus and Blender's oracle.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>

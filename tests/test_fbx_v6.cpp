@@ -1,4 +1,4 @@
-// FBX 6.1 (binary and ASCII) through the 6.x upgrade (src/io/fbx_v6.cpp) and the one scene
+// FBX 6.1 (binary and ASCII) through the 6.x upgrade (src/io/fbx/fbx_v6.cpp) and the one scene
 // reader: the crafted cases written as FBX 6.1 by scripts/fbx/fbx_write_v6.py (tests/fbx_cases_v6)
 // against ufbx's evaluation of the same files (CASE.ufbx.json, scripts/fbx/make_oracles_ufbx.py;
 // ufbx itself is built outside the project), and the binary and ASCII 6.1 files against each

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "corpus.h"
-#include "io/gltf_document.h"
+#include "io/gltf/gltf_document.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/load.h"

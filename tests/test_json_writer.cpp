@@ -1,4 +1,4 @@
-// The streaming JSON writer (src/io/json_writer.cpp): commas and nesting kept for the caller,
+// The streaming JSON writer (src/io/writers/json_writer.cpp): commas and nesting kept for the caller,
 // strings escaped (and, for the report, safe inside a <script> element), numbers that read back
 // to the same value. Documents are checked by parsing them with nlohmann::json, an independent
 // reader, as well as by their exact text where the text is the point.

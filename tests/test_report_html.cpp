@@ -1,4 +1,4 @@
-// HTML report page (src/io/report_html.cpp): the encodings read back to the values written,
+// HTML report page (src/io/writers/report_html.cpp): the encodings read back to the values written,
 // within the precision the page states, and no text can end the data's script element.
 #include <catch2/catch.hpp>
 

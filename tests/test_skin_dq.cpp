@@ -1,5 +1,5 @@
 // Dual-quaternion and blended skinning (src/core/skin_dq.cpp, the FBX Skin's SkinningType read
-// by src/io/fbx_skinning.cpp) against two independent oracles, and its exact cases.
+// by src/io/fbx/fbx_skinning.cpp) against two independent oracles, and its exact cases.
 //
 // Oracles: tests/fbx_dq/*.oracle.json, made by scripts/fbx/make_dq_oracles.py: numpy's
 // evaluation of the formulas docs/methods.md states (oracle_dq_numpy.py, explicit dual

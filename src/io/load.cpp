@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <utility>
 
-#include "io/collada_reader.h"
+#include "io/collada/collada_reader.h"
 #include "io/mesh_names.h"
 #include "rigscope/core/error.h"
 

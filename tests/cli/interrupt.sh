@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Interruption: a real signal sent to a run that holds every temporary fully written and none yet
-# renamed (the test-only pause point RIGSCOPE_TEST_HOLD_AT_COMMIT, src/io/output_file.cpp) leaves
+# renamed (the test-only pause point RIGSCOPE_TEST_HOLD_AT_COMMIT, src/io/writers/output_file.cpp) leaves
 # no output file and no temporary, and the next run into the same path succeeds. The run is held
 # at a known point, so the test is the same on a machine of any speed. SIGKILL cannot be caught:
 # it may leave a hidden temporary, never a file under the output's name, and does not stop the

@@ -1,0 +1,89 @@
+#include "io/fbx/fbx_curve.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "io/fbx/fbx_common.h"
+#include "rigscope/core/error.h"
+
+namespace rigscope::fbx {
+
+double Curve::at(std::int64_t t) const {
+    if (times.empty()) return 0.0;
+    if (t <= times.front()) return values.front();
+    if (t >= times.back()) return values.back();
+    const std::size_t k = std::size_t(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
+    const double t0 = double(times[k]), t1 = double(times[k + 1]);
+    const double u = (double(t) - t0) / (t1 - t0);
+    const double v0 = values[k], v1 = values[k + 1];
+    switch (interp[k]) {
+        case 0: return v0;
+        case 1: return v0 + (v1 - v0) * u;
+        default: {
+            const double dt = (t1 - t0) / double(kKTimePerSecond);
+            const double u2 = u * u, u3 = u2 * u;
+            return v0 * (2 * u3 - 3 * u2 + 1) + right_slope[k] * dt * (u3 - 2 * u2 + u) + v1 * (-2 * u3 + 3 * u2) +
+                   next_left_slope[k] * dt * (u3 - u2);
+        }
+    }
+}
+
+Curve read_curve(const Record& rec, const std::string& name, std::uint64_t max_memory) {
+    Curve c;
+    const std::string what = "animation curve '" + name + "'";
+    const Record* kt = rec.child("KeyTime");
+    const Record* kv = rec.child("KeyValueFloat");
+    if (!kt || !kv || kt->props.empty() || kv->props.empty()) return c;
+    const std::vector<double> values = as_doubles(kv->props[0], max_memory);
+    if (kt->props[0].type != 'l') throw Malformed(what + ": KeyTime is not an array of 64-bit times");
+    // Doubles hold KTime exactly up to 2^53 ticks (about 54 hours); later times are refused.
+    const std::vector<double> times = as_doubles(kt->props[0], max_memory);
+    for (double t : times) {
+        if (!(std::fabs(t) < 9007199254740992.0)) throw Malformed(what + " has a key time past 2^53 ticks");
+        c.times.push_back(static_cast<std::int64_t>(t));
+    }
+    if (c.times.size() != values.size())
+        throw Malformed(what + " has " + std::to_string(c.times.size()) + " key times and " + std::to_string(values.size()) + " values");
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!std::isfinite(values[i])) throw Malformed(what + " has a NaN or infinite key value");
+        if (i && c.times[i] <= c.times[i - 1]) throw Malformed(what + " has key times that do not increase");
+        c.values.push_back(static_cast<float>(values[i]));
+    }
+    const std::size_t n = c.times.size();
+    c.interp.assign(n, 1);
+    c.right_slope.assign(n, 0.0f);
+    c.next_left_slope.assign(n, 0.0f);
+    const Record* fl = rec.child("KeyAttrFlags");
+    const Record* da = rec.child("KeyAttrDataFloat");
+    const Record* rc = rec.child("KeyAttrRefCount");
+    if (fl && rc && !fl->props.empty() && !rc->props.empty()) {
+        const std::vector<double> flags = as_doubles(fl->props[0], max_memory);
+        const std::vector<double> refs = as_doubles(rc->props[0], max_memory);
+        std::vector<double> data;
+        if (da && !da->props.empty()) data = as_doubles(da->props[0], max_memory);
+        if (flags.size() != refs.size() || (!data.empty() && data.size() != 4 * flags.size()))
+            throw Malformed(what + ": key attribute arrays disagree in length");
+        // Attribute a applies to the next refs[a] keys (run-length).
+        std::size_t key = 0;
+        for (std::size_t a = 0; a < flags.size() && key < n; ++a) {
+            // An ASCII file may hold any number here (fuzz finding: 1e33); flags are 32 bits.
+            if (!(flags[a] >= -2147483648.0 && flags[a] <= 4294967295.0))
+                throw Malformed(what + ": key attribute flags " + format_number(flags[a], 6) + " are not a 32-bit integer");
+            const auto f = static_cast<std::uint32_t>(static_cast<std::int64_t>(flags[a]));
+            const std::uint8_t mode = (f & 0x02) ? 0 : (f & 0x08) ? 2 : 1;
+            if (!(refs[a] >= 0)) throw Malformed(what + ": negative key attribute count");
+            for (double r = 0; r < refs[a] && key < n; ++r, ++key) {
+                c.interp[key] = mode;
+                if (!data.empty()) {
+                    c.right_slope[key] = static_cast<float>(data[4 * a]);
+                    c.next_left_slope[key] = static_cast<float>(data[4 * a + 1]);
+                    if (mode == 2 && !(std::isfinite(data[4 * a]) && std::isfinite(data[4 * a + 1])))
+                        throw Malformed(what + " has a NaN or infinite tangent");
+                }
+            }
+        }
+    }
+    return c;
+}
+
+}  // namespace rigscope::fbx

@@ -1,0 +1,152 @@
+// FBX (7.x binary and ASCII; 6.x upgraded by fbx_v6.cpp) -> the plain scene model, read from the
+// file itself: control points as vertices, skin clusters, blend shapes with in-between shapes, the
+// full FBX transform chain, every animation stack on the file's own timeline. The steps are
+// fbx_scene_builder.h's; this file holds the models and the scene's global settings. See
+// docs/fbx_notes.md.
+#include "io/fbx/fbx_scene.h"
+
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+#include <cmath>
+
+#include "io/fbx/fbx_common.h"
+#include "io/fbx/fbx_scene_builder.h"
+#include "rigscope/core/error.h"
+
+namespace rigscope::fbx {
+
+int enum_value(double v, int fallback) { return v >= -2147483648.0 && v <= 2147483647.0 ? static_cast<int>(v) : fallback; }
+
+ModelProps model_props(const Document& doc, const Object& o) {
+    ModelProps m;
+    const Eigen::Vector3d zero = Eigen::Vector3d::Zero(), one = Eigen::Vector3d::Ones();
+    m.t = doc.vec3(o, "Lcl Translation", zero);
+    m.r = doc.vec3(o, "Lcl Rotation", zero);
+    m.s = doc.vec3(o, "Lcl Scaling", one);
+    m.roff = doc.vec3(o, "RotationOffset", zero);
+    m.rp = doc.vec3(o, "RotationPivot", zero);
+    m.rpre = doc.vec3(o, "PreRotation", zero);
+    m.rpost = doc.vec3(o, "PostRotation", zero);
+    m.soff = doc.vec3(o, "ScalingOffset", zero);
+    m.sp = doc.vec3(o, "ScalingPivot", zero);
+    m.gt = doc.vec3(o, "GeometricTranslation", zero);
+    m.gr = doc.vec3(o, "GeometricRotation", zero);
+    m.gs = doc.vec3(o, "GeometricScaling", one);
+    m.order = enum_value(doc.number(o, "RotationOrder", 0), 0);
+    m.inherit = enum_value(doc.number(o, "InheritType", 1), 1);
+    for (const Eigen::Vector3d* v : {&m.t, &m.r, &m.s, &m.roff, &m.rp, &m.rpre, &m.rpost, &m.soff, &m.sp, &m.gt, &m.gr, &m.gs})
+        if (!v->allFinite()) throw Malformed("model '" + o.name + "' has a NaN or infinite transform property");
+    if (m.order < 0 || m.order > 5) m.order = 0;
+    return m;
+}
+
+Eigen::Matrix4d scene_local(const ModelProps& m, const ModelProps* parent) {
+    Eigen::Matrix4d l = local_matrix(m);
+    if (m.inherit == 2 && parent) {
+        Eigen::Matrix4d undo = Eigen::Matrix4d::Identity();
+        for (int i = 0; i < 3; ++i) undo(i, i) = parent->s[i] != 0.0 ? 1.0 / parent->s[i] : 1.0;
+        l = undo * l;
+    }
+    return l;
+}
+
+std::vector<double> array_of(const Record& rec, const char* child, std::uint64_t max_memory) {
+    const Record* r = rec.child(child);
+    if (!r || r->props.empty()) return {};
+    return as_doubles(r->props[0], max_memory);
+}
+
+std::int64_t ktime_property(const Document& doc, const Object& o, const char* name, std::int64_t fallback) {
+    const Record* p = doc.property(o, name);
+    if (!p || p->props.size() < 5 || p->props[4].type != 'L') return fallback;
+    return p->props[4].integer;
+}
+
+void Builder::nodes() {
+    std::unordered_map<std::int64_t, int> index;
+    for (const Object& o : doc_.objects())
+        if (o.kind == "Model") {
+            index.emplace(o.id, static_cast<int>(models_.size()));
+            Model m;
+            m.obj = &o;
+            m.props = model_props(doc_, o);
+            models_.push_back(m);
+        }
+    std::vector<std::vector<int>> children(models_.size());
+    std::vector<int> roots;
+    for (std::size_t i = 0; i < models_.size(); ++i) {
+        for (const auto& [dst, link] : doc_.destinations(models_[i].obj->id, "Model")) {
+            if (!link->prop.empty()) continue;
+            models_[i].parent = index.at(dst->id);
+            break;
+        }
+        if (models_[i].parent >= 0) children[models_[i].parent].push_back(static_cast<int>(i));
+        else roots.push_back(static_cast<int>(i));
+    }
+    // Parents before children (the scene model's order), depth first in file order.
+    node_of_.assign(models_.size(), -1);
+    std::vector<int> stack(roots.rbegin(), roots.rend());
+    while (!stack.empty()) {
+        const int m = stack.back();
+        stack.pop_back();
+        Node n;
+        n.name = models_[m].obj->name;
+        const Model* parent = models_[m].parent >= 0 ? &models_[models_[m].parent] : nullptr;
+        n.parent = parent ? node_of_[models_[m].parent] : -1;
+        // RrSs differs from RSrs only under a parent with non-uniform scaling.
+        if (models_[m].props.inherit == 0 && parent && (parent->props.s.y() != parent->props.s.x() || parent->props.s.z() != parent->props.s.x()))
+            rrss_.push_back(n.name);
+        n.rest = decompose(scene_local(models_[m].props, parent ? &parent->props : nullptr));
+        node_of_[m] = static_cast<int>(scene_.nodes.size());
+        if (n.parent >= 0) scene_.nodes[n.parent].children.push_back(node_of_[m]);
+        scene_.nodes.push_back(std::move(n));
+        model_of_node_.push_back(m);
+        for (auto c = children[m].rbegin(); c != children[m].rend(); ++c) stack.push_back(*c);
+    }
+    for (std::size_t i = 0; i < models_.size(); ++i)
+        if (node_of_[i] < 0) throw Malformed("model '" + models_[i].obj->name + "' is part of a cycle of parents");
+    model_index_ = std::move(index);
+    if (!rrss_.empty())
+        scene_.warnings.push_back("inherit type RrSs (parent scale applied after the child's rotation) is read as RSrs for " +
+                                  std::to_string(rrss_.size()) + " models, first '" + rrss_.front() + "'");
+    // Rest world matrices (file units), parents first.
+    world_.resize(scene_.nodes.size());
+    for (std::size_t i = 0; i < scene_.nodes.size(); ++i) {
+        const Node& n = scene_.nodes[i];
+        world_[i] = n.parent >= 0 ? Eigen::Matrix4d(world_[n.parent] * n.rest.matrix()) : n.rest.matrix();
+    }
+}
+
+Scene read_fbx_scene(const RecordFile& file, const std::string& path, const LoadOptions& options) {
+    const Document doc(file);
+    Scene scene;
+    scene.source = path;
+    scene.format = "FBX";
+    scene.vertex_ids = "FBX: vertex ids are control points, in the file's own order";
+
+    const double unit = doc.global_number("UnitScaleFactor", std::nan(""));
+    const bool has_unit = !std::isnan(unit);
+    if (has_unit && (!(unit > 0) || !std::isfinite(unit)))
+        throw Malformed("UnitScaleFactor " + format_number(unit) + " is not a positive number");
+    const double s = 0.01 * (has_unit ? unit : 1.0);
+    scene.unit_scale = s;
+    scene.units_note = has_unit ? "FBX UnitScaleFactor " + format_number(unit, 6) +
+                                      (unit == 1.0 ? " (centimetres)" : unit == 100.0 ? " (metres)" : "") + ": scaled by " +
+                                      format_number(s, 6) + " to metres"
+                                : "FBX without UnitScaleFactor: taken as centimetres, scaled by 0.01 to metres";
+    const int up = enum_value(doc.global_number("UpAxis", 1), 1);
+    const double sign = doc.global_number("UpAxisSign", 1);
+    if (up >= 0 && up <= 2) scene.up_axis = std::string(sign < 0 ? "-" : "") + "XYZ"[up];
+    const double fps = time_mode_fps(enum_value(doc.global_number("TimeMode", 0), 0), doc.global_number("CustomFrameRate", -1));
+    if (fps > 0) {
+        scene.fps = fps;
+        scene.fps_from_file = true;
+    }
+
+    Builder(doc, path, options, scene).build();
+    scale_lengths(scene, s);
+    warn_rest_not_bind(scene);
+    return scene;
+}
+
+}  // namespace rigscope::fbx

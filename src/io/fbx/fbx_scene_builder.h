@@ -1,0 +1,125 @@
+// The FBX scene builder's steps, shared by fbx_scene.cpp (nodes), fbx_scene_mesh.cpp (meshes, skins,
+// blend shapes) and fbx_scene_clips.cpp (animation stacks). Private to the FBX reader: the document
+// (fbx_document.h) in, the plain scene model out.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "io/fbx/fbx_curve.h"
+#include "io/fbx/fbx_document.h"
+#include "io/fbx/fbx_transform.h"
+#include "rigscope/core/scene.h"
+#include "rigscope/io/load.h"
+
+namespace rigscope::fbx {
+
+struct Model {
+    const Object* obj = nullptr;
+    int parent = -1;  // index into models
+    ModelProps props;
+};
+
+// An enumeration property as an int; a number no int holds (a fuzzed 1e33) gives the fallback.
+int enum_value(double v, int fallback);
+ModelProps model_props(const Document& doc, const Object& o);
+// The model's local matrix as the scene model composes it (world = parent world x local). Inherit
+// type Rrs (Maya's segment scale compensation) leaves out the parent's own scaling.
+Eigen::Matrix4d scene_local(const ModelProps& m, const ModelProps* parent);
+std::vector<double> array_of(const Record& rec, const char* child, std::uint64_t max_memory);
+std::int64_t ktime_property(const Document& doc, const Object& o, const char* name, std::int64_t fallback);
+
+// One blend-shape channel of a mesh: its shapes are consecutive targets from `first`.
+struct ShapeChannel {
+    std::int64_t id = 0;
+    std::size_t first = 0;
+    std::vector<double> full;  // FullWeights, percent, increasing
+    double percent = 0.0;      // DeformPercent without animation
+};
+
+// Target weights of a channel at `percent`: below the first shape that shape scaled, between two
+// in-between shapes a linear blend of them, past the last shape that one extrapolated.
+void channel_weights(const ShapeChannel& ch, double w, float* out);
+
+struct MeshChannels {
+    int mesh = -1;
+    std::vector<ShapeChannel> channels;
+};
+
+// One animated transform property of a model in one layer: three component curves (null where
+// the component is not animated: the curve node's default holds it).
+struct PropAnim {
+    std::array<const Curve*, 3> c{};
+    Eigen::Vector3d defaults = Eigen::Vector3d::Zero();
+};
+
+
+// The curves of one animation stack, each read once: the transform properties they animate and
+// the blend-shape channels' DeformPercent, with the span of their keys.
+struct StackCurves {
+    std::deque<Curve> store;  // a deque: the pointers below stay valid as it grows
+    // (model, 0 T / 1 R / 2 S) -> per layer, in layer order; the first layer sets, later ones add.
+    std::map<std::pair<int, int>, std::vector<PropAnim>> props;
+    std::map<std::int64_t, const Curve*> shapes;  // blend-shape channel id -> DeformPercent curve
+    std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
+    double keys = 0;
+};
+
+class Builder {
+public:
+    Builder(const Document& doc, const std::string& path, const LoadOptions& options, Scene& scene)
+        : doc_(doc), path_(path), max_memory_(options.max_memory), scene_(scene) {}
+
+    void build() {
+        nodes();
+        meshes();
+        clips();
+    }
+
+private:
+    // fbx_scene.cpp: models -> nodes, parents first, with their rest transforms.
+    void nodes();
+    // fbx_scene_mesh.cpp: each model's Mesh geometries, in node order.
+    void meshes();
+    void mesh(int node, const Model& model, const Object& geo);
+    void polygons(const Object& geo, Mesh& mesh);
+    const Object* first_skin(const Object& geo) const;
+    void skin_from(const Object& skin_obj, std::size_t n, int node, const Eigen::Matrix4d& geometric, const std::string& what, Skin& skin,
+                   std::vector<std::vector<std::pair<std::uint16_t, float>>>& rows, Eigen::Matrix4d& place);
+    void influences_from(std::vector<std::vector<std::pair<std::uint16_t, float>>>& rows, const std::string& what, Influences& out);
+    MeshChannels shapes(const Object& geo, const Eigen::Matrix4d& place, const std::string& what, Mesh& mesh);
+    // fbx_scene_clips.cpp: each animation stack -> a clip.
+    void clips();
+    StackCurves stack_curves(const Object& stack) const;
+    ModelProps animated_props(const StackCurves& curves, int m, std::int64_t t) const;
+    void node_channels(const StackCurves& curves, int m, const std::vector<long>& frames, Clip& clip) const;
+    Channel morph_channel(const StackCurves& curves, const MeshChannels& mc, const std::vector<long>& frames) const;
+
+    // The scene's own arrays (every mesh instance, dense morph targets) count against the budget.
+    void spend(double bytes, const std::string& what) {
+        spent_ += bytes;
+        if (spent_ > double(max_memory_)) throw Malformed(what + ": meshes need more memory than the limit allows");
+    }
+    double spent_ = 0.0;
+
+    const Document& doc_;
+    std::string path_;
+    std::uint64_t max_memory_;
+    Scene& scene_;
+    std::vector<Model> models_;
+    std::unordered_map<std::int64_t, int> model_index_;
+    std::vector<int> node_of_, model_of_node_;
+    std::vector<std::string> rrss_;
+    std::vector<Eigen::Matrix4d> world_;
+    std::vector<MeshChannels> morphs_;
+};
+
+}  // namespace rigscope::fbx

@@ -1,0 +1,94 @@
+// The container layer of glTF 2.0: JSON, buffers (GLB chunk, data URI, external file), buffer
+// views and accessors, each checked against its bounds before use. The scene conversion
+// (gltf_reader.cpp) reads typed arrays through this and never touches raw bytes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "io/gltf/gltf_extensions.h"
+
+namespace rigscope::gltf {
+
+using nlohmann::json;
+
+class Document {
+public:
+    // Reads a .gltf or .glb file and its buffers; throws rigscope::Error (exit 3). A buffer or
+    // image URI that is absolute or leads out of the file's folder is refused unless
+    // `allow_outside_uris` (a file from outside must not make rigscope read /etc/passwd).
+    Document(const std::string& path, std::uint64_t max_memory, bool allow_outside_uris = false);
+
+    const json& root() const { return root_; }
+    const std::string& path() const { return path_; }
+
+    // Accessor contents converted to floats (normalised integers mapped to [0,1] / [-1,1]),
+    // `components` per element; sparse accessors applied. Throws naming the accessor. An
+    // accessor the file uses more than once (primitives, targets or samplers may share one) is
+    // read once and kept until its last use; every read is charged to the memory budget.
+    using Floats = std::shared_ptr<const std::vector<float>>;
+    using Uints = std::shared_ptr<const std::vector<std::uint32_t>>;
+    Floats floats(int accessor, int* components = nullptr) const;
+    // Accessor contents as unsigned integers (indices, joint indices).
+    Uints uints(int accessor, int* components = nullptr) const;
+    // Copies of the above, for callers that keep the data.
+    std::vector<float> read_floats(int accessor, int* components = nullptr) const { return *floats(accessor, components); }
+    std::vector<std::uint32_t> read_uints(int accessor, int* components = nullptr) const { return *uints(accessor, components); }
+
+    // The memory budget (--max-memory) bounds the whole load: the file, its buffers, every
+    // accessor read and whatever the caller builds from them (charged here by the caller).
+    // Throws (exit 3) naming `what` when the running total would pass the budget.
+    void charge(std::uint64_t bytes, const std::string& what) const;
+    std::size_t accessor_count(int accessor) const;
+    int accessor_components(int accessor) const;
+
+    // Typed JSON access with errors that name the JSON path ("meshes[0].primitives").
+    const json& array(const json& parent, const char* key, const std::string& where) const;  // [] if absent
+    int index(const json& obj, const char* key, const std::string& where, std::size_t bound, int fallback = -1) const;
+    double number(const json& obj, const char* key, const std::string& where, double fallback) const;
+    std::string string(const json& obj, const char* key, const std::string& where, const std::string& fallback = "") const;
+    std::size_t size_of(const char* key) const;  // number of entries in a top-level array
+    // extensionsUsed as the file lists it (for `info`).
+    std::vector<std::string> extensions_used() const;
+
+    [[noreturn]] void fail(const std::string& problem) const;
+    std::vector<std::string> warnings;
+
+private:
+    struct Element {
+        const std::uint8_t* base = nullptr;  // null: an accessor without a buffer view (zeros)
+        std::size_t stride = 0;
+        int component_type = 0;
+        int components = 0;
+        bool normalized = false;
+        std::size_t count = 0;
+    };
+    Element element(int accessor) const;
+    template <typename T, typename Convert>
+    std::vector<T> read(int accessor, int* components, Convert convert) const;
+
+    std::string path_;
+    std::string dir_;
+    std::uint64_t max_memory_;
+    mutable std::uint64_t charged_ = 0;
+    json root_;
+    std::vector<std::vector<std::uint8_t>> buffers_;
+    template <typename T>
+    struct Kept {
+        int components = 0;
+        std::shared_ptr<const std::vector<T>> data;
+    };
+    template <typename T, typename Read>
+    std::shared_ptr<const std::vector<T>> shared(int accessor, int* components, std::map<int, Kept<T>>& kept, Read read) const;
+    void count_accessor_uses();
+    mutable std::vector<int> uses_left_;  // per accessor: references in the file not yet read
+    mutable std::map<int, Kept<float>> floats_;
+    mutable std::map<int, Kept<std::uint32_t>> uints_;
+    DecodedAccessors decoded_;  // accessors filled by a decoder (Draco), not from a buffer view
+};
+
+}  // namespace rigscope::gltf
