@@ -17,6 +17,12 @@ KEY_CONSTANT = 0x00000002
 KEY_LINEAR = 0x00000004
 KEY_CUBIC = 0x00000008
 TANGENT_USER = 0x00000400
+# Weighted tangents: the key's right tangent and the next key's left tangent carry a weight (the
+# share of the time between the two keys the Bezier handle reaches), packed into
+# KeyAttrDataFloat's third value as below, in ten-thousandths: right in the low 16 bits, next
+# left in the high 16 bits.
+WEIGHTED_RIGHT = 0x01000000
+WEIGHTED_NEXT_LEFT = 0x02000000
 # KeyAttrDataFloat's third value: both tangent weights at 1/3, as two 16-bit fixed-point numbers
 # (3333 / 10000) packed into an int and stored with the bits of a float.
 DEFAULT_WEIGHTS_BITS = 3333 | (3333 << 16)
@@ -221,16 +227,45 @@ class _Ids:
         return self.next
 
 
+def _unscaled(m, s):
+    """A TRS matrix without its scale: each of the first three columns divided by s."""
+    return [[m[r][c] / s[c] if c < 3 else m[r][c] for c in range(4)] for r in range(4)]
+
+
 def static_globals(desc):
-    """Each model's global matrix from its static (un-animated) values: the bind pose."""
+    """Each model's global matrix from its static (un-animated) values: the bind pose.
+
+    InheritType 1 (RSrs) is the plain product. InheritType 0 (RrSs) and 2 (Rrs) follow the rule
+    oracle_numpy.py states (its docstring): the node builds on its parent's world without the
+    parent's own scale, its translation scaled componentwise by the scale the parent hands down,
+    its scale times the scale of its scale source (the parent for RrSs; the parent's source for
+    Rrs). A top-level model is RSrs whatever it says."""
     models = {m['name']: m for m in desc['models']}
-    out = {}
+    out, unscaled, hands, source = {}, {}, {}, {}
 
     def glob(name):
         if name not in out:
             m = models[name]
-            loc = local_matrix(m.get('props', {}))
-            out[name] = mat_mul(glob(m['parent']), loc) if m.get('parent') else loc
+            p = m.get('props', {})
+            loc = local_matrix(p)
+            s = list(p.get('S', (1, 1, 1)))
+            parent = m.get('parent')
+            inherit = p.get('inherit', 1) if parent else 1
+            if inherit == 1:
+                out[name] = mat_mul(glob(parent), loc) if parent else loc
+                unscaled[name] = mat_mul(out[parent], _unscaled(loc, s)) if parent else _unscaled(loc, s)
+                hands[name], source[name] = s, None
+            else:
+                glob(parent)
+                src = parent if inherit == 0 else source[parent]
+                s2 = [s[i] * hands[src][i] for i in range(3)] if src else s
+                t2 = [loc[i][3] * hands[parent][i] for i in range(3)]
+                rt = _unscaled(loc, s)
+                for i in range(3):
+                    rt[i][3] = t2[i]
+                unscaled[name] = mat_mul(unscaled[parent], rt)
+                out[name] = mat_mul(unscaled[name], mat_scale(s2))
+                hands[name], source[name] = s2, src
         return out[name]
 
     for name in models:
@@ -250,7 +285,8 @@ def _global_settings(desc):
     P(p, 'UnitScaleFactor', 'double', 'Number', '', D(desc['unit_scale']))
     P(p, 'OriginalUnitScaleFactor', 'double', 'Number', '', D(desc['unit_scale']))
     P(p, 'DefaultCamera', 'KString', '', '', S('Producer Perspective'))
-    P(p, 'TimeMode', 'enum', '', '', I(desc['time_mode']))
+    if desc['time_mode'] is not None:  # None: no TimeMode property at all (the reader's default)
+        P(p, 'TimeMode', 'enum', '', '', I(desc['time_mode']))
     P(p, 'TimeProtocol', 'enum', '', '', I(2))
     P(p, 'SnapOnFrameMode', 'enum', '', '', I(0))
     P(p, 'TimeSpanStart', 'KTime', 'Time', '', L(desc['take']['start']))
@@ -264,7 +300,7 @@ def _header(desc):
     h.add('FBXHeaderVersion', I(1003))
     h.add('FBXVersion', I(desc.get('version', FBX_VERSION)))
     h.add('EncryptionType', I(0))
-    h.add('Creator', S('rigscope scripts/fbx/fbx_write.py'))
+    h.add('Creator', S(desc.get('creator', 'rigscope scripts/fbx/fbx_write.py')))
     return h
 
 
@@ -293,6 +329,16 @@ def _model(ids, m):
     return mid, node
 
 
+def pack_weights(right, left):
+    """KeyAttrDataFloat's third value as the int whose bits it holds: each weight in
+    ten-thousandths (a side given as None keeps 1/3, 3333), right in the low 16 bits."""
+    ten_k = lambda w: 3333 if w is None else int(round(w * 10000))
+    r, l = ten_k(right), ten_k(left)
+    if not (0 < r < 0x8000 and 0 < l < 0x8000):
+        raise ValueError('tangent weights must lie in (0, 3.2768)')
+    return r | (l << 16)
+
+
 def _curve(ids, c):
     """AnimationCurve with one attribute slot per key (flags + 4 floats each)."""
     cid = ids()
@@ -301,6 +347,8 @@ def _curve(ids, c):
     interp = c.get('interp', 'linear')
     interp = [interp] * len(times) if isinstance(interp, str) else interp
     slopes = c.get('slopes', [(0.0, 0.0)] * len(times))  # (right slope, next key's left slope), per second
+    # (right weight, next key's left weight) per key, None for a side that is not weighted
+    tangent_weights = c.get('weights', [(None, None)] * len(times))
     node.add('Default', D(values[0]))
     node.add('KeyVer', I(4009))
     node.add('KeyTime', al(times))
@@ -308,8 +356,14 @@ def _curve(ids, c):
     flags, data = [], []
     weights = struct.unpack('<f', struct.pack('<i', DEFAULT_WEIGHTS_BITS))[0]
     for k in range(len(times)):
-        flags.append({'constant': KEY_CONSTANT, 'linear': KEY_LINEAR, 'cubic': KEY_CUBIC | TANGENT_USER}[interp[k]])
-        data += [slopes[k][0], slopes[k][1], weights, 0.0]
+        flag = {'constant': KEY_CONSTANT, 'linear': KEY_LINEAR, 'cubic': KEY_CUBIC | TANGENT_USER}[interp[k]]
+        packed = weights
+        right, left = tangent_weights[k]
+        if right is not None or left is not None:
+            flag |= (WEIGHTED_RIGHT if right is not None else 0) | (WEIGHTED_NEXT_LEFT if left is not None else 0)
+            packed = struct.unpack('<f', struct.pack('<i', pack_weights(right, left)))[0]
+        flags.append(flag)
+        data += [slopes[k][0], slopes[k][1], packed, 0.0]
     node.add('KeyAttrFlags', ai(flags))
     node.add('KeyAttrDataFloat', af(data))
     node.add('KeyAttrRefCount', ai([1] * len(times)))
@@ -406,7 +460,9 @@ def write_scene(desc, path, compress=True):
             cnode = Node('Deformer', [L(cid), S(ch['name'] + '\0\x01SubDeformer'), S('BlendShapeChannel')])
             cnode.add('Version', I(100))
             cnode.add('DeformPercent', D(ch.get('percent', 0.0)))
-            cnode.add('FullWeights', ad(sh['full'] for sh in ch['shapes']))
+            # Blender's exporter writes a per-vertex weight of its one shape (percent) where
+            # FullWeights stands: a channel's 'full_weights' holds them.
+            cnode.add('FullWeights', ad(ch['full_weights'] if 'full_weights' in ch else (sh['full'] for sh in ch['shapes'])))
             P(cnode.add('Properties70'), 'DeformPercent', 'Number', '', 'A', D(ch.get('percent', 0.0)))
             obj(cnode)
             oo(cid, bid)
@@ -502,5 +558,8 @@ def write_scene(desc, path, compress=True):
     docs.add('Count', I(1))
     d = docs.add('Document', L(ids()), S('Scene'), S('Scene'))
     d.add('RootNode', L(0))
-    return write_fbx(path, [_header(desc), _global_settings(desc), docs, Node('References'), defs, objects,
-                            conns, takes], compress, desc.get('version', FBX_VERSION))
+    top = [_header(desc)]
+    if 'creator' in desc:  # Blender's exporter also writes the creator as a top-level record
+        top.append(Node('Creator', [S(desc['creator'])]))
+    top += [_global_settings(desc), docs, Node('References'), defs, objects, conns, takes]
+    return write_fbx(path, top, compress, desc.get('version', FBX_VERSION))
