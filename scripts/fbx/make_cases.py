@@ -300,6 +300,232 @@ CASES = {f.__name__: f for f in (take_start_50, key_past_stop, keys_outside_take
                                   version_7500, custom_frame_rate)}
 
 
+# ----- cases of issue 40, where Blender 3.4.1 is wrong on all: numpy's oracle is checked against
+# ufbx instead (make_oracles_numpy_ufbx.py) -------------------------------------------------------
+
+def scale_under_rotation(d, frames, joint_s, joint_r):
+    """Keys on every frame: each joint of joint_s a non-uniform Lcl Scaling from its static value
+    (s0) to s1 and back towards it; each joint of joint_r rotations about two axes, so that the
+    scales act on rotated frames (where the inherit types differ)."""
+    fps = d['fps']
+    n = float(frames[-1] - frames[0])
+    props = {m['name']: m.get('props', {}) for m in d['models']}
+    for j, s1 in joint_s.items():
+        s0 = props[j].get('S', (1, 1, 1))
+        for a in range(3):
+            if s1[a] != s0[a]:
+                d['curves'].append(keyed(j, 'Lcl Scaling', a, frames, lambda f, a=a, s0=s0, s1=s1: s0[a] + (
+                    s1[a] - s0[a]) * math.sin(0.5 * math.pi * 1.3 * (f - frames[0]) / n), fps))
+    for j, (rz, rx) in joint_r.items():
+        r0 = props[j].get('R', (0, 0, 0))
+        d['curves'] += [
+            keyed(j, 'Lcl Rotation', 2, frames, lambda f, rz=rz, r0=r0: r0[2] + rz * (f - frames[0]) / n, fps),
+            keyed(j, 'Lcl Rotation', 0, frames,
+                  lambda f, rx=rx, r0=r0: r0[0] + rx * math.sin(2 * math.pi * (f - frames[0]) / n), fps),
+        ]
+    return d
+
+
+def inherit_chain(case, inherit, root_s, mid_s):
+    """Root (static non-uniform scale, keyed to another) over Mid and Tip of InheritType
+    `inherit`; Mid's own scale keyed too (it is what Tip's translation inherits)."""
+    d = base(case, fps=30, start=0, stop=24)
+    m = {x['name']: x for x in d['models']}
+    m['Root']['props'].update({'S': root_s, 'R': (0, 0, 10.0)})
+    m['Mid']['props'].update({'inherit': inherit, 'S': mid_s})
+    m['Tip']['props'].update({'inherit': inherit})
+    frames = list(range(0, 25))
+    scale_under_rotation(d, frames, {'Root': (1.5, 0.7, 1.3), 'Mid': (0.8, 1.3, 1.1)},
+                         {'Root': (-15.0, 10.0), 'Mid': (50.0, 25.0), 'Tip': (40.0, -20.0)})
+    d['feature'] = 'inherit'
+    return d
+
+
+def inherit_rrs():
+    # InheritType 2 (Rrs), Maya's segment scale compensate: Mid and Tip ignore their parent's
+    # scale but translate by it.
+    return inherit_chain('inherit_rrs', 2, (1.2, 0.9, 1.1), (1.0, 1.1, 0.95))
+
+
+def inherit_rrss():
+    # InheritType 0 (RrSs): the parent's scale applies componentwise on the child's own axes,
+    # after its rotation (no shear).
+    return inherit_chain('inherit_rrss', 0, (1.2, 0.9, 1.1), (1.0, 1.1, 0.95))
+
+
+def inherit_nested():
+    # Six joints: Root (RSrs, top level) > J1 Rrs > J2 Rrs > J3 RrSs > J4 Rrs > J5 RSrs. J2 is a
+    # compensated joint under a compensated joint; J3's scale source is J2, J4's is J3's (J2);
+    # J5 is a plain product under a compensated joint. Scales keyed on Root, J2 and J3.
+    fps = 30
+    d = base('inherit_nested', fps=fps, start=0, stop=24)
+    verts, polys = tube(8, 6, 3.0, 0.25)
+    inherit = [1, 2, 2, 0, 2, 1]
+    static_s = [(1.2, 0.85, 1.1), (1.0, 1.0, 1.0), (0.9, 1.15, 1.05), (1.1, 0.9, 1.0), (1.0, 1.0, 1.0),
+                (1.05, 1.0, 0.9)]
+    names = ['Root', 'J1', 'J2', 'J3', 'J4', 'J5']
+    ys = [0.5 * i for i in range(6)]
+    d['models'] = [{'name': 'Body', 'kind': 'Mesh'}]
+    for i, n in enumerate(names):
+        d['models'].append({'name': n, 'kind': 'LimbNode', 'parent': names[i - 1] if i else None,
+                            'props': {'T': (0.02 * i, 0.5 if i else 0.0, 0), 'S': static_s[i],
+                                      'R': (0, 5.0 * i, 0), 'inherit': inherit[i]}})
+    d['mesh'] = {'name': 'Body', 'model': 'Body', 'vertices': verts, 'polygons': polys,
+                 'skin': weights_by_height(verts, ys, names)}
+    frames = list(range(0, 25))
+    scale_under_rotation(d, frames, {'Root': (1.4, 0.7, 1.25), 'J2': (0.75, 1.35, 1.0), 'J3': (1.3, 1.1, 0.7)},
+                         {n: (12.0 + 4 * i, 8.0 - 3 * i) for i, n in enumerate(names)})
+    d['feature'] = 'inherit'
+    return d
+
+
+def inbetween_case(case, fulls, percent_from, percent_to, frames_n):
+    """One channel "Morph" with a shape per FullWeights entry, in the order given, each moving the
+    top rings its own way; DeformPercent keyed linearly from percent_from to percent_to."""
+    d = base(case, fps=30, start=0, stop=frames_n)
+    bend(d, list(range(0, frames_n + 1)))
+    verts = d['mesh']['vertices']
+    idx = [i for i, v in enumerate(verts) if v[1] > 1.0]
+    moves = [lambda v: [0.6 * v[0], 0.2, 0.6 * v[2]],          # out and up
+             lambda v: [-0.5 * v[0], -0.1, -0.5 * v[2]],       # in and down
+             lambda v: [-0.8 * v[2], 0.05, 0.8 * v[0]],        # round the axis
+             lambda v: [0.3, 0.0, -0.2]]                       # sideways
+    shapes = [{'name': 'Morph_%s' % ('m%g' % -f if f < 0 else '%g' % f), 'full': f, 'indexes': idx,
+               'deltas': [moves[k](verts[i]) for i in idx]} for k, f in enumerate(fulls)]
+    d['mesh']['blendshapes'] = [{'name': 'Shapes', 'channels': [{'name': 'Morph', 'percent': 0.0,
+                                                                 'shapes': shapes}]}]
+    d['shape_curves'] = [{'channel': 'Morph', 'times': [ktime(0, 30), ktime(frames_n, 30)],
+                          'values': [percent_from, percent_to], 'interp': 'linear'}]
+    d['feature'] = 'inbetween'
+    return d
+
+
+def inbetween_negative():
+    # FullWeights 150, -50, 40 (out of order; one below 0, one above 100): sorted -50, base, 40,
+    # 150. DeformPercent -80 .. 200, 10 per frame: below -50 (frames 0-2: extrapolated from the
+    # base and -50), -50 .. 0 (3-8), 0 .. 40 (8-12), 40 .. 150 (12-23), past 150 (24-28:
+    # extrapolated from 40 and 150).
+    return inbetween_case('inbetween_negative', [150.0, -50.0, 40.0], -80.0, 200.0, 28)
+
+
+def inbetween_negative_only():
+    # FullWeights -30, -100 and no positive shape: below -100 extrapolated from -100 and -30,
+    # then -100 .. -30, -30 .. base, and above 0 extrapolated from -30 and the base.
+    # DeformPercent -150 .. 60, 10 per frame.
+    return inbetween_case('inbetween_negative_only', [-30.0, -100.0], -150.0, 60.0, 21)
+
+
+# FBX TimeMode (FbxTime::EMode) -> frames per second, as the FBX SDK defines them (fbxtime.h; 0 is
+# eDefaultMode, 30 fps; the NTSC rates are the SDK's 29.97002617 = 46186158000 / 1541078334 KTime
+# per frame, and 59.94005234, half that frame). 6 (30) and 11 (24) are the other cases' own.
+TIME_MODES = [('time_mode_default', 0, 30.0), ('time_mode_120', 1, 120.0), ('time_mode_100', 2, 100.0),
+              ('time_mode_60', 3, 60.0), ('time_mode_50', 4, 50.0), ('time_mode_48', 5, 48.0),
+              ('time_mode_30_drop', 7, 30.0), ('time_mode_ntsc_drop', 8, 29.97002617),
+              ('time_mode_ntsc_full', 9, 29.97002617), ('time_mode_pal', 10, 25.0), ('time_mode_1000', 12, 1000.0),
+              ('time_mode_film', 13, 23.976), ('time_mode_custom', 14, 47.952), ('time_mode_96', 15, 96.0),
+              ('time_mode_72', 16, 72.0), ('time_mode_59_94', 17, 59.94005234),
+              ('time_mode_missing', None, 24.0)]
+
+
+def time_mode_case(case, mode, fps):
+    # Keys on every frame 0..24 of the file's own rate; a reader taking another rate samples the
+    # wrong keys. time_mode_missing has no TimeMode property at all: 24 fps, as ufbx reads it
+    # (ufbx's default TimeMode is eFrames24). The oracle holds every third frame.
+    d = base(case, fps=fps, start=0, stop=24)
+    d['time_mode'] = mode
+    if mode == 14:
+        d['custom_fps'] = fps
+    bend(d, list(range(0, 25)))
+    d['frames'] = list(range(0, 25, 3))
+    d['feature'] = 'time_mode'
+    return d
+
+
+def weighted_tangents():
+    # Cubic keys with user tangents and tangent weights other than 1/3 (flags cubic | user |
+    # weighted right | weighted next left, weights in KeyAttrDataFloat's third value). Some keys
+    # weight one side only (the other keeps 1/3); Tip's first segment has weights summing over 1
+    # (0.7 + 0.6) whose time curve still rises; segments of unequal length.
+    fps = 24
+    d = base('weighted_tangents', fps=fps, start=0, stop=24)
+    t = lambda frames: [ktime(f, fps) for f in frames]
+    d['curves'] += [
+        {'model': 'Mid', 'prop': 'Lcl Rotation', 'axis': 2, 'times': t([0, 8, 16, 24]),
+         'values': [0.0, 50.0, -10.0, 30.0], 'interp': 'cubic',
+         'slopes': [(300.0, 60.0), (60.0, -150.0), (-150.0, 0.0), (0.0, 0.0)],
+         'weights': [(0.6, 0.2), (0.15, 0.7), (0.5, None), (None, None)]},
+        {'model': 'Tip', 'prop': 'Lcl Rotation', 'axis': 0, 'times': t([0, 6, 14, 24]),
+         'values': [0.0, 30.0, -20.0, 10.0], 'interp': 'cubic',
+         'slopes': [(200.0, 40.0), (40.0, -90.0), (-90.0, 60.0), (0.0, 0.0)],
+         'weights': [(0.7, 0.6), (None, 0.25), (0.4, 0.4), (None, None)]},
+        {'model': 'Root', 'prop': 'Lcl Translation', 'axis': 0, 'times': t([0, 12, 24]),
+         'values': [0.0, 0.2, -0.1], 'interp': 'cubic',
+         'slopes': [(1.5, -0.5), (-0.5, 0.8), (0.0, 0.0)],
+         'weights': [(0.45, 0.3), (0.25, 0.55), (None, None)]},
+    ]
+    d['feature'] = 'tangent_weights'
+    return d
+
+
+BLENDER_CREATOR = 'Blender (stable FBX IO) - 4.4.1 - 5.12.7'
+
+
+def blender_shape_weights():
+    # Blender's exporter: a channel of one shape whose FullWeights holds the shape key's vertex
+    # group weight (percent) of each of the shape's offsets; the creator string says so.
+    d = base('blender_shape_weights', fps=30, start=0, stop=20)
+    d['creator'] = BLENDER_CREATOR
+    bend(d, list(range(0, 21)))
+    verts = d['mesh']['vertices']
+    idx = [i for i, v in enumerate(verts) if v[1] > 1.0]
+    d['mesh']['blendshapes'] = [{'name': 'Body', 'channels': [{
+        'name': 'Key', 'percent': 0.0,
+        'full_weights': [25.0 * (k % 5) for k in range(len(idx))],  # 0, 25, 50, 75, 100, 0, ...
+        'shapes': [{'name': 'Key', 'full': 100.0, 'indexes': idx,
+                    'deltas': [[0.5 * verts[i][0], 0.25, 0.5 * verts[i][2]] for i in idx]}]}]}]
+    d['shape_curves'] = [{'channel': 'Key', 'times': [ktime(0, 30), ktime(20, 30)], 'values': [0.0, 120.0],
+                          'interp': 'linear'}]
+    d['feature'] = 'blender_weights'
+    return d
+
+
+UFBX_CASES = {f.__name__: f for f in (inherit_rrs, inherit_rrss, inherit_nested, inbetween_negative,
+                                       inbetween_negative_only, weighted_tangents, blender_shape_weights)}
+for _name, _mode, _fps in TIME_MODES:
+    UFBX_CASES[_name] = lambda _n=_name, _m=_mode, _f=_fps: time_mode_case(_n, _m, _f)
+ALL_CASES = dict(CASES, **UFBX_CASES)
+
+
+def without_feature(desc):
+    """(what changed, the description, the rate frames are sampled at) of a case of UFBX_CASES
+    as a reader without the case's feature reads it: how far the oracle is from that reading
+    shows what the case catches."""
+    d = copy.deepcopy(desc)
+    feature = d['feature']
+    if feature == 'inherit':
+        for m in d['models']:
+            m.get('props', {}).pop('inherit', None)
+        return 'every InheritType read as RSrs (1)', d, None
+    if feature == 'inbetween':
+        for bs in d['mesh']['blendshapes']:
+            for ch in bs['channels']:
+                ch['shapes'] = [max(ch['shapes'], key=lambda sh: sh['full'])]
+        return 'only the channel\'s shape of the largest FullWeights f, at w / f', d, None
+    if feature == 'time_mode':
+        wrong = 30.0 if d['fps'] == 24.0 else 24.0
+        return 'frames sampled at %g fps' % wrong, d, wrong
+    if feature == 'tangent_weights':
+        for c in d['curves']:
+            c.pop('weights', None)
+        return 'tangent weights read as 1/3 (Hermite)', d, None
+    if feature == 'blender_weights':
+        for bs in d['mesh']['blendshapes']:
+            for ch in bs['channels']:
+                ch.pop('full_weights')
+        return 'per-vertex FullWeights ignored (every offset at full weight)', d, None
+    raise ValueError(feature)
+
+
 def variant(desc):
     """The Blender cross-check variant of a case where Blender is known wrong, or None."""
     v = desc.get('blender_variant')
@@ -324,10 +550,10 @@ def variant(desc):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', 'tests',
                                                               'fbx_cases')
-    names = sys.argv[2:] or list(CASES)
+    names = sys.argv[2:] or list(ALL_CASES)
     os.makedirs(out, exist_ok=True)
     for name in names:
-        size = write_scene(CASES[name](), os.path.join(out, name + '.fbx'))
+        size = write_scene(ALL_CASES[name](), os.path.join(out, name + '.fbx'))
         print('%-28s %7d bytes' % (name + '.fbx', size))
 
 

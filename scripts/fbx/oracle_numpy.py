@@ -227,8 +227,10 @@ def geometric(props):
     return translate(g('GT')) @ euler(g('GR')) @ scale(g('GS', (1, 1, 1)))
 
 
-def evaluate(desc):
-    """{'rest': (N,3), 'frames': [(frame, (N,3))]} in metres, the file's axes."""
+def evaluate(desc, sample_fps=None):
+    """{'rest': (N,3), 'frames': [(frame, (N,3))]} in metres, the file's axes. Frame n is sampled
+    at KTime n / fps, fps the case's own (or sample_fps: to compare with a reader that takes
+    another rate)."""
     mesh = desc['mesh']
     verts = np.asarray(mesh['vertices'], dtype=float)
     n = len(verts)
@@ -245,7 +247,7 @@ def evaluate(desc):
         weights[np.asarray(idx), j] = w
     frames = []
     for f in desc['frames']:
-        t = int(round(f * KTIME / desc['fps']))
+        t = int(round(f * KTIME / (sample_fps or desc['fps'])))
         moved = verts.copy()
         for bs in mesh.get('blendshapes', []):
             for ch in bs['channels']:
