@@ -98,8 +98,13 @@ def weighted_bezier(v0, v1, d0, d1, wr, wl, x):
     """The Bezier through (0, v0), (wr, v0 + wr d0), (1 - wl, v1 - wl d1), (1, v1) at time x in
     [0, 1] of the segment (d0, d1: the slopes times the segment's length in seconds)."""
     bx = lambda p: 3 * (1 - p) ** 2 * p * wr + 3 * (1 - p) * p ** 2 * (1 - wl) + p ** 3
+    # x'(p)/3 = wr (1-p)^2 + 2 (1 - wl - wr) p (1-p) + wl p^2: the time must not turn back, or
+    # "the value at a time" has no single answer
+    grid = np.linspace(0.0, 1.0, 1001)
+    if np.any(wr * (1 - grid) ** 2 + 2 * (1 - wl - wr) * grid * (1 - grid) + wl * grid ** 2 < 0):
+        raise ValueError('tangent weights %g, %g make the time curve turn back' % (wr, wl))
     lo, hi = 0.0, 1.0
-    for _ in range(200):  # x(p) increases on [0, 1] (weights in (0, 1), sum <= 1 or no turn): bisect
+    for _ in range(200):  # x(p) increases on [0, 1]: bisect
         mid = 0.5 * (lo + hi)
         if bx(mid) < x:
             lo = mid
