@@ -415,9 +415,10 @@ def inbetween_negative_only():
     return inbetween_case('inbetween_negative_only', [-30.0, -100.0], -150.0, 60.0, 21)
 
 
-# FBX TimeMode (FbxTime::EMode) -> frames per second, as the FBX SDK defines them (fbxtime.h; 0 is
-# eDefaultMode, 30 fps; the NTSC rates are the SDK's 29.97002617 = 46186158000 / 1541078334 KTime
-# per frame, and 59.94005234, half that frame). 6 (30) and 11 (24) are the other cases' own.
+# FBX TimeMode (FbxTime::EMode) -> frames per second, as the FBX SDK documents them (fbxtime.h; 0
+# is eDefaultMode, 30 fps; NTSC 29.97002617, documented in the SDK's older headers, is
+# 46186158000 / 1541078334 KTime per frame to ten digits, and 59.94005234 half that frame; the
+# newer headers say only "~29.97", "~59.94"). 6 (30) and 11 (24) are the other cases' own.
 TIME_MODES = [('time_mode_default', 0, 30.0), ('time_mode_120', 1, 120.0), ('time_mode_100', 2, 100.0),
               ('time_mode_60', 3, 60.0), ('time_mode_50', 4, 50.0), ('time_mode_48', 5, 48.0),
               ('time_mode_30_drop', 7, 30.0), ('time_mode_ntsc_drop', 8, 29.97002617),
