@@ -3,35 +3,20 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rigscope/core/pose.h"
+
 namespace rigscope {
 
 namespace {
 
-// Rest world matrices without pose.h, so the check stands alone; a cycle or bad parent index
-// (which a reader should never produce) falls back to the local transform.
+// Rest world matrices, each node inheriting scale as the file says (pose.h's world_matrices,
+// which also survives a bad parent index or a cycle that a reader should never produce).
 std::vector<Eigen::Matrix4d> rest_world(const Scene& scene) {
-    const std::size_t n = scene.nodes.size();
-    std::vector<Eigen::Matrix4d> world(n, Eigen::Matrix4d::Identity());
-    std::vector<char> state(n, 0);  // 0 todo, 1 in progress, 2 done
-    std::vector<int> stack;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (state[i] == 2) continue;
-        stack.assign(1, static_cast<int>(i));
-        while (!stack.empty()) {
-            const int v = stack.back();
-            const int p = scene.nodes[v].parent;
-            const bool has_parent = p >= 0 && p < static_cast<int>(n) && state[p] != 1;
-            if (has_parent && state[p] == 0) {
-                state[v] = 1;
-                stack.push_back(p);
-                continue;
-            }
-            const Eigen::Matrix4d local = scene.nodes[v].rest.matrix();
-            world[v] = has_parent ? Eigen::Matrix4d(world[p] * local) : local;
-            state[v] = 2;
-            stack.pop_back();
-        }
-    }
+    std::vector<Transform> local;
+    local.reserve(scene.nodes.size());
+    for (const Node& n : scene.nodes) local.push_back(n.rest);
+    std::vector<Eigen::Matrix4d> world;
+    world_matrices(scene, local, world);
     return world;
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/morph_channel.h"
 
 namespace rigscope {
 
@@ -42,8 +43,16 @@ void apply_rig(const ResolvedRig& rig, const Scene& scene, Pose& pose) {
         const auto xy = control_xy(c, scene, pose);
         const auto w = joystick_weights(xy[0], xy[1]);
         for (const auto& m : c.meshes)
-            for (int k = 0; k < 4; ++k)
-                if (m.targets[k] >= 0) pose.morph_weights[m.mesh][m.targets[k]] += static_cast<float>(w[k]);
+            for (int k = 0; k < 4; ++k) {
+                std::vector<float>& weights = pose.morph_weights[m.mesh];
+                if (m.targets[k] >= 0) weights[m.targets[k]] += static_cast<float>(w[k]);
+                if (m.channels[k] >= 0) {
+                    const MorphChannel& ch = scene.meshes[m.mesh].channels[m.channels[k]];
+                    std::vector<float> part(weights.size(), 0.0f);
+                    morph_channel_weights(ch, w[k], part.data());
+                    for (int t : ch.targets) weights[t] += part[t];
+                }
+            }
     }
     for (const DrivenTarget& d : rig.driven) {
         float& w = pose.morph_weights[d.mesh][d.target];
@@ -162,9 +171,15 @@ ResolvedRig resolve_rig(const Rig& rig, const Scene& scene) {
                         mt.targets[k] = static_cast<int>(t);
                         break;
                     }
-                if (mt.targets[k] < 0) {
+                for (std::size_t ch = 0; mt.targets[k] < 0 && ch < mesh.channels.size(); ++ch)
+                    if (mesh.channels[ch].name == rc.targets[k]) {
+                        mt.channels[k] = static_cast<int>(ch);
+                        break;
+                    }
+                if (mt.targets[k] < 0 && mt.channels[k] < 0) {
                     std::vector<std::string> names;
                     for (const auto& t : mesh.targets) names.push_back(t.name);
+                    for (const auto& ch : mesh.channels) names.push_back(ch.name);
                     throw Error(kExitMismatch, where + ".targets." + kCornerNames[k] + ": mesh '" + mesh.name + "' of " +
                                                    scene.source + " has no morph target '" + rc.targets[k] +
                                                    "' (targets: " + list_names(names) + ")");
@@ -179,13 +194,19 @@ ResolvedRig resolve_rig(const Rig& rig, const Scene& scene) {
             throw Error(kExitMismatch, where + ".mesh: " + scene.source + " has no mesh '" + rc.mesh +
                                            "' (meshes: " + list_names(names) + ")");
         }
-        for (const auto& mt : c.meshes)
-            for (int t : mt.targets) {
-                if (t < 0) continue;
+        for (const auto& mt : c.meshes) {
+            std::vector<int> driven;
+            for (int k = 0; k < 4; ++k) {
+                if (mt.targets[k] >= 0) driven.push_back(mt.targets[k]);
+                if (mt.channels[k] >= 0)
+                    for (int t : scene.meshes[mt.mesh].channels[mt.channels[k]].targets) driven.push_back(t);
+            }
+            for (int t : driven) {
                 const bool seen = std::any_of(out.driven.begin(), out.driven.end(),
                                               [&](const DrivenTarget& d) { return d.mesh == mt.mesh && d.target == t; });
                 if (!seen) out.driven.push_back({mt.mesh, t});
             }
+        }
         out.controls.push_back(std::move(c));
     }
     return out;

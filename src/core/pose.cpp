@@ -25,23 +25,88 @@ Pose bind_pose(const Scene& scene) {
     return pose;
 }
 
-void pose_world(const Scene& scene, Pose& pose) {
+namespace {
+
+Eigen::Matrix4d unscaled_matrix(const Eigen::Vector3d& t, const Eigen::Quaterniond& r) {
+    Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+    m.topLeftCorner<3, 3>() = r.normalized().toRotationMatrix();
+    m.topRightCorner<3, 1>() = t;
+    return m;
+}
+
+// Nodes in an order where every parent comes before its children. A bad parent index or a cycle
+// (which readers reject) leaves the node to be taken as a root, so this always terminates.
+std::vector<int> parents_first(const Scene& scene, std::vector<int>& parent) {
     const std::size_t n = scene.nodes.size();
-    pose.world.resize(n);
-    // Depth-first from the roots so a parent is always done before its children, whatever the
-    // order of the file's node array. Readers reject cycles, so this terminates.
+    parent.assign(n, -1);
+    std::vector<int> order;
+    order.reserve(n);
+    std::vector<char> state(n, 0);  // 0 todo, 1 on the stack, 2 done
     std::vector<int> stack;
-    for (std::size_t i = 0; i < n; ++i)
-        if (scene.nodes[i].parent < 0) stack.push_back(static_cast<int>(i));
-    while (!stack.empty()) {
-        int i = stack.back();
-        stack.pop_back();
-        const Node& node = scene.nodes[i];
-        Eigen::Matrix4d local = pose.local[i].matrix();
-        pose.world[i] = node.parent < 0 ? local : Eigen::Matrix4d(pose.world[node.parent] * local);
-        for (int c : node.children) stack.push_back(c);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (state[i] == 2) continue;
+        stack.assign(1, static_cast<int>(i));
+        while (!stack.empty()) {
+            const int v = stack.back();
+            const int p = scene.nodes[v].parent;
+            const bool has_parent = p >= 0 && p < static_cast<int>(n) && state[p] != 1;
+            if (has_parent && state[p] == 0) {
+                state[v] = 1;
+                stack.push_back(p);
+                continue;
+            }
+            parent[v] = has_parent ? p : -1;
+            state[v] = 2;
+            order.push_back(v);
+            stack.pop_back();
+        }
+    }
+    return order;
+}
+
+}  // namespace
+
+void world_matrices(const Scene& scene, const std::vector<Transform>& local, std::vector<Eigen::Matrix4d>& world) {
+    const std::size_t n = scene.nodes.size();
+    world.resize(n);
+    std::vector<int> parent;
+    const std::vector<int> order = parents_first(scene, parent);
+    const bool plain = std::all_of(scene.nodes.begin(), scene.nodes.end(), [](const Node& x) { return x.inherit == InheritScale::Full; });
+    if (plain) {
+        for (const int i : order) {
+            const Eigen::Matrix4d m = local[i].matrix();
+            world[i] = parent[i] < 0 ? m : Eigen::Matrix4d(world[parent[i]] * m);
+        }
+        return;
+    }
+    // Per node, what its children of the other inherit types need (ufbx's formulation): its world
+    // without its own scale, the scale it hands down axis by axis, and the node whose handed-down
+    // scale an IgnoreParentScale child inherits (-1: none, as under a Full node).
+    std::vector<Eigen::Matrix4d> unscaled(n);
+    std::vector<Eigen::Vector3d> handed(n);
+    std::vector<int> scale_from(n, -1);
+    for (const int i : order) {
+        const Transform& l = local[i];
+        const int p = parent[i];
+        if (p < 0 || scene.nodes[i].inherit == InheritScale::Full) {
+            const Eigen::Matrix4d m = l.matrix();
+            world[i] = p < 0 ? m : Eigen::Matrix4d(world[p] * m);
+            unscaled[i] = p < 0 ? unscaled_matrix(l.translation, l.rotation) : Eigen::Matrix4d(world[p] * unscaled_matrix(l.translation, l.rotation));
+            handed[i] = l.scale;
+            continue;
+        }
+        const int from = scene.nodes[i].inherit == InheritScale::Componentwise ? p : scale_from[p];
+        Transform t = l;
+        if (from >= 0) t.scale = t.scale.cwiseProduct(handed[from]);
+        t.translation = t.translation.cwiseProduct(handed[p]);
+        world[i] = unscaled[p] * t.matrix();
+        unscaled[i] = unscaled[p] * unscaled_matrix(t.translation, t.rotation);
+        handed[i] = t.scale;
+        scale_from[i] = from;
     }
 }
+
+void pose_world(const Scene& scene, Pose& pose) { world_matrices(scene, pose.local, pose.world); }
 
 namespace {
 

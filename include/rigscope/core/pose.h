@@ -31,6 +31,11 @@ Pose bind_pose(const Scene& scene);
 // Recomputes pose.world from pose.local (parents before children, any node order).
 void pose_world(const Scene& scene, Pose& pose);
 
+// World matrices from local transforms (one per node), each node inheriting its parent's scale
+// as its Node::inherit says. A bad parent index or a cycle (readers reject both) makes the node a
+// root rather than looping.
+void world_matrices(const Scene& scene, const std::vector<Transform>& local, std::vector<Eigen::Matrix4d>& world);
+
 // Samples one channel at `time` into out (channel.width floats). Rotations are slerped (LINEAR)
 // or normalised after the cubic Hermite (CUBICSPLINE).
 void sample_channel(const Channel& channel, double time, float* out);

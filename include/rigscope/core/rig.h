@@ -57,10 +57,13 @@ struct ResolvedControl {
     std::array<SignedAxis, 2> axes;
     std::array<Travel, 2> travel;
     // Per mesh instance the control drives (a glTF mesh used by two nodes is two Scene meshes),
-    // the target index per Corner, -1 for an absent corner.
+    // the target index per Corner, -1 for an absent corner. A corner may name a channel of
+    // in-between shapes instead (Mesh::channels): its index in `channels`, and the corner's
+    // weight drives the channel's targets as morph_channel_weights says.
     struct MeshTargets {
         int mesh = -1;
         std::array<int, 4> targets{{-1, -1, -1, -1}};
+        std::array<int, 4> channels{{-1, -1, -1, -1}};
     };
     std::vector<MeshTargets> meshes;
 };

@@ -22,12 +22,28 @@ struct Transform {
     Eigen::Matrix4d matrix() const;
 };
 
+// Translation, rotation, scale of a matrix that has no shear (a mirror carried by negating all
+// three scales, Assimp's convention); a sheared matrix loses its shear.
+Transform decompose(const Eigen::Matrix4d& m);
+
+// How a node takes on its parent's scale. glTF and Collada know only Full (world = parent world x
+// local); FBX's InheritType names all three, and Maya (segment scale compensation, on by default
+// for joints) and MotionBuilder write the other two. The rules are ufbx's and the FBX SDK's, which
+// reproduce the DCCs' own exports (docs/fbx_notes.md, "Inherit types"):
+// - Full (RSrs): the plain matrix product.
+// - IgnoreParentScale (Rrs): the parent's own scale moves the node's translation but does not
+//   scale or shear the node; the scale above the parent is inherited as usual.
+// - Componentwise (RrSs): the parent's scale is multiplied into the node's scale axis by axis,
+//   after the node's rotation, so it never shears.
+enum class InheritScale { Full, IgnoreParentScale, Componentwise };
+
 struct Node {
     std::string name;
     int parent = -1;            // index into Scene::nodes, -1 for a root
     std::vector<int> children;  // indices into Scene::nodes
     Transform rest;             // the node's local transform without animation
     int mesh = -1;              // index into Scene::meshes instantiated here, or -1
+    InheritScale inherit = InheritScale::Full;
 };
 
 // Skin influences of a mesh's file vertices in compressed-row form: vertex v's influences are
@@ -50,6 +66,15 @@ struct MorphTarget {
     std::vector<Eigen::Vector3f> deltas;  // one per file vertex: position offset at weight 1
 };
 
+// A blend-shape channel that holds several shapes (FBX in-between shapes): one weight drives
+// them, each shape reached at its own full weight (core/morph_channel.h says how). Channels of a
+// single shape need no entry: their weight is the target's.
+struct MorphChannel {
+    std::string name;
+    std::vector<int> targets;  // indices into Mesh::targets
+    std::vector<double> full;  // per target, the channel weight at which it is whole (1 = 100 %)
+};
+
 struct Mesh {
     std::string name;
     int node = -1;  // node that instantiates the mesh (for an unskinned mesh, its world transform)
@@ -67,6 +92,7 @@ struct Mesh {
     Influences influences;  // empty when the mesh has no skin
     std::vector<MorphTarget> targets;
     std::vector<float> default_weights;  // morph weights without animation, one per target
+    std::vector<MorphChannel> channels;  // channels of several targets (in-betweens), if any
 
     std::size_t vertex_count() const { return positions.size(); }
     std::size_t face_count() const { return face_offsets.empty() ? 0 : face_offsets.size() - 1; }
@@ -145,6 +171,7 @@ struct Scene {
 
     double fps = 24.0;          // the file's frame rate where it has one, else 24
     bool fps_from_file = false;
+    std::string fps_note;       // where the reader took fps from, for `info` (FBX: the TimeMode)
     double unit_scale = 1.0;    // factor the reader applied to reach metres (FBX: 0.01 * UnitScaleFactor)
     std::string units_note;     // how the reader arrived at unit_scale, for `info`
     std::string up_axis = "Y";

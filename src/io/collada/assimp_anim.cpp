@@ -46,7 +46,7 @@ Eigen::Quaterniond sample(const aiQuatKey* keys, unsigned n, double t) {
 // The local matrix of one Assimp node at tick t: its keys where it has them, else its own rest.
 Eigen::Matrix4d local_at(const aiNode* node, const aiNodeAnim* ch, double t) {
     if (!ch) return to_eigen(&node->mTransformation);
-    Transform tr = fbx::decompose(to_eigen(&node->mTransformation));
+    Transform tr = decompose(to_eigen(&node->mTransformation));
     if (ch->mNumPositionKeys && ch->mPositionKeys) tr.translation = sample(ch->mPositionKeys, ch->mNumPositionKeys, t);
     if (ch->mNumRotationKeys && ch->mRotationKeys) tr.rotation = sample(ch->mRotationKeys, ch->mNumRotationKeys, t);
     if (ch->mNumScalingKeys && ch->mScalingKeys) tr.scale = sample(ch->mScalingKeys, ch->mNumScalingKeys, t);
@@ -148,7 +148,7 @@ void build_clips(const aiScene& ai, const NodeMap& map, double fallback_tps, Sce
                 for (double tick : ticks) {
                     Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
                     for (std::size_t k = 0; k < path.size(); ++k) m = m * local_at(path[k], chans[k], tick);
-                    const Transform tr = fbx::decompose(m);
+                    const Transform tr = decompose(m);
                     t.vec(tick / tps, tr.translation);
                     r.rot(tick / tps, tr.rotation);
                     s.vec(tick / tps, tr.scale);

@@ -85,7 +85,7 @@ NodeMap build_nodes(const aiScene& ai, Scene& scene, const std::function<bool(co
             out.parent = it.parent;
             Eigen::Matrix4d local = Eigen::Matrix4d::Identity();
             for (const aiNode* c : it.chain) local = local * to_eigen(&c->mTransformation);
-            out.rest = fbx::decompose(local);
+            out.rest = decompose(local);
             if (it.parent >= 0) scene.nodes[it.parent].children.push_back(kept);
             scene.nodes.push_back(std::move(out));
             map.path.push_back(it.chain);

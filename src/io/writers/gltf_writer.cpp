@@ -10,6 +10,7 @@
 #include "io/writers/gltf_writer_internal.h"
 #include "rigscope/core/axes.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/inherit.h"
 
 namespace rigscope {
 
@@ -309,7 +310,10 @@ void write_glb(const Scene& scene, const std::vector<MeshAttributes>& extra, Out
     // that are not finite) or from the output's size: an error of that cause, never an internal
     // one.
     try {
-        write_glb_checked(scene, extra, out);
+        // glTF composes world = parent world x local alone: nodes that inherit scale otherwise
+        // (FBX's Rrs and RrSs) are rewritten to give the same worlds, or refused.
+        if (has_scale_inheritance(scene)) write_glb_checked(with_full_inheritance(scene), extra, out);
+        else write_glb_checked(scene, extra, out);
     } catch (const std::invalid_argument& e) {
         throw bad_input(scene.source.empty() ? out.path() : scene.source, std::string("cannot be written as glTF: ") + e.what());
     } catch (const std::length_error& e) {
