@@ -9,11 +9,28 @@
 namespace rigscope::fbx {
 
 // FBX's TimeMode enumeration (GlobalSettings "TimeMode", Assimp's metadata "FrameRate").
-double time_mode_fps(int mode, double custom) {
-    static const double table[] = {0, 120, 100, 60, 50, 48, 30, 30, 29.97, 29.97, 25, 24, 1000, 23.976, -1, 96, 72, 59.94, 119.88};
-    if (mode <= 0 || mode >= int(sizeof table / sizeof table[0])) return 0.0;
-    if (mode == 14) return custom > 0 && std::isfinite(custom) ? custom : 0.0;
-    return table[mode];
+FrameRate time_mode_fps(double mode, double custom) {
+    // The FBX SDK's FbxTime::EMode, in order (eDefaultMode .. eFrames119_88). Its NTSC rates are
+    // 29.97002617 fps (a frame of 1541078334 KTime, as its documentation gives them), not 29.97;
+    // 59.94 and 119.88 are two and four times that.
+    static const double kNtsc = 29.97002617;
+    static const double table[] = {30, 120, 100, 60, 50, 48, 30, 30, kNtsc, kNtsc, 25, 24, 1000, 23.976, -1, 96, 72, 2 * kNtsc, 4 * kNtsc};
+    static const char* const names[] = {"eDefaultMode", "eFrames120", "eFrames100", "eFrames60", "eFrames50", "eFrames48",
+                                        "eFrames30", "eFrames30Drop", "eNTSCDropFrame", "eNTSCFullFrame", "ePAL", "eFrames24",
+                                        "eFrames1000", "eFilmFullFrame", "eCustom", "eFrames96", "eFrames72", "eFrames59dot94",
+                                        "eFrames119dot88"};
+    constexpr int count = int(sizeof table / sizeof table[0]);
+    if (std::isnan(mode)) return {24.0, false, "the file has no TimeMode: 24 fps, as ufbx and Blender take it"};
+    const int m = mode >= 0 && mode < count && mode == std::floor(mode) ? int(mode) : -1;
+    const std::string named = "TimeMode " + format_number(mode, 12);
+    if (m < 0) return {24.0, false, named + " is not an FBX time mode: 24 fps"};
+    if (m == 14) {
+        if (custom > 0 && std::isfinite(custom))
+            return {custom, true, named + " (eCustom): CustomFrameRate " + format_number(custom, 9) + " fps"};
+        return {24.0, false, named + " (eCustom) without a positive CustomFrameRate: 24 fps"};
+    }
+    // eDefaultMode is 30 fps in the FBX SDK (FbxTime::GetFrameRate), which 3ds Max's files rely on.
+    return {table[m], true, named + " (" + names[m] + "): " + format_number(table[m], 9) + " fps" + (m == 0 ? ", the FBX SDK's default mode" : "")};
 }
 
 std::string format_number(double v, int precision) {
@@ -38,24 +55,6 @@ void scale_lengths(Scene& scene, double s) {
         for (Channel& ch : c.channels)
             if (ch.path == ChannelPath::Translation)
                 for (float& v : ch.values) v *= float(s);
-}
-
-Transform decompose(const Eigen::Matrix4d& m) {
-    Transform t;
-    t.translation = m.topRightCorner<3, 1>();
-    Eigen::Matrix3d a = m.topLeftCorner<3, 3>();
-    Eigen::Vector3d s(a.col(0).norm(), a.col(1).norm(), a.col(2).norm());
-    // A mirror is carried by negating all three scales (Assimp's convention), keeping R proper.
-    if (a.determinant() < 0) s = -s;
-    for (int i = 0; i < 3; ++i)
-        if (s[i] != 0.0) a.col(i) /= s[i];
-    // Re-orthonormalise: float matrices from the file are only nearly orthogonal.
-    Eigen::JacobiSVD<Eigen::Matrix3d> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
-    Eigen::Matrix3d r = svd.matrixU() * svd.matrixV().transpose();
-    if (r.determinant() < 0) r = Eigen::Matrix3d::Identity();  // degenerate (zero scale) input
-    t.rotation = Eigen::Quaterniond(r).normalized();
-    t.scale = s;
-    return t;
 }
 
 void warn_rest_not_bind(Scene& scene) {

@@ -1,5 +1,5 @@
-// Pieces both FBX readers share (the binary scene reader and the Assimp path for ASCII FBX):
-// units, frame rates, the rest-versus-bind warning. No Assimp types here.
+// Pieces the FBX reader's steps share: units, frame rates, number formatting, the rest-versus-bind
+// warning.
 #pragma once
 
 #include <Eigen/Core>
@@ -9,16 +9,19 @@
 
 namespace rigscope::fbx {
 
-// FBX's TimeMode enumeration (GlobalSettings "TimeMode"); 14 is custom (CustomFrameRate). 0 when
-// the mode names no rate.
-double time_mode_fps(int mode, double custom);
+// The frame rate of GlobalSettings' TimeMode (NaN where the file has none) and CustomFrameRate,
+// whether the file set it, and how it was arrived at (for `info`).
+struct FrameRate {
+    double fps = 24.0;
+    bool from_file = false;
+    std::string note;
+};
+FrameRate time_mode_fps(double mode, double custom);
 std::string format_number(double v, int precision = 3);
 // Every length in the scene times s (rest translations, positions, morph deltas, translation
 // keys, the translation part of inverse binds).
 void scale_lengths(Scene& scene, double s);
 // A warning per skinned mesh whose skinning at the rest pose misses its stored (bind) positions.
 void warn_rest_not_bind(Scene& scene);
-// Translation, rotation, scale of a matrix (a mirror carried by negating all three scales).
-Transform decompose(const Eigen::Matrix4d& m);
 
 }  // namespace rigscope::fbx

@@ -2,11 +2,46 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "io/fbx/fbx_common.h"
 #include "rigscope/core/error.h"
 
 namespace rigscope::fbx {
+
+std::uint32_t pack_tangent_weights(double right, double next_left) {
+    auto fixed = [](double w) { return std::uint32_t(std::lround(std::clamp(w, 0.0, 6.5535) * 10000.0)); };
+    return fixed(right) | (fixed(next_left) << 16);
+}
+
+namespace {
+
+// A weighted tangent pair as the FBX SDK evaluates it: a cubic Bezier in (time, value) whose inner
+// control points lie wr and wl of the segment along time from its ends, on the keys' slopes. x1
+// and x2 are those points' times as shares of the segment; returns the curve's parameter where
+// its time is u. The time polynomial increases wherever both weights lie in [0, 1]; Newton's
+// steps, kept inside a bracket that bisection narrows, find the root for any weights.
+double bezier_parameter(double x1, double x2, double u) {
+    auto x = [&](double s) {
+        const double r = 1 - s;
+        return 3 * r * r * s * x1 + 3 * r * s * s * x2 + s * s * s;
+    };
+    double lo = 0, hi = 1, s = u;
+    for (int i = 0; i < 64; ++i) {
+        const double f = x(s) - u;
+        if (std::fabs(f) <= 1e-15) break;
+        (f < 0 ? lo : hi) = s;
+        const double r = 1 - s;
+        const double d = 3 * r * r * x1 + 6 * r * s * (x2 - x1) + 3 * s * s * (1 - x2);
+        double next = d != 0 ? s - f / d : lo - 1;
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);  // a Newton step out of the bracket
+        if (next == s) break;
+        s = next;
+    }
+    return s;
+}
+
+}  // namespace
 
 double Curve::at(std::int64_t t) const {
     if (times.empty()) return 0.0;
@@ -18,12 +53,20 @@ double Curve::at(std::int64_t t) const {
     const double v0 = values[k], v1 = values[k + 1];
     switch (interp[k]) {
         case 0: return v0;
+        case 3: return double(t) == t0 ? v0 : v1;
         case 1: return v0 + (v1 - v0) * u;
         default: {
             const double dt = (t1 - t0) / double(kKTimePerSecond);
-            const double u2 = u * u, u3 = u2 * u;
-            return v0 * (2 * u3 - 3 * u2 + 1) + right_slope[k] * dt * (u3 - 2 * u2 + u) + v1 * (-2 * u3 + 3 * u2) +
-                   next_left_slope[k] * dt * (u3 - u2);
+            const float wr = right_weight[k], wl = next_left_weight[k];
+            if (wr == kDefaultTangentWeight && wl == kDefaultTangentWeight) {
+                // The cubic Hermite of the two slopes: the weighted Bezier at weights 1/3.
+                const double u2 = u * u, u3 = u2 * u;
+                return v0 * (2 * u3 - 3 * u2 + 1) + right_slope[k] * dt * (u3 - 2 * u2 + u) + v1 * (-2 * u3 + 3 * u2) +
+                       next_left_slope[k] * dt * (u3 - u2);
+            }
+            const double s = bezier_parameter(wr, 1.0 - wl, u), r = 1 - s;
+            const double y1 = v0 + double(wr) * dt * right_slope[k], y2 = v1 - double(wl) * dt * next_left_slope[k];
+            return r * r * r * v0 + 3 * r * r * s * y1 + 3 * r * s * s * y2 + s * s * s * v1;
         }
     }
 }
@@ -53,6 +96,8 @@ Curve read_curve(const Record& rec, const std::string& name, std::uint64_t max_m
     c.interp.assign(n, 1);
     c.right_slope.assign(n, 0.0f);
     c.next_left_slope.assign(n, 0.0f);
+    c.right_weight.assign(n, kDefaultTangentWeight);
+    c.next_left_weight.assign(n, kDefaultTangentWeight);
     const Record* fl = rec.child("KeyAttrFlags");
     const Record* da = rec.child("KeyAttrDataFloat");
     const Record* rc = rec.child("KeyAttrRefCount");
@@ -70,10 +115,21 @@ Curve read_curve(const Record& rec, const std::string& name, std::uint64_t max_m
             if (!(flags[a] >= -2147483648.0 && flags[a] <= 4294967295.0))
                 throw Malformed(what + ": key attribute flags " + format_number(flags[a], 6) + " are not a 32-bit integer");
             const auto f = static_cast<std::uint32_t>(static_cast<std::int64_t>(flags[a]));
-            const std::uint8_t mode = (f & 0x02) ? 0 : (f & 0x08) ? 2 : 1;
+            const std::uint8_t mode = (f & kKeyConstant) ? ((f & kKeyConstantNext) ? 3 : 0) : (f & kKeyCubic) ? 2 : 1;
+            // The third float holds the two weights' bits (pack_tangent_weights), not a number.
+            float wr = kDefaultTangentWeight, wl = kDefaultTangentWeight;
+            if (mode == 2 && !data.empty() && (f & (kKeyWeightedRight | kKeyWeightedNextLeft))) {
+                const float packed_float = static_cast<float>(data[4 * a + 2]);
+                std::uint32_t packed;
+                std::memcpy(&packed, &packed_float, 4);
+                if (f & kKeyWeightedRight) wr = float(packed & 0xffff) * 0.0001f;
+                if (f & kKeyWeightedNextLeft) wl = float(packed >> 16) * 0.0001f;
+            }
             if (!(refs[a] >= 0)) throw Malformed(what + ": negative key attribute count");
             for (double r = 0; r < refs[a] && key < n; ++r, ++key) {
                 c.interp[key] = mode;
+                c.right_weight[key] = wr;
+                c.next_left_weight[key] = wl;
                 if (!data.empty()) {
                     c.right_slope[key] = static_cast<float>(data[4 * a]);
                     c.next_left_slope[key] = static_cast<float>(data[4 * a + 1]);

@@ -52,6 +52,10 @@ Document::Document(const RecordFile& file) {
         }
     if (const Record* gs = file.section("GlobalSettings")) globals_ = gs->child("Properties70");
     takes_ = file.section("Takes");
+    const Record* creator = file.section("Creator");
+    if (!creator)
+        if (const Record* header = file.section("FBXHeaderExtension")) creator = header->child("Creator");
+    if (creator && !creator->props.empty() && creator->props[0].is_string()) creator_ = creator->props[0].str();
 }
 
 bool Document::take_time(const std::string& name, std::int64_t& start, std::int64_t& stop) const {

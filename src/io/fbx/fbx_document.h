@@ -46,6 +46,8 @@ public:
     Eigen::Vector3d vec3(const Object& o, const char* name, const Eigen::Vector3d& fallback) const;
     // GlobalSettings properties.
     double global_number(const char* name, double fallback) const;
+    // The file's Creator string (top level, else FBXHeaderExtension's), "" without one.
+    const std::string& creator() const { return creator_; }
     // The Takes section's LocalTime of the take of that name (files whose AnimationStack has no
     // LocalStart/LocalStop), false when there is none.
     bool take_time(const std::string& name, std::int64_t& start, std::int64_t& stop) const;
@@ -57,6 +59,7 @@ private:
     std::unordered_multimap<std::int64_t, std::size_t> by_src_, by_dst_;
     std::unordered_map<std::string, const Record*> templates_;  // kind -> its Properties70
     const Record* globals_ = nullptr;
+    std::string creator_;
     const Record* takes_ = nullptr;
 };
 

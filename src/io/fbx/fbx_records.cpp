@@ -13,6 +13,16 @@ namespace rigscope::fbx {
 
 namespace {
 
+// A byte position as people write it: 1,204,311.
+std::string at_byte(std::uint64_t v) {
+    std::string d = std::to_string(v), out;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        if (i && (d.size() - i) % 3 == 0) out += ',';
+        out += d[i];
+    }
+    return out;
+}
+
 class Parser {
 public:
     Parser(const std::vector<unsigned char>& buf, bool wide) : buf_(buf), wide_(wide) {}
@@ -26,8 +36,18 @@ public:
     }
 
 private:
-    std::uint64_t read_uint(std::uint64_t& off, std::uint64_t end, int bytes) {
-        if (off + bytes > end) throw Malformed("record runs past its end");
+    // Where a part that needs bytes up to `needed` ends past `end`: the file's end (truncated) or
+    // its record's. Each message names the byte it happened at, so a broken copy can be looked at.
+    [[noreturn]] void past(const std::string& what, std::uint64_t at, std::uint64_t needed, std::uint64_t end) const {
+        if (end >= buf_.size() && needed > buf_.size())
+            throw Malformed("truncated: " + what + " at byte " + at_byte(at) + " ends past the end of the file (" + at_byte(buf_.size()) +
+                            " bytes)");
+        throw Malformed(what + " at byte " + at_byte(at) + " runs to byte " + at_byte(needed) + ", past the end of its record at byte " +
+                        at_byte(end));
+    }
+
+    std::uint64_t read_uint(std::uint64_t& off, std::uint64_t end, int bytes, const char* what) {
+        if (off + bytes > end) past(what, off, off + bytes, end);
         std::uint64_t v = 0;
         for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | buf_[off + i];
         off += bytes;
@@ -38,19 +58,26 @@ private:
     bool parse(std::uint64_t& off, std::uint64_t limit, int depth, Record& rec) {
         if (depth > kMaxDepth) throw Malformed("records nested deeper than " + std::to_string(kMaxDepth) + " levels");
         const int w = wide_ ? 8 : 4;
-        const std::uint64_t end = read_uint(off, limit, w);
-        const std::uint64_t nprops = read_uint(off, limit, w);
-        const std::uint64_t plen = read_uint(off, limit, w);
-        const std::uint64_t nlen = read_uint(off, limit, 1);
+        const std::uint64_t start = off;
+        const std::uint64_t end = read_uint(off, limit, w, "record header");
+        const std::uint64_t nprops = read_uint(off, limit, w, "record header");
+        const std::uint64_t plen = read_uint(off, limit, w, "record header");
+        const std::uint64_t nlen = read_uint(off, limit, 1, "record header");
         if (end == 0 && nprops == 0 && plen == 0 && nlen == 0) return false;
-        if (end > limit || end <= off) throw Malformed("bad record end offset");
-        if (off + nlen > end) throw Malformed("record name runs past its end");
+        const std::string name = off + nlen <= std::min<std::uint64_t>(limit, buf_.size())
+                                     ? std::string(reinterpret_cast<const char*>(&buf_[off]), nlen)
+                                     : std::string();
+        const std::string what = name.empty() ? std::string("record") : "record '" + name + "'";
+        if (end > limit) past(what, start, end, limit);
+        if (end <= off) throw Malformed(what + " at byte " + at_byte(start) + " ends at byte " + at_byte(end) + ", before its own header ends");
+        if (off + nlen > end) past("name of the " + what, start, off + nlen, end);
         rec = Record{};
-        rec.name.assign(reinterpret_cast<const char*>(&buf_[off]), nlen);
+        rec.name = name;
         off += nlen;
         const std::uint64_t props_end = off + plen;
-        if (props_end > end) throw Malformed("property list runs past its record");
-        if (nprops > plen) throw Malformed("more properties than bytes");
+        if (props_end > end) past("property list of " + what, start, props_end, end);
+        if (nprops > plen) throw Malformed(what + " at byte " + at_byte(start) + " claims " + std::to_string(nprops) + " properties in " +
+                                           std::to_string(plen) + " bytes");
         rec.props.reserve(nprops);
         for (std::uint64_t i = 0; i < nprops; ++i) rec.props.push_back(parse_prop(off, props_end));
         off = props_end;
@@ -65,11 +92,9 @@ private:
 
     Prop parse_prop(std::uint64_t& off, std::uint64_t end) {
         Prop p;
-        p.type = static_cast<char>(read_uint(off, end, 1));
-        auto take = [&](int n) {
-            std::uint64_t v = read_uint(off, end, n);
-            return v;
-        };
+        const std::uint64_t at = off;
+        p.type = static_cast<char>(read_uint(off, end, 1, "property"));
+        auto take = [&](int n) { return read_uint(off, end, n, "property"); };
         switch (p.type) {
             case 'Y': p.integer = static_cast<std::int16_t>(take(2)); p.number = double(p.integer); break;
             case 'C':  // FBX 6 key lists hold letters (L, C, U, s, n) as C: the byte is kept
@@ -85,7 +110,7 @@ private:
             case 'S':
             case 'R': {
                 p.bytes = std::uint32_t(take(4));
-                if (off + p.bytes > end) throw Malformed("string runs past its record");
+                if (off + p.bytes > end) past("string property", at, off + p.bytes, end);
                 p.data = &buf_[off];
                 off += p.bytes;
                 break;
@@ -94,7 +119,7 @@ private:
                 p.count = std::uint32_t(take(4));
                 p.encoding = std::uint32_t(take(4));
                 p.bytes = std::uint32_t(take(4));
-                if (off + p.bytes > end) throw Malformed("array runs past its record");
+                if (off + p.bytes > end) past("array property", at, off + p.bytes, end);
                 p.data = &buf_[off];
                 off += p.bytes;
                 break;
@@ -103,7 +128,7 @@ private:
                 // The type byte of a broken file may be any byte; the message stays printable.
                 char hex[8];
                 std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(p.type));
-                throw Malformed(std::string("unknown property type ") + hex);
+                throw Malformed(std::string("unknown property type ") + hex + " at byte " + at_byte(at));
             }
         }
         return p;

@@ -8,9 +8,11 @@
 #include <Eigen/Geometry>
 #include <Eigen/LU>
 #include <cmath>
+#include <cstdlib>
 
 #include "io/fbx/fbx_common.h"
 #include "io/fbx/fbx_scene_builder.h"
+#include "rigscope/core/pose.h"
 #include "rigscope/core/error.h"
 
 namespace rigscope::fbx {
@@ -40,20 +42,22 @@ ModelProps model_props(const Document& doc, const Object& o) {
     return m;
 }
 
-Eigen::Matrix4d scene_local(const ModelProps& m, const ModelProps* parent) {
-    Eigen::Matrix4d l = local_matrix(m);
-    if (m.inherit == 2 && parent) {
-        Eigen::Matrix4d undo = Eigen::Matrix4d::Identity();
-        for (int i = 0; i < 3; ++i) undo(i, i) = parent->s[i] != 0.0 ? 1.0 / parent->s[i] : 1.0;
-        l = undo * l;
+InheritScale inherit_scale(int inherit_type) {
+    switch (inherit_type) {
+        case 0: return InheritScale::Componentwise;      // RrSs
+        case 2: return InheritScale::IgnoreParentScale;  // Rrs
+        default: return InheritScale::Full;              // RSrs, and values the SDK does not define
     }
-    return l;
 }
 
 std::vector<double> array_of(const Record& rec, const char* child, std::uint64_t max_memory) {
     const Record* r = rec.child(child);
     if (!r || r->props.empty()) return {};
     return as_doubles(r->props[0], max_memory);
+}
+
+bool written_by_blender(const std::string& creator) {
+    return creator.rfind("Blender", 0) == 0 && creator.rfind("Blender version", 0) != 0;
 }
 
 std::int64_t ktime_property(const Document& doc, const Object& o, const char* name, std::int64_t fallback) {
@@ -93,10 +97,8 @@ void Builder::nodes() {
         n.name = models_[m].obj->name;
         const Model* parent = models_[m].parent >= 0 ? &models_[models_[m].parent] : nullptr;
         n.parent = parent ? node_of_[models_[m].parent] : -1;
-        // RrSs differs from RSrs only under a parent with non-uniform scaling.
-        if (models_[m].props.inherit == 0 && parent && (parent->props.s.y() != parent->props.s.x() || parent->props.s.z() != parent->props.s.x()))
-            rrss_.push_back(n.name);
-        n.rest = decompose(scene_local(models_[m].props, parent ? &parent->props : nullptr));
+        n.rest = decompose(local_matrix(models_[m].props));
+        n.inherit = inherit_scale(models_[m].props.inherit);
         node_of_[m] = static_cast<int>(scene_.nodes.size());
         if (n.parent >= 0) scene_.nodes[n.parent].children.push_back(node_of_[m]);
         scene_.nodes.push_back(std::move(n));
@@ -106,15 +108,10 @@ void Builder::nodes() {
     for (std::size_t i = 0; i < models_.size(); ++i)
         if (node_of_[i] < 0) throw Malformed("model '" + models_[i].obj->name + "' is part of a cycle of parents");
     model_index_ = std::move(index);
-    if (!rrss_.empty())
-        scene_.warnings.push_back("inherit type RrSs (parent scale applied after the child's rotation) is read as RSrs for " +
-                                  std::to_string(rrss_.size()) + " models, first '" + rrss_.front() + "'");
-    // Rest world matrices (file units), parents first.
-    world_.resize(scene_.nodes.size());
-    for (std::size_t i = 0; i < scene_.nodes.size(); ++i) {
-        const Node& n = scene_.nodes[i];
-        world_[i] = n.parent >= 0 ? Eigen::Matrix4d(world_[n.parent] * n.rest.matrix()) : n.rest.matrix();
-    }
+    // Rest world matrices (file units), each node inheriting scale by its InheritType.
+    std::vector<Transform> rest;
+    for (const Node& n : scene_.nodes) rest.push_back(n.rest);
+    world_matrices(scene_, rest, world_);
 }
 
 Scene read_fbx_scene(const RecordFile& file, const std::string& path, const LoadOptions& options) {
@@ -137,11 +134,22 @@ Scene read_fbx_scene(const RecordFile& file, const std::string& path, const Load
     const int up = enum_value(doc.global_number("UpAxis", 1), 1);
     const double sign = doc.global_number("UpAxisSign", 1);
     if (up >= 0 && up <= 2) scene.up_axis = std::string(sign < 0 ? "-" : "") + "XYZ"[up];
-    const double fps = time_mode_fps(enum_value(doc.global_number("TimeMode", 0), 0), doc.global_number("CustomFrameRate", -1));
-    if (fps > 0) {
-        scene.fps = fps;
-        scene.fps_from_file = true;
-    }
+    FrameRate rate = time_mode_fps(doc.global_number("TimeMode", std::nan("")), doc.global_number("CustomFrameRate", -1));
+    // FBX 6 files (3ds Max 2009's) may give no TimeMode but their scene rate as Version5's
+    // Settings FrameRate, a string ("30"), which the FBX SDK and ufbx read.
+    if (std::isnan(doc.global_number("TimeMode", std::nan(""))))
+        if (const Record* v5 = file.section("Version5"))
+            if (const Record* st = v5->child("Settings"))
+                if (const Record* fr = st->child("FrameRate"); fr && !fr->props.empty() && fr->props[0].is_string()) {
+                    const std::string text = fr->props[0].str();
+                    char* end = nullptr;
+                    const double f = std::strtod(text.c_str(), &end);
+                    if (end != text.c_str() && *end == '\0' && f > 0 && f <= 1e6)
+                        rate = {f, true, "FBX 6 Version5 Settings FrameRate \"" + text + "\": " + format_number(f, 9) + " fps"};
+                }
+    scene.fps = rate.fps;
+    scene.fps_from_file = rate.from_file;
+    scene.fps_note = rate.note;
 
     Builder(doc, path, options, scene).build();
     scale_lengths(scene, s);

@@ -31,23 +31,24 @@ struct Model {
 // An enumeration property as an int; a number no int holds (a fuzzed 1e33) gives the fallback.
 int enum_value(double v, int fallback);
 ModelProps model_props(const Document& doc, const Object& o);
-// The model's local matrix as the scene model composes it (world = parent world x local). Inherit
-// type Rrs (Maya's segment scale compensation) leaves out the parent's own scaling.
-Eigen::Matrix4d scene_local(const ModelProps& m, const ModelProps* parent);
+// InheritType (0 RrSs, 1 RSrs, 2 Rrs) as the scene model's Node::inherit, which pose_world applies.
+InheritScale inherit_scale(int inherit_type);
 std::vector<double> array_of(const Record& rec, const char* child, std::uint64_t max_memory);
+// Whether Blender's FBX exporter (io_scene_fbx: "Blender (stable FBX IO) - 4.4.1 - 5.12.7") wrote
+// the file, by its Creator string; Blender 2.4x's ASCII exporter ("Blender version 2.49") writes
+// FullWeights as the FBX SDK does.
+bool written_by_blender(const std::string& creator);
 std::int64_t ktime_property(const Document& doc, const Object& o, const char* name, std::int64_t fallback);
 
-// One blend-shape channel of a mesh: its shapes are consecutive targets from `first`.
+// One blend-shape channel of a mesh: its shapes as targets, each with its full weight.
 struct ShapeChannel {
     std::int64_t id = 0;
-    std::size_t first = 0;
-    std::vector<double> full;  // FullWeights, percent, increasing
-    double percent = 0.0;      // DeformPercent without animation
+    MorphChannel channel;   // full weights as fractions (FullWeights / 100)
+    double percent = 0.0;   // DeformPercent without animation
 };
 
-// Target weights of a channel at `percent`: below the first shape that shape scaled, between two
-// in-between shapes a linear blend of them, past the last shape that one extrapolated.
-void channel_weights(const ShapeChannel& ch, double w, float* out);
+// Target weights of a channel at DeformPercent `percent` (core/morph_channel.h's rule).
+void channel_weights(const ShapeChannel& ch, double percent, float* out);
 
 struct MeshChannels {
     int mesh = -1;
@@ -76,7 +77,7 @@ struct StackCurves {
 class Builder {
 public:
     Builder(const Document& doc, const std::string& path, const LoadOptions& options, Scene& scene)
-        : doc_(doc), path_(path), max_memory_(options.max_memory), scene_(scene) {}
+        : doc_(doc), path_(path), max_memory_(options.max_memory), scene_(scene), blender_(written_by_blender(doc.creator())) {}
 
     void build() {
         nodes();
@@ -117,9 +118,9 @@ private:
     std::vector<Model> models_;
     std::unordered_map<std::int64_t, int> model_index_;
     std::vector<int> node_of_, model_of_node_;
-    std::vector<std::string> rrss_;
     std::vector<Eigen::Matrix4d> world_;
     std::vector<MeshChannels> morphs_;
+    bool blender_;  // Blender's exporter wrote the file: FullWeights are per-vertex shape weights
 };
 
 }  // namespace rigscope::fbx

@@ -18,6 +18,9 @@ namespace {
 // Longest stretch of frames a take (with its keys) may span.
 constexpr double kMaxClipFrames = 1e6;
 
+// How far off a whole frame (in frames) a take's end or a key may lie and still count as on it.
+constexpr double kFrameSnap = 1e-4;
+
 // How many samples (frames x animated models) a stack's keys buy: every frame of the span while
 // the total stays within kSamplesPerKey per key, or within kMinSamples, whichever is more. Past
 // that, a stretch between keys gets at most kStretchSamples frames.
@@ -170,15 +173,11 @@ void Builder::node_channels(const StackCurves& curves, int m, const std::vector<
     cs.path = ChannelPath::Scale;
     cr.width = 4;
     Eigen::Quaterniond prev = Eigen::Quaterniond::Identity();
-    // Only an Rrs child's local reads its parent (scene_local), so only it evaluates the parent.
-    const bool reads_parent = models_[m].parent >= 0 && models_[m].props.inherit == 2;
     for (std::size_t i = 0; i < frames.size(); ++i) {
         const long f = frames[i];
         const std::int64_t t = std::llround(double(f) * kt / fps);
         const ModelProps p = animated_props(curves, m, t);
-        ModelProps parent;
-        if (reads_parent) parent = animated_props(curves, models_[m].parent, t);
-        const Transform tr = decompose(scene_local(p, reads_parent ? &parent : nullptr));
+        const Transform tr = decompose(local_matrix(p));
         Eigen::Quaterniond q = tr.rotation;
         if (i > 0 && prev.dot(q) < 0) q.coeffs() = -q.coeffs();
         prev = q;
@@ -228,21 +227,26 @@ void Builder::clips() {
         // The stack's LocalStart/LocalStop, else the Takes section's LocalTime, else the keys.
         std::int64_t from_start = first, from_stop = last;
         doc_.take_time(stack.name, from_start, from_stop);
-        const std::int64_t take_start = ktime_property(doc_, stack, "LocalStart", from_start);
-        const std::int64_t take_stop = std::max(take_start, ktime_property(doc_, stack, "LocalStop", from_stop));
+        // MotionBuilder writes a take's ends some ticks off whole frames (LocalStop 153953856329
+        // is frame 99.9999976 at 30 fps, 3671 ticks short of 100): an end within kFrameSnap of a
+        // frame is that frame, so `info`, the default frames and --frames agree on it.
+        auto snap = [&](std::int64_t t) {
+            const double f = double(t) * fps / kt, whole = std::round(f);
+            return std::fabs(f - whole) < kFrameSnap ? std::int64_t(std::llround(whole * kt / fps)) : t;
+        };
+        const std::int64_t take_start = snap(ktime_property(doc_, stack, "LocalStart", from_start));
+        const std::int64_t take_stop = std::max(take_start, snap(ktime_property(doc_, stack, "LocalStop", from_stop)));
         const double lo = double(std::min(first, take_start)) * fps / kt, hi = double(std::max(last, take_stop)) * fps / kt;
         if (!(hi - lo <= kMaxClipFrames))
             throw Malformed("animation '" + stack.name + "' spans " + format_number(hi - lo) + " frames at " + format_number(fps) +
                             " fps (over a million)");
-        long f0 = long(std::ceil(lo - 1e-6)), f1 = long(std::floor(hi + 1e-6));
+        long f0 = long(std::ceil(lo - kFrameSnap)), f1 = long(std::floor(hi + kFrameSnap));
         if (f1 < f0) f0 = f1 = std::lround(lo);
 
-        // Models whose local transform moves: those with curves, and Rrs children of a model
-        // whose scaling moves (their local undoes the parent's scale).
+        // Models whose local transform moves: those with curves (a parent's animated scale
+        // reaches its children of every inherit type through pose_world, not their locals).
         std::set<int> moving;
         for (const auto& [key, anims] : curves.props) moving.insert(key.first);
-        for (std::size_t m = 0; m < models_.size(); ++m)
-            if (models_[m].props.inherit == 2 && models_[m].parent >= 0 && curves.props.count({models_[m].parent, 2})) moving.insert(int(m));
         std::vector<const MeshChannels*> animated_morphs;
         for (const MeshChannels& mc : morphs_)
             for (const ShapeChannel& sc : mc.channels)
@@ -277,7 +281,8 @@ void Builder::clips() {
         clip.take_end = double(take_stop) / kt;
         clip.key_start = double(first) / kt;
         clip.key_end = double(last) / kt;
-        if (first < take_start || last > take_stop)
+        const double slack = kFrameSnap * kt / fps;  // keys as far off whole frames as the take's ends may be
+        if (double(first) < double(take_start) - slack || double(last) > double(take_stop) + slack)
             scene_.warnings.push_back("animation '" + stack.name + "': keys run from frame " + format_number(double(first) * fps / kt, 9) +
                                       " to " + format_number(double(last) * fps / kt, 9) + ", outside its take (frames " +
                                       format_number(double(take_start) * fps / kt, 6) + ".." + format_number(double(take_stop) * fps / kt, 6) +

@@ -9,27 +9,12 @@
 #include "io/fbx/fbx_common.h"
 #include "io/fbx/fbx_scene_builder.h"
 #include "io/fbx/fbx_skinning.h"
+#include "rigscope/core/morph_channel.h"
 #include "rigscope/core/error.h"
 
 namespace rigscope::fbx {
 
-void channel_weights(const ShapeChannel& ch, double w, float* out) {
-    const std::vector<double>& f = ch.full;
-    for (std::size_t k = 0; k < f.size(); ++k) out[ch.first + k] = 0.0f;
-    if (f.empty() || w <= 0) return;
-    if (w <= f[0]) {
-        out[ch.first] = float(w / f[0]);
-        return;
-    }
-    for (std::size_t k = 0; k + 1 < f.size(); ++k)
-        if (w <= f[k + 1]) {
-            const double u = (w - f[k]) / (f[k + 1] - f[k]);
-            out[ch.first + k] = float(1 - u);
-            out[ch.first + k + 1] = float(u);
-            return;
-        }
-    out[ch.first + f.size() - 1] = float(w / f.back());
-}
+void channel_weights(const ShapeChannel& ch, double percent, float* out) { morph_channel_weights(ch.channel, percent / 100.0, out); }
 
 void Builder::meshes() {
     for (std::size_t ni = 0; ni < scene_.nodes.size(); ++ni) {
@@ -143,43 +128,58 @@ MeshChannels Builder::shapes(const Object& geo, const Eigen::Matrix4d& place, co
             if (chan->cls != "BlendShapeChannel") continue;
             ShapeChannel sc;
             sc.id = chan->id;
-            sc.first = mesh.targets.size();
             sc.percent = doc_.number(*chan, "DeformPercent", 0.0);
             if (const Record* dp = chan->rec->child("DeformPercent"); dp && !dp->props.empty()) sc.percent = dp->props[0].number;
             std::vector<const Object*> shapes;
             for (const auto& [shape, l3] : doc_.sources(chan->id, "Geometry"))
                 if (shape->cls == "Shape") shapes.push_back(shape);
             if (shapes.empty()) continue;
-            sc.full = array_of(*chan->rec, "FullWeights", max_memory_);
-            if (sc.full.size() != shapes.size()) {
-                sc.full.clear();
-                for (std::size_t k = 0; k < shapes.size(); ++k) sc.full.push_back(100.0 * double(k + 1) / double(shapes.size()));
+            // FullWeights: the channel weight (percent) at which each shape is whole, in any order,
+            // negative and past 100 included (Maya's in-betweens). Blender's exporter writes
+            // there instead the shape key's per-vertex weights (its vertex group), one per
+            // offset, as ufbx reads them: its channels hold one shape each.
+            std::vector<double> full = array_of(*chan->rec, "FullWeights", max_memory_);
+            for (double f : full)
+                if (!std::isfinite(f)) throw Malformed("blend-shape channel '" + chan->name + "' has a NaN or infinite FullWeights value");
+            std::vector<double> vertex_weights;
+            if (blender_ && shapes.size() == 1 && !full.empty()) {
+                vertex_weights = std::move(full);
+                full = {100.0};
             }
-            for (std::size_t k = 0; k < shapes.size(); ++k)
-                if (!(sc.full[k] > (k ? sc.full[k - 1] : 0.0)) || !std::isfinite(sc.full[k]))
-                    throw Malformed("blend-shape channel '" + chan->name + "': FullWeights must increase from above 0");
+            if (full.size() != shapes.size()) {
+                full.clear();
+                for (std::size_t k = 0; k < shapes.size(); ++k) full.push_back(100.0 * double(k + 1) / double(shapes.size()));
+            }
             // Targets are dense (one offset per control point) while shapes list only the
             // points they move: a few small shapes on a large mesh must not outgrow the budget.
             spend(12.0 * double(n) * double(shapes.size()), what);
             for (std::size_t k = 0; k < shapes.size(); ++k) {
                 MorphTarget t;
-                t.name = shapes.size() == 1 ? chan->name : chan->name + "@" + format_number(sc.full[k], 6);
+                t.name = shapes.size() == 1 ? chan->name : chan->name + "@" + format_number(full[k], 6);
                 t.deltas.assign(n, Eigen::Vector3f::Zero());
                 const std::vector<double> idx = array_of(*shapes[k]->rec, "Indexes", max_memory_);
                 const std::vector<double> d = array_of(*shapes[k]->rec, "Vertices", max_memory_);
                 if (d.size() != 3 * idx.size())
                     throw Malformed("shape '" + shapes[k]->name + "' has " + std::to_string(idx.size()) + " indexes and " +
                                     std::to_string(d.size()) + " coordinates");
+                if (!vertex_weights.empty() && vertex_weights.size() != idx.size())
+                    throw Malformed("blend-shape channel '" + chan->name + "' (Blender) has " + std::to_string(vertex_weights.size()) +
+                                    " per-vertex weights for the " + std::to_string(idx.size()) + " points of shape '" + shapes[k]->name + "'");
                 for (std::size_t i = 0; i < idx.size(); ++i) {
                     if (!(idx[i] >= 0 && idx[i] < double(n)))
                         throw Malformed("shape '" + shapes[k]->name + "' moves control point " + format_number(idx[i], 12) +
                                         ", past the mesh's " + std::to_string(n));
-                    const Eigen::Vector3d delta(d[3 * i], d[3 * i + 1], d[3 * i + 2]);
+                    Eigen::Vector3d delta(d[3 * i], d[3 * i + 1], d[3 * i + 2]);
                     if (!delta.allFinite()) throw Malformed("shape '" + shapes[k]->name + "' has a NaN or infinite offset");
+                    if (!vertex_weights.empty()) delta *= vertex_weights[i] / 100.0;
                     t.deltas[std::size_t(idx[i])] = (linear * delta).cast<float>();
                 }
+                sc.channel.targets.push_back(int(mesh.targets.size()));
+                sc.channel.full.push_back(full[k] / 100.0);
                 mesh.targets.push_back(std::move(t));
             }
+            sc.channel.name = chan->name;
+            if (shapes.size() > 1) mesh.channels.push_back(sc.channel);
             mc.channels.push_back(std::move(sc));
         }
     }

@@ -33,8 +33,15 @@ json describe(const Scene& s, const std::vector<int>& selected, bool weld) {
     j["axes"] = axes_note(s.up_axis);
     j["fps"] = s.fps;
     j["fps_from_file"] = s.fps_from_file;
+    if (!s.fps_note.empty()) j["fps_note"] = s.fps_note;
     j["vertex_ids"] = s.vertex_ids;
     j["nodes"] = s.nodes.size();
+    std::size_t rrs = 0, rrss = 0;
+    for (const Node& n : s.nodes) {
+        rrs += n.inherit == InheritScale::IgnoreParentScale;
+        rrss += n.inherit == InheritScale::Componentwise;
+    }
+    if (rrs || rrss) j["scale_inheritance"] = {{"rrs", rrs}, {"rrss", rrss}};
     j["extensions"] = s.extensions;
     json warnings = s.warnings;
     json meshes = json::array();
@@ -110,9 +117,17 @@ std::string as_text(const json& j) {
     line("  units: " + j["units"]["note"].get<std::string>() + "; up axis " + j["up_axis"].get<std::string>());
     line("  axes: " + j["axes"].get<std::string>());
     line("  frame rate: " + std::to_string(j["fps"].get<double>()).substr(0, 6) + " fps" +
-         (j["fps_from_file"].get<bool>() ? " (from the file)" : " (default; the file has none)"));
+         (j.contains("fps_note") ? " (" + j["fps_note"].get<std::string>() + ")"
+                                 : j["fps_from_file"].get<bool>() ? " (from the file)" : " (default; the file has none)"));
     line("  vertex ids: " + j["vertex_ids"].get<std::string>());
-    line("  nodes: " + std::to_string(j["nodes"].get<std::size_t>()));
+    std::string inherit;
+    if (j.contains("scale_inheritance")) {
+        const std::size_t rrs = j["scale_inheritance"]["rrs"].get<std::size_t>(), rrss = j["scale_inheritance"]["rrss"].get<std::size_t>();
+        if (rrs) inherit += std::to_string(rrs) + " inherit scale as Rrs (Maya's segment scale compensation)";
+        if (rrss) inherit += (inherit.empty() ? "" : ", ") + std::to_string(rrss) + " as RrSs";
+        inherit = " (" + inherit + ")";
+    }
+    line("  nodes: " + std::to_string(j["nodes"].get<std::size_t>()) + inherit);
     if (!j["extensions"].empty()) {
         std::string names;
         for (const json& e : j["extensions"]) names += (names.empty() ? "" : ", ") + e.get<std::string>();
