@@ -5,8 +5,10 @@
 // everything above the records is one code path). And the tokenizer's own rules and guards.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "corpus.h"
@@ -16,6 +18,8 @@
 #include "temp_dir.h"
 
 using namespace rigscope;
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -36,6 +40,7 @@ void require_same(const Scene& bin, const Scene& asc) {
     CHECK(asc.format == bin.format);
     CHECK(asc.fps == bin.fps);
     CHECK(asc.fps_from_file == bin.fps_from_file);
+    CHECK(asc.fps_note == bin.fps_note);
     CHECK(asc.unit_scale == bin.unit_scale);
     CHECK(asc.units_note == bin.units_note);
     CHECK(asc.up_axis == bin.up_axis);
@@ -49,6 +54,7 @@ void require_same(const Scene& bin, const Scene& asc) {
         CHECK(asc.nodes[i].children == bin.nodes[i].children);
         CHECK(asc.nodes[i].mesh == bin.nodes[i].mesh);
         CHECK(same_bits(asc.nodes[i].rest, bin.nodes[i].rest));
+        CHECK(asc.nodes[i].inherit == bin.nodes[i].inherit);
     }
     REQUIRE(asc.meshes.size() == bin.meshes.size());
     for (std::size_t i = 0; i < bin.meshes.size(); ++i) {
@@ -69,6 +75,12 @@ void require_same(const Scene& bin, const Scene& asc) {
             CHECK(same_bits(a.targets[t].deltas, b.targets[t].deltas));
         }
         CHECK(same_bits(a.default_weights, b.default_weights));
+        REQUIRE(a.channels.size() == b.channels.size());
+        for (std::size_t c = 0; c < b.channels.size(); ++c) {
+            CHECK(a.channels[c].name == b.channels[c].name);
+            CHECK(a.channels[c].targets == b.channels[c].targets);
+            CHECK(same_bits(a.channels[c].full, b.channels[c].full));
+        }
     }
     REQUIRE(asc.skins.size() == bin.skins.size());
     for (std::size_t i = 0; i < bin.skins.size(); ++i) {
@@ -133,10 +145,17 @@ TEST_CASE("ASCII FBX: every corpus and crafted binary FBX written as ASCII reads
                                   "assimp/FBX/huesitos.fbx", "assimp/FBX/animation_with_skeleton.fbx", "assimp/FBX/spider.fbx"};
     std::vector<std::string> files;
     for (const char* f : corpus_files) files.push_back(test::corpus(f));
-    const char* cases[] = {"coinciding_control_points", "constraint_connection", "custom_frame_rate", "geometric_transform",
-                           "inbetween_shapes", "interpolation", "key_past_stop", "keys_outside_take", "pivots_prepost",
-                           "rotation_orders", "take_start_50", "unit_scale_2_54", "units_cm", "version_7500"};
-    for (const char* c : cases) files.push_back(test::source_dir() + "/tests/fbx_cases/" + c + ".fbx");
+    // The DCCs' own binary exports (Blender's shape keys, 3ds Max's FBX 6 keys and time mode, Maya's
+    // skins): their ASCII twins must read alike too. The ASCII ones are checked against the OBJs.
+    for (const auto& e : fs::directory_iterator(test::corpus("ufbx_dcc")))
+        if (e.path().extension() == ".fbx" && e.path().stem().string().find("_binary") != std::string::npos) files.push_back(e.path().string());
+    // Every crafted case, the in-betweens, inherit types, time modes and weighted tangents among them.
+    std::vector<std::string> cases;
+    for (const auto& e : fs::directory_iterator(test::source_dir() + "/tests/fbx_cases"))
+        if (e.path().extension() == ".fbx") cases.push_back(e.path().string());
+    std::sort(cases.begin(), cases.end());
+    REQUIRE(cases.size() >= 14);
+    files.insert(files.end(), cases.begin(), cases.end());
     rigscope_test::TempDir dir("rigscope_fbx_ascii");
     for (std::size_t i = 0; i < files.size(); ++i) {
         SECTION(files[i]) {

@@ -128,7 +128,7 @@ row -                               5 "no clip 'walk'"                       -- 
 row renamed_nodes                   5 "no animated joint matches"            -- rs tension $GOOD --animation @IN -o @OUT.csv
 # -- FBX --
 row fbx_not_fbx                     3 "not an FBX file"                      -- rs tension @IN -o @OUT.csv
-row fbx_truncated                   3 "bad record end offset"                -- rs tension @IN -o @OUT.csv
+row fbx_truncated                   3 "ends past the end of the file (4,000 bytes)"             -- rs tension @IN -o @OUT.csv
 row fbx_zeroed_middle               3 "unknown property type 0x00"           -- rs tension @IN -o @OUT.csv
 # Binary FBX is read from the file itself: two joints of one name stay two joints (Assimp merged
 # them), and a key of -6e9 degrees is one more number (Assimp split it into 3 GB of keys).
