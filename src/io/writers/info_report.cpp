@@ -124,7 +124,7 @@ std::string as_text(const json& j) {
     if (j.contains("scale_inheritance")) {
         const std::size_t rrs = j["scale_inheritance"]["rrs"].get<std::size_t>(), rrss = j["scale_inheritance"]["rrss"].get<std::size_t>();
         if (rrs) inherit += std::to_string(rrs) + " inherit scale as Rrs (Maya's segment scale compensation)";
-        if (rrss) inherit += (inherit.empty() ? "" : ", ") + std::to_string(rrss) + " as RrSs";
+        if (rrss) inherit += inherit.empty() ? std::to_string(rrss) + " inherit scale as RrSs" : ", " + std::to_string(rrss) + " as RrSs";
         inherit = " (" + inherit + ")";
     }
     line("  nodes: " + std::to_string(j["nodes"].get<std::size_t>()) + inherit);
