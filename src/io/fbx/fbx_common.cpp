@@ -1,6 +1,5 @@
 #include "io/fbx/fbx_common.h"
 
-#include <Eigen/SVD>
 #include <cmath>
 #include <sstream>
 
