@@ -25,5 +25,9 @@ Scene load_scene(const std::string& path, const LoadOptions& options = {});
 // The format-specific readers, also callable directly (tests, fuzzers).
 Scene read_gltf(const std::string& path, const LoadOptions& options);
 Scene read_fbx(const std::string& path, const LoadOptions& options);
+// Static meshes (a modeller's neutral, a point cache's base mesh): OBJ a mesh per `o`/`g` name,
+// PLY its vertex and face elements; no skin, no animation.
+Scene read_obj(const std::string& path, const LoadOptions& options);
+Scene read_ply(const std::string& path, const LoadOptions& options);
 
 }  // namespace rigscope
