@@ -25,5 +25,7 @@ Scene load_scene(const std::string& path, const LoadOptions& options = {});
 // The format-specific readers, also callable directly (tests, fuzzers).
 Scene read_gltf(const std::string& path, const LoadOptions& options);
 Scene read_fbx(const std::string& path, const LoadOptions& options);
+// OpenUSD: text layers (src/io/usd; docs/usd_notes.md says what is read and what is refused).
+Scene read_usd(const std::string& path, const LoadOptions& options);
 
 }  // namespace rigscope
