@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [fbx_ascii] [collada]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada obj ply)
+[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz obj ply)
 corpus_root=${RIGSCOPE_CORPUS:-$(pwd)/../shared/corpus}
 build=build-fuzz
 
@@ -105,6 +105,22 @@ for k in obj ply; do
     done < <(find "$corpus_root" "$build/seeds/neutral" -type f -iname "*.$k" -size -200k 2>/dev/null)
     rm -rf "$build/seeds/neutral"
 done
+# USD: the corpus's layers and package, and the crafted scenes of scripts/usd/make_scenes.py in
+# both encodings when setup's usd-core venv is there (its .usdc files are the only crate seeds).
+if [[ " ${targets[*]} " == *" usd"* ]]; then
+    scenes="$build/seeds/usd_scenes"
+    rm -rf "$scenes"
+    if [ -x build/usd-venv/bin/python ]; then
+        build/usd-venv/bin/python scripts/usd/make_scenes.py "$scenes" --usdc >/dev/null || true
+    fi
+    for k in usda usdc usdz; do
+        [[ " ${targets[*]} " == *" $k "* ]] || continue
+        while IFS= read -r f; do
+            cp "$f" "$build/seeds/$k/$(seed_name "$f")"
+        done < <(find "$corpus_root" data tests "$scenes" -type f -iname "*.$k" -size -200k 2>/dev/null)
+    done
+    rm -rf "$scenes"
+fi
 
 # A benchmark run: the benchmark executable, or the CLI timed by scripts/bench.sh (its build step
 # and other processes are not timed, so fuzzing at nice 19 may go on then).

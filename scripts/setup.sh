@@ -39,6 +39,17 @@ if [ -f report/package-lock.json ] && command -v npm >/dev/null && [ ! -d report
     npm ci --prefix report --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
+# OpenUSD's Python module (usd-core, PyPI: Debian packages no OpenUSD) is the oracle of the USD
+# reader's tests (tests/cli/usd*.sh, scripts/usd/). A venv of its own under build/, made only when
+# usd-core is not importable there yet; the tests look for build/usd-venv/bin/python.
+usd_venv=build/usd-venv
+if ! "$usd_venv/bin/python" -c 'import pxr.UsdSkel' 2>/dev/null; then
+    echo "setup: installing usd-core into $usd_venv" >&2
+    mkdir -p build
+    python3 -m venv "$usd_venv"
+    "$usd_venv/bin/pip" install -q --disable-pip-version-check usd-core
+fi
+
 # ccache makes a rebuild in another checkout or build folder cheap (scripts/ccache.bash).
 . scripts/ccache.bash
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null

@@ -29,5 +29,7 @@ Scene read_fbx(const std::string& path, const LoadOptions& options);
 // PLY its vertex and face elements; no skin, no animation.
 Scene read_obj(const std::string& path, const LoadOptions& options);
 Scene read_ply(const std::string& path, const LoadOptions& options);
+// OpenUSD: text layers (src/io/usd; docs/usd_notes.md says what is read and what is refused).
+Scene read_usd(const std::string& path, const LoadOptions& options);
 
 }  // namespace rigscope

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The oracle of rigscope's USD reader: each Mesh's points in world space, in metres, at every time
+code, as OpenUSD evaluates them.
+
+    bake_oracle.py FILE OUT.json [--baked]
+
+Without --baked the stage is skinned by UsdSkel.BakeSkinning (in memory: the file is never
+written); with --baked the file's own points are read (a baseline that BakeSkinning wrote, such as
+the corpus's lbs.baked.usda). Points are taken to world space with the Mesh's
+ComputeLocalToWorldTransform and scaled by the stage's metersPerUnit, as rigscope reports them.
+Time codes: startTimeCode..endTimeCode when authored, else the span of the stage's samples.
+Runs in the usd-core venv that scripts/setup.sh makes (build/usd-venv).
+"""
+import json
+import sys
+
+from pxr import Gf, Usd, UsdGeom, UsdSkel
+
+
+def time_codes(stage):
+    if stage.HasAuthoredTimeCodeRange():
+        start, end = stage.GetStartTimeCode(), stage.GetEndTimeCode()
+    else:
+        times = set()
+        for prim in stage.Traverse():
+            for attr in prim.GetAttributes():
+                times.update(attr.GetTimeSamples())
+        if not times:
+            return [0.0]
+        start, end = min(times), max(times)
+    out, t = [], start
+    while t <= end + 1e-9:
+        out.append(t)
+        t += 1.0
+    return out
+
+
+def main():
+    path, out_path = sys.argv[1], sys.argv[2]
+    baked = "--baked" in sys.argv[3:]
+    stage = Usd.Stage.Open(path)
+    if stage is None:
+        sys.exit(f"bake_oracle: usd-core cannot open {path}")
+    codes = time_codes(stage)
+    if not baked:
+        interval = Gf.Interval(codes[0], codes[-1])
+        if not UsdSkel.BakeSkinning(stage.Traverse(), interval):
+            sys.exit(f"bake_oracle: UsdSkel.BakeSkinning failed on {path}")
+    mpu = UsdGeom.GetStageMetersPerUnit(stage)
+    meshes = {}
+    for prim in stage.Traverse():
+        if not prim.IsA(UsdGeom.Mesh):
+            continue
+        mesh = UsdGeom.Mesh(prim)
+        frames = {}
+        for t in codes:
+            world = mesh.ComputeLocalToWorldTransform(t)
+            pts = mesh.GetPointsAttr().Get(t)
+            frames[repr(t)] = [[c * mpu for c in world.Transform(Gf.Vec3d(p))] for p in pts]
+        meshes[prim.GetName()] = frames
+    with open(out_path, "w") as f:
+        json.dump({"metersPerUnit": mpu, "upAxis": UsdGeom.GetStageUpAxis(stage),
+                   "timeCodes": codes, "meshes": meshes}, f)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+// read_usd: a USD file by its first bytes (a text layer, a binary crate layer or a usdz package),
+// then evaluated into the scene (usd_scene.cpp).
+#include <algorithm>
+#include <fstream>
+#include <sys/stat.h>
+
+#include "io/usd/crate_reader.h"
+#include "io/usd/usd_scene.h"
+#include "io/usd/usda_parser.h"
+#include "io/usd/usdz_package.h"
+#include "rigscope/core/error.h"
+#include "io/usd/usd_reader.h"
+#include "rigscope/io/load.h"
+
+namespace rigscope {
+
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix, std::size_t n) { return s.size() >= n && s.compare(0, n, prefix, n) == 0; }
+
+usd::Layer parse_layer(const std::string& name, const std::string& bytes, std::uint64_t max_memory) {
+    if (starts_with(bytes, "PXR-USDC", 8)) return usd::parse_crate(name, bytes, max_memory);
+    if (starts_with(bytes, "#usda", 5)) return usd::parse_usda(name, bytes, max_memory);
+    throw bad_input(name, "not a USD layer (it begins with neither '#usda' nor 'PXR-USDC')");
+}
+
+}  // namespace
+
+}  // namespace rigscope
+
+namespace rigscope::usd {
+
+Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t budget) {
+    usd::Layer layer;
+    if (starts_with(bytes, "PK\x03\x04", 4)) {
+        // usdz: the root layer is the package's first file.
+        const auto entries = usd::read_package(path, bytes);
+        const usd::PackageEntry& root = entries.front();
+        const auto dot = root.name.find_last_of('.');
+        std::string ext = dot == std::string::npos ? "" : root.name.substr(dot);
+        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        if (ext != ".usda" && ext != ".usdc" && ext != ".usd")
+            throw bad_input(path, "usdz: the first entry '" + root.name + "' is not a USD layer");
+        std::string inner = bytes.substr(root.offset, root.size);
+        bytes.clear();
+        bytes.shrink_to_fit();
+        layer = parse_layer(path + "[" + root.name + "]", inner, budget);
+        layer.path = path;
+    } else if (starts_with(bytes, "PXR-USDC", 8) || starts_with(bytes, "#usda", 5)) {
+        layer = parse_layer(path, bytes, budget);
+    } else {
+        throw bad_input(path, "not a USD file (neither '#usda' nor 'PXR-USDC' nor a zip at its start)");
+    }
+    return usd::build_scene(layer, budget - std::min<std::uint64_t>(budget, bytes.size()));
+}
+
+}  // namespace rigscope::usd
+
+namespace rigscope {
+
+Scene read_usd(const std::string& path, const LoadOptions& options) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) throw bad_input(path, "no such file");
+    // The file is held whole while it is parsed: it counts against the budget before it is read.
+    if (std::uint64_t(st.st_size) > options.max_memory) throw bad_input(path, "the file is larger than --max-memory allows");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw bad_input(path, "cannot be opened");
+    std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+    if (!in.read(&bytes[0], std::streamsize(bytes.size()))) throw bad_input(path, "cannot be read");
+    return usd::scene_from_bytes(path, std::move(bytes), options.max_memory);
+}
+
+}  // namespace rigscope

@@ -1,0 +1,656 @@
+#include "io/usd/usd_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "io/usd/usd_values.h"
+#include "rigscope/core/error.h"
+
+namespace rigscope::usd {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string flatten_hint(const std::string& path) {
+    return " (flatten it with usd-core: python3 -c \"from pxr import Usd; Usd.Stage.Open('" + path +
+           "').Export('flat.usda')\")";
+}
+
+// The binding properties of UsdSkelBindingAPI, each inherited down namespace from the nearest
+// ancestor under the SkelRoot that authors it (UsdSkel's cache carries them the same way).
+struct Binding {
+    const PrimSpec* skeleton_owner = nullptr;  // prim whose skel:skeleton is in effect
+    std::string skeleton;                      // its target, resolved
+    std::string animation;                     // skel:animationSource in effect, resolved
+    const PropertySpec* joint_indices = nullptr;
+    const PropertySpec* joint_weights = nullptr;
+    const PropertySpec* geom_bind = nullptr;
+    const PropertySpec* joints = nullptr;
+    const PropertySpec* method = nullptr;
+    bool missing_api = false;  // a property in effect comes from a prim without SkelBindingAPI
+};
+
+bool has_api(const PrimSpec& p, const std::string& api) {
+    const Value* v = p.meta("apiSchemas");
+    if (!v) return false;
+    for (const auto& s : strings_of(*v))
+        if (s == api) return true;
+    return false;
+}
+
+struct Builder {
+    Builder(const Layer& l, std::uint64_t m) : layer(l), max_memory(m) {}
+    const Layer& layer;
+    std::uint64_t max_memory;
+    Scene scene;
+    double mpu = 0.01;
+    double tcps = 24.0;
+    std::uint64_t spent = 0;
+    std::map<std::string, const PrimSpec*> prims;  // defined prims by path
+    std::map<const PrimSpec*, std::string> paths;
+    std::map<const PrimSpec*, int> node_of;
+    Clip clip;
+    std::set<std::string> missing_api_prims;
+
+    [[noreturn]] void fail(const std::string& what) const { throw bad_input(layer.path, what); }
+
+    void charge(std::uint64_t bytes) {
+        spent += bytes;
+        if (spent > max_memory) fail("the scene needs more memory than --max-memory allows");
+    }
+
+    // ---- the prim tree ----
+
+    void index(const PrimSpec& p, const std::string& parent_path, int depth) {
+        const std::string path = parent_path + "/" + p.name;
+        for (const char* arc : {"references", "payload", "inherits", "specializes"})
+            if (p.meta(arc)) fail("prim " + path + " has " + arc + ", which rigscope does not compose yet" + flatten_hint(layer.path));
+        if (!p.variant_sets.empty() || p.meta("variants"))
+            fail("prim " + path + " has variant sets, which rigscope does not compose yet" + flatten_hint(layer.path));
+        if (p.meta("clips") || p.meta("clipSets"))
+            fail("prim " + path + " has value clips, which rigscope does not compose" + flatten_hint(layer.path));
+        if (p.meta("relocates")) fail("prim " + path + " has relocates, which rigscope does not compose" + flatten_hint(layer.path));
+        // Usd's default traversal: over-only and class prims are not defined, inactive ones are pruned.
+        if (p.specifier != PrimSpec::Specifier::Def) return;
+        if (const Value* a = p.meta("active"); a && a->kind == Value::Kind::Number && a->number == 0) return;
+        if (prims.count(path)) fail("prim " + path + " is declared twice");
+        prims[path] = &p;
+        paths[&p] = path;
+        for (const auto& c : p.children) index(*c, path, depth + 1);
+    }
+
+    // A relationship target as written, made absolute against the prim that holds it.
+    std::string resolve(const PrimSpec& owner, const std::string& target) const {
+        if (!target.empty() && target[0] == '/') return target;
+        std::string base = paths.at(&owner);
+        std::string rest = target;
+        while (rest.compare(0, 3, "../") == 0) {
+            base = base.substr(0, base.find_last_of('/'));
+            rest = rest.substr(3);
+        }
+        if (rest == "..") return base.substr(0, base.find_last_of('/'));
+        if (rest == "." || rest.empty()) return base;
+        return base + "/" + rest;
+    }
+
+    const PrimSpec* prim_at(const std::string& path) const {
+        auto it = prims.find(path);
+        return it == prims.end() ? nullptr : it->second;
+    }
+
+    // ---- xformOps ----
+
+    struct Op {
+        const PropertySpec* prop;
+        std::string kind;
+        bool invert;
+    };
+
+    std::vector<Op> xform_ops(const PrimSpec& p, const std::string& path) const {
+        std::vector<Op> ops;
+        const PropertySpec* order = p.property("xformOpOrder");
+        if (!order || !order->has_default) return ops;
+        for (const auto& name : strings_of(order->value)) {
+            if (name == "!resetXformStack!")
+                fail("prim " + path + " resets the transform stack (!resetXformStack!), which rigscope does not read");
+            const bool invert = name.compare(0, 8, "!invert!") == 0;
+            const std::string op = invert ? name.substr(8) : name;
+            if (op.compare(0, 8, "xformOp:") != 0) fail("prim " + path + ": xformOpOrder names '" + name + "', not an xformOp");
+            const PropertySpec* prop = p.property(op);
+            if (!prop) fail("prim " + path + ": xformOpOrder names '" + op + "', which the prim does not have");
+            std::string kind = op.substr(8);
+            kind = kind.substr(0, kind.find(':'));
+            ops.push_back({prop, kind, invert});
+        }
+        return ops;
+    }
+
+    static Eigen::Matrix3d axis_rotation(int axis, double degrees) {
+        return Eigen::AngleAxisd(degrees * M_PI / 180.0, Eigen::Vector3d::Unit(axis)).toRotationMatrix();
+    }
+
+    Eigen::Matrix4d op_matrix(const Op& op, double t, const std::string& path) const {
+        std::vector<double> n;
+        int w = 1;
+        if (!numbers_at(*op.prop, t, n, w)) fail("prim " + path + ": " + op.prop->name + " has no value");
+        auto need = [&](std::size_t count) {
+            if (n.size() != count) fail("prim " + path + ": " + op.prop->name + " holds " + std::to_string(n.size()) + " numbers, not " + std::to_string(count));
+        };
+        Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+        const std::string& k = op.kind;
+        if (k == "translate") {
+            need(3);
+            m.block<3, 1>(0, 3) = Eigen::Vector3d(n[0], n[1], n[2]) * mpu;
+        } else if (k == "translateX" || k == "translateY" || k == "translateZ") {
+            need(1);
+            m(k.back() - 'X', 3) = n[0] * mpu;
+        } else if (k == "scale") {
+            need(3);
+            m.block<3, 3>(0, 0) = Eigen::Vector3d(n[0], n[1], n[2]).asDiagonal();
+        } else if (k == "scaleX" || k == "scaleY" || k == "scaleZ") {
+            need(1);
+            m(k.back() - 'X', k.back() - 'X') = n[0];
+        } else if (k == "rotateX" || k == "rotateY" || k == "rotateZ") {
+            need(1);
+            m.block<3, 3>(0, 0) = axis_rotation(k.back() - 'X', n[0]);
+        } else if (k.size() == 9 && k.compare(0, 6, "rotate") == 0) {
+            // rotateXYZ: about X first, then Y, then Z (each axis's angle is its own component).
+            need(3);
+            Eigen::Matrix3d r = Eigen::Matrix3d::Identity();
+            for (int i = 0; i < 3; ++i) {
+                const int axis = k[6 + i] - 'X';
+                if (axis < 0 || axis > 2) fail("prim " + path + ": unknown xformOp '" + op.prop->name + "'");
+                r = axis_rotation(axis, n[axis]) * r;
+            }
+            m.block<3, 3>(0, 0) = r;
+        } else if (k == "orient") {
+            need(4);
+            m.block<3, 3>(0, 0) = usd_quaternion(n.data()).normalized().toRotationMatrix();
+        } else if (k == "transform") {
+            need(16);
+            m = usd_matrix(n.data());
+            m.block<3, 1>(0, 3) *= mpu;
+        } else {
+            fail("prim " + path + ": unknown xformOp '" + op.prop->name + "'");
+        }
+        return op.invert ? Eigen::Matrix4d(m.inverse()) : m;
+    }
+
+    Eigen::Matrix4d local_matrix(const std::vector<Op>& ops, double t, const std::string& path) const {
+        // xformOpOrder lists the ops outermost first: the last op applies to a point first.
+        Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+        for (const auto& op : ops) m = m * op_matrix(op, t, path);
+        return m;
+    }
+
+    // ---- animation keys ----
+
+    double seconds(double time_code) const { return time_code / tcps; }
+
+    void add_key_span(double t) {
+        if (clip.channels.empty() && clip.start == 0 && clip.end == 0 && !have_keys) {
+            clip.start = clip.end = t;
+        }
+        have_keys = true;
+        clip.start = std::min(clip.start, t);
+        clip.end = std::max(clip.end, t);
+    }
+    bool have_keys = false;
+
+    void trs_channels(int node, const std::vector<double>& times, const std::vector<Transform>& values) {
+        Channel ct{node, ChannelPath::Translation, Interpolation::Linear, 3, {}, {}};
+        Channel cr{node, ChannelPath::Rotation, Interpolation::Linear, 4, {}, {}};
+        Channel cs{node, ChannelPath::Scale, Interpolation::Linear, 3, {}, {}};
+        charge(times.size() * 11 * sizeof(float));
+        for (std::size_t i = 0; i < times.size(); ++i) {
+            const float tt = float(seconds(times[i]));
+            const Transform& x = values[i];
+            ct.times.push_back(tt), cr.times.push_back(tt), cs.times.push_back(tt);
+            for (int a = 0; a < 3; ++a) ct.values.push_back(float(x.translation[a])), cs.values.push_back(float(x.scale[a]));
+            cr.values.insert(cr.values.end(), {float(x.rotation.x()), float(x.rotation.y()), float(x.rotation.z()), float(x.rotation.w())});
+            add_key_span(seconds(times[i]));
+        }
+        clip.channels.push_back(std::move(ct));
+        clip.channels.push_back(std::move(cr));
+        clip.channels.push_back(std::move(cs));
+    }
+
+    // ---- nodes ----
+
+    int add_node(const std::string& name, int parent, const Transform& rest) {
+        charge(sizeof(Node) + name.size());
+        Node n;
+        n.name = name;
+        n.parent = parent;
+        n.rest = rest;
+        scene.nodes.push_back(std::move(n));
+        const int index = int(scene.nodes.size()) - 1;
+        if (parent >= 0) scene.nodes[parent].children.push_back(index);
+        return index;
+    }
+
+    void prim_node(const PrimSpec& p, int parent, Binding binding, bool in_skel_root, int depth) {
+        const std::string& path = paths.at(&p);
+        const auto ops = xform_ops(p, path);
+        const int node = add_node(p.name, parent, decompose(local_matrix(ops, kNaN, path)));
+        node_of[&p] = node;
+        std::set<double> times;
+        for (const auto& op : ops)
+            for (double t : sample_times(*op.prop)) times.insert(t);
+        if (!times.empty()) {
+            std::vector<double> ts(times.begin(), times.end());
+            std::vector<Transform> xs;
+            for (double t : ts) xs.push_back(decompose(local_matrix(ops, t, path)));
+            keep_quaternions_near(xs);
+            trs_channels(node, ts, xs);
+        }
+
+        if (p.type == "SkelRoot") in_skel_root = true;
+        if (in_skel_root) inherit_binding(p, binding);
+        if (p.type == "Skeleton" && in_skel_root) skeleton(p, node, binding);
+        if (p.type == "Mesh") mesh(p, node, in_skel_root ? &binding : nullptr);
+        else if (in_skel_root && binding.joint_indices && (p.type == "Sphere" || p.type == "Cube" || p.type == "Cylinder" ||
+                                                          p.type == "Cone" || p.type == "Capsule" || p.type == "BasisCurves" ||
+                                                          p.type == "Points" || p.type == "NurbsCurves"))
+            scene.warnings.push_back("prim " + path + " is a " + p.type + ", not a Mesh: rigscope reads meshes only and skips it");
+        for (const auto& c : p.children)
+            if (prims.count(path + "/" + c->name) && prims.at(path + "/" + c->name) == c.get())
+                prim_node(*c, node, binding, in_skel_root, depth + 1);
+    }
+
+    static void keep_quaternions_near(std::vector<Transform>& xs) {
+        for (std::size_t i = 1; i < xs.size(); ++i)
+            if (xs[i].rotation.dot(xs[i - 1].rotation) < 0) xs[i].rotation.coeffs() *= -1;
+    }
+
+    void inherit_binding(const PrimSpec& p, Binding& b) {
+        const bool api = has_api(p, "SkelBindingAPI");
+        auto take = [&](const char* name, const PropertySpec*& slot) {
+            const PropertySpec* prop = p.property(name);
+            if (!prop || (!prop->has_default && prop->samples.empty())) return;
+            slot = prop;
+            if (!api) {
+                b.missing_api = true;
+                missing_api_prims.insert(paths.at(&p));
+            }
+        };
+        if (const PropertySpec* rel = p.property("skel:skeleton"); rel && !rel->targets.empty()) {
+            b.skeleton = resolve(p, rel->targets.front());
+            if (!api) missing_api_prims.insert(paths.at(&p));
+        }
+        if (const PropertySpec* rel = p.property("skel:animationSource"); rel && !rel->targets.empty()) {
+            b.animation = resolve(p, rel->targets.front());
+            if (!api) missing_api_prims.insert(paths.at(&p));
+        }
+        take("primvars:skel:jointIndices", b.joint_indices);
+        take("primvars:skel:jointWeights", b.joint_weights);
+        take("primvars:skel:geomBindTransform", b.geom_bind);
+        take("skel:joints", b.joints);
+        take("primvars:skel:skinningMethod", b.method);
+        if (p.property("skel:blendShapes") || p.property("skel:blendShapeTargets"))
+            fail("prim " + paths.at(&p) + " has blend shapes (skel:blendShapes), which rigscope's USD reader does not read yet");
+    }
+
+    // ---- skeletons ----
+
+    struct SkeletonInfo {
+        std::vector<std::string> joints;   // the skeleton's joint paths
+        std::vector<int> nodes;            // node per joint
+        std::vector<Eigen::Matrix4d> bind;  // skeleton-space bind transforms, unit-scaled
+    };
+    std::map<std::string, SkeletonInfo> skeletons;
+
+    std::vector<Eigen::Matrix4d> matrices(const PropertySpec* prop, const std::string& what, std::size_t count) const {
+        std::vector<double> n;
+        int w = 1;
+        if (!prop || !numbers_at(*prop, kNaN, n, w)) return {};
+        if (w != 16 || n.size() != count * 16)
+            fail(what + " holds " + std::to_string(n.size() / std::size_t(std::max(w, 1))) + " matrices for " + std::to_string(count) + " joints");
+        std::vector<Eigen::Matrix4d> out;
+        for (std::size_t j = 0; j < count; ++j) {
+            Eigen::Matrix4d m = usd_matrix(&n[16 * j]);
+            m.block<3, 1>(0, 3) *= mpu;
+            out.push_back(m);
+        }
+        return out;
+    }
+
+    void skeleton(const PrimSpec& p, int node, const Binding& binding) {
+        const std::string& path = paths.at(&p);
+        SkeletonInfo info;
+        const PropertySpec* jp = p.property("joints");
+        if (!jp || !jp->has_default) fail("Skeleton " + path + " has no joints");
+        info.joints = strings_of(jp->value);
+        const std::size_t n = info.joints.size();
+        charge(n * (sizeof(Eigen::Matrix4d) * 3 + 64));
+        info.bind = matrices(p.property("bindTransforms"), "Skeleton " + path + "'s bindTransforms", n);
+        if (info.bind.size() != n) fail("Skeleton " + path + " has no bindTransforms");
+        std::vector<Eigen::Matrix4d> rest = matrices(p.property("restTransforms"), "Skeleton " + path + "'s restTransforms", n);
+        std::map<std::string, int> index;
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::string& jn = info.joints[j];
+            if (index.count(jn)) fail("Skeleton " + path + " lists joint '" + jn + "' twice");
+            index[jn] = int(j);
+        }
+        // Topology: a joint's parent is the joint whose path is its path's parent, else the skeleton.
+        std::vector<int> parent(n, -1);
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::string& jn = info.joints[j];
+            const auto slash = jn.find_last_of('/');
+            if (slash == std::string::npos) continue;
+            auto it = index.find(jn.substr(0, slash));
+            if (it != index.end()) {
+                if (it->second >= int(j)) fail("Skeleton " + path + ": joint '" + jn + "' comes before its parent");
+                parent[j] = it->second;
+            }
+        }
+        // Local rest transforms: restTransforms; without them only an animation of every joint poses
+        // the skeleton (UsdSkel's skeleton query fails otherwise, and BakeSkinning leaves the mesh).
+        std::vector<Eigen::Matrix4d> local(n, Eigen::Matrix4d::Identity());
+        if (!rest.empty()) local = rest;
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::string& jn = info.joints[j];
+            const std::string leaf = jn.substr(jn.find_last_of('/') + 1);
+            info.nodes.push_back(add_node(leaf, parent[j] < 0 ? node : info.nodes[parent[j]], decompose(local[j])));
+        }
+        std::string anim = binding.animation;
+        if (const PropertySpec* rel = p.property("skel:animationSource"); rel && !rel->targets.empty()) anim = resolve(p, rel->targets.front());
+        const bool animated = !anim.empty() && animation(anim, path, info, index, !rest.empty());
+        if (!animated && rest.empty())
+            fail("Skeleton " + path + " has no restTransforms and no animation that poses all its joints: UsdSkel cannot pose it");
+        skeletons[path] = std::move(info);
+    }
+
+    // False when UsdSkel would ignore the animation (it then poses the skeleton at rest).
+    bool animation(const std::string& anim_path, const std::string& skel_path, SkeletonInfo& info,
+                   const std::map<std::string, int>& index, bool has_rest) {
+        const PrimSpec* a = prim_at(anim_path);
+        if (!a) fail("Skeleton " + skel_path + "'s skel:animationSource " + anim_path + " is not a defined prim");
+        if (a->type != "SkelAnimation") fail("Skeleton " + skel_path + "'s skel:animationSource " + anim_path + " is a " + a->type + ", not a SkelAnimation");
+        const PropertySpec* jp = a->property("joints");
+        if (!jp || !jp->has_default) fail("SkelAnimation " + anim_path + " has no joints");
+        const auto joints = strings_of(jp->value);
+        const PropertySpec* props[3] = {a->property("translations"), a->property("rotations"), a->property("scales")};
+        const char* names[3] = {"translations", "rotations", "scales"};
+        const int widths[3] = {3, 4, 3};
+        std::set<double> times;
+        for (int k = 0; k < 3; ++k) {
+            if (!props[k] || ((!props[k]->has_default || props[k]->value.is_none()) && props[k]->samples.empty())) {
+                // UsdSkel's animation query needs all three; without one it falls back to the rest pose.
+                scene.warnings.push_back("SkelAnimation " + anim_path + " has no " + names[k] +
+                                         ": UsdSkel ignores the animation and poses Skeleton " + skel_path + " at rest");
+                return false;
+            }
+            for (double t : sample_times(*props[k])) times.insert(t);
+        }
+        std::vector<int> skel_index;
+        for (const auto& j : joints) {
+            auto it = index.find(j);
+            skel_index.push_back(it == index.end() ? -1 : it->second);
+        }
+        bool sparse = false;
+        for (std::size_t j = 0; j < info.joints.size(); ++j)
+            if (std::find(skel_index.begin(), skel_index.end(), int(j)) == skel_index.end()) sparse = true;
+        if (sparse && !has_rest)
+            fail("SkelAnimation " + anim_path + " animates some of Skeleton " + skel_path + "'s joints and the skeleton has no restTransforms for the others");
+        auto values_at = [&](double t, std::vector<Transform>& out) {
+            std::vector<double> v[3];
+            for (int k = 0; k < 3; ++k) {
+                int w = 1;
+                if (!numbers_at(*props[k], t, v[k], w) || w != widths[k] || v[k].size() != joints.size() * std::size_t(widths[k]))
+                    fail("SkelAnimation " + anim_path + "'s " + names[k] + " do not hold one value per joint (" + std::to_string(joints.size()) + ")");
+            }
+            out.resize(joints.size());
+            for (std::size_t j = 0; j < joints.size(); ++j) {
+                out[j].translation = Eigen::Vector3d(v[0][3 * j], v[0][3 * j + 1], v[0][3 * j + 2]) * mpu;
+                out[j].rotation = usd_quaternion(&v[1][4 * j]).normalized();
+                out[j].scale = Eigen::Vector3d(v[2][3 * j], v[2][3 * j + 1], v[2][3 * j + 2]);
+            }
+        };
+        std::vector<Transform> base;
+        values_at(kNaN, base);
+        for (std::size_t j = 0; j < joints.size(); ++j)
+            if (skel_index[j] >= 0) scene.nodes[info.nodes[skel_index[j]]].rest = base[j];
+        if (times.empty()) return true;
+        std::vector<double> ts(times.begin(), times.end());
+        std::vector<std::vector<Transform>> per_joint(joints.size());
+        charge(ts.size() * joints.size() * sizeof(Transform));
+        for (double t : ts) {
+            std::vector<Transform> x;
+            values_at(t, x);
+            for (std::size_t j = 0; j < joints.size(); ++j) per_joint[j].push_back(x[j]);
+        }
+        for (std::size_t j = 0; j < joints.size(); ++j) {
+            if (skel_index[j] < 0) continue;
+            keep_quaternions_near(per_joint[j]);
+            trs_channels(info.nodes[skel_index[j]], ts, per_joint[j]);
+        }
+        return true;
+    }
+
+    // ---- meshes ----
+
+    void mesh(const PrimSpec& p, int node, const Binding* binding) {
+        const std::string& path = paths.at(&p);
+        Mesh m;
+        m.name = p.name;
+        m.node = node;
+        const PropertySpec* points = p.property("points");
+        std::vector<double> n;
+        int w = 1;
+        if (!points || !numbers_at(*points, kNaN, n, w)) {
+            scene.warnings.push_back("Mesh " + path + " has no points: skipped");
+            return;
+        }
+        if (points->samples.size() > 1)
+            fail("Mesh " + path + " has time-sampled points (a point cache), which rigscope's USD reader does not read yet");
+        if (w != 3) fail("Mesh " + path + "'s points are not 3-vectors");
+        const std::size_t count = n.size() / 3;
+        charge(count * sizeof(Eigen::Vector3f));
+        m.positions.resize(count);
+        for (std::size_t v = 0; v < count; ++v) m.positions[v] = (Eigen::Vector3d(n[3 * v], n[3 * v + 1], n[3 * v + 2]) * mpu).cast<float>();
+        std::vector<double> counts, indices;
+        int w1 = 1, w2 = 1;
+        const PropertySpec* fc = p.property("faceVertexCounts");
+        const PropertySpec* fi = p.property("faceVertexIndices");
+        if (!fc || !fi || !numbers_at(*fc, kNaN, counts, w1) || !numbers_at(*fi, kNaN, indices, w2))
+            fail("Mesh " + path + " has no faceVertexCounts or faceVertexIndices");
+        if (fc->samples.size() > 1 || fi->samples.size() > 1)
+            fail("Mesh " + path + " has time-sampled topology, which rigscope does not read");
+        charge((counts.size() + indices.size()) * 4);
+        std::size_t used = 0;
+        for (double c : counts) {
+            if (!(c >= 0) || c != std::floor(c) || used + std::size_t(c) > indices.size())
+                fail("Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(indices.size()) + " faceVertexIndices");
+            used += std::size_t(c);
+            m.face_offsets.push_back(std::uint32_t(used));
+        }
+        if (used != indices.size()) fail("Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(indices.size()) + " faceVertexIndices");
+        for (double i : indices) {
+            if (!(i >= 0) || i >= double(count) || i != std::floor(i))
+                fail("Mesh " + path + "'s faceVertexIndices hold " + std::to_string(i) + ", past its " + std::to_string(count) + " points");
+            m.face_indices.push_back(std::uint32_t(i));
+        }
+        scene.meshes.push_back(std::move(m));
+        scene.nodes[node].mesh = int(scene.meshes.size()) - 1;
+        // Skinned once every skeleton is read: a mesh may come before its skeleton in namespace.
+        if (binding && !binding->skeleton.empty() && binding->joint_indices && binding->joint_weights)
+            pending_skins.push_back({&p, int(scene.meshes.size()) - 1, *binding});
+    }
+
+    struct PendingSkin {
+        const PrimSpec* prim;
+        int mesh;
+        Binding binding;
+    };
+    std::vector<PendingSkin> pending_skins;
+
+    static std::string interpolation(const PropertySpec& p) {
+        auto it = p.metadata.find("interpolation");
+        return it == p.metadata.end() ? "constant" : it->second.text;
+    }
+    static int element_size(const PropertySpec& p) {
+        auto it = p.metadata.find("elementSize");
+        return it == p.metadata.end() ? 1 : int(it->second.number);
+    }
+
+    void skin(const PrimSpec& p, Mesh& m, const Binding& b) {
+        const std::string& path = paths.at(&p);
+        const PrimSpec* sk = prim_at(b.skeleton);
+        auto it = skeletons.find(b.skeleton);
+        if (!sk || sk->type != "Skeleton" || it == skeletons.end())
+            fail("Mesh " + path + "'s skel:skeleton " + b.skeleton + " is not a Skeleton under a SkelRoot");
+        const SkeletonInfo& info = it->second;
+        if (b.method) {
+            const auto method = strings_of(b.method->value);
+            if (!method.empty() && method[0] == "dualQuaternion")
+                fail("Mesh " + path + " asks for dualQuaternion skinning, which rigscope's USD reader does not evaluate yet (classicLinear only)");
+            if (!method.empty() && method[0] != "classicLinear") fail("Mesh " + path + ": unknown skinning method '" + method[0] + "'");
+        }
+        // The mesh's joint order: its own skel:joints mapped onto the skeleton's, else the skeleton's.
+        std::vector<int> map;
+        if (b.joints && b.joints->has_default) {
+            for (const auto& j : strings_of(b.joints->value)) {
+                auto f = std::find(info.joints.begin(), info.joints.end(), j);
+                if (f == info.joints.end()) fail("Mesh " + path + "'s skel:joints names '" + j + "', which Skeleton " + b.skeleton + " does not have");
+                map.push_back(int(f - info.joints.begin()));
+            }
+        } else {
+            for (std::size_t j = 0; j < info.joints.size(); ++j) map.push_back(int(j));
+        }
+        Eigen::Matrix4d geom = Eigen::Matrix4d::Identity();
+        if (b.geom_bind) {
+            std::vector<double> g;
+            int w = 1;
+            if (numbers_at(*b.geom_bind, kNaN, g, w)) {
+                if (g.size() != 16) fail("Mesh " + path + "'s geomBindTransform is not a matrix");
+                geom = usd_matrix(g.data());
+                geom.block<3, 1>(0, 3) *= mpu;
+            }
+        }
+        Skin s;
+        s.name = p.name;
+        for (int j : map) {
+            s.joints.push_back(info.nodes[j]);
+            s.inverse_bind.push_back(info.bind[j].inverse() * geom);
+        }
+        std::vector<double> idx, wts;
+        int wi = 1, ww = 1;
+        if (!numbers_at(*b.joint_indices, kNaN, idx, wi) || !numbers_at(*b.joint_weights, kNaN, wts, ww))
+            fail("Mesh " + path + "'s jointIndices or jointWeights have no value");
+        const int k = element_size(*b.joint_indices);
+        if (k != element_size(*b.joint_weights) || k < 1 || k > 4096)
+            fail("Mesh " + path + "'s jointIndices and jointWeights have elementSize " + std::to_string(k) + " and " +
+                 std::to_string(element_size(*b.joint_weights)));
+        const std::string interp = interpolation(*b.joint_indices);
+        if (interp != interpolation(*b.joint_weights)) fail("Mesh " + path + "'s jointIndices and jointWeights differ in interpolation");
+        const std::size_t count = m.positions.size();
+        const bool constant = interp == "constant";
+        if (!constant && interp != "vertex") fail("Mesh " + path + "'s joint influences have interpolation '" + interp + "' (UsdSkel reads vertex and constant)");
+        const std::size_t want = constant ? std::size_t(k) : count * std::size_t(k);
+        if (idx.size() != want || wts.size() != want)
+            fail("Mesh " + path + " has " + std::to_string(idx.size()) + " joint indices and " + std::to_string(wts.size()) +
+                 " weights for " + std::to_string(count) + " points of " + std::to_string(k) + " influences");
+        charge(count * std::size_t(k) * 6 + count * 8);
+        Influences& inf = m.influences;
+        std::size_t off_sums = 0;
+        inf.offsets.push_back(0);
+        for (std::size_t v = 0; v < count; ++v) {
+            const std::size_t base = constant ? 0 : v * std::size_t(k);
+            double sum = 0;
+            for (int e = 0; e < k; ++e) {
+                const double j = idx[base + e];
+                if (!(j >= 0) || j >= double(map.size()) || j != std::floor(j))
+                    fail("Mesh " + path + "'s jointIndices hold " + std::to_string(j) + ", past its " + std::to_string(map.size()) + " joints");
+                sum += wts[base + e];
+            }
+            inf.stored_sums.push_back(float(sum));
+            // UsdSkel skins with the weights as stored (its LBS sums w x M x p without normalising),
+            // so rigscope keeps them too; a sum away from 1 is reported below.
+            if (std::abs(sum - 1.0) > 1e-5) ++off_sums;
+            for (int e = 0; e < k; ++e) {
+                if (wts[base + e] == 0) continue;
+                inf.joints.push_back(std::uint16_t(idx[base + e]));
+                inf.weights.push_back(float(wts[base + e]));
+            }
+            inf.offsets.push_back(std::uint32_t(inf.joints.size()));
+        }
+        if (map.size() > 65535) fail("Mesh " + path + " is bound to more than 65535 joints");
+        if (off_sums)
+            scene.warnings.push_back("Mesh " + path + ": " + std::to_string(off_sums) +
+                                     " points have joint weights that do not sum to 1; UsdSkel uses them as stored, and so does rigscope");
+        scene.skins.push_back(std::move(s));
+        m.skin = int(scene.skins.size()) - 1;
+    }
+
+    void build() {
+        scene.source = layer.path;
+        scene.format = "USD";
+        auto number_meta = [&](const char* key, double& out) {
+            auto it = layer.metadata.find(key);
+            if (it == layer.metadata.end() || it->second.kind != Value::Kind::Number) return false;
+            out = it->second.number;
+            return true;
+        };
+        if (layer.metadata.count("subLayers")) fail("the layer has subLayers, which rigscope does not compose yet" + flatten_hint(layer.path));
+        if (number_meta("metersPerUnit", mpu)) {
+            if (!(mpu > 0) || !std::isfinite(mpu)) fail("metersPerUnit is " + std::to_string(mpu));
+            scene.units_note = "USD metersPerUnit " + std::to_string(mpu);
+        } else {
+            scene.units_note = "USD metersPerUnit not authored: UsdGeom's fallback 0.01 (centimetres)";
+        }
+        scene.unit_scale = mpu;
+        double fps = 0;
+        if (number_meta("timeCodesPerSecond", tcps)) {
+            scene.fps_note = "timeCodesPerSecond";
+        } else if (number_meta("framesPerSecond", fps)) {
+            tcps = fps;
+            scene.fps_note = "framesPerSecond (no timeCodesPerSecond)";
+        } else {
+            scene.fps_note = "neither timeCodesPerSecond nor framesPerSecond: USD's 24";
+        }
+        if (!(tcps > 0) || !std::isfinite(tcps)) fail("timeCodesPerSecond is " + std::to_string(tcps));
+        scene.fps = tcps;
+        scene.fps_from_file = scene.fps_note.compare(0, 7, "neither") != 0;
+        if (auto it = layer.metadata.find("upAxis"); it != layer.metadata.end()) {
+            const std::string up = it->second.text;
+            if (up != "Y" && up != "Z") fail("upAxis is '" + up + "' (USD knows Y and Z)");
+            scene.up_axis = up;
+        }
+        scene.vertex_ids = "USD: vertex ids are a Mesh's points, in the layer's order";
+        for (const auto& r : layer.roots) index(*r, "", 0);
+        for (const auto& r : layer.roots)
+            if (prims.count("/" + r->name) && prims.at("/" + r->name) == r.get()) prim_node(*r, -1, Binding{}, false, 0);
+        for (const auto& ps : pending_skins) skin(*ps.prim, scene.meshes[std::size_t(ps.mesh)], ps.binding);
+        for (const auto& p : missing_api_prims)
+            scene.warnings.push_back("prim " + p + " has UsdSkel binding properties without SkelBindingAPI applied: rigscope reads them, "
+                                     "USD 23.08 and later ignore them");
+        if (have_keys) {
+            clip.name = "animation";
+            double start = 0, end = 0;
+            if (number_meta("startTimeCode", start) && number_meta("endTimeCode", end) && end >= start) {
+                clip.has_take = true;
+                clip.take_start = seconds(start);
+                clip.take_end = seconds(end);
+                clip.key_start = clip.start;
+                clip.key_end = clip.end;
+                clip.start = std::min(clip.start, clip.take_start);
+                clip.end = std::max(clip.end, clip.take_end);
+            }
+            scene.clips.push_back(std::move(clip));
+        }
+    }
+};
+
+}  // namespace
+
+Scene build_scene(const Layer& layer, std::uint64_t max_memory) {
+    Builder b(layer, max_memory);
+    b.build();
+    return std::move(b.scene);
+}
+
+}  // namespace rigscope::usd

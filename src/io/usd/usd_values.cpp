@@ -1,0 +1,92 @@
+#include "io/usd/usd_values.h"
+
+#include <cmath>
+
+namespace rigscope::usd {
+
+namespace {
+
+bool flat(const Value& v, std::vector<double>& numbers, int& width) {
+    switch (v.kind) {
+        case Value::Kind::Number:
+            numbers.assign(1, v.number);
+            width = 1;
+            return true;
+        case Value::Kind::Tuple:
+        case Value::Kind::NumberArray:
+            if (v.kind == Value::Kind::Tuple && !v.items.empty()) return false;
+            numbers = v.numbers;
+            width = v.width;
+            return true;
+        case Value::Kind::List:
+            // An empty list: [] parses as an empty number array, a list only when it holds other values.
+            return false;
+        default: return false;
+    }
+}
+
+bool is_quaternion_type(const std::string& type) { return type.compare(0, 4, "quat") == 0; }
+
+}  // namespace
+
+bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers, int& width) {
+    if (prop.samples.empty() || std::isnan(t)) {
+        if (prop.has_default && !prop.value.is_none()) return flat(prop.value, numbers, width);
+        if (prop.samples.empty()) return false;
+        return flat(prop.samples.front().second, numbers, width);
+    }
+    const auto& s = prop.samples;
+    if (t <= s.front().first) return flat(s.front().second, numbers, width);
+    if (t >= s.back().first) return flat(s.back().second, numbers, width);
+    std::size_t k = 1;
+    while (s[k].first < t) ++k;
+    if (s[k].first == t) return flat(s[k].second, numbers, width);
+    std::vector<double> a, b;
+    int wa = 1, wb = 1;
+    const bool ha = flat(s[k - 1].second, a, wa), hb = flat(s[k].second, b, wb);
+    // A blocked sample or one of another shape holds the earlier value, as Usd's interpolator does.
+    if (!ha) return false;
+    if (!hb || a.size() != b.size() || wa != wb) {
+        numbers = std::move(a);
+        width = wa;
+        return true;
+    }
+    const double u = (t - s[k - 1].first) / (s[k].first - s[k - 1].first);
+    numbers.resize(a.size());
+    width = wa;
+    if (is_quaternion_type(prop.type) && wa == 4) {
+        for (std::size_t e = 0; e + 4 <= a.size(); e += 4) {
+            Eigen::Quaterniond qa = usd_quaternion(&a[e]), qb = usd_quaternion(&b[e]);
+            Eigen::Quaterniond q = qa.slerp(u, qb);
+            numbers[e] = q.w(), numbers[e + 1] = q.x(), numbers[e + 2] = q.y(), numbers[e + 3] = q.z();
+        }
+    } else {
+        for (std::size_t i = 0; i < a.size(); ++i) numbers[i] = a[i] + (b[i] - a[i]) * u;
+    }
+    return true;
+}
+
+std::vector<double> sample_times(const PropertySpec& prop) {
+    std::vector<double> out;
+    out.reserve(prop.samples.size());
+    for (const auto& s : prop.samples) out.push_back(s.first);
+    return out;
+}
+
+std::vector<std::string> strings_of(const Value& v) {
+    std::vector<std::string> out;
+    if (v.kind == Value::Kind::List)
+        for (const auto& i : v.items)
+            if (i.kind == Value::Kind::String || i.kind == Value::Kind::Token) out.push_back(i.text);
+    if (v.kind == Value::Kind::String || v.kind == Value::Kind::Token) out.push_back(v.text);
+    return out;
+}
+
+Eigen::Matrix4d usd_matrix(const double* m) {
+    Eigen::Matrix4d out;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) out(c, r) = m[r * 4 + c];
+    return out;
+}
+
+}  // namespace rigscope::usd

@@ -1,0 +1,34 @@
+// Reading typed values out of a layer's specs: an attribute at a time code with USD's rules
+// (time samples win over the default, held before the first and after the last sample, linear
+// between samples, quaternions slerped), numbers checked against the shape the schema wants.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <string>
+#include <vector>
+
+#include "io/usd/usd_layer.h"
+
+namespace rigscope::usd {
+
+// A numeric value of `prop` at time code t (t = NaN: the default, else the first sample):
+// `numbers` flat, `width` per element. False when the property has no numeric value there.
+bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers, int& width);
+
+// The sample times of the property, ascending (empty when it has only a default).
+std::vector<double> sample_times(const PropertySpec& prop);
+
+// The tokens or strings of a token[] / string[] value (the default).
+std::vector<std::string> strings_of(const Value& v);
+
+// A USD matrix (row vectors, translation in the last row) as the column-vector matrix rigscope
+// uses: the transpose.
+Eigen::Matrix4d usd_matrix(const double* m16);
+
+// A USD quaternion as text and crate store it: (real, i, j, k).
+inline Eigen::Quaterniond usd_quaternion(const double* wxyz) {
+    return Eigen::Quaterniond(wxyz[0], wxyz[1], wxyz[2], wxyz[3]);
+}
+
+}  // namespace rigscope::usd
