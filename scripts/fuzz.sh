@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [fbx_ascii] [collada]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz)
+[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz obj ply)
 corpus_root=${RIGSCOPE_CORPUS:-$(pwd)/../shared/corpus}
 build=build-fuzz
 
@@ -95,6 +95,16 @@ if [[ " ${targets[*]} " == *" collada "* ]]; then
     done < <(find "$corpus_root" data tests/collada tests/regressions -type f -iname '*.dae' -size -200k 2>/dev/null)
 fi
 
+# OBJ and PLY: the DCCs' OBJs of corpus/ufbx_dcc, and the neutrals tests/cli/write_neutral.py
+# writes of data/bend_cylinder.glb (OBJ both index kinds, PLY ASCII and both binary orders).
+for k in obj ply; do
+    [[ " ${targets[*]} " == *" $k "* ]] || continue
+    /usr/bin/python3 tests/cli/write_neutral.py data/bend_cylinder.glb "$build/seeds/neutral" >/dev/null
+    while IFS= read -r f; do
+        cp "$f" "$build/seeds/$k/$(seed_name "$f")"
+    done < <(find "$corpus_root" "$build/seeds/neutral" -type f -iname "*.$k" -size -200k 2>/dev/null)
+    rm -rf "$build/seeds/neutral"
+done
 # USD: the corpus's layers and package, and the crafted scenes of scripts/usd/make_scenes.py in
 # both encodings when setup's usd-core venv is there (its .usdc files are the only crate seeds).
 if [[ " ${targets[*]} " == *" usd"* ]]; then

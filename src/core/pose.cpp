@@ -193,6 +193,7 @@ void sample_channel(const Channel& ch, double time_in, float* out) {
 void sample_pose(const Scene& scene, const Clip* clip, double time, Pose& pose) {
     if (pose.local.size() != scene.nodes.size()) pose = rest_pose(scene);
     pose.bind = false;
+    pose.time = time;
     for (std::size_t i = 0; i < scene.nodes.size(); ++i) pose.local[i] = scene.nodes[i].rest;
     for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
         auto& w = pose.morph_weights[m];

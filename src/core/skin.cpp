@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "rigscope/core/parallel.h"
+#include "rigscope/core/point_cache.h"
 #include "rigscope/core/skin_dq.h"
 
 namespace rigscope {
@@ -82,6 +83,17 @@ Eigen::Matrix4f node_world(const Mesh& mesh, const Pose& pose) {
     return mesh.node >= 0 ? Eigen::Matrix4f(pose.world[mesh.node].cast<float>()) : Eigen::Matrix4f::Identity();
 }
 
+// A frame of a mesh with a point cache (Mesh::cache): the cache's positions placed as the stored
+// ones are at the bind pose, a skinned mesh as they are (the skin, which the cache replaces, is
+// what would have moved them) and another by its node's world matrix.
+bool cache_frame(const Mesh& mesh, const Pose& pose) { return mesh.cache && !pose.bind; }
+
+void place_cached(bool skinned, const Eigen::Matrix4f& world, const Eigen::Vector3f* cached, std::size_t begin,
+                  std::size_t end, Eigen::Vector3f* out) {
+    if (skinned) std::copy(cached + begin, cached + end, out + begin);
+    else place_unskinned(world, cached, {}, begin, end, out);
+}
+
 }  // namespace
 
 void skin_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::vector<Affine3x4>& out) {
@@ -114,6 +126,14 @@ void skin_positions(const Influences& inf, const std::vector<Affine3x4>& joints,
 
 void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out) {
     const Mesh& mesh = scene.meshes[mesh_index];
+    if (cache_frame(mesh, pose)) {
+        std::vector<Eigen::Vector3f> cached;
+        CacheScratch scratch;
+        cached_positions(mesh, pose.time, cached, scratch);
+        out.resize(mesh.positions.size());
+        place_cached(mesh.skin >= 0 && !mesh.influences.empty(), node_world(mesh, pose), cached.data(), 0, out.size(), out.data());
+        return;
+    }
     Morphs morphs;
     active_morphs(mesh, pose.morph_weights[mesh_index], morphs);
     out.resize(mesh.positions.size());
@@ -157,6 +177,13 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
 
 void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
     const Mesh& mesh = scene.meshes[mesh_];
+    cached_ = cache_frame(mesh, pose);
+    if (cached_) {  // read once here: deform_block runs on several threads
+        cached_positions(mesh, pose.time, cache_positions_, cache_scratch_);
+        joints_.assign(1, node_world(mesh, pose));
+        morphs_.clear();
+        return;
+    }
     active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
     if (skinned_) {
         joint_matrices(scene, mesh, pose, joints_);
@@ -169,6 +196,10 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
 void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
     const Mesh& mesh = scene.meshes[mesh_];
     const Eigen::Vector3f* base = mesh.positions.data();
+    if (cached_) {
+        place_cached(skinned_, joints_[0], cache_positions_.data(), begin, end, out);
+        return;
+    }
     if (!skinned_) {
         place_unskinned(joints_[0], base, morphs_, begin, end, out);
         return;

@@ -183,8 +183,8 @@ row -                               5 "has 160 vertices"                     -- 
 row -                               2 "no mesh 'Face'"                       -- rs tension $GOOD --mesh Face -o @OUT.csv
 row -                               2 "--chunk: '4/4': need 0 <= I < N"       -- rs tension $GOOD --chunk 4/4 -o @OUT.csv
 row -                               3 "no such file"                         -- rs tension "$WORK/missing.glb" -o @OUT.csv
-echo "v 0 0 0" > "$WORK/model.obj"
-row -                               3 "unknown extension '.obj'"             -- rs info "$WORK/model.obj"
+echo "v 0 0 0" > "$WORK/model.xyz"
+row -                               3 "unknown extension '.xyz'"             -- rs info "$WORK/model.xyz"
 # -- Outputs --
 row -                               4 "folder '$WORK/no/such' does not exist" -- rs deform $GOOD -o "$WORK/no/such/out.csv"
 row -                               4 "is a directory"                       -- rs deform $GOOD --format csv -o "$OUTDIR"

@@ -15,6 +15,8 @@ struct Pose {
     std::vector<std::vector<float>> morph_weights;  // per mesh, one per target
     // The bind pose: every joint at its bind transform, so skinned meshes are exactly as stored.
     bool bind = false;
+    // The time sample_pose sampled (seconds): where a mesh's point cache is read (Mesh::cache).
+    double time = 0.0;
 };
 
 // The rest pose: every node at its rest transform, morph weights at their defaults.

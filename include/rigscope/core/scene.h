@@ -8,10 +8,13 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace rigscope {
+
+class PointCache;  // core/point_cache.h
 
 // Translation, rotation, scale: the local transform of a node, composed as T * R * S.
 struct Transform {
@@ -93,6 +96,15 @@ struct Mesh {
     std::vector<MorphTarget> targets;
     std::vector<float> default_weights;  // morph weights without animation, one per target
     std::vector<MorphChannel> channels;  // channels of several targets (in-betweens), if any
+
+    // Animation by point cache (core/point_cache.h), or null. With one, every frame that is not
+    // the bind pose takes its positions from the cache at the frame's time, in the space of
+    // `positions` (placed as the mesh is at the bind pose: a skinned mesh as stored, another by
+    // its node's world matrix); the skin and morph targets are not applied.
+    std::shared_ptr<const PointCache> cache;
+    // Per file vertex, the cache point it takes (a cache of the welded vertices); empty: point i
+    // is file vertex i.
+    std::vector<std::uint32_t> cache_points;
 
     std::size_t vertex_count() const { return positions.size(); }
     std::size_t face_count() const { return face_offsets.empty() ? 0 : face_offsets.size() - 1; }

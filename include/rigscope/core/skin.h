@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rigscope/core/point_cache.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/scene.h"
 #include "rigscope/core/skin_dq.h"
@@ -31,7 +32,9 @@ void skin_positions(const Influences& influences, const std::vector<Affine3x4>& 
 
 // The deformed mesh in world space at `pose`: morph, then skin with the glTF rule (the skinned
 // mesh node's own transform is ignored) by the skin's method (skin_dq.h for DualQuaternion and
-// Blend). An unskinned mesh is placed by its node's world matrix.
+// Blend). An unskinned mesh is placed by its node's world matrix. A mesh with a point cache
+// (Mesh::cache) takes the cache's positions at pose.time instead, at every pose but the bind pose
+// (point_cache.h: a time between two samples blends them linearly); skin and morphs are ignored.
 void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out);
 
 // deform_mesh for a run of frames: the influences regrouped once for the loop, buffers kept
@@ -77,6 +80,10 @@ private:
     bool dq_ = false;  // the skin blends dual quaternions (skin_dq.h)
     DqFrame dq_frame_;
     DqLanes dq_lanes_;  // the influences regrouped for the AVX2 kernel, when it runs
+    // The pose's positions from the mesh's point cache (Mesh::cache), read by set_pose.
+    bool cached_ = false;
+    std::vector<Eigen::Vector3f> cache_positions_;
+    CacheScratch cache_scratch_;
 };
 
 }  // namespace rigscope

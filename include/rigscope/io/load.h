@@ -25,6 +25,10 @@ Scene load_scene(const std::string& path, const LoadOptions& options = {});
 // The format-specific readers, also callable directly (tests, fuzzers).
 Scene read_gltf(const std::string& path, const LoadOptions& options);
 Scene read_fbx(const std::string& path, const LoadOptions& options);
+// Static meshes (a modeller's neutral, a point cache's base mesh): OBJ a mesh per `o`/`g` name,
+// PLY its vertex and face elements; no skin, no animation.
+Scene read_obj(const std::string& path, const LoadOptions& options);
+Scene read_ply(const std::string& path, const LoadOptions& options);
 // OpenUSD: text layers (src/io/usd; docs/usd_notes.md says what is read and what is refused).
 Scene read_usd(const std::string& path, const LoadOptions& options);
 

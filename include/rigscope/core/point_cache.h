@@ -1,0 +1,91 @@
+// Point caches: animation given as whole-mesh positions per sample (a cloth or muscle simulation,
+// an Alembic or USD points attribute baked out), instead of a skin driven by joints.
+//
+// Nothing here knows a file format: readers (src/io/cache for PC2, MDD and OBJ sequences, the USD
+// reader for time-sampled points) derive from PointCache, and the core reads samples through it.
+// A cache is read one sample at a time, so memory does not grow with the frame count: a run keeps
+// at most two samples of a mesh (the two a frame between samples blends).
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rigscope {
+
+struct Mesh;
+struct Scene;
+
+class PointCache {
+public:
+    // times: seconds, one per sample, strictly increasing (the reader checks its file's). points:
+    // the positions every sample holds. source: the file it was read from, for messages.
+    PointCache(std::string source, std::vector<double> times, std::size_t points);
+    virtual ~PointCache() = default;
+    PointCache(const PointCache&) = delete;
+    PointCache& operator=(const PointCache&) = delete;
+
+    const std::string& source() const { return source_; }
+    const std::vector<double>& times() const { return times_; }
+    std::size_t sample_count() const { return times_.size(); }
+    std::size_t point_count() const { return points_; }
+
+    // Sample `sample` (< sample_count()) into out[0 .. point_count()). Called from several
+    // threads at once (runs evaluate frames in parallel), so an implementation must not share a
+    // file position between calls. Throws rigscope::Error naming the file if it can no longer be
+    // read (a reader validates the whole file when it opens it, so this is a file changed or
+    // removed since).
+    virtual void read(std::size_t sample, Eigen::Vector3f* out) const = 0;
+
+    // Which samples a time falls on. A time within kSampleSnap of a sample interval from a sample
+    // takes that sample exactly: frame times are number / fps in double, while caches store their
+    // times by other routes (MDD as float seconds: at 100 s a float's step is 8e-6 s, 2e-4 of a
+    // frame at 24 fps), and a real sub-frame sample (motion-blur steps) is a tenth of a frame or
+    // more. Otherwise the two samples around it are blended linearly, as Blender's Mesh Cache
+    // modifier does between frames (its Interpolation "Linear", the default). A time before the
+    // first sample or after the last clamps to it, as a clip's keys do.
+    struct Lookup {
+        std::size_t a = 0, b = 0;  // samples; a == b when the time falls on a sample
+        float u = 0.0f;            // weight of b: p = (1 - u) p_a + u p_b
+    };
+    static constexpr double kSampleSnap = 1e-3;
+    Lookup locate(double time) const;
+
+    // The positions at `time` (point_count() of them) into out: one read, or two blended.
+    // scratch holds the second sample; both keep their capacity between calls.
+    void positions_at(double time, std::vector<Eigen::Vector3f>& out, std::vector<Eigen::Vector3f>& scratch) const;
+
+private:
+    std::string source_;
+    std::vector<double> times_;
+    std::size_t points_ = 0;
+};
+
+// Every sample in memory: for tests, and for readers whose format holds the samples anyway.
+class MemoryPointCache : public PointCache {
+public:
+    // samples: one vector of `points` positions per time (checked: Error(kExitInternal) otherwise).
+    MemoryPointCache(std::string source, std::vector<double> times, std::vector<std::vector<Eigen::Vector3f>> samples);
+    void read(std::size_t sample, Eigen::Vector3f* out) const override;
+
+private:
+    std::vector<std::vector<Eigen::Vector3f>> samples_;
+};
+
+// Sets scene.meshes[mesh]'s cache. point_of_vertex: per file vertex, the cache point it takes
+// (a cache of the welded vertices of a mesh split at seams); empty when point i is file vertex i.
+// Throws Error (kExitMismatch) naming the cache when its point count fits neither. Returns the
+// warnings to log: a skin or morph targets the cache replaces.
+std::vector<std::string> attach_point_cache(Scene& scene, int mesh, std::shared_ptr<const PointCache> cache,
+                                            std::vector<std::uint32_t> point_of_vertex = {});
+
+// The mesh's cache positions per file vertex at `time` (mesh.cache must be set), through
+// Mesh::cache_points. scratch keeps two samples' worth of buffers between calls.
+struct CacheScratch {
+    std::vector<Eigen::Vector3f> sample, second;
+};
+void cached_positions(const Mesh& mesh, double time, std::vector<Eigen::Vector3f>& out, CacheScratch& scratch);
+
+}  // namespace rigscope
