@@ -39,9 +39,14 @@ class CMakeBuild(build_ext):
         if not (ROOT / "report" / "node_modules" / "esbuild").exists() and shutil.which("npm"):
             subprocess.run(["npm", "ci", "--prefix", str(ROOT / "report"), "--no-audit", "--no-fund", "--loglevel=error"],
                            check=True)
-        subprocess.run(configure, check=True)
+        # ccache sees paths inside the checkout relative to the build folder (as scripts/ccache.bash
+        # sets for build/): a pip install of a clone elsewhere then reuses what build/ compiled.
+        env = dict(os.environ)
+        env.setdefault("CCACHE_BASEDIR", str(ROOT))
+        env.setdefault("CCACHE_NOHASHDIR", "1")
+        subprocess.run(configure, check=True, env=env)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
-        subprocess.run(["cmake", "--build", str(build), "--target", "rigscope_python", "-j", jobs], check=True)
+        subprocess.run(["cmake", "--build", str(build), "--target", "rigscope_python", "-j", jobs], check=True, env=env)
         built = list((build / "python" / "rigscope").glob("_rigscope*.so"))
         if len(built) != 1:
             raise RuntimeError(f"expected one _rigscope*.so in {build / 'python' / 'rigscope'}, found {built}")
