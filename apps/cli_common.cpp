@@ -1,23 +1,29 @@
 #include "cli_common.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <cstdio>
 #include <sstream>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
 
 namespace rigscope::cli {
 
 namespace {
 
 
-// A number in [lo, hi]: unlike CLI::PositiveNumber it refuses NaN (which compares false with
-// everything, so it passed, and a NaN budget disabled the budget) and infinity.
-CLI::Validator finite_in(const std::string& what, double lo, double hi) {
+// A number the validator `ok` accepts, else "'s' is not <what>". Unlike CLI::PositiveNumber it
+// refuses NaN (which compares false with everything, so it passed, and a NaN budget disabled
+// the budget) and infinity, and its message writes numbers as people do ("0 to 1", not
+// "0.000000 to 1.000000", nor DBL_MAX in 300 digits).
+template <typename Ok>
+CLI::Validator number_check(const std::string& what, Ok ok) {
     return CLI::Validator(
-        [what, lo, hi](std::string& s) -> std::string {
+        [what, ok](std::string& s) -> std::string {
             double v = 0;
             std::size_t used = 0;
             try {
@@ -25,17 +31,21 @@ CLI::Validator finite_in(const std::string& what, double lo, double hi) {
             } catch (const std::exception&) {
                 used = 0;
             }
-            if (used == 0 || used != s.size() || !std::isfinite(v) || v < lo || v > hi) {
-                std::ostringstream range;
-                range << lo << " to " << hi;
-                return "'" + s + "' is not " + what + " from " + range.str();
-            }
+            if (used == 0 || used != s.size() || !std::isfinite(v) || !ok(v)) return "'" + s + "' is not " + what;
             return "";
         },
         "NUMBER");
 }
 
+CLI::Validator finite_in(const std::string& what, double lo, double hi) {
+    return number_check(what + " from " + number_text(lo) + " to " + number_text(hi), [lo, hi](double v) { return v >= lo && v <= hi; });
+}
+
 }  // namespace
+
+CLI::Validator number_in(double lo, double hi) { return finite_in("a number", lo, hi); }
+CLI::Validator positive_number() { return number_check("a positive number", [](double v) { return v > 0; }); }
+CLI::Validator non_negative_number() { return number_check("a number of 0 or more", [](double v) { return v >= 0; }); }
 
 void add_weld_option(CLI::App* cmd, InputOptions& opt) {
     cmd->add_option("--weld", opt.weld, "Weld vertices that share a position and skin influences")
@@ -50,7 +60,7 @@ void add_skinning_option(CLI::App* cmd, InputOptions& opt) {
 
 void add_threads_option(CLI::App* cmd, InputOptions& opt) {
     cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default and 0: every core); output is the same for any count")
-        ->check(CLI::Range(0u, kMaxThreads));
+        ->check(number_in(0, kMaxThreads));
 }
 
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
@@ -93,7 +103,27 @@ std::string extension_format(const std::string& out) {
     return "." + ext;
 }
 
+namespace {
+
+// True when the file name of `out` ends in .gltf (any case).
+bool named_gltf_text(const std::string& out) {
+    const auto slash = out.find_last_of('/');
+    std::string name = slash == std::string::npos ? out : out.substr(slash + 1);
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return name.size() > 5 && name.compare(name.size() - 5, 5, ".gltf") == 0;
+}
+
+}  // namespace
+
 std::string output_format(const std::string& format, const std::string& out, const std::string& fallback) {
+    const std::string chosen = output_format_unchecked(format, out, fallback);
+    // rigscope writes glTF binary (GLB): a .gltf name promises JSON text with its buffers beside it.
+    if (chosen == "gltf" && named_gltf_text(out))
+        throw Error(kExitUsage, out + ": rigscope writes binary glTF; name the file .glb");
+    return chosen;
+}
+
+std::string output_format_unchecked(const std::string& format, const std::string& out, const std::string& fallback) {
     const std::string by_name = extension_format(out);
     if (!format.empty()) {
         // A known extension that says otherwise is a slip (a .json file holding CSV), not a wish.
@@ -105,6 +135,41 @@ std::string output_format(const std::string& format, const std::string& out, con
     if (by_name[0] == '.')
         throw Error(kExitUsage, out + ": cannot tell the format from the extension '" + by_name + "' (use --format)");
     return by_name;
+}
+
+namespace {
+
+// The file-name part of a path.
+std::string file_name_of(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+void check_parsed_paths(const CLI::App& cmd) {
+    // Options whose value names a file or lists something: an empty one is a slip, never "none".
+    static const char* const kValued[] = {"output", "junit", "json", "html", "summary", "reference", "rig",
+                                          "animation", "vertices", "cache", "joints", "mesh", "clip", "frames"};
+    // The options that write a file.
+    static const char* const kOutputs[] = {"output", "junit", "json", "html", "summary"};
+    std::vector<std::pair<std::string, std::string>> outputs;
+    for (const CLI::Option* o : cmd.get_options()) {
+        if (o->count() == 0 || o->get_lnames().empty()) continue;
+        const std::string& name = o->get_lnames().front();
+        const std::string shown = name == "output" && !o->get_snames().empty() ? "-" + o->get_snames().front() : "--" + name;
+        if (std::find(std::begin(kValued), std::end(kValued), name) != std::end(kValued))
+            for (const std::string& v : o->results()) refuse_empty_path(shown, v);
+        if (std::find(std::begin(kOutputs), std::end(kOutputs), name) == std::end(kOutputs)) continue;
+        for (const std::string& v : o->results()) {
+            outputs.emplace_back(shown, v);
+            // '#' stands for the frame number where frames are written one file each: tension's
+            // glTF (its run checks the format); anywhere else it would be a file named with hashes.
+            if (file_name_of(v).find('#') != std::string::npos && !(name == "output" && cmd.get_name() == "tension"))
+                throw Error(kExitUsage, shown + " " + v + ": '#' numbers one file per frame, which only tension's glTF output writes (-o out_####.glb)");
+        }
+    }
+    check_output_paths(outputs);
 }
 
 Progress::Progress(std::size_t total, const char* what)

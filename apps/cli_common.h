@@ -13,6 +13,12 @@
 
 namespace rigscope::cli {
 
+// Validators for numeric options: finite numbers only, and messages that write numbers as people
+// do: "'2' is not a number from 0 to 1".
+CLI::Validator number_in(double lo, double hi);
+CLI::Validator positive_number();
+CLI::Validator non_negative_number();
+
 // Adds FILE and the options above to a subcommand; `per_frame` adds frame selection too.
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame = true);
 
@@ -54,6 +60,15 @@ std::string extension_format(const std::string& out);
 
 // Output format from --format, else -o's extension, else `fallback`. Throws Error (usage) when
 // --format and a known extension disagree, naming both, or when an unknown extension is all there is.
+// A glTF output named .gltf is refused too: what is written is binary glTF (.glb).
 std::string output_format(const std::string& format, const std::string& out, const std::string& fallback);
+// The same without the .gltf rule (chunk records name what an earlier run wrote).
+std::string output_format_unchecked(const std::string& format, const std::string& out, const std::string& fallback);
+
+// The rules every command's options share, applied once the command line is parsed and before
+// any work: no option naming a file or a list is given an empty value, no two outputs name one
+// file, and '#' frame patterns appear only where frames are written one file each. Throws Error
+// (exit 2).
+void check_parsed_paths(const CLI::App& cmd);
 
 }  // namespace rigscope::cli

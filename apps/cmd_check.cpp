@@ -56,16 +56,16 @@ void add_check_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("check", "Rig CI: exit 1 when any vertex's T passes a limit");
     add_tension_options(cmd, job.tension);
     cmd->add_option("--max-stretch", job.max_stretch, "Fail where T falls below this (e.g. 0.7)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->each([&job](const std::string&) { job.has_stretch = true; });
     cmd->add_option("--max-compress", job.max_compress, "Fail where T rises above this (e.g. 1.5)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->each([&job](const std::string&) { job.has_compress = true; });
     cmd->add_option("--max-lambda", job.max_lambda, "With --measure principal: fail where lambda_max rises above this (e.g. 1.3)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->each([&job](const std::string&) { job.has_max_lambda = true; });
     cmd->add_option("--min-lambda", job.min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->each([&job](const std::string&) { job.has_min_lambda = true; });
     cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here");
     cmd->add_option("--json", opt->json, "Also write the verdict as JSON here: the limits, counts and worst vertices");
@@ -73,7 +73,7 @@ void add_check_command(CLI::App& app, Runner& run) {
     add_report_options(cmd, job.html, false);
     cmd->add_flag("--lint", job.lint,
                   "Also run the rig lint (rigscope lint, its default tolerances) on the bind pose: its errors fail the check too");
-    cmd->add_option("--worst", job.worst, "How many of the worst vertices to list (default 10)")->check(CLI::PositiveNumber);
+    cmd->add_option("--worst", job.worst, "How many of the worst vertices to list (default 10)")->check(positive_number());
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_check_command(*opt, ctx); }; });
 }
 

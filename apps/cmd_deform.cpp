@@ -22,6 +22,10 @@ int run_deform(const DeformOptions& opt) {
     const std::string format = output_format(opt.format, opt.out, "csv");
     if (format != "csv" && format != "json") throw Error(kExitUsage, "deform writes csv or json, not " + format);
     const Input in = load_input(opt.input);
+    std::vector<std::pair<std::string, std::size_t>> sizes;
+    for (int m : in.meshes) sizes.emplace_back(in.scene.meshes[m].name, in.scene.meshes[m].vertex_count());
+    // Refused before a byte is written when the least it takes is past the folder's free space.
+    check_free_space(opt.out, deform_output_min_bytes(format == "csv", sizes, in.frames.size()));
     OutputFile out(opt.out, in.paths);
     DeformWriter writer(out, format == "csv", run_info(in, opt.input.file));
     DeformRun deform(in, parse_axes_option(opt.axes));

@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "rigscope/core/error.h"
 #include "rigscope/io/lint_report.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/lint_run.h"
@@ -22,16 +23,29 @@ struct LintCommand {
     std::size_t listed = 20;
 };
 
+// JSON when asked for or named so; text otherwise (lint.txt, stdout). The name agrees with what is
+// written: text under a .json (or .csv, .glb) name, or JSON under any other, is refused.
+std::string lint_format(const std::string& format, const std::string& out) {
+    const std::string ext = extension_format(out);  // "" for none or stdout
+    const bool text_name = ext.empty() || ext == ".txt" || ext == ".log", json_name = ext.empty() || ext == "json";
+    const std::string chosen = !format.empty() ? format : ext == "json" ? "json" : "text";
+    if (chosen == "json" ? !json_name : !text_name) {
+        const std::string said = ext[0] == '.' ? ext.substr(1) : ext;
+        throw Error(kExitUsage, out + ": the extension says " + said + " but lint writes " + chosen +
+                                    (format.empty() ? " (name it .txt or .json)" : " as --format says (rename the output or drop --format)"));
+    }
+    return chosen;
+}
+
 int run_lint(const LintCommand& opt) {
+    lint_format(opt.format, opt.out);  // before the file is read
     opt.lint.validate();  // before the file is read: a bad value is the command line's fault
     const auto started = std::chrono::steady_clock::now();
     CheckRunInfo info = start_run_info();
     const Input in = load_input(opt.input, false);
     const LintResult result = opt.lint.run(in, terminal_progress("lint"));
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    // JSON when asked for or named so; text otherwise (lint.txt, stdout).
-    const bool json_name = opt.out.size() > 5 && opt.out.compare(opt.out.size() - 5, 5, ".json") == 0;
-    const std::string format = !opt.format.empty() ? opt.format : json_name ? "json" : "text";
+    const std::string format = lint_format(opt.format, opt.out);
     // Both paths are checked (not an input, folder writable) before anything is written.
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
     OutputFile out(opt.out, in.paths);

@@ -67,7 +67,7 @@ int run_fit(const RivetOptions& opt, const std::string& format, const Input& in,
     // The verdict's text on stdout, as check's, unless the output took stdout. Without
     // --max-fit-error, a fit that poor is still said (the rivet drifts off its vertex so much).
     if (opt.has_max_fit_error) {
-        if (opt.out == "-") std::fputs(verdict.report.c_str(), stderr);
+        if (is_stdout_path(opt.out)) std::fputs(verdict.report.c_str(), stderr);
         else {
             OutputFile text("-");
             text.write(verdict.report);
@@ -105,7 +105,7 @@ int run_rivet(const RivetOptions& opt) {
     if (format != "json" && format != "csv" && format != "gltf") throw Error(kExitUsage, "rivet writes json, csv or gltf, not " + format);
     // Refused before any work: each would silently give something other than what was asked.
     if (format == "gltf") {
-        if (opt.out.empty() || opt.out == "-")
+        if (opt.out.empty() || is_stdout_path(opt.out))
             throw Error(kExitUsage, "rivet --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
         std::string ext = opt.out.size() >= 5 ? opt.out.substr(opt.out.size() - 5) : "";
         for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -141,7 +141,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
         ->check(CLI::IsMember({"json", "csv", "gltf"}));
     cmd->add_option("--max-fit-error", opt->max_fit_error,
                     "Fail (exit 1) where a fit's max error passes this share of the mesh's diagonal (default: warn past 0.01)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->each([opt](const std::string&) { opt->has_max_fit_error = true; });
     cmd->add_option("--junit", opt->junit, "With --max-fit-error: also write the verdict as a JUnit XML report here");
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_rivet(*opt); }; });

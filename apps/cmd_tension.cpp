@@ -6,6 +6,9 @@
 #include "rigscope/core/error.h"
 #include "rigscope/core/vertex_list.h"
 #include "rigscope/farm/tension_chunk.h"
+#include "rigscope/io/deform_output.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/check_run.h"
 #include "rigscope/run/tension_gltf.h"
 #include "tension_setup.h"
 
@@ -41,13 +44,17 @@ std::vector<TensionMeshView> views(const Input& in, const std::vector<MeshTensio
 
 int run_tension(const TensionCommand& opt, RunContext& ctx) {
     const std::string format = output_format(opt.format, opt.out, "csv");
-    if (format == "gltf" && (opt.out.empty() || opt.out == "-"))
+    if (format == "gltf" && (opt.out.empty() || is_stdout_path(opt.out)))
         throw Error(kExitUsage, "tension --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
     if (opt.bake_max && format != "gltf") throw Error(kExitUsage, "--bake-max writes glTF: give -o FILE.glb");
     if (!opt.color.empty() && format != "gltf") throw Error(kExitUsage, "--color sets glTF's COLOR_0: give -o FILE.glb");
+    // '#' numbers one file per frame: only glTF frames are written so (a --bake-max is one file).
+    if (opt.out.substr(opt.out.find_last_of('/') + 1).find('#') != std::string::npos && (format != "gltf" || opt.bake_max))
+        throw Error(kExitUsage, "-o " + opt.out + ": '#' numbers one file per frame, which only tension's glTF frames are (-o out_####.glb, without --bake-max)");
     if (!opt.vertices.empty() && format == "gltf")
         throw Error(kExitUsage, "--vertices selects CSV rows and JSON series; glTF holds every vertex: drop it or write CSV or JSON");
     Input in = load_input(opt.tension.input);
+    require_meshes(in, opt.tension.input.file, "write");
     if (format == "gltf") check_tension_gltf_path(opt.out, in.frames.size(), opt.bake_max);
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
     TensionRun run = describe_run(in, opt.tension);
@@ -62,6 +69,12 @@ int run_tension(const TensionCommand& opt, RunContext& ctx) {
         write_tension_gltf(in, meshes, run, opt.out, opt.bake_max, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps,
                            terminal_progress("tension"));
         return kExitOk;
+    }
+    if (format == "csv" && opt.vertices.empty()) {
+        // A row per frame and vertex with as many fields as deform's: the same least size.
+        std::vector<std::pair<std::string, std::size_t>> sizes;
+        for (int m : in.meshes) sizes.emplace_back(in.scene.meshes[m].name, in.scene.meshes[m].vertex_count());
+        check_free_space(opt.out, deform_output_min_bytes(true, sizes, in.frames.size()));
     }
     OutputFile out(opt.out, in.paths);
     std::unique_ptr<TensionSink> sink = format == "json" ? make_tension_json(out) : make_tension_csv(out);
@@ -92,7 +105,7 @@ void add_tension_command(CLI::App& app, Runner& run) {
                     "Two passes: set t_s and t_c from the observed extremes (or this percentile of per-vertex extremes)")
         ->expected(0, 1)
         ->default_str("100")
-        ->check(CLI::Range(50.0, 100.0))
+        ->check(number_in(50.0, 100.0))
         ->each([opt](const std::string&) { opt->auto_range = true; });
     cmd->add_flag("--bake-max", opt->bake_max, "glTF: one file of the rest mesh with each vertex's maximum maps over the frames (_TENSION: the T farthest from 1)");
     cmd->add_option("--color", opt->color,

@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
     spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
     try {
         if (!run) return kExitUsage;
+        for (const CLI::App* sub : app.get_subcommands()) cli::check_parsed_paths(*sub);
         cli::RunContext context;
         return run(context);
     } catch (const Error& e) {

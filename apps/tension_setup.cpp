@@ -11,19 +11,19 @@ void add_tension_options(CLI::App* cmd, TensionOptions& opt) {
     cmd->add_option("--reference-frame", opt.reference_frame, "Rest mesh from this frame of the animation")
         ->excludes(ref)
         ->each([&opt](const std::string&) { opt.has_reference_frame = true; });
-    cmd->add_option("--falloff", opt.params.falloff, "Map falloff: map = ramp^(1/falloff) (default 1)")->check(CLI::PositiveNumber);
+    cmd->add_option("--falloff", opt.params.falloff, "Map falloff: map = ramp^(1/falloff) (default 1)")->check(positive_number());
     cmd->add_option("--stretch-area", opt.params.stretch_area, "Stretch Area: T at which stretch is full (default 0.75)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(number_in(0.0, 1.0));
     cmd->add_option("--compress-area", opt.params.compress_area, "Compress Area: compress is full at T = 1/area (default 0.6)")
-        ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--weight-limit", opt.params.weight_limit, "Scale of both maps (default 1)")->check(CLI::Range(0.0, 1.0));
+        ->check(number_in(0.0, 1.0));
+    cmd->add_option("--weight-limit", opt.params.weight_limit, "Scale of both maps (default 1)")->check(number_in(0.0, 1.0));
     cmd->add_option("--smooth-k", opt.params.smooth_k, "Smoothing distance of the smooth min/max (default 0.1; 0: plain)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     cmd->add_option("--measure", opt.measure,
                     "What T measures: edge (mean edge length, default), area (one-ring area), principal (principal stretches)")
         ->check(CLI::IsMember({"edge", "area", "principal"}));
     cmd->add_option("--smooth", opt.smooth, "Iterations of one-ring averaging of the measure before the maps (default 0)")
-        ->check(CLI::Range(0, 10000));
+        ->check(number_in(0, 10000));
     cmd->add_option("--smooth-weights", opt.smooth_weights, "Weights of --smooth: uniform (default) or cotan (rest cotangents)")
         ->check(CLI::IsMember({"uniform", "cotan"}));
 }

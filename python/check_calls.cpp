@@ -6,6 +6,7 @@
 #include <fstream>
 #include <tuple>
 
+#include "path_args.h"
 #include "progress.h"
 #include "rigscope/core/error.h"
 #include "rigscope/farm/chunk.h"
@@ -226,11 +227,13 @@ void add_check_calls(py::module_& m) {
             limit(max_lambda, opt.max_lambda, opt.has_max_lambda);
             limit(min_lambda, opt.min_lambda, opt.has_min_lambda);
             opt.worst = worst;
+            const std::string junit_path = given(junit, "junit=");
             if (html) {
-                opt.html.out = *html;
+                opt.html.out = given(html, "html=");
+                if (!junit_path.empty()) rigscope::check_output_paths({{"html=", opt.html.out}, {"junit=", junit_path}});
                 opt.html.viewer = package_viewer();
             }
-            return SessionCalls::check(s, opt, junit.value_or(""), progress);
+            return SessionCalls::check(s, opt, junit_path, progress);
         },
         py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(), py::arg("max_lambda") = py::none(),
         py::arg("min_lambda") = py::none(), py::arg("worst") = 10, py::arg("frames") = py::none(), py::arg("chunk") = py::none(),
@@ -270,7 +273,7 @@ void add_check_calls(py::module_& m) {
         "rom",
         [](Session& s, std::optional<std::string> output, std::optional<double> rom_angle, std::optional<int> rom_frames,
            std::optional<std::string> joints) {
-            return json_loads(SessionCalls::rom(s, output.value_or(""), rom_angle, rom_frames, joints).json);
+            return json_loads(SessionCalls::rom(s, given(output, "output="), rom_angle, rom_frames, joints).json);
         },
         py::kw_only(), py::arg("output") = py::none(), py::arg("rom_angle") = py::none(), py::arg("rom_frames") = py::none(),
         py::arg("joints") = py::none(),
@@ -282,7 +285,7 @@ void add_check_calls(py::module_& m) {
             MergeJobOptions opt;
             opt.out = out;
             opt.chunks = chunks;
-            opt.junit = junit.value_or("");
+            opt.junit = given(junit, "junit=");
             MergeJobResult r;
             {
                 py::gil_scoped_release release;

@@ -7,6 +7,7 @@
 
 #include "arrays.h"
 #include "prefault.h"
+#include "path_args.h"
 #include "progress.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/vertex_list.h"
@@ -262,7 +263,7 @@ py::object Session::baked(int mesh, const std::vector<std::uint32_t>& vertices, 
 TensionOptions Session::tension_options(const TensionArgs& a) const {
     TensionOptions t;
     t.input = opt_;
-    if (a.reference) t.reference = *a.reference;
+    t.reference = given(a.reference, "reference=");
     if (a.reference_frame) {
         t.reference_frame = *a.reference_frame;
         t.has_reference_frame = true;
@@ -309,11 +310,11 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
                               const std::string& skinning) {
     InputOptions o;
     o.file = file;
-    o.clip = clip.value_or("");
-    o.animation = animation.value_or("");
-    o.rig = rig.value_or("");
+    o.clip = given(clip, "clip=");
+    o.animation = given(animation, "animation=");
+    o.rig = given(rig, "rig=");
     o.weld = weld ? "on" : "off";
-    o.mesh = mesh.value_or("");
+    o.mesh = given(mesh, "mesh=");
     if (fps) {
         // 0 inside InputOptions means "the file's rate"; given here it is a rate, and out of range.
         if (*fps == 0) throw Error(kExitUsage, "--fps 0: not a frame rate from 1e-06 to 1e+06");
@@ -324,7 +325,7 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
     o.allow_outside_uris = allow_outside_uris;
     o.threads = threads;
     o.rom = rom;
-    o.joints = joints.value_or("");
+    o.joints = given(joints, "joints=");
     o.rom_options.angle_deg = rom_angle;
     o.rom_options.frames_per_sweep = rom_frames;
     o.skinning = skinning;

@@ -54,6 +54,7 @@ BindCheck check_bind(const Scene& scene, int mesh_index) {
             joint[j] = world[node] * skin.inverse_bind[j];
     }
     out.joint_distance.assign(skin.joints.size(), 0.0);
+    out.joint_vertex_distance.assign(skin.joints.size(), 0.0);
 
     const Influences& inf = mesh.influences;
     const std::size_t n = std::min(nv, inf.vertex_count());
@@ -71,6 +72,9 @@ BindCheck check_bind(const Scene& scene, int mesh_index) {
             out.joint_distance[j] = std::max(out.joint_distance[j], (q - stored[v]).norm());
         }
         const double d = (moved - stored[v]).norm();
+        for (std::size_t k = b; k < e; ++k)
+            if (inf.joints[k] < joint.size() && inf.weights[k] != 0)
+                out.joint_vertex_distance[inf.joints[k]] = std::max(out.joint_vertex_distance[inf.joints[k]], d);
         if (out.worst_vertex < 0 || d > out.max_distance) {
             out.max_distance = d;
             out.worst_vertex = static_cast<int>(v);

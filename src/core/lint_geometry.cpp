@@ -198,10 +198,12 @@ void lint_bind_pose(const Scene& scene, int m, const LintParams& params, std::ve
     const double limit = params.bind_tolerance * check.diagonal;
     bool named = false;
     for (std::size_t j = 0; j < check.joint_distance.size() && j < skin.joints.size(); ++j) {
-        const double d = check.joint_distance[j];
-        if (!(d > limit)) continue;
+        // Which joints: those whose own matrix moves their vertices. How far: the skinned mesh's
+        // distance over those vertices, the figure info states (check_bind computes both).
+        if (!(check.joint_distance[j] > limit)) continue;
+        const double d = check.joint_vertex_distance[j];
         Finding f = finding("bind_pose", Severity::Warning, m,
-                            "at rest the joint moves the vertices it weighs by up to " + number(d) + " (mesh diagonal " + number(check.diagonal) +
+                            "at rest the skinned vertices it weighs lie up to " + number(d) + " from where they are stored (mesh diagonal " + number(check.diagonal) +
                                 "): its rest pose is not its bind pose");
         f.joint = skin.joints[j];
         f.value = d;

@@ -1,5 +1,6 @@
 #include "rigscope/farm/diff_chunk.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "rigscope/core/error.h"
@@ -21,7 +22,8 @@ std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimi
     if (lim.has_displacement) w.value(lim.max_displacement); else w.null();
     w.key("max_t_change");
     if (lim.has_t_change) w.value(lim.max_t_change); else w.null();
-    w.member("worst", lim.worst).member(k::old_input, lim.old_file).member(k::new_input, lim.new_file).key(k::frames).begin_array();
+    w.member("worst", lim.worst).member(k::old_input, lim.old_file).member(k::new_input, lim.new_file);
+    w.member("seams_checked", lim.seams_checked).key(k::frames).begin_array();
     for (const DiffFrame& f : frames) {
         w.begin_array().frame(f.frame);
         for (double x : {double(f.displacement), double(f.mesh), double(f.vertex), double(f.t_change), double(f.t_mesh), double(f.t_vertex)}) w.value(x);
@@ -38,6 +40,12 @@ std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimi
         for (std::size_t i = 0; i < n; ++i) w.frame(e.displacement_frame[i]);
         w.end_array().number_array("t_change", n, [&](std::size_t i) { return e.t_change[i]; }).key("t_change_frame").begin_array();
         for (std::size_t i = 0; i < n; ++i) w.frame(e.t_change_frame[i]);
+        // Torn seams as [vertex, other, gap, frame]: merge keeps each pair's widest gap.
+        w.end_array().key("seams").begin_array();
+        for (const SeamTear& t : e.seams) {
+            w.begin_array().value(double(t.vertex)).value(double(t.other)).value(double(t.gap));
+            w.frame(t.frame).end_array();
+        }
         w.end_array().end_object();
     }
     w.end_array().end_object();
@@ -82,6 +90,7 @@ void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, 
             lim.worst = number<int>(r, top_get("worst").of(s));
             lim.old_file = json_text::string_value(s, top_get("old"));
             lim.new_file = json_text::string_value(s, top_get("new"));
+            if (const json_text::Member* sc = json_text::find(top, "seams_checked")) lim.seams_checked = sc->value.of(s) == "true";
             for (const json_text::Span& f : json_text::elements(s, top_get("frames"))) {
                 const auto e = json_text::elements(s, f);
                 if (e.size() != 7) bad_state(r, "a frame entry without 7 values");
@@ -107,6 +116,17 @@ void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, 
                 for (const auto* a : {&vertex, &region, &dispf, &dt, &dtf})
                     if (a->size() != disp.size()) bad_state(r, "a mesh whose lists differ in length");
                 if (disp.empty()) continue;  // a chunk without frames
+                if (const json_text::Member* sm = json_text::find(mm, "seams"))
+                    for (const json_text::Span& t : json_text::elements(s, sm->value)) {
+                        const auto f = json_text::elements(s, t);
+                        if (f.size() != 4) bad_state(r, "a seam entry without 4 values");
+                        SeamTear tear{number<std::uint32_t>(r, f[0].of(s)), number<std::uint32_t>(r, f[1].of(s)), number<float>(r, f[2].of(s)),
+                                      frame_of(r, f[3].of(s))};
+                        auto it = std::find_if(e.seams.begin(), e.seams.end(),
+                                               [&](const SeamTear& x) { return x.vertex == tear.vertex && x.other == tear.other; });
+                        if (it == e.seams.end()) e.seams.push_back(tear);
+                        else if (tear.gap > it->gap) *it = tear;
+                    }
                 const bool first = e.displacement.empty();
                 if (first) {
                     e.name = json_text::string_value(s, get(json_text::find(mm, "name"), "name"));

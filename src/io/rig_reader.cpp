@@ -2,6 +2,7 @@
 // written by hand and a silently ignored typo ("travle") would leave a control undriven.
 #include <cmath>
 #include <fstream>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -150,6 +151,10 @@ Rig parse_rig(const std::string& text, const std::string& source) {
 }
 
 Rig read_rig(const std::string& path) {
+    // An ifstream opens a folder and reads nothing from it, which parsed as "not valid JSON".
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw Error(kExitUsage, path + ": is a directory, not a rig file (--rig RIG.json, docs/rig.md)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(kExitUsage, path + ": cannot read the rig file");
     std::ostringstream ss;

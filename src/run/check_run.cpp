@@ -6,6 +6,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/farm/check_chunk.h"
+#include "rigscope/io/output.h"
 #include "rigscope/run/run_budget.h"
 
 namespace rigscope {
@@ -30,6 +31,7 @@ void CheckJobOptions::validate() const {
     positive(has_compress, max_compress, "--max-compress");
     positive(has_max_lambda, max_lambda, "--max-lambda");
     positive(has_min_lambda, min_lambda, "--min-lambda");
+    refuse_contradicting_limits();
     if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
     if (!html.out.empty()) html.validate();
     // The maps' parameters and the page's size budget shape only the --html page: check judges T
@@ -54,6 +56,28 @@ void CheckJobOptions::validate() const {
     check_tension_options(tension);
 }
 
+void CheckJobOptions::refuse_contradicting_limits() const {
+    // At rest every T (and lambda) is 1: a stretch limit fails T below it, so one above 1 fails
+    // every vertex before it moves, as a compress limit below 1 does. Swapped limits are the
+    // usual slip; said as such, with the side each limit is on.
+    const std::string why = " (stretch limits are below 1: T < limit fails; compress limits above 1: T > limit fails)";
+    if (has_stretch && has_compress && max_stretch >= max_compress)
+        throw Error(kExitUsage, "--max-stretch " + number_text(max_stretch) + " and --max-compress " + number_text(max_compress) +
+                                    " are the wrong way round: every T is below one or above the other, so every vertex fails" + why);
+    if (has_stretch && max_stretch > 1)
+        throw Error(kExitUsage, "--max-stretch " + number_text(max_stretch) + " is above 1, the rest's T: every vertex fails at rest" + why);
+    if (has_compress && max_compress < 1)
+        throw Error(kExitUsage, "--max-compress " + number_text(max_compress) + " is below 1, the rest's T: every vertex fails at rest" + why);
+    const std::string lambda_why = " (--min-lambda is below 1: lambda_min < limit fails; --max-lambda above 1: lambda_max > limit fails)";
+    if (has_min_lambda && has_max_lambda && min_lambda >= max_lambda)
+        throw Error(kExitUsage, "--min-lambda " + number_text(min_lambda) + " and --max-lambda " + number_text(max_lambda) +
+                                    " are the wrong way round: every vertex fails" + lambda_why);
+    if (has_min_lambda && min_lambda > 1)
+        throw Error(kExitUsage, "--min-lambda " + number_text(min_lambda) + " is above 1, the rest's stretch: every vertex fails at rest" + lambda_why);
+    if (has_max_lambda && max_lambda < 1)
+        throw Error(kExitUsage, "--max-lambda " + number_text(max_lambda) + " is below 1, the rest's stretch: every vertex fails at rest" + lambda_why);
+}
+
 CheckLimits CheckJobOptions::limits() const {
     CheckLimits l;
     l.max_stretch = max_stretch;
@@ -70,11 +94,27 @@ CheckLimits CheckJobOptions::limits() const {
 }
 
 void require_animation(const Input& in, const InputOptions& opt) {
-    if (in.has_clip) return;
+    if (in.has_clip) {
+        // The clip is there but only the bind pose was asked for: said, since a verdict on it
+        // alone says nothing of how the rig moves.
+        bool bind_only = !in.frames.empty();
+        for (const Frame& f : in.frames) bind_only = bind_only && f.bind;
+        if (bind_only)
+            spdlog::warn("{}: --frames {}: only the bind pose is evaluated, not the clip '{}' (drop --frames to judge every frame)", opt.file,
+                         opt.frames, in.clip.name);
+        return;
+    }
     if (opt.frames.empty())
-        throw Error(kExitUsage, "nothing to check: " + opt.file + " has no animation (use --rom or --animation)");
+        throw Error(kExitUsage, "nothing to check: " + opt.file +
+                                    " has no animation (use --rom or --animation, or --frames bind to judge the bind pose alone)");
     spdlog::warn("{} has no animation: only the bind pose is evaluated (--frames {}), where T is 1 unless a reference differs", opt.file,
                  opt.frames);
+}
+
+void require_meshes(const Input& in, const std::string& file, const char* verb) {
+    if (in.meshes.empty())
+        throw Error(kExitUsage, std::string("nothing to ") + verb + ": " + file +
+                                    " has no mesh (its skeleton and animation alone have no vertices; use --animation to put them on a mesh)");
 }
 
 std::vector<std::pair<std::string, std::string>> CheckJobResult::chunk_state() const {

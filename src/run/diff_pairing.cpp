@@ -1,5 +1,6 @@
 #include "diff_pairing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <spdlog/spdlog.h>
@@ -133,13 +134,29 @@ VertexPairing pair_vertices(const DiffOptions& opt, const std::string& old_name,
             throw Error(kExitMismatch, opt.new_file + ": mesh '" + new_name + "' has " + std::to_string(new_rest.size()) + " vertices, " +
                                            opt.input.file + " mesh '" + old_name + "' has " + std::to_string(old_rest.size()) +
                                            " (--match position pairs vertices by rest position)");
-        for (std::size_t c = 0; c < compared; ++c) {
-            p.vertex[c] = p.new_vertex[c] = old_ids[old_off[c]];
-            for (std::uint32_t k = old_off[c]; k < old_off[c + 1]; ++k) {
-                p.pairs.emplace_back(old_ids[k], old_ids[k]);
-                p.compared_of_new[old_ids[k]] = static_cast<std::uint32_t>(c);
-            }
+        // Each file vertex is its own compared vertex: a welded vertex whose file vertices moved
+        // differently (NEW changed the weights of one seam copy) lists each with its own
+        // displacement, so the one that changed is named, not its twin.
+        const std::size_t n = old_rest.size();
+        p.vertex.resize(n);
+        p.new_vertex.resize(n);
+        for (std::size_t v = 0; v < n; ++v) {
+            p.vertex[v] = p.new_vertex[v] = static_cast<std::uint32_t>(v);
+            p.pairs.emplace_back(static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v));
+            p.compared_of_new[v] = static_cast<std::uint32_t>(v);
             p.offsets.push_back(static_cast<std::uint32_t>(p.pairs.size()));
+        }
+        // Seams NEW tears: file vertices OLD welds into one that NEW's weld keeps apart. Per such
+        // OLD vertex, its first file vertex against the first of each other NEW welded vertex.
+        for (std::size_t w = 0; w < compared; ++w) {
+            const std::uint32_t first = old_ids[old_off[w]];
+            std::vector<std::uint32_t> seen{nm.topo.welded_of[first]};
+            for (std::uint32_t k = old_off[w] + 1; k < old_off[w + 1]; ++k) {
+                const std::uint32_t v = old_ids[k], nw = nm.topo.welded_of[v];
+                if (std::find(seen.begin(), seen.end(), nw) != seen.end()) continue;
+                seen.push_back(nw);
+                p.torn.emplace_back(first, v);
+            }
         }
         return p;
     }

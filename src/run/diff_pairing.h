@@ -29,9 +29,12 @@ struct VertexPairing {
     std::vector<std::uint32_t> vertex, new_vertex, compared_of_new;
     std::vector<std::uint32_t> offsets;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    // index: (a, b) file vertices OLD welds into one vertex and NEW does not (a seam NEW tears),
+    // a being the first file vertex of OLD's welded vertex.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> torn;
 };
 
-// index: file vertex v with v, grouped by OLD's weld. position: OLD's welded vertices with NEW's
+// index: file vertex v with v, each its own compared vertex, and the seams NEW tears. position: OLD's welded vertices with NEW's
 // within `tolerance` (metres) at their bind positions `old_rest` / `new_rest` (file vertices).
 // Throws Error (exit 5) naming the counts, and for position the tolerance that would pair all.
 VertexPairing pair_vertices(const DiffOptions& opt, const std::string& old_name, const std::string& new_name, const MeshTension& old_mesh,

@@ -1,13 +1,16 @@
 #include "rigscope/run/diff_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "diff_pairing.h"
+#include "rigscope/core/axes.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/core/vertex_match.h"
+#include "rigscope/run/check_run.h"
 #include "rigscope/run/tension_run.h"
 
 namespace rigscope {
@@ -65,7 +68,7 @@ void DiffOptions::validate() const {
     if (new_file.empty()) throw Error(kExitUsage, "diff needs NEW, the changed version of " + input.file);
     if (match != "index" && match != "position") throw Error(kExitUsage, "--match: '" + match + "' is not index or position");
     if (!(match_tolerance >= 0 && match_tolerance <= 1))
-        throw Error(kExitUsage, "--match-tolerance: " + std::to_string(match_tolerance) + " is not from 0 to 1 (of the diagonal)");
+        throw Error(kExitUsage, "--match-tolerance: " + number_text(match_tolerance) + " is not from 0 to 1 (of the diagonal)");
     if (has_match_tolerance && match != "position") throw Error(kExitUsage, "--match-tolerance is for --match position");
     if (!align.empty() && align != "start") throw Error(kExitUsage, "--align: '" + align + "' is not start");
     if (!align.empty() && has_frame_offset) throw Error(kExitUsage, "--align excludes --frame-offset");
@@ -78,7 +81,8 @@ void DiffOptions::validate() const {
 }
 
 DiffLimits DiffOptions::limits() const {
-    return DiffLimits{max_displacement, max_t_change, has_displacement, has_t_change, worst, input.file, new_file};
+    return DiffLimits{max_displacement, max_t_change, has_displacement, has_t_change, worst, input.file, new_file,
+                      match == "index" && input.weld != "off"};
 }
 
 DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
@@ -87,6 +91,8 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     r.run = start_run_info();
     const auto started = std::chrono::steady_clock::now();
     Input a = load_input(opt.input);
+    // Without a clip both files stand in their bind pose, where a change of weights cannot show.
+    require_animation(a, opt.input);
     // NEW's frames are OLD's mapped (new_frames), and its meshes are found by name: neither
     // OLD's --frames, --chunk nor --mesh applies to it as given.
     InputOptions nopt = opt.input;
@@ -113,11 +119,24 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     tb.input = nopt;
     std::vector<MeshTension> ma = prepare_tension(a, ta), mb = prepare_tension(b, tb);
     const Pose bind_a = bind_pose(a.scene), bind_b = bind_pose(b.scene);
+    // One rig exported Z-up (Collada, Blender's FBX) and Y-up (glTF): positions compare on one up
+    // axis, glTF's +Y, as both files' glTF exports would have them. Files on one axis stay as
+    // they are.
+    const bool turn = a.scene.up_axis != b.scene.up_axis && !(is_y_up(a.scene.up_axis) && is_y_up(b.scene.up_axis));
+    Eigen::Matrix3f turn_a = Eigen::Matrix3f::Identity(), turn_b = Eigen::Matrix3f::Identity();
+    if (turn) {
+        turn_a = up_axis_to_y(a.scene.up_axis).toRotationMatrix().cast<float>();
+        turn_b = up_axis_to_y(b.scene.up_axis).toRotationMatrix().cast<float>();
+    }
     std::vector<VertexPairing> pairing;
     std::vector<Eigen::Vector3f> rest_a, rest_b;
     for (std::size_t i = 0; i < a.meshes.size(); ++i) {
         deform_mesh(a.scene, a.meshes[i], bind_a, rest_a);
         deform_mesh(b.scene, b.meshes[i], bind_b, rest_b);
+        if (turn) {
+            for (auto& p : rest_a) p = turn_a * p;
+            for (auto& p : rest_b) p = turn_b * p;
+        }
         const std::string &old_name = a.scene.meshes[a.meshes[i]].name, &new_name = b.scene.meshes[b.meshes[i]].name;
         const double diagonal = bounding_diagonal(rest_a);
         pairing.push_back(pair_vertices(opt, old_name, new_name, ma[i], mb[i], rest_a, rest_b, diagonal));
@@ -133,6 +152,13 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
         m.displacement.resize(a.frames.size() * m.vertex.size());
         m.t_change.resize(m.displacement.size());
         r.meshes.push_back(std::move(m));
+    }
+
+    // Per torn seam, its largest gap in NEW so far (the frame loop below).
+    for (std::size_t i = 0; i < pairing.size(); ++i) {
+        for (const auto& [v, u] : pairing[i].torn) r.extremes[i].seams.push_back(SeamTear{v, u, -1.0f, Frame{}});
+        r.meshes[i].torn = pairing[i].torn;
+        r.meshes[i].torn_gap.resize(a.frames.size() * pairing[i].torn.size());
     }
 
     Pose pa = bind_a, pb = bind_b;
@@ -155,11 +181,21 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
                 d.displacement_frame.assign(n, f);
                 d.t_change_frame.assign(n, f);
             }
+            for (std::size_t s = 0; s < d.seams.size(); ++s) {
+                SeamTear& tear = d.seams[s];
+                const float gap = (mb[i].deformed[tear.vertex] - mb[i].deformed[tear.other]).norm();
+                m.torn_gap[fi * d.seams.size() + s] = gap;
+                if (gap > tear.gap) {
+                    tear.gap = gap;
+                    tear.frame = f;
+                }
+            }
             for (std::size_t c = 0; c < n; ++c) {
                 float disp = 0, dt = 0;
                 for (std::uint32_t k = p.offsets[c]; k < p.offsets[c + 1]; ++k) {
                     const auto [v, u] = p.pairs[k];
-                    disp = std::max(disp, (mb[i].deformed[u] - ma[i].deformed[v]).norm());
+                    disp = std::max(disp, turn ? (turn_b * mb[i].deformed[u] - turn_a * ma[i].deformed[v]).norm()
+                                               : (mb[i].deformed[u] - ma[i].deformed[v]).norm());
                     const float x = mb[i].t[mb[i].topo.welded_of[u]] - ma[i].t[ma[i].topo.welded_of[v]];
                     if (std::fabs(x) > std::fabs(dt)) dt = x;
                 }
@@ -189,6 +225,29 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
         report_progress(progress, fi + 1, a.frames.size());
     }
 
+    // A seam NEW keeps apart that never parts on the frames evaluated is no finding: only gaps
+    // past rounding (kSeamGapRelative of OLD's diagonal) are.
+    for (std::size_t i = 0; i < r.extremes.size(); ++i) {
+        DiffMesh& d = r.extremes[i];
+        DiffMeshResult& m = r.meshes[i];
+        const double tolerance = kSeamGapRelative * d.diagonal;
+        const std::size_t all = d.seams.size();
+        std::vector<std::size_t> keep;
+        for (std::size_t s = 0; s < all; ++s)
+            if (d.seams[s].gap > tolerance) keep.push_back(s);
+        std::vector<SeamTear> seams;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> torn;
+        std::vector<float> gaps;
+        for (std::size_t s : keep) {
+            seams.push_back(d.seams[s]);
+            torn.push_back(m.torn[s]);
+        }
+        for (std::size_t fi = 0; fi < a.frames.size(); ++fi)
+            for (std::size_t s : keep) gaps.push_back(m.torn_gap[fi * all + s]);
+        d.seams = std::move(seams);
+        m.torn = std::move(torn);
+        m.torn_gap = std::move(gaps);
+    }
     r.version = RIGSCOPE_VERSION;
     r.old_file = opt.input.file;
     r.new_file = opt.new_file;

@@ -1,5 +1,7 @@
 #include "rigscope/run/input.h"
 
+#include <cmath>
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 #include <spdlog/spdlog.h>
@@ -8,7 +10,9 @@
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/retarget.h"
 #include "rigscope/farm/chunk.h"
+#include "rigscope/io/output.h"
 #include "rigscope/io/rig_reader.h"
+#include "rigscope/run/run_budget.h"
 
 namespace rigscope {
 
@@ -73,7 +77,7 @@ LoadOptions load_options(const InputOptions& opt) {
     // The option's validator saw the command line; a value read back from a chunk record did not
     // (converting NaN or 1e300 to an integer is undefined behaviour).
     if (!(opt.max_memory_mib > 0 && opt.max_memory_mib <= kMaxMemoryMiB))
-        throw Error(kExitUsage, "--max-memory " + std::to_string(opt.max_memory_mib) + ": not a size in MiB up to 2^40");
+        throw Error(kExitUsage, "--max-memory " + number_text(opt.max_memory_mib) + ": not a size in MiB up to 2^40");
     LoadOptions lo;
     lo.max_memory = static_cast<std::uint64_t>(opt.max_memory_mib * 1024.0 * 1024.0);
     lo.allow_outside_uris = opt.allow_outside_uris;
@@ -95,7 +99,7 @@ std::vector<Frame> select_frames(const Input& in, const std::string& spec, const
 
 void check_input_options(const InputOptions& opt) {
     if (opt.fps != 0 && !(opt.fps >= kMinFps && opt.fps <= kMaxFps))
-        throw Error(kExitUsage, "--fps " + std::to_string(opt.fps) + ": not a frame rate from 1e-06 to 1e+06");
+        throw Error(kExitUsage, "--fps " + number_text(opt.fps) + ": not a frame rate from 1e-06 to 1e+06");
     if (opt.retarget != "rotation" && opt.retarget != "full")
         throw Error(kExitUsage, "--retarget: '" + opt.retarget + "' is not rotation or full");
     if (opt.weld != "on" && opt.weld != "off") throw Error(kExitUsage, "--weld: '" + opt.weld + "' is not on or off");
@@ -119,6 +123,7 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
     Input in;
     in.scene = std::move(scene);
     in.paths.push_back(opt.file);
+    in.max_memory = lo.max_memory;
     // `info` reports warnings in its own output; per-frame commands log them.
     if (per_frame)
         for (const auto& w : in.scene.warnings) spdlog::warn("{}", naming(opt.file, w));
@@ -171,6 +176,10 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
         in.clip = in.rom.clip;
         in.has_clip = in.has_rom = true;
         if (in.clip.channels.empty()) throw Error(kExitUsage, opt.file + ": --rom: no joint to sweep");
+        // The sweep's keys: a rig of many joints with long sweeps is a large clip of its own.
+        double keys = 0;
+        for (const Channel& c : in.clip.channels) keys += double(c.times.size()) * (1 + c.width);
+        check_job_budget(in, keys * sizeof(float), "the --rom clip", "sweep fewer joints (--joints) or fewer frames (--rom-frames)");
     } else if (const Clip* c = pick_clip(in.scene, opt.clip, opt.file)) {
         in.clip = *c;
         in.has_clip = true;
@@ -183,6 +192,13 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
         in.paths.push_back(opt.rig);
     }
 
+    // Every frame of a long clip at a high --fps is a long list before any work: counted before it
+    // is made (the clip's span times the rate, as default_frames steps it).
+    if (opt.frames.empty() && in.has_clip) {
+        const double count = std::floor(std::max(0.0, in.clip.end - in.clip.start) * in.fps) + 1;
+        check_job_budget(in, count * sizeof(Frame), "the list of " + number_text(count) + " frames",
+                         "choose fewer frames (--frames, a lower --fps) or raise --max-memory");
+    }
     in.frames = select_frames(in, opt.frames, opt.animation.empty() ? opt.file : opt.animation);
     if (!opt.chunk.empty()) {
         for_option("--chunk", [&] { parse_chunk_spec(opt.chunk, in.chunk_index, in.chunk_count); });

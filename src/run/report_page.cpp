@@ -62,6 +62,14 @@ std::vector<std::size_t> spread(std::size_t n, std::size_t k) {
 
 void ReportOptions::validate() const {
     if (out.empty() || out == "-") throw Error(kExitUsage, "the HTML report needs a file name (-o report.html)");
+    // The name says what the file holds: a page under report.json would be opened as JSON.
+    {
+        const auto slash = out.find_last_of('/'), dot = out.find_last_of('.');
+        std::string ext = dot == std::string::npos || (slash != std::string::npos && dot < slash) ? "" : out.substr(dot);
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (ext != ".html" && ext != ".htm")
+            throw Error(kExitUsage, out + ": the report is an HTML page; name the file .html");
+    }
     if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
     if (!(max_mb >= 0.5 && max_mb <= 4096)) throw Error(kExitUsage, "--max-size: must be from 0.5 to 4096 MB");
 }
@@ -274,6 +282,7 @@ ReportResult run_report(const ReportJobOptions& opt, const FrameProgress& progre
     opt.validate();
     Input in = load_input(opt.tension.input);
     require_animation(in, opt.tension.input);
+    require_meshes(in, opt.tension.input.file, "report");
     // Beyond the prepared meshes the page holds: every frame's T while it fits in 512 MiB (else
     // a second pass), and the page itself, within --max-size, and its text.
     double vertices = 0;

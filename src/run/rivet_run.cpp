@@ -7,6 +7,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/core/topology.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/run_budget.h"
 
 namespace rigscope {
 
@@ -60,6 +61,22 @@ void warn_of_folds(const Input& in, const std::vector<std::uint32_t>& vertices, 
     }
 }
 
+// A fit solves for six unknowns (pivot and offset); one pose gives three equations, and poses
+// in which the joint does not turn add none. Rank 3 is such a fit: it matches its frames exactly
+// with a pivot the frames never located, so its zero error would pass any --max-fit-error.
+// (Rank 4 or 5 is a joint turning about one axis, where the pivot is free along that axis and
+// the fit still reproduces every pose: docs/rivet.md.)
+void refuse_undetermined_fit(const Input& in, const RivetResult& r) {
+    constexpr int kDetermined = 4;
+    if (r.fit.rank >= kDetermined) return;
+    const std::string joint = in.scene.nodes[r.joint].name;
+    std::string why = in.has_clip ? "joint '" + joint + "' does not turn over the " + std::to_string(in.frames.size()) + " frames evaluated"
+                                  : in.scene.source + " has no animation: only the bind pose is evaluated";
+    throw Error(kExitUsage, "rivet fit of vertex " + std::to_string(r.vertex) + " is undetermined: " + why + " (rank " +
+                                std::to_string(r.fit.rank) + " of 6; a fit needs frames where its joint turns: " +
+                                (in.has_clip ? "choose other --frames, or use --rom)" : "use --rom or --animation)"));
+}
+
 }  // namespace
 
 std::vector<RivetResult> fit_rivets(const Input& in, int mesh, const std::vector<std::uint32_t>& vertices, const std::string& joint,
@@ -73,6 +90,9 @@ std::vector<RivetResult> fit_rivets(const Input& in, int mesh, const std::vector
         r.joint = pick_joint(scene, joint, r.vertex, r.influences);
         r.analytic = analytic_pivot(scene, scene.meshes[mesh], r.vertex, r.joint);
     }
+    // Every vertex keeps its sample of every frame until its fit: vertices x frames samples.
+    check_job_budget(in, double(vertices.size()) * double(in.frames.size()) * sizeof(RivetSample), "the rivet fit's samples",
+                     "fit fewer --vertices or fewer --frames at a time, or raise --max-memory");
     std::vector<std::vector<RivetSample>> samples(vertices.size());
     Pose pose = bind_pose(scene);
     for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
@@ -89,6 +109,7 @@ std::vector<RivetResult> fit_rivets(const Input& in, int mesh, const std::vector
     for (std::size_t i = 0; i < rivets.size(); ++i) {
         RivetResult& r = rivets[i];
         r.fit = fit_rivet(samples[i]);
+        refuse_undetermined_fit(in, r);
         const int parent = scene.nodes[r.joint].parent;
         r.pivot_world = parent < 0 ? r.fit.pivot_parent
                                    : Eigen::Vector3d((rivet_node_world(scene, scene.meshes[mesh], bind, parent) *
@@ -140,6 +161,8 @@ std::vector<std::vector<BakedTransform>> bake_rivets(const Input& in, int mesh, 
     const Topology topo = blaming(scene.source, [&] { return build_topology(scene.meshes[mesh], in.weld); });
     std::vector<BakeStencil> stencils;
     for (std::uint32_t v : vertices) stencils.push_back(bake_stencil(scene.meshes[mesh], topo, v));
+    check_job_budget(in, double(vertices.size()) * double(in.frames.size()) * sizeof(BakedTransform), "the baked transforms",
+                     "bake fewer --vertices or fewer --frames at a time (--chunk), or raise --max-memory");
     std::vector<std::vector<BakedTransform>> frames(in.frames.size(), std::vector<BakedTransform>(vertices.size()));
     Pose pose = bind_pose(scene);
     for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {

@@ -15,7 +15,8 @@ void RomJobOptions::validate() const {
     const auto slash = out.find_last_of('/'), dot = out.find_last_of('.');
     std::string ext = dot == std::string::npos || (slash != std::string::npos && dot < slash) ? "" : out.substr(dot + 1);
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!ext.empty() && ext != "glb" && ext != "gltf") throw Error(kExitUsage, out + ": rom writes glTF (.glb)");
+    // rom writes binary glTF: a .gltf name (JSON text) would not say what the file holds.
+    if (!ext.empty() && ext != "glb") throw Error(kExitUsage, out + ": rom writes binary glTF; name the file .glb");
 }
 
 namespace {

@@ -68,6 +68,24 @@ run 0 check "$O/c_bind.json" -- check "$CESIUM" --frames bind --max-compress 9 -
 # diff: glTF against FBX by position (both inputs in the header), and a file against itself.
 run 0 diff "$O/d_glb_fbx.json" -- diff "$GLB" "$FBX" --match position --align start --frames 1..91:10 -o "$O/d_glb_fbx.json"
 run 0 diff "$O/d_same.json" -- diff "$CESIUM" "$CESIUM" --frames 1..5 --worst 3 -o "$O/d_same.json"
+# Torn seams (issue 41 item 3): bend_cylinder with the two weights of every 37th vertex swapped
+# (as diff_seams.sh), so some part from the seam twins OLD welds; the diff and a chunk's record.
+python3 - "$GLB" "$WORK/swapped.glb" <<'PY' || exit 1
+import sys
+sys.path.insert(0, "tests/cli")
+from gltf_edit import Gltf
+g = Gltf(sys.argv[1])
+w = g.attr("WEIGHTS_0")
+for v in range(37, len(w), 37):
+    w[v, 0], w[v, 1] = float(w[v, 1]), float(w[v, 0])
+g.save(sys.argv[2])
+PY
+run 0 diff "$O/d_seams.json" -- diff "$GLB" "$WORK/swapped.glb" -o "$O/d_seams.json"
+check "diff of the swapped weights: seams torn" -- /usr/bin/python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["summary"]["seams_torn"]' "$O/d_seams.json"
+run 0 diff "$O/d_seams_part0.json" -- diff "$GLB" "$WORK/swapped.glb" --chunk 0/2 -o "$O/d_seams_part0.json"
+printf 'chunk\t%s\n' "$O/d_seams_part0.json.chunk.json" >>"$WORK/manifest"
 
 # deform, rivet (a fit, a bake), drive.
 run 0 deform "$O/deform.json" -- deform "$GLB" --frames 1,61 -o "$O/deform.json"

@@ -32,7 +32,7 @@ RANGE_CASES = {
     "check": [(["limits", "*", "limit"], "max_size"), (["limits", "*", "worst", "*", "vertices"], []),
               (["worst"], -1)],
     "diff": [(["summary", "percentiles", "displacement", "50"], -1e-3), (["frames", "*", "frame"], 1.5),
-             (["summary", "max_displacement", "relative"], "0")],
+             (["summary", "max_displacement", "relative"], "0"), (["summary", "seams_torn", "*", "gap"], -0.5)],
     "deform": [(["frames", "*", "meshes", "*", "positions", "*"], [0, 0]), (["frames", "*", "frame"], None)],
     "rivet": [(["mode"], "solve"), (["rivets", "*", "rank"], 7), (["bake", "*", "qw"], 1.5),
               (["rivets", "*", "influences", "*", "weight"], 1.01)],
@@ -40,7 +40,8 @@ RANGE_CASES = {
     "info": [(["format"], "OBJ"), (["skins", "*", "method"], "linear"), (["up_axis"], "W"), (["nodes"], 0.5)],
     "rom": [(["frames_per_sweep"], 6), (["sweeps", "*", "axis"], "W"), (["angle_deg"], 180)],
     "lint": [(["findings", "*", "severity"], "fatal"), (["counts", "error"], -1), (["checks", "*"], "spelling")],
-    "chunk": [(["rigscope_chunk"], 2), (["inputs", "*", "fnv1a64"], "xyz"), (["chunk", "count"], 0)],
+    "chunk": [(["rigscope_chunk"], 2), (["inputs", "*", "fnv1a64"], "xyz"), (["chunk", "count"], 0),
+              (["state", "diff", "meshes", "*", "seams", "*"], [1, 2, 0.5])],
     "report": [(["t_encoding", "bits"], 12), (["meshes", "*", "motion"], "teleport"), (["meshes", "*", "t"], "not base64!")],
 }
 

@@ -101,12 +101,16 @@ check "check --rom report validates" -- valid "$WORK/rom.xml"
 python3 "$(dirname "$0")/rigci_glb.py" move "$BEND" "$WORK/in/moved.glb" Bone.001 0.1 0 0
 expect 0 "passing diff" -- "$RIGSCOPE" -q diff "$BEND" "$BEND" --max-displacement 0 --max-t-change 0 --junit "$WORK/diff_pass.xml"
 check "passing diff report validates" -- valid "$WORK/diff_pass.xml"
-check "passing diff: 2 tests, 0 failures" -- grep -q 'tests="2" failures="0" errors="0" skipped="0"' "$WORK/diff_pass.xml"
+# 3 cases: one per limit, and the seams bend_cylinder welds (issue 41 item 3: a torn seam is a finding).
+check "passing diff: 3 tests, 0 failures" -- grep -q 'tests="3" failures="0" errors="0" skipped="0"' "$WORK/diff_pass.xml"
+check "passing diff: a seam torn case" -- grep -q '<testcase classname="rigscope.diff.bend_cylinder" name="seam torn" time="0"/>' "$WORK/diff_pass.xml"
 check "passing diff: no failure element" -- bash -c "! grep -q '<failure' '$WORK/diff_pass.xml'"
 check "diff suite: NEW's stem in package rigscope.diff" -- grep -q '<testsuite name="bend_cylinder" package="rigscope.diff" id="0"' "$WORK/diff_pass.xml"
 expect 1 "failing diff" -- "$RIGSCOPE" -q diff "$BEND" "$WORK/in/moved.glb" --max-displacement 0.01 --max-t-change 1000 --junit "$WORK/diff_fail.xml"
 check "failing diff report validates" -- valid "$WORK/diff_fail.xml"
-check "failing diff: 2 tests, 1 failure (the displacement)" -- grep -q 'tests="2" failures="1" errors="0"' "$WORK/diff_fail.xml"
+# Moving Bone.001's keys moves both copies of each seam vertex alike: no seam is torn.
+check "failing diff: 3 tests, 1 failure (the displacement)" -- grep -q 'tests="3" failures="1" errors="0"' "$WORK/diff_fail.xml"
+check "failing diff: the seam torn case passes" -- grep -q '<testcase classname="rigscope.diff.moved" name="seam torn" time="0"/>' "$WORK/diff_fail.xml"
 check "failing diff: class and case name" -- grep -q '<testcase classname="rigscope.diff.moved" name="displacement &gt; 0.01" time="0">' "$WORK/diff_fail.xml"
 check "failing diff: typed failure" -- grep -q '<failure type="rigscope.diff.displacement" message="[0-9]* vertices past the limit">' "$WORK/diff_fail.xml"
 check "failing diff: timestamp in UTC without zone" -- grep -Eq 'timestamp="[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"' "$WORK/diff_fail.xml"

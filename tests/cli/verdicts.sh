@@ -11,7 +11,7 @@ STATIC="$CORPUS/pab/arnaud.fbx"  # a skinned rig with no animation
 # --- a file without animation: nothing to check ------------------------------------------------
 expect 2 "check on a rig without animation is refused" -- "$RIGSCOPE" check "$STATIC" --max-compress 1.5 --junit "$WORK/static.xml"
 check "check without animation: one line saying nothing to check and what to use" -- \
-    one_line_naming "nothing to check: $STATIC has no animation (use --rom or --animation)"
+    one_line_naming "nothing to check: $STATIC has no animation (use --rom or --animation, or --frames bind"
 check "check without animation: no JUnit report" -- test ! -e "$WORK/static.xml"
 expect 2 "report on a rig without animation is refused" -- "$RIGSCOPE" report "$STATIC" -o "$WORK/static.html"
 check "report without animation: says nothing to check" -- one_line_naming "nothing to check: $STATIC has no animation"
@@ -137,5 +137,120 @@ for verb in tension check; do
         python3 -c 'import sys; peak = lambda f: [int(l.split()[1]) for l in open(f) if l.startswith("peak")][0]; sys.exit(peak(sys.argv[1]) > peak(sys.argv[2]))' "$WORK/peak" "$WORK/info_peak"
 done
 check "tension over the run's budget: no output" -- test ! -e "$WORK/zeros.csv"
+
+# === issue 41: no verdict without something judged ===============================================
+WALK="$CORPUS/pab/walk.fbx"  # a walk cycle and its skeleton, no mesh
+QUAD="$CORPUS/assimp/glTF2/simple_skin/quad_skin.glb"  # skinned, no animation
+
+# --- diff of files without animation: refused like check, and --rom shows the change -----------
+python3 - "$QUAD" "$WORK/quad_swapped.glb" <<'PY'
+import sys
+sys.path.insert(0, "tests/cli")
+from gltf_edit import Gltf
+g = Gltf(sys.argv[1])
+w = g.attr("WEIGHTS_0")
+w[:, [0, 1]] = w[:, [1, 0]].copy()
+g.save(sys.argv[2])
+PY
+expect 2 "diff of two files without animation is refused" -- "$RIGSCOPE" diff "$QUAD" "$WORK/quad_swapped.glb" --max-displacement 0.001 \
+    --junit "$WORK/quad.xml"
+check "diff without animation: says nothing to check and what to use" -- \
+    one_line_naming "nothing to check: $QUAD has no animation (use --rom or --animation, or --frames bind"
+check "diff without animation: no JUnit report" -- test ! -e "$WORK/quad.xml"
+expect 1 "diff --rom of the swapped weights fails" -- "$RIGSCOPE" -q diff "$QUAD" "$WORK/quad_swapped.glb" --rom --max-displacement 0.001
+check "diff --rom: FAIL" -- grep -qx FAIL "$WORK/out"
+
+# --- no mesh: diff FAILs, report and tension refuse ---------------------------------------------
+expect 1 "diff of a file without mesh fails" -- "$RIGSCOPE" diff "$WALK" "$WALK" --max-displacement 0.001 --junit "$WORK/walk.xml"
+check "diff without mesh: says nothing was compared" -- grep -q "^nothing compared: no vertex of any mesh was evaluated" "$WORK/out"
+check "diff without mesh: FAIL, not PASS" -- grep -qx FAIL "$WORK/out"
+check "diff without mesh: the JUnit report has a failing case" -- python3 -c '
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find("testsuite")
+assert s.get("failures") == "1" and s.get("tests") != "0", s.attrib
+assert s.find("testcase/failure").get("type") == "rigscope.diff.nothing_compared"' "$WORK/walk.xml"
+# -q: walk.fbx's keys run past its take, a warning of its own; the refusal is the one error line.
+expect 2 "report of a file without mesh is refused" -- "$RIGSCOPE" -q report "$WALK" -o "$WORK/walk.html"
+check "report without mesh: says so" -- one_line_naming "nothing to report: $WALK has no mesh"
+check "report without mesh: no page" -- test ! -e "$WORK/walk.html"
+expect 2 "tension of a file without mesh is refused" -- "$RIGSCOPE" -q tension "$WALK" -o "$WORK/walk.csv"
+check "tension without mesh: says so" -- one_line_naming "nothing to write: $WALK has no mesh"
+check "tension without mesh: no header-only CSV" -- test ! -e "$WORK/walk.csv"
+
+# --- a rivet fit from one pose is undetermined: refused ---------------------------------------------
+expect 2 "rivet fit on a rig without animation is refused" -- "$RIGSCOPE" rivet "$STATIC" --vertices 10 --max-fit-error 0.001 -o "$WORK/r.json"
+check "rivet on one pose: says why (rank 3 of 6) and what to use" -- \
+    one_line_naming "rivet fit of vertex 10 is undetermined: $STATIC has no animation: only the bind pose is evaluated (rank 3 of 6"
+check "rivet on one pose: no output" -- test ! -e "$WORK/r.json"
+expect 2 "rivet fit on one frame of an animation is refused" -- "$RIGSCOPE" rivet "$CESIUM" --vertices 644 --frames 10 -o "$WORK/r1.json"
+check "rivet on one frame: names the joint that did not turn" -- one_line_naming "does not turn over the 1 frames evaluated"
+
+# --- --frames bind alone on an animated file warns -------------------------------------------------
+expect 0 "check --frames bind on an animated file runs" -- "$RIGSCOPE" check "$BEND" --frames bind --max-compress 1.5
+check "check --frames bind on an animated file: warns that the clip is not judged" -- \
+    grep -q "warning: $BEND: --frames bind: only the bind pose is evaluated, not the clip" "$WORK/err"
+
+# --- an empty value for a path (or list) option is a usage error, before any work ---------------
+for args in "check $BEND --max-compress 1.5 --junit" "check $BEND --max-compress 1.5 --json" "check $BEND --max-compress 1.5 --html" \
+    "tension $BEND -o" "check $BEND --max-compress 1.5 --reference" "check $BEND --max-compress 1.5 --rig" \
+    "check $STATIC --max-compress 1.5 --animation" "rivet $CESIUM --vertices" "diff $BEND $BEND -o"; do
+    read -ra words <<<"$args"
+    expect 2 "${words[0]} ${words[*]: -1} '': usage error" -- "$RIGSCOPE" "${words[@]}" ""
+    check "${words[0]} ${words[*]: -1} '': one line naming the option" -- one_line_naming "${words[*]: -1}: empty value"
+done
+
+# --- one file named by two outputs is refused before any work -------------------------------------
+expect 2 "check --junit and --json to one file" -- "$RIGSCOPE" check "$BEND" --max-compress 1.5 --junit "$WORK/same.xml" --json "$WORK/same.xml"
+check "two outputs, one file: says so" -- one_line_naming "--junit $WORK/same.xml and --json $WORK/same.xml name one file"
+check "two outputs, one file: nothing written" -- test ! -e "$WORK/same.xml"
+expect 2 "diff -o and --junit to one file, spelled differently" -- "$RIGSCOPE" diff "$BEND" "$BEND" -o "$WORK/d.csv" --junit "$WORK/./d.csv"
+check "diff: two outputs, one file: says so" -- one_line_naming "name one file"
+check "diff: two outputs, one file: nothing written" -- test ! -e "$WORK/d.csv"
+
+# --- limits the wrong way round -----------------------------------------------------------------
+expect 2 "check --max-stretch 1.6 --max-compress 0.6" -- "$RIGSCOPE" check "$BEND" --max-stretch 1.6 --max-compress 0.6
+check "swapped limits: says they are the wrong way round" -- \
+    one_line_naming "--max-stretch 1.6 and --max-compress 0.6 are the wrong way round"
+expect 2 "check --max-compress 0.9 alone" -- "$RIGSCOPE" check "$BEND" --max-compress 0.9
+check "a compress limit below 1: every vertex fails at rest" -- one_line_naming "--max-compress 0.9 is below 1, the rest's T"
+expect 2 "check --min-lambda 1.2 --max-lambda 0.8" -- "$RIGSCOPE" check "$BEND" --measure principal --min-lambda 1.2 --max-lambda 0.8
+check "swapped lambda limits: said" -- one_line_naming "--min-lambda 1.2 and --max-lambda 0.8 are the wrong way round"
+
+# --- --max-memory bounds rivet and --rom ------------------------------------------------------------
+# 1001 rivets over arnaud's range of motion keep 1001 x 3816 samples of 224 bytes (856 MB: the run
+# peaked at 885 MB). Under --max-memory 200 it is refused before the samples are taken: the process
+# stays under the budget.
+expect 3 "rivet --rom over --max-memory is refused" -- /usr/bin/time -f "peak %M KB" -o "$WORK/rivet_peak" \
+    "$RIGSCOPE" rivet "$STATIC" --rom --vertices 0..1000 --max-memory 200 -o "$WORK/rom_rivets.json"
+check "rivet over the budget: the error names the samples and --max-memory" -- \
+    grep -q "^rigscope: error: $STATIC: the rivet fit's samples would hold about .* (--max-memory 200 MiB)" "$WORK/err"
+check "rivet over the budget: the process stayed within it" -- \
+    python3 -c 'import sys; kb = [int(l.split()[1]) for l in open(sys.argv[1]) if l.startswith("peak")][0]; sys.exit(kb > 200 * 1024)' "$WORK/rivet_peak"
+check "rivet over the budget: no output" -- test ! -e "$WORK/rom_rivets.json"
+# A million frames a second over cesium_man's clip is a frame list of 50 MB: past a 40 MiB budget.
+expect 3 "a frame list past --max-memory is refused" -- "$RIGSCOPE" deform "$CESIUM" --fps 1000000 --max-memory 40 -o /dev/null
+check "frame list over the budget: says so" -- one_line_naming "frames would hold about"
+
+# --- output past the free space of its file system: refused before it starts -------------------
+# deform of cesium_man at a million frames a second: 3273 vertices x ~2 million frames, at least
+# 14 bytes a CSV row and the mesh name: far past the free space of most disks. The least it takes
+# is compared with what df reports free (statvfs); a disk with more room skips the case.
+need=$(python3 -c '
+import json, subprocess, sys
+info = json.loads(subprocess.run([sys.argv[1], "info", sys.argv[2], "--json"], capture_output=True, text=True).stdout)
+m = info["meshes"][0]; c = info["clips"][0]
+frames = int((c["end"] - c["start"]) * 1000000) + 1
+print(int(frames * m["vertices"] * (14 + len(m["name"]))))' "$RIGSCOPE" "$CESIUM")
+free=$(df -B1 --output=avail "$WORK" | tail -1)
+if [ "$need" -gt "$free" ]; then
+    # Under a file size limit of 100 MB: a build that did start writing stops there (EFBIG, exit 4
+    # with another message) instead of filling the disk.
+    expect 4 "deform whose output cannot fit is refused" -- bash -c 'ulimit -f 102400; exec "$@"' _ \
+        "$RIGSCOPE" deform "$CESIUM" --fps 1000000 --max-memory 100000 -o "$WORK/big.csv"
+    check "no room: names both sizes" -- one_line_naming "$WORK/big.csv: the output needs at least .* but its file system has .* free"
+    check "no room: nothing written" -- bash -c '! ls -A "$1" | grep -q "big.csv"' _ "$WORK"
+else
+    skip_later "the disk has $free bytes free, more than deform at 1e6 fps needs ($need)"
+fi
 
 finish

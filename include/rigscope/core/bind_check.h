@@ -22,6 +22,10 @@ struct BindCheck {
     // Per joint of the mesh's skin: the largest distance, over the vertices the joint influences,
     // between that joint's matrix alone applied to the vertex and the stored position.
     std::vector<double> joint_distance;
+    // Per joint: the largest skinned distance (the one max_distance is the largest of) over the
+    // vertices the joint influences. What info and lint state as how far the rest pose moves the
+    // mesh: one figure, the mesh's, while joint_distance says which joints are posed.
+    std::vector<double> joint_vertex_distance;
 };
 
 // Checks mesh `mesh_index` of `scene`. Nodes at their rest transforms; morph targets ignored.

@@ -12,6 +12,11 @@
 
 namespace rigscope {
 
+// The least a deform output of `frames` frames takes: per frame and vertex, a CSV row holds 7
+// numbers (at least a digit each), 6 commas, a newline and the mesh's name; a JSON position
+// "[x,y,z]" 7 bytes. `meshes` pairs each mesh's name with its vertex count.
+double deform_output_min_bytes(bool csv, const std::vector<std::pair<std::string, std::size_t>>& meshes, std::size_t frames);
+
 class DeformWriter {
 public:
     // Writes the CSV header, or the JSON document's opening: the header, the run's clip and fps.

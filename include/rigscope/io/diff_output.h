@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rigscope/core/frames.h"
@@ -24,6 +25,10 @@ struct DiffMeshResult {
     std::vector<std::uint32_t> vertex, new_vertex;
     std::vector<std::uint32_t> compared_of_new;  // per NEW file vertex, its compared vertex
     std::vector<float> displacement, t_change;   // frames x compared vertices, row-major
+    // The seams NEW tears (DiffMesh::seams, in its order): (OLD's first file vertex, the other),
+    // and per evaluated frame f their gap in NEW at [f * torn.size() + s].
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> torn;
+    std::vector<float> torn_gap;
 };
 
 struct DiffResult {
@@ -44,7 +49,9 @@ struct DiffResult {
     Scene new_scene;                 // NEW, for the glTF
 };
 
-// frame,time,mesh,vertex,new_vertex,displacement,relative,t_change rows.
+// frame,time,mesh,vertex,new_vertex,displacement,relative,t_change,seam_vertex,seam_gap rows; the
+// last two are set on the rows of a file vertex whose seam NEW tears: OLD's vertex it was welded
+// to and their gap in NEW at that frame (empty elsewhere).
 void write_diff_csv(const DiffResult& result, OutputFile& out);
 // {"command":"diff", ..., "meshes":[...], "frames":[per-frame maxima], "summary":{...}}.
 void write_diff_json(const DiffResult& result, OutputFile& out);

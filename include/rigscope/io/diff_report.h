@@ -14,11 +14,25 @@
 
 namespace rigscope {
 
-// One OLD mesh compared with its NEW counterpart. Per compared vertex (a welded vertex of OLD,
-// listed once however many file vertices share it): the OLD file vertex that names it, the
+// One OLD mesh compared with its NEW counterpart. Per compared vertex (--match index: a file
+// vertex; --match position: a welded vertex of OLD, listed once however many file vertices
+// share it): the OLD file vertex that names it, the
 // region it belongs to (its heaviest influence's joint in OLD), the largest displacement
 // |p_new - p_old| (metres) and the change in T of largest magnitude (signed), and the first frame
 // each was reached in.
+// A seam NEW tears: OLD file vertices `vertex` and `other` are one welded vertex in OLD (so move
+// as one), NEW keeps them apart and they part by `gap` metres at `frame` (its largest over the
+// frames; OLD's own gap there is zero).
+struct SeamTear {
+    std::uint32_t vertex = 0, other = 0;
+    float gap = 0;
+    Frame frame;
+};
+
+// A gap below this share of the mesh diagonal is float rounding of two copies of one point
+// skinned apart (about 1e-7 of the coordinates), not a tear: ten times that.
+constexpr double kSeamGapRelative = 1e-6;
+
 struct DiffMesh {
     std::string name;
     double diagonal = 0;                 // OLD bind pose bounding box diagonal
@@ -27,6 +41,7 @@ struct DiffMesh {
     std::vector<std::uint32_t> region;   // per compared vertex, index into regions
     std::vector<float> displacement, t_change;
     std::vector<Frame> displacement_frame, t_change_frame;
+    std::vector<SeamTear> seams;         // --match index: the seams NEW tears, by OLD file vertex
 };
 
 // Per evaluated frame: the largest displacement and |change in T| over all meshes, and where
@@ -43,6 +58,9 @@ struct DiffLimits {
     bool has_displacement = false, has_t_change = false;
     int worst = 10;
     std::string old_file, new_file;
+    // --match index with the weld on: OLD's welded vertices were checked for seams NEW tears.
+    // Without it there is no seam case (a pass would claim what was not checked).
+    bool seams_checked = false;
 };
 
 // The "summary" member of diff's JSON (an object, no trailing newline).

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rigscope/core/frames.h"
@@ -59,6 +60,29 @@ private:
 // Throws Error (exit 2) if output path is the same file as any input (never overwrite an input).
 void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);
 
+// The descriptor a path names when it stands for one already open: "-" (stdout), /dev/stdout,
+// /dev/stderr, /dev/fd/N, /proc/self/fd/N; -1 for any other path. Such a path is written to
+// the descriptor, as the shell opened it (`>> log.txt` appends): renaming a temporary over
+// where the link points would replace the file behind it.
+int open_descriptor_of(const std::string& path);
+// True when `path` writes to standard output ("-", /dev/stdout, /dev/fd/1, ...).
+bool is_stdout_path(const std::string& path);
+
+// One command's output paths, as (option, path): throws Error (exit 2) for an empty path (an
+// unset variable in a CI script would drop the output silently) and for two options naming one
+// file (or stdout twice), before any work. Paths are compared as files: by device and inode when
+// both exist, else by their absolute, lexically normal form.
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs);
+// Throws Error (exit 4) when `path`'s file system has less free space than `bytes`, the least the
+// output will take (a lower bound: a refusal is certain to be right), naming both sizes. Does
+// nothing for stdout, a descriptor or a device, whose room is not known.
+void check_free_space(const std::string& path, double bytes);
+// Bytes as people read them: "812 MB", "140 GB" (powers of 1000, as df -H).
+std::string size_text(double bytes);
+
+// Throws Error (exit 2) when the value given to `option` (a path, a list) is empty.
+void refuse_empty_path(const std::string& option, const std::string& path);
+
 // Shortest text that reads back to the same value (std::to_chars), appended to out.
 inline void append_number(std::string& out, float v) {
     char buf[32];
@@ -79,6 +103,13 @@ inline void append_number(std::string& out, unsigned long v) {
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
+}
+// A number as people write it, for messages: the shortest text that reads back to it (0.5, 1e-06,
+// 4096), never std::to_string's "0.500000" or a 300-digit DBL_MAX.
+inline std::string number_text(double v) {
+    std::string s;
+    append_number(s, v);
+    return s;
 }
 inline void append_number(std::string& out, int v) { append_number(out, static_cast<long>(v)); }
 inline void append_number(std::string& out, unsigned v) { append_number(out, static_cast<unsigned long>(v)); }

@@ -30,6 +30,9 @@ struct CheckJobOptions {
 
     // Throws Error (exit 2) for options that cannot make a check, before any file is read.
     void validate() const;
+    // Throws Error (exit 2) for limits every vertex fails at rest: swapped ones (--max-stretch
+    // above --max-compress), a stretch limit above 1 or a compress limit below 1 (validate calls it).
+    void refuse_contradicting_limits() const;
     CheckLimits limits() const;
 };
 
@@ -65,5 +68,9 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
 // --animation or --frames, would be judged on its bind pose alone, where T is 1 by definition:
 // Error (exit 2) "nothing to check". With --frames naming the bind pose, a warning.
 void require_animation(const Input& in, const InputOptions& opt);
+
+// For the verbs whose output is per vertex (report, tension): a file without a mesh would give a
+// blank page or a header-only table. Error (exit 2) "nothing to <verb>", naming the file.
+void require_meshes(const Input& in, const std::string& file, const char* verb);
 
 }  // namespace rigscope

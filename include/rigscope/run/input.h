@@ -3,6 +3,7 @@
 // the CLI's and the Python module's alike, so messages name them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,7 @@ struct Input {
     unsigned threads = 0;        // --threads for per-frame work; 0: every core
     std::vector<std::string> paths;  // every input file, so outputs never overwrite one
     ResolvedRig rig;             // --rig, resolved against scene; empty without one
+    std::uint64_t max_memory = 0;  // --max-memory in bytes: the whole run's budget, not only the load's
     bool has_rom = false;        // --rom: clip is rom.clip, and rom names each frame's sweep
     RomPlan rom;
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "rigscope/run/tension_run.h"
 
@@ -18,5 +19,10 @@ std::uint64_t prepared_tension_bytes(const Input& in, const TensionOptions& opt)
 // meshes and `per_run_bytes` more (a job's per-frame arrays) need more than opt's --max-memory.
 // `what` names the job in the message.
 void check_run_budget(const Input& in, const TensionOptions& opt, std::uint64_t per_run_bytes, const char* what);
+
+// Throws Error (exit 3, naming the file and --max-memory) when the loaded scene and `job_bytes`
+// more (what the job `what` keeps: a rivet fit's samples, a sweep's keys) need more than in's
+// --max-memory; `hint` says how to need less.
+void check_job_budget(const Input& in, double job_bytes, const std::string& what, const std::string& hint);
 
 }  // namespace rigscope

@@ -48,6 +48,12 @@ void DeformWriter::frame(const Frame& f, const std::vector<std::string>& names,
     if (!csv_) json_.end_array().end_object();
 }
 
+double deform_output_min_bytes(bool csv, const std::vector<std::pair<std::string, std::size_t>>& meshes, std::size_t frames) {
+    double per_frame = 0;
+    for (const auto& [name, vertices] : meshes) per_frame += double(vertices) * (csv ? 14.0 + double(name.size()) : 7.0);
+    return per_frame * double(frames);
+}
+
 void DeformWriter::end() {
     if (csv_) return;
     json_.end_array().end_object();

@@ -1,6 +1,7 @@
 #include "rigscope/io/diff_output.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "rigscope/core/error.h"
@@ -12,7 +13,15 @@ namespace rigscope {
 
 void write_diff_csv(const DiffResult& r, OutputFile& out) {
     std::string& b = out.buffer();
-    b += "frame,time,mesh,vertex,new_vertex,displacement,relative,t_change\n";
+    b += "frame,time,mesh,vertex,new_vertex,displacement,relative,t_change,seam_vertex,seam_gap\n";
+    // Per mesh, the torn seam (index into m.torn) whose second vertex each compared vertex is.
+    std::vector<std::vector<std::int64_t>> seam_of(r.meshes.size());
+    for (std::size_t i = 0; i < r.meshes.size(); ++i) {
+        const DiffMeshResult& m = r.meshes[i];
+        seam_of[i].assign(m.vertex.size(), -1);
+        for (std::size_t s = 0; s < m.torn.size(); ++s)
+            if (m.torn[s].second < m.vertex.size()) seam_of[i][m.torn[s].second] = static_cast<std::int64_t>(s);
+    }
     for (std::size_t fi = 0; fi < r.frames.size(); ++fi) {
         const Frame& f = r.frames[fi];
         for (std::size_t i = 0; i < r.meshes.size(); ++i) {
@@ -33,6 +42,14 @@ void write_diff_csv(const DiffResult& r, OutputFile& out) {
                 append_number(b, diagonal > 0 ? disp / diagonal : 0.0);
                 b += ',';
                 append_number(b, m.t_change[fi * n + c]);
+                b += ',';
+                if (const std::int64_t s = seam_of[i][c]; s >= 0) {
+                    append_number(b, static_cast<unsigned long>(m.torn[s].first));
+                    b += ',';
+                    append_number(b, m.torn_gap[fi * m.torn.size() + static_cast<std::size_t>(s)]);
+                } else {
+                    b += ',';
+                }
                 b += '\n';
                 out.maybe_flush();
             }

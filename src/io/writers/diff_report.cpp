@@ -58,6 +58,25 @@ std::string describe(const std::vector<DiffMesh>& meshes, const VertexRef& r, bo
     return s;
 }
 
+std::string describe_seam(const DiffMesh& m, const SeamTear& t) {
+    std::string s = "mesh '" + m.name + "' vertices " + std::to_string(t.vertex) + " and " + std::to_string(t.other) +
+                    ": seam torn (one vertex in OLD, apart in NEW) by ";
+    append_number(s, t.gap);
+    s += " m at frame ";
+    append_frame(s, t.frame, false);
+    return s;
+}
+
+// Every torn seam of every mesh, the widest first; ties keep mesh and seam order.
+std::vector<VertexRef> ranked_seams(const std::vector<DiffMesh>& meshes) {
+    std::vector<VertexRef> all;
+    for (std::uint32_t m = 0; m < meshes.size(); ++m)
+        for (std::uint32_t s = 0; s < meshes[m].seams.size(); ++s) all.push_back({m, s});
+    std::stable_sort(all.begin(), all.end(),
+                     [&](const VertexRef& a, const VertexRef& b) { return meshes[a.mesh].seams[a.vertex].gap > meshes[b.mesh].seams[b.vertex].gap; });
+    return all;
+}
+
 struct Region {
     std::string name;
     std::size_t vertices = 0, changed = 0;
@@ -141,6 +160,13 @@ std::string diff_summary_json(const DiffLimits& lim, const std::vector<DiffMesh>
         w.begin_object().key(k::frame).frame(f.frame).member("displacement", f.displacement);
         w.member(k::mesh, meshes.empty() ? "" : meshes[f.mesh].name).member(k::vertex, f.vertex).member("t_change", f.t_change).end_object();
     }
+    w.end_array().key("seams_torn").begin_array();
+    for (const VertexRef& ref : ranked_seams(meshes)) {
+        const DiffMesh& m = meshes[ref.mesh];
+        const SeamTear& t = m.seams[ref.vertex];
+        w.begin_object().member(k::mesh, m.name).member(k::vertex, t.vertex).member("other", t.other).member("gap", t.gap);
+        w.member("relative", m.diagonal > 0 ? t.gap / m.diagonal : 0.0).key(k::frame).frame(t.frame).end_object();
+    }
     w.end_array().key("regions").begin_array();
     for (const Region& g : regions(meshes)) {
         w.begin_object().member("joint", g.name).member(k::vertices, static_cast<unsigned long>(g.vertices));
@@ -195,6 +221,12 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
     } else {
         r += "no vertex moved\n";
     }
+    const std::vector<VertexRef> seams = ranked_seams(meshes);
+    if (!seams.empty()) {
+        r += "seams torn: " + std::to_string(seams.size()) + "\n";
+        for (std::size_t i = 0; i < seams.size() && i < worst; ++i)
+            r += "  " + describe_seam(meshes[seams[i].mesh], meshes[seams[i].mesh].seams[seams[i].vertex]) + "\n";
+    }
 
     // One test case per limit given.
     JUnitSuite suite;
@@ -227,8 +259,43 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
         o.failed = o.failed || c.failed;
         suite.cases.push_back(std::move(c));
     };
+    // A verdict covers what was compared: no vertex of any mesh (a file without meshes) or no
+    // frame is never a pass, with a limit or without.
+    const bool compared = !by_disp.empty() && !frames.empty();
+    if (!compared) {
+        r += "nothing compared: no vertex of any mesh was evaluated\n";
+        JUnitCase c;
+        c.classname = "rigscope.diff." + suite.name;
+        c.name = "vertices compared";
+        c.failed = true;
+        c.type = "rigscope.diff.nothing_compared";
+        c.message = "no vertex of any mesh was evaluated: nothing compared";
+        suite.cases.push_back(std::move(c));
+        o.failed = true;
+    }
     if (lim.has_displacement) limit(false);
     if (lim.has_t_change) limit(true);
+    // With a limit given the diff is a check, and a torn seam (a crack in NEW's surface where
+    // OLD had none) is its own case: failed by a gap past --max-displacement, or by any gap
+    // without one.
+    if (lim.seams_checked && (lim.has_displacement || lim.has_t_change)) {
+        const double bound = lim.has_displacement ? lim.max_displacement : 0.0;
+        JUnitCase c;
+        c.classname = "rigscope.diff." + suite.name;
+        c.name = "seam torn";
+        c.type = "rigscope.diff.seam_torn";
+        std::size_t failures = 0;
+        for (const VertexRef& ref : seams) {
+            const SeamTear& t = meshes[ref.mesh].seams[ref.vertex];
+            if (!(t.gap > bound)) continue;
+            if (failures++ < worst) c.text += describe_seam(meshes[ref.mesh], t) + "\n";
+        }
+        c.failed = failures > 0;
+        c.message = std::to_string(failures) + " seams torn" + (lim.has_displacement ? " by more than the displacement limit" : "");
+        r += "limit seam torn: " + c.message + "\n";
+        o.failed = o.failed || c.failed;
+        suite.cases.push_back(std::move(c));
+    }
     if (!suite.cases.empty()) r += o.failed ? "FAIL\n" : "PASS\n";
     suite.system_out = r;
     o.junit = junit_xml(suite, run);

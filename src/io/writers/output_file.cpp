@@ -2,11 +2,15 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <charconv>
+#include <climits>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -90,6 +94,107 @@ void refuse_input_as_output(const std::string& output, const std::vector<std::st
     }
 }
 
+int open_descriptor_of(const std::string& path) {
+    if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+    if (path == "/dev/stderr") return STDERR_FILENO;
+    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        const std::size_t n = std::strlen(prefix);
+        if (path.size() <= n || path.compare(0, n, prefix) != 0) continue;
+        int fd = 0;
+        const char* first = path.c_str() + n;
+        const char* last = path.c_str() + path.size();
+        const auto r = std::from_chars(first, last, fd);
+        if (r.ec == std::errc() && r.ptr == last && fd >= 0) return fd;
+    }
+    return -1;
+}
+
+bool is_stdout_path(const std::string& path) { return open_descriptor_of(path) == STDOUT_FILENO; }
+
+std::string size_text(double bytes) {
+    const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (bytes >= 1000 && u < 5) {
+        bytes /= 1000;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 || bytes >= 100 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return buf;
+}
+
+void check_free_space(const std::string& path, double bytes) {
+    if (path.empty() || open_descriptor_of(path) >= 0) return;
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return;  // a device, FIFO or socket
+    const auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+    struct statvfs fs {};
+    if (statvfs(dir.c_str(), &fs) != 0) return;  // the output's own open names the problem
+    // An existing file is replaced only once the new one is complete: its space is not free
+    // before then.
+    const double free_bytes = double(fs.f_bavail) * double(fs.f_frsize);
+    if (bytes <= free_bytes) return;
+    throw Error(kExitCannotWrite, path + ": the output needs at least " + size_text(bytes) + " but its file system has " +
+                                      size_text(free_bytes) + " free (choose fewer frames or vertices, or another folder)");
+}
+
+void refuse_empty_path(const std::string& option, const std::string& path) {
+    if (path.empty())
+        throw Error(kExitUsage, option + ": empty value (an unset variable?): give one, or drop the option");
+}
+
+namespace {
+
+// `path` as an absolute path without "." or ".." parts, its folder resolved (symlinks) when it
+// exists: two spellings of one output compare equal.
+std::string normal_path(const std::string& path) {
+    std::string abs = path;
+    if (abs.empty() || abs[0] != '/') {
+        char cwd[4096];
+        if (getcwd(cwd, sizeof cwd) != nullptr) abs = std::string(cwd) + "/" + abs;
+    }
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= abs.size()) {
+        const std::size_t slash = std::min(abs.find('/', start), abs.size());
+        const std::string part = abs.substr(start, slash - start);
+        if (part == "..") {
+            if (!parts.empty()) parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        start = slash + 1;
+    }
+    std::string dir;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) dir += "/" + parts[i];
+    if (dir.empty()) dir = "/";
+    char real[PATH_MAX];
+    if (realpath(dir.c_str(), real) != nullptr) dir = real;
+    return (dir == "/" ? "" : dir) + "/" + (parts.empty() ? "" : parts.back());
+}
+
+bool same_output(const std::string& a, const std::string& b) {
+    const int fa = open_descriptor_of(a), fb = open_descriptor_of(b);
+    if (fa >= 0 && fa == fb) return true;
+    // Otherwise by the file itself: /dev/stdout and the file the shell redirected it to are one.
+    struct stat sa {}, sb {};
+    if (stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (fa >= 0 || fb >= 0) return false;
+    return normal_path(a) == normal_path(b);
+}
+
+}  // namespace
+
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    for (const auto& [option, path] : outputs) refuse_empty_path(option, path);
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        for (std::size_t j = i + 1; j < outputs.size(); ++j)
+            if (same_output(outputs[i].second, outputs[j].second))
+                throw Error(kExitUsage, outputs[i].first + " " + outputs[i].second + " and " + outputs[j].first + " " + outputs[j].second +
+                                            " name one file: each output needs its own");
+}
+
 namespace {
 
 // Where a symlink `-o` points, followed link by link (the last target may not exist yet, so
@@ -142,6 +247,17 @@ OutputFile::OutputFile(const std::string& path, const std::vector<std::string>& 
         return;
     }
     refuse_input_as_output(path, inputs);
+    // /dev/stdout, /dev/fd/N, /proc/self/fd/N: the descriptor as the shell opened it (appending
+    // for >>), never a temporary renamed over the file behind the link.
+    if (const int fd = open_descriptor_of(path); fd >= 0) {
+        const int flags = fcntl(fd, F_GETFL);
+        if (flags < 0) throw Error(kExitCannotWrite, path + ": cannot write: descriptor " + std::to_string(fd) + " is not open");
+        if ((flags & O_ACCMODE) == O_RDONLY)
+            throw Error(kExitCannotWrite, path + ": cannot write: descriptor " + std::to_string(fd) + " is open for reading only");
+        stdout_ = true;
+        fd_ = fd;
+        return;
+    }
     struct stat st {};
     const bool exists = stat(path.c_str(), &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) throw Error(kExitCannotWrite, path + ": is a directory");
@@ -192,7 +308,7 @@ void OutputFile::flush() {
                 buffer_.clear();
                 return;
             }
-            throw Error(kExitCannotWrite, (stdout_ ? std::string("stdout") : path_) + ": write failed: " + describe_errno(err));
+            throw Error(kExitCannotWrite, (path_ == "-" ? std::string("stdout") : path_) + ": write failed: " + describe_errno(err));
         }
         done += static_cast<std::size_t>(n);
     }
