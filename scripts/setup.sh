@@ -47,7 +47,8 @@ if ! "$usd_venv/bin/python" -c 'import pxr.UsdSkel' 2>/dev/null; then
     echo "setup: installing usd-core into $usd_venv" >&2
     mkdir -p build
     python3 -m venv "$usd_venv"
-    "$usd_venv/bin/pip" install -q --disable-pip-version-check usd-core
+    # Pinned: the oracle of a test is the version the test was checked against.
+    "$usd_venv/bin/pip" install -q --disable-pip-version-check usd-core==26.11
 fi
 
 # ccache makes a rebuild in another checkout or build folder cheap (scripts/ccache.bash).
