@@ -124,7 +124,7 @@ TEST_CASE("Bad files are refused with exit 3 naming the file", "[load][errors]")
     CHECK(error_code(dir.file("does_not_exist.glb")) == kExitBadInput);
     CHECK(error_code("/tmp") == kExitBadInput);
     CHECK(error_code(temp_file(dir, "empty.glb", "")) == kExitBadInput);
-    CHECK(error_code(temp_file(dir, "unknown.obj", "v 0 0 0\n")) == kExitBadInput);
+    CHECK(error_code(temp_file(dir, "unknown.xyz", "v 0 0 0\n")) == kExitBadInput);
     CHECK(error_code(temp_file(dir, "magic.glb", "NOPE0000000000000000000000")) == kExitBadInput);
     CHECK(error_code(temp_file(dir, "garbage.fbx", "this is not an fbx file at all")) == kExitBadInput);
     // A truncated copy of a real GLB (which must be there: an empty copy would also be refused).

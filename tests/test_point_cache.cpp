@@ -77,7 +77,7 @@ TEST_CASE("a mesh with a point cache deforms to the cache's samples, the skin ig
     }
 }
 
-TEST_CASE("a time between two samples blends them linearly; outside the samples it clamps", "[point_cache][corpus]") {
+TEST_CASE("a time between two samples blends them linearly and outside the samples it clamps", "[point_cache][corpus]") {
     Skinned s = skinned_samples();
     Scene cached = s.scene;
     attach_point_cache(cached, 0, std::make_shared<MemoryPointCache>("bend.cache", s.times, s.samples));
