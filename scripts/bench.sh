@@ -92,12 +92,13 @@ out = sys.argv[1]
 b = json.load(open(f"{out}/bench.json"))
 # Times of the fastest and of the median repetition. (Google Benchmark's "_min" rows also take
 # the minimum of items_per_second, the slowest rate: rates here come from times.)
-best, median = {}, {}
+best, median, traffic = {}, {}, {}
 for r in b["benchmarks"]:
     table = {"min": best, "median": median}.get(r.get("aggregate_name"))
     if table is None: continue
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[r["time_unit"]]
     table[r["run_name"].replace("/real_time", "")] = (r["real_time"] * scale, r.get("vertices", 0), r.get("scene_MB", 0))
+    if "read_MB" in r: traffic[r["run_name"].replace("/real_time", "")] = (r["read_MB"], r["written_MB"])
 numpy = max(float(m.group(1)) for m in re.finditer(r"([0-9.]+) Mvert-frames/s", open(f"{out}/numpy.txt").read()))
 def rate(name, table=best):
     t, v, _ = table[name]
@@ -111,6 +112,17 @@ for k in ("skin", "tension", "frame", "frame_all"):
         if n in best:
             m = f"   {rate(n, median):8.1f}  {rate(n, median)/numpy:6.1f}x" if n in median else ""
             print(f"{n:34s} {best[n][0]*1e3:7.2f} ms  {rate(n):8.1f} Mvert-frames/s  {rate(n)/numpy:6.1f}x numpy{m}")
+# The memory bound (issue 44): the bytes a frame of every mesh must read and write (the layouts'
+# sizes, bench/rigscope_bench.cpp frame_traffic) moved by a plain streaming pass in the same run,
+# against frame_all's time for them.
+for th in (1, 2):
+    fa_, sb = f"frame_all/tube/threads:{th}", f"stream_bound/tube/threads:{th}"
+    if fa_ in best and sb in best and sb in traffic:
+        rd, wr = traffic[sb]
+        gbs = (rd + wr) / 1e3 / best[sb][0]
+        print(f"memory bound, threads:{th}: a frame of every mesh reads {rd:.1f} MB and writes {wr:.1f} MB; streamed "
+              f"alone in {best[sb][0]*1e3:.2f} ms ({gbs:.1f} GB/s); frame_all {best[fa_][0]*1e3:.2f} ms: "
+              f"a frame runs at {100 * best[sb][0] / best[fa_][0]:.0f}% of the memory bound")
 # Dual-quaternion skinning against linear on the same mesh and frames (issue 31: at most 1.5x).
 for th in (1, 2):
     a, z = f"skin/tube/threads:{th}", f"skin_dq/tube/threads:{th}"
