@@ -54,6 +54,10 @@ public:
                 std::size_t block = kBlock);
 
     std::size_t vertex_count() const { return vertices_; }
+    // Linear skinning on the AVX2 kernel (src/core/skin_avx2.cpp) where the build has it and the
+    // CPU runs it, as the dual-quaternion kernel's switch decides; false: the Eigen loop. The
+    // same bits either way (tests/test_skin_simd.cpp sets it both ways).
+    bool avx2 = skin_dq_avx2_default();
     // Vertices per task when spread over threads: large enough that a task outweighs its
     // dispatch, small enough to balance two busy cores.
     static constexpr std::size_t kBlock = 16384;
