@@ -367,6 +367,75 @@ void BM_FrameAll(benchmark::State& state, std::string key) {
     state.counters["vertices"] = static_cast<double>(f.all_vertices);
 }
 
+// The bytes one frame of these meshes must move at the least (docs/benchmarks.md, "The memory
+// bound"): each array the frame reads, once, and each it writes, once, from the layouts' own
+// sizes. Skinning reads the rest positions and the influences (joint ids, weights) and writes
+// the deformed positions; the T pass reads those positions back (each once: a neighbour's
+// gather that hits the cache is not counted again), its batches (entries, degrees, starts,
+// last-vertex flags) and the rest lengths, and writes T. Morph deltas count where a target is
+// active in the fixture's clip; the bench tube has none.
+struct Traffic {
+    std::size_t read = 0, written = 0;
+};
+
+Traffic frame_traffic(const Scene& scene, const std::vector<MeshTension>& meshes) {
+    Traffic t;
+    for (const MeshTension& mt : meshes) {
+        const Mesh& m = scene.meshes[mt.mesh];
+        const std::size_t pos = m.positions.size() * sizeof(Eigen::Vector3f);
+        t.read += pos + m.influences.joints.size() * sizeof(std::uint16_t) + m.influences.weights.size() * sizeof(float);
+        t.written += pos;
+        const EdgeBatches& b = mt.batches;
+        t.read += pos + b.index.size() * 4 + b.degree.size() * 4 + b.start.size() * 4 + b.reads_last.size() +
+                  mt.rest_lengths.size() * 4;
+        t.written += mt.t.size() * sizeof(float);
+    }
+    return t;
+}
+
+// The memory bound of a frame: a streaming pass that reads and writes frame_traffic's bytes for
+// the first skinned mesh (`frame`; in frame_all the tube's unskinned copy does not move, so after
+// the first frame MeshTension skips it and a frame moves these bytes too),
+// in blocks over the same pool. Reads are summed as 32-bit words (the sum vectorises and its
+// adds hide under the loads), writes store a word per iteration; what it takes is what moving
+// those bytes costs on this machine at that moment, whatever cache holds them.
+void BM_StreamBound(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    const Traffic tr = frame_traffic(f.scene(), f.first);
+    std::vector<std::uint32_t> src(tr.read / 4 + 1, 1u), dst(tr.written / 4 + 1);
+    constexpr std::size_t kBlock = 1 << 16;  // words per task, as principal_inputs
+    const std::size_t read_blocks = (src.size() + kBlock - 1) / kBlock, write_blocks = (dst.size() + kBlock - 1) / kBlock;
+    std::vector<std::uint32_t> sums(read_blocks);
+    std::uint32_t value = 0;
+    for (auto _ : state) {
+        ++value;
+        run_tasks(&pool, read_blocks + write_blocks, [&](std::size_t i) {
+            if (i >= read_blocks) {
+                const std::size_t b = (i - read_blocks) * kBlock;
+                std::fill(dst.begin() + b, dst.begin() + std::min(dst.size(), b + kBlock), value);
+                return;
+            }
+            const std::uint32_t* w = src.data() + i * kBlock;
+            const std::size_t n = std::min(kBlock, src.size() - i * kBlock);
+            std::uint32_t acc[8] = {};
+            std::size_t j = 0;
+            for (; j + 8 <= n; j += 8)
+                for (std::size_t l = 0; l < 8; ++l) acc[l] += w[j + l];
+            for (; j < n; ++j) acc[0] += w[j];
+            std::uint32_t s = 0;
+            for (std::uint32_t a : acc) s += a;
+            sums[i] = s;
+        });
+        benchmark::DoNotOptimize(sums.data());
+        benchmark::DoNotOptimize(dst.data());
+    }
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(tr.read + tr.written));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
+    state.counters["read_MB"] = static_cast<double>(tr.read) / 1e6;
+    state.counters["written_MB"] = static_cast<double>(tr.written) / 1e6;
+}
+
 // `rigscope lint FILE` after the load: every check of the run layer's job with its defaults, on
 // every mesh (one thread: lint has no frames to spread). lint_weights: the per-vertex weight
 // checks alone, the part that reads what a skinning frame reads.
@@ -453,6 +522,7 @@ void register_all() {
             on_threads(benchmark::RegisterBenchmark((std::string(name) + "/" + k).c_str(), fn, k));
         }
         on_threads(benchmark::RegisterBenchmark(("skin_dq/" + k).c_str(), BM_SkinDq, k));
+        on_threads(benchmark::RegisterBenchmark(("stream_bound/" + k).c_str(), BM_StreamBound, k));
         on_threads(benchmark::RegisterBenchmark(("principal_inputs/" + k).c_str(), BM_PrincipalInputs, k));
         for (const char* measure : {"area", "principal", "principal_smooth5", "principal_sse"}) {
             const std::string m = measure;

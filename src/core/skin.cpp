@@ -1,11 +1,13 @@
 #include "rigscope/core/skin.h"
 
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/point_cache.h"
 #include "rigscope/core/skin_dq.h"
+#include "skin_avx2.h"
 
 namespace rigscope {
 
@@ -177,13 +179,19 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
 
 void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
     const Mesh& mesh = scene.meshes[mesh_];
+    const bool was_cached = cached_;
     cached_ = cache_frame(mesh, pose);
     if (cached_) {  // read once here: deform_block runs on several threads
         cached_positions(mesh, pose.time, cache_positions_, cache_scratch_);
         joints_.assign(1, node_world(mesh, pose));
         morphs_.clear();
+        unchanged_ = false;
+        posed_ = true;
         return;
     }
+    // The last pose's inputs, to compare bit for bit (memcmp: -0 and 0 are different inputs).
+    last_joints_.swap(joints_);
+    last_morphs_.swap(morphs_);
     active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
     if (skinned_) {
         joint_matrices(scene, mesh, pose, joints_);
@@ -191,6 +199,19 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
     } else {
         joints_.assign(1, node_world(mesh, pose));
     }
+    auto same_morphs = [&] {
+        if (morphs_.size() != last_morphs_.size()) return false;
+        for (std::size_t i = 0; i < morphs_.size(); ++i)
+            if (morphs_[i].second != last_morphs_[i].second ||
+                std::memcmp(&morphs_[i].first, &last_morphs_[i].first, sizeof(float)) != 0)
+                return false;
+        return true;
+    };
+    // Dual quaternions come from the double world matrices, which two equal float products need
+    // not share: such a skin is always deformed again.
+    unchanged_ = posed_ && !was_cached && !dq_ && joints_.size() == last_joints_.size() &&
+                 std::memcmp(joints_.data(), last_joints_.data(), joints_.size() * sizeof(joints_[0])) == 0 && same_morphs();
+    posed_ = true;
 }
 
 void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
@@ -220,6 +241,13 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
         const std::size_t b = std::max<std::size_t>(begin, run.begin), e = std::min<std::size_t>(end, run.end);
         const std::uint32_t count = run.count;
         const std::size_t first = run.first + (b - run.begin) * count;
+#if defined(RIGSCOPE_AVX2_KERNEL)
+        // Without morphs, on AVX2 CPUs: the same bits, half the blend's instructions.
+        if (avx2 && count > 0 && morphs_.empty()) {
+            detail::skin_linear_avx2(J->data(), joints + first, weights + first, count, base->data(), b, e, out->data());
+            continue;
+        }
+#endif
         // A fixed count per run lets the compiler unroll the blend for the common counts.
         auto each = [&](auto blend) {
             const std::uint16_t* j = joints + first;
@@ -260,6 +288,11 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
 void MeshDeformer::deform(const Scene& scene, const Pose& pose, std::vector<Eigen::Vector3f>& out, ThreadPool* pool,
                           std::size_t block) {
     set_pose(scene, pose);
+    deform_posed(scene, out, pool, block);
+}
+
+void MeshDeformer::deform_posed(const Scene& scene, std::vector<Eigen::Vector3f>& out, ThreadPool* pool,
+                                std::size_t block) const {
     out.resize(vertices_);
     block = std::max<std::size_t>(block, 1);
     const std::size_t blocks = (vertices_ + block - 1) / block;

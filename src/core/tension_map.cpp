@@ -30,11 +30,18 @@ MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const st
 }
 
 void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* pool) {
-    deformer.deform(scene, pose, deformed, pool, block_vertices);
+    deformer.set_pose(scene, pose);
+    // The same inputs as the frame before, bit for bit: its positions, T, maps and counts stand
+    // as they are (the same bits a second evaluation would give). A mesh that no joint moves in
+    // this frame, a static prop or a held pose, costs nothing then.
+    if (deformer.pose_unchanged() && from_pose_) return;
+    deformer.deform_posed(scene, deformed, pool, block_vertices);
     evaluate_positions(deformed, pool);
+    from_pose_ = true;
 }
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
+    from_pose_ = false;  // what follows need not be the deformer's pose
     t.resize(topo.welded_count());
     if (fuses_edge_t()) {  // T comes from the principal kernel's pass
         evaluate_measure(positions, pool);

@@ -52,8 +52,20 @@ public:
     // Whole mesh in blocks of `block` vertices; out is resized.
     void deform(const Scene& scene, const Pose& pose, std::vector<Eigen::Vector3f>& out, ThreadPool* pool = nullptr,
                 std::size_t block = kBlock);
+    // deform() after set_pose(): the pose already set.
+    void deform_posed(const Scene& scene, std::vector<Eigen::Vector3f>& out, ThreadPool* pool = nullptr,
+                      std::size_t block = kBlock) const;
+    // Whether the last set_pose() gave the same inputs, bit for bit, as the one before it: the
+    // same joint (or node) matrices and the same morph weights, no point cache. The positions
+    // are then the same bits as that pose's, and a caller that kept them need not deform again
+    // (a static prop in a rig, a held pose).
+    bool pose_unchanged() const { return unchanged_; }
 
     std::size_t vertex_count() const { return vertices_; }
+    // Linear skinning on the AVX2 kernel (src/core/skin_avx2.cpp) where the build has it and the
+    // CPU runs it, as the dual-quaternion kernel's switch decides; false: the Eigen loop. The
+    // same bits either way (tests/test_skin_simd.cpp sets it both ways).
+    bool avx2 = skin_dq_avx2_default();
     // Vertices per task when spread over threads: large enough that a task outweighs its
     // dispatch, small enough to balance two busy cores.
     static constexpr std::size_t kBlock = 16384;
@@ -76,12 +88,16 @@ private:
     // the morph targets with a non-zero weight, in target order.
     std::vector<Eigen::Matrix4f> joints_;
     std::vector<std::pair<float, const Eigen::Vector3f*>> morphs_;
+    std::vector<Eigen::Matrix4f> last_joints_;  // the pose before: pose_unchanged()
+    std::vector<std::pair<float, const Eigen::Vector3f*>> last_morphs_;
     std::vector<Affine3x4> affine_;
     bool dq_ = false;  // the skin blends dual quaternions (skin_dq.h)
     DqFrame dq_frame_;
     DqLanes dq_lanes_;  // the influences regrouped for the AVX2 kernel, when it runs
     // The pose's positions from the mesh's point cache (Mesh::cache), read by set_pose.
     bool cached_ = false;
+    bool unchanged_ = false;  // pose_unchanged()
+    bool posed_ = false;      // set_pose has run
     std::vector<Eigen::Vector3f> cache_positions_;
     CacheScratch cache_scratch_;
 };

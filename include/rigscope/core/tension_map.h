@@ -82,6 +82,10 @@ private:
     bool fuses_edge_t() const { return measure.measure == Measure::principal && principal_kernel.fuses_edge_t(); }
     void evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool);
     std::vector<float> smooth_values_, smooth_scratch_;
+    // Whether deformed, t and the measure hold what evaluate() made of the deformer's last pose
+    // (false after evaluate_positions of other positions): evaluate() then skips a pose that
+    // did not change.
+    bool from_pose_ = false;
     std::vector<std::size_t> block_edge_degenerate_;  // per task: tension_block's count, from the principal pass
 };
 
