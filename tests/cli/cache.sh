@@ -38,6 +38,24 @@ check "and finds the same vertices, frames and T" -- cmp -s "$WORK/check_glb.txt
 expect 0 "report with --cache" -- "$RIGSCOPE" -q report "$WORK/n/ref.obj" --cache "$WORK/c/cloth.pc2" -o "$WORK/r.html"
 check "the report has frames" -- grep -q "Cylinder" "$WORK/r.html"
 
+expect 0 "diff with --cache (both files take it)" -- "$RIGSCOPE" -q diff "$WORK/n/ref.obj" "$GLB" --cache "$WORK/c/cloth.pc2"
+check "the same cache on the same surface: no vertex moved" -- grep -q "no vertex moved" "$WORK/out"
+
+# Corpus rigs: each file's own deformation as a PC2 on the file itself (the skin then ignored)
+# gives its tension byte for byte; arnaud.fbx has no clip, so its --rom sweep is the motion.
+CORPUS=${RIGSCOPE_CORPUS:-../shared/corpus}
+for spec in "khronos/cesium_man.gltf" "khronos/rigged_simple.gltf" "pab/arnaud.fbx --rom"; do
+    set -- $spec
+    f=$CORPUS/$1; shift
+    name=$(basename "$f")
+    expect 0 "$name: deform" -- "$RIGSCOPE" -q deform "$f" "$@" --format csv -o "$WORK/rig.csv"
+    rm -rf "$WORK/rc"
+    python3 tests/cli/write_cache.py "$WORK/rig.csv" 24 "$WORK/rc" >/dev/null || { echo "FAIL: write_cache.py $name"; failures=$((failures + 1)); continue; }
+    expect 0 "$name: tension" -- "$RIGSCOPE" -q tension "$f" "$@" --format csv -o "$WORK/rig_t.csv"
+    expect 0 "$name: tension from its PC2" -- "$RIGSCOPE" -q tension "$f" --cache "$WORK/rc/cloth.pc2" --format csv -o "$WORK/rig_c.csv"
+    check "$name: the same tension, byte for byte" -- cmp -s "$WORK/rig_t.csv" "$WORK/rig_c.csv"
+done
+
 # Bad caches: one line naming the file, no output.
 c=$WORK/c
 head -c 5000 "$c/cloth.pc2" >"$c/truncated.pc2"
