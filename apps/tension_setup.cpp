@@ -7,7 +7,21 @@ void add_tension_options(CLI::App* cmd, TensionOptions& opt) {
     add_weld_option(cmd, opt.input);
     add_skinning_option(cmd, opt.input);
     add_threads_option(cmd, opt.input);
-    auto* ref = cmd->add_option("--reference", opt.reference, "Rest mesh from this file (same vertex count); default: FILE's bind pose");
+    auto* ref = cmd->add_option("--reference", opt.reference,
+                                "Rest mesh from this file (any format read: a neutral OBJ or PLY too); default: FILE's bind pose");
+    cmd->add_option("--reference-match", opt.reference_match,
+                    "Pair the reference's vertices by index (default: vertex i, or welded vertex i) or by position (at the bind pose)")
+        ->check(CLI::IsMember({"index", "position"}))
+        ->needs(ref)
+        ->each([&opt](const std::string&) { opt.reference_match_set = true; });
+    cmd->add_option("--reference-scale", opt.reference_scale, "Scale the reference's positions by S first (0.01: centimetres to metres)")
+        ->check(positive_number())
+        ->needs(ref)
+        ->each([&opt](const std::string&) { opt.has_reference_scale = true; });
+    cmd->add_option("--reference-tolerance", opt.reference_tolerance,
+                    "--reference-match position: pair within this fraction of the diagonal (default 1e-4)")
+        ->check(number_in(0.0, 1.0))
+        ->needs(ref);
     cmd->add_option("--reference-frame", opt.reference_frame, "Rest mesh from this frame of the animation")
         ->excludes(ref)
         ->each([&opt](const std::string&) { opt.has_reference_frame = true; });

@@ -121,7 +121,9 @@ PYBIND11_MODULE(_rigscope, m) {
           py::arg("rig") = py::none(), py::arg("weld") = true, py::arg("mesh") = py::none(), py::arg("fps") = py::none(),
           py::arg("retarget") = "rotation", py::arg("max_memory") = 8192.0, py::arg("allow_outside_uris") = false,
           py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = 60.0,
-          py::arg("rom_frames") = 24, py::arg("skinning") = "file", "Loads FILE (glTF or FBX) with the CLI's input options; returns a Session");
+          py::arg("rom_frames") = 24, py::arg("skinning") = "file", py::arg("cache") = py::none(), py::arg("reference") = py::none(),
+          py::arg("reference_match") = py::none(), py::arg("reference_scale") = py::none(),
+          "Loads FILE (glTF, FBX, Collada, USD, OBJ, PLY) with the CLI's input options; returns a Session");
     rigscope_python::add_check_calls(m);
     rigscope_python::add_diff_calls(m);
 }

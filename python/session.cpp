@@ -263,7 +263,15 @@ py::object Session::baked(int mesh, const std::vector<std::uint32_t>& vertices, 
 TensionOptions Session::tension_options(const TensionArgs& a) const {
     TensionOptions t;
     t.input = opt_;
-    t.reference = given(a.reference, "reference=");
+    t.reference = given(a.reference ? a.reference : (a.reference_frame ? std::nullopt : reference_), "reference=");
+    if (reference_match_) {
+        t.reference_match = *reference_match_;
+        t.reference_match_set = true;
+    }
+    if (reference_scale_) {
+        t.reference_scale = *reference_scale_;
+        t.has_reference_scale = true;
+    }
     if (a.reference_frame) {
         t.reference_frame = *a.reference_frame;
         t.has_reference_frame = true;
@@ -307,8 +315,11 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
                               const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
                               const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
                               unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames,
-                              const std::string& skinning) {
+                              const std::string& skinning, const std::optional<std::string>& cache,
+                              const std::optional<std::string>& reference, const std::optional<std::string>& reference_match,
+                              const std::optional<double>& reference_scale) {
     InputOptions o;
+    o.cache = given(cache, "cache=");
     o.file = file;
     o.clip = given(clip, "clip=");
     o.animation = given(animation, "animation=");
@@ -329,7 +340,17 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
     o.rom_options.angle_deg = rom_angle;
     o.rom_options.frames_per_sweep = rom_frames;
     o.skinning = skinning;
-    return std::make_shared<Session>(std::move(o));
+    // The reference keywords are checked here as tension() would (a bad value fails at load,
+    // where it was given), and kept for the calls that evaluate T.
+    TensionOptions t;
+    t.input = o;
+    t.reference = given(reference, "reference=");
+    if (reference_match) t.reference_match = *reference_match, t.reference_match_set = true;
+    if (reference_scale) t.reference_scale = *reference_scale, t.has_reference_scale = true;
+    check_tension_options(t);
+    auto s = std::make_shared<Session>(std::move(o));
+    s->set_reference(reference, reference_match, reference_scale);
+    return s;
 }
 
 }  // namespace rigscope_python

@@ -43,6 +43,12 @@ class Session {
 public:
     friend struct SessionCalls;  // check_calls.cpp: the rig-CI jobs on the session's input
     explicit Session(InputOptions opt);
+    // load()'s reference keywords, the defaults of the calls that evaluate T.
+    void set_reference(std::optional<std::string> file, std::optional<std::string> match, std::optional<double> scale) {
+        reference_ = std::move(file);
+        reference_match_ = std::move(match);
+        reference_scale_ = scale;
+    }
 
     const std::string& file() const { return opt_.file; }
 
@@ -102,6 +108,10 @@ private:
     std::vector<std::string> names() const;
 
     InputOptions opt_;
+    // load()'s reference=, reference_match=, reference_scale=: what tension() (and the calls
+    // that evaluate T) use where their own keywords say nothing.
+    std::optional<std::string> reference_, reference_match_;
+    std::optional<double> reference_scale_;
     Input in_;
     std::mutex mutex_;  // calls release the GIL: one evaluation of a session at a time
 };
@@ -111,6 +121,8 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
                               const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
                               const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
                               unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames,
-                              const std::string& skinning);
+                              const std::string& skinning, const std::optional<std::string>& cache,
+                              const std::optional<std::string>& reference, const std::optional<std::string>& reference_match,
+                              const std::optional<double>& reference_scale);
 
 }  // namespace rigscope_python

@@ -83,6 +83,38 @@ for i in 1 2 3; do
     timed lint_cmd "$build/rigscope" lint "$tube" -o "$out/lint.json"
     timed tension2_cmd "$build/rigscope" tension "$tube" --frames "$first_two" --format json -o "$out/two_frames.json"
 done
+# A point cache (issue 42: "a PC2 of the bench tube over 231 frames runs tension at no less than
+# the skinned glb's rate, in the same memory"): the skinned mesh's 231 frames at --fps 240, as the
+# Python module deforms them, written as PC2 (start frame the clip's first, rate 1); then tension
+# of that mesh from the glb's skin and from the cache (its skin ignored), alternately, best of 3.
+env PYTHONPATH="$build/python" "$python" - "$tube" "$out/out240.json" "$out/tube.pc2" <<'PY'
+import json, struct, sys, warnings
+import rigscope
+warnings.simplefilter("ignore")
+first = json.load(open(sys.argv[2]))["frames"][0]["frame"]
+p = rigscope.load(sys.argv[1], fps=240, mesh="Cylinder").deform()
+with open(sys.argv[3], "wb") as f:
+    f.write(b"POINTCACHE2\0" + struct.pack("<iiffi", 1, p.shape[1], float(first), 1.0, p.shape[0]))
+    f.write(p.astype("<f4").tobytes())
+PY
+for i in 1 2 3; do
+    timed skin_mesh "$build/rigscope" -q tension "$tube" --mesh Cylinder --fps 240 --format json -o "$out/skin_mesh.json"
+    timed cache_mesh "$build/rigscope" -q tension "$tube" --mesh Cylinder --fps 240 --cache "$out/tube.pc2" --format json -o "$out/cache_mesh.json"
+done
+cache_mb=$(( $(stat -c %s "$out/tube.pc2") / 1000000 ))
+# The two runs' T extremes per frame are the same numbers (the cache holds the skin's floats);
+# only the run record's input options differ.
+"$python" - "$out" "$cache_mb" <<'PY'
+import json, sys
+out, mb = sys.argv[1], sys.argv[2]
+runs = {k: [tuple(map(float, l.split())) for l in open(f"{out}/{k}")] for k in ("skin_mesh", "cache_mesh")}
+a, b = (json.load(open(f"{out}/{k}.json"))["frames"] for k in ("skin_mesh", "cache_mesh"))
+same = a == b
+ws, wc = min(w for w, _ in runs["skin_mesh"]), min(w for w, _ in runs["cache_mesh"])
+ms, mc = max(m for _, m in runs["skin_mesh"]) / 1024, max(m for _, m in runs["cache_mesh"]) / 1024
+print(f"point cache, the tube's skinned mesh, {len(a)} frames: skinned glb {ws:.3f} s, PC2 ({mb} MB) {wc:.3f} s = "
+      f"{ws / wc:.2f}x the skinned rate; peak RSS {ms:.0f} MB vs {mc:.0f} MB; per-frame T extremes {'the same' if same else 'DIFFER'}")
+PY
 # Resident size of a run that loads nothing: the executable and its libraries.
 /usr/bin/time -f "%M" -o "$out/baseline_rss" "$build/rigscope" --version >/dev/null
 

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [fbx_ascii] [collada]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz obj ply)
+[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz obj ply pc2 mdd)
 corpus_root=${RIGSCOPE_CORPUS:-$(pwd)/../shared/corpus}
 build=build-fuzz
 
@@ -105,6 +105,18 @@ for k in obj ply; do
     done < <(find "$corpus_root" "$build/seeds/neutral" -type f -iname "*.$k" -size -200k 2>/dev/null)
     rm -rf "$build/seeds/neutral"
 done
+# PC2 and MDD: tests/cli/write_cache.py's caches of bend_cylinder's first five frames.
+if [[ " ${targets[*]} " == *" pc2 "* || " ${targets[*]} " == *" mdd "* ]]; then
+    caches="$build/seeds/caches"
+    mkdir -p "$caches" "$build/seeds/pc2" "$build/seeds/mdd"
+    rig=build/rigscope  # setup's build; the fuzz build's own CLI otherwise
+    [ -x "$rig" ] || rig="$build/rigscope"
+    "$rig" -q deform data/bend_cylinder.glb --frames 1..5 --format csv -o "$caches/deform.csv"
+    /usr/bin/python3 tests/cli/write_cache.py "$caches/deform.csv" 24 "$caches" >/dev/null
+    cp "$caches/cloth.pc2" "$caches/welded.pc2" "$build/seeds/pc2/"
+    cp "$caches/cloth.mdd" "$build/seeds/mdd/"
+    rm -rf "$caches"
+fi
 # USD: the corpus's layers and package, and the crafted scenes of scripts/usd/make_scenes.py in
 # both encodings when setup's usd-core venv is there (its .usdc files are the only crate seeds).
 if [[ " ${targets[*]} " == *" usd"* ]]; then

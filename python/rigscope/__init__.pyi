@@ -319,4 +319,8 @@ def load(
     rom_angle: float = 60.0,
     rom_frames: int = 24,
     skinning: str = "file",  # "file" (the FBX skin's SkinningType), "linear" or "dq"
+    cache: Optional[PathArg] = None,  # PC2, MDD or a numbered OBJ sequence animating the mesh
+    reference: Optional[PathArg] = None,  # the rest mesh of tension() and check() (tension(reference=) overrides)
+    reference_match: Optional[str] = None,  # "index" (default) or "position"
+    reference_scale: Optional[float] = None,  # the reference's positions times this first
 ) -> Session: ...

@@ -10,7 +10,9 @@
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/retarget.h"
 #include "rigscope/farm/chunk.h"
+#include "rigscope/core/topology.h"
 #include "rigscope/io/output.h"
+#include "rigscope/io/point_cache_reader.h"
 #include "rigscope/io/rig_reader.h"
 #include "rigscope/run/run_budget.h"
 
@@ -107,6 +109,8 @@ void check_input_options(const InputOptions& opt) {
         throw Error(kExitUsage, "--skinning: '" + opt.skinning + "' is not file, linear or dq");
     if (opt.threads > kMaxThreads) throw Error(kExitUsage, "--threads: at most " + std::to_string(kMaxThreads));
     if (opt.rom && (!opt.clip.empty() || !opt.animation.empty())) throw Error(kExitUsage, "--rom excludes --clip and --animation");
+    if (!opt.cache.empty() && (opt.rom || !opt.animation.empty() || !opt.clip.empty()))
+        throw Error(kExitUsage, "--cache is the animation: it excludes --rom, --animation and --clip");
     if (opt.retarget != "rotation" && opt.animation.empty())
         throw Error(kExitUsage, "--retarget " + opt.retarget + ": it applies --animation's clip; give --animation FILE or drop it");
 }
@@ -116,6 +120,50 @@ namespace {
 // A file's warning as it is logged: naming the file, as errors do (a glTF's start with it already).
 std::string naming(const std::string& file, const std::string& warning) {
     return warning.rfind(file + ": ", 0) == 0 ? warning : file + ": " + warning;
+}
+
+// --cache: the cache animates the one selected mesh; its samples' span is the clip (without
+// channels: the cache moves the points, nothing moves the joints). A cache of a mesh's welded
+// vertices (a glTF split at seams) pairs point i with the i-th welded vertex in order of first
+// file vertex, as --reference-match index does.
+void attach_cache(Input& in, const InputOptions& opt, const LoadOptions& lo) {
+    if (in.meshes.size() != 1)
+        throw Error(kExitMismatch, opt.cache + ": a point cache animates one mesh; " + opt.file + " has " +
+                                       std::to_string(in.meshes.size()) + " selected: choose one with --mesh");
+    in.paths.push_back(opt.cache);
+    std::shared_ptr<const PointCache> cache = open_point_cache(opt.cache, in.fps, lo);
+    // MDD stores seconds: without --fps, its own spacing is the frame rate where it is even
+    // (Blender's exporter writes frame / fps), so its samples are the frames.
+    const std::vector<double>& t = cache->times();
+    std::string ext = opt.cache.size() > 4 ? opt.cache.substr(opt.cache.size() - 4) : "";
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (opt.fps <= 0 && t.size() > 1 && ext == ".mdd") {
+        const double step = (t.back() - t.front()) / double(t.size() - 1);
+        bool even = step > 0;
+        for (std::size_t i = 1; i < t.size() && even; ++i) even = std::abs((t[i] - t[i - 1]) - step) <= 1e-4 * step;
+        if (even) in.fps = std::round(1e3 / step) / 1e3;
+    }
+    const int m = in.meshes.front();
+    const Mesh& mesh = in.scene.meshes[m];
+    std::vector<std::uint32_t> point_of_vertex;
+    if (cache->point_count() != mesh.vertex_count()) {
+        const Topology topo = blaming(opt.file, [&] { return build_topology(mesh, in.weld, kWeldRelativeTolerance, false); });
+        if (cache->point_count() == topo.welded_count()) {
+            std::vector<std::uint32_t> order(topo.welded_count());
+            for (std::uint32_t w = 0; w < order.size(); ++w) order[w] = w;
+            std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return topo.representative[a] < topo.representative[b]; });
+            std::vector<std::uint32_t> rank(order.size());
+            for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+            point_of_vertex.resize(mesh.vertex_count());
+            for (std::size_t v = 0; v < point_of_vertex.size(); ++v) point_of_vertex[v] = rank[topo.welded_of[v]];
+        }
+    }
+    for (const std::string& w : attach_point_cache(in.scene, m, cache, std::move(point_of_vertex))) spdlog::warn("{}: {}", opt.file, w);
+    in.clip = Clip{};
+    in.clip.name = "cache";
+    in.clip.start = t.front();
+    in.clip.end = t.back();
+    in.has_clip = in.has_cache = true;
 }
 
 // What load_input does once the scene is in memory (check_and_read_rig has run).
@@ -147,7 +195,9 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
     if (!per_frame) return in;
 
     in.fps = opt.fps > 0 ? opt.fps : in.scene.fps;
-    if (!opt.animation.empty()) {
+    if (!opt.cache.empty()) {
+        attach_cache(in, opt, lo);
+    } else if (!opt.animation.empty()) {
         Scene motion = load_scene(opt.animation, lo);
         in.paths.push_back(opt.animation);
         for (const auto& w : motion.warnings) spdlog::warn("{}", naming(opt.animation, w));
@@ -184,7 +234,7 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
         in.clip = *c;
         in.has_clip = true;
     }
-    if (in.has_clip && in.clip.channels.empty())
+    if (in.has_clip && in.clip.channels.empty() && !in.has_cache)
         throw Error(kExitBadInput, opt.file + ": clip '" + in.clip.name + "' has no channels (empty animation)");
 
     if (!opt.rig.empty()) {

@@ -9,6 +9,7 @@
 #include "rigscope/core/skin.h"
 #include "rigscope/io/load.h"
 #include "rigscope/run/run_budget.h"
+#include "reference_rest.h"
 
 namespace rigscope {
 
@@ -36,6 +37,16 @@ void check_tension_options(const TensionOptions& opt) {
     if (opt.smooth < 0 || opt.smooth > 10000) throw Error(kExitUsage, "--smooth: " + std::to_string(opt.smooth) + " is not from 0 to 10000");
     if (opt.smooth_weights != "uniform" && opt.smooth_weights != "cotan")
         throw Error(kExitUsage, "--smooth-weights: '" + opt.smooth_weights + "' is not uniform or cotan");
+    if (opt.reference_match != "index" && opt.reference_match != "position")
+        throw Error(kExitUsage, "--reference-match: '" + opt.reference_match + "' is not index or position");
+    if (!(opt.reference_scale > 0) || !std::isfinite(opt.reference_scale))
+        throw Error(kExitUsage, "--reference-scale: must be a positive number");
+    if (!(opt.reference_tolerance > 0) || !(opt.reference_tolerance < 1))
+        throw Error(kExitUsage, "--reference-tolerance: must be more than 0 and less than 1 (a fraction of the diagonal)");
+    if (opt.reference.empty()) {
+        if (opt.reference_match_set) throw Error(kExitUsage, "--reference-match: pairs a --reference FILE; give one or drop it");
+        if (opt.has_reference_scale) throw Error(kExitUsage, "--reference-scale: scales a --reference FILE; give one or drop it");
+    }
     if (opt.smooth_weights != "uniform" && opt.smooth == 0)
         throw Error(kExitUsage, "--smooth-weights " + opt.smooth_weights + ": it weighs --smooth's averaging; give --smooth N or drop it");
 }
@@ -59,27 +70,36 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
     } else {
         pose = bind_pose(in.scene);
     }
-    std::vector<Eigen::Vector3f> rest;
+    std::vector<Eigen::Vector3f> rest, bind;
     out.reserve(in.meshes.size());
     for (int m : in.meshes) {
         const Mesh& mesh = in.scene.meshes[m];
+        std::optional<ReferenceNames> names;
         if (ref_scene) {
-            // The reference's mesh of the same name, else of the same index.
+            // The reference's mesh of the same name, else of the same index, else its only mesh
+            // for a run of one mesh (an OBJ neutral names its object as its modeller did).
             int rm = -1;
             for (std::size_t i = 0; i < ref_scene->meshes.size() && rm < 0; ++i)
                 if (ref_scene->meshes[i].name == mesh.name) rm = static_cast<int>(i);
             if (rm < 0 && m < static_cast<int>(ref_scene->meshes.size())) rm = m;
+            if (rm < 0 && ref_scene->meshes.size() == 1 && in.meshes.size() == 1) rm = 0;
             if (rm < 0) throw Error(kExitMismatch, opt.reference + ": no mesh '" + mesh.name + "' (nor a mesh " + std::to_string(m) + ") to use as reference");
-            const Mesh& rmesh = ref_scene->meshes[rm];
-            if (rmesh.vertex_count() != mesh.vertex_count())
-                throw Error(kExitMismatch, opt.reference + ": mesh '" + rmesh.name + "' has " + std::to_string(rmesh.vertex_count()) +
-                                               " vertices, " + opt.input.file + " mesh '" + mesh.name + "' has " +
-                                               std::to_string(mesh.vertex_count()));
-            deform_mesh(*ref_scene, rm, pose, rest);
+            names = ReferenceNames{opt.input.file, mesh.name, opt.reference, ref_scene->meshes[rm].name};
+            std::vector<Eigen::Vector3f> ref;
+            deform_mesh(*ref_scene, rm, pose, ref);
+            deform_mesh(in.scene, m, bind_pose(in.scene), bind);
+            const Topology topo = blaming(opt.input.file, [&] { return build_topology(mesh, in.weld, kWeldRelativeTolerance, false); });
+            rest = reference_rest(bind, topo, std::move(ref), opt, *names);
         } else {
             deform_mesh(in.scene, m, pose, rest);
         }
         blaming(opt.input.file, [&] { out.emplace_back(in.scene, m, in.weld, rest, opt.measure_options()); });
+        if (names) {
+            // The bind pose against the reference: a reference in another vertex order is far
+            // from T = 1 nearly everywhere (the first frame evaluates anew).
+            out.back().evaluate_positions(bind);
+            check_reference_order(out.back().t, opt, *names);
+        }
         const MeshTension& mt = out.back();
         if (mt.rest_degenerate)
             spdlog::warn("{}: mesh '{}': {} welded vertices have no edge or zero rest length; their T is 1", opt.input.file, mesh.name,

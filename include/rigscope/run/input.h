@@ -38,6 +38,9 @@ struct InputOptions {
     // --skinning file|linear|dq: each skin's own method (FBX SkinningType), or every skin
     // linear, or every skin dual-quaternion (docs/methods.md "Skinning methods").
     std::string skinning = "file";
+    // --cache FILE: a point cache (PC2, MDD, numbered OBJ sequence) animates the selected mesh;
+    // its samples are the frames (point_cache_reader.h).
+    std::string cache;
 };
 
 // The largest --max-memory: 2^40 MiB (a petabyte) is far past any machine and still far from
@@ -63,6 +66,7 @@ struct Input {
     std::vector<std::string> paths;  // every input file, so outputs never overwrite one
     ResolvedRig rig;             // --rig, resolved against scene; empty without one
     std::uint64_t max_memory = 0;  // --max-memory in bytes: the whole run's budget, not only the load's
+    bool has_cache = false;      // --cache: clip spans the cache's samples and has no channels
     bool has_rom = false;        // --rom: clip is rom.clip, and rom names each frame's sweep
     RomPlan rom;
 

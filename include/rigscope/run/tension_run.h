@@ -17,6 +17,13 @@ namespace rigscope {
 struct TensionOptions {
     InputOptions input;
     std::string reference;          // --reference FILE
+    // --reference-match index|position (reference_rest.h); set: the user chose it (a suspect
+    // vertex order is then a warning, not a refusal).
+    std::string reference_match = "index";
+    bool reference_match_set = false;
+    double reference_scale = 1;     // --reference-scale S: the reference's positions times S
+    bool has_reference_scale = false;
+    double reference_tolerance = 1e-4;  // --reference-tolerance F: position pairing, of the diagonal
     long reference_frame = 0;       // --reference-frame N
     bool has_reference_frame = false;
     TensionParams params;

@@ -1,0 +1,58 @@
+"""rigscope.load(base, cache=, reference=, reference_match=, reference_scale=) (issue 42 item 5):
+the same numbers as the CLI's --cache and --reference-match, on bend_cylinder and the caches and
+neutrals tests/cli/write_cache.py, write_neutral.py and reference_match.py write (their own
+readers of the formats, not rigscope's). The cache holds the skin's positions bit for bit, so
+T from OBJ + cache is the skinned glb's exactly; a shuffled neutral paired by position is the
+bind mesh again, exactly."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import rigscope
+from conftest import DATA, ROOT
+
+BEND = DATA / "bend_cylinder.glb"
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory, cli):
+    d = tmp_path_factory.mktemp("cache")
+    tools = ROOT / "tests" / "cli"
+    subprocess.run([sys.executable, tools / "write_neutral.py", BEND, d], check=True, capture_output=True)
+    subprocess.run([sys.executable, tools / "reference_match.py", d / "ref.obj", d], check=True, capture_output=True)
+    (d / "deform.csv").write_text(cli("deform", BEND, "--format", "csv"))
+    subprocess.run([sys.executable, tools / "write_cache.py", d / "deform.csv", "24", d], check=True, capture_output=True)
+    return d
+
+
+def test_cache_gives_the_skinned_tension(files):
+    want = rigscope.load(BEND).tension()
+    got = rigscope.load(files / "ref.obj", cache=files / "cloth.pc2").tension()
+    assert got.frames == want.frames
+    assert np.array_equal(got.t, want.t)
+    seq = rigscope.load(files / "ref.obj", cache=files / "seq" / "cloth_0001.obj").tension()
+    assert np.array_equal(seq.t, want.t)
+
+
+def test_reference_by_position_recovers_a_shuffled_neutral(files):
+    want = rigscope.load(BEND).tension(frames="1..91:15")
+    got = rigscope.load(BEND, reference=files / "permuted.obj", reference_match="position").tension(frames="1..91:15")
+    assert np.array_equal(got.t, want.t)
+    with pytest.raises(rigscope.MismatchError, match="another order"):
+        rigscope.load(BEND, reference=files / "permuted.obj").tension(frames="1")
+
+
+def test_reference_scale(files):
+    with pytest.raises(rigscope.MismatchError, match="--reference-scale 0.01"):
+        rigscope.load(BEND, reference=files / "cm.obj").tension(frames="1")
+    r = rigscope.load(BEND, reference=files / "cm.obj", reference_scale=0.01).tension(frames="1")
+    assert np.allclose(r.t, 1, atol=1e-5)  # x100 then x0.01 in float: a rounding or two
+
+
+def test_bad_keywords_are_refused_at_load():
+    with pytest.raises(rigscope.BadValueError, match="--reference-match"):
+        rigscope.load(BEND, reference=BEND, reference_match="nearest")
+    with pytest.raises(rigscope.BadValueError, match="--reference-scale"):
+        rigscope.load(BEND, reference_scale=0.01)
