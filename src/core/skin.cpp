@@ -13,8 +13,8 @@ namespace rigscope {
 
 namespace {
 
-// Every path below computes a vertex the same way, so deform_mesh, skin_positions and
-// MeshDeformer agree bit for bit: morph deltas added in target order, then the joint matrices
+// Every path below computes a vertex the same way, so deform_mesh and MeshDeformer
+// agree bit for bit: morph deltas added in target order, then the joint matrices
 // blended in influence order (one 4x4 per vertex instead of one transform per influence; Eigen
 // does it in whole SIMD registers), then p' = c0 x + c1 y + c2 z + c3.
 using Morphs = std::vector<std::pair<float, const Eigen::Vector3f*>>;
@@ -28,14 +28,6 @@ inline Eigen::Vector3f morphed(const Eigen::Vector3f* base, const Morphs& morphs
 inline Eigen::Vector3f transform(const Eigen::Matrix4f& m, const Eigen::Vector3f& p) {
     const Eigen::Vector4f r = m.col(0) * p.x() + m.col(1) * p.y() + m.col(2) * p.z() + m.col(3);
     return r.head<3>();
-}
-
-Eigen::Matrix4f to_matrix(const Affine3x4& a) {
-    Eigen::Matrix4f m;
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 4; ++c) m(r, c) = a.m[r * 4 + c];
-    m.row(3) << 0, 0, 0, 1;
-    return m;
 }
 
 void joint_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::vector<Eigen::Matrix4f>& out) {
@@ -107,23 +99,6 @@ void skin_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::
     for (std::size_t j = 0; j < m.size(); ++j)
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 4; ++c) out[j].m[r * 4 + c] = m[j](r, c);
-}
-
-void morph_positions(const Mesh& mesh, const std::vector<float>& weights, std::vector<Eigen::Vector3f>& out) {
-    Morphs morphs;
-    active_morphs(mesh, weights, morphs);
-    out.resize(mesh.positions.size());
-    for (std::size_t v = 0; v < out.size(); ++v) out[v] = morphed(mesh.positions.data(), morphs, v);
-}
-
-void skin_positions(const Influences& inf, const std::vector<Affine3x4>& joints, const std::vector<Eigen::Vector3f>& in,
-                    std::vector<Eigen::Vector3f>& out) {
-    std::vector<Eigen::Matrix4f> m(joints.size());
-    for (std::size_t j = 0; j < joints.size(); ++j) m[j] = to_matrix(joints[j]);
-    out.resize(in.size());
-    const std::size_t n = std::min(in.size(), inf.vertex_count());
-    skin_csr(inf, m.data(), in.data(), {}, 0, n, out.data());
-    std::copy(in.begin() + n, in.end(), out.begin() + n);
 }
 
 void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out) {

@@ -22,14 +22,6 @@ struct Affine3x4 {
 // mesh has no skin.
 void skin_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::vector<Affine3x4>& out);
 
-// Base positions plus sum of weight x delta for targets with a non-zero weight.
-void morph_positions(const Mesh& mesh, const std::vector<float>& weights, std::vector<Eigen::Vector3f>& out);
-
-// Linear blend skinning of `in` (file vertices) with the mesh's influences. A vertex with no
-// influence keeps its position.
-void skin_positions(const Influences& influences, const std::vector<Affine3x4>& joints,
-                    const std::vector<Eigen::Vector3f>& in, std::vector<Eigen::Vector3f>& out);
-
 // The deformed mesh in world space at `pose`: morph, then skin with the glTF rule (the skinned
 // mesh node's own transform is ignored) by the skin's method (skin_dq.h for DualQuaternion and
 // Blend). An unskinned mesh is placed by its node's world matrix. A mesh with a point cache
@@ -64,7 +56,7 @@ public:
     std::size_t vertex_count() const { return vertices_; }
     // Linear skinning on the AVX2 kernel (src/core/skin_avx2.cpp) where the build has it and the
     // CPU runs it, as the dual-quaternion kernel's switch decides; false: the Eigen loop. The
-    // same bits either way (tests/test_skin_simd.cpp sets it both ways).
+    // same bits either way (tests/core/test_skin_simd.cpp sets it both ways).
     bool avx2 = skin_dq_avx2_default();
     // Vertices per task when spread over threads: large enough that a task outweighs its
     // dispatch, small enough to balance two busy cores.

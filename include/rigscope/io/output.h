@@ -114,20 +114,6 @@ inline std::string number_text(double v) {
 inline void append_number(std::string& out, int v) { append_number(out, static_cast<long>(v)); }
 inline void append_number(std::string& out, unsigned v) { append_number(out, static_cast<unsigned long>(v)); }
 
-// `,"key":[...]`: a JSON member holding n elements, element i written by item(i) (the chunk
-// records' per-vertex arrays).
-template <typename Item>
-void append_json_list(std::string& out, const char* key, std::size_t n, Item item) {
-    out += ",\"";
-    out += key;
-    out += "\":[";
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i) out += ',';
-        item(i);
-    }
-    out += ']';
-}
-
 // A CSV field: quoted when it holds a comma, quote or newline.
 void append_csv_field(std::string& out, std::string_view s);
 // A JSON string literal with escapes (json_writer.cpp; JsonWriter writes strings through it).

@@ -101,13 +101,6 @@ std::vector<std::pair<const Object*, const Link*>> Document::destinations(std::i
     return linked(*this, by_src_, links_, src, false, kind);
 }
 
-bool Document::connected_to_root(std::int64_t src) const {
-    auto range = by_src_.equal_range(src);
-    for (auto it = range.first; it != range.second; ++it)
-        if (links_[it->second].dst == 0) return true;
-    return false;
-}
-
 const Record* Document::property(const Object& o, const char* name) const {
     if (const Record* p = find_p(o.rec->child("Properties70"), name)) return p;
     auto t = templates_.find(o.kind);

@@ -38,7 +38,6 @@ public:
     std::vector<std::pair<const Object*, const Link*>> sources(std::int64_t dst, const char* kind = nullptr) const;
     // Objects `src` is connected into (destinations), in file order; id 0 (the scene root) is not an object.
     std::vector<std::pair<const Object*, const Link*>> destinations(std::int64_t src, const char* kind = nullptr) const;
-    bool connected_to_root(std::int64_t src) const;
 
     // Properties70 "P" entry of an object, else of its kind's template, else null.
     const Record* property(const Object& o, const char* name) const;

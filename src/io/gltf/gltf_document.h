@@ -37,7 +37,6 @@ public:
     Uints uints(int accessor, int* components = nullptr) const;
     // Copies of the above, for callers that keep the data.
     std::vector<float> read_floats(int accessor, int* components = nullptr) const { return *floats(accessor, components); }
-    std::vector<std::uint32_t> read_uints(int accessor, int* components = nullptr) const { return *uints(accessor, components); }
 
     // The memory budget (--max-memory) bounds the whole load: the file, its buffers, every
     // accessor read and whatever the caller builds from them (charged here by the caller).
