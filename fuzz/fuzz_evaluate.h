@@ -2,7 +2,7 @@
 // through the run layer as `rigscope tension` runs it: the input's checks and selection, the rest
 // pose and a MeshTension per mesh, then sampled frames (inside and outside the clip, where
 // sampling clamps) deformed and evaluated. Shared by the fuzz targets and
-// tests/test_regressions.cpp, so a kept crash input replays exactly the path that crashed.
+// tests/io/test_regressions.cpp, so a kept crash input replays exactly the path that crashed.
 #pragma once
 
 #include <cstdint>

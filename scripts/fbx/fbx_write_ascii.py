@@ -1,6 +1,6 @@
 """Binary FBX -> ASCII FBX: the record tree written as text, the way the FBX SDK writes it
 (Python 3 standard library only). The ASCII twin of a binary file must read exactly as the
-binary one: tests/test_fbx_ascii.cpp compares the two scenes bit for bit.
+binary one: tests/io/test_fbx_ascii.cpp compares the two scenes bit for bit.
 
     python3 scripts/fbx/fbx_write_ascii.py IN.fbx OUT.fbx
 

@@ -9,7 +9,7 @@ the second computation is ufbx instead of Blender:
 The positions are numpy's (oracle_numpy.py on the case's description, from the FBX SDK's rules;
 it never reads the file). ufbx (MIT, 0.23; built OUTSIDE the project with scripts/fbx/ufbx_probe.c
 as make_oracles_ufbx.py's docstring says, its code never enters the project) loads the committed
-binary .fbx and its ASCII twin (fbx_write_ascii.py, as tests/test_fbx_ascii.cpp makes it), and
+binary .fbx and its ASCII twin (fbx_write_ascii.py, as tests/io/test_fbx_ascii.cpp makes it), and
 tests/fbx_cases/<case>.oracle.json is written only where
 
 - ufbx's positions of the binary file and of the ASCII twin are the same, and

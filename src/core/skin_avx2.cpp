@@ -2,7 +2,7 @@
 // influence count and no active morph target, on CPUs with AVX2 (chosen at run time, as the dual
 // quaternion and principal kernels are). Compiled with -mavx2 -mno-fma -ffp-contract=off.
 //
-// Bit for bit the Eigen loop of skin.cpp (tests/test_skin_simd.cpp compares them): a joint
+// Bit for bit the Eigen loop of skin.cpp (tests/core/test_skin_simd.cpp compares them): a joint
 // matrix is two 8-float registers (columns 0-1 and 2-3), blended with the same multiplies and
 // adds in influence order; the transform multiplies [c0 | c1] by [x | y] and [c2 | c3] by [z | 1]
 // and adds the halves as ((c0 x + c1 y) + c2 z) + c3, the order Eigen's expression evaluates

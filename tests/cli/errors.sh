@@ -26,7 +26,7 @@ echo "solid x" > "$WORK/model.stl"
 expect 3 "unknown extension" -- "$RIGSCOPE" info "$WORK/model.stl"
 check "unknown extension: one line" -- one_line_naming "model.stl"
 # Assimp's bad glTF files, kept in the corpus without their .bin files: the fault they reach is
-# the missing buffer (tests/test_load.cpp). The file itself must be there: a missing one also
+# the missing buffer (tests/io/test_load.cpp). The file itself must be there: a missing one also
 # exits 3.
 for f in glTF2/IndexOutOfRange/IndexOutOfRange.gltf:IndexOutOfRange.bin glTF2/IncorrectVertexArrays/Cube.gltf:Cube.bin \
          glTF2/wrongTypes/badArray.gltf:BoxTextured0.bin glTF2/MissingBin/BoxTextured.gltf:BoxTextured0.bin; do

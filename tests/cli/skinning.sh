@@ -1,7 +1,7 @@
 # --skinning and the FBX Skin's SkinningType end to end: `info` names each skin's method, every
 # per-frame command skins by the file's method unless --skinning overrides it, and a bad method
 # is refused. The positions themselves are checked against Blender and numpy in
-# tests/test_skin_dq.cpp; here that each command goes the shared way.
+# tests/core/test_skin_dq.cpp; here that each command goes the shared way.
 . "$(dirname "$0")/common.bash"
 
 DIR=tests/fbx_dq

@@ -1,7 +1,7 @@
 # Hostile USD files (tests/cli/make_bad_usd.py makes them from a good crate layer usd-core wrote):
 # each is refused with exit 3 and one line naming the file and the problem, before a count or an
 # offset it holds is trusted. The text layer's own rows (line:column, nesting, budget) are in
-# tests/test_usd.cpp.
+# tests/io/test_usd.cpp.
 . "$(dirname "$0")/common.bash"
 
 USDPY=${RIGSCOPE_USD_PYTHON:-build/usd-venv/bin/python}

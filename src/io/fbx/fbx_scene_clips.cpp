@@ -39,7 +39,7 @@ constexpr long kStretchSamples = 64;
 // what the file holds. The frames at and beside every key, the take's start and stop and the
 // span's ends are always sampled (their number follows the keys; the memory check bounds it).
 // The frames between are all sampled while the total stays within `budget`, which files with a
-// key on each model every few frames (the corpus, the crafted cases: tests/test_fbx_sampling.cpp)
+// key on each model every few frames (the corpus, the crafted cases: tests/io/test_fbx_sampling.cpp)
 // never reach, so their every frame stays exact. Over it, the stretches between keys longer than
 // the budget allows are sampled at evenly spaced frames, at most kStretchSamples of them, and
 // interpolated between: each curve is one smooth segment there, so a fixed number of samples

@@ -1,7 +1,7 @@
 // How the binary FBX reader samples a stack (src/io/fbx/fbx_scene_clips.cpp, plan_frames): every
 // whole frame of the span while the file's keys justify it, which must hold for every real file,
 // so that a bound put there against hostile key times changes no result on them. The thinned
-// case itself is pinned in tests/test_regressions.cpp.
+// case itself is pinned in tests/io/test_regressions.cpp.
 #include <catch2/catch.hpp>
 
 #include <cmath>

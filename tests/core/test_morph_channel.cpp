@@ -1,6 +1,6 @@
 // In-between shapes (core/morph_channel.h): the rule Maya and the FBX SDK follow, worked by hand
 // on a channel whose shapes come out of order, one negative and one at 100 %; and the joystick
-// rig driving such a channel by its name. tests/test_fbx_dcc.cpp checks the same rule against
+// rig driving such a channel by its name. tests/io/test_fbx_dcc.cpp checks the same rule against
 // Maya's own OBJ exports of maya_blend_inbetween.
 #include <catch2/catch.hpp>
 

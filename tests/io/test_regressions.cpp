@@ -9,7 +9,7 @@
 #include <utility>
 #include <unistd.h>
 
-#include "../fuzz/fuzz_evaluate.h"
+#include "../../fuzz/fuzz_evaluate.h"
 #include "corpus.h"
 
 namespace fs = std::filesystem;
