@@ -191,6 +191,33 @@ TEST_CASE("lint: seams, unused joints, scale, bind pose, faces", "[lint]") {
         m.influences.joints.back() = 0;
         CHECK(vertices_of(run(s), "seam_weights").empty());
     }
+    SECTION("seam_weights: judged at --weight-tolerance itself, not a multiple of it") {
+        // A copy of vertex 6 (0.5 Root, 0.5 Arm_L) whose weights differ by 1.5 and 0.5 times the
+        // tolerance: only the first is a finding. A check that compared against ten times the
+        // tolerance (a defect once planted) passes both, and fails here.
+        for (double tol : {1e-3, 1e-2}) {
+            LintParams p;
+            p.weight_tolerance = tol;
+            for (double times : {1.5, 0.5}) {
+                Scene s = strip();
+                Mesh& m = s.meshes[0];
+                const float d = static_cast<float>(times * tol);
+                m.positions.push_back(m.positions[6]);  // vertex 10 at vertex 6's place
+                m.influences.joints.push_back(0);
+                m.influences.weights.push_back(0.5f - d);
+                m.influences.joints.push_back(1);
+                m.influences.weights.push_back(0.5f + d);
+                m.influences.offsets.push_back(static_cast<std::uint32_t>(m.influences.joints.size()));
+                m.influences.stored_sums.push_back(1.0f);
+                const auto seams = vertices_of(run(s, p), "seam_weights");
+                INFO("tolerance " << tol << ", difference " << times << " x tolerance");
+                if (times > 1)
+                    CHECK(seams == std::set<std::int64_t>{10});
+                else
+                    CHECK(seams.empty());
+            }
+        }
+    }
     SECTION("unused_joint: a fourth joint that weighs nothing") {
         Scene s = strip();
         Node extra;

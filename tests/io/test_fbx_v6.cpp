@@ -15,6 +15,7 @@
 #include "corpus.h"
 #include "fbx_oracle.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/frames.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/io/load.h"
@@ -111,4 +112,35 @@ TEST_CASE("FBX 6.x: what the upgrade cannot read is a named refusal, and 7.x's c
             CHECK_THAT(std::string(e.what()), Catch::Contains(expected[i]));
         }
     }
+}
+
+TEST_CASE("FBX 6.x: a take's LocalTime gives the clip's take span and default frames, start first", "[fbx][fbx_v6]") {
+    // The 6.x upgrade turns a Take's `LocalTime: start, stop` into the stack's LocalStart and
+    // LocalStop. interpolation.v6.ascii.fbx's take equals its keys' span, so a swap of the two
+    // would not show there; here the take is made to run from frame 15 to frame 60 at 30 fps
+    // (keys at frames 0..30), so start and stop differ from the keys and from each other.
+    std::ifstream in(test::source_dir() + "/tests/fbx_cases_v6/interpolation.v6.ascii.fbx", std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string from = "LocalTime: 0, 46186158000";
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), "LocalTime: 23093079000, 92372316000");  // 0.5 s and 2 s
+    rigscope_test::TempDir dir("rigscope_fbx_v6_take");
+    const std::string path = dir.file("take.fbx");
+    std::ofstream(path, std::ios::binary) << text;
+    const Scene s = load_scene(path);
+    REQUIRE(s.clips.size() == 1);
+    const Clip& c = s.clips[0];
+    CHECK(c.has_take);
+    CHECK(c.take_start == Approx(0.5).margin(1e-12));
+    CHECK(c.take_end == Approx(2.0).margin(1e-12));
+    // The keys are read as they were: the clip spans the keys and the take together.
+    CHECK(c.key_start == Approx(0.0).margin(1e-12));
+    CHECK(c.start == Approx(0.0).margin(1e-12));
+    CHECK(c.end == Approx(2.0).margin(1e-12));
+    // Default frames are the take's: 15..60 at 30 fps.
+    const std::vector<Frame> frames = default_frames(&c, 30.0);
+    REQUIRE(frames.size() == 46);
+    CHECK(frames.front().number == 15);
+    CHECK(frames.back().number == 60);
 }
