@@ -126,25 +126,35 @@ py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::opt
                             const std::optional<std::string>& frames, bool bake, const py::object& progress) {
     std::lock_guard<std::mutex> lock(mutex_);
     Selection sel(*this, frames);
-    const int mesh = rivet_mesh(in_, opt_.mesh);
-    // Through the CLI's vertex list, so that range checks, repeats and messages are the CLI's.
-    std::string spec;
-    for (std::uint32_t v : ids) spec += (spec.empty() ? "" : ",") + std::to_string(v);
-    const std::size_t n = in_.scene.meshes[mesh].vertex_count();
-    const std::vector<std::uint32_t> vertices = for_option("--vertices", [&] { return parse_vertex_list(spec, n); });
-    if (bake && joint) throw Error(kExitUsage, "--joint chooses the joint of a fitted rivet; a baked rivet (--bake) follows no joint");
-    if (bake) return baked(mesh, vertices, progress);
-    std::vector<RivetResult> fits;
+    // The CLI's job: its refusals, vertex list (range checks, repeats, messages) and fit.
+    RivetJobOptions job;
+    job.input = opt_;
+    // The session's --weld serves its other calls (tension, check); a fit reads file vertices
+    // whatever it is, so it is no contradiction here as it is on the CLI's one command.
+    if (!bake) job.input.weld = "on";
+    job.input.chunk.clear();
+    for (std::uint32_t v : ids) job.vertices += (job.vertices.empty() ? "" : ",") + std::to_string(v);
+    if (joint) job.joint = *joint;
+    job.bake = bake;
+    job.validate();
+    if (bake) {
+        // The arrays Python gets are larger than the job's rows: charged before the job runs.
+        const int mesh = rivet_mesh(in_, opt_.mesh);
+        const std::size_t n = for_option("--vertices", [&] { return parse_vertex_list(job.vertices, in_.scene.meshes[mesh].vertex_count()); }).size();
+        check_budget("rivets(bake=True)", (7.0 * sizeof(double) + sizeof(BakedTransform)) * in_.frames.size() * n, in_.frames.size(), "");
+    }
+    RivetJobResult res;
     {
         py::gil_scoped_release release;
-        fits = fit_rivets(in_, mesh, vertices, joint.value_or(""), python_progress(progress));
+        res = run_rivet(job, in_, python_progress(progress));
     }
+    if (bake) return baked(res.vertices, res.frames);
     // The keys and values of `rigscope rivet --format json`'s "rivets" (src/io/writers/rivet_report.cpp),
     // with numpy arrays for its [x, y, z] lists.
     const Scene& s = in_.scene;
-    const double diagonal = bounding_diagonal(s.meshes[mesh].positions);
+    const double diagonal = res.diagonal;
     py::list out;
-    for (const RivetResult& r : fits) {
+    for (const RivetResult& r : res.rivets) {
         py::dict d;
         d["vertex"] = r.vertex;
         d["joint"] = s.nodes[r.joint].name;
@@ -234,14 +244,7 @@ py::object Session::drive(const std::optional<std::string>& rig_path, const std:
     return out;
 }
 
-py::object Session::baked(int mesh, const std::vector<std::uint32_t>& vertices, const py::object& progress) {
-    check_budget("rivets(bake=True)", (7.0 * sizeof(double) + sizeof(BakedTransform)) * in_.frames.size() * vertices.size(),
-                 in_.frames.size(), "");
-    std::vector<std::vector<BakedTransform>> frames;
-    {
-        py::gil_scoped_release release;
-        frames = bake_rivets(in_, mesh, vertices, python_progress(progress));
-    }
+py::object Session::baked(const std::vector<std::uint32_t>& vertices, const std::vector<std::vector<BakedTransform>>& frames) {
     const std::size_t nf = frames.size(), nv = vertices.size();
     std::vector<double> pos(nf * nv * 3), rot(nf * nv * 4);
     for (std::size_t f = 0; f < nf; ++f)

@@ -14,6 +14,7 @@
 #include "rigscope/core/frames.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
+#include "rigscope/core/rivet.h"
 #include "rigscope/core/tension_map.h"
 #include "rigscope/run/input.h"
 #include "rigscope/run/tension_run.h"
@@ -94,7 +95,7 @@ private:
         ~Selection() { s.in_.frames = std::move(saved); }
     };
 
-    py::object baked(int mesh, const std::vector<std::uint32_t>& vertices, const py::object& progress);
+    py::object baked(const std::vector<std::uint32_t>& vertices, const std::vector<std::vector<rigscope::BakedTransform>>& frames);
 
     TensionOptions tension_options(const TensionArgs& a) const;
 

@@ -1,0 +1,67 @@
+// The `rivet` job: the rules that refuse a run before it starts, the fit or bake, and the fit's
+// verdict, in one place for the CLI and Python (run/rivet_run.h).
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/vertex_list.h"
+#include "rigscope/core/vertex_match.h"
+#include "rigscope/io/output.h"
+#include "rigscope/io/rivet_verdict.h"
+#include "rigscope/run/rivet_run.h"
+
+namespace rigscope {
+
+void RivetJobOptions::validate() const {
+    if (format != "json" && format != "csv" && format != "gltf") throw Error(kExitUsage, "rivet writes json, csv or gltf, not " + format);
+    if (format == "gltf") {
+        if (out.empty() || is_stdout_path(out))
+            throw Error(kExitUsage, "rivet --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
+        std::string ext = out.size() >= 5 ? out.substr(out.size() - 5) : "";
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (ext == ".gltf") throw Error(kExitUsage, out + ": rivet writes binary glTF: name the file .glb");
+    }
+    if (max_fit_error && !(std::isfinite(*max_fit_error) && *max_fit_error > 0)) {
+        std::string v;
+        append_number(v, *max_fit_error);
+        throw Error(kExitUsage, "--max-fit-error " + v + " is not a positive number");
+    }
+    if (bake && max_fit_error) throw Error(kExitUsage, "--max-fit-error judges fitted rivets; a baked rivet (--bake) has no fit");
+    if (!junit.empty() && !max_fit_error) throw Error(kExitUsage, "rivet --junit reports the --max-fit-error verdict: give the limit");
+    if (bake && !joint.empty()) throw Error(kExitUsage, "--joint chooses the joint of a fitted rivet; a baked rivet (--bake) follows no joint");
+    if (!bake && input.weld != "on")
+        throw Error(kExitUsage, "--weld " + input.weld + " shapes a baked rivet's edge frame (--bake); a fitted rivet reads file vertices");
+    if (!input.chunk.empty() && (!bake || format == "gltf"))
+        throw Error(kExitUsage, "--chunk splits per-frame rows: a fit, or a glTF's animation, needs all its frames");
+}
+
+RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const FrameProgress& progress) {
+    RivetJobResult r;
+    r.mesh = rivet_mesh(in, opt.input.mesh);
+    r.vertices = for_option("--vertices", [&] { return parse_vertex_list(opt.vertices, in.scene.meshes[r.mesh].vertex_count()); });
+    r.diagonal = bounding_diagonal(in.scene.meshes[r.mesh].positions);
+    if (opt.bake) {
+        r.frames = bake_rivets(in, r.mesh, r.vertices, progress);
+        return r;
+    }
+    r.info = start_run_info();
+    const auto started = std::chrono::steady_clock::now();
+    r.rivets = fit_rivets(in, r.mesh, r.vertices, opt.joint, progress);
+    r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    // Judged once, here: the CLI's text, JUnit and exit code, and Python, read this verdict.
+    r.judged = opt.max_fit_error.has_value();
+    r.verdict = rivet_fit_outcome(RivetFitLimit{opt.max_fit_error.value_or(kRivetFitWarning), r.judged, opt.input.file}, r.info, in.scene,
+                                  r.mesh, r.rivets, r.diagonal);
+    return r;
+}
+
+RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgress& progress) {
+    opt.validate();
+    RivetJobLoaded l{load_input(opt.input), {}};
+    l.result = run_rivet(opt, l.input, progress);
+    return l;
+}
+
+}  // namespace rigscope
