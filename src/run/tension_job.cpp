@@ -1,0 +1,106 @@
+// The `tension` job: its refusals, the two passes of --auto-range, and the writer chosen by
+// format (run/tension_job.h).
+#include "rigscope/run/tension_job.h"
+
+#include <cmath>
+#include <memory>
+#include <spdlog/spdlog.h>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/vertex_list.h"
+#include "rigscope/farm/tension_chunk.h"
+#include "rigscope/io/deform_output.h"
+#include "rigscope/io/output.h"
+#include "rigscope/io/tension_output.h"
+#include "rigscope/run/check_run.h"
+#include "rigscope/run/tension_gltf.h"
+
+namespace rigscope {
+
+void TensionJobOptions::validate() const {
+    if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "tension writes csv, json or gltf, not " + format);
+    if (format == "gltf" && (out.empty() || is_stdout_path(out)))
+        throw Error(kExitUsage, "tension --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
+    if (bake_max && format != "gltf") throw Error(kExitUsage, "--bake-max writes glTF: give -o FILE.glb");
+    if (!color.empty() && color != "maps" && color != "t") throw Error(kExitUsage, "--color is maps or t, not " + color);
+    if (!color.empty() && format != "gltf") throw Error(kExitUsage, "--color sets glTF's COLOR_0: give -o FILE.glb");
+    if (auto_range && !(*auto_range >= 50 && *auto_range <= 100)) {
+        std::string v;
+        append_number(v, *auto_range);
+        throw Error(kExitUsage, "--auto-range " + v + " is not a percentile in [50, 100]");
+    }
+    // '#' numbers one file per frame: only glTF frames are written so (a --bake-max is one file).
+    if (out.substr(out.find_last_of('/') + 1).find('#') != std::string::npos && (format != "gltf" || bake_max))
+        throw Error(kExitUsage, "-o " + out + ": '#' numbers one file per frame, which only tension's glTF frames are (-o out_####.glb, without --bake-max)");
+    if (!vertices.empty() && format == "gltf")
+        throw Error(kExitUsage, "--vertices selects CSV rows and JSON series; glTF holds every vertex: drop it or write CSV or JSON");
+}
+
+namespace {
+
+std::vector<TensionMeshView> views(const Input& in, const std::vector<MeshTension>& meshes, const std::string& vertices) {
+    std::vector<TensionMeshView> out;
+    for (const MeshTension& mt : meshes) {
+        TensionMeshView v;
+        v.name = in.scene.meshes[mt.mesh].name;
+        v.tension = &mt;
+        if (!vertices.empty()) {
+            v.vertices = for_option("--vertices", [&] { return parse_vertex_list(vertices, in.scene.meshes[mt.mesh].vertex_count()); });
+            v.selected_all = false;
+        }
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+}  // namespace
+
+TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const FrameProgress& progress, const FrameProgress& range_progress) {
+    require_meshes(in, opt.tension.input.file, "write");
+    if (opt.format == "gltf") check_tension_gltf_path(opt.out, in.frames.size(), opt.bake_max);
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    TensionJobResult r;
+    r.run = describe_run(in, opt.tension);
+    r.frames = in.frames.size();
+    std::vector<TensionMeshView> selected = views(in, meshes, opt.vertices);
+
+    if (opt.auto_range) {
+        apply_auto_range(in, meshes, *opt.auto_range, r.run, range_progress);
+        spdlog::info("auto range (percentile {}): t_s = {}, t_c = {}", *opt.auto_range, r.run.range.t_s, r.run.range.t_c);
+    }
+
+    if (opt.format == "gltf") {
+        write_tension_gltf(in, meshes, r.run, opt.out, opt.bake_max, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps, progress);
+        return r;
+    }
+    if (opt.format == "csv" && opt.vertices.empty()) {
+        // A row per frame and vertex with as many fields as deform's: the same least size.
+        std::vector<std::pair<std::string, std::size_t>> sizes;
+        for (int m : in.meshes) sizes.emplace_back(in.scene.meshes[m].name, in.scene.meshes[m].vertex_count());
+        check_free_space(opt.out, deform_output_min_bytes(true, sizes, in.frames.size()));
+    }
+    OutputFile out(opt.out, in.paths);
+    std::unique_ptr<TensionSink> sink = opt.format == "json" ? make_tension_json(out) : make_tension_csv(out);
+    // A chunk of an --auto-range run keeps its frames' extremes, so merge ranks over all chunks.
+    const bool keep_extremes = r.run.chunk_count > 1 && r.run.auto_range;
+    VertexTensionExtremes extremes;
+    if (keep_extremes) extremes.reset(meshes);
+    sink->begin(r.run, selected);
+    for_each_tension_frame(in, meshes, [&](std::size_t fi) {
+        sink->frame(in.frames[fi]);
+        if (keep_extremes)
+            for (std::size_t m = 0; m < meshes.size(); ++m) extremes.add(m, meshes[m]);
+    }, progress);
+    sink->end();
+    out.commit();
+    if (keep_extremes) r.chunk_state.emplace_back("tension_range", tension_range_state(r.run, mesh_names(in, meshes), extremes));
+    return r;
+}
+
+TensionJobResult load_and_run_tension(const TensionJobOptions& opt, const FrameProgress& progress, const FrameProgress& range_progress) {
+    opt.validate();
+    Input in = load_input(opt.tension.input);
+    return run_tension(opt, in, progress, range_progress);
+}
+
+}  // namespace rigscope
