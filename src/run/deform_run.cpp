@@ -1,6 +1,7 @@
 #include "rigscope/run/deform_run.h"
 
 #include "rigscope/core/skin.h"
+#include "rigscope/run/frame_loop.h"
 
 namespace rigscope {
 
@@ -21,11 +22,7 @@ void DeformRun::evaluate(std::size_t fi) {
 }
 
 void DeformRun::for_each_frame(const std::function<void(std::size_t)>& each, const FrameProgress& progress) {
-    for (std::size_t fi = 0; fi < in_.frames.size(); ++fi) {
-        evaluate(fi);
-        each(fi);
-        report_progress(progress, fi + 1, in_.frames.size());
-    }
+    for_each_selected_frame(in_, [this](std::size_t fi) { evaluate(fi); }, each, progress);
 }
 
 }  // namespace rigscope

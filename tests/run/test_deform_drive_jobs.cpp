@@ -1,0 +1,89 @@
+// The deform and drive jobs (run/deform_run.h, run/drive_run.h): validate() cases first, then
+// what each writes and returns (tests/cli/drive.sh and the deform CLI tests run them end to end).
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "corpus.h"
+#include "rigscope/core/error.h"
+#include "rigscope/run/deform_run.h"
+#include "rigscope/run/drive_run.h"
+#include "temp_dir.h"
+
+using namespace rigscope;
+
+namespace {
+
+template <typename Options>
+std::string refusal(const Options& o) {
+    try {
+        o.validate();
+    } catch (const Error& e) {
+        CHECK(e.code() == kExitUsage);
+        return e.what();
+    }
+    return "";
+}
+
+std::size_t lines(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+}  // namespace
+
+TEST_CASE("deform job: validate() and the rows it writes", "[deform][job]") {
+    DeformJobOptions o;
+    CHECK(refusal(o).empty());
+    o.format = "gltf";
+    CHECK_THAT(refusal(o), Catch::Contains("deform writes csv or json, not gltf"));
+    o.format = "json";
+    o.axes = "z-up";
+    CHECK_THAT(refusal(o), Catch::Contains("--axes is file or y-up"));
+
+    rigscope_test::TempDir dir("rigscope_deform_job");
+    DeformJobOptions d;
+    d.input.file = test::corpus("bend_cylinder/bend_cylinder.glb");
+    d.out = dir.file("d.csv");
+    const DeformJobResult r = load_and_run_deform(d);
+    REQUIRE(r.meshes == 1);
+    CHECK(r.frames > 1);
+    CHECK(r.vertices > 0);
+    // A header and a row per frame and vertex.
+    CHECK(lines(d.out) == 1 + r.frames * r.vertices);
+}
+
+TEST_CASE("drive job: validate() and what it writes", "[drive][job]") {
+    DriveJobOptions o;
+    CHECK_THAT(refusal(o), Catch::Contains("drive needs --rig"));
+    o.input.rig = "rig.json";
+    CHECK(refusal(o).empty());
+    o.format = "usd";
+    CHECK_THAT(refusal(o), Catch::Contains("drive writes csv, json or gltf"));
+    o.format = "gltf";
+    o.input.mesh = "Face";
+    CHECK_THAT(refusal(o), Catch::Contains("bakes every driven mesh"));
+
+    rigscope_test::TempDir dir("rigscope_drive_job");
+    DriveJobOptions d;
+    d.input.file = test::corpus("joystick_face/joystick_face.glb");
+    d.input.rig = test::source_dir() + "/data/joystick_face.rig.json";
+    d.out = dir.file("w.csv");
+    const DriveJobResult r = load_and_run_drive(d);
+    CHECK(r.frames > 1);
+    CHECK(r.series > 0);
+    CHECK(lines(d.out) == 1 + r.frames * r.series);  // a row per frame and driven target
+    // The bind pose alone has no time to key.
+    d.format = "gltf";
+    d.out = dir.file("w.glb");
+    d.input.frames = "bind";
+    try {
+        load_and_run_drive(d);
+        FAIL("baked a bind pose");
+    } catch (const Error& e) {
+        CHECK(e.code() == kExitUsage);
+    }
+}
