@@ -17,10 +17,4 @@ void add_report_options(CLI::App* cmd, ReportOptions& opt, bool with_worst);
 // The viewer bundle this build made (RIGSCOPE_REPORT_BUNDLE overrides it at run time).
 std::string report_viewer_path();
 
-// The run layer's loop with a progress line on the terminal named `what`.
-inline void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, const char* what,
-                                   const std::function<void(std::size_t)>& each) {
-    rigscope::for_each_tension_frame(in, meshes, each, terminal_progress(what));
-}
-
 }  // namespace rigscope::cli
