@@ -43,7 +43,7 @@ int run_lint(const LintCommand& opt) {
     const auto started = std::chrono::steady_clock::now();
     CheckRunInfo info = start_run_info();
     const Input in = load_input(opt.input, false);
-    const LintResult result = opt.lint.run(in, terminal_progress("lint"));
+    const LintResult result = run_lint(opt.lint, in, terminal_progress("lint"));
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const std::string format = lint_format(opt.format, opt.out);
     // Both paths are checked (not an input, folder writable) before anything is written.

@@ -16,7 +16,7 @@ struct LintCalls {
         std::string json;
         {
             py::gil_scoped_release release;
-            json = lint_json(opt.run(s.in_));
+            json = lint_json(run_lint(opt, s.in_));
         }
         // The CLI's JSON document itself, so both give the same findings by construction.
         return py::module_::import("json").attr("loads")(json);

@@ -180,7 +180,7 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
     }
     if (opt.lint) {
         // The same loaded input: one read of the file for both verdicts.
-        r.lint = opt.lint_options.run(in);
+        r.lint = run_lint(opt.lint_options, in);
         r.has_lint = true;
     }
     r.outcome = check_outcome(r.limits, r.info, r.meshes, r.has_rom ? &r.rom : nullptr, r.has_lint ? &r.lint : nullptr);

@@ -49,15 +49,15 @@ void LintOptions::validate() const {
     for (const std::string& spec : mirror_names) name_pair(spec);
 }
 
-LintResult LintOptions::run(const Input& in, const FrameProgress& progress) const {
-    validate();
+LintResult run_lint(const LintOptions& opt, const Input& in, const FrameProgress& progress) {
+    opt.validate();
     LintResult r;
     r.version = RIGSCOPE_VERSION;
-    r.strict = strict;
-    r.params = params;
-    r.params.mirror_axis = mirror.empty() ? -1 : mirror[0] - 'x';
+    r.strict = opt.strict;
+    r.params = opt.params;
+    r.params.mirror_axis = opt.mirror.empty() ? -1 : opt.mirror[0] - 'x';
     r.params.mirror_names.clear();
-    for (const std::string& spec : mirror_names) r.params.mirror_names.push_back(name_pair(spec));
+    for (const std::string& spec : opt.mirror_names) r.params.mirror_names.push_back(name_pair(spec));
     const Scene& scene = in.scene;
     r.file = scene.source;
     for (const Mesh& m : scene.meshes) r.mesh_names.push_back(m.name);

@@ -21,9 +21,10 @@ struct LintOptions {
 
     // Throws Error (bad value) naming the option whose value is out of range.
     void validate() const;
-
-    // Validates, then runs every check on in.meshes. progress counts the checks.
-    LintResult run(const Input& in, const FrameProgress& progress = {}) const;
 };
+
+// Validates, then runs every check on in.meshes (loaded without frames: the lint reads the bind
+// pose). progress counts the checks. LintResult (io/lint_report.h) is what every writer reads.
+LintResult run_lint(const LintOptions& opt, const Input& in, const FrameProgress& progress = {});
 
 }  // namespace rigscope
