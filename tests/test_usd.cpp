@@ -20,6 +20,7 @@
 #include "io/usd/usd_values.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/frames.h"
+#include "rigscope/core/point_cache.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/io/load.h"
@@ -158,4 +159,37 @@ TEST_CASE("usda: counts and nesting are bounded", "[usd]") {
     CHECK_THROWS_WITH(load_scene(path, small), Catch::Contains("more memory than --max-memory allows"));
     // Within the default budget the same file passes the parser (and is refused later for having no faces).
     CHECK_THROWS_WITH(load_scene(path), !Catch::Contains("max-memory") && Catch::Contains("no faceVertexCounts"));
+}
+
+TEST_CASE("usda: time-sampled points are the mesh's point cache, linear between samples", "[usd]") {
+    rigscope_test::TempDir dir;
+    const std::string path = dir.file("cache.usda");
+    std::ofstream(path) << "#usda 1.0\n(\n  metersPerUnit = 1\n  timeCodesPerSecond = 10\n)\n"
+                           "def Mesh \"M\" {\n  int[] faceVertexCounts = [3]\n  int[] faceVertexIndices = [0, 1, 2]\n"
+                           "  point3f[] points.timeSamples = {\n    2: [(0,0,0), (1,0,0), (0,1,0)],\n"
+                           "    4: [(0,0,2), (1,0,4), (0,1,6)],\n  }\n}\n";
+    const Scene scene = load_scene(path);
+    REQUIRE(scene.meshes.size() == 1);
+    const Mesh& m = scene.meshes[0];
+    REQUIRE(m.cache);
+    CHECK(m.cache->times() == std::vector<double>{0.2, 0.4});
+    REQUIRE(scene.clips.size() == 1);
+    CHECK(scene.clips[0].start == Approx(0.2));
+    CHECK(scene.clips[0].end == Approx(0.4));
+    std::vector<Eigen::Vector3f> out;
+    CacheScratch scratch;
+    cached_positions(m, 0.3, out, scratch);  // time code 3: halfway, as UsdAttribute::Get gives it
+    REQUIRE(out.size() == 3);
+    CHECK(out[2].z() == Approx(3.0f));
+    cached_positions(m, 0.1, out, scratch);  // before the first sample: held
+    CHECK(out[2].z() == Approx(0.0f));
+
+    // The samples count against --max-memory (3 points x 2 samples x 12 bytes on top of the layer).
+    LoadOptions small;
+    small.max_memory = 700;
+    CHECK_THROWS_WITH(load_scene(path, small), Catch::Contains("more memory than --max-memory allows"));
+
+    CHECK_THAT(error_of("#usda 1.0\ndef Mesh \"M\" {\n  int[] faceVertexCounts = [3]\n  int[] faceVertexIndices = [0, 1, 2]\n"
+                        "  point3f[] points.timeSamples = {\n    1: [(0,0,0), (1,0,0), (0,1,0)],\n    6: None,\n  }\n}\n"),
+               Catch::Contains("Mesh /M's points are blocked or hold no array at time code 6"));
 }

@@ -243,6 +243,60 @@ def scene_metres_weights(path):
     stage.Save()
 
 
+def cloth_points(points, t):
+    """The cloth's points at time code t: a travelling wave, so every sample differs."""
+    return Vt.Vec3fArray([Gf.Vec3f(p[0], p[1] + 0.3 * math.sin(1.7 * p[0] + 0.6 * t), p[2] * (1 + 0.04 * t)) for p in points])
+
+
+def scene_points_cache(path):
+    """Purpose: a point cache in USD: an unskinned Mesh whose points are time-sampled at uneven
+    time codes (1, 2, 4, 7, 7.5, 12: the codes between are interpolated, one sample is not on a
+    whole code) under a time-sampled translate, with faceVertexCounts and faceVertexIndices
+    time-sampled too but the same at every sample (exporters write them per frame); beside it a
+    skinned tube, so the stage holds both kinds of animated mesh."""
+    stage = new_stage(path)
+    top = UsdGeom.Xform.Define(stage, "/World")
+    move = top.AddTranslateOp()
+    for f in (1, 12):
+        move.Set(Gf.Vec3d(0.05 * f, 0, -0.1 * f), f)
+    cloth, pts, *_ = tube(stage, "/World/Cloth", rings=4, sides=6, length=2.0, radius=0.5)
+    counts, indices = cloth.GetFaceVertexCountsAttr().Get(), cloth.GetFaceVertexIndicesAttr().Get()
+    for t in (1, 2, 4, 7, 7.5, 12):
+        cloth.GetPointsAttr().Set(cloth_points(pts, t), t)
+    for t in (1, 12):
+        cloth.GetFaceVertexCountsAttr().Set(counts, t)
+        cloth.GetFaceVertexIndicesAttr().Set(indices, t)
+    UsdSkel.Root.Define(stage, "/World/Rig")
+    skel = chain(stage, "/World/Rig/Skel", JOINTS, 1.5)
+    mesh, tpts, *_ = tube(stage, "/World/Rig/Tube")
+    idx, w = linear_weights(tpts, 3.0, 3)
+    bind(mesh.GetPrim(), skel, idx, w, 2)
+    animate(stage, "/World/Rig/Skel/Anim", skel, JOINTS, list(range(1, 13)))
+    stage.Save()
+
+
+def scene_changing_points(path):
+    """Refused: the cloth's points hold another number of points at time code 5 (a topology that
+    changes over time)."""
+    stage = new_stage(path)
+    cloth, pts, *_ = tube(stage, "/Cloth", rings=2, sides=4)
+    for t in (1, 3, 5, 8):
+        cloth.GetPointsAttr().Set(cloth_points(pts if t != 5 else pts[:-4], t), t)
+    stage.Save()
+
+
+def scene_changing_faces(path):
+    """Refused: the cloth's faceVertexIndices differ at time code 3.5 (its points are the same
+    length throughout)."""
+    stage = new_stage(path)
+    cloth, pts, *_ = tube(stage, "/Cloth", rings=2, sides=4)
+    indices = list(cloth.GetFaceVertexIndicesAttr().Get())
+    for t in (1, 3.5, 8):
+        cloth.GetPointsAttr().Set(cloth_points(pts, t), t)
+        cloth.GetFaceVertexIndicesAttr().Set(indices if t != 3.5 else indices[1:] + indices[:1], t)
+    stage.Save()
+
+
 SCENES = {
     "linear": scene_linear,
     "rigid_remap": scene_rigid_remap,
@@ -250,6 +304,9 @@ SCENES = {
     "xformops": scene_xformops,
     "zup_cm": scene_zup_cm,
     "metres_weights": scene_metres_weights,
+    "points_cache": scene_points_cache,
+    "changing_points": scene_changing_points,
+    "changing_faces": scene_changing_faces,
 }
 
 

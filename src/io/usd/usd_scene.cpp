@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "io/usd/usd_point_samples.h"
 #include "io/usd/usd_values.h"
 #include "rigscope/core/error.h"
 
@@ -445,8 +446,6 @@ struct Builder {
             scene.warnings.push_back("Mesh " + path + " has no points: skipped");
             return;
         }
-        if (points->samples.size() > 1)
-            fail("Mesh " + path + " has time-sampled points (a point cache), which rigscope's USD reader does not read yet");
         if (w != 3) fail("Mesh " + path + "'s points are not 3-vectors");
         const std::size_t count = n.size() / 3;
         charge(count * sizeof(Eigen::Vector3f));
@@ -458,8 +457,10 @@ struct Builder {
         const PropertySpec* fi = p.property("faceVertexIndices");
         if (!fc || !fi || !numbers_at(*fc, kNaN, counts, w1) || !numbers_at(*fi, kNaN, indices, w2))
             fail("Mesh " + path + " has no faceVertexCounts or faceVertexIndices");
-        if (fc->samples.size() > 1 || fi->samples.size() > 1)
-            fail("Mesh " + path + " has time-sampled topology, which rigscope does not read");
+        // Time-sampled topology is read when every sample holds the one topology (exporters
+        // write it per frame beside the points); a change is refused naming its time code.
+        check_constant_topology(*fc, counts, layer.path, path);
+        check_constant_topology(*fi, indices, layer.path, path);
         charge((counts.size() + indices.size()) * 4);
         std::size_t used = 0;
         for (double c : counts) {
@@ -476,9 +477,26 @@ struct Builder {
         }
         scene.meshes.push_back(std::move(m));
         scene.nodes[node].mesh = int(scene.meshes.size()) - 1;
+        if (!points->samples.empty()) point_cache(*points, path, count);
         // Skinned once every skeleton is read: a mesh may come before its skeleton in namespace.
         if (binding && !binding->skeleton.empty() && binding->joint_indices && binding->joint_weights)
             pending_skins.push_back({&p, int(scene.meshes.size()) - 1, *binding});
+    }
+
+    // Time-sampled points: the mesh is animated by them, as by a point cache file (--cache), and
+    // their times span the clip. The positions above (the default, else the first sample) stay
+    // the bind pose.
+    void point_cache(const PropertySpec& points, const std::string& path, std::size_t count) {
+        PointSamplesContext ctx;
+        ctx.file = layer.path;
+        ctx.mesh_path = path;
+        ctx.points = count;
+        ctx.meters_per_unit = mpu;
+        ctx.time_codes_per_second = tcps;
+        ctx.charge = [this](std::uint64_t bytes) { charge(bytes); };
+        auto cache = point_samples(points, ctx);
+        for (double t : cache->times()) add_key_span(t);
+        for (auto& w : attach_point_cache(scene, int(scene.meshes.size()) - 1, std::move(cache))) scene.warnings.push_back(std::move(w));
     }
 
     struct PendingSkin {
@@ -504,6 +522,9 @@ struct Builder {
         if (!sk || sk->type != "Skeleton" || it == skeletons.end())
             fail("Mesh " + path + "'s skel:skeleton " + b.skeleton + " is not a Skeleton under a SkelRoot");
         const SkeletonInfo& info = it->second;
+        if (m.cache)
+            fail("Mesh " + path + " has time-sampled points and a skin: UsdSkel skins each sample of the points, which rigscope "
+                                  "does not evaluate (it reads time-sampled points of unskinned meshes)");
         if (b.method) {
             const auto method = strings_of(b.method->value);
             if (!method.empty() && method[0] == "dualQuaternion")
