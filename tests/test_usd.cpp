@@ -193,3 +193,31 @@ TEST_CASE("usda: time-sampled points are the mesh's point cache, linear between 
                         "  point3f[] points.timeSamples = {\n    1: [(0,0,0), (1,0,0), (0,1,0)],\n    6: None,\n  }\n}\n"),
                Catch::Contains("Mesh /M's points are blocked or hold no array at time code 6"));
 }
+
+TEST_CASE("usda: blend shapes' counts and indices are checked before use", "[usd]") {
+    auto scene = [](const std::string& shape) {
+        return "#usda 1.0\ndef SkelRoot \"R\" {\n  def Skeleton \"S\" {\n    uniform token[] joints = [\"a\"]\n"
+               "    uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+               "    uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n  }\n"
+               "  def Mesh \"M\" (prepend apiSchemas = [\"SkelBindingAPI\"]) {\n"
+               "    point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n    int[] faceVertexCounts = [3]\n"
+               "    int[] faceVertexIndices = [0, 1, 2]\n    rel skel:skeleton = </R/S>\n"
+               "    uniform token[] skel:blendShapes = [\"k\"]\n    rel skel:blendShapeTargets = </R/M/K>\n"
+               "    def BlendShape \"K\" {\n" + shape + "\n    }\n  }\n}\n";
+    };
+    CHECK_THAT(error_of(scene("      uniform vector3f[] offsets = [(1,0,0)]\n      uniform int[] pointIndices = [3]")),
+               Catch::Contains("BlendShape /R/M/K's pointIndices hold 3") && Catch::Contains("past Mesh /R/M's 3 points"));
+    CHECK_THAT(error_of(scene("      uniform vector3f[] offsets = [(1,0,0), (0,1,0)]\n      uniform int[] pointIndices = [2]")),
+               Catch::Contains("BlendShape /R/M/K has 2 offsets for 1 pointIndices"));
+    CHECK_THAT(error_of(scene("      uniform vector3f[] offsets = [(1,0,0)]")),
+               Catch::Contains("BlendShape /R/M/K has 1 offsets for the mesh's 3 points"));
+    // A good shape reads as a morph target of the mesh.
+    rigscope_test::TempDir dir;
+    const std::string path = dir.file("good.usda");
+    std::ofstream(path) << scene("      uniform vector3f[] offsets = [(1,0,0)]\n      uniform int[] pointIndices = [2]");
+    const Scene s = load_scene(path);
+    REQUIRE(s.meshes.size() == 1);
+    REQUIRE(s.meshes[0].targets.size() == 1);
+    CHECK(s.meshes[0].targets[0].deltas[2].x() == Approx(0.01f));  // metersPerUnit's fallback 0.01
+    CHECK(s.meshes[0].targets[0].deltas[0].norm() == 0.0f);
+}

@@ -297,6 +297,42 @@ def scene_changing_faces(path):
     stage.Save()
 
 
+def scene_blend_shapes(path):
+    """Purpose: blend shapes before skinning: a dense shape (every point), a sparse one
+    (pointIndices) with two in-betweens, at 0.3 and 0.65, and a sparse one without; the
+    animation lists its shapes in another order, with one the mesh does not have, and drives
+    the weights through negative values and past 1 (the in-between rule's extrapolations) while
+    the chain bends."""
+    stage = new_stage(path)
+    UsdSkel.Root.Define(stage, "/Rig")
+    skel = chain(stage, "/Rig/Skel", JOINTS, 1.5)
+    mesh, pts, *_ = tube(stage, "/Rig/Tube")
+    idx, w = linear_weights(pts, 3.0, 3)
+    api = bind(mesh.GetPrim(), skel, idx, w, 2)
+    bulge = UsdSkel.BlendShape.Define(stage, "/Rig/Tube/Bulge")
+    bulge.CreateOffsetsAttr([Gf.Vec3f(0, 0.2 * p[1], 0.2 * p[2]) for p in pts])
+    sparse = [i for i in range(len(pts)) if i % 3 == 0]
+    pinch = UsdSkel.BlendShape.Define(stage, "/Rig/Tube/Pinch")
+    pinch.CreatePointIndicesAttr(sparse)
+    pinch.CreateOffsetsAttr([Gf.Vec3f(0.1, -0.3 * pts[i][1], -0.3 * pts[i][2]) for i in sparse])
+    for name, weight, k in (("quarter", 0.3, 0.5), ("most", 0.65, -0.4)):
+        ib = pinch.CreateInbetween(name)
+        ib.SetWeight(weight)
+        ib.SetOffsets([Gf.Vec3f(k * 0.2, 0.25 * pts[i][2], k * pts[i][1]) for i in sparse])
+    tip_points = [i for i in range(len(pts)) if pts[i][0] > 2.4]
+    tip = UsdSkel.BlendShape.Define(stage, "/Rig/Tube/Tip")
+    tip.CreatePointIndicesAttr(tip_points)
+    tip.CreateOffsetsAttr([Gf.Vec3f(0.3, 0.1, 0) for _ in tip_points])
+    api.CreateBlendShapesAttr(["bulge", "pinch", "tip"])
+    api.CreateBlendShapeTargetsRel().SetTargets([bulge.GetPath(), pinch.GetPath(), tip.GetPath()])
+    anim = animate(stage, "/Rig/Skel/Anim", skel, JOINTS, list(range(1, 13)))
+    anim.CreateBlendShapesAttr(["tip", "unused", "pinch", "bulge"])
+    for f in range(1, 13, 2):
+        u = (f - 1) / 11
+        anim.CreateBlendShapeWeightsAttr().Set(Vt.FloatArray([1.5 - 2 * u, 0.7, -0.6 + 2.4 * u, math.sin(3 * u)]), f)
+    stage.Save()
+
+
 SCENES = {
     "linear": scene_linear,
     "rigid_remap": scene_rigid_remap,
@@ -305,6 +341,7 @@ SCENES = {
     "zup_cm": scene_zup_cm,
     "metres_weights": scene_metres_weights,
     "points_cache": scene_points_cache,
+    "blend_shapes": scene_blend_shapes,
     "changing_points": scene_changing_points,
     "changing_faces": scene_changing_faces,
 }

@@ -20,7 +20,7 @@ compare() {  # compare NAME FILE: rigscope's deform of FILE against BakeSkinning
 }
 
 # Each scene as a text layer and as a binary crate layer (usd-core's Export of the same stage).
-for scene in linear rigid_remap sparse xformops zup_cm metres_weights; do
+for scene in linear rigid_remap sparse xformops zup_cm metres_weights blend_shapes; do
     compare "$scene" "$SCENES/$scene.usda"
     compare "$scene.crate" "$SCENES/$scene.usdc"
 done
