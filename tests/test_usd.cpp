@@ -184,11 +184,6 @@ TEST_CASE("usda: time-sampled points are the mesh's point cache, linear between 
     cached_positions(m, 0.1, out, scratch);  // before the first sample: held
     CHECK(out[2].z() == Approx(0.0f));
 
-    // The samples count against --max-memory (3 points x 2 samples x 12 bytes on top of the layer).
-    LoadOptions small;
-    small.max_memory = 700;
-    CHECK_THROWS_WITH(load_scene(path, small), Catch::Contains("more memory than --max-memory allows"));
-
     CHECK_THAT(error_of("#usda 1.0\ndef Mesh \"M\" {\n  int[] faceVertexCounts = [3]\n  int[] faceVertexIndices = [0, 1, 2]\n"
                         "  point3f[] points.timeSamples = {\n    1: [(0,0,0), (1,0,0), (0,1,0)],\n    6: None,\n  }\n}\n"),
                Catch::Contains("Mesh /M's points are blocked or hold no array at time code 6"));
