@@ -2,13 +2,14 @@
 """The oracle of rigscope's USD reader: each Mesh's points in world space, in metres, at every time
 code, as OpenUSD evaluates them.
 
-    bake_oracle.py FILE OUT.json [--baked]
+    bake_oracle.py FILE OUT.json [--baked] [--step S]
 
 Without --baked the stage is skinned by UsdSkel.BakeSkinning (in memory: the file is never
 written); with --baked the file's own points are read (a baseline that BakeSkinning wrote, such as
 the corpus's lbs.baked.usda). Points are taken to world space with the Mesh's
 ComputeLocalToWorldTransform and scaled by the stage's metersPerUnit, as rigscope reports them.
-Time codes: startTimeCode..endTimeCode when authored, else the span of the stage's samples.
+Time codes: startTimeCode..endTimeCode when authored, else the span of the stage's samples, every
+S time codes (default 1: --step 0.5 adds the codes halfway, where UsdAttribute::Get interpolates).
 Runs in the usd-core venv that scripts/setup.sh makes (build/usd-venv).
 """
 import json
@@ -17,7 +18,7 @@ import sys
 from pxr import Gf, Usd, UsdGeom, UsdSkel
 
 
-def time_codes(stage):
+def time_codes(stage, step):
     if stage.HasAuthoredTimeCodeRange():
         start, end = stage.GetStartTimeCode(), stage.GetEndTimeCode()
     else:
@@ -31,17 +32,18 @@ def time_codes(stage):
     out, t = [], start
     while t <= end + 1e-9:
         out.append(t)
-        t += 1.0
+        t += step
     return out
 
 
 def main():
     path, out_path = sys.argv[1], sys.argv[2]
     baked = "--baked" in sys.argv[3:]
+    step = float(sys.argv[sys.argv.index("--step") + 1]) if "--step" in sys.argv else 1.0
     stage = Usd.Stage.Open(path)
     if stage is None:
         sys.exit(f"bake_oracle: usd-core cannot open {path}")
-    codes = time_codes(stage)
+    codes = time_codes(stage, step)
     if not baked:
         interval = Gf.Interval(codes[0], codes[-1])
         if not UsdSkel.BakeSkinning(stage.Traverse(), interval):

@@ -243,6 +243,96 @@ def scene_metres_weights(path):
     stage.Save()
 
 
+def cloth_points(points, t):
+    """The cloth's points at time code t: a travelling wave, so every sample differs."""
+    return Vt.Vec3fArray([Gf.Vec3f(p[0], p[1] + 0.3 * math.sin(1.7 * p[0] + 0.6 * t), p[2] * (1 + 0.04 * t)) for p in points])
+
+
+def scene_points_cache(path):
+    """Purpose: a point cache in USD: an unskinned Mesh whose points are time-sampled at uneven
+    time codes (1, 2, 4, 7, 7.5, 12: the codes between are interpolated, one sample is not on a
+    whole code) under a time-sampled translate, with faceVertexCounts and faceVertexIndices
+    time-sampled too but the same at every sample (exporters write them per frame); beside it a
+    skinned tube, so the stage holds both kinds of animated mesh."""
+    stage = new_stage(path)
+    top = UsdGeom.Xform.Define(stage, "/World")
+    move = top.AddTranslateOp()
+    for f in (1, 12):
+        move.Set(Gf.Vec3d(0.05 * f, 0, -0.1 * f), f)
+    cloth, pts, *_ = tube(stage, "/World/Cloth", rings=4, sides=6, length=2.0, radius=0.5)
+    counts, indices = cloth.GetFaceVertexCountsAttr().Get(), cloth.GetFaceVertexIndicesAttr().Get()
+    for t in (1, 2, 4, 7, 7.5, 12):
+        cloth.GetPointsAttr().Set(cloth_points(pts, t), t)
+    for t in (1, 12):
+        cloth.GetFaceVertexCountsAttr().Set(counts, t)
+        cloth.GetFaceVertexIndicesAttr().Set(indices, t)
+    UsdSkel.Root.Define(stage, "/World/Rig")
+    skel = chain(stage, "/World/Rig/Skel", JOINTS, 1.5)
+    mesh, tpts, *_ = tube(stage, "/World/Rig/Tube")
+    idx, w = linear_weights(tpts, 3.0, 3)
+    bind(mesh.GetPrim(), skel, idx, w, 2)
+    animate(stage, "/World/Rig/Skel/Anim", skel, JOINTS, list(range(1, 13)))
+    stage.Save()
+
+
+def scene_changing_points(path):
+    """Refused: the cloth's points hold another number of points at time code 5 (a topology that
+    changes over time)."""
+    stage = new_stage(path)
+    cloth, pts, *_ = tube(stage, "/Cloth", rings=2, sides=4)
+    for t in (1, 3, 5, 8):
+        cloth.GetPointsAttr().Set(cloth_points(pts if t != 5 else pts[:-4], t), t)
+    stage.Save()
+
+
+def scene_changing_faces(path):
+    """Refused: the cloth's faceVertexIndices differ at time code 3.5 (its points are the same
+    length throughout)."""
+    stage = new_stage(path)
+    cloth, pts, *_ = tube(stage, "/Cloth", rings=2, sides=4)
+    indices = list(cloth.GetFaceVertexIndicesAttr().Get())
+    for t in (1, 3.5, 8):
+        cloth.GetPointsAttr().Set(cloth_points(pts, t), t)
+        cloth.GetFaceVertexIndicesAttr().Set(indices if t != 3.5 else indices[1:] + indices[:1], t)
+    stage.Save()
+
+
+def scene_blend_shapes(path):
+    """Purpose: blend shapes before skinning: a dense shape (every point), a sparse one
+    (pointIndices) with two in-betweens, at 0.3 and 0.65, and a sparse one without; the
+    animation lists its shapes in another order, with one the mesh does not have, and drives
+    the weights through negative values and past 1 (the in-between rule's extrapolations) while
+    the chain bends."""
+    stage = new_stage(path)
+    UsdSkel.Root.Define(stage, "/Rig")
+    skel = chain(stage, "/Rig/Skel", JOINTS, 1.5)
+    mesh, pts, *_ = tube(stage, "/Rig/Tube")
+    idx, w = linear_weights(pts, 3.0, 3)
+    api = bind(mesh.GetPrim(), skel, idx, w, 2)
+    bulge = UsdSkel.BlendShape.Define(stage, "/Rig/Tube/Bulge")
+    bulge.CreateOffsetsAttr([Gf.Vec3f(0, 0.2 * p[1], 0.2 * p[2]) for p in pts])
+    sparse = [i for i in range(len(pts)) if i % 3 == 0]
+    pinch = UsdSkel.BlendShape.Define(stage, "/Rig/Tube/Pinch")
+    pinch.CreatePointIndicesAttr(sparse)
+    pinch.CreateOffsetsAttr([Gf.Vec3f(0.1, -0.3 * pts[i][1], -0.3 * pts[i][2]) for i in sparse])
+    for name, weight, k in (("quarter", 0.3, 0.5), ("most", 0.65, -0.4)):
+        ib = pinch.CreateInbetween(name)
+        ib.SetWeight(weight)
+        ib.SetOffsets([Gf.Vec3f(k * 0.2, 0.25 * pts[i][2], k * pts[i][1]) for i in sparse])
+    tip_points = [i for i in range(len(pts)) if pts[i][0] > 2.4]
+    tip = UsdSkel.BlendShape.Define(stage, "/Rig/Tube/Tip")
+    tip.CreatePointIndicesAttr(tip_points)
+    tip.CreateOffsetsAttr([Gf.Vec3f(0.3, 0.1, 0) for _ in tip_points])
+    api.CreateBlendShapesAttr(["bulge", "pinch", "tip"])
+    api.CreateBlendShapeTargetsRel().SetTargets([bulge.GetPath(), pinch.GetPath(), tip.GetPath()])
+    anim = animate(stage, "/Rig/Skel/Anim", skel, JOINTS, list(range(1, 13)))
+    anim.CreateBlendShapesAttr(["tip", "unused", "pinch", "bulge"])
+    for f in range(1, 13, 2):
+        u = (f - 1) / 11
+        anim.CreateBlendShapeWeightsAttr().Set(Vt.FloatArray([1.5 - 2 * u, 0.7, -0.6 + 2.4 * u, math.sin(3 * u)]), f)
+    stage.Save()
+
+
 SCENES = {
     "linear": scene_linear,
     "rigid_remap": scene_rigid_remap,
@@ -250,6 +340,10 @@ SCENES = {
     "xformops": scene_xformops,
     "zup_cm": scene_zup_cm,
     "metres_weights": scene_metres_weights,
+    "points_cache": scene_points_cache,
+    "blend_shapes": scene_blend_shapes,
+    "changing_points": scene_changing_points,
+    "changing_faces": scene_changing_faces,
 }
 
 

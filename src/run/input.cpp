@@ -234,7 +234,9 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
         in.clip = *c;
         in.has_clip = true;
     }
-    if (in.has_clip && in.clip.channels.empty() && !in.has_cache)
+    // A file's own point caches (USD time-sampled points) animate without channels, as --cache does.
+    const bool file_caches = std::any_of(in.scene.meshes.begin(), in.scene.meshes.end(), [](const Mesh& m) { return m.cache != nullptr; });
+    if (in.has_clip && in.clip.channels.empty() && !in.has_cache && !file_caches)
         throw Error(kExitBadInput, opt.file + ": clip '" + in.clip.name + "' has no channels (empty animation)");
 
     if (!opt.rig.empty()) {

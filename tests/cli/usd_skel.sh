@@ -20,11 +20,40 @@ compare() {  # compare NAME FILE: rigscope's deform of FILE against BakeSkinning
 }
 
 # Each scene as a text layer and as a binary crate layer (usd-core's Export of the same stage).
-for scene in linear rigid_remap sparse xformops zup_cm metres_weights; do
+for scene in linear rigid_remap sparse xformops zup_cm metres_weights blend_shapes; do
     compare "$scene" "$SCENES/$scene.usda"
     compare "$scene.crate" "$SCENES/$scene.usdc"
 done
+# Time-sampled points (a point cache in the stage): UsdGeom's Get(t) of the points is the oracle
+# (BakeSkinning leaves an unskinned mesh alone), at every whole time code and, at twice the rate
+# (--fps 48 on the 24 time-code stage: frame n is code n / 2), at the codes halfway between.
+for f in points_cache.usda points_cache.usdc; do
+    compare "$f" "$SCENES/$f"
+    expect 0 "$f: usd-core's points at every half time code" -- "$USDPY" scripts/usd/bake_oracle.py "$SCENES/$f" "$WORK/$f.half.json" --baked --step 0.5
+    expect 0 "$f: deform at 48 fps" -- "$RIGSCOPE" deform "$SCENES/$f" --fps 48 -o "$WORK/$f.half.csv"
+    expect 0 "$f: the cloth within 1e-5 of the diagonal at every half time code" -- \
+        python3 tests/cli/usd_compare.py "$WORK/$f.half.csv" "$WORK/$f.half.json" --mesh Cloth --codes-per-frame 0.5
+done
 compare lbs "$CORPUS/usd/lbs.usda"
+# Pixar's baseline lbs.baked.usda is the same rig baked: its meshes are point caches (the Root is
+# no SkelRoot any more). Read as such it stands where BakeSkinning puts lbs.usda, and tension of
+# it equals tension of the skinned original (the same positions, through float storage).
+expect 0 "lbs.baked: deform" -- "$RIGSCOPE" deform "$CORPUS/usd/lbs.baked.usda" -o "$WORK/lbs.baked.csv"
+expect 0 "lbs.baked: within 1e-5 of BakeSkinning's lbs.usda" -- python3 tests/cli/usd_compare.py "$WORK/lbs.baked.csv" "$WORK/lbs.oracle.json"
+expect 0 "lbs: tension" -- "$RIGSCOPE" -q tension "$CORPUS/usd/lbs.usda" --format csv -o "$WORK/lbs.t.csv"
+expect 0 "lbs.baked: tension" -- "$RIGSCOPE" -q tension "$CORPUS/usd/lbs.baked.usda" --format csv -o "$WORK/lbs.baked.t.csv"
+check "lbs.baked: tension of the skinned file at every vertex and frame" -- python3 - "$WORK/lbs.t.csv" "$WORK/lbs.baked.t.csv" <<'PY'
+import csv, sys
+a, b = (list(csv.reader(open(p))) for p in sys.argv[1:3])
+assert len(a) == len(b) > 1, (len(a), len(b))
+for ra, rb in zip(a[1:], b[1:]):
+    assert ra[:3] == rb[:3], (ra, rb)
+    assert all(abs(float(x) - float(y)) <= 1e-4 for x, y in zip(ra[3:], rb[3:])), (ra, rb)
+PY
+expect 1 "lbs: check finds stretch past T < 0.97" -- "$RIGSCOPE" -q check "$CORPUS/usd/lbs.usda" --max-stretch 0.97
+sed 's/T = [0-9.]*$//' "$WORK/out" >"$WORK/lbs.check.txt"
+expect 1 "lbs.baked: check of the cache finds it too" -- "$RIGSCOPE" -q check "$CORPUS/usd/lbs.baked.usda" --max-stretch 0.97
+check "lbs.baked: the same vertices and frames as the skinned file" -- cmp -s "$WORK/lbs.check.txt" <(sed 's/T = [0-9.]*$//' "$WORK/out")
 # A converter's usdz (a crate 0.8.0 layer in a stored zip). Against usd-core, not its glTF twin:
 # its converter wrote the root's animated translation as 0, so usd-core itself puts it about 4 m
 # from khronos/rigged_simple.gltf (docs/usd_notes.md).

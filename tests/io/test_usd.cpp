@@ -20,6 +20,7 @@
 #include "io/usd/usd_values.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/frames.h"
+#include "rigscope/core/point_cache.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/io/load.h"
@@ -158,4 +159,60 @@ TEST_CASE("usda: counts and nesting are bounded", "[usd]") {
     CHECK_THROWS_WITH(load_scene(path, small), Catch::Contains("more memory than --max-memory allows"));
     // Within the default budget the same file passes the parser (and is refused later for having no faces).
     CHECK_THROWS_WITH(load_scene(path), !Catch::Contains("max-memory") && Catch::Contains("no faceVertexCounts"));
+}
+
+TEST_CASE("usda: time-sampled points are the mesh's point cache, linear between samples", "[usd]") {
+    rigscope_test::TempDir dir;
+    const std::string path = dir.file("cache.usda");
+    std::ofstream(path) << "#usda 1.0\n(\n  metersPerUnit = 1\n  timeCodesPerSecond = 10\n)\n"
+                           "def Mesh \"M\" {\n  int[] faceVertexCounts = [3]\n  int[] faceVertexIndices = [0, 1, 2]\n"
+                           "  point3f[] points.timeSamples = {\n    2: [(0,0,0), (1,0,0), (0,1,0)],\n"
+                           "    4: [(0,0,2), (1,0,4), (0,1,6)],\n  }\n}\n";
+    const Scene scene = load_scene(path);
+    REQUIRE(scene.meshes.size() == 1);
+    const Mesh& m = scene.meshes[0];
+    REQUIRE(m.cache);
+    CHECK(m.cache->times() == std::vector<double>{0.2, 0.4});
+    REQUIRE(scene.clips.size() == 1);
+    CHECK(scene.clips[0].start == Approx(0.2));
+    CHECK(scene.clips[0].end == Approx(0.4));
+    std::vector<Eigen::Vector3f> out;
+    CacheScratch scratch;
+    cached_positions(m, 0.3, out, scratch);  // time code 3: halfway, as UsdAttribute::Get gives it
+    REQUIRE(out.size() == 3);
+    CHECK(out[2].z() == Approx(3.0f));
+    cached_positions(m, 0.1, out, scratch);  // before the first sample: held
+    CHECK(out[2].z() == Approx(0.0f));
+
+    CHECK_THAT(error_of("#usda 1.0\ndef Mesh \"M\" {\n  int[] faceVertexCounts = [3]\n  int[] faceVertexIndices = [0, 1, 2]\n"
+                        "  point3f[] points.timeSamples = {\n    1: [(0,0,0), (1,0,0), (0,1,0)],\n    6: None,\n  }\n}\n"),
+               Catch::Contains("Mesh /M's points are blocked or hold no array at time code 6"));
+}
+
+TEST_CASE("usda: blend shapes' counts and indices are checked before use", "[usd]") {
+    auto scene = [](const std::string& shape) {
+        return "#usda 1.0\ndef SkelRoot \"R\" {\n  def Skeleton \"S\" {\n    uniform token[] joints = [\"a\"]\n"
+               "    uniform matrix4d[] bindTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n"
+               "    uniform matrix4d[] restTransforms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))]\n  }\n"
+               "  def Mesh \"M\" (prepend apiSchemas = [\"SkelBindingAPI\"]) {\n"
+               "    point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n    int[] faceVertexCounts = [3]\n"
+               "    int[] faceVertexIndices = [0, 1, 2]\n    rel skel:skeleton = </R/S>\n"
+               "    uniform token[] skel:blendShapes = [\"k\"]\n    rel skel:blendShapeTargets = </R/M/K>\n"
+               "    def BlendShape \"K\" {\n" + shape + "\n    }\n  }\n}\n";
+    };
+    CHECK_THAT(error_of(scene("      uniform vector3f[] offsets = [(1,0,0)]\n      uniform int[] pointIndices = [3]")),
+               Catch::Contains("BlendShape /R/M/K's pointIndices hold 3") && Catch::Contains("past Mesh /R/M's 3 points"));
+    CHECK_THAT(error_of(scene("      uniform vector3f[] offsets = [(1,0,0), (0,1,0)]\n      uniform int[] pointIndices = [2]")),
+               Catch::Contains("BlendShape /R/M/K has 2 offsets for 1 pointIndices"));
+    CHECK_THAT(error_of(scene("      uniform vector3f[] offsets = [(1,0,0)]")),
+               Catch::Contains("BlendShape /R/M/K has 1 offsets for the mesh's 3 points"));
+    // A good shape reads as a morph target of the mesh.
+    rigscope_test::TempDir dir;
+    const std::string path = dir.file("good.usda");
+    std::ofstream(path) << scene("      uniform vector3f[] offsets = [(1,0,0)]\n      uniform int[] pointIndices = [2]");
+    const Scene s = load_scene(path);
+    REQUIRE(s.meshes.size() == 1);
+    REQUIRE(s.meshes[0].targets.size() == 1);
+    CHECK(s.meshes[0].targets[0].deltas[2].x() == Approx(0.01f));  // metersPerUnit's fallback 0.01
+    CHECK(s.meshes[0].targets[0].deltas[0].norm() == 0.0f);
 }

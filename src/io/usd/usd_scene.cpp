@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include "io/usd/usd_point_samples.h"
 #include "io/usd/usd_values.h"
+#include "rigscope/core/morph_channel.h"
 #include "rigscope/core/error.h"
 
 namespace rigscope::usd {
@@ -290,8 +292,6 @@ struct Builder {
         take("primvars:skel:geomBindTransform", b.geom_bind);
         take("skel:joints", b.joints);
         take("primvars:skel:skinningMethod", b.method);
-        if (p.property("skel:blendShapes") || p.property("skel:blendShapeTargets"))
-            fail("prim " + paths.at(&p) + " has blend shapes (skel:blendShapes), which rigscope's USD reader does not read yet");
     }
 
     // ---- skeletons ----
@@ -300,6 +300,7 @@ struct Builder {
         std::vector<std::string> joints;   // the skeleton's joint paths
         std::vector<int> nodes;            // node per joint
         std::vector<Eigen::Matrix4d> bind;  // skeleton-space bind transforms, unit-scaled
+        const PrimSpec* animation = nullptr;  // its SkelAnimation, whose blendShapeWeights drive blend shapes
     };
     std::map<std::string, SkeletonInfo> skeletons;
 
@@ -359,6 +360,7 @@ struct Builder {
         std::string anim = binding.animation;
         if (const PropertySpec* rel = p.property("skel:animationSource"); rel && !rel->targets.empty()) anim = resolve(p, rel->targets.front());
         const bool animated = !anim.empty() && animation(anim, path, info, index, !rest.empty());
+        if (!anim.empty()) info.animation = prim_at(anim);
         if (!animated && rest.empty())
             fail("Skeleton " + path + " has no restTransforms and no animation that poses all its joints: UsdSkel cannot pose it");
         skeletons[path] = std::move(info);
@@ -445,8 +447,6 @@ struct Builder {
             scene.warnings.push_back("Mesh " + path + " has no points: skipped");
             return;
         }
-        if (points->samples.size() > 1)
-            fail("Mesh " + path + " has time-sampled points (a point cache), which rigscope's USD reader does not read yet");
         if (w != 3) fail("Mesh " + path + "'s points are not 3-vectors");
         const std::size_t count = n.size() / 3;
         charge(count * sizeof(Eigen::Vector3f));
@@ -458,8 +458,10 @@ struct Builder {
         const PropertySpec* fi = p.property("faceVertexIndices");
         if (!fc || !fi || !numbers_at(*fc, kNaN, counts, w1) || !numbers_at(*fi, kNaN, indices, w2))
             fail("Mesh " + path + " has no faceVertexCounts or faceVertexIndices");
-        if (fc->samples.size() > 1 || fi->samples.size() > 1)
-            fail("Mesh " + path + " has time-sampled topology, which rigscope does not read");
+        // Time-sampled topology is read when every sample holds the one topology (exporters
+        // write it per frame beside the points); a change is refused naming its time code.
+        check_constant_topology(*fc, counts, layer.path, path);
+        check_constant_topology(*fi, indices, layer.path, path);
         charge((counts.size() + indices.size()) * 4);
         std::size_t used = 0;
         for (double c : counts) {
@@ -476,9 +478,30 @@ struct Builder {
         }
         scene.meshes.push_back(std::move(m));
         scene.nodes[node].mesh = int(scene.meshes.size()) - 1;
+        if (!points->samples.empty()) point_cache(*points, path, count);
         // Skinned once every skeleton is read: a mesh may come before its skeleton in namespace.
         if (binding && !binding->skeleton.empty() && binding->joint_indices && binding->joint_weights)
             pending_skins.push_back({&p, int(scene.meshes.size()) - 1, *binding});
+        // Blend shapes are read from the mesh's own skel:blendShapes, with the weights of its
+        // skeleton's animation (UsdSkel's skinning query of the mesh).
+        if (binding && !binding->skeleton.empty() && (p.property("skel:blendShapes") || p.property("skel:blendShapeTargets")))
+            pending_shapes.push_back({&p, int(scene.meshes.size()) - 1, *binding});
+    }
+
+    // Time-sampled points: the mesh is animated by them, as by a point cache file (--cache), and
+    // their times span the clip. The positions above (the default, else the first sample) stay
+    // the bind pose.
+    void point_cache(const PropertySpec& points, const std::string& path, std::size_t count) {
+        PointSamplesContext ctx;
+        ctx.file = layer.path;
+        ctx.mesh_path = path;
+        ctx.points = count;
+        ctx.meters_per_unit = mpu;
+        ctx.time_codes_per_second = tcps;
+        ctx.charge = [this](std::uint64_t bytes) { charge(bytes); };
+        auto cache = point_samples(points, ctx);
+        for (double t : cache->times()) add_key_span(t);
+        for (auto& w : attach_point_cache(scene, int(scene.meshes.size()) - 1, std::move(cache))) scene.warnings.push_back(std::move(w));
     }
 
     struct PendingSkin {
@@ -487,6 +510,154 @@ struct Builder {
         Binding binding;
     };
     std::vector<PendingSkin> pending_skins;
+    std::vector<PendingSkin> pending_shapes;
+
+    // ---- blend shapes ----
+
+    // The offsets of a BlendShape or of one of its in-betweens, per point of the mesh (sparse
+    // pointIndices spread out), in metres.
+    std::vector<Eigen::Vector3f> shape_deltas(const PropertySpec* prop, const std::vector<std::size_t>* indices, std::size_t count,
+                                              const std::string& what) {
+        std::vector<double> n;
+        int w = 1;
+        if (!prop || !numbers_at(*prop, kNaN, n, w)) fail(what + " has no offsets");
+        if (w != 3) fail(what + "'s offsets are not 3-vectors");
+        const std::size_t k = n.size() / 3;
+        if (indices ? k != indices->size() : k != count)
+            fail(what + " has " + std::to_string(k) + " offsets for " +
+                 (indices ? std::to_string(indices->size()) + " pointIndices" : "the mesh's " + std::to_string(count) + " points"));
+        charge(std::uint64_t(count) * sizeof(Eigen::Vector3f));
+        std::vector<Eigen::Vector3f> d(count, Eigen::Vector3f::Zero());
+        for (std::size_t i = 0; i < k; ++i) {
+            // UsdSkel adds every offset to its point: an index listed twice adds both.
+            Eigen::Vector3f& out = d[indices ? (*indices)[i] : i];
+            out += (Eigen::Vector3d(n[3 * i], n[3 * i + 1], n[3 * i + 2]) * mpu).cast<float>();
+        }
+        return d;
+    }
+
+    // The mesh's blend shapes as morph targets (a shape with in-betweens as a morph channel, whose
+    // rule is UsdSkelBlendShapeQuery's: the sub-shapes, the base at 0 and the shape at 1 among
+    // them, sorted by weight; a weight between two blends those two, one outside extrapolates the
+    // two nearest), with the weights of the skeleton's SkelAnimation as a weights channel.
+    void blend_shapes(const PrimSpec& p, int mesh_index, const Binding& b) {
+        const std::string& path = paths.at(&p);
+        Mesh& m = scene.meshes[std::size_t(mesh_index)];
+        if (m.cache) fail("Mesh " + path + " has time-sampled points and blend shapes, which rigscope does not evaluate together");
+        const PropertySpec* names_prop = p.property("skel:blendShapes");
+        const PropertySpec* rel = p.property("skel:blendShapeTargets");
+        const std::vector<std::string> names = names_prop && names_prop->has_default ? strings_of(names_prop->value) : std::vector<std::string>{};
+        const std::size_t shapes = names.size();
+        if (!rel || rel->targets.size() != shapes)
+            fail("Mesh " + path + " has " + std::to_string(shapes) + " skel:blendShapes and " +
+                 std::to_string(rel ? rel->targets.size() : 0) + " skel:blendShapeTargets (UsdSkel wants one target per name)");
+        const std::size_t count = m.positions.size();
+        std::vector<int> channel_of(shapes, -1), target_of(shapes, -1);
+        for (std::size_t i = 0; i < shapes; ++i) {
+            const std::string target = resolve(p, rel->targets[i]);
+            const PrimSpec* bs = prim_at(target);
+            if (!bs || bs->type != "BlendShape") fail("Mesh " + path + "'s skel:blendShapeTargets names " + target + ", which is not a BlendShape");
+            const std::string what = "BlendShape " + target;
+            std::vector<std::size_t> indices;
+            const PropertySpec* ip = bs->property("pointIndices");
+            std::vector<double> n;
+            int w = 1;
+            const bool sparse = ip && numbers_at(*ip, kNaN, n, w);
+            if (sparse) {
+                charge(n.size() * sizeof(std::size_t));
+                for (double v : n) {
+                    if (!(v >= 0) || v >= double(count) || v != std::floor(v))
+                        fail(what + "'s pointIndices hold " + std::to_string(v) + ", past Mesh " + path + "'s " + std::to_string(count) + " points");
+                    indices.push_back(std::size_t(v));
+                }
+            }
+            MorphTarget primary{names[i], shape_deltas(bs->property("offsets"), sparse ? &indices : nullptr, count, what)};
+            m.targets.push_back(std::move(primary));
+            target_of[i] = int(m.targets.size()) - 1;
+            MorphChannel ch;
+            ch.name = names[i];
+            ch.targets.push_back(target_of[i]);
+            ch.full.push_back(1.0);
+            for (const auto& prop : bs->properties) {
+                if (prop.name.compare(0, 11, "inbetweens:") != 0) continue;
+                auto wt = prop.metadata.find("weight");
+                if (wt == prop.metadata.end() || wt->second.kind != Value::Kind::Number) continue;  // UsdSkel skips it too
+                const double full = wt->second.number;
+                if (!std::isfinite(full)) fail(what + "'s " + prop.name + " has weight " + std::to_string(full));
+                if (std::abs(full) < 1e-6 || std::abs(full - 1) < 1e-6) {
+                    scene.warnings.push_back(what + "'s " + prop.name + " has weight " + std::to_string(full) + ": UsdSkel skips it, and so does rigscope");
+                    continue;
+                }
+                m.targets.push_back({names[i] + ":" + prop.name.substr(11), shape_deltas(&prop, sparse ? &indices : nullptr, count, what + "'s " + prop.name)});
+                ch.targets.push_back(int(m.targets.size()) - 1);
+                ch.full.push_back(float(full));  // UsdSkel holds the weight as a float
+            }
+            if (ch.targets.size() > 1) {
+                m.channels.push_back(std::move(ch));
+                channel_of[i] = int(m.channels.size()) - 1;
+            }
+        }
+        m.default_weights.assign(m.targets.size(), 0.0f);
+        const PrimSpec* anim = skeletons.count(b.skeleton) ? skeletons.at(b.skeleton).animation : nullptr;
+        const PropertySpec* wp = anim ? anim->property("blendShapeWeights") : nullptr;
+        const PropertySpec* ap = anim ? anim->property("blendShapes") : nullptr;
+        if (!wp || !ap || !ap->has_default) return;  // no weights: UsdSkel leaves the shapes at 0
+        // The animation's order onto the mesh's (a name the animation lacks weighs 0).
+        const std::vector<std::string> anim_names = strings_of(ap->value);
+        std::vector<int> from(shapes, -1);
+        for (std::size_t i = 0; i < shapes; ++i) {
+            auto f = std::find(anim_names.begin(), anim_names.end(), names[i]);
+            if (f != anim_names.end()) from[i] = int(f - anim_names.begin());
+        }
+        const std::string anim_path = paths.at(anim);
+        auto shape_weights = [&](double t) {
+            std::vector<double> n;
+            int w = 1;
+            if (!numbers_at(*wp, t, n, w)) return std::vector<double>(shapes, 0.0);
+            if (n.size() != anim_names.size())
+                fail("SkelAnimation " + anim_path + " has " + std::to_string(n.size()) + " blendShapeWeights for " +
+                     std::to_string(anim_names.size()) + " blendShapes");
+            std::vector<double> out(shapes, 0.0);
+            for (std::size_t i = 0; i < shapes; ++i)
+                if (from[i] >= 0) out[i] = float(n[std::size_t(from[i])]);  // UsdSkel's weights are floats
+            return out;
+        };
+        auto target_weights = [&](const std::vector<double>& sw, float* out) {
+            for (std::size_t i = 0; i < shapes; ++i) {
+                if (channel_of[i] < 0) out[target_of[i]] = float(sw[i]);
+                else morph_channel_weights(m.channels[std::size_t(channel_of[i])], sw[i], out);
+            }
+        };
+        target_weights(shape_weights(kNaN), m.default_weights.data());
+        if (wp->samples.empty()) return;
+        // Key times: the samples, and where a shape's weight crosses one of its sub-shapes' weights
+        // between two samples. The in-between rule is linear between those, so the channel's
+        // linear keys give UsdSkel's weights at every time, not only at the samples.
+        std::set<double> times;
+        const auto st = sample_times(*wp);
+        times.insert(st.begin(), st.end());
+        for (std::size_t k = 1; k < st.size(); ++k) {
+            const auto w0 = shape_weights(st[k - 1]), w1 = shape_weights(st[k]);
+            for (std::size_t i = 0; i < shapes; ++i) {
+                if (channel_of[i] < 0 || w0[i] == w1[i]) continue;
+                std::vector<double> breaks = m.channels[std::size_t(channel_of[i])].full;
+                breaks.push_back(0.0);
+                for (double x : breaks)
+                    if ((x - w0[i]) * (x - w1[i]) < 0) times.insert(st[k - 1] + (x - w0[i]) / (w1[i] - w0[i]) * (st[k] - st[k - 1]));
+            }
+        }
+        Channel cw{m.node, ChannelPath::Weights, Interpolation::Linear, int(m.targets.size()), {}, {}};
+        charge(times.size() * (m.targets.size() + 1) * sizeof(float));
+        std::vector<float> w(m.targets.size());
+        for (double t : times) {
+            std::fill(w.begin(), w.end(), 0.0f);
+            target_weights(shape_weights(t), w.data());
+            cw.times.push_back(float(seconds(t)));
+            cw.values.insert(cw.values.end(), w.begin(), w.end());
+            add_key_span(seconds(t));
+        }
+        clip.channels.push_back(std::move(cw));
+    }
 
     static std::string interpolation(const PropertySpec& p) {
         auto it = p.metadata.find("interpolation");
@@ -504,6 +675,9 @@ struct Builder {
         if (!sk || sk->type != "Skeleton" || it == skeletons.end())
             fail("Mesh " + path + "'s skel:skeleton " + b.skeleton + " is not a Skeleton under a SkelRoot");
         const SkeletonInfo& info = it->second;
+        if (m.cache)
+            fail("Mesh " + path + " has time-sampled points and a skin: UsdSkel skins each sample of the points, which rigscope "
+                                  "does not evaluate (it reads time-sampled points of unskinned meshes)");
         if (b.method) {
             const auto method = strings_of(b.method->value);
             if (!method.empty() && method[0] == "dualQuaternion")
@@ -625,6 +799,7 @@ struct Builder {
         for (const auto& r : layer.roots)
             if (prims.count("/" + r->name) && prims.at("/" + r->name) == r.get()) prim_node(*r, -1, Binding{}, false, 0);
         for (const auto& ps : pending_skins) skin(*ps.prim, scene.meshes[std::size_t(ps.mesh)], ps.binding);
+        for (const auto& ps : pending_shapes) blend_shapes(*ps.prim, ps.mesh, ps.binding);
         for (const auto& p : missing_api_prims)
             scene.warnings.push_back("prim " + p + " has UsdSkel binding properties without SkelBindingAPI applied: rigscope reads them, "
                                      "USD 23.08 and later ignore them");
