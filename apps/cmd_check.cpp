@@ -24,10 +24,10 @@ struct CheckCommand {
 
 int run_check_command(CheckCommand& opt, RunContext& ctx) {
     opt.job.html.viewer = report_viewer_path();
+    opt.batch.junit = opt.junit;
+    opt.batch.json = opt.json;
+    opt.batch.html = opt.job.html.out;
     if (is_batch(opt.batch)) {
-        opt.batch.junit = opt.junit;
-        opt.batch.json = opt.json;
-        opt.batch.html = opt.job.html.out;
         opt.job.html.out.clear();
         return finish_batch(opt.batch, run_check_batch(opt.batch, opt.job));
     }
