@@ -86,7 +86,17 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
                                         (std::string(o.option) == "--junit" || std::string(o.option) == "-o" ? ""
                                                                                                               : " (the batch's own reports: --junit FILE, --summary FILE)"));
         }
-        for (const BatchInput& in : inputs) take(o.option, expand_placeholders(*o.pattern, in), &in);
+        for (const BatchInput& in : inputs) {
+            const std::string path = expand_placeholders(*o.pattern, in);
+            take(o.option, path, &in);
+            // {relpath} and {dir} name folders the user cannot make one by one beforehand: made
+            // here, before any work, so that a folder that cannot be made fails the batch first.
+            const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+            std::error_code ec;
+            if (has_placeholder(*o.pattern) && !parent.empty() && !std::filesystem::is_directory(parent, ec) &&
+                !std::filesystem::create_directories(parent, ec))
+                throw Error(kExitCannotWrite, path + ": cannot make the folder '" + parent.string() + "' (" + ec.message() + ")");
+        }
     }
     if (!opt.junit.empty() && !has_placeholder(opt.junit)) take("--junit", opt.junit, nullptr);
     if (!opt.summary.empty()) take("--summary", opt.summary, nullptr);
