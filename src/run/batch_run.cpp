@@ -162,7 +162,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::func
     r.counts = "batch: " + std::to_string(r.files.size()) + (r.files.size() == 1 ? " file" : " files") + ":";
     bool first = true;
     for (const char* s : {"pass", "fail", "not checked", "error"})
-        if (counts[s] || (first && std::string(s) == "pass")) {
+        if (counts[s]) {
             r.counts += std::string(first ? " " : ", ") + std::to_string(counts[s]) + " " + s;
             first = false;
         }
