@@ -150,7 +150,8 @@ std::string batch_summary_json(const BatchResult& r) {
     std::string out;
     JsonWriter j(out);
     j.begin_object().member("rigscope", RIGSCOPE_VERSION).member("command", r.verb).member("exit_code", r.exit_code);
-    j.member("counts", r.counts).key("files").begin_array();
+    j.member("counts", r.counts).key("task").begin_object().member("index", r.task_index).member("count", r.task_count).end_object();
+    j.member("batch_files", r.batch_files).key("files").begin_array();
     for (const BatchFileResult& f : r.files) {
         const BatchRow& w = f.row;
         const bool ran = w.status == "pass" || w.status == "fail";

@@ -15,6 +15,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
+#include "rigscope/farm/chunk.h"
 #include "rigscope/io/json_writer.h"
 #include "rigscope/io/lint_report.h"
 #include "rigscope/io/output.h"
@@ -125,7 +126,9 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::func
     BatchResult r;
     r.verb = verb;
     std::vector<BatchInput> all = expand_batch_inputs(opt.inputs, &std::cin);
+    r.batch_files = all.size();
     if (!opt.task.empty()) {
+        parse_chunk_spec(opt.task, r.task_index, r.task_count);
         const auto [begin, end] = batch_task_range(opt.task, all.size());
         r.inputs.assign(all.begin() + static_cast<std::ptrdiff_t>(begin), all.begin() + static_cast<std::ptrdiff_t>(end));
     } else {
@@ -154,18 +157,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::func
     worker();
     for (std::thread& t : threads) t.join();
 
-    std::map<std::string, std::size_t> counts;
-    for (const BatchFileResult& f : r.files) {
-        ++counts[f.row.status];
-        if (batch_exit_rank(f.row.exit_code) > batch_exit_rank(r.exit_code)) r.exit_code = f.row.exit_code;
-    }
-    r.counts = "batch: " + std::to_string(r.files.size()) + (r.files.size() == 1 ? " file" : " files") + ":";
-    bool first = true;
-    for (const char* s : {"pass", "fail", "not checked", "error"})
-        if (counts[s]) {
-            r.counts += std::string(first ? " " : ", ") + std::to_string(counts[s]) + " " + s;
-            first = false;
-        }
+    set_batch_counts(r);
     return r;
 }
 
@@ -177,6 +169,22 @@ unsigned threads_per_file(const BatchOptions& opt, unsigned asked) {
 }
 
 }  // namespace
+
+void set_batch_counts(BatchResult& r) {
+    std::map<std::string, std::size_t> counts;
+    r.exit_code = kExitOk;
+    for (const BatchFileResult& f : r.files) {
+        ++counts[f.row.status];
+        if (batch_exit_rank(f.row.exit_code) > batch_exit_rank(r.exit_code)) r.exit_code = f.row.exit_code;
+    }
+    r.counts = "batch: " + std::to_string(r.files.size()) + (r.files.size() == 1 ? " file" : " files") + ":";
+    bool first = true;
+    for (const char* s : {"pass", "fail", "not checked", "error"})
+        if (counts[s]) {
+            r.counts += std::string(first ? " " : ", ") + std::to_string(counts[s]) + " " + s;
+            first = false;
+        }
+}
 
 int batch_exit_rank(int exit_code) {
     switch (exit_code) {

@@ -111,6 +111,13 @@ expect 3 "an unreadable file ranks above not checked" -- "$RIGSCOPE" check "$WOR
 for i in 0 1 2; do "$RIGSCOPE" -q check "$LIB" "${LIMITS[@]}" --task $i/3 --summary "$WORK/t$i.csv" >/dev/null 2>&1; done
 check "--task: the slices' rows are the whole batch's" -- \
     test "$(cat "$WORK"/t{0,1,2}.csv | grep -v '^file,' | cut -d, -f1-21)" = "$(tail -n +2 "$WORK/s.csv" | cut -d, -f1-21)"
+# The tasks' JSON summaries merge into the batch's (rigscope merge), a missing task refused.
+for i in 0 1 2; do "$RIGSCOPE" -q check "$LIB" "${LIMITS[@]}" --task $i/3 --summary "$WORK/t$i.json" >/dev/null 2>&1; done
+expect 3 "merge of the tasks' summaries: the batch's exit code" -- "$RIGSCOPE" merge "$WORK/merged.csv" "$WORK"/t{2,0,1}.json
+check "merge: the batch's counts" -- grep -qx "batch: 4 files: 3 fail, 1 error" "$WORK/err"
+check "merge: the whole batch's rows but for time and memory" -- test "$(cut_rows "$WORK/merged.csv")" = "$(cut_rows "$WORK/s.csv")"
+expect 5 "merge with a task missing" -- "$RIGSCOPE" merge "$WORK/merged2.csv" "$WORK"/t{0,1}.json
+check "merge names the missing task" -- grep -q "task 2/3 is missing" "$WORK/err"
 expect 2 "--task out of range" -- "$RIGSCOPE" check "$LIB" "${LIMITS[@]}" --task 3/3
 
 # lint over the folder: a row per file with its counts, as lint alone counts them.

@@ -105,7 +105,12 @@ struct BatchResult {
     std::vector<BatchFileResult> files;    // in input order, whatever finished first
     int exit_code = 0;                     // the worst file's (batch_exit_rank)
     std::string counts;                    // "batch: 10 files: 7 pass, 2 fail, 1 error"
+    int task_index = 0, task_count = 1;    // --task I/N (0/1 without)
+    std::size_t batch_files = 0;           // the files of every task together
 };
+
+// The counts line of a batch's rows and its exit code (the worst row's), set on r.
+void set_batch_counts(BatchResult& r);
 
 // The order files' exit codes are ranked in, best first; a batch exits with its worst file's:
 // 0 pass, 1 fail, 2 not checked, 5 mismatch, 3 unreadable, 4 cannot write, 6 internal error.
@@ -141,6 +146,14 @@ std::string batch_summary_json(const BatchResult& r);
 std::string batch_junit(const BatchResult& r);
 // The text for stdout: each file's report under a "==> relpath <==" line, as `head` names files.
 std::string batch_report_text(const BatchResult& r);
+
+// True for a JSON summary a batch wrote (`--summary s.json`: its "task" and "files" members).
+bool is_batch_summary(const std::string& path);
+// The JSON summaries of tasks 0 to N-1 of one batch (any order) as one batch's result: rows in
+// task order, exit code and counts recomputed. Throws Error (exit 5) for a task missing or given
+// twice, summaries of other batches (command, task count, file count, version), exit 3 for one
+// that cannot be read.
+BatchResult merge_batch_summaries(const std::vector<std::string>& paths);
 
 // Writes every output opt names (per-file ones by placeholder, the batch JUnit, the summary),
 // each complete before any is renamed into place. Throws Error (exit 4).
