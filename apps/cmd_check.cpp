@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "batch_command.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
@@ -18,10 +19,19 @@ struct CheckCommand {
     CheckJobOptions job;
     std::string junit;
     std::string json;
+    BatchOptions batch;  // FILE... and the batch's options
 };
 
 int run_check_command(CheckCommand& opt, RunContext& ctx) {
     opt.job.html.viewer = report_viewer_path();
+    opt.batch.junit = opt.junit;
+    opt.batch.json = opt.json;
+    opt.batch.html = opt.job.html.out;
+    if (is_batch(opt.batch)) {
+        opt.job.html.out.clear();
+        return finish_batch(opt.batch, run_check_batch(opt.batch, opt.job));
+    }
+    opt.job.tension.input.file = opt.batch.inputs.front();
     if (!opt.json.empty() && !opt.job.tension.input.chunk.empty())
         throw Error(kExitUsage, "check --json gives the run's verdict: merge the chunks' --junit reports instead");
     const CheckJobResult r = run_check(opt.job, terminal_progress("check"));
@@ -55,6 +65,7 @@ void add_check_command(CLI::App& app, Runner& run) {
     CheckJobOptions& job = opt->job;
     CLI::App* cmd = app.add_subcommand("check", "Rig CI: exit 1 when any vertex's T passes a limit");
     add_tension_options(cmd, job.tension);
+    add_batch_options(cmd, opt->batch);
     cmd->add_option("--max-stretch", job.max_stretch, "Fail where T falls below this (e.g. 0.7)")
         ->check(positive_number())
         ->each([&job](const std::string&) { job.has_stretch = true; });
@@ -67,8 +78,8 @@ void add_check_command(CLI::App& app, Runner& run) {
     cmd->add_option("--min-lambda", job.min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")
         ->check(positive_number())
         ->each([&job](const std::string&) { job.has_min_lambda = true; });
-    cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here");
-    cmd->add_option("--json", opt->json, "Also write the verdict as JSON here: the limits, counts and worst vertices");
+    cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (several inputs: one for the batch, or one per file with a placeholder, {stem}.xml)");
+    cmd->add_option("--json", opt->json, "Also write the verdict as JSON here: the limits, counts and worst vertices (several inputs: with a placeholder, {stem}.json)");
     cmd->add_option("--html", job.html.out, "Also write the HTML report (rigscope report) with the verdict and limits");
     add_report_options(cmd, job.html, false);
     cmd->add_flag("--lint", job.lint,

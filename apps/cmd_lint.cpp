@@ -3,6 +3,7 @@
 #include <chrono>
 #include <memory>
 
+#include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
@@ -21,6 +22,7 @@ struct LintCommand {
     std::string out = "-";
     std::string junit;
     std::size_t listed = 20;
+    BatchOptions batch;  // FILE... and the batch's options
 };
 
 // JSON when asked for or named so; text otherwise (lint.txt, stdout). The name agrees with what is
@@ -37,8 +39,15 @@ std::string lint_format(const std::string& format, const std::string& out) {
     return chosen;
 }
 
-int run_lint(const LintCommand& opt) {
+int run_lint(LintCommand& opt) {
     lint_format(opt.format, opt.out);  // before the file is read
+    opt.batch.junit = opt.junit;
+    opt.batch.output = opt.out == "-" ? "" : opt.out;
+    if (is_batch(opt.batch)) {
+        LintBatchOptions lint{opt.input, opt.lint, opt.format, opt.listed};
+        return finish_batch(opt.batch, run_lint_batch(opt.batch, lint));
+    }
+    opt.input.file = opt.batch.inputs.front();
     opt.lint.validate();  // before the file is read: a bad value is the command line's fault
     const auto started = std::chrono::steady_clock::now();
     CheckRunInfo info = start_run_info();
@@ -65,6 +74,7 @@ void add_lint_command(CLI::App& app, Runner& run) {
     auto opt = std::make_shared<LintCommand>();
     CLI::App* cmd = app.add_subcommand("lint", "Skinning mistakes in the bind pose: weights, seams, symmetry, faces, skeleton");
     add_input_options(cmd, opt->input, false);
+    add_batch_options(cmd, opt->batch);
     LintParams& p = opt->lint.params;
     cmd->add_option("--weight-tolerance", p.weight_tolerance, "weights_sum, seam_weights, mirror: largest weight difference (default 1e-3)");
     cmd->add_option("--max-influences", p.max_influences, "influences: most non-zero weights per vertex (default 4)");

@@ -1,5 +1,6 @@
 // `rigscope merge OUT CHUNK...`: joins the outputs of `--chunk I/N` runs into what one run
 // would have written (docs/farm.md). The job is the run layer's (rigscope/run/merge_run.h).
+#include <cstdio>
 #include <memory>
 
 #include "commands.h"
@@ -13,6 +14,10 @@ namespace {
 
 int run_merge_command(const MergeJobOptions& opt) {
     const MergeJobResult r = run_merge(opt);
+    if (r.batch) {
+        std::fputs(r.report.c_str(), stderr);
+        return r.exit_code;
+    }
     if (r.report_on_stdout) {
         OutputFile report("-");
         report.write(r.report);

@@ -15,6 +15,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/tension.h"
+#include "batch_calls.h"
 #include "check_calls.h"
 #include "messages.h"
 #include "lint_calls.h"
@@ -126,4 +127,5 @@ PYBIND11_MODULE(_rigscope, m) {
           "Loads FILE (glTF, FBX, Collada, USD, OBJ, PLY) with the CLI's input options; returns a Session");
     rigscope_python::add_check_calls(m);
     rigscope_python::add_diff_calls(m);
+    rigscope_python::add_batch_calls(m);
 }

@@ -137,6 +137,36 @@ class CheckResult:
 # merge(): joins --chunk outputs as `rigscope merge OUT CHUNK...` (keys command, chunks, passed, report).
 def merge(out: PathArg, chunks: Sequence[PathArg], *, junit: Optional[PathArg] = None) -> Dict[str, Any]: ...
 
+# --- Rig CI over many files (batch_calls.cpp) ------------------------------------------------------
+# paths: files, folders (searched for .fbx .gltf .glb .dae .usd*) and "@list.txt"; verb "check"
+# or "lint". Returns a row per file, as `--summary s.json` writes its "files": file, path,
+# status ("pass", "fail", "error", "not checked"), exit_code, frames, meshes, vertices, min_t and
+# max_t ({value, mesh, vertex, frame} or None), past ({limit: file vertices}), lint
+# ({errors, warnings} or None), message, seconds, peak_mib. junit=, json=, output=, summary= write
+# as the CLI's options do (placeholders {stem} {name} {ext} {relpath} {dir}).
+def batch(
+    paths: Sequence[str],
+    verb: str = "check",
+    *,
+    max_stretch: Optional[float] = None,
+    max_compress: Optional[float] = None,
+    max_lambda: Optional[float] = None,
+    min_lambda: Optional[float] = None,
+    measure: Optional[str] = None,
+    frames: Optional[str] = None,
+    rom: bool = False,
+    lint: bool = False,
+    strict: bool = False,
+    mesh: Optional[str] = None,
+    jobs: int = 1,
+    task: Optional[str] = None,
+    junit: Optional[str] = None,
+    json: Optional[str] = None,
+    output: Optional[str] = None,
+    summary: Optional[str] = None,
+    max_memory: float = 8192.0,
+) -> List[Dict[str, Any]]: ...
+
 # --- Rig CI: diff (diff_calls.cpp) ----------------------------------------------------------------
 class DiffMesh:
     """One mesh pair of diff(): columns are OLD's welded vertices."""

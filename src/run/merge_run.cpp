@@ -1,5 +1,9 @@
 #include "rigscope/run/merge_run.h"
 
+#include <algorithm>
+
+#include "rigscope/run/batch.h"
+
 #include <memory>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -83,6 +87,22 @@ void MergeJobOptions::validate() const {
 
 MergeJobResult run_merge(const MergeJobOptions& opt) {
     opt.validate();
+    // A batch's --task summaries carry their task in themselves (no chunk record): joined into
+    // the batch's summary, CSV or JSON by OUT's extension, exit code the worst file's.
+    if (std::all_of(opt.chunks.begin(), opt.chunks.end(), is_batch_summary)) {
+        if (!opt.junit.empty()) throw Error(kExitUsage, "merge --junit: batch tasks' JUnit reports are each complete; a CI server reads them all");
+        const BatchResult batch = merge_batch_summaries(opt.chunks);
+        OutputFile out(opt.out, opt.chunks);
+        out.write(batch_summary(batch, opt.out));
+        out.commit();
+        MergeJobResult r;
+        r.command = batch.verb;
+        r.chunks = opt.chunks.size();
+        r.batch = true;
+        r.exit_code = batch.exit_code;
+        r.report = batch.counts + "\n";
+        return r;
+    }
     const std::vector<ChunkRecord> chunks = gather_chunks(opt.chunks, RIGSCOPE_VERSION);
     MergeJobResult r;
     r.command = chunks.front().command;

@@ -40,6 +40,21 @@ struct JUnitSuite {
 
 std::string junit_xml(const JUnitSuite& suite, const CheckRunInfo& run);
 
+// A suite of a batch report (several inputs, one document): either a report junit_xml wrote for
+// one file, its suite renamed `name`, or, for a file that could not be judged, a suite of one
+// test case holding an <error> with the file's one-line message.
+struct JUnitBatchSuite {
+    std::string name;      // unique in the batch: the file's path relative to the batch root
+    std::string document;  // junit_xml's document for the file; empty: an error suite
+    // An error suite's package, class name, input property, error type and message, and timing.
+    std::string package, classname, input, error_type, error_message;
+    CheckRunInfo run;
+};
+
+// One <testsuites> document with the suites in order, numbered by id from 0. Throws
+// internal_error for a document junit_xml did not write.
+std::string junit_batch_xml(const std::vector<JUnitBatchSuite>& suites);
+
 // A class name part: dots, white space and control characters become '_', since CI servers
 // split class names on dots.
 std::string junit_class_part(std::string s);

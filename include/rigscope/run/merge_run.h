@@ -22,6 +22,8 @@ struct MergeJobResult {
     bool failed = false;      // the verdict: a limit was passed (exit 1)
     std::string report;       // check and diff: the run's text report (for stdout)
     bool report_on_stdout = false;  // the text goes to stdout (diff: not when OUT itself is stdout)
+    bool batch = false;       // batch --task summaries: report is the counts line (stderr)
+    int exit_code = 0;        // batch: the worst file's
 };
 
 // Throws Error (exit 5 for chunks that do not make one run, 3 for unreadable ones, 4 for an

@@ -1,0 +1,162 @@
+// Several inputs per command (issue 41): `rigscope check A B DIR @list.txt` and Python's
+// rigscope.batch() run one job per file through the verbs' own run-layer jobs, with per-file
+// outputs named by placeholders, one JUnit report and one summary for the batch, and the worst
+// file's exit code. README "Rig CI" and docs/farm.md describe what a user sees.
+//
+// Inputs (batch_inputs.cpp), the run (batch_run.cpp) and what is written (batch_report.cpp) are
+// kept apart so that the run itself never touches a file it does not read.
+#pragma once
+
+#include <cstddef>
+#include <istream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rigscope/run/check_run.h"
+#include "rigscope/run/lint_run.h"
+
+namespace rigscope {
+
+// One file of a batch: the path as it reaches the reader, and the path relative to the batch
+// root (the deepest folder holding every argument), which names it in the JUnit report and the
+// summary and is {relpath} in output names.
+struct BatchInput {
+    std::string path;
+    std::string relpath;
+};
+
+// The extensions a folder is searched for: the formats that carry skins and animation (.fbx,
+// .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz). OBJ and PLY are read too, but in a rig library
+// they are neutrals, references and cache frames: taken only when named.
+bool is_batch_extension(const std::string& path);
+
+// The files the arguments name, in order: a file as given; a folder, every file below it with a
+// batch extension in sorted order (by path, byte-wise), recursively; `@FILE` each line of FILE
+// (blank lines and lines starting with '#' skipped; relative lines are relative to the current
+// folder), `@-` the lines of `stdin_lines`. A file named twice is taken once, at its first place.
+// Throws Error (exit 3) for an argument that does not exist or an unreadable list, Error (exit 2)
+// for an empty result or a folder holding no rig file; before any work.
+std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& args, std::istream* stdin_lines);
+
+// True when `pattern` holds one of the placeholders {stem} {name} {ext} {relpath} {dir}.
+bool has_placeholder(const std::string& pattern);
+// `pattern` with each placeholder replaced for `in`: {name} the file name (walk.fbx), {stem} it
+// without its extension (walk), {ext} the extension without the dot (fbx), {relpath} the path
+// relative to the batch root (chars/walk.fbx), {dir} the folder of the path as given (beside the
+// input; "." for none). Throws Error (exit 2) for an unknown {word}.
+std::string expand_placeholders(const std::string& pattern, const BatchInput& in);
+
+// --task I/N: files [n·I/N, n·(I+1)/N) of the n, as --chunk splits frames (I counts from 0, like
+// SLURM_ARRAY_TASK_ID). Throws Error (exit 2) for a malformed value.
+std::pair<std::size_t, std::size_t> batch_task_range(const std::string& task, std::size_t n);
+
+// What a batch runs and writes besides each file's own job options.
+struct BatchOptions {
+    std::vector<std::string> inputs;  // files, folders, @lists
+    unsigned jobs = 1;                // files at once
+    std::string task;                 // --task I/N; empty: every file
+    // Per file, by placeholder: check's --json and --html, lint's -o. --junit without a
+    // placeholder is the batch's one report; with one, each file's own.
+    std::string junit, json, html, output;
+    std::string summary;              // .csv or .json: a row per file
+    bool quiet_reports = false;       // the CLI's -q: no per-file text on stdout
+
+    // Throws Error (exit 2) for options no batch can run with (jobs 0, a summary of unknown
+    // format, an empty value), before any file is read.
+    void validate() const;
+};
+
+// A file's line in the summary and Python's rows. Numbers are 0 and places empty where the
+// file was not evaluated (status error or not checked).
+struct BatchRow {
+    std::string path, relpath;
+    std::string status;          // pass, fail, error, not checked
+    int exit_code = 0;           // what `rigscope VERB FILE` alone exits with
+    std::string message;         // error and not checked: the one-line message
+    std::size_t frames = 0, meshes = 0, vertices = 0;  // evaluated; vertices: file vertices
+    bool has_t = false;          // min/max below hold a value
+    double min_t = 0, max_t = 0;
+    std::string min_mesh, max_mesh;
+    std::size_t min_vertex = 0, max_vertex = 0;  // the file vertex (the welded vertex's first)
+    std::string min_frame, max_frame;            // a frame number, or bind
+    // Per limit given, in check's order: its name (max_stretch, ...) and the file vertices past it.
+    std::vector<std::pair<std::string, std::size_t>> past;
+    bool has_lint = false;       // lint ran (lint, check --lint)
+    std::size_t lint_errors = 0, lint_warnings = 0;
+    double seconds = 0;          // wall time of the file's job
+    double peak_mib = 0;         // the process's peak resident memory over the job (see batch_run.cpp)
+};
+
+// One file's result: its row, and what its own run would have printed and written.
+struct BatchFileResult {
+    BatchRow row;
+    std::string report;      // the text `rigscope VERB FILE` prints
+    std::string junit;       // its JUnit document (empty for error and not checked)
+    std::string json;        // check --json, lint -o *.json: its document
+    std::string output;      // lint -o: what is written there
+    std::string package;     // JUnit package of the verb (rigscope.check, rigscope.lint)
+    CheckRunInfo run;        // when it ran, for the batch report's error suites
+};
+
+struct BatchResult {
+    std::string verb;
+    std::vector<BatchInput> inputs;        // this task's files, in order
+    std::vector<BatchFileResult> files;    // in input order, whatever finished first
+    int exit_code = 0;                     // the worst file's (batch_exit_rank)
+    std::string counts;                    // "batch: 10 files: 7 pass, 2 fail, 1 error"
+    int task_index = 0, task_count = 1;    // --task I/N (0/1 without)
+    std::size_t batch_files = 0;           // the files of every task together
+};
+
+// The counts line of a batch's rows and its exit code (the worst row's), set on r.
+void set_batch_counts(BatchResult& r);
+
+// The order files' exit codes are ranked in, best first; a batch exits with its worst file's:
+// 0 pass, 1 fail, 2 not checked, 5 mismatch, 3 unreadable, 4 cannot write, 6 internal error.
+int batch_exit_rank(int exit_code);
+
+// The per-file output paths (by placeholder) and the batch's own, for every input, as
+// (option, path); throws Error (exit 2) when two inputs would write one file, naming both
+// inputs, or when a per-file output without placeholder is given several inputs (with the hint).
+std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchOptions& opt, const std::string& verb,
+                                                                    const std::vector<BatchInput>& inputs);
+
+// The check job over every input: opt's outputs checked first (batch_output_paths), each file
+// then run with `check` (its tension.input.file and html.out set per file), `opt.jobs` at once.
+// A file that fails to load or run is its row's error; the batch never stops at one.
+BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& check);
+
+// The lint job over every input, as above; `format` text or json (lint's --format, "" by -o's
+// extension) and `listed` as lint's --list.
+struct LintBatchOptions {
+    InputOptions input;   // everything but the file
+    LintOptions lint;
+    std::string format;
+    std::size_t listed = 20;
+};
+BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint);
+
+// The batch's documents: the summary as CSV or JSON (by `path`'s extension), and one JUnit
+// report with a suite per file named by its relpath (a file not judged: an error case with its
+// message).
+std::string batch_summary(const BatchResult& r, const std::string& path);
+std::string batch_summary_csv(const BatchResult& r);
+std::string batch_summary_json(const BatchResult& r);
+std::string batch_junit(const BatchResult& r);
+// The text for stdout: each file's report under a "==> relpath <==" line, as `head` names files.
+std::string batch_report_text(const BatchResult& r);
+
+// True for a JSON summary a batch wrote (`--summary s.json`: its "task" and "files" members).
+bool is_batch_summary(const std::string& path);
+// The JSON summaries of tasks 0 to N-1 of one batch (any order) as one batch's result: rows in
+// task order, exit code and counts recomputed. Throws Error (exit 5) for a task missing or given
+// twice, summaries of other batches (command, task count, file count, version), exit 3 for one
+// that cannot be read.
+BatchResult merge_batch_summaries(const std::vector<std::string>& paths);
+
+// Writes every output opt names (per-file ones by placeholder, the batch JUnit, the summary),
+// each complete before any is renamed into place. Throws Error (exit 4).
+void write_batch_outputs(const BatchOptions& opt, const BatchResult& r);
+
+}  // namespace rigscope

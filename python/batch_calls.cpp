@@ -1,0 +1,128 @@
+#include "batch_calls.h"
+
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "path_args.h"
+#include "rigscope/core/error.h"
+#include "rigscope/run/batch.h"
+
+namespace py = pybind11;
+
+namespace rigscope_python {
+
+namespace {
+
+using namespace rigscope;
+
+// A row as the summary's JSON has it, with None where the CSV leaves a field empty.
+py::dict row_dict(const BatchRow& w) {
+    py::dict d;
+    const bool ran = w.status == "pass" || w.status == "fail";
+    d["file"] = w.relpath;
+    d["path"] = w.path;
+    d["status"] = w.status;
+    d["exit_code"] = w.exit_code;
+    d["frames"] = ran ? py::object(py::int_(w.frames)) : py::object(py::none());
+    d["meshes"] = ran ? py::object(py::int_(w.meshes)) : py::object(py::none());
+    d["vertices"] = ran ? py::object(py::int_(w.vertices)) : py::object(py::none());
+    for (int side = 0; side < 2; ++side) {
+        py::object v = py::none();
+        if (w.has_t) {
+            py::dict e;
+            e["value"] = static_cast<double>(static_cast<float>(side ? w.max_t : w.min_t));
+            e["mesh"] = side ? w.max_mesh : w.min_mesh;
+            e["vertex"] = side ? w.max_vertex : w.min_vertex;
+            const std::string& f = side ? w.max_frame : w.min_frame;
+            e["frame"] = f == "bind" ? py::object(py::str(f)) : py::object(py::int_(std::stol(f)));
+            v = e;
+        }
+        d[side ? "max_t" : "min_t"] = v;
+    }
+    py::dict past;
+    for (const auto& [limit, n] : w.past) past[py::str(limit)] = n;
+    d["past"] = past;
+    if (w.has_lint) {
+        py::dict l;
+        l["errors"] = w.lint_errors;
+        l["warnings"] = w.lint_warnings;
+        d["lint"] = l;
+    } else {
+        d["lint"] = py::none();
+    }
+    d["message"] = w.message.empty() ? py::object(py::none()) : py::object(py::str(w.message));
+    d["seconds"] = w.seconds;
+    d["peak_mib"] = w.peak_mib;
+    return d;
+}
+
+}  // namespace
+
+void add_batch_calls(py::module_& m) {
+    m.def(
+        "batch",
+        [](const std::vector<std::string>& paths, const std::string& verb, std::optional<double> max_stretch, std::optional<double> max_compress,
+           std::optional<double> max_lambda, std::optional<double> min_lambda, std::optional<std::string> measure, std::optional<std::string> frames,
+           bool rom, bool lint, bool strict, std::optional<std::string> mesh, unsigned jobs, std::optional<std::string> task,
+           std::optional<std::string> junit, std::optional<std::string> json, std::optional<std::string> output,
+           std::optional<std::string> summary, double max_memory) {
+            BatchOptions opt;
+            opt.inputs = paths;
+            opt.jobs = jobs;
+            opt.task = given(task, "task=");
+            opt.junit = given(junit, "junit=");
+            opt.json = given(json, "json=");
+            opt.output = given(output, "output=");
+            opt.summary = given(summary, "summary=");
+            InputOptions input;
+            input.frames = given(frames, "frames=");
+            input.mesh = given(mesh, "mesh=");
+            input.rom = rom;
+            input.max_memory_mib = max_memory;
+            BatchResult r;
+            if (verb == "check") {
+                if (!opt.output.empty()) throw Error(kExitUsage, "batch check: output= is lint's; check writes junit=, json= and summary=");
+                CheckJobOptions c;
+                c.tension.input = input;
+                c.tension.measure = measure.value_or("edge");
+                auto limit = [](const std::optional<double>& v, double& value, bool& has) {
+                    if (v) value = *v;
+                    has = v.has_value();
+                };
+                limit(max_stretch, c.max_stretch, c.has_stretch);
+                limit(max_compress, c.max_compress, c.has_compress);
+                limit(max_lambda, c.max_lambda, c.has_max_lambda);
+                limit(min_lambda, c.min_lambda, c.has_min_lambda);
+                c.lint = lint;
+                c.lint_options.strict = strict;
+                py::gil_scoped_release release;
+                r = run_check_batch(opt, c);
+                write_batch_outputs(opt, r);
+            } else if (verb == "lint") {
+                if (max_stretch || max_compress || max_lambda || min_lambda || measure || frames || rom || lint || !opt.json.empty())
+                    throw Error(kExitUsage, "batch lint: limits, measure=, frames=, rom=, lint= and json= are check's (lint judges the bind pose)");
+                LintBatchOptions l;
+                l.input = input;
+                l.lint.strict = strict;
+                py::gil_scoped_release release;
+                r = run_lint_batch(opt, l);
+                write_batch_outputs(opt, r);
+            } else {
+                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check or lint)");
+            }
+            py::list rows;
+            for (const BatchFileResult& f : r.files) rows.append(row_dict(f.row));
+            return rows;
+        },
+        py::arg("paths"), py::arg("verb") = "check", py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(),
+        py::arg("max_lambda") = py::none(), py::arg("min_lambda") = py::none(), py::arg("measure") = py::none(), py::arg("frames") = py::none(),
+        py::arg("rom") = false, py::arg("lint") = false, py::arg("strict") = false, py::arg("mesh") = py::none(), py::arg("jobs") = 1u,
+        py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
+        py::arg("summary") = py::none(), py::arg("max_memory") = 8192.0,
+        "Runs check or lint over files, folders and @lists as `rigscope check FILE...` does; returns a row per file (dicts, the summary's)");
+}
+
+}  // namespace rigscope_python

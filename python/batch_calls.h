@@ -1,0 +1,11 @@
+// rigscope.batch(paths, "check" | "lint", **options): the run layer's batch job
+// (rigscope/run/batch.h) from Python, returning the summary's rows as dicts.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace rigscope_python {
+
+void add_batch_calls(pybind11::module_& m);
+
+}  // namespace rigscope_python

@@ -1,0 +1,237 @@
+// What a batch writes: output names checked before any work, the summary (CSV, JSON), the one
+// JUnit report, the text on stdout, and the files written all or none.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "rigscope/core/error.h"
+#include "rigscope/io/json_writer.h"
+#include "rigscope/io/junit_report.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/batch.h"
+
+namespace rigscope {
+
+namespace {
+
+// The limits a check counts, in its order (the summary's columns are fixed, so the summaries of
+// tasks with one command line have one header).
+const char* const kLimits[] = {"max_stretch", "max_compress", "max_lambda", "min_lambda"};
+
+std::string lower_extension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+// Per-file outputs of a batch, by option: only those given.
+struct PerFileOutput {
+    const char* option;
+    const std::string* pattern;
+};
+
+std::vector<PerFileOutput> per_file_outputs(const BatchOptions& opt) {
+    std::vector<PerFileOutput> out;
+    if (!opt.output.empty()) out.push_back({"-o", &opt.output});
+    if (!opt.json.empty()) out.push_back({"--json", &opt.json});
+    if (!opt.html.empty()) out.push_back({"--html", &opt.html});
+    if (!opt.junit.empty() && has_placeholder(opt.junit)) out.push_back({"--junit", &opt.junit});
+    return out;
+}
+
+std::string comparable(const std::string& path) {
+    std::error_code ec;
+    std::filesystem::path a = std::filesystem::absolute(path, ec);
+    return (ec ? std::filesystem::path(path) : a).lexically_normal().string();
+}
+
+void csv_number(std::string& out, bool present, float v) {
+    if (present) append_number(out, v);
+    out += ',';
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchOptions& opt, const std::string& verb,
+                                                                    const std::vector<BatchInput>& inputs) {
+    std::vector<std::string> input_paths;
+    for (const BatchInput& in : inputs) input_paths.push_back(in.path);
+    std::vector<std::pair<std::string, std::string>> outputs;
+    // Where each output goes, and which option and input put it there: two inputs writing one
+    // file are named both.
+    std::map<std::string, std::pair<std::string, const BatchInput*>> taken;
+    auto take = [&](const std::string& option, const std::string& path, const BatchInput* in) {
+        if (path == "-" || is_stdout_path(path)) {
+            if (inputs.size() > 1 || in == nullptr)
+                throw Error(kExitUsage, option + " " + path + ": stdout cannot hold one file per input; name a file with a placeholder");
+        } else {
+            refuse_input_as_output(path, input_paths);
+            const auto [it, fresh] = taken.emplace(comparable(path), std::pair{option, in});
+            if (!fresh) {
+                const auto& [other_option, other] = it->second;
+                if (in && other && in != other)
+                    throw Error(kExitUsage, option + ": " + other->path + " and " + in->path + " would both write " + path +
+                                                " (use {relpath} to keep files of one name apart)");
+                throw Error(kExitUsage, other_option + " and " + option + " both write " + path);
+            }
+        }
+        outputs.emplace_back(option, path);
+    };
+    for (const PerFileOutput& o : per_file_outputs(opt)) {
+        if (!has_placeholder(*o.pattern) && inputs.size() > 1) {
+            const std::string ext = lower_extension(*o.pattern);
+            throw Error(kExitUsage, std::string(o.option) + " " + *o.pattern + " names one file for " + std::to_string(inputs.size()) +
+                                        " inputs: give a placeholder, e.g. " + o.option + " out/{relpath}" + (ext.empty() ? "" : ext) +
+                                        (std::string(o.option) == "--junit" || std::string(o.option) == "-o" ? ""
+                                                                                                              : " (the batch's own reports: --junit FILE, --summary FILE)"));
+        }
+        for (const BatchInput& in : inputs) {
+            const std::string path = expand_placeholders(*o.pattern, in);
+            take(o.option, path, &in);
+            // {relpath} and {dir} name folders the user cannot make one by one beforehand: made
+            // here, before any work, so that a folder that cannot be made fails the batch first.
+            const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+            std::error_code ec;
+            if (has_placeholder(*o.pattern) && !parent.empty() && !std::filesystem::is_directory(parent, ec) &&
+                !std::filesystem::create_directories(parent, ec))
+                throw Error(kExitCannotWrite, path + ": cannot make the folder '" + parent.string() + "' (" + ec.message() + ")");
+        }
+    }
+    if (!opt.junit.empty() && !has_placeholder(opt.junit)) take("--junit", opt.junit, nullptr);
+    if (!opt.summary.empty()) take("--summary", opt.summary, nullptr);
+    (void)verb;
+    return outputs;
+}
+
+std::string batch_summary_csv(const BatchResult& r) {
+    std::string out = "file,path,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
+                      "max_t_vertex,max_t_frame";
+    for (const char* l : kLimits) out += std::string(",past_") + l;
+    out += ",lint_errors,lint_warnings,message,seconds,peak_mib\n";
+    for (const BatchFileResult& f : r.files) {
+        const BatchRow& w = f.row;
+        append_csv_field(out, w.relpath);
+        out += ',';
+        append_csv_field(out, w.path);
+        out += ',' + w.status + ',' + std::to_string(w.exit_code) + ',';
+        const bool ran = w.status == "pass" || w.status == "fail";
+        for (std::size_t n : {w.frames, w.meshes, w.vertices}) {
+            if (ran) append_number(out, static_cast<unsigned long>(n));
+            out += ',';
+        }
+        for (int side = 0; side < 2; ++side) {
+            csv_number(out, w.has_t, static_cast<float>(side ? w.max_t : w.min_t));
+            if (w.has_t) append_csv_field(out, side ? w.max_mesh : w.min_mesh);
+            out += ',';
+            if (w.has_t) append_number(out, static_cast<unsigned long>(side ? w.max_vertex : w.min_vertex));
+            out += ',';
+            if (w.has_t) out += side ? w.max_frame : w.min_frame;
+            out += ',';
+        }
+        for (const char* l : kLimits) {
+            const auto it = std::find_if(w.past.begin(), w.past.end(), [l](const auto& p) { return p.first == l; });
+            if (it != w.past.end()) append_number(out, static_cast<unsigned long>(it->second));
+            out += ',';
+        }
+        for (std::size_t n : {w.lint_errors, w.lint_warnings}) {
+            if (w.has_lint) append_number(out, static_cast<unsigned long>(n));
+            out += ',';
+        }
+        append_csv_field(out, w.message);
+        out += ',' + junit_seconds(w.seconds) + ',';
+        append_number(out, static_cast<double>(static_cast<long>(w.peak_mib * 10 + 0.5)) / 10);
+        out += '\n';
+    }
+    return out;
+}
+
+std::string batch_summary_json(const BatchResult& r) {
+    std::string out;
+    JsonWriter j(out);
+    j.begin_object().member("rigscope", RIGSCOPE_VERSION).member("command", r.verb).member("exit_code", r.exit_code);
+    j.member("counts", r.counts).key("task").begin_object().member("index", r.task_index).member("count", r.task_count).end_object();
+    j.member("batch_files", r.batch_files).key("files").begin_array();
+    for (const BatchFileResult& f : r.files) {
+        const BatchRow& w = f.row;
+        const bool ran = w.status == "pass" || w.status == "fail";
+        j.begin_object().member("file", w.relpath).member("path", w.path).member("status", w.status).member("exit_code", w.exit_code);
+        if (ran) j.member("frames", w.frames).member("meshes", w.meshes).member("vertices", w.vertices);
+        if (w.has_t) {
+            for (int side = 0; side < 2; ++side) {
+                j.key(side ? "max_t" : "min_t").begin_object().member("value", static_cast<float>(side ? w.max_t : w.min_t));
+                j.member("mesh", side ? w.max_mesh : w.min_mesh).member("vertex", side ? w.max_vertex : w.min_vertex);
+                const std::string& frame = side ? w.max_frame : w.min_frame;
+                j.key("frame");
+                if (frame == "bind") j.value(frame);
+                else j.raw(frame);
+                j.end_object();
+            }
+        }
+        if (!w.past.empty()) {
+            j.key("past").begin_object();
+            for (const auto& [limit, n] : w.past) j.member(limit, n);
+            j.end_object();
+        }
+        if (w.has_lint) j.key("lint").begin_object().member("errors", w.lint_errors).member("warnings", w.lint_warnings).end_object();
+        if (!w.message.empty()) j.member("message", w.message);
+        j.member("seconds", w.seconds).member("peak_mib", w.peak_mib).end_object();
+    }
+    j.end_array().end_object();
+    out += '\n';
+    return out;
+}
+
+std::string batch_summary(const BatchResult& r, const std::string& path) {
+    return lower_extension(path) == ".json" ? batch_summary_json(r) : batch_summary_csv(r);
+}
+
+std::string batch_junit(const BatchResult& r) {
+    std::vector<JUnitBatchSuite> suites;
+    for (const BatchFileResult& f : r.files) {
+        JUnitBatchSuite s;
+        s.name = f.row.relpath;
+        s.document = f.junit;
+        s.package = f.package.empty() ? "rigscope." + r.verb : f.package;
+        s.classname = s.package + "." + junit_stem(f.row.path);
+        s.input = f.row.path;
+        s.error_type = s.package + (f.row.status == "not checked" ? ".not_checked" : ".error");
+        s.error_message = f.row.message;
+        s.run = f.run;
+        suites.push_back(std::move(s));
+    }
+    return junit_batch_xml(suites);
+}
+
+std::string batch_report_text(const BatchResult& r) {
+    std::string out;
+    for (std::size_t i = 0; i < r.files.size(); ++i) {
+        if (i) out += '\n';
+        out += "==> " + r.files[i].row.relpath + " <==\n" + r.files[i].report;
+    }
+    return out;
+}
+
+void write_batch_outputs(const BatchOptions& opt, const BatchResult& r) {
+    std::vector<std::string> inputs;
+    for (const BatchInput& in : r.inputs) inputs.push_back(in.path);
+    std::vector<std::unique_ptr<OutputFile>> files;
+    auto write = [&](const std::string& path, const std::string& text) {
+        files.push_back(std::make_unique<OutputFile>(path, inputs));
+        files.back()->write(text);
+        files.back()->finish();
+    };
+    for (std::size_t i = 0; i < r.files.size(); ++i) {
+        const BatchFileResult& f = r.files[i];
+        // A file that was not judged has no report of its own: its row and the batch JUnit say why.
+        if (f.row.status != "pass" && f.row.status != "fail") continue;
+        if (!opt.output.empty() && !is_stdout_path(opt.output)) write(expand_placeholders(opt.output, r.inputs[i]), f.output);
+        if (!opt.json.empty()) write(expand_placeholders(opt.json, r.inputs[i]), f.json);
+        if (!opt.junit.empty() && has_placeholder(opt.junit)) write(expand_placeholders(opt.junit, r.inputs[i]), f.junit);
+    }
+    if (!opt.junit.empty() && !has_placeholder(opt.junit)) write(opt.junit, batch_junit(r));
+    if (!opt.summary.empty()) write(opt.summary, batch_summary(r, opt.summary));
+    for (auto& f : files) f->commit();
+}
+
+}  // namespace rigscope

@@ -1,0 +1,272 @@
+// Running a batch: each file through its verb's own job (run_check, LintOptions::run), N at once,
+// each result kept at its input's place so the outputs never depend on which finished first.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/farm/chunk.h"
+#include "rigscope/io/json_writer.h"
+#include "rigscope/io/lint_report.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/batch.h"
+
+namespace rigscope {
+
+namespace {
+
+// Peak resident memory: VmHWM of /proc/self/status in MiB (0 where it cannot be read).
+double peak_rss_mib() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+    return 0;
+}
+
+// Linux resets the peak to the current size on "5" to clear_refs (since 4.0), so one file's
+// peak is its own when files run one at a time. Where it fails the peak is the process's so far.
+void reset_peak_rss() {
+    if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
+        std::fputs("5", f);
+        std::fclose(f);
+    }
+}
+
+// status by the exit code `rigscope VERB FILE` alone gives: 2 is a file the options find nothing
+// to judge in (no animation, no mesh, a --mesh it lacks), 3 and above a file that could not be
+// read or run.
+const char* status_of(int code) {
+    return code == kExitOk ? "pass" : code == kExitCheckFailed ? "fail" : code == kExitUsage ? "not checked" : "error";
+}
+
+// Runs job(), turning what ends a single run into the row's exit code and message, as main()
+// maps them: the batch goes on.
+void guarded(BatchFileResult& f, const std::function<void()>& job) {
+    auto fail = [&f](int code, const std::string& message) {
+        f.row.exit_code = code;
+        f.row.message = message;
+        f.report = (code == kExitInternal ? "internal error: " : "error: ") + message + "\n";
+        f.junit.clear();
+        f.json.clear();
+        f.output.clear();
+    };
+    try {
+        job();
+    } catch (const Error& e) {
+        fail(e.code(), e.what());
+    } catch (const std::bad_alloc&) {
+        fail(kExitBadInput, f.row.path + ": out of memory");
+    } catch (const std::length_error& e) {
+        fail(kExitBadInput, e.what());
+    } catch (const std::logic_error& e) {
+        fail(kExitInternal, std::string(e.what()) + " (please report it)");
+    } catch (const std::exception& e) {
+        fail(kExitBadInput, e.what());
+    }
+    f.row.status = status_of(f.row.exit_code);
+}
+
+// The file vertex a welded vertex stands for first, as check's reports list it.
+std::size_t first_file_vertex(const CheckMeshExtremes& m, std::size_t w) { return m.file_ids[m.file_offsets[w]]; }
+
+std::string frame_text(const Frame& f) {
+    std::string s;
+    append_frame(s, f, false);
+    return s;
+}
+
+// The row's numbers from a check: what was evaluated, where T was lowest and highest (first in
+// mesh and vertex order on ties), and, from check's own JSON verdict, the file vertices past each
+// limit: the batch counts what check judged, it does not judge again.
+void check_row(BatchRow& row, const CheckJobResult& r) {
+    row.frames = r.frames;
+    row.meshes = r.meshes.size();
+    for (const CheckMeshExtremes& m : r.meshes) {
+        row.vertices += m.file_ids.size();
+        for (std::size_t w = 0; w < m.lo_t.size(); ++w) {
+            if (!row.has_t || m.lo_t[w] < row.min_t) {
+                row.min_t = m.lo_t[w];
+                row.min_mesh = m.name;
+                row.min_vertex = first_file_vertex(m, w);
+                row.min_frame = frame_text(m.lo_frame[w]);
+            }
+            if (!row.has_t || m.hi_t[w] > row.max_t) {
+                row.max_t = m.hi_t[w];
+                row.max_mesh = m.name;
+                row.max_vertex = first_file_vertex(m, w);
+                row.max_frame = frame_text(m.hi_frame[w]);
+            }
+            row.has_t = true;
+        }
+    }
+    const nlohmann::json verdict = nlohmann::json::parse(r.outcome.json);
+    for (const auto& l : verdict.at("limits")) row.past.emplace_back(l.at("limit").get<std::string>(), l.at("file_vertices").get<std::size_t>());
+    if (r.has_lint) {
+        row.has_lint = true;
+        row.lint_errors = r.lint.count(Severity::Error);
+        row.lint_warnings = r.lint.count(Severity::Warning);
+    }
+}
+
+// The batch's files (this task's slice), outputs checked, then each file's job `one` run by
+// `jobs` threads taking files in input order; results kept by index.
+BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::function<void(BatchFileResult&, const BatchInput&)>& one) {
+    opt.validate();
+    BatchResult r;
+    r.verb = verb;
+    std::vector<BatchInput> all = expand_batch_inputs(opt.inputs, &std::cin);
+    r.batch_files = all.size();
+    if (!opt.task.empty()) {
+        parse_chunk_spec(opt.task, r.task_index, r.task_count);
+        const auto [begin, end] = batch_task_range(opt.task, all.size());
+        r.inputs.assign(all.begin() + static_cast<std::ptrdiff_t>(begin), all.begin() + static_cast<std::ptrdiff_t>(end));
+    } else {
+        r.inputs = std::move(all);
+    }
+    batch_output_paths(opt, verb, r.inputs);
+    r.files.resize(r.inputs.size());
+    const unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(1, r.inputs.size()))));
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t i; (i = next++) < r.inputs.size();) {
+            BatchFileResult& f = r.files[i];
+            f.row.path = r.inputs[i].path;
+            f.row.relpath = r.inputs[i].relpath;
+            f.run = start_run_info();
+            if (jobs == 1) reset_peak_rss();
+            const auto started = std::chrono::steady_clock::now();
+            guarded(f, [&] { one(f, r.inputs[i]); });
+            f.row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            f.run.seconds = f.row.seconds;
+            f.row.peak_mib = peak_rss_mib();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+    for (std::thread& t : threads) t.join();
+
+    set_batch_counts(r);
+    return r;
+}
+
+// With several files at once, each file's frames get a share of the cores (unless --threads
+// says otherwise): the same results, since they never depend on the thread count.
+unsigned threads_per_file(const BatchOptions& opt, unsigned asked) {
+    if (asked != 0 || opt.jobs <= 1) return asked;
+    return std::max(1u, ThreadPool::default_threads() / opt.jobs);
+}
+
+}  // namespace
+
+void set_batch_counts(BatchResult& r) {
+    std::map<std::string, std::size_t> counts;
+    r.exit_code = kExitOk;
+    for (const BatchFileResult& f : r.files) {
+        ++counts[f.row.status];
+        if (batch_exit_rank(f.row.exit_code) > batch_exit_rank(r.exit_code)) r.exit_code = f.row.exit_code;
+    }
+    r.counts = "batch: " + std::to_string(r.files.size()) + (r.files.size() == 1 ? " file" : " files") + ":";
+    bool first = true;
+    for (const char* s : {"pass", "fail", "not checked", "error"})
+        if (counts[s]) {
+            r.counts += std::string(first ? " " : ", ") + std::to_string(counts[s]) + " " + s;
+            first = false;
+        }
+}
+
+int batch_exit_rank(int exit_code) {
+    switch (exit_code) {
+        case kExitOk: return 0;
+        case kExitCheckFailed: return 1;
+        case kExitUsage: return 2;
+        case kExitMismatch: return 3;
+        case kExitBadInput: return 4;
+        case kExitCannotWrite: return 5;
+        default: return 6;  // kExitInternal, and any code rigscope does not document
+    }
+}
+
+void BatchOptions::validate() const {
+    if (inputs.empty()) throw Error(kExitUsage, "no input: give files, folders or @list.txt");
+    if (jobs < 1 || jobs > kMaxThreads) throw Error(kExitUsage, "--jobs: must be from 1 to " + std::to_string(kMaxThreads));
+    // An empty option value is "not given" here: the CLI (check_parsed_paths) and the Python
+    // module refuse an empty path before it reaches a batch.
+    if (!summary.empty()) {
+        if (has_placeholder(summary)) throw Error(kExitUsage, "--summary " + summary + ": the summary is one file for the batch (no placeholder)");
+        const auto dot = summary.find_last_of('.');
+        std::string ext = dot == std::string::npos ? "" : summary.substr(dot);
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (ext != ".csv" && ext != ".json") throw Error(kExitUsage, "--summary " + summary + ": name it .csv or .json (the extension says which)");
+    }
+    if (!task.empty()) batch_task_range(task, 1);
+}
+
+BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& check) {
+    if (!check.tension.input.chunk.empty())
+        throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    // The options are checked once, before any file: a bad limit is the command line's, not a file's.
+    {
+        CheckJobOptions probe = check;
+        if (!opt.html.empty()) probe.html.out = opt.html;
+        probe.validate();
+    }
+    return run_batch(opt, "check", [&](BatchFileResult& f, const BatchInput& in) {
+        f.package = "rigscope.check";
+        CheckJobOptions job = check;
+        job.tension.input.file = in.path;
+        job.tension.input.threads = threads_per_file(opt, check.tension.input.threads);
+        if (!opt.html.empty()) job.html.out = expand_placeholders(opt.html, in);
+        const CheckJobResult result = run_check(job);
+        f.report = result.outcome.report;
+        f.junit = result.outcome.junit;
+        f.json = result.outcome.json;
+        f.row.exit_code = result.outcome.failed ? kExitCheckFailed : kExitOk;
+        check_row(f.row, result);
+    });
+}
+
+BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint) {
+    if (!lint.format.empty() && lint.format != "text" && lint.format != "json")
+        throw Error(kExitUsage, "--format: '" + lint.format + "' is not text or json");
+    lint.lint.validate();
+    return run_batch(opt, "lint", [&](BatchFileResult& f, const BatchInput& in) {
+        f.package = "rigscope.lint";
+        InputOptions input = lint.input;
+        input.file = in.path;
+        const auto started = std::chrono::steady_clock::now();
+        CheckRunInfo info = f.run;
+        const Input loaded = load_input(input, false);
+        const LintResult result = lint.lint.run(loaded);
+        info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        // The format as lint's -o names it: JSON by --format or a .json name, else text.
+        const std::string out = opt.output.empty() ? "" : expand_placeholders(opt.output, in);
+        const auto dot = out.find_last_of('.'), slash = out.find_last_of('/');
+        const bool json_name = dot != std::string::npos && (slash == std::string::npos || dot > slash) && out.substr(dot) == ".json";
+        const bool json = lint.format == "json" || (lint.format.empty() && json_name);
+        const std::string text = lint_text(result, lint.listed);
+        f.output = json ? lint_json(result) : text;
+        // Without -o, each file's lint goes to stdout as `rigscope lint FILE` prints it.
+        f.report = out.empty() ? f.output : text;
+        f.junit = lint_junit(result, info, lint.listed);
+        f.row.exit_code = result.failed() ? kExitCheckFailed : kExitOk;
+        f.row.meshes = loaded.meshes.size();
+        for (int m : loaded.meshes) f.row.vertices += loaded.scene.meshes[m].vertex_count();
+        f.row.has_lint = true;
+        f.row.lint_errors = result.count(Severity::Error);
+        f.row.lint_warnings = result.count(Severity::Warning);
+    });
+}
+
+}  // namespace rigscope

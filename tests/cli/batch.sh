@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Several inputs per command (issue 41 item 1): check and lint over files, folders, @lists and
+# @-, per-file outputs by placeholder and their collisions, one JUnit report (both schemas) and
+# one summary for the batch, checked against single-file runs of the same files; --jobs 1 and 2
+# give the same outputs; the exit code is the worst file's; --task slices; one file named alone
+# behaves as before.
+source "$(dirname "$0")/common.bash"
+SCHEMAS=(tests/schemas/junit-10.xsd tests/schemas/ant-junit.xsd)
+command -v xmllint >/dev/null || { echo "FAIL: xmllint is missing (scripts/packages-xml.txt)"; exit 1; }
+valid() {
+    local s
+    for s in "${SCHEMAS[@]}"; do xmllint --noout --schema "$s" "$1" 2>"$WORK/xmllint" || { head -5 "$WORK/xmllint"; return 1; }; done
+}
+
+# The library: glTF and FBX of one rig (one stem), a Collada file, a truncated copy, in a subfolder.
+LIB=$WORK/lib
+mkdir -p "$LIB/sub" "$LIB/notes"
+cp data/bend_cylinder.glb "$LIB/"
+cp "$CORPUS/bend_cylinder/bend_cylinder.fbx" "$LIB/"
+cp "$CORPUS/khronos/cesium_man.gltf" "$LIB/sub/"
+head -c 3000 data/bend_cylinder.glb >"$LIB/sub/broken.glb"
+echo "not a rig" >"$LIB/notes/readme.txt"
+LIMITS=(--max-stretch 0.99 --max-compress 1.01)
+
+# A folder: every rig file, recursively, in sorted order; the .txt is not taken.
+expect 3 "check of a folder (worst: the truncated file, 3)" -- "$RIGSCOPE" check "$LIB" "${LIMITS[@]}" --junit "$WORK/b.xml" --summary "$WORK/s.csv"
+check "counts on stderr" -- grep -qx "batch: 4 files: 3 fail, 1 error" "$WORK/err"
+check "the truncated file's one-line message on stderr" -- grep -q "broken.glb: truncated GLB" "$WORK/err"
+check "stdout names each file" -- test "$(grep -c '^==> ' "$WORK/out")" -eq 4
+check "summary: a row per file, sorted" -- test "$(cut -d, -f1 "$WORK/s.csv" | tail -n +2 | tr '\n' ' ')" = \
+    "bend_cylinder.fbx bend_cylinder.glb sub/broken.glb sub/cesium_man.gltf "
+check "summary: the truncated file is an error with its message" -- grep -q '^sub/broken.glb,.*,error,3,.*truncated GLB' "$WORK/s.csv"
+check "JUnit validates against both schemas" -- valid "$WORK/b.xml"
+check "JUnit: a suite per file, named by the relative path" -- test "$(grep -o '<testsuite name="[^"]*"' "$WORK/b.xml" | tr '\n' ' ')" = \
+    '<testsuite name="bend_cylinder.fbx" <testsuite name="bend_cylinder.glb" <testsuite name="sub/broken.glb" <testsuite name="sub/cesium_man.gltf" '
+check "JUnit: suites numbered from 0" -- test "$(grep -o ' id="[0-9]*"' "$WORK/b.xml" | tr -d '\n')" = ' id="0" id="1" id="2" id="3"'
+check "JUnit: the truncated file is an error case with its message" -- \
+    grep -q '<error type="rigscope.check.error" message="[^"]*broken.glb: truncated GLB' "$WORK/b.xml"
+check "JUnit: its suite counts one error" -- grep -q 'name="sub/broken.glb" package="rigscope.check" id="2" tests="1" failures="0" errors="1"' "$WORK/b.xml"
+
+# The summary against single-file runs of the same files: status by exit code, the counts past
+# each limit from check --json, the lowest T and where from the first offender check lists.
+python3 - "$WORK/s.csv" >"$WORK/files" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(r["path"], r["status"], r["exit_code"], r["past_max_stretch"], r["past_max_compress"], r["min_t"], r["min_t_vertex"], r["min_t_frame"], r["frames"])
+PY
+while read -r path status code past_s past_c min_t min_v min_f frames; do
+    "$RIGSCOPE" -q check "$path" "${LIMITS[@]}" --json "$WORK/one.json" >"$WORK/one.txt" 2>/dev/null
+    single=$?
+    check "$path: exit code as alone ($single)" -- test "$code" = "$single"
+    [ "$status" = error ] && continue
+    check "$path: status" -- test "$status" = "$([ "$single" = 0 ] && echo pass || echo fail)"
+    got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(*[l["file_vertices"] for l in d["limits"]])' "$WORK/one.json")
+    check "$path: counts past each limit as check --json" -- test "$got" = "$past_s $past_c"
+    first=$(sed -n '2p' "$WORK/one.txt")  # the worst stretch offender: the lowest T
+    check "$path: min T, vertex and frame as check lists the worst" -- \
+        bash -c "grep -q 'vert[a-z]* $min_v[ ,].*frame $min_f: T = $min_t\$' <<<'$first'"
+    nframes=$("$RIGSCOPE" -q tension "$path" -o - --format csv | tail -n +2 | cut -d, -f1 | sort -u | wc -l)
+    check "$path: frames as tension evaluates" -- test "$frames" = "$nframes"
+done <"$WORK/files"
+
+# --jobs 1 and 2: the same bytes, but for time and memory (the last columns) and JUnit's timing.
+for j in 1 2; do
+    "$RIGSCOPE" -q check "$LIB" "${LIMITS[@]}" --jobs $j --junit "$WORK/j$j.xml" --summary "$WORK/j$j.csv" --json "$WORK/json$j/{relpath}.json" >"$WORK/j$j.txt" 2>/dev/null
+done
+check "--jobs 1 and 2: same stdout" -- cmp -s "$WORK/j1.txt" "$WORK/j2.txt"
+check "--jobs 1 and 2: same summary without time and memory" -- \
+    cmp -s <(python3 -c 'import csv,sys; [print(list(r.values())[:-2]) for r in csv.DictReader(open(sys.argv[1]))]' "$WORK/j1.csv") \
+    <(python3 -c 'import csv,sys; [print(list(r.values())[:-2]) for r in csv.DictReader(open(sys.argv[1]))]' "$WORK/j2.csv")
+check "--jobs 1 and 2: same JUnit without timing" -- \
+    cmp -s <(sed -E 's/ (time|timestamp)="[^"]*"//g' "$WORK/j1.xml") <(sed -E 's/ (time|timestamp)="[^"]*"//g' "$WORK/j2.xml")
+check "--jobs 1 and 2: same per-file JSON" -- diff -r "$WORK/json1" "$WORK/json2"
+check "{relpath} outputs keep one stem apart, folders made" -- test -f "$WORK/json1/bend_cylinder.glb.json" -a -f "$WORK/json1/bend_cylinder.fbx.json" -a -f "$WORK/json1/sub/cesium_man.gltf.json"
+check "a per-file output is check --json's bytes" -- bash -c "'$RIGSCOPE' -q check '$LIB/bend_cylinder.glb' ${LIMITS[*]} --json '$WORK/one.json' >/dev/null; cmp -s '$WORK/one.json' '$WORK/json1/bend_cylinder.glb.json'"
+check "the JSON summary has a row per file" -- \
+    bash -c "'$RIGSCOPE' -q check '$LIB' ${LIMITS[*]} --summary '$WORK/s.json' >/dev/null; python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [f[\"file\"] for f in d[\"files\"]]==[\"bend_cylinder.fbx\",\"bend_cylinder.glb\",\"sub/broken.glb\",\"sub/cesium_man.gltf\"]; assert d[\"exit_code\"]==3' '$WORK/s.json'"
+
+# Collisions and outputs without placeholder: refused before any work (exit 2), naming both inputs.
+expect 2 "two inputs writing one file" -- "$RIGSCOPE" check "$LIB" "${LIMITS[@]}" --json "$WORK/c/{stem}.json"
+check "the refusal names both inputs" -- grep -q "bend_cylinder.fbx and .*bend_cylinder.glb would both write" "$WORK/err"
+check "nothing written" -- test ! -e "$WORK/c/bend_cylinder.json"
+expect 2 "a per-file output without placeholder" -- "$RIGSCOPE" check "$LIB" "${LIMITS[@]}" --json "$WORK/one_for_all.json"
+check "the refusal hints at a placeholder" -- grep -q "give a placeholder" "$WORK/err"
+expect 2 "an unknown placeholder" -- "$RIGSCOPE" check "$LIB" "${LIMITS[@]}" --json "$WORK/{base}.json"
+expect 2 "a summary that is neither CSV nor JSON" -- "$RIGSCOPE" check "$LIB" "${LIMITS[@]}" --summary "$WORK/s.txt"
+
+# @list, @- and explicit files: the same rows for the same files.
+printf '%s\n' "$LIB/bend_cylinder.glb" "# a comment" "" "$LIB/sub/cesium_man.gltf" >"$WORK/list.txt"
+expect 1 "@list" -- "$RIGSCOPE" check "@$WORK/list.txt" "${LIMITS[@]}" --summary "$WORK/l.csv"
+check "@list: its two files" -- test "$(tail -n +2 "$WORK/l.csv" | wc -l)" -eq 2
+expect 1 "@-" -- bash -c "'$RIGSCOPE' check @- ${LIMITS[*]} --summary '$WORK/l2.csv' <'$WORK/list.txt'"
+expect 1 "two files named" -- "$RIGSCOPE" check "$LIB/bend_cylinder.glb" "$LIB/sub/cesium_man.gltf" "${LIMITS[@]}" --summary "$WORK/l3.csv"
+cut_rows() { python3 -c 'import csv,sys; [print(list(r.values())[:-2]) for r in csv.DictReader(open(sys.argv[1]))]' "$1"; }
+rows_l=$(cut_rows "$WORK/l.csv")
+check "@list: rows written" -- test "$(grep -c . <<<"$rows_l")" -eq 2
+check "@list and @- give the same rows" -- test "$rows_l" = "$(cut_rows "$WORK/l2.csv")"
+check "@list and named files give the same rows" -- test "$rows_l" = "$(cut_rows "$WORK/l3.csv")"
+
+# Exit code order: pass 0 < fail 1 < not checked 2 < unreadable 3.
+expect 0 "all pass" -- "$RIGSCOPE" check "$LIB/bend_cylinder.glb" "$LIB/sub/cesium_man.gltf" --max-stretch 0.1 --max-compress 9
+check "all pass: counts" -- grep -qx "batch: 2 files: 2 pass" "$WORK/err"
+mkdir -p "$WORK/static"
+cp "$CORPUS/assimp/FBX/spider.fbx" "$WORK/static/"
+expect 2 "a file without animation: not checked (2) above a fail" -- "$RIGSCOPE" check "$WORK/static/spider.fbx" "$LIB/bend_cylinder.glb" "${LIMITS[@]}" --summary "$WORK/n.csv"
+check "not checked: its row and message" -- grep -q '^static/spider.fbx,.*,not checked,2,.*nothing to check' "$WORK/n.csv"
+check "not checked: counted" -- grep -qx "batch: 2 files: 1 fail, 1 not checked" "$WORK/err"
+expect 3 "an unreadable file ranks above not checked" -- "$RIGSCOPE" check "$WORK/static/spider.fbx" "$LIB/sub/broken.glb" "${LIMITS[@]}"
+
+# --task I/N: the slices cover every file once, in order.
+for i in 0 1 2; do "$RIGSCOPE" -q check "$LIB" "${LIMITS[@]}" --task $i/3 --summary "$WORK/t$i.csv" >/dev/null 2>&1; done
+check "--task: the slices' rows are the whole batch's" -- \
+    test "$(cat "$WORK"/t{0,1,2}.csv | grep -v '^file,' | cut -d, -f1-21)" = "$(tail -n +2 "$WORK/s.csv" | cut -d, -f1-21)"
+# The tasks' JSON summaries merge into the batch's (rigscope merge), a missing task refused.
+for i in 0 1 2; do "$RIGSCOPE" -q check "$LIB" "${LIMITS[@]}" --task $i/3 --summary "$WORK/t$i.json" >/dev/null 2>&1; done
+expect 3 "merge of the tasks' summaries: the batch's exit code" -- "$RIGSCOPE" merge "$WORK/merged.csv" "$WORK"/t{2,0,1}.json
+check "merge: the batch's counts" -- grep -qx "batch: 4 files: 3 fail, 1 error" "$WORK/err"
+check "merge: the whole batch's rows but for time and memory" -- test "$(cut_rows "$WORK/merged.csv")" = "$(cut_rows "$WORK/s.csv")"
+expect 5 "merge with a task missing" -- "$RIGSCOPE" merge "$WORK/merged2.csv" "$WORK"/t{0,1}.json
+check "merge names the missing task" -- grep -q "task 2/3 is missing" "$WORK/err"
+expect 2 "--task out of range" -- "$RIGSCOPE" check "$LIB" "${LIMITS[@]}" --task 3/3
+
+# lint over the folder: a row per file with its counts, as lint alone counts them.
+expect 3 "lint of a folder" -- "$RIGSCOPE" lint "$LIB" --summary "$WORK/lint.csv" --junit "$WORK/lint.xml"
+check "lint JUnit validates" -- valid "$WORK/lint.xml"
+"$RIGSCOPE" -q lint "$LIB/sub/cesium_man.gltf" -o "$WORK/one_lint.json" >/dev/null 2>&1
+check "lint counts as lint alone" -- test "$(grep '^sub/cesium_man.gltf,' "$WORK/lint.csv" | cut -d, -f20,21)" = \
+    "$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; print(sum(x["severity"]=="error" for x in f), sum(x["severity"]=="warning" for x in f), sep=",")' "$WORK/one_lint.json")"
+
+# One file alone: exactly as before (no batch lines), with --junit the single report.
+expect 1 "one file alone" -- "$RIGSCOPE" check "$LIB/bend_cylinder.glb" "${LIMITS[@]}" --junit "$WORK/alone.xml"
+check "one file alone: no batch header or counts" -- bash -c "! grep -q '^==> ' '$WORK/out' && ! grep -q '^batch:' '$WORK/err'"
+check "one file alone: its suite named by stem" -- grep -q '<testsuite name="bend_cylinder" package="rigscope.check" id="0"' "$WORK/alone.xml"
+
+# The README's one-command CI job, as written, on a copy of the library with the broken file.
+awk '/<!-- readme-test: skip: .*batch.sh/ {on = 1; next} on && /^```sh/ {inside = 1; next} inside && /^```/ {exit} inside' README.md >"$WORK/ci.sh"
+check "README has the batch job" -- grep -q "rigscope check rigs/" "$WORK/ci.sh"
+mkdir -p "$WORK/ci/bin" "$WORK/ci/reports"
+ln -s "$(cd "$(dirname "$RIGSCOPE")" && pwd)/$(basename "$RIGSCOPE")" "$WORK/ci/bin/rigscope"
+cp -r "$LIB" "$WORK/ci/rigs"
+rm -r "$WORK/ci/rigs/notes"
+cp "$WORK/ci.sh" "$WORK/ci/ci.sh"
+expect 3 "the README job (the truncated file is the worst)" -- bash -c "cd '$WORK/ci' && PATH='$WORK/ci/bin':\$PATH bash ci.sh"
+check "README job: JUnit validates" -- valid "$WORK/ci/reports/rigs.xml"
+check "README job: a summary row per file" -- test "$(tail -n +2 "$WORK/ci/reports/rigs.csv" | wc -l)" -eq 4
+check "README job: a page per judged file" -- test -f "$WORK/ci/reports/sub/cesium_man.gltf.html" -a -f "$WORK/ci/reports/bend_cylinder.fbx.html"
+
+finish

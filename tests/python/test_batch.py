@@ -1,0 +1,75 @@
+"""rigscope.batch(): the run layer's batch job, the rows `rigscope check FILE... --summary s.json` writes."""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import rigscope
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = Path(os.environ.get("RIGSCOPE_CORPUS", ROOT.parent / "shared" / "corpus"))
+BIN = os.environ.get("RIGSCOPE_BIN", str(ROOT / "build" / "rigscope"))
+LIMITS = {"max_stretch": 0.99, "max_compress": 1.01}
+
+
+@pytest.fixture
+def library(tmp_path):
+    if not (CORPUS / "khronos" / "cesium_man.gltf").exists():
+        pytest.skip(f"no corpus at {CORPUS}")
+    lib = tmp_path / "lib"
+    (lib / "sub").mkdir(parents=True)
+    shutil.copy(ROOT / "data" / "bend_cylinder.glb", lib)
+    shutil.copy(CORPUS / "khronos" / "cesium_man.gltf", lib / "sub")
+    (lib / "sub" / "broken.glb").write_bytes((ROOT / "data" / "bend_cylinder.glb").read_bytes()[:3000])
+    return lib
+
+
+def without_timing(rows):
+    return [{k: v for k, v in r.items() if k not in ("seconds", "peak_mib")} for r in rows]
+
+
+def test_rows_are_the_cli_summary(library, tmp_path):
+    rows = rigscope.batch([str(library)], "check", **LIMITS)
+    out = subprocess.run([BIN, "-q", "check", str(library), "--max-stretch", "0.99", "--max-compress", "1.01", "--summary",
+                          str(tmp_path / "s.json")], capture_output=True, text=True)
+    assert out.returncode == 3, out.stderr  # the truncated file is the worst
+    cli = json.load(open(tmp_path / "s.json"))["files"]
+    assert [r["file"] for r in rows] == [r["file"] for r in cli] == ["bend_cylinder.glb", "sub/broken.glb", "sub/cesium_man.gltf"]
+    assert [r["status"] for r in rows] == [r["status"] for r in cli]
+    for got, want in zip(rows, cli):
+        if want["status"] == "error":
+            assert got["message"] == want["message"] and got["min_t"] is None
+            continue
+        assert got["frames"] == want["frames"] and got["vertices"] == want["vertices"]
+        assert got["past"] == want["past"]
+        assert got["min_t"]["vertex"] == want["min_t"]["vertex"] and got["max_t"]["frame"] == want["max_t"]["frame"]
+        assert got["min_t"]["value"] == pytest.approx(want["min_t"]["value"], rel=1e-7)
+
+
+def test_counts_are_a_single_checks(library):
+    rows = rigscope.batch([str(library / "bend_cylinder.glb")], "check", **LIMITS)
+    single = rigscope.load(str(library / "bend_cylinder.glb")).check(**LIMITS)
+    assert rows[0]["status"] == ("pass" if single.passed else "fail")
+
+
+def test_jobs_give_the_same_rows(library):
+    one = rigscope.batch([str(library)], "check", jobs=1, **LIMITS)
+    two = rigscope.batch([str(library)], "check", jobs=2, **LIMITS)
+    assert without_timing(one) == without_timing(two)
+
+
+def test_lint_rows(library):
+    rows = rigscope.batch([str(library)], "lint")
+    assert [r["status"] for r in rows][1] == "error"
+    assert all(r["lint"] is not None for r in rows if r["status"] != "error")
+
+
+def test_refusals(library, tmp_path):
+    with pytest.raises(rigscope.BadValueError, match="would both write|placeholder"):
+        rigscope.batch([str(library)], "check", json=str(tmp_path / "one.json"), **LIMITS)
+    with pytest.raises(rigscope.BadValueError, match="junit="):
+        rigscope.batch([str(library)], "check", junit="", **LIMITS)
+    with pytest.raises(rigscope.BadValueError, match="not a batch verb"):
+        rigscope.batch([str(library)], "tension")
