@@ -248,7 +248,7 @@ BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint
         const auto started = std::chrono::steady_clock::now();
         CheckRunInfo info = f.run;
         const Input loaded = load_input(input, false);
-        const LintResult result = lint.lint.run(loaded);
+        const LintResult result = run_lint(lint.lint, loaded);
         info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         // The format as lint's -o names it: JSON by --format or a .json name, else text.
         const std::string out = opt.output.empty() ? "" : expand_placeholders(opt.output, in);
