@@ -77,7 +77,8 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
         ->check(finite_in("a frame rate", kMinFps, kMaxFps));
     cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");
     cmd->add_option("--cache", opt.cache,
-                    "Animate the mesh with this point cache instead: PC2, MDD, or a numbered OBJ sequence (cloth_0001.obj)");
+                    "Animate the mesh with this point cache instead: PC2, MDD, or a numbered OBJ sequence (cloth_0001.obj, or the pattern "
+                    "cloth_####.obj)");
     cmd->add_option("--retarget", opt.retarget,
                     "With --animation: 'rotation' (default: the clip's rotations and root translation on this rig's rest) "
                     "or 'full' (every channel as the animation file has it)")

@@ -103,6 +103,7 @@ struct SessionCalls {
         text("FILE", in.file);
         for (auto [name, v] : {std::pair{"--clip", &in.clip}, {"--animation", &in.animation}, {"--rig", &in.rig}, {"--mesh", &in.mesh},
                                {"--weld", &in.weld}, {"--retarget", &in.retarget}, {"--joints", &in.joints},
+                               {"--cache", &in.cache}, {"--skinning", &in.skinning},
                                {"--frames", &t.input.frames}, {"--reference", &t.reference}, {"--measure", &t.measure},
                                {"--smooth-weights", &t.smooth_weights}})
             text(name, *v);
@@ -116,6 +117,10 @@ struct SessionCalls {
         number("--worst", opt.worst);
         text("--rom", in.rom ? "true" : "false");
         text("--reference-frame", t.has_reference_frame ? std::to_string(t.reference_frame) : "");
+        // As given or not: an explicit --reference-match index warns where the default refuses.
+        text("--reference-match", t.reference_match_set ? t.reference_match : "");
+        if (t.has_reference_scale) number("--reference-scale", t.reference_scale);
+        else text("--reference-scale", "");
         for (auto [name, has, v] : {std::tuple{"--max-stretch", opt.has_stretch, opt.max_stretch},
                                     {"--max-compress", opt.has_compress, opt.max_compress},
                                     {"--max-lambda", opt.has_max_lambda, opt.max_lambda},

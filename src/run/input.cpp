@@ -156,6 +156,14 @@ void attach_cache(Input& in, const InputOptions& opt, const LoadOptions& lo) {
             for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
             point_of_vertex.resize(mesh.vertex_count());
             for (std::size_t v = 0; v < point_of_vertex.size(); ++v) point_of_vertex[v] = rank[topo.welded_of[v]];
+        } else {
+            // Both counts the cache could have had, as the reference's mismatch names them: a
+            // cache of another mesh, or of this one exported with other seams.
+            const std::string welded =
+                topo.welded_count() != mesh.vertex_count() ? " (" + std::to_string(topo.welded_count()) + " welded)" : "";
+            throw Error(kExitMismatch, opt.cache + ": has " + std::to_string(cache->point_count()) + " points, " + opt.file +
+                                           " mesh '" + mesh.name + "' has " + std::to_string(mesh.vertex_count()) + " vertices" +
+                                           welded + ": a cache gives a point per file vertex or per welded vertex");
         }
     }
     for (const std::string& w : attach_point_cache(in.scene, m, cache, std::move(point_of_vertex))) spdlog::warn("{}: {}", opt.file, w);

@@ -19,6 +19,30 @@ for c in cloth.pc2 seq/cloth_0001.obj seq/cloth_0045.obj; do
     expect 0 "tension of the OBJ with --cache $c" -- "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$WORK/c/$c" --format csv -o "$WORK/t.csv"
     check "$c: the tension of the skinned glb, byte for byte" -- cmp -s "$WORK/base.csv" "$WORK/t.csv"
 done
+# A sequence named by a pattern: one run of '#' for the frame number, anywhere in the name, as
+# many digits as '#'s zero-padded or more without a leading zero (docs/cache_notes.md).
+expect 0 "tension with --cache seq/cloth_####.obj" -- "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$WORK/c/seq/cloth_####.obj" --format csv -o "$WORK/t.csv"
+check "cloth_####.obj: the tension of the skinned glb, byte for byte" -- cmp -s "$WORK/base.csv" "$WORK/t.csv"
+mkdir -p "$WORK/c/mid" "$WORK/c/wide"
+for f in "$WORK"/c/seq/cloth_*.obj; do
+    n=${f##*_}; n=${n%.obj}
+    cp "$f" "$WORK/c/mid/sim.$n.cloth.obj"
+    cp "$f" "$WORK/c/wide/cloth_$((10#$n + 50)).obj"  # frames 51 to 141: past two digits at 100
+done
+cp "$WORK/c/seq/cloth_0001.obj" "$WORK/c/mid/sim.0001.other.obj"  # another sequence of the folder
+expect 0 "the '#'s inside the name (sim.####.cloth.obj)" -- "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$WORK/c/mid/sim.####.cloth.obj" --format csv -o "$WORK/t.csv"
+check "sim.####.cloth.obj: the same tension, byte for byte" -- cmp -s "$WORK/base.csv" "$WORK/t.csv"
+expect 0 "cloth_##.obj over frames 51 to 141" -- "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$WORK/c/wide/cloth_##.obj" --format csv -o "$WORK/wide.csv"
+check "cloth_##.obj: frames 100 and up are in (3 digits past the padding)" -- grep -q "^141," "$WORK/wide.csv"
+check "cloth_##.obj: the same T, compress and stretch on every row" -- cmp -s <(cut -d, -f4- "$WORK/base.csv") <(cut -d, -f4- "$WORK/wide.csv")
+rm -f "$WORK/o.csv"
+expect 3 "cloth_###.obj: the folder's names have 4 digits, zero-padded" -- "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$WORK/c/seq/cloth_###.obj" --format csv -o "$WORK/o.csv"
+check "a pattern matching no file: one line naming it" -- one_line_naming "seq/cloth_###.obj: no file in .*seq matches the pattern (cloth_, then a frame number of 3 digits or more"
+check "no output" -- test ! -e "$WORK/o.csv"
+expect 3 "two runs of '#'" -- "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$WORK/c/seq/cloth_##_##.obj" --format csv -o "$WORK/o.csv"
+check "two runs of '#': one line saying so" -- one_line_naming "cloth_##_##.obj: a frame pattern has one run of '#'"
+expect 3 "a pattern in a missing folder" -- "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$WORK/c/none/cloth_####.obj" --format csv -o "$WORK/o.csv"
+check "a missing folder: one line naming the pattern" -- one_line_naming "none/cloth_####.obj: its folder cannot be listed"
 expect 0 "tension of the OBJ with --cache cloth.mdd" -- "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$WORK/c/cloth.mdd" --format csv -o "$WORK/mdd.csv"
 check "MDD: the same T, compress and stretch on every row" -- cmp -s <(cut -d, -f4- "$WORK/base.csv") <(cut -d, -f4- "$WORK/mdd.csv")
 check "MDD: frames numbered from 0, as Blender's times are" -- grep -q "^0,0,Cylinder,0," "$WORK/mdd.csv"
@@ -71,7 +95,8 @@ m = bytearray(open(f"{d}/cloth.mdd", "rb").read()); struct.pack_into(">i", m, 0,
 PY
 rm "$c/seq/cloth_0050.obj"
 for case in "truncated.pc2 3 truncated" "count.pc2 3 1000000000 samples" "nan.pc2 3 sample 3 (at 0.166667 s), point 0 is not a finite" \
-            "count.mdd 3 count.mdd" "points.pc2 5 600 points" "seq/cloth_0001.obj 3 cloth_0050.obj is missing"; do
+            "count.mdd 3 count.mdd" "points.pc2 5 600 points" "seq/cloth_0001.obj 3 cloth_0050.obj is missing" \
+            "seq/cloth_####.obj 3 cloth_0050.obj is missing"; do
     set -- $case
     f=$1 code=$2; shift 2
     rm -f "$WORK/o.csv"
@@ -79,6 +104,34 @@ for case in "truncated.pc2 3 truncated" "count.pc2 3 1000000000 samples" "nan.pc
     check "$f: one line naming the file and the problem" -- one_line_naming "$*"
     check "$f: no output" -- test ! -e "$WORK/o.csv"
 done
+# A header whose counts fit its file (sparse here: no disk used) but whose per-sample table does
+# not fit --max-memory is refused before the table is allocated (10^8 samples of one point: 763
+# MiB of PC2 times, 1144 MiB of MDD's stored and converted times).
+python3 - "$c" <<'PY'
+import struct, sys
+d, n = sys.argv[1], 100_000_000
+with open(f"{d}/huge.pc2", "wb") as f:
+    f.write(b"POINTCACHE2\0" + struct.pack("<iiffi", 1, 1, 1.0, 1.0, n))
+    f.truncate(32 + 12 * n)
+with open(f"{d}/huge.mdd", "wb") as f:
+    f.write(struct.pack(">2i", n, 1))
+    f.truncate(8 + 4 * n + 12 * n)
+PY
+for f in huge.pc2:763 huge.mdd:1144; do
+    mib=${f#*:} f=${f%:*}
+    rm -f "$WORK/o.csv"
+    expect 3 "$f: 10^8 samples, a table past --max-memory 256" -- /usr/bin/time -f "%M" -o "$WORK/rss" "$RIGSCOPE" -q tension "$WORK/n/ref.obj" --cache "$c/$f" --max-memory 256 --format csv -o "$WORK/o.csv"
+    check "$f: one line naming the file, the table's size and the budget" -- \
+        one_line_naming "$f: 100000000 samples: their times need $mib MiB and the samples a frame reads 0 MiB, more than --max-memory (256 MiB)"
+    check "$f: refused before the table was allocated (peak RSS under 200 MB)" -- test "$(tail -n 1 "$WORK/rss")" -lt 200000
+    check "$f: no output" -- test ! -e "$WORK/o.csv"
+done
+# A cache of another point count names both counts the mesh would take (as the reference's does).
+expect 5 "a 600-point cache on the 625-vertex glb (544 welded)" -- "$RIGSCOPE" -q tension "$GLB" --cache "$c/points.pc2" --format csv -o "$WORK/o.csv"
+check "the mismatch names the cache, the file, the mesh and both counts" -- \
+    one_line_naming "points.pc2: has 600 points, $GLB mesh 'Cylinder' has 625 vertices (544 welded): a cache gives a point per file vertex or per welded vertex"
+expect 5 "with --weld off" -- "$RIGSCOPE" -q tension "$GLB" --weld off --cache "$c/points.pc2" --format csv -o "$WORK/o.csv"
+check "no weld: the file vertices alone" -- one_line_naming "$GLB mesh 'Cylinder' has 625 vertices: a cache gives"
 expect 2 "--cache with --rom is a usage error" -- "$RIGSCOPE" -q tension "$GLB" --cache "$c/cloth.pc2" --rom -o "$WORK/o.csv"
 expect 2 "an empty --cache is a usage error" -- "$RIGSCOPE" -q tension "$GLB" --cache "" -o "$WORK/o.csv"
 finish

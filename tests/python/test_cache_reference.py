@@ -56,3 +56,25 @@ def test_bad_keywords_are_refused_at_load():
         rigscope.load(BEND, reference=BEND, reference_match="nearest")
     with pytest.raises(rigscope.BadValueError, match="--reference-scale"):
         rigscope.load(BEND, reference_scale=0.01)
+
+
+@pytest.mark.parametrize("other", [
+    {"cache": "mdd"},                                   # --cache: another file
+    {"reference_match": "position"},                    # --reference-match
+    {"reference_scale": 1.0},                           # --reference-scale, given
+])
+def test_chunks_of_other_cache_or_reference_options_do_not_merge(files, tmp_path, other):
+    """A chunk's identity (python/check_calls.cpp) holds the cache and reference options, as the
+    CLI's does: chunks differing in one of them are refused by merge, naming the option."""
+    base = {"cache": files / "cloth.pc2", "reference": files / "ref.obj"}
+    alt = dict(base)
+    alt.update({k: (files / "cloth.mdd" if v == "mdd" else v) for k, v in other.items()})
+    paths = [str(tmp_path / f"c_{i}.xml") for i in range(2)]
+    rigscope.load(files / "ref.obj", **base).check(max_compress=100, chunk=(0, 2), junit=paths[0])
+    rigscope.load(files / "ref.obj", **alt).check(max_compress=100, chunk=(1, 2), junit=paths[1])
+    name = "--" + next(iter(other)).replace("_", "-")
+    with pytest.raises(rigscope.MismatchError, match=name):
+        rigscope.merge(str(tmp_path / "m.xml"), paths)
+    # The same options twice merge.
+    rigscope.load(files / "ref.obj", **base).check(max_compress=100, chunk=(1, 2), junit=paths[1])
+    assert rigscope.merge(str(tmp_path / "m.xml"), paths)["chunks"] == 2

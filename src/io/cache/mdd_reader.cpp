@@ -16,7 +16,7 @@ std::shared_ptr<const PointCache> open_mdd(const std::string& path, const LoadOp
     if (frames > 0x7fffffffu || points > 0x7fffffffu) throw bad_input(path, "a count past 2^31 (a corrupt header, or not MDD)");
     if (frames == 0) throw bad_input(path, "the cache has no samples");
     const std::uint64_t header = 8 + 4ull * frames;
-    check_samples(path, points, frames, header, options.max_memory);
+    check_samples(path, points, frames, header, options.max_memory, 4 + sizeof(double));  // stored and as seconds
     const std::vector<unsigned char> t = read_head(path, header, "MDD frame times");
     std::vector<double> times(frames);
     for (std::uint32_t i = 0; i < frames; ++i) {

@@ -22,7 +22,7 @@ std::shared_ptr<const PointCache> open_pc2(const std::string& path, double fps, 
     if (!std::isfinite(start)) throw bad_input(path, "the start frame is not a finite number");
     if (!(rate > 0) || !std::isfinite(rate)) throw bad_input(path, "the sample rate is not a positive number of frames");
     if (points > 0x7fffffffu || samples > 0x7fffffffu) throw bad_input(path, "a count past 2^31 (a corrupt header)");
-    check_samples(path, points, samples, kHeader, options.max_memory);
+    check_samples(path, points, samples, kHeader, options.max_memory, sizeof(double));  // the times
     std::vector<double> times(samples);
     for (std::uint32_t i = 0; i < samples; ++i) times[i] = (double(start) + double(i) * double(rate)) / fps;
     return std::make_shared<SampleFile>(path, std::move(times), points, kHeader, false);

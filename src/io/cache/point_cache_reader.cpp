@@ -32,10 +32,11 @@ std::shared_ptr<const PointCache> open_point_cache(const std::string& path, doub
     if (e == ".pc2") return open_pc2(path, fps, options);
     if (e == ".mdd") return open_mdd(path, options);
     if (e == ".obj") {
-        if (!is_numbered_obj(path)) throw bad_input(path, "an OBJ cache is a numbered sequence (cloth_0001.obj, ...): its name ends in no frame number");
+        if (!is_numbered_obj(path)) throw bad_input(path, "an OBJ cache is a numbered sequence, named by one of its files (cloth_0001.obj) or by a pattern "
+                                  "(cloth_####.obj): this name has no frame number and no '#'");
         return open_obj_sequence(path, fps, options);
     }
-    throw bad_input(path, "not a point cache rigscope reads (.pc2, .mdd, or a numbered .obj sequence)");
+    throw bad_input(path, "not a point cache rigscope reads (.pc2, .mdd, or a numbered .obj sequence: cloth_0001.obj or cloth_####.obj)");
 }
 
 }  // namespace rigscope

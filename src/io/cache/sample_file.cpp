@@ -34,7 +34,7 @@ std::vector<unsigned char> read_head(const std::string& path, std::size_t n, con
 }
 
 void check_samples(const std::string& path, std::uint64_t points, std::uint64_t samples, std::uint64_t header,
-                   std::uint64_t max_memory) {
+                   std::uint64_t max_memory, std::uint64_t table_bytes) {
     if (points == 0) throw bad_input(path, "the cache has no points");
     if (samples == 0) throw bad_input(path, "the cache has no samples");
     // Two samples of points in memory at a time (a frame between samples blends two), and the
@@ -49,6 +49,13 @@ void check_samples(const std::string& path, std::uint64_t points, std::uint64_t 
         throw bad_input(path, std::to_string(samples) + " samples of " + std::to_string(points) + " points need " +
                                   fmt::format("{:.0f}", expected) + " bytes, the file has " + std::to_string(size) +
                                   (double(size) < expected ? " (truncated)" : " (bytes past the last sample)"));
+    // The table is held with the samples for the whole run: charged together. One point a sample
+    // over 10^8 samples is a 1.2 GB file (or a sparse one of any size) and an 800 MB table.
+    const double table = double(samples) * double(table_bytes);
+    if (table + bytes > double(max_memory))
+        throw bad_input(path, fmt::format("{} samples: their times need {:.0f} MiB and the samples a frame reads {:.0f} MiB, "
+                                          "more than --max-memory ({:.0f} MiB)",
+                                          samples, table / 1048576, bytes / 1048576, double(max_memory) / 1048576));
 }
 
 SampleFile::SampleFile(const std::string& path, std::vector<double> times, std::size_t points, std::uint64_t offset,
