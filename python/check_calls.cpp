@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <tuple>
 
@@ -52,6 +53,14 @@ struct CheckResult {
 };
 
 py::object json_loads(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+
+// A float as the text and the JSON show it (its shortest decimal), read as Python reads that
+// JSON: 0.1f is 0.1 in Python, not 0.10000000149011612.
+double shown_float(float v) {
+    std::string s;
+    append_number(s, v);
+    return std::strtod(s.c_str(), nullptr);
+}
 
 std::string chunk_spec(const std::optional<std::pair<int, int>>& chunk) {
     return chunk ? std::to_string(chunk->first) + "/" + std::to_string(chunk->second) : "";
@@ -164,12 +173,23 @@ struct SessionCalls {
         out.report = r.outcome.report;
         out.junit = r.outcome.junit;
         out.summary = json_loads(r.outcome.json);
-        for (const py::handle limit : out.summary["limits"])
-            for (const py::handle row : limit["worst"]) {
-                py::dict f = py::reinterpret_borrow<py::dict>(row).attr("copy")();
-                f["limit"] = limit["limit"];
-                out.failures.append(f);
+        // From the verdict itself, the rows check --json lists (check_listed_failures), not
+        // parsed back from that text.
+        for (const CheckListedFailure& row : check_listed_failures(r.verdict, r.meshes, r.has_rom ? &r.rom : nullptr)) {
+            py::dict f;
+            f["mesh"] = row.mesh->name;
+            f["mesh_index"] = row.failure->mesh;
+            f["vertices"] = std::vector<std::uint32_t>(row.ids, row.ids + row.id_count);
+            f["frame"] = row.failure->frame.bind ? py::object(py::str("bind")) : py::object(py::int_(row.failure->frame.number));
+            f["value"] = shown_float(row.failure->value);
+            if (row.sweep) {
+                f["joint"] = row.sweep->joint;
+                f["axis"] = rom_axis_name(row.sweep->axis);
+                f["angle_deg"] = row.angle_deg;
             }
+            f["limit"] = row.limit;
+            out.failures.append(f);
+        }
         return out;
     }
 

@@ -177,7 +177,8 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
             bad_state(r, e.what());
         }
     }
-    return check_outcome(limits, merged_run_info(chunks), all, has_rom ? &rom : nullptr);
+    // Judged once on the merged extremes, as one run judges its own.
+    return check_outcome(judge_check(limits, all), merged_run_info(chunks), all, has_rom ? &rom : nullptr);
 }
 
 }  // namespace rigscope

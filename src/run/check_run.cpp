@@ -11,13 +11,6 @@
 
 namespace rigscope {
 
-namespace {
-
-// The principal stretch a T stands for, as check_outcome computes it (T = 1 / lambda in float).
-float lambda_of(float t) { return static_cast<float>(1.0 / static_cast<double>(t)); }
-
-}  // namespace
-
 void CheckJobOptions::validate() const {
     if (!has_stretch && !has_compress && !has_max_lambda && !has_min_lambda)
         throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
@@ -149,8 +142,8 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
     VertexTensionExtremes extremes;
     extremes.reset(meshes, false);
     const CheckLimits& l = r.limits;
-    // Stretch-side T below this, compress-side T above this, passes some limit (the lambda
-    // limits through T = 1 / lambda): which frames failed, for --rom's sweeps.
+    // Which frames failed, for --rom's sweeps: a T past a limit of its side, by the verdict's
+    // own rule (core/check_verdict.h).
     std::vector<char> frame_failed(in.frames.size(), 0);
     for_each_tension_frame(
         in, meshes,
@@ -159,10 +152,8 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
                 const MeshTension& mt = meshes[m];
                 extremes.add(m, mt, static_cast<std::uint32_t>(fi));
                 char failed = 0;
-                for (float t : mt.stretch_t())
-                    failed |= (l.has_stretch && t < l.max_stretch) || (l.has_max_lambda && lambda_of(t) > l.max_lambda);
-                for (float t : mt.compress_t())
-                    failed |= (l.has_compress && t > l.max_compress) || (l.has_min_lambda && lambda_of(t) < l.min_lambda);
+                for (float t : mt.stretch_t()) failed |= stretch_t_fails(l, t);
+                for (float t : mt.compress_t()) failed |= compress_t_fails(l, t);
                 frame_failed[fi] |= failed;
             }
         },
@@ -183,9 +174,11 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         r.lint = run_lint(opt.lint_options, in);
         r.has_lint = true;
     }
-    r.outcome = check_outcome(r.limits, r.info, r.meshes, r.has_rom ? &r.rom : nullptr, r.has_lint ? &r.lint : nullptr);
+    // Judged once; the text, JUnit, JSON and the page all read this verdict.
+    r.verdict = judge_check(r.limits, r.meshes);
+    r.outcome = check_outcome(r.verdict, r.info, r.meshes, r.has_rom ? &r.rom : nullptr, r.has_lint ? &r.lint : nullptr);
     if (page) {
-        r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.limits, progress);
+        r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.verdict, progress);
         r.has_html = true;
     }
     return r;

@@ -79,8 +79,9 @@ ReportPage::ReportPage(const ReportOptions& opt, const Input& in)
     if (in.chunk_count > 1) throw Error(kExitUsage, "the HTML report covers a whole run: drop --chunk");
 }
 
-ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckLimits* limits,
+ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckVerdict* verdict,
                                const FrameProgress& progress) {
+    const CheckLimits* limits = verdict ? &verdict->given : nullptr;
     const std::size_t nm = meshes.size(), nf = in.frames.size();
     ReportData d;
     d.run = run;
@@ -197,33 +198,20 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
     });
 
     // The table: a check's offenders, worst first, else the vertices farthest from T = 1. The
-    // offenders are check_outcome's: the page and the text agree on who passed which limit.
+    // offenders are the verdict's (judge_check), per side: the page and the text agree on who
+    // passed which limit by construction.
     std::vector<Candidate> rows_out;
     auto lo = [&](std::size_t m, std::size_t w) { return Candidate{int(m), std::uint32_t(w), "stretch", ext.min[m][w], ext.min_at[m][w]}; };
     auto hi = [&](std::size_t m, std::size_t w) { return Candidate{int(m), std::uint32_t(w), "compress", ext.max[m][w], ext.max_at[m][w]}; };
-    if (limits) {
-        // The page plots T: a lambda limit is drawn as the T it stands for (T = 1 / lambda);
-        // with a T limit on the same side too, the stricter.
-        ReportCheck rc{false, limits->has_stretch || limits->has_max_lambda, limits->has_compress || limits->has_min_lambda,
-                       limits->max_stretch, limits->max_compress, 0, 0};
-        if (limits->has_max_lambda) rc.max_stretch = limits->has_stretch ? std::max(rc.max_stretch, 1.0 / limits->max_lambda) : 1.0 / limits->max_lambda;
-        if (limits->has_min_lambda) rc.max_compress = limits->has_compress ? std::min(rc.max_compress, 1.0 / limits->min_lambda) : 1.0 / limits->min_lambda;
-        std::vector<Candidate> st, co;
-        for (std::size_t m = 0; m < nm; ++m)
-            for (std::size_t w = 0; w < ext.min[m].size(); ++w) {
-                if (rc.has_stretch && ext.min[m][w] < rc.max_stretch) st.push_back(lo(m, w));
-                if (rc.has_compress && ext.max[m][w] > rc.max_compress) co.push_back(hi(m, w));
-            }
-        std::stable_sort(st.begin(), st.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
-        std::stable_sort(co.begin(), co.end(), [](const auto& a, const auto& b) { return a.t > b.t; });
-        rc.failed = !st.empty() || !co.empty();
-        rc.stretch_count = st.size();
-        rc.compress_count = co.size();
+    if (verdict) {
+        const std::vector<CheckFailure> st = side_failures(*verdict, true), co = side_failures(*verdict, false);
         d.has_check = true;
-        d.check = rc;
+        d.check = report_check(*verdict);
+        // The extremes the verdict judged are this pass's too (the same meshes and frames): the
+        // rows take their frame indices from it.
         const std::size_t n = static_cast<std::size_t>(limits->worst);
-        rows_out.insert(rows_out.end(), st.begin(), st.begin() + std::min(n, st.size()));
-        rows_out.insert(rows_out.end(), co.begin(), co.begin() + std::min(n, co.size()));
+        for (std::size_t i = 0; i < std::min(n, st.size()); ++i) rows_out.push_back(lo(st[i].mesh, st[i].welded));
+        for (std::size_t i = 0; i < std::min(n, co.size()); ++i) rows_out.push_back(hi(co[i].mesh, co[i].welded));
     }
     if (rows_out.empty()) {
         std::vector<Candidate> all;

@@ -28,6 +28,12 @@ CheckRunInfo run_info() {
     return r;
 }
 
+// What a check writes for these limits: judged once, then written (as run_check and merge do).
+CheckOutcome judged_outcome(const CheckLimits& limits, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes,
+                            const CheckRom* rom = nullptr) {
+    return check_outcome(judge_check(limits, meshes), run, meshes, rom);
+}
+
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
@@ -51,7 +57,7 @@ TEST_CASE("check report: counts are of welded vertices, with every file id of ea
     limits.max_stretch = 0.8;
     limits.max_compress = 2;
     limits.file = "rig.glb";
-    const CheckOutcome o = check_outcome(limits, run_info(), {two_vertices("body")});
+    const CheckOutcome o = judged_outcome(limits, run_info(), {two_vertices("body")});
     CHECK(o.failed);
     CHECK(contains(o.report, "stretch limit T < 0.8: 1 welded vertex (3 file vertices) past the limit\n"));
     CHECK(contains(o.report, "  mesh 'body' file vertices 0, 7, 9 (one welded vertex) frame 12: T = 0.5\n"));
@@ -64,7 +70,7 @@ TEST_CASE("check report: JUnit attributes the schemas require, a test case per m
     limits.has_stretch = true;
     limits.max_stretch = 0.6;
     limits.file = "dir/rig.glb";
-    const CheckOutcome o = check_outcome(limits, run_info(), {two_vertices("a"), two_vertices("b")});
+    const CheckOutcome o = judged_outcome(limits, run_info(), {two_vertices("a"), two_vertices("b")});
     const std::string& x = o.junit;
     CHECK(contains(x, "<testsuite name=\"rig\" package=\"rigscope.check\" id=\"0\" tests=\"2\" failures=\"2\" errors=\"0\" "
                       "skipped=\"0\" time=\"1.250\" timestamp=\"2026-01-02T03:04:05\" hostname=\"farm01\">"));
@@ -82,7 +88,7 @@ TEST_CASE("check report: names from files cannot break the XML", "[check_report]
     limits.file = "r.glb";
     // A control character, an invalid UTF-8 byte, a truncated sequence, markup; then valid UTF-8.
     const std::string name = std::string("a\x01") + "\xff" + "<&\"" + "\xc3" + " \xc3\xa9";
-    const CheckOutcome o = check_outcome(limits, run_info(), {two_vertices(name)});
+    const CheckOutcome o = judged_outcome(limits, run_info(), {two_vertices(name)});
     CHECK(contains(o.junit, "mesh 'a??&lt;&amp;&quot;? \xc3\xa9' file vertices"));
     for (char c : o.junit) {
         const auto u = static_cast<unsigned char>(c);
@@ -110,14 +116,14 @@ TEST_CASE("check report: a ROM run names each offender's joint, axis and signed 
     limits.max_stretch = 0.8;
     limits.max_compress = 2;
     limits.file = "rig.glb";
-    const CheckOutcome o = check_outcome(limits, run_info(), {e}, &rom);
+    const CheckOutcome o = judged_outcome(limits, run_info(), {e}, &rom);
     CHECK(contains(o.report, "  mesh 'body' file vertices 0, 7, 9 (one welded vertex) frame 13 (joint 'root' axis Y at -20 deg): T = 0.5\n"));
     CHECK(contains(o.report, "  mesh 'body' file vertex 3 frame 42 (joint 'arm.L' axis Z at +40 deg): T = 2.5\n"));
     CHECK(contains(o.report, "FAIL\nROM frames 13..14: joint 'root' axis Y (-40 to -20 deg)\nROM frame 42: joint 'arm.L' axis Z (+40 deg)\n"));
     CHECK(contains(o.junit, "message=\"1 welded vertex (3 file vertices) past the limit; the worst at frame 13: joint 'root' axis Y at -20 deg\">"));
     CHECK(contains(o.junit, "message=\"1 welded vertex (1 file vertex) past the limit; the worst at frame 42: joint 'arm.L' axis Z at +40 deg\">"));
     // Without the ROM, the same extremes are reported without joints.
-    const CheckOutcome plain = check_outcome(limits, run_info(), {e});
+    const CheckOutcome plain = judged_outcome(limits, run_info(), {e});
     CHECK(contains(plain.report, "frame 13: T = 0.5\n"));
     CHECK(!contains(plain.report + plain.junit, "joint"));
 }
@@ -155,7 +161,7 @@ TEST_CASE("check report: lambda limits are reported as lambda, in the text, JUni
     limits.max_lambda = 1.5;
     limits.min_lambda = 0.5;
     limits.file = "rig.glb";
-    const CheckOutcome o = check_outcome(limits, run_info(), {two_vertices("body")});
+    const CheckOutcome o = judged_outcome(limits, run_info(), {two_vertices("body")});
     CHECK(o.failed);
     CHECK(contains(o.report, "lambda_max limit > 1.5: 1 welded vertex (3 file vertices) past the limit\n"));
     CHECK(contains(o.report, "  mesh 'body' file vertices 0, 7, 9 (one welded vertex) frame 12: lambda_max = 2\n"));
@@ -170,7 +176,7 @@ TEST_CASE("check report: lambda limits are reported as lambda, in the text, JUni
     // Limits a vertex stays within: a pass, and the lambda it reached is not reported.
     limits.max_lambda = 2.5;
     limits.min_lambda = 0.3;
-    CHECK(!check_outcome(limits, run_info(), {two_vertices("body")}).failed);
+    CHECK(!judged_outcome(limits, run_info(), {two_vertices("body")}).failed);
 }
 
 TEST_CASE("check report: with no frame evaluated nothing was checked, which never passes", "[check_report]") {
@@ -181,7 +187,7 @@ TEST_CASE("check report: with no frame evaluated nothing was checked, which neve
     CheckMeshExtremes empty;
     empty.name = "body";
     for (const auto& meshes : {std::vector<CheckMeshExtremes>{}, std::vector<CheckMeshExtremes>{empty}}) {
-        const CheckOutcome o = check_outcome(limits, run_info(), meshes);
+        const CheckOutcome o = judged_outcome(limits, run_info(), meshes);
         CHECK(o.failed);
         CHECK(contains(o.report, "nothing checked: no frame of any mesh was evaluated\nFAIL\n"));
         CHECK(contains(o.junit, "failures=\"1\""));

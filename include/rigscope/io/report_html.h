@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rigscope/core/check_verdict.h"
 #include "rigscope/core/frames.h"
 #include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
@@ -57,6 +58,11 @@ struct ReportCheck {
     double max_stretch = 0, max_compress = 0;
     std::size_t stretch_count = 0, compress_count = 0;  // vertices past each limit
 };
+
+// The page's verdict from a check's (judge_check): its limits drawn on the T plot (a lambda
+// limit as the T it stands for, T = 1 / lambda, and with a T limit on the same side too, the
+// stricter; drawn only) and the offenders of each side counted once (side_failures).
+ReportCheck report_check(const CheckVerdict& verdict);
 
 struct ReportData {
     TensionRun run;

@@ -45,6 +45,7 @@ struct CheckJobResult {
     std::size_t frames = 0;                 // frames evaluated
     std::vector<std::string> paths;         // every input file: no report may replace one
     int chunk_index = 0, chunk_count = 1;
+    CheckVerdict verdict;                   // who passed which limit (judge_check): every output reads it
     CheckOutcome outcome;                   // text and JUnit (a chunk's: partial)
     bool has_html = false;
     ReportResult html;                      // --html: the page written

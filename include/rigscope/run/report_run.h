@@ -37,9 +37,10 @@ struct ReportResult {
 class ReportPage {
 public:
     ReportPage(const ReportOptions& opt, const Input& in);
-    // Evaluates in.frames, writes the page. With `limits`, the table lists the check's offenders
-    // (or, when none, the most extreme vertices) and the page states the verdict and limits.
-    ReportResult write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckLimits* limits,
+    // Evaluates in.frames, writes the page. With `verdict` (a check's, on the same meshes), the
+    // table lists its offenders (or, when none, the most extreme vertices) and the page states
+    // the verdict and limits; the page judges nothing itself.
+    ReportResult write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckVerdict* verdict,
                        const FrameProgress& progress = {});
 
 private:

@@ -16,15 +16,6 @@ namespace rigscope {
 
 namespace {
 
-struct Violation {
-    std::string mesh;
-    std::size_t mesh_index;
-    const std::uint32_t* ids;  // the file vertices it stands for
-    std::size_t id_count;
-    Frame frame;
-    float t;  // the value the limit compares: T or lambda
-};
-
 std::string degrees(double d) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%+g", d);
@@ -41,26 +32,27 @@ std::string rom_note(const RomPlan& plan, const Frame& f) {
 
 // Every file id the welded vertex stands for, so that each can be found in the file (the CSV
 // output has a row per file vertex); in a ROM run, the joint, axis and angle its frame sweeps.
-std::string describe(const Violation& v, const CheckRom* rom, const char* value) {
-    std::string s = "mesh '" + v.mesh + "' file " + (v.id_count == 1 ? "vertex " : "vertices ");
-    for (std::size_t i = 0; i < v.id_count; ++i) {
+std::string describe(const CheckFailure& f, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom, const char* value) {
+    const CheckMeshExtremes& e = meshes[f.mesh];
+    const std::uint32_t* ids = e.file_ids.data() + e.file_offsets[f.welded];
+    const std::size_t id_count = e.file_offsets[f.welded + 1] - e.file_offsets[f.welded];
+    std::string s = "mesh '" + e.name + "' file " + (id_count == 1 ? "vertex " : "vertices ");
+    for (std::size_t i = 0; i < id_count; ++i) {
         if (i) s += ", ";
-        s += std::to_string(v.ids[i]);
+        s += std::to_string(ids[i]);
     }
-    if (v.id_count > 1) s += " (one welded vertex)";
+    if (id_count > 1) s += " (one welded vertex)";
     s += " frame ";
-    append_frame(s, v.frame, false);
-    if (const std::string note = rom ? rom_note(rom->plan, v.frame) : ""; !note.empty()) s += " (" + note + ")";
+    append_frame(s, f.frame, false);
+    if (const std::string note = rom ? rom_note(rom->plan, f.frame) : ""; !note.empty()) s += " (" + note + ")";
     s += std::string(": ") + value + " = ";
-    append_number(s, v.t);
+    append_number(s, f.value);
     return s;
 }
 
-std::string counted(const std::vector<Violation>& list) {
-    std::size_t files = 0;
-    for (const Violation& v : list) files += v.id_count;
+std::string counted(std::size_t welded, std::size_t files) {
     auto n = [](std::size_t k, const char* one, const char* many) { return std::to_string(k) + (k == 1 ? one : many); };
-    return n(list.size(), " welded vertex (", " welded vertices (") + n(files, " file vertex)", " file vertices)") + " past the limit";
+    return n(welded, " welded vertex (", " welded vertices (") + n(files, " file vertex)", " file vertices)") + " past the limit";
 }
 
 // For a ROM run, one line per run of consecutive failing frames within a sweep:
@@ -128,86 +120,75 @@ std::string junit_class_name(const std::string& file, const std::string& mesh, s
 
 namespace {
 
-// One limit of a check: which side of the extremes it reads, how it shows the value, and its
-// names in the text and the JUnit report.
-struct Limit {
+// How each limit is named in the text, the JUnit report and the JSON (CheckLimitKind's order).
+struct LimitNames {
     const char* header;    // "stretch limit T <"
     const char* case_name; // "stretch T <"
     const char* type;      // JUnit failure type
-    const char* property;  // JUnit property
+    const char* property;  // JUnit property, JSON "limit"
     const char* value;     // "T", "lambda_max"
-    bool active;
-    double limit;
-    bool low_side;         // reads lo_t (the stretch side); else hi_t
-    bool lambda;           // shows and compares 1 / T (principal: the stretch itself)
-    bool above;            // fails where the value is above the limit
 };
 
-// The value a limit compares: T, or lambda = 1 / T (T is 1 / lambda of the principal measure,
-// in float: shown to float precision).
-float shown_value(const Limit& l, float t) { return l.lambda ? static_cast<float>(1.0 / static_cast<double>(t)) : t; }
+const LimitNames& names_of(CheckLimitKind kind) {
+    static const LimitNames names[] = {
+        {"stretch limit T <", "stretch T <", "rigscope.check.stretch", "max_stretch", "T"},
+        {"compress limit T >", "compress T >", "rigscope.check.compress", "max_compress", "T"},
+        {"lambda_max limit >", "lambda_max >", "rigscope.check.max_lambda", "max_lambda", "lambda_max"},
+        {"lambda_min limit <", "lambda_min <", "rigscope.check.min_lambda", "min_lambda", "lambda_min"},
+    };
+    return names[static_cast<int>(kind)];
+}
 
-bool passes_limit(const Limit& l, float v) { return l.above ? v > l.limit : v < l.limit; }
+std::string limit_text(const CheckLimitVerdict& l) {
+    std::string n;
+    append_number(n, l.limit);
+    return n;
+}
 
 }  // namespace
 
-CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom,
-                           const LintResult* lint) {
-    const Limit limits[] = {
-        {"stretch limit T <", "stretch T <", "rigscope.check.stretch", "max_stretch", "T", opt.has_stretch, opt.max_stretch, true, false, false},
-        {"compress limit T >", "compress T >", "rigscope.check.compress", "max_compress", "T", opt.has_compress, opt.max_compress, false, false, true},
-        {"lambda_max limit >", "lambda_max >", "rigscope.check.max_lambda", "max_lambda", "lambda_max", opt.has_max_lambda, opt.max_lambda, true, true, true},
-        {"lambda_min limit <", "lambda_min <", "rigscope.check.min_lambda", "min_lambda", "lambda_min", opt.has_min_lambda, opt.min_lambda, false, true, false},
-    };
-    constexpr std::size_t kLimits = sizeof limits / sizeof limits[0];
-    std::vector<Violation> found[kLimits];
-    bool evaluated = false;
-    for (std::size_t m = 0; m < meshes.size(); ++m) {
-        const CheckMeshExtremes& e = meshes[m];
-        evaluated |= !e.lo_t.empty();
-        for (std::size_t w = 0; w < e.lo_t.size(); ++w) {
-            const std::uint32_t* ids = e.file_ids.data() + e.file_offsets[w];
-            const std::size_t count = e.file_offsets[w + 1] - e.file_offsets[w];
-            for (std::size_t k = 0; k < kLimits; ++k) {
-                const Limit& l = limits[k];
-                if (!l.active) continue;
-                const float v = shown_value(l, l.low_side ? e.lo_t[w] : e.hi_t[w]);
-                if (passes_limit(l, v)) found[k].push_back({e.name, m, ids, count, l.low_side ? e.lo_frame[w] : e.hi_frame[w], v});
-            }
+std::vector<CheckListedFailure> check_listed_failures(const CheckVerdict& verdict, const std::vector<CheckMeshExtremes>& meshes,
+                                                      const CheckRom* rom) {
+    std::vector<CheckListedFailure> out;
+    const std::size_t worst = static_cast<std::size_t>(verdict.given.worst);
+    for (const CheckLimitVerdict& l : verdict.limits)
+        for (std::size_t i = 0; i < std::min(worst, l.failures.size()); ++i) {
+            const CheckFailure& f = l.failures[i];
+            const CheckMeshExtremes& e = meshes[f.mesh];
+            const RomSweep* sweep = rom && !f.frame.bind ? rom_sweep_at(rom->plan, f.frame.number) : nullptr;
+            out.push_back(CheckListedFailure{names_of(l.kind).property, names_of(l.kind).value, &f, &e,
+                                             e.file_ids.data() + e.file_offsets[f.welded],
+                                             e.file_offsets[f.welded + 1] - e.file_offsets[f.welded], sweep,
+                                             sweep ? rom_angle_at(rom->plan, *sweep, static_cast<double>(f.frame.number)) : 0.0});
         }
-    }
-    // Stable: equal values keep the order of meshes and welded vertices. Worst first.
-    for (std::size_t k = 0; k < kLimits; ++k)
-        std::stable_sort(found[k].begin(), found[k].end(),
-                         [above = limits[k].above](const auto& a, const auto& b) { return above ? a.t > b.t : a.t < b.t; });
+    return out;
+}
+
+CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom,
+                           const LintResult* lint) {
+    const CheckLimits& opt = verdict.given;
     const std::size_t worst = static_cast<std::size_t>(opt.worst);
-    auto limit_text = [](const Limit& l) {
-        std::string n;
-        append_number(n, l.limit);
-        return n;
-    };
+    const bool evaluated = verdict.evaluated;
 
     CheckOutcome o;
-    bool any = false;
-    for (std::size_t k = 0; k < kLimits; ++k) {
-        const Limit& l = limits[k];
-        if (!l.active) continue;
-        o.report += std::string(l.header) + " " + limit_text(l) + ": " + counted(found[k]) + "\n";
-        for (std::size_t i = 0; i < found[k].size() && i < worst; ++i) o.report += "  " + describe(found[k][i], rom, l.value) + "\n";
-        any |= !found[k].empty();
+    for (const CheckLimitVerdict& l : verdict.limits) {
+        const LimitNames& n = names_of(l.kind);
+        o.report += std::string(n.header) + " " + limit_text(l) + ": " + counted(l.failures.size(), l.file_vertices) + "\n";
+        for (std::size_t i = 0; i < l.failures.size() && i < worst; ++i) o.report += "  " + describe(l.failures[i], meshes, rom, n.value) + "\n";
     }
+    bool lint_failed = false;
     if (lint) {
         // lint_text ends with lint's own PASS/FAIL; the one verdict line below covers both.
         std::string text = lint_text(*lint, worst);
-        for (const char* verdict : {"PASS\n", "FAIL\n"})
-            if (text.size() >= 5 && text.compare(text.size() - 5, 5, verdict) == 0) text.resize(text.size() - 5);
+        for (const char* v : {"PASS\n", "FAIL\n"})
+            if (text.size() >= 5 && text.compare(text.size() - 5, 5, v) == 0) text.resize(text.size() - 5);
         o.report += text;
-        any |= lint->failed();
+        lint_failed = lint->failed();
     }
     // A verdict covers what was evaluated: with no frame (or no mesh) nothing was checked, and
     // that is never a pass.
     if (!evaluated) o.report += "nothing checked: no frame of any mesh was evaluated\n";
-    o.failed = any || !evaluated;
+    o.failed = verdict.failed() || lint_failed;
     o.report += o.failed ? "FAIL\n" : "PASS\n";
     if (rom) o.report += rom_failures(*rom);
 
@@ -216,8 +197,7 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
     suite.name = junit_stem(opt.file);
     suite.package = "rigscope.check";
     suite.properties.emplace_back("input", opt.file);
-    for (const Limit& l : limits)
-        if (l.active) suite.properties.emplace_back(l.property, limit_text(l));
+    for (const CheckLimitVerdict& l : verdict.limits) suite.properties.emplace_back(names_of(l.kind).property, limit_text(l));
     if (!evaluated) {
         JUnitCase c;
         c.classname = "rigscope.check." + junit_stem(opt.file);
@@ -228,26 +208,29 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
         suite.cases.push_back(std::move(c));
     }
     for (std::size_t m = 0; m < meshes.size(); ++m)
-        for (std::size_t k = 0; k < kLimits; ++k) {
-            const Limit& l = limits[k];
-            if (!l.active) continue;
-            std::vector<Violation> mine;
-            for (const Violation& v : found[k])
-                if (v.mesh_index == m) mine.push_back(v);
+        for (const CheckLimitVerdict& l : verdict.limits) {
+            const LimitNames& n = names_of(l.kind);
+            std::vector<const CheckFailure*> mine;
+            std::size_t files = 0;
+            for (const CheckFailure& f : l.failures)
+                if (f.mesh == m) {
+                    mine.push_back(&f);
+                    files += meshes[m].file_offsets[f.welded + 1] - meshes[m].file_offsets[f.welded];
+                }
             JUnitCase c;
             c.classname = junit_class_name(opt.file, meshes[m].name, m);
-            c.name = std::string(l.case_name) + " " + limit_text(l);
+            c.name = std::string(n.case_name) + " " + limit_text(l);
             c.failed = !mine.empty();
             if (c.failed) {
-                c.type = l.type;
-                c.message = counted(mine);
+                c.type = n.type;
+                c.message = counted(mine.size(), files);
                 // A ROM run's CI page shows the message first: name where the worst one bends.
-                if (const std::string note = rom ? rom_note(rom->plan, mine.front().frame) : ""; !note.empty()) {
+                if (const std::string note = rom ? rom_note(rom->plan, mine.front()->frame) : ""; !note.empty()) {
                     c.message += "; the worst at frame ";
-                    append_frame(c.message, mine.front().frame, false);
+                    append_frame(c.message, mine.front()->frame, false);
                     c.message += ": " + note;
                 }
-                for (std::size_t i = 0; i < mine.size() && i < worst; ++i) c.text += describe(mine[i], rom, l.value) + "\n";
+                for (std::size_t i = 0; i < mine.size() && i < worst; ++i) c.text += describe(*mine[i], meshes, rom, n.value) + "\n";
             }
             suite.cases.push_back(std::move(c));
         }
@@ -259,29 +242,24 @@ CheckOutcome check_outcome(const CheckLimits& opt, const CheckRunInfo& run, cons
     // The same verdict for a machine (check --json, Python's Session.check): every limit with
     // its counts and its worst vertices, as the text lists them.
     namespace jk = json_keys;
+    const std::vector<CheckListedFailure> listed = check_listed_failures(verdict, meshes, rom);
     JsonWriter j(o.json);
     j.begin_object();
     write_json_header(j, "check", opt.file);
     j.member("passed", !o.failed).member("evaluated", evaluated).member("worst", opt.worst).key(jk::meshes).begin_array();
     for (const auto& m : meshes) j.value(m.name);
     j.end_array().key("limits").begin_array();
-    for (std::size_t k = 0; k < kLimits; ++k) {
-        const Limit& l = limits[k];
-        if (!l.active) continue;
-        std::size_t files = 0;
-        for (const Violation& v : found[k]) files += v.id_count;
-        j.begin_object().member("limit", l.property).member("value", l.limit).member(jk::measure, l.value);
-        j.member("welded_vertices", found[k].size()).member("file_vertices", files).key("worst").begin_array();
-        for (std::size_t i = 0; i < std::min(worst, found[k].size()); ++i) {
-            const Violation& v = found[k][i];
-            j.begin_object().member(jk::mesh, v.mesh).member("mesh_index", v.mesh_index);
+    std::size_t next = 0;
+    for (const CheckLimitVerdict& l : verdict.limits) {
+        const LimitNames& n = names_of(l.kind);
+        j.begin_object().member("limit", n.property).member("value", l.limit).member(jk::measure, n.value);
+        j.member("welded_vertices", l.failures.size()).member("file_vertices", l.file_vertices).key("worst").begin_array();
+        for (; next < listed.size() && listed[next].limit == n.property; ++next) {
+            const CheckListedFailure& v = listed[next];
+            j.begin_object().member(jk::mesh, v.mesh->name).member("mesh_index", v.failure->mesh);
             j.number_array(jk::vertices, v.id_count, [&](std::size_t c) { return v.ids[c]; });
-            j.key(jk::frame).frame(v.frame).member("value", v.t);
-            const RomSweep* sweep = rom && !v.frame.bind ? rom_sweep_at(rom->plan, v.frame.number) : nullptr;
-            if (sweep) {
-                j.member("joint", sweep->joint).member("axis", rom_axis_name(sweep->axis));
-                j.member("angle_deg", rom_angle_at(rom->plan, *sweep, static_cast<double>(v.frame.number)));
-            }
+            j.key(jk::frame).frame(v.failure->frame).member("value", v.failure->value);
+            if (v.sweep) j.member("joint", v.sweep->joint).member("axis", rom_axis_name(v.sweep->axis)).member("angle_deg", v.angle_deg);
             j.end_object();
         }
         j.end_array().end_object();

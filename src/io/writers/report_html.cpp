@@ -289,4 +289,14 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
     out.write(std::string_view(viewer).substr(at + kDataMarker.size()));
 }
 
+ReportCheck report_check(const CheckVerdict& verdict) {
+    const CheckLimits& l = verdict.given;
+    ReportCheck rc{verdict.failed(), l.has_stretch || l.has_max_lambda, l.has_compress || l.has_min_lambda, l.max_stretch, l.max_compress, 0, 0};
+    if (l.has_max_lambda) rc.max_stretch = l.has_stretch ? std::max(rc.max_stretch, 1.0 / l.max_lambda) : 1.0 / l.max_lambda;
+    if (l.has_min_lambda) rc.max_compress = l.has_compress ? std::min(rc.max_compress, 1.0 / l.min_lambda) : 1.0 / l.min_lambda;
+    rc.stretch_count = side_failures(verdict, true).size();
+    rc.compress_count = side_failures(verdict, false).size();
+    return rc;
+}
+
 }  // namespace rigscope
