@@ -376,27 +376,6 @@ PrincipalKernel::PrincipalKernel(const std::vector<std::uint32_t>& tris, const T
         }
 }
 
-#if defined(RIGSCOPE_AVX2_KERNEL)
-// Here, not in measure_avx2.cpp: code compiled with -mavx2 must not run before the check.
-bool detail::cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
-#endif
-
-bool principal_avx2_supported() {
-#if defined(RIGSCOPE_AVX2_KERNEL)
-    return detail::cpu_has_avx2();
-#else
-    return false;
-#endif
-}
-
-bool principal_avx2_default() {
-    static const bool on = [] {
-        const char* off = std::getenv("RIGSCOPE_NO_AVX2");
-        return principal_avx2_supported() && !(off && *off);
-    }();
-    return on;
-}
-
 #if defined(RIGSCOPE_SSE_KERNELS)
 
 namespace {

@@ -50,10 +50,7 @@ struct PrincipalCounts {
     std::size_t degenerate, unmapped, edge_degenerate;
 };
 
-// Welded vertices [begin, end) eight lanes at a time; only on a CPU with AVX2 (cpu_has_avx2).
+// Welded vertices [begin, end) eight lanes at a time; only on a CPU with AVX2 (core/simd.h).
 PrincipalCounts principal_avx2(const PrincipalLayout& k, std::size_t begin, std::size_t end, const PrincipalOut& out);
-
-// Whether this build has the AVX2 kernel and the CPU runs it.
-bool cpu_has_avx2();
 
 }  // namespace rigscope::detail

@@ -134,11 +134,6 @@ JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inve
     return out;
 }
 
-bool skin_dq_avx2_default() {
-    // The principal measure's switch: RIGSCOPE_AVX2_KERNEL builds, AVX2 CPUs, no RIGSCOPE_NO_AVX2.
-    return principal_avx2_default();
-}
-
 void DqFrame::set(const Scene& scene, const Mesh& mesh, const Pose& pose, const Eigen::Matrix4f* linear) {
     set_joints(scene, mesh, pose);
     table.clear();

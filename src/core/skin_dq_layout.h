@@ -35,7 +35,7 @@ struct DqLayout {
 
 // Skins file vertices [begin, end) eight lanes at a time into out (x y z per vertex). Each lane
 // does skin_dq.cpp's scalar float operations in the same order (same bits in a build whose Eigen
-// uses SSE); only on a CPU with AVX2 (cpu_has_avx2).
+// uses SSE); only on a CPU with AVX2 (core/simd.h).
 void skin_dq_avx2(const DqLayout& k, std::size_t begin, std::size_t end, float* out);
 
 }  // namespace rigscope::detail

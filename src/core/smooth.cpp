@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "rigscope/core/measure.h"
+#include "rigscope/core/simd.h"
 #include "smooth_layout.h"
 
 namespace rigscope {
@@ -52,8 +53,8 @@ Smoother::Smoother(const Topology& topo, SmoothWeights k, const std::vector<std:
     make_cotan_weights(tris, rest, topo);
     // Batches wherever the CPU could run them, so that tests can compare both paths even with
     // RIGSCOPE_NO_AVX2 set.
-    if (principal_avx2_supported()) make_batches(*this);
-    avx2 = principal_avx2_default();
+    if (avx2_supported()) make_batches(*this);
+    avx2 = avx2_default();
 }
 
 void Smoother::make_cotan_weights(const std::vector<std::uint32_t>& tris, const std::vector<Eigen::Vector3f>& rest,

@@ -388,7 +388,7 @@ TEST_CASE("Principal's pass gives tension_block's edge T on every kind of one-ri
     const std::size_t degenerate_ref = tension_block(eb, deformed.data(), rest.data(), 0, eb.batch_count(), nullptr, t_ref.data());
     CHECK(degenerate_ref == 1);  // the isolated vertex
     for (bool avx2 : {false, true}) {
-        if (avx2 && !principal_avx2_supported()) continue;
+        if (avx2 && !avx2_supported()) continue;
         INFO("avx2 " << avx2);
         PrincipalKernel k = pk;
         k.avx2 = plain.avx2 = avx2;

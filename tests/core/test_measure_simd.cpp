@@ -162,7 +162,7 @@ std::size_t compare_widths(const Mesh& mesh, const std::vector<Eigen::Vector3f>&
     const std::size_t n = topo.welded_count();
     pk.avx2 = false;
     const Width sse = run_width(pk, deformed, n, ref);
-    if (!principal_avx2_supported()) return 0;
+    if (!avx2_supported()) return 0;
     pk.avx2 = true;
     const Width avx = run_width(pk, deformed, n, ref);
     check_same(avx.plain, sse.plain);
@@ -196,17 +196,17 @@ std::size_t compare_file(const std::string& path) {
 }  // namespace
 
 TEST_CASE("Principal: SSE and AVX2 give the same bits on corpus meshes", "[measure][simd][corpus]") {
-    if (!principal_avx2_supported()) WARN("this CPU has no AVX2: only the SSE path's own checks run");
+    if (!avx2_supported()) WARN("this CPU has no AVX2: only the SSE path's own checks run");
     std::size_t compared = 0;
     for (const char* f : {"bend_cylinder/bend_cylinder.glb", "joystick_face/joystick_face.glb", "khronos/cesium_man.gltf",
                           "khronos/rigged_simple.gltf", "pab/arnaud.fbx", "assimp/FBX/spider.fbx"})
         compared += compare_file(test::corpus(f));
-    if (principal_avx2_supported()) CHECK(compared > 10000);
+    if (avx2_supported()) CHECK(compared > 10000);
 }
 
 TEST_CASE("Principal: SSE and AVX2 give the same bits on the bench tube", "[measure][simd][bench]") {
     const std::size_t compared = compare_file(test::bench_dir() + "/tube_262k.glb");
-    if (principal_avx2_supported()) CHECK(compared >= 2 * 262144);  // each mesh as posed and jittered
+    if (avx2_supported()) CHECK(compared >= 2 * 262144);  // each mesh as posed and jittered
 }
 
 #endif

@@ -192,7 +192,7 @@ TEST_CASE("Scalar kernels: principal and its maps equal the SSE and AVX2 paths b
             scalar_map.count = pk.evaluate_and_map_scalar(p.data(), 0, n, scalar_map.lmax.data(), scalar_map.lmin.data(),
                                                           scalar_map.dir.data(), scalar_map.tc.data(), scalar_map.ts.data());
             std::vector<bool> widths{false};
-            if (principal_avx2_supported()) widths.push_back(true);
+            if (avx2_supported()) widths.push_back(true);
             for (bool avx2 : widths) {
                 INFO((avx2 ? "AVX2" : "SSE"));
                 pk.avx2 = avx2;

@@ -193,7 +193,7 @@ bool same(const std::vector<Eigen::Vector3f>& a, const std::vector<Eigen::Vector
 }  // namespace
 
 TEST_CASE("Dual-quaternion skinning's AVX2 kernel equals the scalar loop bit for bit", "[skin_dq][simd][scalar][corpus]") {
-    if (!skin_dq_avx2_default()) {
+    if (!avx2_default()) {
         WARN("no AVX2 dual-quaternion kernel in this build or on this CPU: nothing to compare");
         return;
     }
@@ -220,7 +220,7 @@ TEST_CASE("Dual-quaternion skinning in this build's kernel matches the formulas 
         const std::size_t n = skinned_count(r);
         double size = 0;
         const std::vector<Eigen::Vector3d> want = reference(r, size);
-        const std::vector<Eigen::Vector3f> got = skinned(r, skin_dq_avx2_default(), 1, n - 2, 13, true);
+        const std::vector<Eigen::Vector3f> got = skinned(r, avx2_default(), 1, n - 2, 13, true);
         double worst = 0;
         for (std::size_t v = 1; v + 2 < n; ++v) worst = std::max(worst, (got[v].cast<double>() - want[v]).cwiseAbs().maxCoeff());
         INFO("worst " << worst << ", size " << size << ", ratio " << worst / size);

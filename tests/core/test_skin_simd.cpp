@@ -110,7 +110,7 @@ std::vector<Eigen::Vector3f> skinned(const Rig& r, bool avx2) {
 }  // namespace
 
 TEST_CASE("Linear skinning's AVX2 kernel equals the Eigen loop bit for bit", "[skin][simd][scalar][corpus]") {
-    if (!skin_dq_avx2_default()) {
+    if (!avx2_default()) {
         WARN("no AVX2 kernel in this build or on this CPU: nothing to compare");
         return;
     }
@@ -133,7 +133,7 @@ TEST_CASE("Linear skinning in this build's kernel matches the formula in double"
         const Influences& inf = mesh.influences;
         std::vector<Affine3x4> m;
         skin_matrices(r.scene, mesh, r.pose, m);
-        const std::vector<Eigen::Vector3f> got = skinned(r, skin_dq_avx2_default());
+        const std::vector<Eigen::Vector3f> got = skinned(r, avx2_default());
         const std::size_t n = got.size();
         double size = 0, worst = 0;
         for (const Affine3x4& a : m)

@@ -11,6 +11,7 @@
 
 #include "rigscope/core/scene.h"
 #include "rigscope/core/topology.h"
+#include "rigscope/core/simd.h"
 
 namespace rigscope {
 
@@ -112,11 +113,6 @@ struct AreaKernel {
 // coordinates) carried to the deformed surface by the weighted mean F: dir = normalize(F d).
 // An entry stores sqrt(w) Dm^-1, so that its G = sqrt(w) F gives w C as G^T G (no multiply by the
 // weight per tensor entry) and w F as sqrt(w) G.
-// Whether this build has PrincipalKernel's AVX2 path and the CPU runs it.
-bool principal_avx2_supported();
-// Whether PrincipalKernel uses it by default: supported, and the environment does not set
-// RIGSCOPE_NO_AVX2 (to measure or check the SSE path).
-bool principal_avx2_default();
 
 struct PrincipalKernel {
     OneRing ring;
@@ -133,7 +129,7 @@ struct PrincipalKernel {
     // Whether evaluate runs eight lanes per AVX2 register (the default where the CPU has AVX2 and
     // RIGSCOPE_NO_AVX2 is not set) or four per SSE register; both give the same bits (tests
     // compare them).
-    bool avx2 = principal_avx2_default();
+    bool avx2 = avx2_default();
 
     PrincipalKernel() = default;
     PrincipalKernel(const std::vector<std::uint32_t>& triangles, const Topology& topo,

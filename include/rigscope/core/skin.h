@@ -8,6 +8,7 @@
 #include "rigscope/core/pose.h"
 #include "rigscope/core/scene.h"
 #include "rigscope/core/skin_dq.h"
+#include "rigscope/core/simd.h"
 
 namespace rigscope {
 
@@ -57,7 +58,7 @@ public:
     // Linear skinning on the AVX2 kernel (src/core/skin_avx2.cpp) where the build has it and the
     // CPU runs it, as the dual-quaternion kernel's switch decides; false: the Eigen loop. The
     // same bits either way (tests/core/test_skin_simd.cpp sets it both ways).
-    bool avx2 = skin_dq_avx2_default();
+    bool avx2 = avx2_default();
     // Vertices per task when spread over threads: large enough that a task outweighs its
     // dispatch, small enough to balance two busy cores.
     static constexpr std::size_t kBlock = 16384;

@@ -11,6 +11,7 @@
 
 #include "rigscope/core/pose.h"
 #include "rigscope/core/scene.h"
+#include "rigscope/core/simd.h"
 
 namespace rigscope {
 
@@ -31,10 +32,6 @@ struct JointSplit {
 };
 JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inverse_bind);
 
-// Whether this build has the AVX2 dual-quaternion kernel, the CPU runs it and RIGSCOPE_NO_AVX2 is
-// not set (as the principal measure's kernels).
-bool skin_dq_avx2_default();
-
 // One pose's joints for the float kernel: each R as a unit dual quaternion (real, dual), each S
 // when any joint of the skin is scaled.
 struct DqFrame {
@@ -49,7 +46,7 @@ struct DqFrame {
     std::vector<float> table;
     // skin_dq_range runs the AVX2 kernel (the default where the build has it, the CPU runs it and
     // RIGSCOPE_NO_AVX2 is not set); false: the scalar loop, the reference it matches bit for bit.
-    bool avx2 = skin_dq_avx2_default();
+    bool avx2 = avx2_default();
 
     // The bind pose: every joint the identity, as the linear path's rule. `linear`: the skin's
     // linear joint matrices of the same pose (skin.cpp's), which Blend mixes in.

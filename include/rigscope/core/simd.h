@@ -1,0 +1,16 @@
+// The one choice of the AVX2 kernels (principal measure, smoothing, linear and dual-quaternion
+// skinning): whether this build has them and the CPU runs them, and whether they are used by
+// default. Each kernel's struct takes its `avx2` flag from avx2_default(), so the tests and the
+// bench can run either path on one machine.
+#pragma once
+
+namespace rigscope {
+
+// This build compiled the AVX2 kernels (RIGSCOPE_AVX2_KERNEL) and the CPU has AVX2.
+bool avx2_supported();
+
+// avx2_supported(), unless the environment sets RIGSCOPE_NO_AVX2 (to measure or check the SSE
+// and scalar paths). Read once.
+bool avx2_default();
+
+}  // namespace rigscope
