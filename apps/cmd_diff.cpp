@@ -38,7 +38,7 @@ int run_diff(const DiffCommand& opt, RunContext& ctx) {
     if (format == "gltf") write_diff_gltf(r, *out);
     if (chunked)
         for (auto& state : diff_chunk_state(r.limits, r.run, r.extremes, r.frame_maxima)) ctx.chunk_state.push_back(std::move(state));
-    const CheckOutcome outcome = diff_outcome(r.limits, r.run, r.extremes, r.frame_maxima);
+    const CheckOutcome& outcome = r.verdict;
     if (out) out->finish();
     if (junit) {
         junit->write(outcome.junit);

@@ -75,7 +75,7 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
         py::gil_scoped_release release;
         r = run_diff(o, each);
     }
-    const CheckOutcome outcome = diff_outcome(r.limits, r.run, r.extremes, r.frame_maxima);
+    const CheckOutcome& outcome = r.verdict;
     py::dict meshes;
     for (std::size_t i = 0; i < r.meshes.size(); ++i) {
         DiffMeshResult& m = r.meshes[i];

@@ -259,6 +259,7 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     r.limits = opt.limits();
     r.new_scene = std::move(b.scene);
     r.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    r.verdict = diff_outcome(r.limits, r.run, r.extremes, r.frame_maxima);
     return r;
 }
 

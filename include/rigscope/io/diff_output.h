@@ -47,6 +47,7 @@ struct DiffResult {
     CheckRunInfo run;
     std::vector<std::string> paths;  // every input file, so outputs never overwrite one
     Scene new_scene;                 // NEW, for the glTF
+    CheckOutcome verdict;            // judged once by run_diff (diff_outcome); text, JUnit and Python read it
 };
 
 // frame,time,mesh,vertex,new_vertex,displacement,relative,t_change,seam_vertex,seam_gap rows; the
