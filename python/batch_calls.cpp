@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "check_calls.h"
 #include "path_args.h"
 #include "rigscope/core/error.h"
 #include "rigscope/run/batch.h"
@@ -88,14 +89,7 @@ void add_batch_calls(py::module_& m) {
                 CheckJobOptions c;
                 c.tension.input = input;
                 c.tension.measure = measure.value_or("edge");
-                auto limit = [](const std::optional<double>& v, double& value, bool& has) {
-                    if (v) value = *v;
-                    has = v.has_value();
-                };
-                limit(max_stretch, c.max_stretch, c.has_stretch);
-                limit(max_compress, c.max_compress, c.has_compress);
-                limit(max_lambda, c.max_lambda, c.has_max_lambda);
-                limit(min_lambda, c.min_lambda, c.has_min_lambda);
+                set_check_limits(c, max_stretch, max_compress, max_lambda, min_lambda);
                 c.lint = lint;
                 c.lint_options.strict = strict;
                 py::gil_scoped_release release;

@@ -219,6 +219,18 @@ struct SessionCalls {
     }
 };
 
+void set_check_limits(CheckJobOptions& opt, const std::optional<double>& max_stretch, const std::optional<double>& max_compress,
+                      const std::optional<double>& max_lambda, const std::optional<double>& min_lambda) {
+    auto limit = [](const std::optional<double>& v, double& value, bool& has) {
+        if (v) value = *v;
+        has = v.has_value();
+    };
+    limit(max_stretch, opt.max_stretch, opt.has_stretch);
+    limit(max_compress, opt.max_compress, opt.has_compress);
+    limit(max_lambda, opt.max_lambda, opt.has_max_lambda);
+    limit(min_lambda, opt.min_lambda, opt.has_min_lambda);
+}
+
 void add_check_calls(py::module_& m) {
     py::class_<CheckResult>(m, "CheckResult", "check()'s verdict: passed, failures, summary (check --json), report, junit")
         .def_readonly("passed", &CheckResult::passed)
@@ -243,14 +255,7 @@ void add_check_calls(py::module_& m) {
             opt.tension = SessionCalls::tension(s, TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff, stretch_area,
                                                                compress_area, weight_limit, smooth_k, smooth, std::nullopt},
                                                 chunk);
-            auto limit = [](const std::optional<double>& v, double& value, bool& has) {
-                if (v) value = *v;
-                has = v.has_value();
-            };
-            limit(max_stretch, opt.max_stretch, opt.has_stretch);
-            limit(max_compress, opt.max_compress, opt.has_compress);
-            limit(max_lambda, opt.max_lambda, opt.has_max_lambda);
-            limit(min_lambda, opt.min_lambda, opt.has_min_lambda);
+            set_check_limits(opt, max_stretch, max_compress, max_lambda, min_lambda);
             opt.worst = worst;
             const std::string junit_path = given(junit, "junit=");
             if (html) {

@@ -3,11 +3,20 @@
 // CLI's option names as keywords and the CLI's results.
 #pragma once
 
+#include <optional>
+
 #include <pybind11/pybind11.h>
+
+#include "rigscope/run/check_run.h"
 
 namespace rigscope_python {
 
 // Adds the calls to m's Session class (defined before) and rigscope.merge to m.
 void add_check_calls(pybind11::module_& m);
+
+// check()'s and batch()'s limit keywords into the job's options: each limit counts only when
+// given (None leaves it off).
+void set_check_limits(rigscope::CheckJobOptions& opt, const std::optional<double>& max_stretch, const std::optional<double>& max_compress,
+                      const std::optional<double>& max_lambda, const std::optional<double>& min_lambda);
 
 }  // namespace rigscope_python

@@ -7,25 +7,16 @@
 #include <string>
 
 #include "corpus.h"
+#include "refusal.h"
 #include "rigscope/core/error.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/drive_run.h"
 #include "temp_dir.h"
 
 using namespace rigscope;
+using rigscope_test::refusal;
 
 namespace {
-
-template <typename Options>
-std::string refusal(const Options& o) {
-    try {
-        o.validate();
-    } catch (const Error& e) {
-        CHECK(e.code() == kExitUsage);
-        return e.what();
-    }
-    return "";
-}
 
 std::size_t lines(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -6,24 +6,12 @@
 #include <string>
 
 #include "corpus.h"
+#include "refusal.h"
 #include "rigscope/core/error.h"
 #include "rigscope/run/rivet_run.h"
 
 using namespace rigscope;
-
-namespace {
-
-std::string refusal(const RivetJobOptions& o) {
-    try {
-        o.validate();
-    } catch (const Error& e) {
-        CHECK(e.code() == kExitUsage);
-        return e.what();
-    }
-    return "";
-}
-
-}  // namespace
+using rigscope_test::refusal;
 
 TEST_CASE("rivet job: validate() refuses what cannot make the run asked for", "[rivet][job]") {
     RivetJobOptions o;

@@ -6,23 +6,15 @@
 #include <string>
 
 #include "corpus.h"
+#include "refusal.h"
 #include "rigscope/core/error.h"
 #include "rigscope/run/tension_job.h"
 #include "temp_dir.h"
 
 using namespace rigscope;
+using rigscope_test::refusal;
 
 namespace {
-
-std::string refusal(const TensionJobOptions& o) {
-    try {
-        o.validate();
-    } catch (const Error& e) {
-        CHECK(e.code() == kExitUsage);
-        return e.what();
-    }
-    return "";
-}
 
 std::string read(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -17,6 +17,16 @@ std::string code_text(double t) {
     return s.str();
 }
 
+// One time sample's numbers, as the property's default would give them; false for a blocked
+// sample or one that holds no numbers.
+bool sample_numbers(const PropertySpec& prop, const Value& value, std::vector<double>& n, int& width) {
+    PropertySpec one;
+    one.type = prop.type;
+    one.has_default = true;
+    one.value = value;
+    return !value.is_none() && numbers_at(one, std::nan(""), n, width);
+}
+
 }  // namespace
 
 std::shared_ptr<const PointCache> point_samples(const PropertySpec& prop, const PointSamplesContext& ctx) {
@@ -29,13 +39,9 @@ std::shared_ptr<const PointCache> point_samples(const PropertySpec& prop, const 
     times.reserve(prop.samples.size());
     samples.reserve(prop.samples.size());
     for (const auto& [code, value] : prop.samples) {
-        PropertySpec one;
-        one.type = prop.type;
-        one.has_default = true;
-        one.value = value;
         std::vector<double> n;
         int width = 1;
-        if (value.is_none() || !numbers_at(one, std::nan(""), n, width))
+        if (!sample_numbers(prop, value, n, width))
             throw bad_input(ctx.file, what + " are blocked or hold no array at time code " + code_text(code) +
                                           " (rigscope reads a point cache whose every sample holds the points)");
         if (width != 3) throw bad_input(ctx.file, what + " at time code " + code_text(code) + " are not 3-vectors");
@@ -59,13 +65,9 @@ std::shared_ptr<const PointCache> point_samples(const PropertySpec& prop, const 
 void check_constant_topology(const PropertySpec& prop, const std::vector<double>& used, const std::string& file,
                              const std::string& mesh_path) {
     for (const auto& [code, value] : prop.samples) {
-        PropertySpec one;
-        one.type = prop.type;
-        one.has_default = true;
-        one.value = value;
         std::vector<double> n;
         int width = 1;
-        if (value.is_none() || !numbers_at(one, std::nan(""), n, width) || n != used)
+        if (!sample_numbers(prop, value, n, width) || n != used)
             throw bad_input(file, "Mesh " + mesh_path + "'s " + prop.name + " at time code " + code_text(code) +
                                       " differ from its other values: a topology that changes over time, which rigscope does not read");
     }
