@@ -1,6 +1,7 @@
 #include "rigscope/io/output.h"
 
 #include <cerrno>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -23,16 +24,22 @@ namespace rigscope {
 namespace {
 
 // Temporaries live in fixed buffers so the signal handler can unlink them without allocating.
+// A slot is claimed with a compare-and-swap: batch runs (--jobs) open outputs on several threads
+// at once, and two of them must never take one slot. Lock-free atomics are safe to read in a
+// signal handler; a slot is unlinked there only once its path is whole (kUsed).
 constexpr int kSlots = 1024;
 char g_temp_paths[kSlots][1024];
-volatile sig_atomic_t g_slot_used[kSlots];
+enum : int { kFree = 0, kClaiming = 1, kUsed = 2 };
+std::atomic<int> g_slot_state[kSlots];
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads the slots");
 
 int claim_slot(const std::string& path) {
     if (path.size() >= sizeof g_temp_paths[0]) return -1;
     for (int i = 0; i < kSlots; ++i) {
-        if (!g_slot_used[i]) {
+        int expected = kFree;
+        if (g_slot_state[i].compare_exchange_strong(expected, kClaiming)) {
             std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
-            g_slot_used[i] = 1;
+            g_slot_state[i].store(kUsed);
             return i;
         }
     }
@@ -40,12 +47,12 @@ int claim_slot(const std::string& path) {
 }
 
 void release_slot(int slot) {
-    if (slot >= 0) g_slot_used[slot] = 0;
+    if (slot >= 0) g_slot_state[slot].store(kFree);
 }
 
 void on_signal(int sig) {
     for (int i = 0; i < kSlots; ++i)
-        if (g_slot_used[i]) unlink(g_temp_paths[i]);
+        if (g_slot_state[i].load() == kUsed) unlink(g_temp_paths[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
