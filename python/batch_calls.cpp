@@ -115,7 +115,7 @@ void add_batch_calls(py::module_& m) {
         py::arg("max_lambda") = py::none(), py::arg("min_lambda") = py::none(), py::arg("measure") = py::none(), py::arg("frames") = py::none(),
         py::arg("rom") = false, py::arg("lint") = false, py::arg("strict") = false, py::arg("mesh") = py::none(), py::arg("jobs") = 1u,
         py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
-        py::arg("summary") = py::none(), py::arg("max_memory") = 8192.0,
+        py::arg("summary") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
         "Runs check or lint over files, folders and @lists as `rigscope check FILE...` does; returns a row per file (dicts, the summary's)");
 }
 

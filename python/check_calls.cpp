@@ -266,7 +266,7 @@ void add_check_calls(py::module_& m) {
             return SessionCalls::check(s, opt, junit_path, progress);
         },
         py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(), py::arg("max_lambda") = py::none(),
-        py::arg("min_lambda") = py::none(), py::arg("worst") = 10, py::arg("frames") = py::none(), py::arg("chunk") = py::none(),
+        py::arg("min_lambda") = py::none(), py::arg("worst") = CheckJobOptions{}.worst, py::arg("frames") = py::none(), py::arg("chunk") = py::none(),
         py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(), py::arg("falloff") = d.falloff,
         py::arg("stretch_area") = d.stretch_area, py::arg("compress_area") = d.compress_area, py::arg("weight_limit") = d.weight_limit,
         py::arg("smooth_k") = d.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0, py::arg("smooth_weights") = "uniform",
@@ -294,7 +294,7 @@ void add_check_calls(py::module_& m) {
             out["subsampled"] = r.subsample_reason.empty() ? py::object(py::none()) : py::object(py::str(r.subsample_reason));
             return out;
         },
-        py::arg("path"), py::kw_only(), py::arg("worst") = 10, py::arg("max_size") = 40.0, py::arg("frames") = py::none(),
+        py::arg("path"), py::kw_only(), py::arg("worst") = ReportOptions{}.worst, py::arg("max_size") = ReportOptions{}.max_mb, py::arg("frames") = py::none(),
         py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(), py::arg("falloff") = d.falloff,
         py::arg("stretch_area") = d.stretch_area, py::arg("compress_area") = d.compress_area, py::arg("weight_limit") = d.weight_limit,
         py::arg("smooth_k") = d.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0, py::arg("smooth_weights") = "uniform",

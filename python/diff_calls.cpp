@@ -109,8 +109,8 @@ void add_diff_calls(py::module_& m) {
           py::arg("mesh") = py::none(), py::arg("clip") = py::none(), py::arg("fps") = py::none(), py::arg("weld") = true,
           py::arg("match") = "index", py::arg("match_tolerance") = py::none(), py::arg("align") = py::none(),
           py::arg("frame_offset") = py::none(), py::arg("max_displacement") = py::none(), py::arg("max_t_change") = py::none(),
-          py::arg("worst") = 10, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = 60.0,
-          py::arg("rom_frames") = 24, py::arg("max_memory") = 8192.0, py::arg("allow_outside_uris") = false, py::arg("threads") = 0u,
+          py::arg("worst") = DiffOptions{}.worst, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = RomOptions{}.angle_deg,
+          py::arg("rom_frames") = RomOptions{}.frames_per_sweep, py::arg("max_memory") = InputOptions{}.max_memory_mib, py::arg("allow_outside_uris") = false, py::arg("threads") = 0u,
           py::arg("progress") = py::none(),
           "`rigscope diff OLD NEW` with the CLI's options: per mesh displacement and t_change as float32 (frames, vertices), "
           "vertex/new_vertex (the file vertices each column stands for), the summary (the CLI's JSON summary) and passed");

@@ -120,9 +120,9 @@ PYBIND11_MODULE(_rigscope, m) {
 
     m.def("load", &rigscope_python::load, py::arg("file"), py::kw_only(), py::arg("clip") = py::none(), py::arg("animation") = py::none(),
           py::arg("rig") = py::none(), py::arg("weld") = true, py::arg("mesh") = py::none(), py::arg("fps") = py::none(),
-          py::arg("retarget") = "rotation", py::arg("max_memory") = 8192.0, py::arg("allow_outside_uris") = false,
-          py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = 60.0,
-          py::arg("rom_frames") = 24, py::arg("skinning") = "file", py::arg("cache") = py::none(), py::arg("reference") = py::none(),
+          py::arg("retarget") = InputOptions{}.retarget, py::arg("max_memory") = InputOptions{}.max_memory_mib, py::arg("allow_outside_uris") = false,
+          py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = RomOptions{}.angle_deg,
+          py::arg("rom_frames") = RomOptions{}.frames_per_sweep, py::arg("skinning") = InputOptions{}.skinning, py::arg("cache") = py::none(), py::arg("reference") = py::none(),
           py::arg("reference_match") = py::none(), py::arg("reference_scale") = py::none(),
           "Loads FILE (glTF, FBX, Collada, USD, OBJ, PLY) with the CLI's input options; returns a Session");
     rigscope_python::add_check_calls(m);
