@@ -94,18 +94,6 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--joints", opt.joints, "--rom: sweep only these joints (comma-separated names)")->needs(rom);
 }
 
-std::string extension_format(const std::string& out) {
-    // The extension of the file name only: a dot in a folder name (v1.2/out) is not one.
-    const auto slash = out.find_last_of('/');
-    const auto dot = out.find_last_of('.');
-    if (out.empty() || out == "-" || dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-    std::string ext = out.substr(dot + 1);
-    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (ext == "glb" || ext == "gltf") return "gltf";
-    if (ext == "csv" || ext == "json") return ext;
-    return "." + ext;
-}
-
 namespace {
 
 // True when the file name of `out` ends in .gltf (any case).

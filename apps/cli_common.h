@@ -54,10 +54,6 @@ private:
 // A FrameProgress showing a Progress line for `what`; the line is cleared after the last frame.
 FrameProgress terminal_progress(const char* what);
 
-// The format -o's extension names: "csv", "json" or "gltf" (.glb, .gltf); "" for none or stdout;
-// ".EXT" for an extension rigscope does not write.
-std::string extension_format(const std::string& out);
-
 // Output format from --format, else -o's extension, else `fallback`. Throws Error (usage) when
 // --format and a known extension disagree, naming both, or when an unknown extension is all there is.
 // A glTF output named .gltf is refused too: what is written is binary glTF (.glb).

@@ -25,22 +25,8 @@ struct LintCommand {
     BatchOptions batch;  // FILE... and the batch's options
 };
 
-// JSON when asked for or named so; text otherwise (lint.txt, stdout). The name agrees with what is
-// written: text under a .json (or .csv, .glb) name, or JSON under any other, is refused.
-std::string lint_format(const std::string& format, const std::string& out) {
-    const std::string ext = extension_format(out);  // "" for none or stdout
-    const bool text_name = ext.empty() || ext == ".txt" || ext == ".log", json_name = ext.empty() || ext == "json";
-    const std::string chosen = !format.empty() ? format : ext == "json" ? "json" : "text";
-    if (chosen == "json" ? !json_name : !text_name) {
-        const std::string said = ext[0] == '.' ? ext.substr(1) : ext;
-        throw Error(kExitUsage, out + ": the extension says " + said + " but lint writes " + chosen +
-                                    (format.empty() ? " (name it .txt or .json)" : " as --format says (rename the output or drop --format)"));
-    }
-    return chosen;
-}
-
 int run_lint(LintCommand& opt) {
-    lint_format(opt.format, opt.out);  // before the file is read
+    lint_output_format(opt.format, opt.out);  // before the file is read
     opt.batch.junit = opt.junit;
     opt.batch.output = opt.out == "-" ? "" : opt.out;
     if (is_batch(opt.batch)) {
@@ -54,7 +40,7 @@ int run_lint(LintCommand& opt) {
     const Input in = load_input(opt.input, false);
     const LintResult result = run_lint(opt.lint, in, terminal_progress("lint"));
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const std::string format = lint_format(opt.format, opt.out);
+    const std::string format = lint_output_format(opt.format, opt.out);
     // Both paths are checked (not an input, folder writable) before anything is written.
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
     OutputFile out(opt.out, in.paths);

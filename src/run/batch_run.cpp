@@ -240,6 +240,8 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
 BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint) {
     if (!lint.format.empty() && lint.format != "text" && lint.format != "json")
         throw Error(kExitUsage, "--format: '" + lint.format + "' is not text or json");
+    // The -o pattern's name against the format, before any file: every expanded name ends alike.
+    if (!opt.output.empty()) lint_output_format(lint.format, opt.output);
     lint.lint.validate();
     return run_batch(opt, "lint", [&](BatchFileResult& f, const BatchInput& in) {
         f.package = "rigscope.lint";
@@ -250,11 +252,8 @@ BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint
         const Input loaded = load_input(input, false);
         const LintResult result = run_lint(lint.lint, loaded);
         info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        // The format as lint's -o names it: JSON by --format or a .json name, else text.
         const std::string out = opt.output.empty() ? "" : expand_placeholders(opt.output, in);
-        const auto dot = out.find_last_of('.'), slash = out.find_last_of('/');
-        const bool json_name = dot != std::string::npos && (slash == std::string::npos || dot > slash) && out.substr(dot) == ".json";
-        const bool json = lint.format == "json" || (lint.format.empty() && json_name);
+        const bool json = lint_output_format(lint.format, out) == "json";
         const std::string text = lint_text(result, lint.listed);
         f.output = json ? lint_json(result) : text;
         // Without -o, each file's lint goes to stdout as `rigscope lint FILE` prints it.

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
 
 namespace rigscope {
 
@@ -47,6 +48,18 @@ void LintOptions::validate() const {
     require(!mirror.empty() || p.mirror_tolerance == LintParams{}.mirror_tolerance, "--mirror-tolerance",
             "needs --mirror (the tolerance is only used by the mirror check)");
     for (const std::string& spec : mirror_names) name_pair(spec);
+}
+
+std::string lint_output_format(const std::string& format, const std::string& out) {
+    const std::string ext = extension_format(out);  // "" for none or stdout
+    const bool text_name = ext.empty() || ext == ".txt" || ext == ".log", json_name = ext.empty() || ext == "json";
+    const std::string chosen = !format.empty() ? format : ext == "json" ? "json" : "text";
+    if (chosen == "json" ? !json_name : !text_name) {
+        const std::string said = ext[0] == '.' ? ext.substr(1) : ext;
+        throw Error(kExitUsage, out + ": the extension says " + said + " but lint writes " + chosen +
+                                    (format.empty() ? " (name it .txt or .json)" : " as --format says (rename the output or drop --format)"));
+    }
+    return chosen;
 }
 
 LintResult run_lint(const LintOptions& opt, const Input& in, const FrameProgress& progress) {

@@ -27,4 +27,9 @@ struct LintOptions {
 // pose). progress counts the checks. LintResult (io/lint_report.h) is what every writer reads.
 LintResult run_lint(const LintOptions& opt, const Input& in, const FrameProgress& progress = {});
 
+// What lint writes to `out` ("text" or "json"): --format, else JSON for a .json name, else text.
+// Throws Error (exit 2) when the name says otherwise than what would be written (text under
+// .json, .csv or .glb, JSON under any other name): the CLI's -o and each file of a batch alike.
+std::string lint_output_format(const std::string& format, const std::string& out);
+
 }  // namespace rigscope

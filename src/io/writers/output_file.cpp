@@ -118,6 +118,18 @@ int open_descriptor_of(const std::string& path) {
 
 bool is_stdout_path(const std::string& path) { return open_descriptor_of(path) == STDOUT_FILENO; }
 
+std::string extension_format(const std::string& out) {
+    // The extension of the file name only: a dot in a folder name (v1.2/out) is not one.
+    const auto slash = out.find_last_of('/');
+    const auto dot = out.find_last_of('.');
+    if (out.empty() || out == "-" || dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+    std::string ext = out.substr(dot + 1);
+    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == "glb" || ext == "gltf") return "gltf";
+    if (ext == "csv" || ext == "json") return ext;
+    return "." + ext;
+}
+
 std::string size_text(double bytes) {
     const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
     int u = 0;
