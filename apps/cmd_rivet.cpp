@@ -47,12 +47,8 @@ int write_fit(const RivetJobOptions& opt, const Input& in, const RivetJobResult&
             text.write(r.verdict.report);
             text.commit();
         }
-    } else if (r.verdict.failed) {
-        // The summary line and the worst rivet's line of the report.
-        const std::string& t = r.verdict.report;
-        const std::size_t first = t.find('\n'), second = t.find('\n', first + 1);
-        spdlog::warn("{}: {}; the worst: {} (--max-fit-error R makes this a failure)", opt.input.file, t.substr(0, first),
-                     t.substr(first + 3, second - first - 3));
+    } else if (!r.verdict.warning.empty()) {
+        spdlog::warn("{}: {} (--max-fit-error R makes this a failure)", opt.input.file, r.verdict.warning);
     }
     return r.judged && r.verdict.failed ? kExitCheckFailed : kExitOk;
 }

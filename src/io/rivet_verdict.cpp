@@ -6,7 +6,7 @@
 
 namespace rigscope {
 
-CheckOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo& run, const Scene& scene, int mesh,
+RivetFitOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo& run, const Scene& scene, int mesh,
                                const std::vector<RivetResult>& rivets, double diagonal) {
     auto relative = [&](const RivetResult& r) { return diagonal > 0 ? r.fit.max_error / diagonal : 0.0; };
     // A fit whose error is not a number has not shown it is good enough.
@@ -26,10 +26,12 @@ CheckOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo& r
         return s;
     };
 
-    CheckOutcome o;
+    RivetFitOutcome o;
     o.failed = !worse.empty();
-    o.report = "rivet fit limit max_error > " + limit_text + " of the diagonal: " + std::to_string(worse.size()) + " of " +
-               std::to_string(rivets.size()) + (rivets.size() == 1 ? " rivet" : " rivets") + " past the limit\n";
+    const std::string summary = "rivet fit limit max_error > " + limit_text + " of the diagonal: " + std::to_string(worse.size()) + " of " +
+                                std::to_string(rivets.size()) + (rivets.size() == 1 ? " rivet" : " rivets") + " past the limit";
+    o.report = summary + "\n";
+    if (!limit.given && o.failed) o.warning = summary + "; the worst: " + line(*worse.front());
     for (const RivetResult* r : worse) o.report += "  " + line(*r) + "\n";
     o.report += o.failed ? "FAIL\n" : "PASS\n";
 

@@ -20,9 +20,15 @@ struct RivetFitLimit {
     std::string file;                        // the input as named (the JUnit class names)
 };
 
+// A fit's verdict, and without a limit given (limit.given false) the warning a failed one is
+// said with: the summary line and the worst rivet's ("" when none is past the level).
+struct RivetFitOutcome : CheckOutcome {
+    std::string warning;
+};
+
 // The rivets whose max_error / diagonal passes limit.max_relative, listed worst first in
 // `report`; `junit` has one test case per rivet.
-CheckOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo& run, const Scene& scene, int mesh,
+RivetFitOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo& run, const Scene& scene, int mesh,
                                const std::vector<RivetResult>& rivets, double diagonal);
 
 }  // namespace rigscope

@@ -10,6 +10,7 @@
 #include "rigscope/io/check_report.h"
 #include "rigscope/io/junit_report.h"
 #include "rigscope/io/rivet_report.h"
+#include "rigscope/io/rivet_verdict.h"
 #include "rigscope/run/input.h"
 #include "rigscope/run/progress.h"
 
@@ -41,7 +42,7 @@ struct RivetJobResult {
     double diagonal = 0;                               // the mesh's bounding diagonal at rest
     CheckRunInfo info;                                 // start, host, the fit's wall time
     bool judged = false;                               // a fit judged against --max-fit-error
-    CheckOutcome verdict;                              // a fit's: failed past the limit (or the warning level)
+    RivetFitOutcome verdict;                           // a fit's: failed past the limit (or the warning level)
 };
 
 // Runs on an input already loaded with opt.input (a Python session's, its frames selected).
