@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
 #include "rigscope/core/scene.h"
 
 namespace rigscope {
@@ -38,15 +39,37 @@ PointCache::Lookup PointCache::locate(double time) const {
     return l;
 }
 
-void PointCache::positions_at(double time, std::vector<Eigen::Vector3f>& out, std::vector<Eigen::Vector3f>& scratch) const {
+void PointCache::read_part(std::size_t sample, std::size_t first, std::size_t count, Eigen::Vector3f* out) const {
+    if (first > points_ || count > points_ - first) throw internal_error("point cache " + source_ + ": part past its points");
+    std::vector<Eigen::Vector3f> whole(points_);
+    read(sample, whole.data());
+    std::copy(whole.begin() + first, whole.begin() + first + count, out);
+}
+
+void PointCache::positions_at(double time, std::vector<Eigen::Vector3f>& out, std::vector<Eigen::Vector3f>& scratch,
+                              ThreadPool* pool) const {
     const Lookup l = locate(time);
     out.resize(points_);
-    read(l.a, out.data());
-    if (l.a == l.b) return;
-    scratch.resize(points_);
-    read(l.b, scratch.data());
+    if (l.a != l.b) scratch.resize(points_);
     const float u = l.u, w = 1.0f - l.u;
-    for (std::size_t i = 0; i < points_; ++i) out[i] = w * out[i] + u * scratch[i];
+    // The points [first, end): sample a, and b blended in, as one thread or as a part of several.
+    const auto part = [&](std::size_t first, std::size_t end, bool whole) {
+        if (whole) {
+            read(l.a, out.data());
+            if (l.a != l.b) read(l.b, scratch.data());
+        } else {
+            read_part(l.a, first, end - first, out.data() + first);
+            if (l.a != l.b) read_part(l.b, first, end - first, scratch.data() + first);
+        }
+        if (l.a != l.b)
+            for (std::size_t i = first; i < end; ++i) out[i] = w * out[i] + u * scratch[i];
+    };
+    const std::size_t parts = (points_ + kPartPoints - 1) / kPartPoints;
+    if (!pool || pool->size() < 2 || parts < 2 || !reads_parts()) {
+        part(0, points_, true);
+        return;
+    }
+    pool->run(parts, [&](std::size_t p) { part(p * kPartPoints, std::min(points_, (p + 1) * kPartPoints), false); });
 }
 
 MemoryPointCache::MemoryPointCache(std::string source, std::vector<double> times,
@@ -58,9 +81,13 @@ MemoryPointCache::MemoryPointCache(std::string source, std::vector<double> times
         if (s.size() != point_count()) throw internal_error("point cache " + this->source() + ": samples of different sizes");
 }
 
-void MemoryPointCache::read(std::size_t sample, Eigen::Vector3f* out) const {
+void MemoryPointCache::read(std::size_t sample, Eigen::Vector3f* out) const { read_part(sample, 0, point_count(), out); }
+
+void MemoryPointCache::read_part(std::size_t sample, std::size_t first, std::size_t count, Eigen::Vector3f* out) const {
     if (sample >= samples_.size()) throw internal_error("point cache " + source() + ": no sample " + std::to_string(sample));
-    std::copy(samples_[sample].begin(), samples_[sample].end(), out);
+    if (first > point_count() || count > point_count() - first)
+        throw internal_error("point cache " + source() + ": part past its points");
+    std::copy(samples_[sample].begin() + first, samples_[sample].begin() + first + count, out);
 }
 
 std::vector<std::string> attach_point_cache(Scene& scene, int mesh_index, std::shared_ptr<const PointCache> cache,
@@ -90,14 +117,18 @@ std::vector<std::string> attach_point_cache(Scene& scene, int mesh_index, std::s
     return warnings;
 }
 
-void cached_positions(const Mesh& mesh, double time, std::vector<Eigen::Vector3f>& out, CacheScratch& scratch) {
+void cached_positions(const Mesh& mesh, double time, std::vector<Eigen::Vector3f>& out, CacheScratch& scratch,
+                      ThreadPool* pool) {
     if (mesh.cache_points.empty()) {
-        mesh.cache->positions_at(time, out, scratch.second);
+        mesh.cache->positions_at(time, out, scratch.second, pool);
         return;
     }
-    mesh.cache->positions_at(time, scratch.sample, scratch.second);
+    mesh.cache->positions_at(time, scratch.sample, scratch.second, pool);
     out.resize(mesh.cache_points.size());
-    for (std::size_t v = 0; v < out.size(); ++v) out[v] = scratch.sample[mesh.cache_points[v]];
+    const std::size_t block = PointCache::kPartPoints;
+    run_tasks(pool, (out.size() + block - 1) / block, [&](std::size_t b) {
+        for (std::size_t v = b * block; v < std::min(out.size(), (b + 1) * block); ++v) out[v] = scratch.sample[mesh.cache_points[v]];
+    });
 }
 
 }  // namespace rigscope

@@ -152,12 +152,12 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
     if (dq_ && dq_frame_.avx2) dq_lanes_.build(inf, n);
 }
 
-void MeshDeformer::set_pose(const Scene& scene, const Pose& pose) {
+void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* pool) {
     const Mesh& mesh = scene.meshes[mesh_];
     const bool was_cached = cached_;
     cached_ = cache_frame(mesh, pose);
     if (cached_) {  // read once here: deform_block runs on several threads
-        cached_positions(mesh, pose.time, cache_positions_, cache_scratch_);
+        cached_positions(mesh, pose.time, cache_positions_, cache_scratch_, pool);
         joints_.assign(1, node_world(mesh, pose));
         morphs_.clear();
         unchanged_ = false;
@@ -262,7 +262,7 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
 
 void MeshDeformer::deform(const Scene& scene, const Pose& pose, std::vector<Eigen::Vector3f>& out, ThreadPool* pool,
                           std::size_t block) {
-    set_pose(scene, pose);
+    set_pose(scene, pose, pool);
     deform_posed(scene, out, pool, block);
 }
 

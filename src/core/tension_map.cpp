@@ -30,7 +30,7 @@ MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const st
 }
 
 void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* pool) {
-    deformer.set_pose(scene, pose);
+    deformer.set_pose(scene, pose, pool);
     // The same inputs as the frame before, bit for bit: its positions, T, maps and counts stand
     // as they are (the same bits a second evaluation would give). A mesh that no joint moves in
     // this frame, a static prop or a held pose, costs nothing then.

@@ -17,6 +17,7 @@ namespace rigscope {
 
 struct Mesh;
 struct Scene;
+class ThreadPool;  // core/parallel.h
 
 class PointCache {
 public:
@@ -39,6 +40,15 @@ public:
     // removed since).
     virtual void read(std::size_t sample, Eigen::Vector3f* out) const = 0;
 
+    // Whether read_part() reads a part of a sample for less than the whole: true for the binary
+    // caches (PC2, MDD, memory), whose points sit at known offsets; false for a text sequence,
+    // which must parse a file from its start. positions_at() reads in parts on several threads
+    // then, as the frame's other work runs: a 262k-point sample is 3 MB to copy and check.
+    virtual bool reads_parts() const { return false; }
+    // Points [first, first + count) of sample into out[0 .. count). The default reads the whole
+    // sample and copies the part (correct for any cache, only slower).
+    virtual void read_part(std::size_t sample, std::size_t first, std::size_t count, Eigen::Vector3f* out) const;
+
     // Which samples a time falls on. A time within kSampleSnap of a sample interval from a sample
     // takes that sample exactly: frame times are number / fps in double, while caches store their
     // times by other routes (MDD as float seconds: at 100 s a float's step is 8e-6 s, 2e-4 of a
@@ -54,8 +64,12 @@ public:
     Lookup locate(double time) const;
 
     // The positions at `time` (point_count() of them) into out: one read, or two blended.
-    // scratch holds the second sample; both keep their capacity between calls.
-    void positions_at(double time, std::vector<Eigen::Vector3f>& out, std::vector<Eigen::Vector3f>& scratch) const;
+    // scratch holds the second sample; both keep their capacity between calls. With a pool, a
+    // cache that reads_parts() is read and blended in parts of kPartPoints on its threads: the
+    // same bits as one thread (each point is read and blended alone).
+    static constexpr std::size_t kPartPoints = 32768;
+    void positions_at(double time, std::vector<Eigen::Vector3f>& out, std::vector<Eigen::Vector3f>& scratch,
+                      ThreadPool* pool = nullptr) const;
 
 private:
     std::string source_;
@@ -69,6 +83,8 @@ public:
     // samples: one vector of `points` positions per time (checked: Error(kExitInternal) otherwise).
     MemoryPointCache(std::string source, std::vector<double> times, std::vector<std::vector<Eigen::Vector3f>> samples);
     void read(std::size_t sample, Eigen::Vector3f* out) const override;
+    bool reads_parts() const override { return true; }
+    void read_part(std::size_t sample, std::size_t first, std::size_t count, Eigen::Vector3f* out) const override;
 
 private:
     std::vector<std::vector<Eigen::Vector3f>> samples_;
@@ -82,10 +98,12 @@ std::vector<std::string> attach_point_cache(Scene& scene, int mesh, std::shared_
                                             std::vector<std::uint32_t> point_of_vertex = {});
 
 // The mesh's cache positions per file vertex at `time` (mesh.cache must be set), through
-// Mesh::cache_points. scratch keeps two samples' worth of buffers between calls.
+// Mesh::cache_points. scratch keeps two samples' worth of buffers between calls; pool as
+// PointCache::positions_at's.
 struct CacheScratch {
     std::vector<Eigen::Vector3f> sample, second;
 };
-void cached_positions(const Mesh& mesh, double time, std::vector<Eigen::Vector3f>& out, CacheScratch& scratch);
+void cached_positions(const Mesh& mesh, double time, std::vector<Eigen::Vector3f>& out, CacheScratch& scratch,
+                      ThreadPool* pool = nullptr);
 
 }  // namespace rigscope

@@ -39,7 +39,8 @@ public:
     MeshDeformer(const Scene& scene, int mesh_index);
 
     // Joint matrices and morph weights of `pose`; call before deform_block / deform.
-    void set_pose(const Scene& scene, const Pose& pose);
+    // pool: a point-cached mesh reads its sample on its threads (PointCache::positions_at).
+    void set_pose(const Scene& scene, const Pose& pose, ThreadPool* pool = nullptr);
     // Deforms file vertices [begin, end) into out (sized vertex_count() by the caller).
     void deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const;
     // Whole mesh in blocks of `block` vertices; out is resized.

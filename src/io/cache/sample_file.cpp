@@ -69,12 +69,16 @@ SampleFile::~SampleFile() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-void SampleFile::read(std::size_t sample, Eigen::Vector3f* out) const {
-    const std::size_t bytes = point_count() * 12;
+void SampleFile::read(std::size_t sample, Eigen::Vector3f* out) const { read_part(sample, 0, point_count(), out); }
+
+void SampleFile::read_part(std::size_t sample, std::size_t first, std::size_t count, Eigen::Vector3f* out) const {
+    if (sample >= sample_count() || first > point_count() || count > point_count() - first)
+        throw internal_error(source() + ": a part past the cache's samples");
+    const std::size_t bytes = count * 12;
     char* dst = reinterpret_cast<char*>(out);
     static_assert(sizeof(Eigen::Vector3f) == 12, "positions are packed x, y, z");
     std::size_t done = 0;
-    const std::uint64_t at = offset_ + std::uint64_t(sample) * bytes;
+    const std::uint64_t at = offset_ + (std::uint64_t(sample) * point_count() + first) * 12;
     while (done < bytes) {
         const ssize_t got = ::pread(fd_, dst + done, bytes - done, static_cast<off_t>(at + done));
         if (got <= 0) throw bad_input(source(), "sample " + std::to_string(sample) + " can no longer be read (changed since it was opened?)");
@@ -85,7 +89,7 @@ void SampleFile::read(std::size_t sample, Eigen::Vector3f* out) const {
     const std::uint32_t one = 1;
     const bool host_big = *reinterpret_cast<const unsigned char*>(&one) == 0;
     if (big_endian_ != host_big)
-        for (std::size_t i = 0; i < 3 * point_count(); ++i) {
+        for (std::size_t i = 0; i < 3 * count; ++i) {
             std::uint32_t b;
             std::memcpy(&b, f + i, 4);
             b = __builtin_bswap32(b);
@@ -94,14 +98,14 @@ void SampleFile::read(std::size_t sample, Eigen::Vector3f* out) const {
     // NaN and infinity are the floats whose exponent bits are all set: one pass of integer ANDs
     // the compiler vectorises (std::isfinite per value did not, and this runs per frame on
     // every point), then the search for the first only when there is one.
-    const std::size_t n = 3 * point_count();
+    const std::size_t n = 3 * count;
     const std::uint32_t* w = reinterpret_cast<const std::uint32_t*>(f);
     std::uint32_t bad = 0;
     for (std::size_t i = 0; i < n; ++i) bad |= static_cast<std::uint32_t>((w[i] & 0x7f800000u) == 0x7f800000u);
     if (bad)
         for (std::size_t i = 0; i < n; ++i)
             if (!std::isfinite(f[i]))
-                throw bad_input(source(), fmt::format("sample {} (at {:g} s), point {} is not a finite number", sample, times()[sample], i / 3));
+                throw bad_input(source(), fmt::format("sample {} (at {:g} s), point {} is not a finite number", sample, times()[sample], first + i / 3));
 }
 
 }  // namespace rigscope

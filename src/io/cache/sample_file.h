@@ -17,6 +17,8 @@ public:
     SampleFile(const std::string& path, std::vector<double> times, std::size_t points, std::uint64_t offset, bool big_endian);
     ~SampleFile() override;
     void read(std::size_t sample, Eigen::Vector3f* out) const override;
+    bool reads_parts() const override { return true; }
+    void read_part(std::size_t sample, std::size_t first, std::size_t count, Eigen::Vector3f* out) const override;
 
 private:
     int fd_ = -1;
