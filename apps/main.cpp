@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
+#include "rigscope/io/load.h"
 #include "suggest.h"
 
 namespace {
@@ -122,7 +123,7 @@ int main(int argc, char** argv) {
         cli::RunContext context;
         return run(context);
     } catch (const Error& e) {
-        std::fprintf(stderr, "rigscope: error: %s\n", e.what());
+        std::fprintf(stderr, "rigscope: error: %s\n", name_memory_option(e.what(), "--max-memory").c_str());
         return e.code();
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "rigscope: error: out of memory\n");

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "rigscope/core/error.h"
+#include "rigscope/io/load.h"
 #include "rigscope/core/tension.h"
 #include "batch_calls.h"
 #include "check_calls.h"
@@ -48,7 +49,7 @@ PYBIND11_MODULE(_rigscope, m) {
         } catch (const Error& e) {
             switch (e.code()) {
                 case kExitUsage: usage(e.what()); return;
-                case kExitBadInput: bad_input_error(e.what()); return;
+                case kExitBadInput: bad_input_error(name_memory_option(e.what(), "max_memory=").c_str()); return;
                 case kExitCannotWrite: cannot_write(e.what()); return;
                 case kExitMismatch: mismatch(e.what()); return;
                 case kExitInternal: internal(e.what()); return;

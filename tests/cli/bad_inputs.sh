@@ -78,11 +78,11 @@ row gltf_version_1                  3 "unsupported glTF version '1.0'"       -- 
 row empty_file                      3 "empty file"                           -- rs tension @IN -o @OUT.csv
 # -- Buffers, views, accessors --
 row buffer_shorter_than_declared    3 "holds 46776 bytes, byteLength says 60000" -- rs tension @IN -o @OUT.csv
-row buffer_over_budget              3 "exceeds the memory budget"            -- rs tension @IN -o @OUT.csv
+row buffer_over_budget              3 "past the memory limit"                -- rs tension @IN -o @OUT.csv
 row view_past_buffer                3 "past the end of buffer 0"             -- rs tension @IN -o @OUT.csv
 row accessor_past_view              3 "700 elements run past the end of bufferViews[0]" -- rs tension @IN -o @OUT.csv
 row accessor_offset_past_view       3 "run past the end of bufferViews[0]"   -- rs tension @IN -o @OUT.csv
-row accessor_count_gigabytes        3 "over the memory budget (--max-memory)" -- rs tension @IN -o @OUT.csv
+row accessor_count_gigabytes        3 "past the memory limit of 8192 MiB" -- rs tension @IN -o @OUT.csv
 row accessor_bad_component_type     3 "invalid componentType 5127"           -- rs tension @IN -o @OUT.csv
 row accessor_bad_type               3 "invalid type 'VEC5'"                  -- rs tension @IN -o @OUT.csv
 row stride_smaller_than_element     3 "smaller than the element size"        -- rs tension @IN -o @OUT.csv
@@ -91,7 +91,7 @@ row data_uri_not_base64             3 "malformed data URI"                   -- 
 row data_uri_bad_base64             3 "malformed data URI (invalid base64)"  -- rs tension @IN -o @OUT.csv
 row external_buffer_missing         3 "'no_such_buffer.bin' not found"       -- rs tension @IN -o @OUT.csv
 row external_buffer_url             3 "is not a local file"                  -- rs tension @IN -o @OUT.csv
-row -                               3 "larger than the memory budget"        -- rs tension $GOOD --max-memory 0.01 -o @OUT.csv
+row -                               3 "the file would take"                  -- rs tension $GOOD --max-memory 0.01 -o @OUT.csv
 # -- Geometry and skin --
 row nan_position                    3 "NaN or infinite position"             -- rs tension @IN -o @OUT.csv
 row infinite_position               3 "NaN or infinite position"             -- rs deform @IN -o @OUT.csv
@@ -147,9 +147,9 @@ row fbx_zlib_count_too_large        3 "array 'Vertices' inflates to"         -- 
 row fbx_zlib_count_too_small        3 "array 'Vertices' inflates to more than" -- rs deform @IN -o @OUT.csv
 row fbx_array_length_lie            3 "array 'Vertices' holds 13056 bytes for 1635 elements" -- rs deform @IN -o @OUT.csv
 row fbx_polygon_index_out_of_range  3 "polygon vertex index 100000 at position 5" -- rs deform @IN -o @OUT.csv
-row fbx_many_shape_links            3 "meshes need more memory than the limit allows" -- rs deform @IN --max-memory 100 -o @OUT.csv
+row fbx_many_shape_links            3 "the morph targets of mesh 'Face' would take" -- rs deform @IN --max-memory 100 -o @OUT.csv
 # Refused from the array's header, before inflating: 300M doubles claimed in a 54 KB file.
-row fbx_array_claims_300m           3 "claims 300000000 elements (2288 MiB), more than the memory limit" -- rs deform @IN --max-memory 100 -o @OUT.csv
+row fbx_array_claims_300m           3 "(300000000 elements) would take 2289 MiB, past the memory limit of 100 MiB" -- rs deform @IN --max-memory 100 -o @OUT.csv
 # -- Collada: broken copies of tests/collada/bend_cylinder.dae (Blender's export) --
 DAE=tests/collada/bend_cylinder.dae
 head -c 60000 "$DAE" > "$WORK/truncated.dae"

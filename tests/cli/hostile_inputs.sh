@@ -130,12 +130,12 @@ check "no output of the refused run" -- test ! -e "$WORK/x.csv"
 # ---- 6. --max-memory bounds the whole load --------------------------------------------------------
 for m in instances_200 instances_3 shared_accessor; do make_file "$m" "$WORK/$m.gltf"; done
 # 200 nodes instancing a 12 MB mesh: 2.4 GB in all, refused under a 64 MiB budget before it grows.
-refused 3 "memory budget (--max-memory 64 MiB)" "200 instances, --max-memory 64" -- rs_within 1024 info "$WORK/instances_200.gltf" --max-memory 64
+refused 3 "past the memory limit of 64 MiB" "200 instances, --max-memory 64" -- rs_within 1024 info "$WORK/instances_200.gltf" --max-memory 64
 check "the message names the instance" -- grep -qF "an instance of meshes[0]" "$WORK/err"
 expect 0 "3 instances of the same mesh fit --max-memory 64" -- rs_within 1024 info --json "$WORK/instances_3.gltf" --max-memory 64
 check "three meshes listed" -- test "$(grep -c '"vertices": 1000000' "$WORK/out")" -eq 3
 # A 200-byte file: one 240 MB accessor shared by 16 primitives of one mesh (3.8 GB of vertices).
-refused 3 "memory budget (--max-memory 1000 MiB)" "an accessor shared by 16 primitives, --max-memory 1000" -- \
+refused 3 "past the memory limit of 1000 MiB" "an accessor shared by 16 primitives, --max-memory 1000" -- \
     rs_within 3000 info "$WORK/shared_accessor.gltf" --max-memory 1000
 
 # The same accessor named by 8 primitives is read once: 12 MB for it, then per primitive 12 MB of
@@ -144,7 +144,7 @@ refused 3 "memory budget (--max-memory 1000 MiB)" "an accessor shared by 16 prim
 make_file shared_accessor_8 "$WORK/shared_accessor_8.gltf"
 expect 0 "an accessor shared by 8 primitives is read once, --max-memory 160" -- rs_within 1024 info --json "$WORK/shared_accessor_8.gltf" --max-memory 160
 check "one mesh of 8,000,000 vertices" -- grep -qF '"vertices": 8000000' "$WORK/out"
-refused 3 "memory budget" "the same under --max-memory 100" -- rs_within 1024 info "$WORK/shared_accessor_8.gltf" --max-memory 100
+refused 3 "past the memory limit" "the same under --max-memory 100" -- rs_within 1024 info "$WORK/shared_accessor_8.gltf" --max-memory 100
 
 # ---- 7. Weld, topology and hierarchy stay linear --------------------------------------------------
 for m in weld_one_point weld_crowd_distinct; do make_file "$m" "$WORK/$m.glb"; done

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "rigscope/core/scene.h"
 
@@ -18,6 +19,13 @@ struct LoadOptions {
     // Unsafe for files from outside: such a URI can make rigscope read any file it may read.
     bool allow_outside_uris = false;
 };
+
+// The words of every reader's refusal for max_memory ("... would take N MiB, past the memory
+// limit of L MiB ..."): a reader names the limit, not the option that set it, which the CLI and
+// Python add (name_memory_option).
+inline constexpr std::string_view kMemoryLimitPhrase = "past the memory limit";
+// `message` with " (set by OPTION)" added where it is such a refusal; as it was otherwise.
+std::string name_memory_option(const std::string& message, const char* option);
 
 // Throws rigscope::Error (exit 3) naming the path and the problem for unreadable or invalid files.
 Scene load_scene(const std::string& path, const LoadOptions& options = {});

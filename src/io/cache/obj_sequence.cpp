@@ -89,8 +89,8 @@ public:
 
     void read(std::size_t sample, Eigen::Vector3f* out) const override {
         const std::string& path = files_[sample];
-        const std::vector<char> data = plain::read_whole(path, max_memory_);
-        plain::Budget budget(path, max_memory_);
+        LoadBudget budget(path, max_memory_);
+        const std::vector<char> data = plain::read_whole(path, budget);
         const ObjFile obj = parse_obj(data.data(), data.size(), path, budget, true);
         if (obj.positions.size() != point_count())
             throw Error(kExitMismatch, path + ": " + std::to_string(obj.positions.size()) + " vertices, the sequence's first file " +
@@ -145,12 +145,13 @@ std::shared_ptr<const PointCache> open_obj_sequence(const std::string& path, dou
         files.push_back(file);
     }
     // The point count from the first file; every other is checked when it is read.
-    const std::vector<char> data = plain::read_whole(files.front(), options.max_memory);
-    plain::Budget budget(files.front(), options.max_memory);
+    LoadBudget budget(files.front(), options.max_memory);
+    const std::vector<char> data = plain::read_whole(files.front(), budget);
     const ObjFile first = parse_obj(data.data(), data.size(), files.front(), budget, true);
     if (first.positions.empty()) throw bad_input(files.front(), "no vertices");
-    if (double(first.positions.size()) * 12 * 4 > double(options.max_memory))
-        throw bad_input(files.front(), std::to_string(first.positions.size()) + " points a frame pass --max-memory");
+    // A run holds two samples, their blend and the positions made from it while it reads the
+    // next frame's file: four copies on top of one file being parsed.
+    budget.charge(double(first.positions.size()) * 12 * 4, std::to_string(first.positions.size()) + " points a frame, held four times");
     return std::make_shared<ObjSequence>(path, std::move(times), first.positions.size(), std::move(files), options.max_memory);
 }
 

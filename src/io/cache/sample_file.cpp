@@ -8,6 +8,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "io/load_budget.h"
 #include "io/plain/plain_file.h"
 #include "rigscope/core/error.h"
 
@@ -38,11 +39,9 @@ void check_samples(const std::string& path, std::uint64_t points, std::uint64_t 
     if (points == 0) throw bad_input(path, "the cache has no points");
     if (samples == 0) throw bad_input(path, "the cache has no samples");
     // Two samples of points in memory at a time (a frame between samples blends two), and the
-    // positions built from them: four sample's worth, against --max-memory.
-    const double bytes = double(points) * 12 * 4;
-    if (bytes > double(max_memory))
-        throw bad_input(path, std::to_string(points) + " points a sample need " + fmt::format("{:.0f}", bytes / 1048576) +
-                                  " MiB, more than --max-memory");
+    // positions built from them: four samples' worth, charged first.
+    LoadBudget budget(path, max_memory);
+    budget.charge(double(points) * 12 * 4, std::to_string(points) + " points a sample, held four times");
     const double expected = double(header) + double(points) * 12 * double(samples);
     const std::uint64_t size = plain::file_size(path);
     if (double(size) != expected)
@@ -51,11 +50,7 @@ void check_samples(const std::string& path, std::uint64_t points, std::uint64_t 
                                   (double(size) < expected ? " (truncated)" : " (bytes past the last sample)"));
     // The table is held with the samples for the whole run: charged together. One point a sample
     // over 10^8 samples is a 1.2 GB file (or a sparse one of any size) and an 800 MB table.
-    const double table = double(samples) * double(table_bytes);
-    if (table + bytes > double(max_memory))
-        throw bad_input(path, fmt::format("{} samples: their times need {:.0f} MiB and the samples a frame reads {:.0f} MiB, "
-                                          "more than --max-memory ({:.0f} MiB)",
-                                          samples, table / 1048576, bytes / 1048576, double(max_memory) / 1048576));
+    budget.charge(double(samples) * double(table_bytes), "the times of " + std::to_string(samples) + " samples");
 }
 
 SampleFile::SampleFile(const std::string& path, std::vector<double> times, std::size_t points, std::uint64_t offset,

@@ -34,10 +34,10 @@ std::uint32_t le32(const unsigned char* p);
 std::uint32_t be32(const unsigned char* p);
 float float_of(std::uint32_t bits);
 
-// Refuses (bad input) `points` per sample beyond what --max-memory holds for the two samples a
+// Refuses (bad input) `points` per sample beyond what the memory limit holds for the two samples a
 // frame may blend, a file whose size is not header + samples x points x 12, and then (a header
 // that fits its file, which a sparse file does cheaply) the per-sample table the reader is about
-// to allocate, `table_bytes` a sample (times, and MDD's stored floats), beyond --max-memory.
+// to allocate, `table_bytes` a sample (times, and MDD's stored floats), beyond the limit.
 void check_samples(const std::string& path, std::uint64_t points, std::uint64_t samples, std::uint64_t header,
                    std::uint64_t max_memory, std::uint64_t table_bytes);
 

@@ -1,3 +1,4 @@
+#include "io/load_budget.h"
 #include "io/collada/collada_check.h"
 
 #include <pugixml.hpp>
@@ -231,7 +232,7 @@ void check_collada(const std::string& path, std::uint64_t max_memory) {
         size = static_cast<std::uint64_t>(in.tellg());
     }
     // pugixml keeps the text and about a node per element: a few times the file's size.
-    if (size > max_memory / 4) throw bad_input(path, "file larger than the memory limit allows to read");
+    LoadBudget(path, max_memory).charge(4.0 * double(size), "the file's XML tree (four times its size)");
 
     pugi::xml_document doc;
     const pugi::xml_parse_result parsed = doc.load_file(path.c_str(), pugi::parse_default);

@@ -12,6 +12,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "io/load_budget.h"
 #include "io/collada/assimp_scene.h"
 #include "io/collada/collada_check.h"
 #include "io/collada/collada_reader.h"
@@ -29,7 +30,7 @@ void check_header(const std::string& path, std::uint64_t max_memory) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw bad_input(path, "cannot open the file");
     const auto size = static_cast<std::uint64_t>(in.tellg());
-    if (size > max_memory) throw bad_input(path, "file larger than the memory limit");
+    LoadBudget(path, max_memory).charge(double(size), "the file");
     in.seekg(0);
     char head[4096] = {0};
     in.read(head, sizeof head);
@@ -147,8 +148,7 @@ Scene read(const std::string& path, const LoadOptions& options) {
         if (!still.empty()) throw bad_input(path, "two nodes named '" + still + "' and a skin or animation refers to that name");
     }
 
-    const std::uint64_t bytes = assimp::mesh_bytes(*ai);
-    if (bytes > options.max_memory) throw bad_input(path, "meshes need more memory than the limit allows");
+    LoadBudget(path, options.max_memory).charge(double(assimp::mesh_bytes(*ai)), "the meshes");
 
     Scene scene;
     scene.source = path;

@@ -26,8 +26,8 @@ bool is_word(unsigned char c) { return !is_space(c) && c != ':' && c != ',' && c
 
 class AsciiParser {
 public:
-    AsciiParser(RecordFile& file, std::uint64_t max_memory)
-        : file_(file), p_(file.bytes.data()), end_(file.bytes.data() + file.bytes.size()), left_(max_memory) {}
+    explicit AsciiParser(RecordFile& file)
+        : file_(file), p_(file.bytes.data()), end_(file.bytes.data() + file.bytes.size()) {}
 
     void parse() {
         if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) p_ += 3;  // UTF-8 byte order mark
@@ -38,8 +38,8 @@ private:
     [[noreturn]] void fail(const std::string& what) const { throw Malformed("line " + std::to_string(line_) + ": " + what); }
 
     void spend(std::uint64_t bytes) {
-        if (bytes > left_) fail("the records need more memory than the limit allows");
-        left_ -= bytes;
+        const std::string problem = file_.budget.try_charge(double(bytes), "the records");
+        if (!problem.empty()) fail(problem);
     }
 
     void skip() {
@@ -203,8 +203,10 @@ private:
         if (!n || r.ec != std::errc() || r.ptr != reinterpret_cast<const char*>(p_ + n))
             fail("array '" + record + "': expected its element count after '*', found " + shown());
         p_ += n;
-        if (count > 0xffffffffull || count * 8 > left_)
-            fail("array '" + record + "' claims " + std::to_string(count) + " elements, more than the memory limit leaves");
+        if (count > 0xffffffffull) fail("array '" + record + "' claims " + std::to_string(count) + " elements, past FBX's 2^32");
+        if (const std::string problem = file_.budget.check(double(count) * 8, "array '" + record + "' (" + std::to_string(count) + " elements)");
+            !problem.empty())
+            fail(problem);
         skip();
         if (p_ >= end_ || *p_ != '{') fail("array '" + record + "': expected '{' after its count, found " + shown());
         ++p_;
@@ -255,7 +257,6 @@ private:
     RecordFile& file_;
     const unsigned char* p_;
     const unsigned char* end_;
-    std::uint64_t left_;
     long line_ = 1;
 };
 
@@ -296,8 +297,8 @@ void key_floats_from_bits(Record& r, RecordFile& file) {
 
 }  // namespace
 
-void parse_ascii_records(RecordFile& file, std::uint64_t max_memory) {
-    AsciiParser(file, max_memory).parse();
+void parse_ascii_records(RecordFile& file) {
+    AsciiParser(file).parse();
     file.version = ascii_version(file);
     if (!file.version) throw Malformed("ASCII FBX without a version (no FBXHeaderExtension FBXVersion, no '; FBX x.y' line)");
     if (file.version >= 7200)

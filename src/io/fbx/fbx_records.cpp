@@ -158,7 +158,9 @@ namespace {
 // a lying one silently loses the mesh or hides bad keys.
 class ArrayCheck {
 public:
-    explicit ArrayCheck(std::uint64_t max_memory) : left_(max_memory) {}
+    // Every array's inflated size on top of what the load holds, summed: the arrays are decoded
+    // one by one later, but a file must not claim more than the budget could ever hold.
+    explicit ArrayCheck(const LoadBudget& held) : arrays_(held) {}
 
     void walk(const Record& r) {
         for (const Prop& p : r.props)
@@ -170,10 +172,7 @@ private:
     void check(const std::string& name, const Prop& p) {
         const std::string what = "array '" + name + "'";
         const std::uint64_t bytes = std::uint64_t(p.count) * element_size(p.type);
-        if (bytes > left_)
-            throw Malformed(what + " claims " + std::to_string(p.count) + " elements (" + std::to_string(bytes >> 20) +
-                            " MiB), more than the memory limit leaves");
-        left_ -= bytes;
+        charge(arrays_, double(bytes), what + " (" + std::to_string(p.count) + " elements)");
         if (p.encoding == 0) {
             if (p.bytes != bytes)
                 throw Malformed(what + " holds " + std::to_string(p.bytes) + " bytes for " + std::to_string(p.count) +
@@ -203,11 +202,16 @@ private:
         if (unused) throw Malformed(what + " has " + std::to_string(unused) + " bytes after its zlib data");
     }
 
-    std::uint64_t left_;
+    LoadBudget arrays_;
     unsigned char scratch_[1 << 16];
 };
 
 }  // namespace
+
+void charge(LoadBudget& budget, double bytes, const std::string& what) {
+    const std::string problem = budget.try_charge(bytes, what);
+    if (!problem.empty()) throw Malformed(problem);
+}
 
 // Decodes a numeric array property into doubles (zlib-inflated where the file compressed it).
 std::vector<double> as_doubles(const Prop& p, std::uint64_t max_memory) {
@@ -219,7 +223,8 @@ std::vector<double> as_doubles(const Prop& p, std::uint64_t max_memory) {
         default: throw Malformed("expected a numeric array");
     }
     const std::uint64_t raw_bytes = std::uint64_t(p.count) * size;
-    if (raw_bytes > max_memory || raw_bytes > (1ull << 31)) throw Malformed("array larger than the memory limit");
+    if (raw_bytes > max_memory) throw Malformed(over_budget_message(double(raw_bytes), "an array", max_memory, 0));
+    if (raw_bytes > (1ull << 31)) throw Malformed("an array of " + std::to_string(p.count) + " elements, past FBX's 2 GiB");
     std::vector<unsigned char> raw(raw_bytes);
     if (p.encoding == 0) {
         if (p.bytes != raw_bytes) throw Malformed("array size disagrees with its element count");
@@ -301,7 +306,7 @@ RecordFile read_records(const std::string& path, std::uint64_t max_memory) {
     if (!in) throw Malformed("cannot open the file");
     in.seekg(0, std::ios::end);
     const std::uint64_t size = static_cast<std::uint64_t>(in.tellg());
-    if (size > max_memory) throw Malformed("file larger than the memory limit");
+    if (size > max_memory) throw Malformed(over_budget_message(double(size), "the file", max_memory, 0));
     in.seekg(0);
     std::vector<unsigned char> buf(size);
     if (size && !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(size))) throw Malformed("cannot read the file");
@@ -311,7 +316,8 @@ RecordFile read_records(const std::string& path, std::uint64_t max_memory) {
 RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t max_memory) {
     RecordFile out;
     const std::uint64_t size = bytes.size();
-    if (size > max_memory) throw Malformed("file larger than the memory limit");
+    out.budget = LoadBudget("", max_memory);
+    charge(out.budget, double(size), "the file");
     out.bytes = std::move(bytes);
     const std::vector<unsigned char>& buf = out.bytes;
     static const char magic[] = "Kaydara FBX Binary  ";
@@ -326,14 +332,14 @@ RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t ma
         if (head.find("; FBX") == std::string::npos && head.find("FBXHeaderExtension") == std::string::npos)
             throw Malformed("not an FBX file (neither the binary FBX header nor an ASCII FBX header)");
         out.ascii = true;
-        parse_ascii_records(out, max_memory - size);
+        parse_ascii_records(out);
     }
     if (out.version < 6000)
         throw Malformed("FBX " + std::to_string(out.version / 1000) + "." + std::to_string(out.version / 100 % 10) + " (version " +
                         std::to_string(out.version) + ") is older than FBX 6 and not read: save it as FBX 6.1 or later");
-    if (out.version < 7000) upgrade_v6(out, max_memory - size);
+    if (out.version < 7000) upgrade_v6(out);
     {
-        auto check = std::make_unique<ArrayCheck>(max_memory);
+        auto check = std::make_unique<ArrayCheck>(out.budget);
         for (const Record& r : out.top) check->walk(r);
     }
     if (const Record* objects = out.section("Objects"))

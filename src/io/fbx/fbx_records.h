@@ -4,6 +4,7 @@
 // checks. No Assimp types here.
 #pragma once
 
+#include "io/load_budget.h"
 #include <Eigen/Core>
 #include <cstdint>
 #include <deque>
@@ -51,6 +52,9 @@ struct RecordFile {
     std::vector<unsigned char> bytes;  // the file; Prop::data points into it
     std::deque<std::string> text;      // ASCII: decoded strings and arrays Prop::data points into
     std::vector<Record> top;
+    // The load's one memory budget (io/load_budget.h): the file, the records the ASCII and 6.x
+    // readers build, and then the scene built from them (read_fbx_scene charges it too).
+    mutable LoadBudget budget{"", 0};
     const Record* section(const char* name) const {
         for (const Record& r : top)
             if (r.name == name) return &r;
@@ -64,11 +68,14 @@ struct RecordFile {
 RecordFile read_records(const std::string& path, std::uint64_t max_memory);
 // The same over the file's bytes (the fuzz target's way in).
 RecordFile records_from_bytes(std::vector<unsigned char> bytes, std::uint64_t max_memory);
-// The tokenizer: file.bytes (ASCII FBX text) -> file.top and file.version. Throws Malformed.
-void parse_ascii_records(RecordFile& file, std::uint64_t max_memory);
+// The tokenizer: file.bytes (ASCII FBX text) -> file.top and file.version, charged to
+// file.budget. Throws Malformed.
+void parse_ascii_records(RecordFile& file);
 // FBX 6.x's tree (named objects, inline geometry, shapes and takes) rewritten as FBX 7.x's
-// (fbx_v6.cpp). Throws Malformed.
-void upgrade_v6(RecordFile& file, std::uint64_t max_memory);
+// (fbx_v6.cpp), charged to file.budget. Throws Malformed.
+void upgrade_v6(RecordFile& file);
+// Throws Malformed with the budget's message when `bytes` more for `what` do not fit.
+void charge(LoadBudget& budget, double bytes, const std::string& what);
 
 int element_size(char type);  // bytes per element of an array type, 0 for other types
 // Numeric array -> doubles (zlib-inflated where the file compressed it). Throws Malformed.

@@ -151,7 +151,7 @@ Scene read_fbx_scene(const RecordFile& file, const std::string& path, const Load
     scene.fps_from_file = rate.from_file;
     scene.fps_note = rate.note;
 
-    Builder(doc, path, options, scene).build();
+    Builder(doc, path, options, file.budget, scene).build();
     scale_lengths(scene, s);
     warn_rest_not_bind(scene);
     return scene;

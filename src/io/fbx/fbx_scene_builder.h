@@ -76,8 +76,10 @@ struct StackCurves {
 
 class Builder {
 public:
-    Builder(const Document& doc, const std::string& path, const LoadOptions& options, Scene& scene)
-        : doc_(doc), path_(path), max_memory_(options.max_memory), scene_(scene), blender_(written_by_blender(doc.creator())) {}
+    // budget: the load's (RecordFile::budget), which already holds the file and its records.
+    Builder(const Document& doc, const std::string& path, const LoadOptions& options, LoadBudget& budget, Scene& scene)
+        : doc_(doc), path_(path), max_memory_(options.max_memory), budget_(budget), scene_(scene),
+          blender_(written_by_blender(doc.creator())) {}
 
     void build() {
         nodes();
@@ -105,15 +107,12 @@ private:
     Channel morph_channel(const StackCurves& curves, const MeshChannels& mc, const std::vector<long>& frames) const;
 
     // The scene's own arrays (every mesh instance, dense morph targets) count against the budget.
-    void spend(double bytes, const std::string& what) {
-        spent_ += bytes;
-        if (spent_ > double(max_memory_)) throw Malformed(what + ": meshes need more memory than the limit allows");
-    }
-    double spent_ = 0.0;
+    void spend(double bytes, const std::string& what) { charge(budget_, bytes, what); }
 
     const Document& doc_;
     std::string path_;
-    std::uint64_t max_memory_;
+    std::uint64_t max_memory_;  // the limit a single decoded array is checked against (as_doubles)
+    LoadBudget& budget_;
     Scene& scene_;
     std::vector<Model> models_;
     std::unordered_map<std::int64_t, int> model_index_;

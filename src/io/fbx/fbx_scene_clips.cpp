@@ -258,8 +258,10 @@ void Builder::clips() {
         if (rows == 0) continue;  // keys on nothing the scene moves
         const FramePlan plan = plan_frames(curves.store, take_start, take_stop, fps / kt, f0, f1, rows, std::max(kMinSamples, kSamplesPerKey * keys));
         const std::vector<long>& frames = plan.frames;
-        if (double(frames.size()) * rows * 48.0 > double(max_memory_))
-            throw Malformed("animation '" + stack.name + "' needs more memory than the limit allows");
+        if (const std::string problem = budget_.check(double(frames.size()) * rows * 48.0,
+                                                      "animation '" + stack.name + "' (" + std::to_string(frames.size()) + " frames)");
+            !problem.empty())
+            throw Malformed(problem);
         if (plan.thinned)
             scene_.warnings.push_back("animation '" + stack.name + "': " + std::to_string(plan.thinned) +
                                       (plan.thinned == 1 ? " stretch" : " stretches") + " between keys (the longest " +

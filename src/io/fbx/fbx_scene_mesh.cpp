@@ -152,7 +152,7 @@ MeshChannels Builder::shapes(const Object& geo, const Eigen::Matrix4d& place, co
             }
             // Targets are dense (one offset per control point) while shapes list only the
             // points they move: a few small shapes on a large mesh must not outgrow the budget.
-            spend(12.0 * double(n) * double(shapes.size()), what);
+            spend(12.0 * double(n) * double(shapes.size()), "the morph targets of " + what);
             for (std::size_t k = 0; k < shapes.size(); ++k) {
                 MorphTarget t;
                 t.name = shapes.size() == 1 ? chan->name : chan->name + "@" + format_number(full[k], 6);

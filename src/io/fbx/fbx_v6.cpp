@@ -28,7 +28,7 @@ constexpr std::uint32_t kConstant = kKeyConstant, kLinear = kKeyLinear, kCubic =
 
 class Upgrade {
 public:
-    Upgrade(RecordFile& file, std::uint64_t max_memory) : file_(file), left_(max_memory) {}
+    explicit Upgrade(RecordFile& file) : file_(file) {}
 
     void run() {
         const Record* objects = file_.section("Objects");
@@ -103,10 +103,7 @@ private:
         p.count = std::uint32_t(v.size());
         return p;
     }
-    void spend(std::uint64_t bytes) {
-        if (bytes > left_) throw Malformed("FBX 6: the records need more memory than the limit allows");
-        left_ -= bytes;
-    }
+    void spend(std::uint64_t bytes) { charge(file_.budget, double(bytes), "FBX 6's records, rewritten as FBX 7's"); }
     std::int64_t next_id() { return ++id_; }
 
     // Properties60 { Property: name, type, flags, values } -> Properties70 { P: name, type, "", flags, values }.
@@ -481,7 +478,6 @@ private:
     }
 
     RecordFile& file_;
-    std::uint64_t left_;
     std::int64_t id_ = 0;
     std::map<std::string, std::int64_t> names_;
     std::map<std::int64_t, std::string> kind_;
@@ -493,6 +489,6 @@ private:
 
 }  // namespace
 
-void upgrade_v6(RecordFile& file, std::uint64_t max_memory) { Upgrade(file, max_memory).run(); }
+void upgrade_v6(RecordFile& file) { Upgrade(file).run(); }
 
 }  // namespace rigscope::fbx

@@ -151,14 +151,14 @@ std::string number_text(double v) {
     return json(v).dump();
 }
 
-// False for what is not a readable regular file; `too_big` when it holds more than `limit`
-// bytes (a URI may name a directory, a device or a huge unrelated file).
-bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t limit, bool& too_big) {
-    too_big = false;
+// False for what is not a readable regular file; too_big is the file's size when it holds more
+// than `limit` bytes (a URI may name a directory, a device or a huge unrelated file), else 0.
+bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t limit, std::uint64_t& too_big) {
+    too_big = 0;
     struct stat st {};
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
     if (static_cast<std::uint64_t>(st.st_size) > limit) {
-        too_big = true;
+        too_big = static_cast<std::uint64_t>(st.st_size);
         return false;
     }
     std::ifstream f(path, std::ios::binary);
@@ -176,20 +176,27 @@ bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uin
 
 void Document::fail(const std::string& problem) const { throw bad_input(path_, problem); }
 
-void Document::charge(std::uint64_t bytes, const std::string& what) const {
-    if (bytes > max_memory_ || charged_ > max_memory_ - bytes)
-        fail(what + ": the whole load would need more than the memory budget (--max-memory " + std::to_string(max_memory_ >> 20) + " MiB)");
-    charged_ += bytes;
+void Document::charge(double bytes, const std::string& what) const {
+    const std::string problem = budget_.try_charge(bytes, what);
+    if (!problem.empty()) fail(problem);
 }
 
-Document::Document(const std::string& path, std::uint64_t max_memory, bool allow_outside_uris) : path_(path), max_memory_(max_memory) {
+void Document::check_fits(double bytes, const std::string& what) const {
+    const std::string problem = budget_.check(bytes, what);
+    if (!problem.empty()) fail(problem);
+}
+
+Document::Document(const std::string& path, std::uint64_t max_memory, bool allow_outside_uris)
+    : path_(path), budget_(path, max_memory) {
     auto slash = path.find_last_of('/');
     dir_ = slash == std::string::npos ? "" : path.substr(0, slash + 1);
 
     std::vector<std::uint8_t> bytes;
-    bool too_big = false;
-    if (!read_file(path, bytes, max_memory_, too_big))
-        fail(too_big ? "file larger than the memory budget (--max-memory)" : "cannot read file");
+    std::uint64_t too_big = 0;
+    if (!read_file(path, bytes, budget_.left(), too_big)) {
+        if (too_big) check_fits(double(too_big), "the file");
+        fail("cannot read file");
+    }
     charge(bytes.size(), "the file");
     std::vector<std::uint8_t> bin_chunk;
     bool has_bin = false;
@@ -257,8 +264,7 @@ Document::Document(const std::string& path, std::uint64_t max_memory, bool allow
         if (!b.is_object()) fail(where + ": expected an object");
         double declared = number(b, "byteLength", where, -1);
         if (declared < 0) fail(where + ": missing byteLength");
-        if (declared > static_cast<double>(max_memory_))
-            fail(where + ": byteLength " + number_text(declared) + " exceeds the memory budget (--max-memory)");
+        check_fits(declared, where + " (byteLength " + number_text(declared) + ")");
         std::vector<std::uint8_t> data;
         if (is_meshopt_fallback(b)) {
             buffers_.emplace_back();  // room for meshopt's fallback: never read, never allocated
@@ -281,9 +287,10 @@ Document::Document(const std::string& path, std::uint64_t max_memory, bool allow
                 std::string file = dir_ + percent_decode(uri);
                 struct stat st {};
                 if (stat(file.c_str(), &st) != 0) fail(where + ": buffer file '" + uri + "' not found");
-                if (!read_file(file, data, max_memory_, too_big))
-                    fail(where + ": " + (too_big ? "buffer file '" + uri + "' larger than the memory budget (--max-memory)"
-                                                 : "cannot read buffer file '" + uri + "'"));
+                if (!read_file(file, data, budget_.left(), too_big)) {
+                    if (too_big) check_fits(double(too_big), where + " (buffer file '" + uri + "')");
+                    fail(where + ": cannot read buffer file '" + uri + "'");
+                }
             }
             charge(data.size(), where);
         }
@@ -292,7 +299,7 @@ Document::Document(const std::string& path, std::uint64_t max_memory, bool allow
         buffers_.push_back(std::move(data));
     }
 
-    decode_meshopt_views(*this, root_, buffers_, max_memory_);
+    decode_meshopt_views(*this, root_, buffers_);
     decode_draco_primitives(*this, buffers_, decoded_);
     count_accessor_uses();
 
@@ -368,10 +375,7 @@ Document::Element Document::element(int accessor) const {
     e.normalized = a.contains("normalized") && a["normalized"].is_boolean() && a["normalized"].get<bool>();
     double count = number(a, "count", where, -1);
     if (count < 0 || count != std::floor(count)) fail(where + ": missing or invalid count");
-    const double bytes_needed = count * e.components * 4.0;
-    if (bytes_needed > static_cast<double>(max_memory_))
-        fail(where + ": count " + number_text(count) + " would need " + number_text(std::floor(bytes_needed / (1 << 20))) +
-             " MiB, over the memory budget (--max-memory)");
+    check_fits(count * e.components * 4.0, where + " (count " + number_text(count) + ")");
     e.count = static_cast<std::size_t>(count);
     const std::size_t elem_size = static_cast<std::size_t>(csize) * e.components;
     int view = index(a, "bufferView", where, size_of("bufferViews"));
@@ -549,7 +553,7 @@ std::shared_ptr<const std::vector<T>> Document::shared(int accessor, int* compon
         return k.data;
     }
     const Element e = element(accessor);
-    charge(static_cast<std::uint64_t>(e.count) * e.components * sizeof(T), "accessors[" + std::to_string(accessor) + "]");
+    charge(double(e.count) * e.components * sizeof(T), "accessors[" + std::to_string(accessor) + "]");
     Kept<T> k;
     k.data = std::make_shared<const std::vector<T>>(read(&k.components));
     if (more) kept[accessor] = k;

@@ -3,6 +3,7 @@
 // (gltf_reader.cpp) reads typed arrays through this and never touches raw bytes.
 #pragma once
 
+#include "io/load_budget.h"
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -38,10 +39,12 @@ public:
     // Copies of the above, for callers that keep the data.
     std::vector<float> read_floats(int accessor, int* components = nullptr) const { return *floats(accessor, components); }
 
-    // The memory budget (--max-memory) bounds the whole load: the file, its buffers, every
-    // accessor read and whatever the caller builds from them (charged here by the caller).
-    // Throws (exit 3) naming `what` when the running total would pass the budget.
-    void charge(std::uint64_t bytes, const std::string& what) const;
+    // The load's memory budget (io/load_budget.h) bounds the whole load: the file, its buffers,
+    // meshopt's decoded views, every accessor read and whatever the caller builds from them
+    // (charged here by the caller). Throws (exit 3) naming `what` when the running total would
+    // pass the limit; check_fits throws the same for a size the file claims, without charging.
+    void charge(double bytes, const std::string& what) const;
+    void check_fits(double bytes, const std::string& what) const;
     std::size_t accessor_count(int accessor) const;
     int accessor_components(int accessor) const;
 
@@ -72,8 +75,7 @@ private:
 
     std::string path_;
     std::string dir_;
-    std::uint64_t max_memory_;
-    mutable std::uint64_t charged_ = 0;
+    mutable LoadBudget budget_;
     json root_;
     std::vector<std::vector<std::uint8_t>> buffers_;
     template <typename T>

@@ -26,8 +26,8 @@ bool is_meshopt_fallback(const nlohmann::json& buffer);
 
 // EXT_meshopt_compression / KHR_meshopt_compression: decodes every compressed buffer view,
 // appends the bytes to `buffers` and points the view at them. Checks every count and stride
-// against the compressed data, the library's limits and `max_memory` before decoding.
-void decode_meshopt_views(const Document& doc, nlohmann::json& root, Buffers& buffers, std::uint64_t max_memory);
+// against the compressed data, the library's limits and the load's budget before decoding.
+void decode_meshopt_views(const Document& doc, nlohmann::json& root, Buffers& buffers);
 
 // Accessor contents that come from a decoder rather than a buffer view (Draco), as doubles in
 // the accessor's own units (normalised integers already mapped to [0,1] / [-1,1]).

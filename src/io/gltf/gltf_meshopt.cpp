@@ -44,11 +44,10 @@ bool is_meshopt_fallback(const nlohmann::json& buffer) {
            (*ext)["fallback"].get<bool>();
 }
 
-void decode_meshopt_views(const Document& doc, nlohmann::json& root, Buffers& buffers, std::uint64_t max_memory) {
+void decode_meshopt_views(const Document& doc, nlohmann::json& root, Buffers& buffers) {
     if (!root.contains("bufferViews") || !root["bufferViews"].is_array()) return;
     nlohmann::json& views = root["bufferViews"];
     const std::size_t original_buffers = buffers.size();
-    std::uint64_t decoded_total = 0;
     for (std::size_t i = 0; i < views.size(); ++i) {
         const char* name = nullptr;
         const nlohmann::json* found = meshopt_object(views[i], &name);
@@ -101,10 +100,8 @@ void decode_meshopt_views(const Document& doc, nlohmann::json& root, Buffers& bu
         if (static_cast<double>(count) > most)
             doc.fail(where + ": count " + std::to_string(count) + " cannot fit in " + std::to_string(length) + " compressed bytes");
         const double decoded_size = static_cast<double>(count) * static_cast<double>(stride);
-        if (decoded_size + static_cast<double>(decoded_total) > static_cast<double>(max_memory))
-            doc.fail(where + ": count " + std::to_string(count) + " x byteStride " + std::to_string(stride) +
-                     " decodes past the memory budget (--max-memory)");
-        decoded_total += static_cast<std::uint64_t>(decoded_size);
+        // Held as a buffer of the load, like the file's own.
+        doc.charge(decoded_size, where + " (count " + std::to_string(count) + " x byteStride " + std::to_string(stride) + ", decoded)");
 
         const unsigned char* src = buffers[buffer].data() + offset;
         std::vector<std::uint8_t> out = detail::huge_vector<std::uint8_t>(count * stride, 0);

@@ -22,7 +22,7 @@ std::string_view trim(std::string_view s) {
 
 class Parser {
 public:
-    Parser(const std::string& path, plain::Budget& budget, bool positions_only)
+    Parser(const std::string& path, LoadBudget& budget, bool positions_only)
         : path_(path), budget_(budget), positions_only_(positions_only) {}
 
     ObjFile run(const char* data, std::size_t size) {
@@ -146,7 +146,7 @@ private:
     }
 
     const std::string& path_;
-    plain::Budget& budget_;
+    LoadBudget& budget_;
     bool positions_only_;
     std::size_t line_ = 0;
     int current_ = -1;
@@ -156,14 +156,15 @@ private:
 
 }  // namespace
 
-ObjFile parse_obj(const char* data, std::size_t size, const std::string& path, plain::Budget& budget, bool positions_only) {
+ObjFile parse_obj(const char* data, std::size_t size, const std::string& path, LoadBudget& budget, bool positions_only) {
     return Parser(path, budget, positions_only).run(data, size);
 }
 
 Scene read_obj(const std::string& path, const LoadOptions& options) {
-    std::vector<char> bytes = plain::read_whole(path, options.max_memory);
-    plain::Budget budget(path, options.max_memory - bytes.size());
+    LoadBudget budget(path, options.max_memory);
+    std::vector<char> bytes = plain::read_whole(path, budget);
     ObjFile obj = parse_obj(bytes.data(), bytes.size(), path, budget);
+    budget.release(bytes.size());
     bytes = {};
     std::vector<Mesh> meshes;
     std::size_t with_faces = 0;

@@ -27,6 +27,6 @@ struct ObjFile {
 
 // Parses `size` bytes of `path`. positions_only: the faces are skipped (a cache frame needs only
 // its points). Throws bad input naming the file and line.
-ObjFile parse_obj(const char* data, std::size_t size, const std::string& path, plain::Budget& budget, bool positions_only = false);
+ObjFile parse_obj(const char* data, std::size_t size, const std::string& path, LoadBudget& budget, bool positions_only = false);
 
 }  // namespace rigscope

@@ -17,9 +17,9 @@ std::uint64_t file_size(const std::string& path) {
     return static_cast<std::uint64_t>(st.st_size);
 }
 
-std::vector<char> read_whole(const std::string& path, std::uint64_t max_memory) {
+std::vector<char> read_whole(const std::string& path, LoadBudget& budget) {
     const std::uint64_t size = file_size(path);
-    if (size > max_memory) throw bad_input(path, "file larger than the memory limit (--max-memory)");
+    budget.charge(double(size), "the file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw bad_input(path, "cannot open the file");
     std::vector<char> bytes(static_cast<std::size_t>(size));
@@ -34,11 +34,6 @@ std::string file_stem(const std::string& path) {
     const std::size_t dot = name.find_last_of('.');
     if (dot != std::string::npos && dot > 0) name.resize(dot);
     return name;
-}
-
-void Budget::charge(std::uint64_t bytes, const std::string& what) {
-    if (bytes > left_) throw bad_input(path_, what + " would need more than the memory limit (--max-memory)");
-    left_ -= bytes;
 }
 
 namespace {

@@ -8,31 +8,20 @@
 #include <string_view>
 #include <vector>
 
+#include "io/load_budget.h"
 #include "rigscope/core/scene.h"
 
 namespace rigscope::plain {
 
-// The whole file, refused (bad input naming path) when it is missing, a directory, empty or
-// larger than max_memory.
-std::vector<char> read_whole(const std::string& path, std::uint64_t max_memory);
+// The whole file, refused (bad input naming path) when it is missing, a directory or empty; its
+// bytes are charged to `budget` before they are read.
+std::vector<char> read_whole(const std::string& path, LoadBudget& budget);
 
 // The file's size in bytes, refused as read_whole does (but not read).
 std::uint64_t file_size(const std::string& path);
 
 // The file's name without folder and extension (a mesh's name where the file gives none).
 std::string file_stem(const std::string& path);
-
-// A running total of the bytes a reader will hold, checked before each allocation.
-class Budget {
-public:
-    Budget(std::string path, std::uint64_t max_memory) : path_(std::move(path)), left_(max_memory) {}
-    // Throws bad input naming `what` when `bytes` more would pass --max-memory.
-    void charge(std::uint64_t bytes, const std::string& what);
-
-private:
-    std::string path_;
-    std::uint64_t left_;
-};
 
 // A number at the start of `s` (after spaces and tabs), advancing `s` past it; false when there
 // is none. Locale-free (std::from_chars), so "1.5" parses the same under any LC_NUMERIC.

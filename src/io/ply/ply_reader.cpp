@@ -75,7 +75,7 @@ std::vector<std::string_view> words(std::string_view line) {
 
 class Reader {
 public:
-    Reader(const std::string& path, const std::vector<char>& bytes, plain::Budget& budget)
+    Reader(const std::string& path, const std::vector<char>& bytes, LoadBudget& budget)
         : path_(path), data_(bytes.data()), size_(bytes.size()), budget_(budget) {}
 
     Mesh run() {
@@ -220,7 +220,7 @@ private:
         if (axis[0] < 0 || axis[1] < 0 || axis[2] < 0) fail("element 'vertex' lacks one of the properties x, y, z");
         check_count(e);
         if (e.count >= std::numeric_limits<std::uint32_t>::max()) fail("more than 2^32 vertices");
-        budget_.charge(e.count * sizeof(Eigen::Vector3f), "the " + std::to_string(e.count) + " vertices");
+        budget_.charge(double(e.count) * sizeof(Eigen::Vector3f), "the " + std::to_string(e.count) + " vertices");
         mesh.positions.resize(static_cast<std::size_t>(e.count));
         for (std::uint64_t v = 0; v < e.count; ++v) {
             const std::string what = "vertex " + std::to_string(v);
@@ -253,7 +253,7 @@ private:
         if (!is_integer(e.props[list].type)) fail("element 'face': vertex_indices are not integers");
         check_count(e);
         if (e.count >= std::numeric_limits<std::uint32_t>::max()) fail("more than 2^32 faces");
-        budget_.charge(e.count * 4, "the " + std::to_string(e.count) + " faces");
+        budget_.charge(double(e.count) * 4, "the " + std::to_string(e.count) + " faces");
         mesh.face_offsets.reserve(static_cast<std::size_t>(e.count) + 1);
         for (std::uint64_t f = 0; f < e.count; ++f) {
             const std::string what = "face " + std::to_string(f);
@@ -269,7 +269,7 @@ private:
                     continue;
                 }
                 if (n < 3) fail(what + ": a face needs at least 3 corners, this one has " + std::to_string(n));
-                budget_.charge(n * 4, "the faces");
+                budget_.charge(double(n) * 4, "the faces");
                 for (std::uint64_t k = 0; k < n; ++k) {
                     const double v = value(p.type, what);
                     if (v < 0 || v >= static_cast<double>(std::numeric_limits<std::uint32_t>::max()))
@@ -297,7 +297,7 @@ private:
     const char* data_;
     std::size_t size_;
     std::size_t pos_ = 0;
-    plain::Budget& budget_;
+    LoadBudget& budget_;
     Format format_ = Format::ascii;
     std::vector<Element> elements_;
     bool has_vertex_ = false, has_face_ = false;
@@ -306,8 +306,8 @@ private:
 }  // namespace
 
 Scene read_ply(const std::string& path, const LoadOptions& options) {
-    const std::vector<char> bytes = plain::read_whole(path, options.max_memory);
-    plain::Budget budget(path, options.max_memory - bytes.size());
+    LoadBudget budget(path, options.max_memory);
+    const std::vector<char> bytes = plain::read_whole(path, budget);
     Mesh mesh = Reader(path, bytes, budget).run();
     mesh.name = plain::file_stem(path);
     std::vector<Mesh> meshes;

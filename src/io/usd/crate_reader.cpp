@@ -1,3 +1,4 @@
+#include "io/load_budget.h"
 #include "io/usd/crate_reader.h"
 
 #include <lz4.h>
@@ -107,9 +108,10 @@ double half_to_double(std::uint16_t h) {
 class Crate {
 public:
     Crate(const std::string& path, const std::string& bytes, std::uint64_t max_memory)
-        : path_(path), b_(bytes), max_memory_(max_memory) {}
+        : path_(path), b_(bytes), budget_(path, max_memory) {}
 
     Layer parse() {
+        charge(b_.size(), "the layer");
         header();
         sections();
         Layer layer;
@@ -122,8 +124,7 @@ public:
 private:
     const std::string& path_;
     const std::string& b_;
-    std::uint64_t max_memory_;
-    std::uint64_t spent_ = 0;
+    LoadBudget budget_;  // the layer's bytes, then every table and value decoded from them
     int major_ = 0, minor_ = 0, patch_ = 0;
 
     struct Section {
@@ -152,10 +153,9 @@ private:
 
     [[noreturn]] void fail(const std::string& what) const { throw bad_input(path_, "usdc: " + what); }
 
-    void charge(std::uint64_t bytes, const char* what) {
-        if (bytes > max_memory_ || spent_ + bytes + b_.size() > max_memory_)
-            fail(std::string(what) + " need more memory than --max-memory allows");
-        spent_ += bytes;
+    void charge(double bytes, const char* what) {
+        const std::string problem = budget_.try_charge(bytes, what);
+        if (!problem.empty()) fail(problem);
     }
 
     // A bounded cursor over the file.

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sys/stat.h>
 
+#include "io/load_budget.h"
 #include "io/usd/crate_reader.h"
 #include "io/usd/usd_scene.h"
 #include "io/usd/usda_parser.h"
@@ -62,7 +63,7 @@ Scene read_usd(const std::string& path, const LoadOptions& options) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) throw bad_input(path, "no such file");
     // The file is held whole while it is parsed: it counts against the budget before it is read.
-    if (std::uint64_t(st.st_size) > options.max_memory) throw bad_input(path, "the file is larger than --max-memory allows");
+    LoadBudget(path, options.max_memory).charge(double(st.st_size), "the file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw bad_input(path, "cannot be opened");
     std::string bytes(static_cast<std::size_t>(st.st_size), '\0');

@@ -1,3 +1,4 @@
+#include "io/load_budget.h"
 #include "io/usd/usd_scene.h"
 
 #include <algorithm>
@@ -44,13 +45,12 @@ bool has_api(const PrimSpec& p, const std::string& api) {
 }
 
 struct Builder {
-    Builder(const Layer& l, std::uint64_t m) : layer(l), max_memory(m) {}
+    Builder(const Layer& l, std::uint64_t m) : layer(l), budget(l.path, m) {}
     const Layer& layer;
-    std::uint64_t max_memory;
+    LoadBudget budget;  // the scene's arrays (the layer's own were charged as it was parsed)
     Scene scene;
     double mpu = 0.01;
     double tcps = 24.0;
-    std::uint64_t spent = 0;
     std::map<std::string, const PrimSpec*> prims;  // defined prims by path
     std::map<const PrimSpec*, std::string> paths;
     std::map<const PrimSpec*, int> node_of;
@@ -59,9 +59,9 @@ struct Builder {
 
     [[noreturn]] void fail(const std::string& what) const { throw bad_input(layer.path, what); }
 
-    void charge(std::uint64_t bytes) {
-        spent += bytes;
-        if (spent > max_memory) fail("the scene needs more memory than --max-memory allows");
+    void charge(double bytes) {
+        const std::string problem = budget.try_charge(bytes, "the scene's arrays");
+        if (!problem.empty()) fail(problem);
     }
 
     // ---- the prim tree ----

@@ -1,3 +1,4 @@
+#include "io/load_budget.h"
 #include "io/usd/usda_parser.h"
 
 #include <cmath>
@@ -18,9 +19,10 @@ constexpr int kMaxPrimDepth = 512;
 class Parser {
 public:
     Parser(const std::string& path, const std::string& text, std::uint64_t max_memory)
-        : path_(path), s_(text), max_memory_(max_memory) {}
+        : path_(path), s_(text), budget_(path, max_memory) {}
 
     Layer parse() {
+        charge(s_.size(), "the layer's text");
         Layer layer;
         layer.path = path_;
         parse_header(layer);
@@ -46,8 +48,7 @@ public:
 private:
     const std::string& path_;
     const std::string& s_;
-    std::uint64_t max_memory_;
-    std::uint64_t spent_ = 0;
+    LoadBudget budget_;  // the text, then every value parsed from it
     std::size_t pos_ = 0;
     int line_ = 1;
     std::size_t line_start_ = 0;
@@ -56,9 +57,9 @@ private:
         throw bad_input(path_, std::to_string(line_) + ":" + std::to_string(pos_ - line_start_ + 1) + ": " + what);
     }
 
-    void charge(std::uint64_t bytes) {
-        spent_ += bytes;
-        if (spent_ + s_.size() > max_memory_) fail("the layer's values need more memory than --max-memory allows");
+    void charge(std::uint64_t bytes, const char* what = "the layer's values") {
+        const std::string problem = budget_.try_charge(double(bytes), what);
+        if (!problem.empty()) fail(problem);
     }
 
     bool at_end() const { return pos_ >= s_.size(); }
