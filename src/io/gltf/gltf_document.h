@@ -3,7 +3,6 @@
 // (gltf_reader.cpp) reads typed arrays through this and never touches raw bytes.
 #pragma once
 
-#include "io/load_budget.h"
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -12,10 +11,15 @@
 #include <vector>
 
 #include "io/gltf/gltf_extensions.h"
+#include "io/load_budget.h"
 
 namespace rigscope::gltf {
 
 using nlohmann::json;
+
+// A file's number in a message: exact while it is a whole number a double holds exactly, else as
+// JSON writes it (the cast alone is undefined behaviour past 2^64).
+std::string number_text(double v);
 
 class Document {
 public:
@@ -69,6 +73,14 @@ private:
         bool normalized = false;
         std::size_t count = 0;
     };
+    // The steps of a load, in order, each in its own file: the container (gltf_container.cpp:
+    // `bytes` is the file; a GLB's binary chunk is moved out of it, in place, into bin_chunk),
+    // the buffers and images (gltf_buffers.cpp), the accessors (gltf_accessors.cpp, read on
+    // demand). read_into: false for what cannot be read; a file past the budget is refused.
+    void parse_container(std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& bin_chunk, bool& has_bin);
+    bool read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what) const;
+    void load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, bool allow_outside_uris);
+    void check_images(bool allow_outside_uris);
     Element element(int accessor) const;
     template <typename T, typename Convert>
     std::vector<T> read(int accessor, int* components, Convert convert) const;
