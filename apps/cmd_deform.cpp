@@ -3,6 +3,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "rigscope/io/output.h"
 #include "rigscope/run/deform_run.h"
 
 namespace rigscope::cli {

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "rigscope/io/output.h"
 #include "rigscope/run/tension_job.h"
 #include "tension_setup.h"
 
