@@ -22,7 +22,7 @@ using namespace rigscope;
 // A row as the summary's JSON has it, with None where the CSV leaves a field empty.
 py::dict row_dict(const BatchRow& w) {
     py::dict d;
-    const bool ran = w.status == "pass" || w.status == "fail";
+    const bool ran = batch_row_ran(w);
     d["file"] = w.relpath;
     d["path"] = w.path;
     d["status"] = w.status;
@@ -69,7 +69,7 @@ void add_batch_calls(py::module_& m) {
            std::optional<double> max_lambda, std::optional<double> min_lambda, std::optional<std::string> measure, std::optional<std::string> frames,
            bool rom, bool lint, bool strict, std::optional<std::string> mesh, unsigned jobs, std::optional<std::string> task,
            std::optional<std::string> junit, std::optional<std::string> json, std::optional<std::string> output,
-           std::optional<std::string> summary, double max_memory) {
+           std::optional<std::string> summary, std::optional<std::string> format, double max_memory) {
             BatchOptions opt;
             opt.inputs = paths;
             opt.jobs = jobs;
@@ -101,11 +101,35 @@ void add_batch_calls(py::module_& m) {
                 LintBatchOptions l;
                 l.input = input;
                 l.lint.strict = strict;
+                l.format = format.value_or("");
                 py::gil_scoped_release release;
                 r = run_lint_batch(opt, l);
                 write_batch_outputs(opt, r);
+            } else if (verb == "tension" || verb == "report") {
+                // Verbs that judge nothing: no limits to count, no JUnit to write.
+                if (max_stretch || max_compress || max_lambda || min_lambda || lint || strict || !opt.json.empty() || !opt.junit.empty())
+                    throw Error(kExitUsage, "batch " + verb + ": limits, lint=, strict=, json= and junit= are check's (" + verb + " judges nothing)");
+                TensionOptions t;
+                t.input = input;
+                t.measure = measure.value_or("edge");
+                if (verb == "tension") {
+                    TensionJobOptions job;
+                    job.tension = t;
+                    job.format = format.value_or("");
+                    py::gil_scoped_release release;
+                    r = run_tension_batch(opt, job);
+                    write_batch_outputs(opt, r);
+                } else {
+                    if (format && *format != "html") throw Error(kExitUsage, "batch report: a page is html, not " + *format);
+                    ReportJobOptions job;
+                    job.tension = t;
+                    job.report.viewer = package_viewer();
+                    py::gil_scoped_release release;
+                    r = run_report_batch(opt, job);
+                    write_batch_outputs(opt, r);
+                }
             } else {
-                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check or lint)");
+                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension or report)");
             }
             py::list rows;
             for (const BatchFileResult& f : r.files) rows.append(row_dict(f.row));
@@ -115,8 +139,9 @@ void add_batch_calls(py::module_& m) {
         py::arg("max_lambda") = py::none(), py::arg("min_lambda") = py::none(), py::arg("measure") = py::none(), py::arg("frames") = py::none(),
         py::arg("rom") = false, py::arg("lint") = false, py::arg("strict") = false, py::arg("mesh") = py::none(), py::arg("jobs") = 1u,
         py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
-        py::arg("summary") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
-        "Runs check or lint over files, folders and @lists as `rigscope check FILE...` does; returns a row per file (dicts, the summary's)");
+        py::arg("summary") = py::none(), py::arg("format") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
+        "Runs check, lint, tension or report over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
+        "output by placeholder; returns a row per file (dicts, the summary's)");
 }
 
 }  // namespace rigscope_python

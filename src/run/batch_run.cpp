@@ -19,6 +19,7 @@
 #include "rigscope/io/json_writer.h"
 #include "rigscope/io/lint_report.h"
 #include "rigscope/io/output.h"
+#include "rigscope/io/report_html.h"
 #include "rigscope/run/batch.h"
 
 namespace rigscope {
@@ -45,14 +46,15 @@ void reset_peak_rss() {
 
 // status by the exit code `rigscope VERB FILE` alone gives: 2 is a file the options find nothing
 // to judge in (no animation, no mesh, a --mesh it lacks), 3 and above a file that could not be
-// read or run.
-const char* status_of(int code) {
-    return code == kExitOk ? "pass" : code == kExitCheckFailed ? "fail" : code == kExitUsage ? "not checked" : "error";
+// read or run. A verb that judges nothing never says pass: its file ran, ok.
+const char* status_of(int code, bool judges) {
+    if (code == kExitOk) return judges ? "pass" : "ok";
+    return code == kExitCheckFailed ? "fail" : code == kExitUsage ? "not checked" : "error";
 }
 
 // Runs job(), turning what ends a single run into the row's exit code and message, as main()
 // maps them: the batch goes on.
-void guarded(BatchFileResult& f, const std::function<void()>& job) {
+void guarded(BatchFileResult& f, bool judges, const std::function<void()>& job) {
     auto fail = [&f](int code, const std::string& message) {
         f.row.exit_code = code;
         f.row.message = message;
@@ -74,7 +76,7 @@ void guarded(BatchFileResult& f, const std::function<void()>& job) {
     } catch (const std::exception& e) {
         fail(kExitBadInput, e.what());
     }
-    f.row.status = status_of(f.row.exit_code);
+    f.row.status = status_of(f.row.exit_code, judges);
 }
 
 // The file vertex a welded vertex stands for first, as check's reports list it.
@@ -86,13 +88,12 @@ std::string frame_text(const Frame& f) {
     return s;
 }
 
-// The row's numbers from a check: what was evaluated, where T was lowest and highest (first in
-// mesh and vertex order on ties), and, from check's own JSON verdict, the file vertices past each
-// limit: the batch counts what check judged, it does not judge again.
-void check_row(BatchRow& row, const CheckJobResult& r) {
-    row.frames = r.frames;
-    row.meshes = r.meshes.size();
-    for (const CheckMeshExtremes& m : r.meshes) {
+// The row's numbers from a job's extremes (check's, tension's, report's): what was evaluated,
+// where T was lowest and highest (first in mesh and vertex order on ties).
+void extremes_row(BatchRow& row, const std::vector<CheckMeshExtremes>& meshes, std::size_t frames) {
+    row.frames = frames;
+    row.meshes = meshes.size();
+    for (const CheckMeshExtremes& m : meshes) {
         row.vertices += m.file_ids.size();
         for (std::size_t w = 0; w < m.lo_t.size(); ++w) {
             if (!row.has_t || m.lo_t[w] < row.min_t) {
@@ -110,6 +111,12 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
             row.has_t = true;
         }
     }
+}
+
+// A check's row: its extremes, and, from check's own JSON verdict, the file vertices past each
+// limit: the batch counts what check judged, it does not judge again.
+void check_row(BatchRow& row, const CheckJobResult& r) {
+    extremes_row(row, r.meshes, r.frames);
     const nlohmann::json verdict = nlohmann::json::parse(r.outcome.json);
     for (const auto& l : verdict.at("limits")) row.past.emplace_back(l.at("limit").get<std::string>(), l.at("file_vertices").get<std::size_t>());
     if (r.has_lint) {
@@ -119,10 +126,18 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
     }
 }
 
-// The batch's files (this task's slice), outputs checked, then each file's job `one` run by
-// `jobs` threads taking files in input order; results kept by index.
-BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::function<void(BatchFileResult&, const BatchInput&)>& one) {
+// The batch's files (this task's slice), outputs checked, each file's options checked by
+// `precheck` (if given: what the verb's job would refuse for that file's names, e.g. an
+// extension that disagrees with the format), all before any work; then each file's job `one`
+// run by `jobs` threads taking files in input order; results kept by index.
+using BatchFileJob = std::function<void(BatchFileResult&, const BatchInput&)>;
+BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFileJob& one,
+                      const std::function<void(const BatchInput&)>& precheck = {}) {
     opt.validate();
+    const BatchVerb& traits = batch_verb(verb);
+    if (traits.job_writes_output && opt.output.empty())
+        throw Error(kExitUsage, std::string(verb) + " over several inputs writes a file per input: give -o with a placeholder, e.g. -o out/{relpath}" +
+                                    (std::string(verb) == "report" ? ".html" : ".csv"));
     BatchResult r;
     r.verb = verb;
     std::vector<BatchInput> all = expand_batch_inputs(opt.inputs, &std::cin);
@@ -135,6 +150,9 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::func
         r.inputs = std::move(all);
     }
     batch_output_paths(opt, verb, r.inputs);
+    r.index = batch_index_path(opt, verb, r.inputs);
+    if (precheck)
+        for (const BatchInput& in : r.inputs) precheck(in);
     r.files.resize(r.inputs.size());
     const unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(1, r.inputs.size()))));
     std::atomic<std::size_t> next{0};
@@ -146,7 +164,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::func
             f.run = start_run_info();
             if (jobs == 1) reset_peak_rss();
             const auto started = std::chrono::steady_clock::now();
-            guarded(f, [&] { one(f, r.inputs[i]); });
+            guarded(f, traits.judges, [&] { one(f, r.inputs[i]); });
             f.row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             f.run.seconds = f.row.seconds;
             f.row.peak_mib = peak_rss_mib();
@@ -179,12 +197,14 @@ void set_batch_counts(BatchResult& r) {
     }
     r.counts = "batch: " + std::to_string(r.files.size()) + (r.files.size() == 1 ? " file" : " files") + ":";
     bool first = true;
-    for (const char* s : {"pass", "fail", "not checked", "error"})
+    for (const char* s : {"pass", "fail", "ok", "not checked", "error"})
         if (counts[s]) {
             r.counts += std::string(first ? " " : ", ") + std::to_string(counts[s]) + " " + s;
             first = false;
         }
 }
+
+bool batch_row_ran(const BatchRow& row) { return row.status == "pass" || row.status == "fail" || row.status == "ok"; }
 
 int batch_exit_rank(int exit_code) {
     switch (exit_code) {
@@ -221,6 +241,8 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         CheckJobOptions probe = check;
         if (!opt.html.empty()) probe.html.out = opt.html;
         probe.validate();
+        // A missing viewer is the installation's fault, not each file's.
+        if (!opt.html.empty()) load_report_viewer(check.html.viewer);
     }
     return run_batch(opt, "check", [&](BatchFileResult& f, const BatchInput& in) {
         f.package = "rigscope.check";
@@ -233,8 +255,55 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         f.junit = result.outcome.junit;
         f.json = result.outcome.json;
         f.row.exit_code = result.outcome.failed ? kExitCheckFailed : kExitOk;
+        if (result.has_html) f.page = result.html.path;
         check_row(f.row, result);
     });
+}
+
+BatchResult run_tension_batch(const BatchOptions& opt, const TensionJobOptions& tension) {
+    if (!tension.tension.input.chunk.empty())
+        throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    // The job's options for one file: its -o by placeholder and the format that name (or
+    // --format) says, by the rule of `rigscope tension FILE -o NAME`.
+    auto file_job = [&](const BatchInput& in) {
+        TensionJobOptions job = tension;
+        job.tension.input.file = in.path;
+        job.tension.input.threads = threads_per_file(opt, tension.tension.input.threads);
+        job.out = expand_placeholders(opt.output, in);
+        job.format = output_format(tension.format, job.out, "csv");
+        job.extremes = true;
+        return job;
+    };
+    return run_batch(
+        opt, "tension",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const TensionJobOptions job = file_job(in);
+            const TensionJobResult result = load_and_run_tension(job);
+            f.row.exit_code = kExitOk;
+            extremes_row(f.row, result.meshes, result.frames);
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& report) {
+    // A missing viewer is the installation's fault, not each file's: refused once, before any work.
+    load_report_viewer(report.report.viewer);
+    auto file_job = [&](const BatchInput& in) {
+        ReportJobOptions job = report;
+        job.tension.input.file = in.path;
+        job.tension.input.threads = threads_per_file(opt, report.tension.input.threads);
+        job.report.out = expand_placeholders(opt.output, in);
+        return job;
+    };
+    return run_batch(
+        opt, "report",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const ReportResult result = run_report(file_job(in));
+            f.row.exit_code = kExitOk;
+            f.page = result.path;
+            extremes_row(f.row, result.meshes, result.frames);
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
 }
 
 BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint) {

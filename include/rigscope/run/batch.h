@@ -15,6 +15,8 @@
 
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/lint_run.h"
+#include "rigscope/run/report_run.h"
+#include "rigscope/run/tension_job.h"
 
 namespace rigscope {
 
@@ -71,7 +73,7 @@ struct BatchOptions {
 // file was not evaluated (status error or not checked).
 struct BatchRow {
     std::string path, relpath;
-    std::string status;          // pass, fail, error, not checked
+    std::string status;          // pass, fail (a verb that judges), ok (one that judges nothing: tension...), error, not checked
     int exit_code = 0;           // what `rigscope VERB FILE` alone exits with
     std::string message;         // error and not checked: the one-line message
     std::size_t frames = 0, meshes = 0, vertices = 0;  // evaluated; vertices: file vertices
@@ -88,6 +90,22 @@ struct BatchRow {
     double peak_mib = 0;         // the process's peak resident memory over the job (see batch_run.cpp)
 };
 
+// True when the row's file ran to the end (pass, fail or ok): its numbers and outputs exist.
+bool batch_row_ran(const BatchRow& row);
+
+// What differs between the verbs a batch runs, in one table (batch_report.cpp) rather than in
+// copies of the batch: every verb goes through run_batch with its file's job and these.
+struct BatchVerb {
+    const char* verb;
+    bool judges;             // a verdict (pass/fail); else a file that ran is ok
+    // -o is written by the file's own job as it streams (tension, deform, report), not kept in
+    // memory for write_batch_outputs; such a verb needs -o with a placeholder over several files.
+    bool job_writes_output;
+    const char* pages;       // the option naming each file's HTML page ("-o", "--html"): index.html beside them
+};
+// The verb's row of the table; throws internal_error for a verb that has none.
+const BatchVerb& batch_verb(const std::string& verb);
+
 // One file's result: its row, and what its own run would have printed and written.
 struct BatchFileResult {
     BatchRow row;
@@ -96,6 +114,7 @@ struct BatchFileResult {
     std::string json;        // check --json, lint -o *.json: its document
     std::string output;      // lint -o: what is written there
     std::string package;     // JUnit package of the verb (rigscope.check, rigscope.lint)
+    std::string page;        // report -o, check --html: the page written (for the index)
     CheckRunInfo run;        // when it ran, for the batch report's error suites
 };
 
@@ -107,6 +126,7 @@ struct BatchResult {
     std::string counts;                    // "batch: 10 files: 7 pass, 2 fail, 1 error"
     int task_index = 0, task_count = 1;    // --task I/N (0/1 without)
     std::size_t batch_files = 0;           // the files of every task together
+    std::string index;                     // index.html of the pages (batch_index_path), "" for none
 };
 
 // The counts line of a batch's rows and its exit code (the worst row's), set on r.
@@ -127,6 +147,15 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
 // A file that fails to load or run is its row's error; the batch never stops at one.
 BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& check);
 
+// The tension job (run_tension, with its extremes kept for the row) over every input, each file
+// writing -o by placeholder ({stem}.csv, {relpath}_####.glb) as it streams; its format from
+// --format or each name's extension. Without -o, refused: one file's map can be large.
+BatchResult run_tension_batch(const BatchOptions& opt, const TensionJobOptions& tension);
+
+// The report job over every input, a page per file by -o's placeholder, and index.html beside
+// the pages (in their deepest common folder) listing each file with its status and worst T.
+BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& report);
+
 // The lint job over every input, as above; `format` text or json (lint's --format, "" by -o's
 // extension) and `listed` as lint's --list.
 struct LintBatchOptions {
@@ -144,6 +173,12 @@ std::string batch_summary(const BatchResult& r, const std::string& path);
 std::string batch_summary_csv(const BatchResult& r);
 std::string batch_summary_json(const BatchResult& r);
 std::string batch_junit(const BatchResult& r);
+// The index.html of a batch's pages (report -o, check --html; "" for none, and for a --task
+// slice, whose index would list part of the batch): where it is
+// written, and the page, a row per file linking its page (relative to the index) with its status,
+// worst T (the extreme farthest from 1) and where, or its one-line message.
+std::string batch_index_path(const BatchOptions& opt, const std::string& verb, const std::vector<BatchInput>& inputs);
+std::string batch_index_html(const BatchResult& r, const std::string& index_path);
 // The text for stdout: each file's report under a "==> relpath <==" line, as `head` names files.
 std::string batch_report_text(const BatchResult& r);
 
