@@ -128,8 +128,28 @@ void add_batch_calls(py::module_& m) {
                     r = run_report_batch(opt, job);
                     write_batch_outputs(opt, r);
                 }
+            } else if (verb == "info" || verb == "deform") {
+                if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty() || !opt.junit.empty())
+                    throw Error(kExitUsage, "batch " + verb + ": limits, measure=, lint=, strict=, json= and junit= are check's (" + verb + " judges nothing)");
+                if (verb == "info") {
+                    if (frames || rom) throw Error(kExitUsage, "batch info: frames= and rom= are not info's (it reads no frame)");
+                    if (format && *format != "text" && *format != "json") throw Error(kExitUsage, "batch info: format= is text or json, not " + *format);
+                    InfoJobOptions job;
+                    job.input = input;
+                    job.json = format && *format == "json";
+                    py::gil_scoped_release release;
+                    r = run_info_batch(opt, job);
+                    write_batch_outputs(opt, r);
+                } else {
+                    DeformJobOptions job;
+                    job.input = input;
+                    job.format = format.value_or("");
+                    py::gil_scoped_release release;
+                    r = run_deform_batch(opt, job);
+                    write_batch_outputs(opt, r);
+                }
             } else {
-                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension or report)");
+                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension, report, info or deform)");
             }
             py::list rows;
             for (const BatchFileResult& f : r.files) rows.append(row_dict(f.row));
@@ -140,7 +160,7 @@ void add_batch_calls(py::module_& m) {
         py::arg("rom") = false, py::arg("lint") = false, py::arg("strict") = false, py::arg("mesh") = py::none(), py::arg("jobs") = 1u,
         py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
         py::arg("summary") = py::none(), py::arg("format") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
-        "Runs check, lint, tension or report over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
+        "Runs check, lint, tension, report, info or deform over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
         "output by placeholder; returns a row per file (dicts, the summary's)");
 }
 

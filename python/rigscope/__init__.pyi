@@ -139,8 +139,8 @@ def merge(out: PathArg, chunks: Sequence[PathArg], *, junit: Optional[PathArg] =
 
 # --- Rig CI over many files (batch_calls.cpp) ------------------------------------------------------
 # paths: files, folders (searched for .fbx .gltf .glb .dae .usd*) and "@list.txt"; verb "check",
-# "lint", "tension" or "report" (tension and report need output= with a placeholder; format= as
-# --format). Returns a row per file, as `--summary s.json` writes its
+# "lint", "tension", "report", "info" or "deform" (tension, report and deform need output= with a
+# placeholder; format= as --format). Returns a row per file, as `--summary s.json` writes its
 # "files": file, path, status ("pass", "fail", "ok" for a verb that judges nothing, "error",
 # "not checked"), exit_code, frames, meshes, vertices, min_t and
 # max_t ({value, mesh, vertex, frame} or None), past ({limit: file vertices}), lint

@@ -46,6 +46,8 @@ const BatchVerb kVerbs[] = {
     {"lint", true, false, nullptr},
     {"tension", false, true, nullptr},
     {"report", false, true, "-o"},
+    {"info", false, false, nullptr},
+    {"deform", false, true, nullptr},
 };
 
 std::string comparable(const std::string& path) {

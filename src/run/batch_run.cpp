@@ -306,6 +306,48 @@ BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& re
         [&](const BatchInput& in) { file_job(in).validate(); });
 }
 
+BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info) {
+    auto file_job = [&](const BatchInput& in) {
+        InfoJobOptions job = info;
+        job.input.file = in.path;
+        job.out = opt.output.empty() ? "-" : expand_placeholders(opt.output, in);
+        return job;
+    };
+    return run_batch(
+        opt, "info",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const InfoJobResult result = run_info_job(file_job(in));
+            f.output = result.text;
+            f.report = opt.output.empty() ? result.text : "";
+            f.row.exit_code = kExitOk;
+            f.row.meshes = result.meshes;
+            f.row.vertices = result.vertices;
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& deform) {
+    if (!deform.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    auto file_job = [&](const BatchInput& in) {
+        DeformJobOptions job = deform;
+        job.input.file = in.path;
+        job.input.threads = threads_per_file(opt, deform.input.threads);
+        job.out = expand_placeholders(opt.output, in);
+        job.format = output_format(deform.format, job.out, "csv");
+        return job;
+    };
+    return run_batch(
+        opt, "deform",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const DeformJobResult result = load_and_run_deform(file_job(in));
+            f.row.exit_code = kExitOk;
+            f.row.frames = result.frames;
+            f.row.meshes = result.meshes;
+            f.row.vertices = result.vertices;
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
 BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint) {
     if (!lint.format.empty() && lint.format != "text" && lint.format != "json")
         throw Error(kExitUsage, "--format: '" + lint.format + "' is not text or json");

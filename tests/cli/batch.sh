@@ -244,5 +244,34 @@ check "report: the refusal names the index" -- grep -q "index.html" "$WORK/err"
 expect 3 "report: a missing viewer is refused before any work" -- env RIGSCOPE_REPORT_BUNDLE="$WORK/no_viewer.html" "$RIGSCOPE" report "$LIB" -o "$WORK/rv/{relpath}.html"
 check "report: the viewer named once, no page" -- bash -c "test \"\$(grep -c no_viewer '$WORK/err')\" = 1 && test ! -e '$WORK/rv'"
 
+# --- info FILE... and deform FILE...: outputs by placeholder, rows ---------------------------------
+expect 3 "info of a folder on stdout" -- "$RIGSCOPE" info "$LIB" --summary "$WORK/i.csv"
+check "info: each file under its name" -- test "$(grep -c '^==> ' "$WORK/out")" -eq 5
+check "info: the file without mesh is ok (info judges nothing), the truncated one an error" -- \
+    test "$(cut -d, -f1,3 "$WORK/i.csv" | tail -n +2 | tr '\n' ' ')" = "bend_cylinder.fbx,ok bend_cylinder.glb,ok sub/broken.glb,error sub/cesium_man.gltf,ok sub/walk.fbx,ok "
+check "info: vertices as tension's rows count them" -- test "$(grep ',ok,' "$WORK/i.csv" | grep -v '^sub/walk.fbx,' | cut -d, -f1,6,7)" = "$(grep ',ok,' "$WORK/tj1.csv" | cut -d, -f1,6,7)"
+for j in 1 2; do "$RIGSCOPE" -q info "$LIB" -o "$WORK/ij$j/{relpath}.json" --jobs $j >/dev/null 2>&1; done
+check "info --jobs 1 and 2: the same files" -- diff -r "$WORK/ij1" "$WORK/ij2"
+check "info: each file is info FILE -o's bytes" -- bash -c "'$RIGSCOPE' -q info '$LIB/sub/cesium_man.gltf' -o '$WORK/one_i.json' && cmp -s '$WORK/one_i.json' '$WORK/ij1/sub/cesium_man.gltf.json'"
+expect 2 "info: -o .txt with --json" -- "$RIGSCOPE" info "$LIB" --json -o "$WORK/ix/{relpath}.txt"
+check "info: nothing written on refusal" -- test ! -e "$WORK/ix/bend_cylinder.glb.txt"
+for j in 1 2; do
+    expect 3 "deform of a folder, --jobs $j" -- "$RIGSCOPE" deform "$LIB" -o "$WORK/dj$j/{relpath}.csv" --jobs $j --summary "$WORK/dj$j.csv"
+done
+check "deform --jobs 1 and 2: the same files" -- diff -r "$WORK/dj1" "$WORK/dj2"
+check "deform: the same summary but for time and memory" -- test "$(cut_rows "$WORK/dj1.csv")" = "$(cut_rows "$WORK/dj2.csv")"
+check "deform: each file is deform FILE -o's bytes" -- bash -c "'$RIGSCOPE' -q deform '$LIB/bend_cylinder.fbx' -o '$WORK/one_d.csv' && cmp -s '$WORK/one_d.csv' '$WORK/dj1/bend_cylinder.fbx.csv'"
+check "deform: frames and vertices as its CSV holds them" -- python3 - "$WORK/dj1.csv" "$WORK/dj1" <<'PY2'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["status"] != "ok" or r["meshes"] == "0":
+        continue
+    rows = list(csv.DictReader(open(f"{sys.argv[2]}/{r['file']}.csv")))
+    frames = len({x["frame"] for x in rows})
+    assert int(r["frames"]) == frames and int(r["vertices"]) * frames == len(rows), (r, frames, len(rows))
+PY2
+expect 2 "deform over several files without -o" -- "$RIGSCOPE" deform "$LIB/bend_cylinder.glb" "$LIB/sub/cesium_man.gltf"
+expect 2 "deform: an extension that is neither CSV nor JSON" -- "$RIGSCOPE" deform "$LIB" -o "$WORK/dx/{relpath}.txt"
+check "deform: nothing written on refusal" -- test ! -e "$WORK/dx/bend_cylinder.glb.txt"
 
 finish

@@ -106,9 +106,9 @@ def cli_rows(tmp_path, *args):
     return present(json.load(open(summary))["files"])
 
 
-@pytest.mark.parametrize("verb, ext", [("tension", "csv")])
+@pytest.mark.parametrize("verb, ext", [("tension", "csv"), ("deform", "csv"), ("info", "json")])
 def test_verbs_that_write_a_file_each(library, tmp_path, verb, ext):
-    """tension: each file's output by placeholder, the rows the CLI's summary has."""
+    """tension, deform and info: each file's output by placeholder, the rows the CLI's summary has."""
     out = tmp_path / "py" / ("{relpath}." + ext)
     rows = rigscope.batch([str(library)], verb, output=str(out), jobs=2)
     assert [r["status"] for r in rows] == ["ok", "error", "ok"]  # a verb that judges nothing never says pass

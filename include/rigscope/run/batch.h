@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "rigscope/run/check_run.h"
+#include "rigscope/run/deform_run.h"
+#include "rigscope/run/info_run.h"
 #include "rigscope/run/lint_run.h"
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/tension_job.h"
@@ -155,6 +157,15 @@ BatchResult run_tension_batch(const BatchOptions& opt, const TensionJobOptions& 
 // The report job over every input, a page per file by -o's placeholder, and index.html beside
 // the pages (in their deepest common folder) listing each file with its status and worst T.
 BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& report);
+
+// The info job over every input: each file's text (or JSON, by --json or -o's extension) on
+// stdout under its name, or in -o by placeholder. The row: meshes and vertices (no frame is
+// evaluated).
+BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info);
+
+// The deform job over every input, each file writing -o by placeholder as it streams (its format
+// from --format or the name's extension). The row: frames, meshes, vertices written.
+BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& deform);
 
 // The lint job over every input, as above; `format` text or json (lint's --format, "" by -o's
 // extension) and `listed` as lint's --list.
