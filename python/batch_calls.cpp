@@ -25,6 +25,7 @@ py::dict row_dict(const BatchRow& w) {
     const bool ran = batch_row_ran(w);
     d["file"] = w.relpath;
     d["path"] = w.path;
+    if (!w.partner.empty()) d["new"] = w.partner;
     d["status"] = w.status;
     d["exit_code"] = w.exit_code;
     d["frames"] = ran ? py::object(py::int_(w.frames)) : py::object(py::none());
@@ -69,7 +70,10 @@ void add_batch_calls(py::module_& m) {
            std::optional<double> max_lambda, std::optional<double> min_lambda, std::optional<std::string> measure, std::optional<std::string> frames,
            bool rom, bool lint, bool strict, std::optional<std::string> mesh, unsigned jobs, std::optional<std::string> task,
            std::optional<std::string> junit, std::optional<std::string> json, std::optional<std::string> output,
-           std::optional<std::string> summary, std::optional<std::string> format, double max_memory) {
+           std::optional<std::string> summary, std::optional<std::string> format, std::optional<std::string> against,
+           std::optional<double> max_displacement, std::optional<double> max_t_change, std::optional<std::string> match, double max_memory) {
+            if (verb != "diff" && (against || max_displacement || max_t_change || match))
+                throw Error(kExitUsage, "batch " + verb + ": against=, max_displacement=, max_t_change= and match= are diff's");
             BatchOptions opt;
             opt.inputs = paths;
             opt.jobs = jobs;
@@ -148,8 +152,27 @@ void add_batch_calls(py::module_& m) {
                     r = run_deform_batch(opt, job);
                     write_batch_outputs(opt, r);
                 }
+            } else if (verb == "diff") {
+                if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty())
+                    throw Error(kExitUsage, "batch diff: limits, measure=, lint=, strict= and json= are check's (diff's are max_displacement= and max_t_change=)");
+                DiffBatchOptions d;
+                d.diff.input = input;
+                d.against = given(against, "against=");
+                d.format = format.value_or("");
+                if (match) d.diff.match = *match;
+                if (max_displacement) {
+                    d.diff.max_displacement = *max_displacement;
+                    d.diff.has_displacement = true;
+                }
+                if (max_t_change) {
+                    d.diff.max_t_change = *max_t_change;
+                    d.diff.has_t_change = true;
+                }
+                py::gil_scoped_release release;
+                r = run_diff_batch(opt, d);
+                write_batch_outputs(opt, r);
             } else {
-                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension, report, info or deform)");
+                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension, report, info, deform or diff)");
             }
             py::list rows;
             for (const BatchFileResult& f : r.files) rows.append(row_dict(f.row));
@@ -159,8 +182,9 @@ void add_batch_calls(py::module_& m) {
         py::arg("max_lambda") = py::none(), py::arg("min_lambda") = py::none(), py::arg("measure") = py::none(), py::arg("frames") = py::none(),
         py::arg("rom") = false, py::arg("lint") = false, py::arg("strict") = false, py::arg("mesh") = py::none(), py::arg("jobs") = 1u,
         py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
-        py::arg("summary") = py::none(), py::arg("format") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
-        "Runs check, lint, tension, report, info or deform over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
+        py::arg("summary") = py::none(), py::arg("format") = py::none(), py::arg("against") = py::none(),
+        py::arg("max_displacement") = py::none(), py::arg("max_t_change") = py::none(), py::arg("match") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
+        "Runs check, lint, tension, report, info, deform or diff (pairs: against=DIR, or ['@pairs.txt']) over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
         "output by placeholder; returns a row per file (dicts, the summary's)");
 }
 

@@ -42,12 +42,14 @@ std::vector<PerFileOutput> per_file_outputs(const BatchOptions& opt) {
 
 // Every verb a batch runs, and what differs between them (run/batch.h BatchVerb).
 const BatchVerb kVerbs[] = {
-    {"check", true, false, "--html"},
-    {"lint", true, false, nullptr},
-    {"tension", false, true, nullptr},
-    {"report", false, true, "-o"},
-    {"info", false, false, nullptr},
-    {"deform", false, true, nullptr},
+    // verb      judges writes -o needs -o pages   text beside -o
+    {"check", true, false, false, "--html", false},
+    {"lint", true, false, false, nullptr, false},
+    {"tension", false, true, true, nullptr, false},
+    {"report", false, true, true, "-o", false},
+    {"info", false, false, false, nullptr, false},
+    {"deform", false, true, true, nullptr, false},
+    {"diff", true, true, false, nullptr, true},
 };
 
 std::string comparable(const std::string& path) {
@@ -94,7 +96,10 @@ std::string batch_index_path(const BatchOptions& opt, const std::string& verb, c
 std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchOptions& opt, const std::string& verb,
                                                                     const std::vector<BatchInput>& inputs) {
     std::vector<std::string> input_paths;
-    for (const BatchInput& in : inputs) input_paths.push_back(in.path);
+    for (const BatchInput& in : inputs) {
+        input_paths.push_back(in.path);
+        if (!in.partner.empty()) input_paths.push_back(in.partner);
+    }
     std::vector<std::pair<std::string, std::string>> outputs;
     // Where each output goes, and which option and input put it there: two inputs writing one
     // file are named both.
@@ -194,7 +199,9 @@ std::string batch_summary_json(const BatchResult& r) {
     for (const BatchFileResult& f : r.files) {
         const BatchRow& w = f.row;
         const bool ran = batch_row_ran(w);
-        j.begin_object().member("file", w.relpath).member("path", w.path).member("status", w.status).member("exit_code", w.exit_code);
+        j.begin_object().member("file", w.relpath).member("path", w.path);
+        if (!w.partner.empty()) j.member("new", w.partner);
+        j.member("status", w.status).member("exit_code", w.exit_code);
         if (ran) j.member("frames", w.frames).member("meshes", w.meshes).member("vertices", w.vertices);
         if (w.has_t) {
             for (int side = 0; side < 2; ++side) {
@@ -253,7 +260,10 @@ std::string batch_report_text(const BatchResult& r) {
 
 void write_batch_outputs(const BatchOptions& opt, const BatchResult& r) {
     std::vector<std::string> inputs;
-    for (const BatchInput& in : r.inputs) inputs.push_back(in.path);
+    for (const BatchInput& in : r.inputs) {
+        inputs.push_back(in.path);
+        if (!in.partner.empty()) inputs.push_back(in.partner);
+    }
     std::vector<std::unique_ptr<OutputFile>> files;
     auto write = [&](const std::string& path, const std::string& text) {
         files.push_back(std::make_unique<OutputFile>(path, inputs));

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -132,15 +133,17 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
 // run by `jobs` threads taking files in input order; results kept by index.
 using BatchFileJob = std::function<void(BatchFileResult&, const BatchInput&)>;
 BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFileJob& one,
-                      const std::function<void(const BatchInput&)>& precheck = {}) {
+                      const std::function<void(const BatchInput&)>& precheck = {},
+                      const std::function<std::vector<BatchInput>()>& expand = {}) {
     opt.validate();
     const BatchVerb& traits = batch_verb(verb);
-    if (traits.job_writes_output && opt.output.empty())
+    if (traits.needs_output && opt.output.empty())
         throw Error(kExitUsage, std::string(verb) + " over several inputs writes a file per input: give -o with a placeholder, e.g. -o out/{relpath}" +
                                     (std::string(verb) == "report" ? ".html" : ".csv"));
     BatchResult r;
     r.verb = verb;
-    std::vector<BatchInput> all = expand_batch_inputs(opt.inputs, &std::cin);
+    // The verb's own expansion (diff's pairs), else files, folders and @lists.
+    std::vector<BatchInput> all = expand ? expand() : expand_batch_inputs(opt.inputs, &std::cin);
     r.batch_files = all.size();
     if (!opt.task.empty()) {
         parse_chunk_spec(opt.task, r.task_index, r.task_count);
@@ -161,6 +164,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFile
             BatchFileResult& f = r.files[i];
             f.row.path = r.inputs[i].path;
             f.row.relpath = r.inputs[i].relpath;
+            f.row.partner = r.inputs[i].partner;
             f.run = start_run_info();
             if (jobs == 1) reset_peak_rss();
             const auto started = std::chrono::steady_clock::now();
@@ -346,6 +350,52 @@ BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& de
             f.row.vertices = result.vertices;
         },
         [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff) {
+    if (!diff.diff.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one pair's frames: a batch splits its pairs with --task I/N");
+    // The format of each pair's -o, by the rule of `rigscope diff OLD NEW -o NAME`.
+    auto format_of = [&](const std::string& out) {
+        const std::string format = output_format(diff.format, out, "csv");
+        if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
+        return format;
+    };
+    return run_batch(
+        opt, "diff",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            f.package = "rigscope.diff";
+            std::error_code ec;
+            if (!diff.against.empty() && !std::filesystem::exists(in.partner, ec))
+                throw bad_input(in.path, "no partner under " + diff.against + " (" + in.partner + " does not exist)");
+            DiffOptions job = diff.diff;
+            job.input.file = in.path;
+            job.new_file = in.partner;
+            job.input.threads = threads_per_file(opt, diff.diff.input.threads);
+            const DiffResult result = run_diff(job);
+            if (!opt.output.empty()) {
+                const std::string out = expand_placeholders(opt.output, in);
+                const std::string format = format_of(out);
+                OutputFile file(out, result.paths);
+                if (format == "csv") write_diff_csv(result, file);
+                if (format == "json") write_diff_json(result, file);
+                if (format == "gltf") write_diff_gltf(result, file);
+                file.commit();
+            }
+            f.report = result.verdict.report;
+            f.junit = result.verdict.junit;
+            f.row.exit_code = result.verdict.failed ? kExitCheckFailed : kExitOk;
+            f.row.frames = result.frames.size();
+            f.row.meshes = result.meshes.size();
+            for (const DiffMeshResult& m : result.meshes) f.row.vertices += m.vertex.size();
+        },
+        [&](const BatchInput& in) {
+            DiffOptions job = diff.diff;
+            job.input.file = in.path;
+            job.new_file = in.partner;
+            job.validate();
+            if (!opt.output.empty()) format_of(expand_placeholders(opt.output, in));
+        },
+        [&] { return expand_diff_pairs(opt.inputs, diff.against, &std::cin); });
 }
 
 BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint) {

@@ -274,4 +274,61 @@ expect 2 "deform over several files without -o" -- "$RIGSCOPE" deform "$LIB/bend
 expect 2 "deform: an extension that is neither CSV nor JSON" -- "$RIGSCOPE" deform "$LIB" -o "$WORK/dx/{relpath}.txt"
 check "deform: nothing written on refusal" -- test ! -e "$WORK/dx/bend_cylinder.glb.txt"
 
+# --- diff over pairs: --against DIR and @pairs.txt, one JUnit with a suite per pair -------------
+# OLD: two rigs, a truncated file, a file whose partner is missing; NEW: one rig unchanged, the
+# other with the weights of every 37th vertex swapped (a change diff must catch).
+mkdir -p "$WORK/old/sub" "$WORK/new/sub"
+cp data/bend_cylinder.glb "$WORK/old/"
+python3 tests/cli/swap_weights.py data/bend_cylinder.glb "$WORK/new/bend_cylinder.glb" 37 || exit 1
+cp "$CORPUS/khronos/cesium_man.gltf" "$WORK/old/sub/"
+cp "$CORPUS/khronos/cesium_man.gltf" "$WORK/new/sub/"
+head -c 3000 data/bend_cylinder.glb >"$WORK/old/broken.glb"
+cp data/bend_cylinder.glb "$WORK/new/broken.glb"
+cp data/bend_cylinder.glb "$WORK/old/only_old.glb"
+DLIM=(--max-displacement 0.001)
+for j in 1 2; do
+    expect 3 "diff --against, --jobs $j (worst: the truncated and the unpaired files)" -- \
+        "$RIGSCOPE" diff --against "$WORK/new" "$WORK/old" "${DLIM[@]}" --jobs $j --junit "$WORK/dj$j.xml" --summary "$WORK/ds$j.json" -o "$WORK/dd$j/{relpath}.csv"
+done
+check "diff --against: counts on stderr" -- grep -qx "batch: 4 files: 1 pass, 1 fail, 2 error" "$WORK/err"
+check "diff --against: the unpaired file is an error naming its missing partner" -- grep -q "only_old.glb: no partner under .*new/only_old.glb does not exist" "$WORK/err"
+check "diff: JUnit validates against both schemas" -- valid "$WORK/dj1.xml"
+check "diff: JUnit, a suite per pair named by OLD's relative path" -- test "$(grep -o '<testsuite name="[^"]*"' "$WORK/dj1.xml" | tr '\n' ' ')" = \
+    '<testsuite name="bend_cylinder.glb" <testsuite name="broken.glb" <testsuite name="only_old.glb" <testsuite name="sub/cesium_man.gltf" '
+check "diff: the missing partner is an error case of its suite" -- grep -q '<error type="rigscope.diff.error" message="[^"]*no partner under' "$WORK/dj1.xml"
+check "diff --jobs 1 and 2: the same per-vertex outputs" -- diff -r "$WORK/dd1" "$WORK/dd2"
+check "diff --jobs 1 and 2: the same JUnit without timing" -- \
+    cmp -s <(sed -E 's/ (time|timestamp)="[^"]*"//g' "$WORK/dj1.xml") <(sed -E 's/ (time|timestamp)="[^"]*"//g' "$WORK/dj2.xml")
+check "diff: a per-vertex output only for the pairs that ran" -- test "$(cd "$WORK/dd1" && find . -type f | sort | tr '\n' ' ')" = "./bend_cylinder.glb.csv ./sub/cesium_man.gltf.csv "
+# Each pair as `rigscope diff OLD NEW` alone: its exit code, its per-vertex output's bytes, its
+# verdict line, and the row's NEW.
+python3 -c 'import json,sys; [print(f["path"], f["new"], f["status"], f["exit_code"]) for f in json.load(open(sys.argv[1]))["files"]]' "$WORK/ds1.json" >"$WORK/pairs_run"
+while read -r old new status code; do
+    "$RIGSCOPE" -q diff "$old" "$new" "${DLIM[@]}" -o "$WORK/one_diff.csv" >"$WORK/one_diff.txt" 2>/dev/null
+    single=$?
+    check "diff $old: exit code as alone ($single)" -- test "$code" = "$single"
+    [ "$status" = error ] && continue
+    rel=${old#"$WORK/old/"}
+    check "diff $rel: per-vertex output as alone" -- cmp -s "$WORK/one_diff.csv" "$WORK/dd1/$rel.csv"
+    check "diff $rel: the verdict as alone" -- test "$(tail -1 "$WORK/one_diff.txt")" = "$([ "$code" = 0 ] && echo PASS || echo FAIL)"
+done <"$WORK/pairs_run"
+check "diff: the swapped rig fails, the unchanged passes" -- test "$(cut -d' ' -f3 "$WORK/pairs_run" | tr '\n' ' ')" = "fail error error pass "
+# @pairs.txt: the same pairs by list, a tab between paths with spaces; a missing NEW an error row.
+mkdir -p "$WORK/with space"
+cp data/bend_cylinder.glb "$WORK/with space/old one.glb"
+printf '%s %s\n# a comment\n%s\t%s\n%s %s\n' "$WORK/old/bend_cylinder.glb" "$WORK/new/bend_cylinder.glb" \
+    "$WORK/with space/old one.glb" "$WORK/new/sub/../bend_cylinder.glb" "$WORK/old/sub/cesium_man.gltf" "$WORK/new/nothere.gltf" >"$WORK/pairs.txt"
+expect 3 "diff @pairs.txt" -- "$RIGSCOPE" diff "@$WORK/pairs.txt" "${DLIM[@]}" --summary "$WORK/pl.csv" --junit "$WORK/pl.xml"
+check "@pairs: a row per pair, the missing NEW an error" -- test "$(cut -d, -f3 "$WORK/pl.csv" | tail -n +2 | tr '\n' ' ')" = "fail fail error "
+check "@pairs: the missing NEW named" -- grep -q 'nothere.gltf: no such file' "$WORK/pl.csv"
+check "@pairs: JUnit validates" -- valid "$WORK/pl.xml"
+printf '%s\n' "$WORK/old/bend_cylinder.glb" >"$WORK/bad_pairs.txt"
+expect 2 "@pairs: a line without NEW" -- "$RIGSCOPE" diff "@$WORK/bad_pairs.txt" "${DLIM[@]}"
+check "@pairs: the refusal quotes the line" -- grep -q "is not a pair" "$WORK/err"
+expect 2 "diff of two folders without --against" -- "$RIGSCOPE" diff "$WORK/old" "$WORK/new"
+expect 2 "diff --against: one -o for several pairs" -- "$RIGSCOPE" diff --against "$WORK/new" "$WORK/old" -o "$WORK/all.csv"
+expect 2 "diff --against a file" -- "$RIGSCOPE" diff --against "$WORK/new/bend_cylinder.glb" "$WORK/old"
+expect 0 "diff OLD NEW alone: as before" -- "$RIGSCOPE" diff "$WORK/old/sub/cesium_man.gltf" "$WORK/new/sub/cesium_man.gltf" "${DLIM[@]}" --junit "$WORK/alone_d.xml"
+check "diff alone: no batch lines, its suite named by stem" -- bash -c "! grep -q '^==> ' '$WORK/out' && ! grep -q '^batch:' '$WORK/err' && grep -q '<testsuite name=\"cesium_man\"' '$WORK/alone_d.xml'"
+
 finish

@@ -133,3 +133,25 @@ def test_report_pages_and_index(library, tmp_path):
     index = (tmp_path / "pages" / "index.html").read_text()
     assert 'href="bend_cylinder.glb.html"' in index and 'href="sub/cesium_man.gltf.html"' in index
     assert "sub/broken.glb" in index and "truncated GLB" in index and "broken.glb.html" not in index
+
+
+def test_diff_pairs(library, tmp_path):
+    """diff over pairs: each OLD with the file of its relpath under against=; a missing partner is
+    its row's error, not a stop; one JUnit with a suite per pair."""
+    new = tmp_path / "new"
+    (new / "sub").mkdir(parents=True)
+    shutil.copy(library / "bend_cylinder.glb", new)
+    shutil.copy(library / "sub" / "cesium_man.gltf", new / "sub")
+    (tmp_path / "lone.glb").write_bytes((library / "bend_cylinder.glb").read_bytes())
+    shutil.copy(tmp_path / "lone.glb", library / "lone.glb")  # no partner under new/
+    rows = rigscope.batch([str(library)], "diff", against=str(new), max_displacement=0.001, junit=str(tmp_path / "d.xml"))
+    assert [(r["file"], r["status"]) for r in rows] == [("bend_cylinder.glb", "pass"), ("lone.glb", "error"), ("sub/broken.glb", "error"),
+                                                        ("sub/cesium_man.gltf", "pass")]
+    assert rows[0]["new"] == str(new / "bend_cylinder.glb")
+    assert "no partner under" in rows[1]["message"]
+    junit = (tmp_path / "d.xml").read_text()
+    assert junit.count("<testsuite ") == 4 and 'name="sub/cesium_man.gltf"' in junit
+    single = rigscope.diff(str(library / "sub" / "cesium_man.gltf"), str(new / "sub" / "cesium_man.gltf"), max_displacement=0.001)
+    assert rows[3]["vertices"] == sum(len(m.vertex) for m in single.meshes.values())
+    with pytest.raises(rigscope.BadValueError, match="diff's"):
+        rigscope.batch([str(library)], "check", against=str(new))

@@ -15,6 +15,7 @@
 
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/deform_run.h"
+#include "rigscope/run/diff_run.h"
 #include "rigscope/run/info_run.h"
 #include "rigscope/run/lint_run.h"
 #include "rigscope/run/report_run.h"
@@ -28,6 +29,7 @@ namespace rigscope {
 struct BatchInput {
     std::string path;
     std::string relpath;
+    std::string partner;  // diff: NEW, compared with path (OLD); empty for the other verbs
 };
 
 // The extensions a folder is searched for: the formats that carry skins and animation (.fbx,
@@ -42,6 +44,15 @@ bool is_batch_extension(const std::string& path);
 // Throws Error (exit 3) for an argument that does not exist or an unreadable list, Error (exit 2)
 // for an empty result or a folder holding no rig file; before any work.
 std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& args, std::istream* stdin_lines);
+
+// diff over pairs. With `against` (a folder): every OLD the arguments name (files, folders,
+// @lists, as above) is paired with the file of its relpath under `against`, whether or not it
+// exists (a missing partner is that pair's error, not the batch's). Without: `args` is one
+// @pairs.txt (or @-) whose lines are "OLD NEW" (two paths split at white space, or at a tab when
+// a path holds spaces; blank lines and # comments skipped), relpaths taken from the OLDs. Throws
+// Error (exit 2) for a malformed line, an OLD that is a folder or is named twice, a missing
+// `against`; before any work.
+std::vector<BatchInput> expand_diff_pairs(const std::vector<std::string>& args, const std::string& against, std::istream* stdin_lines);
 
 // True when `pattern` holds one of the placeholders {stem} {name} {ext} {relpath} {dir}.
 bool has_placeholder(const std::string& pattern);
@@ -75,6 +86,7 @@ struct BatchOptions {
 // file was not evaluated (status error or not checked).
 struct BatchRow {
     std::string path, relpath;
+    std::string partner;         // diff: NEW (JSON summary "new"; OLD is path)
     std::string status;          // pass, fail (a verb that judges), ok (one that judges nothing: tension...), error, not checked
     int exit_code = 0;           // what `rigscope VERB FILE` alone exits with
     std::string message;         // error and not checked: the one-line message
@@ -100,10 +112,14 @@ bool batch_row_ran(const BatchRow& row);
 struct BatchVerb {
     const char* verb;
     bool judges;             // a verdict (pass/fail); else a file that ran is ok
-    // -o is written by the file's own job as it streams (tension, deform, report), not kept in
-    // memory for write_batch_outputs; such a verb needs -o with a placeholder over several files.
+    // -o is written by the file's own job as it streams (tension, deform, report, diff), not
+    // kept in memory for write_batch_outputs.
     bool job_writes_output;
+    bool needs_output;       // over several files -o with a placeholder is required (what it writes is the point)
     const char* pages;       // the option naming each file's HTML page ("-o", "--html"): index.html beside them
+    // Each file's text goes to stdout even with -o (diff's verdict; lint's and info's text is
+    // what -o holds, tension's, report's and deform's -o is all they write).
+    bool text_beside_output;
 };
 // The verb's row of the table; throws internal_error for a verb that has none.
 const BatchVerb& batch_verb(const std::string& verb);
@@ -166,6 +182,17 @@ BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info);
 // The deform job over every input, each file writing -o by placeholder as it streams (its format
 // from --format or the name's extension). The row: frames, meshes, vertices written.
 BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& deform);
+
+// The diff job over pairs (expand_diff_pairs): each pair runs run_diff (OLD the input, NEW its
+// partner); its text on stdout under OLD's relpath, its JUnit suite in the batch's one report,
+// its per-vertex output in -o by placeholder if given (csv, json or gltf by --format or name).
+// The row: pass or fail by diff's verdict, frames, meshes and compared vertices.
+struct DiffBatchOptions {
+    DiffOptions diff;
+    std::string against;  // --against DIR; empty: the inputs are one @pairs list
+    std::string format;   // diff's --format ("" by -o's name)
+};
+BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff);
 
 // The lint job over every input, as above; `format` text or json (lint's --format, "" by -o's
 // extension) and `listed` as lint's --list.
