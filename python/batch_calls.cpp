@@ -90,6 +90,7 @@ void add_batch_calls(py::module_& m) {
             BatchResult r;
             if (verb == "check") {
                 if (!opt.output.empty()) throw Error(kExitUsage, "batch check: output= is lint's; check writes junit=, json= and summary=");
+                if (format) throw Error(kExitUsage, "batch check: format= is for the verbs that write output= (check's outputs say theirs)");
                 CheckJobOptions c;
                 c.tension.input = input;
                 c.tension.measure = measure.value_or("edge");

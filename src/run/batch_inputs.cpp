@@ -139,7 +139,7 @@ std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& args
         if (!seen.insert(abs.string()).second) continue;  // named twice: taken once, at its first place
         std::string rel = abs.lexically_relative(root).generic_string();
         if (rel.empty() || rel == ".") rel = abs.filename().generic_string();
-        out.push_back({p, rel});
+        out.push_back({p, rel, ""});
     }
     return out;
 }
