@@ -1,5 +1,6 @@
-// Running a batch: each file through its verb's own job (run_check, LintOptions::run), N at once,
-// each result kept at its input's place so the outputs never depend on which finished first.
+// Running a batch: each file through its verb's own job (run_check, run_lint, run_tension,
+// run_report, run_info_job, run_deform, run_diff), N at once, each result kept at its input's
+// place so the outputs never depend on which finished first.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -130,7 +131,8 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
 // The batch's files (this task's slice), outputs checked, each file's options checked by
 // `precheck` (if given: what the verb's job would refuse for that file's names, e.g. an
 // extension that disagrees with the format), all before any work; then each file's job `one`
-// run by `jobs` threads taking files in input order; results kept by index.
+// run by `jobs` threads (input order, or largest first with several); results kept by index.
+// `expand`, if given, is the verb's own reading of the arguments (diff's pairs).
 using BatchFileJob = std::function<void(BatchFileResult&, const BatchInput&)>;
 BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFileJob& one,
                       const std::function<void(const BatchInput&)>& precheck = {},
