@@ -34,7 +34,7 @@ bool is_batch(const BatchOptions& opt) {
 int finish_batch(const BatchOptions& opt, const BatchResult& r) {
     write_batch_outputs(opt, r);
     // Per file as its own run would print it, unless the text went to files (lint -o).
-    if (opt.output.empty() || is_stdout_path(opt.output)) {
+    if (opt.output.empty() || is_stdout_path(opt.output) || batch_verb(r.verb).text_beside_output) {
         OutputFile out("-");
         out.write(batch_report_text(r));
         out.commit();

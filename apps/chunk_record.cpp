@@ -63,8 +63,11 @@ int run_chunk(const CLI::App& cmd, const Runner& inner, RunContext& ctx) {
     }
     if (const std::string format = chunk_format(cmd, run.output); !format.empty())
         if (const std::string why = chunk_refusal(run.command, format, run.options); !why.empty()) throw Error(kExitUsage, why);
+    // Every value: diff's FILE... holds OLD and NEW (CLI11 fills it before NEW).
     for (const char* name : kInputOptions)
-        if (const std::string path = value_of(cmd, name); !path.empty()) run.inputs.emplace_back(name, path);
+        if (const CLI::Option* o = cmd.get_option_no_throw(name); o && o->count() > 0)
+            for (const std::string& path : o->results())
+                if (!path.empty()) run.inputs.emplace_back(name, path);
     ChunkRecord rec;
     try {
         rec = begin_chunk(run, RIGSCOPE_VERSION);

@@ -54,13 +54,6 @@ private:
 // A FrameProgress showing a Progress line for `what`; the line is cleared after the last frame.
 FrameProgress terminal_progress(const char* what);
 
-// Output format from --format, else -o's extension, else `fallback`. Throws Error (usage) when
-// --format and a known extension disagree, naming both, or when an unknown extension is all there is.
-// A glTF output named .gltf is refused too: what is written is binary glTF (.glb).
-std::string output_format(const std::string& format, const std::string& out, const std::string& fallback);
-// The same without the .gltf rule (chunk records name what an earlier run wrote).
-std::string output_format_unchecked(const std::string& format, const std::string& out, const std::string& fallback);
-
 // The rules every command's options share, applied once the command line is parsed and before
 // any work: no option naming a file or a list is given an empty value, no two outputs name one
 // file, and '#' frame patterns appear only where frames are written one file each. Throws Error

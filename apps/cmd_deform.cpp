@@ -1,15 +1,26 @@
 // `rigscope deform`: deformed positions per frame as CSV or JSON.
 #include <memory>
 
+#include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "rigscope/io/output.h"
 #include "rigscope/run/deform_run.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-int run_deform_command(DeformJobOptions opt) {
+struct DeformCommand {
+    DeformJobOptions job;
+    BatchOptions batch;  // FILE... and the batch's options
+};
+
+int run_deform_command(DeformCommand cmd) {
+    cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
+    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_deform_batch(cmd.batch, cmd.job));
+    DeformJobOptions& opt = cmd.job;
+    opt.input.file = cmd.batch.inputs.front();
     opt.format = output_format(opt.format, opt.out, "csv");
     load_and_run_deform(opt, terminal_progress("deform"));
     return kExitOk;
@@ -18,17 +29,19 @@ int run_deform_command(DeformJobOptions opt) {
 }  // namespace
 
 void add_deform_command(CLI::App& app, Runner& run) {
-    auto opt = std::make_shared<DeformJobOptions>();
+    auto command = std::make_shared<DeformCommand>();
+    DeformJobOptions* opt = &command->job;
     opt->format.clear();  // from -o's extension unless --format names one
     CLI::App* cmd = app.add_subcommand("deform", "Deformed vertex positions per frame (CSV or JSON)");
     add_input_options(cmd, opt->input);
+    add_batch_options(cmd, command->batch);
     add_skinning_option(cmd, opt->input);
-    cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout");
+    cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
     cmd->add_option("--format", opt->format, "csv or json (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json"}));
     cmd->add_option("--axes", opt->axes, "Positions in the file's axes ('file', default) or turned to glTF's Y-up ('y-up'); info says which the file has")
         ->check(CLI::IsMember({"file", "y-up"}));
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_deform_command(*opt); }; });
+    cmd->callback([&run, command] { run = [command](RunContext&) { return run_deform_command(*command); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(1, add_deform_command);

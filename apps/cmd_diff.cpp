@@ -3,6 +3,7 @@
 // run is rigscope/run/diff_run.h; this file holds the options and the exit codes.
 #include <memory>
 
+#include "batch_command.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/farm/diff_chunk.h"
@@ -19,9 +20,33 @@ struct DiffCommand {
     std::string junit;
     std::string out;
     std::string format;
+    std::string against;  // --against DIR: every input is an OLD, its NEW the same relpath there
+    BatchOptions batch;   // FILE... (OLD NEW, OLD... with --against, or @pairs.txt) and the batch's options
 };
 
-int run_diff(const DiffCommand& opt, RunContext& ctx) {
+// OLD NEW as before, or a batch of pairs: --against, an @list, a placeholder or a batch option.
+bool is_diff_batch(const DiffCommand& opt, const std::vector<std::string>& args) {
+    if (!opt.against.empty() || args.size() != 2) return true;
+    BatchOptions one = opt.batch;
+    one.inputs = {args[0]};
+    return is_batch(one) || args[1].empty() || args[1][0] == '@';
+}
+
+int run_diff(DiffCommand& opt, RunContext& ctx) {
+    // CLI11 fills FILE... first: NEW holds a value only when it split them.
+    std::vector<std::string> args = opt.batch.inputs;
+    if (!opt.diff.new_file.empty()) args.push_back(opt.diff.new_file);
+    if (is_diff_batch(opt, args)) {
+        opt.batch.inputs = args;
+        opt.batch.junit = opt.junit;
+        opt.batch.output = opt.out == "-" ? "" : opt.out;
+        if (opt.out == "-" || is_stdout_path(opt.out))
+            throw Error(kExitUsage, "diff of several pairs: -o " + opt.out + " cannot hold one output per pair; name a file with a placeholder");
+        DiffBatchOptions d{opt.diff, opt.against, opt.format};
+        return finish_batch(opt.batch, run_diff_batch(opt.batch, d));
+    }
+    opt.diff.input.file = args[0];
+    opt.diff.new_file = args[1];
     const std::string format = opt.out.empty() ? "" : output_format(opt.format, opt.out, "csv");
     if (!format.empty() && format != "csv" && format != "json" && format != "gltf")
         throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
@@ -59,13 +84,16 @@ int run_diff(const DiffCommand& opt, RunContext& ctx) {
 
 void add_diff_command(CLI::App& app, Runner& run) {
     auto opt = std::make_shared<DiffCommand>();
-    CLI::App* cmd = app.add_subcommand("diff", "Rig CI: compare two versions of a rig (FILE is OLD, then NEW) on the same frames");
+    CLI::App* cmd = app.add_subcommand("diff", "Rig CI: compare two versions of a rig (FILE is OLD, then NEW; or pairs: --against DIR OLD..., @pairs.txt) on the same frames");
     DiffOptions& d = opt->diff;
     add_input_options(cmd, d.input);
+    add_batch_options(cmd, opt->batch);
     add_weld_option(cmd, d.input);
     add_skinning_option(cmd, d.input);
     add_threads_option(cmd, d.input);
-    cmd->add_option("NEW", d.new_file, "The changed version of FILE (.fbx, .gltf, .glb, .dae)")->required();
+    cmd->add_option("NEW", d.new_file, "The changed version of FILE (.fbx, .gltf, .glb, .dae)");
+    cmd->add_option("--against", opt->against,
+                    "Several pairs: every FILE (files, folders, @lists) is an OLD, its NEW the file of the same relative path under this folder");
     cmd->add_option("--match", d.match, "Pair vertices by index (default) or by rest position (welded vertices, any order)")
         ->check(CLI::IsMember({"index", "position"}));
     cmd->add_option("--match-tolerance", d.match_tolerance,
@@ -82,7 +110,7 @@ void add_diff_command(CLI::App& app, Runner& run) {
     cmd->add_option("--max-t-change", d.max_t_change, "Fail where a vertex's T changes by more than this")
         ->check(non_negative_number())
         ->each([opt](const std::string&) { opt->diff.has_t_change = true; });
-    cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here");
+    cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
     cmd->add_option("--worst", d.worst, "How many of the worst vertices and frames to list (default 10)")->check(positive_number());
     cmd->add_option("-o,--output", opt->out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
     cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")

@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "rigscope/io/output.h"
 #include "rigscope/run/drive_run.h"
 
 namespace rigscope::cli {

@@ -1,42 +1,44 @@
-// `rigscope info`: what a file holds, as text or JSON (like `gltf-transform inspect`).
+// `rigscope info`: what a file holds, as text or JSON (like `gltf-transform inspect`); the job is
+// the run layer's (rigscope/run/info_run.h).
 #include <memory>
 
+#include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
-#include "rigscope/io/info_report.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/info_run.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-struct InfoOptions {
-    InputOptions input;
-    bool json = false;
-    std::string out = "-";
+struct InfoCommand {
+    InfoJobOptions job;
+    BatchOptions batch;  // FILE... and the batch's options
 };
 
-int run_info(const InfoOptions& opt) {
-    const Input in = load_input(opt.input, false);
-    OutputFile out(opt.out, in.paths);
-    // -o info.json asks for JSON as plainly as --json does.
-    const bool json = opt.json || extension_format(opt.out) == "json";
-    if (const std::string ext = extension_format(opt.out); json && !ext.empty() && ext != "json")
-        throw Error(kExitUsage, opt.out + ": the extension says " + (ext[0] == '.' ? ext.substr(1) : ext) + " but --json says json");
-    out.write(json ? info_json(in.scene, in.meshes, in.weld) : info_text(in.scene, in.meshes, in.weld));
+int run_info(InfoCommand& opt) {
+    opt.batch.output = opt.job.out == "-" ? "" : opt.job.out;
+    if (is_batch(opt.batch)) return finish_batch(opt.batch, run_info_batch(opt.batch, opt.job));
+    opt.job.input.file = opt.batch.inputs.front();
+    const InfoJobResult r = run_info_job(opt.job);
+    OutputFile out(opt.job.out, r.paths);
+    out.write(r.text);
     out.commit();
     return kExitOk;
 }
+
 }  // namespace
 
 void add_info_command(CLI::App& app, Runner& run) {
-    auto opt = std::make_shared<InfoOptions>();
+    auto opt = std::make_shared<InfoCommand>();
     CLI::App* cmd = app.add_subcommand("info", "What a file holds: meshes, skins, clips, units, warnings");
-    add_input_options(cmd, opt->input, false);
-    add_weld_option(cmd, opt->input);
-    cmd->add_flag("--json", opt->json, "JSON instead of text");
-    cmd->add_option("-o,--output", opt->out, "Output file or - for stdout; a .json name writes JSON");
+    add_input_options(cmd, opt->job.input, false);
+    add_batch_options(cmd, opt->batch);
+    add_weld_option(cmd, opt->job.input);
+    cmd->add_flag("--json", opt->job.json, "JSON instead of text");
+    cmd->add_option("-o,--output", opt->job.out, "Output file or - for stdout; a .json name writes JSON (several inputs: with a placeholder, {relpath}.json)");
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_info(*opt); }; });
 }
 

@@ -3,6 +3,7 @@
 // layer's (rigscope/run/report_run.h).
 #include <memory>
 
+#include "batch_command.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "tension_setup.h"
@@ -23,21 +24,37 @@ void add_report_options(CLI::App* cmd, ReportOptions& opt, bool with_worst) {
         ->check(number_in(0.5, 4096.0));
 }
 
+namespace {
+
+struct ReportCommand {
+    ReportJobOptions job;
+    BatchOptions batch;  // FILE... and the batch's options
+};
+
+int run_report_command(ReportCommand& opt) {
+    opt.job.report.viewer = report_viewer_path();
+    opt.batch.output = opt.job.report.out;
+    if (is_batch(opt.batch)) return finish_batch(opt.batch, run_report_batch(opt.batch, opt.job));
+    opt.job.tension.input.file = opt.batch.inputs.front();
+    run_report(opt.job, terminal_progress("report"));
+    return kExitOk;
+}
+
+}  // namespace
+
 void add_report_command(CLI::App& app, Runner& run) {
-    auto opt = std::make_shared<ReportJobOptions>();
+    auto command = std::make_shared<ReportCommand>();
+    ReportJobOptions* opt = &command->job;
     CLI::App* cmd = app.add_subcommand("report", "Self-contained HTML page: animated tension map, worst vertices, T over time");
     add_tension_options(cmd, opt->tension);
+    add_batch_options(cmd, command->batch);
     // The page covers a whole run (the report job refuses a chunk): --help lists only what it takes.
     cmd->remove_option(cmd->get_option("--chunk"));
     add_report_options(cmd, opt->report, true);
-    cmd->add_option("-o,--output", opt->report.out, "The page to write (.html)")->required();
-    cmd->callback([&run, opt] {
-        run = [opt](RunContext&) {
-            opt->report.viewer = report_viewer_path();
-            run_report(*opt, terminal_progress("report"));
-            return kExitOk;
-        };
-    });
+    cmd->add_option("-o,--output", opt->report.out,
+                    "The page to write (.html; several inputs: a page per file by placeholder, out/{relpath}.html, and index.html beside them)")
+        ->required();
+    cmd->callback([&run, command] { run = [command](RunContext&) { return run_report_command(*command); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(7, add_report_command);

@@ -6,8 +6,9 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/io/gltf_writer.h"
 #include "rigscope/core/rivet.h"
+#include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/output.h"
 #include "rigscope/io/rivet_report.h"
 #include "rigscope/run/rivet_run.h"
 

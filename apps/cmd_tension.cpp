@@ -1,7 +1,9 @@
 // `rigscope tension`: the tension map per vertex and frame, as CSV, JSON or vertex-coloured glTF.
 #include <memory>
 
+#include "batch_command.h"
 #include "commands.h"
+#include "rigscope/io/output.h"
 #include "rigscope/run/tension_job.h"
 #include "tension_setup.h"
 
@@ -9,7 +11,16 @@ namespace rigscope::cli {
 
 namespace {
 
-int run_tension_command(TensionJobOptions opt, RunContext& ctx) {
+struct TensionCommand {
+    TensionJobOptions job;
+    BatchOptions batch;  // FILE... and the batch's options
+};
+
+int run_tension_command(TensionCommand cmd, RunContext& ctx) {
+    cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
+    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_tension_batch(cmd.batch, cmd.job));
+    TensionJobOptions& opt = cmd.job;
+    opt.tension.input.file = cmd.batch.inputs.front();
     opt.format = output_format(opt.format, opt.out, "csv");
     TensionJobResult r = load_and_run_tension(opt, terminal_progress("tension"), terminal_progress("tension (range)"));
     for (auto& s : r.chunk_state) ctx.chunk_state.push_back(std::move(s));
@@ -19,10 +30,12 @@ int run_tension_command(TensionJobOptions opt, RunContext& ctx) {
 }  // namespace
 
 void add_tension_command(CLI::App& app, Runner& run) {
-    auto opt = std::make_shared<TensionJobOptions>();
+    auto command = std::make_shared<TensionCommand>();
+    TensionJobOptions* opt = &command->job;
     opt->format.clear();  // from -o's extension unless --format names one
     CLI::App* cmd = app.add_subcommand("tension", "Tension map per vertex and frame: T, compress, stretch (CSV, JSON, glTF)");
     add_tension_options(cmd, opt->tension);
+    add_batch_options(cmd, command->batch);
     cmd->add_option("--vertices", opt->vertices, "Vertex ids for CSV rows and JSON series: 12,40,100..110");
     cmd->add_option("--auto-range", opt->auto_range,
                     "Two passes: set t_s and t_c from the observed extremes (or this percentile of per-vertex extremes)")
@@ -35,8 +48,9 @@ void add_tension_command(CLI::App& app, Runner& run) {
         ->check(CLI::IsMember({"maps", "t"}));
     cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
-    cmd->add_option("-o,--output", opt->out, "Output file, - for stdout; glTF: out_####.glb writes one file per frame");
-    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_tension_command(*opt, ctx); }; });
+    cmd->add_option("-o,--output", opt->out,
+                    "Output file, - for stdout; glTF: out_####.glb writes one file per frame (several inputs: with a placeholder, out/{relpath}.csv)");
+    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_tension_command(*command, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(2, add_tension_command);

@@ -22,9 +22,10 @@ using namespace rigscope;
 // A row as the summary's JSON has it, with None where the CSV leaves a field empty.
 py::dict row_dict(const BatchRow& w) {
     py::dict d;
-    const bool ran = w.status == "pass" || w.status == "fail";
+    const bool ran = batch_row_ran(w);
     d["file"] = w.relpath;
     d["path"] = w.path;
+    if (!w.partner.empty()) d["new"] = w.partner;
     d["status"] = w.status;
     d["exit_code"] = w.exit_code;
     d["frames"] = ran ? py::object(py::int_(w.frames)) : py::object(py::none());
@@ -69,7 +70,10 @@ void add_batch_calls(py::module_& m) {
            std::optional<double> max_lambda, std::optional<double> min_lambda, std::optional<std::string> measure, std::optional<std::string> frames,
            bool rom, bool lint, bool strict, std::optional<std::string> mesh, unsigned jobs, std::optional<std::string> task,
            std::optional<std::string> junit, std::optional<std::string> json, std::optional<std::string> output,
-           std::optional<std::string> summary, double max_memory) {
+           std::optional<std::string> summary, std::optional<std::string> format, std::optional<std::string> against,
+           std::optional<double> max_displacement, std::optional<double> max_t_change, std::optional<std::string> match, double max_memory) {
+            if (verb != "diff" && (against || max_displacement || max_t_change || match))
+                throw Error(kExitUsage, "batch " + verb + ": against=, max_displacement=, max_t_change= and match= are diff's");
             BatchOptions opt;
             opt.inputs = paths;
             opt.jobs = jobs;
@@ -86,6 +90,7 @@ void add_batch_calls(py::module_& m) {
             BatchResult r;
             if (verb == "check") {
                 if (!opt.output.empty()) throw Error(kExitUsage, "batch check: output= is lint's; check writes junit=, json= and summary=");
+                if (format) throw Error(kExitUsage, "batch check: format= is for the verbs that write output= (check's outputs say theirs)");
                 CheckJobOptions c;
                 c.tension.input = input;
                 c.tension.measure = measure.value_or("edge");
@@ -101,11 +106,74 @@ void add_batch_calls(py::module_& m) {
                 LintBatchOptions l;
                 l.input = input;
                 l.lint.strict = strict;
+                l.format = format.value_or("");
                 py::gil_scoped_release release;
                 r = run_lint_batch(opt, l);
                 write_batch_outputs(opt, r);
+            } else if (verb == "tension" || verb == "report") {
+                // Verbs that judge nothing: no limits to count, no JUnit to write.
+                if (max_stretch || max_compress || max_lambda || min_lambda || lint || strict || !opt.json.empty() || !opt.junit.empty())
+                    throw Error(kExitUsage, "batch " + verb + ": limits, lint=, strict=, json= and junit= are check's (" + verb + " judges nothing)");
+                TensionOptions t;
+                t.input = input;
+                t.measure = measure.value_or("edge");
+                if (verb == "tension") {
+                    TensionJobOptions job;
+                    job.tension = t;
+                    job.format = format.value_or("");
+                    py::gil_scoped_release release;
+                    r = run_tension_batch(opt, job);
+                    write_batch_outputs(opt, r);
+                } else {
+                    if (format && *format != "html") throw Error(kExitUsage, "batch report: a page is html, not " + *format);
+                    ReportJobOptions job;
+                    job.tension = t;
+                    job.report.viewer = package_viewer();
+                    py::gil_scoped_release release;
+                    r = run_report_batch(opt, job);
+                    write_batch_outputs(opt, r);
+                }
+            } else if (verb == "info" || verb == "deform") {
+                if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty() || !opt.junit.empty())
+                    throw Error(kExitUsage, "batch " + verb + ": limits, measure=, lint=, strict=, json= and junit= are check's (" + verb + " judges nothing)");
+                if (verb == "info") {
+                    if (frames || rom) throw Error(kExitUsage, "batch info: frames= and rom= are not info's (it reads no frame)");
+                    if (format && *format != "text" && *format != "json") throw Error(kExitUsage, "batch info: format= is text or json, not " + *format);
+                    InfoJobOptions job;
+                    job.input = input;
+                    job.json = format && *format == "json";
+                    py::gil_scoped_release release;
+                    r = run_info_batch(opt, job);
+                    write_batch_outputs(opt, r);
+                } else {
+                    DeformJobOptions job;
+                    job.input = input;
+                    job.format = format.value_or("");
+                    py::gil_scoped_release release;
+                    r = run_deform_batch(opt, job);
+                    write_batch_outputs(opt, r);
+                }
+            } else if (verb == "diff") {
+                if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty())
+                    throw Error(kExitUsage, "batch diff: limits, measure=, lint=, strict= and json= are check's (diff's are max_displacement= and max_t_change=)");
+                DiffBatchOptions d;
+                d.diff.input = input;
+                d.against = given(against, "against=");
+                d.format = format.value_or("");
+                if (match) d.diff.match = *match;
+                if (max_displacement) {
+                    d.diff.max_displacement = *max_displacement;
+                    d.diff.has_displacement = true;
+                }
+                if (max_t_change) {
+                    d.diff.max_t_change = *max_t_change;
+                    d.diff.has_t_change = true;
+                }
+                py::gil_scoped_release release;
+                r = run_diff_batch(opt, d);
+                write_batch_outputs(opt, r);
             } else {
-                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check or lint)");
+                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension, report, info, deform or diff)");
             }
             py::list rows;
             for (const BatchFileResult& f : r.files) rows.append(row_dict(f.row));
@@ -115,8 +183,10 @@ void add_batch_calls(py::module_& m) {
         py::arg("max_lambda") = py::none(), py::arg("min_lambda") = py::none(), py::arg("measure") = py::none(), py::arg("frames") = py::none(),
         py::arg("rom") = false, py::arg("lint") = false, py::arg("strict") = false, py::arg("mesh") = py::none(), py::arg("jobs") = 1u,
         py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
-        py::arg("summary") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
-        "Runs check or lint over files, folders and @lists as `rigscope check FILE...` does; returns a row per file (dicts, the summary's)");
+        py::arg("summary") = py::none(), py::arg("format") = py::none(), py::arg("against") = py::none(),
+        py::arg("max_displacement") = py::none(), py::arg("max_t_change") = py::none(), py::arg("match") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
+        "Runs check, lint, tension, report, info, deform or diff (pairs: against=DIR, or ['@pairs.txt']) over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
+        "output by placeholder; returns a row per file (dicts, the summary's)");
 }
 
 }  // namespace rigscope_python

@@ -1,4 +1,4 @@
-// rigscope.batch(paths, "check" | "lint", **options): the run layer's batch job
+// rigscope.batch(paths, VERB, **options), VERB check, lint, tension, report, info, deform or diff: the run layer's batch job
 // (rigscope/run/batch.h) from Python, returning the summary's rows as dicts.
 #pragma once
 

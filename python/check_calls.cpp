@@ -23,7 +23,7 @@
 #define RIGSCOPE_REPORT_VIEWER ""
 #endif
 
-namespace {
+namespace rigscope_python {
 
 // The report page's template travels with the package (python/CMakeLists.txt copies it beside
 // the extension, setup.py into the wheel), so a pip-installed module finds it wherever pip put
@@ -35,9 +35,6 @@ std::string package_viewer() {
     return std::ifstream(packaged).good() ? packaged : std::string(RIGSCOPE_REPORT_VIEWER);
 }
 
-}  // namespace
-
-namespace rigscope_python {
 
 using namespace rigscope;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include <pybind11/pybind11.h>
 
@@ -18,5 +19,8 @@ void add_check_calls(pybind11::module_& m);
 // given (None leaves it off).
 void set_check_limits(rigscope::CheckJobOptions& opt, const std::optional<double>& max_stretch, const std::optional<double>& max_compress,
                       const std::optional<double>& max_lambda, const std::optional<double>& min_lambda);
+
+// The report page's viewer template as the installed package finds it (check_calls.cpp).
+std::string package_viewer();
 
 }  // namespace rigscope_python

@@ -286,3 +286,39 @@ print(f"binary FBX: load {own[0]:.3f} s, wall {own[1]:.3f} s, peak RSS {own[2]:.
 print(f"ASCII FBX:  load {ai[0]:.3f} s, wall {ai[1]:.3f} s, peak RSS {ai[2]:.1f} MB")
 print(f"ASCII / binary: load {ai[0] / own[0]:.2f}x, wall {ai[1] / own[1]:.2f}x, peak RSS {ai[2] / own[2]:.2f}x")
 PY
+
+# -- A library batch (issue 41: "a batch of the corpus's skinned files with --jobs 2 takes at most
+# 0.6 of the wall time of one process per file, one after another"): `check --rom` over every
+# corpus file `info` finds a skinned mesh in, as one batch with --jobs 2 and as one process per
+# file in turn (each with every core for its frames), alternating, best of 3. A figure only: no
+# test depends on it (the machine may be shared).
+echo "== a library batch: check --rom over the corpus's skinned files, --jobs 2 vs a process per file (best of 3)"
+find "$RIGSCOPE_CORPUS" -type f \( -iname '*.fbx' -o -iname '*.glb' -o -iname '*.gltf' -o -iname '*.dae' -o -iname '*.usd' \
+    -o -iname '*.usda' -o -iname '*.usdc' -o -iname '*.usdz' \) | sort >"$out/corpus_files.txt"
+# The corpus's broken files (its hostile inputs) are error rows of this listing, not a stop.
+"$build/rigscope" -q info "@$out/corpus_files.txt" --json -o "$out/info/{relpath}.json" --summary "$out/info.csv" >/dev/null 2>&1 || true
+"$python" - "$out" >"$out/skinned.txt" <<'PY'
+import csv, json, sys
+out = sys.argv[1]
+for r in csv.DictReader(open(f"{out}/info.csv")):
+    if r["status"] == "ok" and int(r["vertices"]) > 0 and json.load(open(f"{out}/info/{r['file']}.json")).get("skins"):
+        print(r["path"])
+PY
+rom=(--rom --max-stretch 0.5 --max-compress 2)
+now() { date +%s.%N; }
+for i in 1 2 3; do
+    t0=$(now)
+    "$build/rigscope" -q check "@$out/skinned.txt" "${rom[@]}" --jobs 2 >/dev/null 2>&1 || true  # exit 1: some files fail
+    t1=$(now)
+    while read -r f; do "$build/rigscope" -q check "$f" "${rom[@]}" >/dev/null 2>&1 || true; done <"$out/skinned.txt"
+    t2=$(now)
+    echo "$t0 $t1 $t2" >>"$out/library_batch"
+done
+"$python" - "$out" "$(wc -l <"$out/skinned.txt")" <<'PY'
+import sys
+out, n = sys.argv[1], int(sys.argv[2])
+runs = [tuple(map(float, l.split())) for l in open(f"{out}/library_batch")]
+batch, alone = min(b - a for a, b, _ in runs), min(c - b for _, b, c in runs)
+print(f"library batch, check --rom over {n} skinned corpus files: --jobs 2 {batch:.3f} s wall, a process per file one after "
+      f"another {alone:.3f} s; ratio {batch / alone:.2f} (issue 41: at most 0.6)")
+PY

@@ -138,9 +138,13 @@ class CheckResult:
 def merge(out: PathArg, chunks: Sequence[PathArg], *, junit: Optional[PathArg] = None) -> Dict[str, Any]: ...
 
 # --- Rig CI over many files (batch_calls.cpp) ------------------------------------------------------
-# paths: files, folders (searched for .fbx .gltf .glb .dae .usd*) and "@list.txt"; verb "check"
-# or "lint". Returns a row per file, as `--summary s.json` writes its "files": file, path,
-# status ("pass", "fail", "error", "not checked"), exit_code, frames, meshes, vertices, min_t and
+# paths: files, folders (searched for .fbx .gltf .glb .dae .usd*) and "@list.txt"; verb "check",
+# "lint", "tension", "report", "info", "deform" or "diff" (tension, report and deform need
+# output= with a placeholder; format= as --format; diff pairs each path with the file of its
+# relative path under against=, or reads ["@pairs.txt"], and takes max_displacement=,
+# max_t_change=, match=; its rows also have "new"). Returns a row per file, as `--summary s.json` writes its
+# "files": file, path, status ("pass", "fail", "ok" for a verb that judges nothing, "error",
+# "not checked"), exit_code, frames, meshes, vertices, min_t and
 # max_t ({value, mesh, vertex, frame} or None), past ({limit: file vertices}), lint
 # ({errors, warnings} or None), message, seconds, peak_mib. junit=, json=, output=, summary= write
 # as the CLI's options do (placeholders {stem} {name} {ext} {relpath} {dir}).
@@ -164,6 +168,11 @@ def batch(
     json: Optional[str] = None,
     output: Optional[str] = None,
     summary: Optional[str] = None,
+    format: Optional[str] = None,
+    against: Optional[str] = None,
+    max_displacement: Optional[float] = None,
+    max_t_change: Optional[float] = None,
+    match: Optional[str] = None,
     max_memory: float = 8192.0,
 ) -> List[Dict[str, Any]]: ...
 

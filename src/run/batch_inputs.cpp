@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <system_error>
 
 #include "rigscope/core/error.h"
@@ -138,8 +139,52 @@ std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& args
         if (!seen.insert(abs.string()).second) continue;  // named twice: taken once, at its first place
         std::string rel = abs.lexically_relative(root).generic_string();
         if (rel.empty() || rel == ".") rel = abs.filename().generic_string();
-        out.push_back({p, rel});
+        out.push_back({p, rel, ""});
     }
+    return out;
+}
+
+std::vector<BatchInput> expand_diff_pairs(const std::vector<std::string>& args, const std::string& against, std::istream* stdin_lines) {
+    if (!against.empty()) {
+        std::error_code ec;
+        if (!fs::is_directory(against, ec)) throw Error(kExitUsage, "--against " + against + ": not a folder (it holds the NEW files, by OLD's relative path)");
+        std::vector<BatchInput> out = expand_batch_inputs(args, stdin_lines);
+        for (BatchInput& in : out) in.partner = join(against, in.relpath);
+        return out;
+    }
+    if (args.size() != 1 || args[0].empty() || args[0][0] != '@')
+        throw Error(kExitUsage, "diff of several pairs: give --against DIR with the OLD files, or one @pairs.txt of 'OLD NEW' lines");
+    const std::string list = args[0].substr(1);
+    std::vector<std::string> lines;
+    if (list == "-") {
+        if (stdin_lines) read_list(*stdin_lines, lines);
+    } else {
+        std::ifstream f(list);
+        if (list.empty() || !f) throw bad_input(list.empty() ? args[0] : list, "cannot read the list of pairs");
+        read_list(f, lines);
+    }
+    std::vector<std::string> olds, news;
+    for (const std::string& line : lines) {
+        // A tab splits paths that hold spaces; else the two fields between white space.
+        std::vector<std::string> fields;
+        if (const auto tab = line.find('\t'); tab != std::string::npos) {
+            fields = {line.substr(0, line.find_last_not_of(" \t", tab) + 1), line.substr(line.find_first_not_of(" \t", tab))};
+        } else {
+            std::istringstream words(line);
+            for (std::string w; words >> w;) fields.push_back(w);
+        }
+        if (fields.size() != 2 || fields[0].empty() || fields[1].empty())
+            throw Error(kExitUsage, (list == "-" ? std::string("@-") : list) + ": '" + line +
+                                        "' is not a pair: a line is 'OLD NEW' (a tab between them when a path holds spaces)");
+        std::error_code ec;
+        if (fs::is_directory(fields[0], ec)) throw Error(kExitUsage, list + ": " + fields[0] + " is a folder: a pair names two files (or use --against DIR)");
+        olds.push_back(fields[0]);
+        news.push_back(fields[1]);
+    }
+    if (olds.empty()) throw Error(kExitUsage, "no input: " + list + " names no pair");
+    std::vector<BatchInput> out = expand_batch_inputs(olds, nullptr);
+    if (out.size() != olds.size()) throw Error(kExitUsage, list + ": an OLD file is named twice (each pair's OLD names its report)");
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].partner = news[i];
     return out;
 }
 

@@ -34,6 +34,7 @@ BatchRow row_of(const nlohmann::json& f) {
     BatchRow w;
     w.relpath = f.at("file").get<std::string>();
     w.path = f.at("path").get<std::string>();
+    w.partner = f.value("new", std::string());
     w.status = f.at("status").get<std::string>();
     w.exit_code = f.at("exit_code").get<int>();
     w.frames = f.value("frames", std::size_t{0});
@@ -115,7 +116,7 @@ BatchResult merge_batch_summaries(const std::vector<std::string>& paths) {
         for (const auto& f : task.second.at("files")) {
             BatchFileResult one;
             one.row = row_of(f);
-            r.inputs.push_back({one.row.path, one.row.relpath});
+            r.inputs.push_back({one.row.path, one.row.relpath, one.row.partner});
             r.files.push_back(std::move(one));
         }
     if (r.files.size() != r.batch_files)

@@ -40,6 +40,18 @@ std::vector<PerFileOutput> per_file_outputs(const BatchOptions& opt) {
     return out;
 }
 
+// Every verb a batch runs, and what differs between them (run/batch.h BatchVerb).
+const BatchVerb kVerbs[] = {
+    // verb      judges writes -o needs -o pages   text beside -o
+    {"check", true, false, false, "--html", false},
+    {"lint", true, false, false, nullptr, false},
+    {"tension", false, true, true, nullptr, false},
+    {"report", false, true, true, "-o", false},
+    {"info", false, false, false, nullptr, false},
+    {"deform", false, true, true, nullptr, false},
+    {"diff", true, true, false, nullptr, true},
+};
+
 std::string comparable(const std::string& path) {
     std::error_code ec;
     std::filesystem::path a = std::filesystem::absolute(path, ec);
@@ -53,10 +65,41 @@ void csv_number(std::string& out, bool present, float v) {
 
 }  // namespace
 
+const BatchVerb& batch_verb(const std::string& verb) {
+    for (const BatchVerb& v : kVerbs)
+        if (verb == v.verb) return v;
+    throw internal_error("batch: no table row for the verb '" + verb + "'");
+}
+
+std::string batch_index_path(const BatchOptions& opt, const std::string& verb, const std::vector<BatchInput>& inputs) {
+    const BatchVerb& v = batch_verb(verb);
+    // A --task slice lists only its own files: its index would be overwritten by the next task's.
+    if (!v.pages || inputs.empty() || !opt.task.empty()) return "";
+    const std::string& pattern = std::string(v.pages) == "-o" ? opt.output : opt.html;
+    if (pattern.empty()) return "";
+    // The deepest folder holding every page, by the pages' absolute normal paths, so that each
+    // link is a plain relative path below it.
+    std::filesystem::path root;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const std::filesystem::path folder = std::filesystem::path(comparable(expand_placeholders(pattern, inputs[i]))).parent_path();
+        if (i == 0) {
+            root = folder;
+            continue;
+        }
+        std::filesystem::path common;
+        for (auto a = root.begin(), b = folder.begin(); a != root.end() && b != folder.end() && *a == *b; ++a, ++b) common /= *a;
+        root = common;
+    }
+    return (root / "index.html").string();
+}
+
 std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchOptions& opt, const std::string& verb,
                                                                     const std::vector<BatchInput>& inputs) {
     std::vector<std::string> input_paths;
-    for (const BatchInput& in : inputs) input_paths.push_back(in.path);
+    for (const BatchInput& in : inputs) {
+        input_paths.push_back(in.path);
+        if (!in.partner.empty()) input_paths.push_back(in.partner);
+    }
     std::vector<std::pair<std::string, std::string>> outputs;
     // Where each output goes, and which option and input put it there: two inputs writing one
     // file are named both.
@@ -100,7 +143,8 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
     }
     if (!opt.junit.empty() && !has_placeholder(opt.junit)) take("--junit", opt.junit, nullptr);
     if (!opt.summary.empty()) take("--summary", opt.summary, nullptr);
-    (void)verb;
+    // The index beside the pages: a page named index.html there is refused like any collision.
+    if (const std::string index = batch_index_path(opt, verb, inputs); !index.empty()) take("the index", index, nullptr);
     return outputs;
 }
 
@@ -115,7 +159,7 @@ std::string batch_summary_csv(const BatchResult& r) {
         out += ',';
         append_csv_field(out, w.path);
         out += ',' + w.status + ',' + std::to_string(w.exit_code) + ',';
-        const bool ran = w.status == "pass" || w.status == "fail";
+        const bool ran = batch_row_ran(w);
         for (std::size_t n : {w.frames, w.meshes, w.vertices}) {
             if (ran) append_number(out, static_cast<unsigned long>(n));
             out += ',';
@@ -154,8 +198,10 @@ std::string batch_summary_json(const BatchResult& r) {
     j.member("batch_files", r.batch_files).key("files").begin_array();
     for (const BatchFileResult& f : r.files) {
         const BatchRow& w = f.row;
-        const bool ran = w.status == "pass" || w.status == "fail";
-        j.begin_object().member("file", w.relpath).member("path", w.path).member("status", w.status).member("exit_code", w.exit_code);
+        const bool ran = batch_row_ran(w);
+        j.begin_object().member("file", w.relpath).member("path", w.path);
+        if (!w.partner.empty()) j.member("new", w.partner);
+        j.member("status", w.status).member("exit_code", w.exit_code);
         if (ran) j.member("frames", w.frames).member("meshes", w.meshes).member("vertices", w.vertices);
         if (w.has_t) {
             for (int side = 0; side < 2; ++side) {
@@ -214,7 +260,10 @@ std::string batch_report_text(const BatchResult& r) {
 
 void write_batch_outputs(const BatchOptions& opt, const BatchResult& r) {
     std::vector<std::string> inputs;
-    for (const BatchInput& in : r.inputs) inputs.push_back(in.path);
+    for (const BatchInput& in : r.inputs) {
+        inputs.push_back(in.path);
+        if (!in.partner.empty()) inputs.push_back(in.partner);
+    }
     std::vector<std::unique_ptr<OutputFile>> files;
     auto write = [&](const std::string& path, const std::string& text) {
         files.push_back(std::make_unique<OutputFile>(path, inputs));
@@ -224,13 +273,14 @@ void write_batch_outputs(const BatchOptions& opt, const BatchResult& r) {
     for (std::size_t i = 0; i < r.files.size(); ++i) {
         const BatchFileResult& f = r.files[i];
         // A file that was not judged has no report of its own: its row and the batch JUnit say why.
-        if (f.row.status != "pass" && f.row.status != "fail") continue;
-        if (!opt.output.empty() && !is_stdout_path(opt.output)) write(expand_placeholders(opt.output, r.inputs[i]), f.output);
+        if (!batch_row_ran(f.row)) continue;
+        if (!opt.output.empty() && !is_stdout_path(opt.output) && !batch_verb(r.verb).job_writes_output) write(expand_placeholders(opt.output, r.inputs[i]), f.output);
         if (!opt.json.empty()) write(expand_placeholders(opt.json, r.inputs[i]), f.json);
         if (!opt.junit.empty() && has_placeholder(opt.junit)) write(expand_placeholders(opt.junit, r.inputs[i]), f.junit);
     }
     if (!opt.junit.empty() && !has_placeholder(opt.junit)) write(opt.junit, batch_junit(r));
     if (!opt.summary.empty()) write(opt.summary, batch_summary(r, opt.summary));
+    if (!r.index.empty()) write(r.index, batch_index_html(r, r.index));
     for (auto& f : files) f->commit();
 }
 

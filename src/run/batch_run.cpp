@@ -1,9 +1,11 @@
-// Running a batch: each file through its verb's own job (run_check, LintOptions::run), N at once,
-// each result kept at its input's place so the outputs never depend on which finished first.
+// Running a batch: each file through its verb's own job (run_check, run_lint, run_tension,
+// run_report, run_info_job, run_deform, run_diff), N at once, each result kept at its input's
+// place so the outputs never depend on which finished first.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -19,6 +21,7 @@
 #include "rigscope/io/json_writer.h"
 #include "rigscope/io/lint_report.h"
 #include "rigscope/io/output.h"
+#include "rigscope/io/report_html.h"
 #include "rigscope/run/batch.h"
 
 namespace rigscope {
@@ -45,14 +48,15 @@ void reset_peak_rss() {
 
 // status by the exit code `rigscope VERB FILE` alone gives: 2 is a file the options find nothing
 // to judge in (no animation, no mesh, a --mesh it lacks), 3 and above a file that could not be
-// read or run.
-const char* status_of(int code) {
-    return code == kExitOk ? "pass" : code == kExitCheckFailed ? "fail" : code == kExitUsage ? "not checked" : "error";
+// read or run. A verb that judges nothing never says pass: its file ran, ok.
+const char* status_of(int code, bool judges) {
+    if (code == kExitOk) return judges ? "pass" : "ok";
+    return code == kExitCheckFailed ? "fail" : code == kExitUsage ? "not checked" : "error";
 }
 
 // Runs job(), turning what ends a single run into the row's exit code and message, as main()
 // maps them: the batch goes on.
-void guarded(BatchFileResult& f, const std::function<void()>& job) {
+void guarded(BatchFileResult& f, bool judges, const std::function<void()>& job) {
     auto fail = [&f](int code, const std::string& message) {
         f.row.exit_code = code;
         f.row.message = message;
@@ -74,7 +78,7 @@ void guarded(BatchFileResult& f, const std::function<void()>& job) {
     } catch (const std::exception& e) {
         fail(kExitBadInput, e.what());
     }
-    f.row.status = status_of(f.row.exit_code);
+    f.row.status = status_of(f.row.exit_code, judges);
 }
 
 // The file vertex a welded vertex stands for first, as check's reports list it.
@@ -86,13 +90,12 @@ std::string frame_text(const Frame& f) {
     return s;
 }
 
-// The row's numbers from a check: what was evaluated, where T was lowest and highest (first in
-// mesh and vertex order on ties), and, from check's own JSON verdict, the file vertices past each
-// limit: the batch counts what check judged, it does not judge again.
-void check_row(BatchRow& row, const CheckJobResult& r) {
-    row.frames = r.frames;
-    row.meshes = r.meshes.size();
-    for (const CheckMeshExtremes& m : r.meshes) {
+// The row's numbers from a job's extremes (check's, tension's, report's): what was evaluated,
+// where T was lowest and highest (first in mesh and vertex order on ties).
+void extremes_row(BatchRow& row, const std::vector<CheckMeshExtremes>& meshes, std::size_t frames) {
+    row.frames = frames;
+    row.meshes = meshes.size();
+    for (const CheckMeshExtremes& m : meshes) {
         row.vertices += m.file_ids.size();
         for (std::size_t w = 0; w < m.lo_t.size(); ++w) {
             if (!row.has_t || m.lo_t[w] < row.min_t) {
@@ -110,6 +113,12 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
             row.has_t = true;
         }
     }
+}
+
+// A check's row: its extremes, and, from check's own JSON verdict, the file vertices past each
+// limit: the batch counts what check judged, it does not judge again.
+void check_row(BatchRow& row, const CheckJobResult& r) {
+    extremes_row(row, r.meshes, r.frames);
     const nlohmann::json verdict = nlohmann::json::parse(r.outcome.json);
     for (const auto& l : verdict.at("limits")) row.past.emplace_back(l.at("limit").get<std::string>(), l.at("file_vertices").get<std::size_t>());
     if (r.has_lint) {
@@ -119,13 +128,24 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
     }
 }
 
-// The batch's files (this task's slice), outputs checked, then each file's job `one` run by
-// `jobs` threads taking files in input order; results kept by index.
-BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::function<void(BatchFileResult&, const BatchInput&)>& one) {
+// The batch's files (this task's slice), outputs checked, each file's options checked by
+// `precheck` (if given: what the verb's job would refuse for that file's names, e.g. an
+// extension that disagrees with the format), all before any work; then each file's job `one`
+// run by `jobs` threads (input order, or largest first with several); results kept by index.
+// `expand`, if given, is the verb's own reading of the arguments (diff's pairs).
+using BatchFileJob = std::function<void(BatchFileResult&, const BatchInput&)>;
+BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFileJob& one,
+                      const std::function<void(const BatchInput&)>& precheck = {},
+                      const std::function<std::vector<BatchInput>()>& expand = {}) {
     opt.validate();
+    const BatchVerb& traits = batch_verb(verb);
+    if (traits.needs_output && opt.output.empty())
+        throw Error(kExitUsage, std::string(verb) + " over several inputs writes a file per input: give -o with a placeholder, e.g. -o out/{relpath}" +
+                                    (std::string(verb) == "report" ? ".html" : ".csv"));
     BatchResult r;
     r.verb = verb;
-    std::vector<BatchInput> all = expand_batch_inputs(opt.inputs, &std::cin);
+    // The verb's own expansion (diff's pairs), else files, folders and @lists.
+    std::vector<BatchInput> all = expand ? expand() : expand_batch_inputs(opt.inputs, &std::cin);
     r.batch_files = all.size();
     if (!opt.task.empty()) {
         parse_chunk_spec(opt.task, r.task_index, r.task_count);
@@ -135,18 +155,37 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const std::func
         r.inputs = std::move(all);
     }
     batch_output_paths(opt, verb, r.inputs);
+    r.index = batch_index_path(opt, verb, r.inputs);
+    if (precheck)
+        for (const BatchInput& in : r.inputs) precheck(in);
     r.files.resize(r.inputs.size());
     const unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(1, r.inputs.size()))));
+    // With several at once, the largest files first (by bytes, a stand-in for their work): the
+    // longest job then starts at once instead of running alone at the end while the other
+    // workers idle. Results stay at their input's place, so the order changes no output.
+    std::vector<std::size_t> order(r.inputs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    if (jobs > 1) {
+        std::vector<std::uintmax_t> bytes(order.size(), 0);
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            std::error_code ec;
+            const std::uintmax_t n = std::filesystem::file_size(r.inputs[i].path, ec);
+            bytes[i] = ec ? 0 : n;
+        }
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
+    }
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
-        for (std::size_t i; (i = next++) < r.inputs.size();) {
+        for (std::size_t k; (k = next++) < order.size();) {
+            const std::size_t i = order[k];
             BatchFileResult& f = r.files[i];
             f.row.path = r.inputs[i].path;
             f.row.relpath = r.inputs[i].relpath;
+            f.row.partner = r.inputs[i].partner;
             f.run = start_run_info();
             if (jobs == 1) reset_peak_rss();
             const auto started = std::chrono::steady_clock::now();
-            guarded(f, [&] { one(f, r.inputs[i]); });
+            guarded(f, traits.judges, [&] { one(f, r.inputs[i]); });
             f.row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             f.run.seconds = f.row.seconds;
             f.row.peak_mib = peak_rss_mib();
@@ -179,12 +218,14 @@ void set_batch_counts(BatchResult& r) {
     }
     r.counts = "batch: " + std::to_string(r.files.size()) + (r.files.size() == 1 ? " file" : " files") + ":";
     bool first = true;
-    for (const char* s : {"pass", "fail", "not checked", "error"})
+    for (const char* s : {"pass", "fail", "ok", "not checked", "error"})
         if (counts[s]) {
             r.counts += std::string(first ? " " : ", ") + std::to_string(counts[s]) + " " + s;
             first = false;
         }
 }
+
+bool batch_row_ran(const BatchRow& row) { return row.status == "pass" || row.status == "fail" || row.status == "ok"; }
 
 int batch_exit_rank(int exit_code) {
     switch (exit_code) {
@@ -221,6 +262,8 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         CheckJobOptions probe = check;
         if (!opt.html.empty()) probe.html.out = opt.html;
         probe.validate();
+        // A missing viewer is the installation's fault, not each file's.
+        if (!opt.html.empty()) load_report_viewer(check.html.viewer);
     }
     return run_batch(opt, "check", [&](BatchFileResult& f, const BatchInput& in) {
         f.package = "rigscope.check";
@@ -233,8 +276,143 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         f.junit = result.outcome.junit;
         f.json = result.outcome.json;
         f.row.exit_code = result.outcome.failed ? kExitCheckFailed : kExitOk;
+        if (result.has_html) f.page = result.html.path;
         check_row(f.row, result);
     });
+}
+
+BatchResult run_tension_batch(const BatchOptions& opt, const TensionJobOptions& tension) {
+    if (!tension.tension.input.chunk.empty())
+        throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    // The job's options for one file: its -o by placeholder and the format that name (or
+    // --format) says, by the rule of `rigscope tension FILE -o NAME`.
+    auto file_job = [&](const BatchInput& in) {
+        TensionJobOptions job = tension;
+        job.tension.input.file = in.path;
+        job.tension.input.threads = threads_per_file(opt, tension.tension.input.threads);
+        job.out = expand_placeholders(opt.output, in);
+        job.format = output_format(tension.format, job.out, "csv");
+        job.extremes = true;
+        return job;
+    };
+    return run_batch(
+        opt, "tension",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const TensionJobOptions job = file_job(in);
+            const TensionJobResult result = load_and_run_tension(job);
+            f.row.exit_code = kExitOk;
+            extremes_row(f.row, result.meshes, result.frames);
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& report) {
+    // A missing viewer is the installation's fault, not each file's: refused once, before any work.
+    load_report_viewer(report.report.viewer);
+    auto file_job = [&](const BatchInput& in) {
+        ReportJobOptions job = report;
+        job.tension.input.file = in.path;
+        job.tension.input.threads = threads_per_file(opt, report.tension.input.threads);
+        job.report.out = expand_placeholders(opt.output, in);
+        return job;
+    };
+    return run_batch(
+        opt, "report",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const ReportResult result = run_report(file_job(in));
+            f.row.exit_code = kExitOk;
+            f.page = result.path;
+            extremes_row(f.row, result.meshes, result.frames);
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info) {
+    auto file_job = [&](const BatchInput& in) {
+        InfoJobOptions job = info;
+        job.input.file = in.path;
+        job.out = opt.output.empty() ? "-" : expand_placeholders(opt.output, in);
+        return job;
+    };
+    return run_batch(
+        opt, "info",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const InfoJobResult result = run_info_job(file_job(in));
+            f.output = result.text;
+            f.report = opt.output.empty() ? result.text : "";
+            f.row.exit_code = kExitOk;
+            f.row.meshes = result.meshes;
+            f.row.vertices = result.vertices;
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& deform) {
+    if (!deform.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    auto file_job = [&](const BatchInput& in) {
+        DeformJobOptions job = deform;
+        job.input.file = in.path;
+        job.input.threads = threads_per_file(opt, deform.input.threads);
+        job.out = expand_placeholders(opt.output, in);
+        job.format = output_format(deform.format, job.out, "csv");
+        return job;
+    };
+    return run_batch(
+        opt, "deform",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const DeformJobResult result = load_and_run_deform(file_job(in));
+            f.row.exit_code = kExitOk;
+            f.row.frames = result.frames;
+            f.row.meshes = result.meshes;
+            f.row.vertices = result.vertices;
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff) {
+    if (!diff.diff.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one pair's frames: a batch splits its pairs with --task I/N");
+    // The format of each pair's -o, by the rule of `rigscope diff OLD NEW -o NAME`.
+    auto format_of = [&](const std::string& out) {
+        const std::string format = output_format(diff.format, out, "csv");
+        if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
+        return format;
+    };
+    return run_batch(
+        opt, "diff",
+        [&](BatchFileResult& f, const BatchInput& in) {
+            f.package = "rigscope.diff";
+            std::error_code ec;
+            if (!diff.against.empty() && !std::filesystem::exists(in.partner, ec))
+                throw bad_input(in.path, "no partner under " + diff.against + " (" + in.partner + " does not exist)");
+            DiffOptions job = diff.diff;
+            job.input.file = in.path;
+            job.new_file = in.partner;
+            job.input.threads = threads_per_file(opt, diff.diff.input.threads);
+            const DiffResult result = run_diff(job);
+            if (!opt.output.empty()) {
+                const std::string out = expand_placeholders(opt.output, in);
+                const std::string format = format_of(out);
+                OutputFile file(out, result.paths);
+                if (format == "csv") write_diff_csv(result, file);
+                if (format == "json") write_diff_json(result, file);
+                if (format == "gltf") write_diff_gltf(result, file);
+                file.commit();
+            }
+            f.report = result.verdict.report;
+            f.junit = result.verdict.junit;
+            f.row.exit_code = result.verdict.failed ? kExitCheckFailed : kExitOk;
+            f.row.frames = result.frames.size();
+            f.row.meshes = result.meshes.size();
+            for (const DiffMeshResult& m : result.meshes) f.row.vertices += m.vertex.size();
+        },
+        [&](const BatchInput& in) {
+            DiffOptions job = diff.diff;
+            job.input.file = in.path;
+            job.new_file = in.partner;
+            job.validate();
+            if (!opt.output.empty()) format_of(expand_placeholders(opt.output, in));
+        },
+        [&] { return expand_diff_pairs(opt.inputs, diff.against, &std::cin); });
 }
 
 BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint) {

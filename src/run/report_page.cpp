@@ -258,6 +258,8 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
     r.shown = d.shown.size();
     r.t_bits = d.t_bits;
     r.subsample_reason = d.subsample_reason;
+    for (std::size_t m = 0; m < nm; ++m)
+        r.meshes.push_back(check_mesh_extremes(in.scene.meshes[meshes[m].mesh].name, ext, m, meshes[m].topo.welded_of, in.frames));
     return r;
 }
 

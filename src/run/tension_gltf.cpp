@@ -134,7 +134,8 @@ std::vector<VertexAttribute> measure_attributes(const MeshTension& mt, const std
 }  // namespace
 
 void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const std::string& pattern,
-                        bool bake_max, TensionColor color, const FrameProgress& progress) {
+                        bool bake_max, TensionColor color, const FrameProgress& progress,
+                        const std::function<void(std::size_t)>& each) {
     check_tension_gltf_path(pattern, in.frames.size(), bake_max);
     const std::size_t nm = meshes.size();
     std::vector<std::vector<Eigen::Vector3f>> positions(nm);
@@ -158,7 +159,8 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
         }
         bool first_frame = true;
         for_each_tension_frame(
-            in, meshes, [&](std::size_t) {
+            in, meshes, [&](std::size_t fi) {
+            if (each) each(fi);
             for (std::size_t m = 0; m < nm; ++m) {
                 const MeshTension& mt = meshes[m];
                 for (std::size_t w = 0; w < mt.t_area.size(); ++w)
@@ -194,6 +196,7 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
     std::vector<std::unique_ptr<OutputFile>> files;
     for_each_tension_frame(
         in, meshes, [&](std::size_t fi) {
+        if (each) each(fi);
         for (std::size_t m = 0; m < nm; ++m) {
             positions[m] = meshes[m].deformed;
             t[m] = meshes[m].t;

@@ -9,10 +9,12 @@
 #include "rigscope/core/error.h"
 #include "rigscope/core/vertex_list.h"
 #include "rigscope/farm/tension_chunk.h"
+#include "rigscope/io/check_report.h"
 #include "rigscope/io/deform_output.h"
 #include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
 #include "rigscope/run/check_run.h"
+#include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_gltf.h"
 
 namespace rigscope {
@@ -69,8 +71,29 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
         spdlog::info("auto range (percentile {}): t_s = {}, t_c = {}", *opt.auto_range, r.run.range.t_s, r.run.range.t_c);
     }
 
+    // Each vertex's extremes over the written pass, by the one tracker check and report use:
+    // per file vertex the tracker's and the result's copies, as check charges them.
+    VertexTensionExtremes seen;
+    if (opt.extremes) {
+        double vertices = 0;
+        for (int m : in.meshes) vertices += double(in.scene.meshes[m].vertex_count());
+        check_run_budget(in, opt.tension, static_cast<std::uint64_t>(96 * vertices), "tension");
+        seen.reset(meshes, false);
+    }
+    auto track = [&](std::size_t fi) {
+        if (opt.extremes)
+            for (std::size_t m = 0; m < meshes.size(); ++m) seen.add(m, meshes[m], static_cast<std::uint32_t>(fi));
+    };
+    auto keep_seen = [&] {
+        if (opt.extremes)
+            for (std::size_t m = 0; m < meshes.size(); ++m)
+                r.meshes.push_back(check_mesh_extremes(in.scene.meshes[meshes[m].mesh].name, seen, m, meshes[m].topo.welded_of, in.frames));
+    };
+
     if (opt.format == "gltf") {
-        write_tension_gltf(in, meshes, r.run, opt.out, opt.bake_max, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps, progress);
+        write_tension_gltf(in, meshes, r.run, opt.out, opt.bake_max, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps, progress,
+                           track);
+        keep_seen();
         return r;
     }
     if (opt.format == "csv" && opt.vertices.empty()) {
@@ -88,10 +111,12 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
     sink->begin(r.run, selected);
     for_each_tension_frame(in, meshes, [&](std::size_t fi) {
         sink->frame(in.frames[fi]);
+        track(fi);
         if (keep_extremes)
             for (std::size_t m = 0; m < meshes.size(); ++m) extremes.add(m, meshes[m]);
     }, progress);
     sink->end();
+    keep_seen();
     out.commit();
     if (keep_extremes) r.chunk_state.emplace_back("tension_range", tension_range_state(r.run, mesh_names(in, meshes), extremes));
     return r;

@@ -145,4 +145,190 @@ check "README job: JUnit validates" -- valid "$WORK/ci/reports/rigs.xml"
 check "README job: a summary row per file" -- test "$(tail -n +2 "$WORK/ci/reports/rigs.csv" | wc -l)" -eq 4
 check "README job: a page per judged file" -- test -f "$WORK/ci/reports/sub/cesium_man.gltf.html" -a -f "$WORK/ci/reports/bend_cylinder.fbx.html"
 
+# --- tension FILE...: a map per file by placeholder, the summary's row from each file's own map ---
+# The library once more with a file without mesh (a walk and its skeleton): not checked, like a
+# single `tension` of it (exit 2); the truncated file an error (exit 3), the batch's exit code.
+cp "$CORPUS/pab/walk.fbx" "$LIB/sub/"
+for j in 1 2; do
+    expect 3 "tension of a folder, --jobs $j (worst: the truncated file)" -- \
+        "$RIGSCOPE" tension "$LIB" -o "$WORK/tj$j/{relpath}.csv" --jobs $j --summary "$WORK/tj$j.csv"
+done
+check "tension: counts on stderr" -- grep -qx "batch: 5 files: 3 ok, 1 not checked, 1 error" "$WORK/err"
+check "tension --jobs 1 and 2: the same maps, byte for byte" -- diff -r "$WORK/tj1" "$WORK/tj2"
+check "tension --jobs 1 and 2: the same summary but for time and memory" -- test "$(cut_rows "$WORK/tj1.csv")" = "$(cut_rows "$WORK/tj2.csv")"
+check "tension: a map per file that ran, none for the others" -- test "$(cd "$WORK/tj1" && find . -type f | sort | tr '\n' ' ')" = \
+    "./bend_cylinder.fbx.csv ./bend_cylinder.glb.csv ./sub/cesium_man.gltf.csv "
+check "tension: each map is tension FILE -o's bytes" -- bash -c "'$RIGSCOPE' -q tension '$LIB/sub/cesium_man.gltf' -o '$WORK/one_t.csv' && cmp -s '$WORK/one_t.csv' '$WORK/tj1/sub/cesium_man.gltf.csv'"
+check "tension: the file without mesh is not checked with its message" -- grep -q '^sub/walk.fbx,.*,not checked,2,.*has no mesh' "$WORK/tj1.csv"
+check "tension: the truncated file is an error with its message" -- grep -q '^sub/broken.glb,.*,error,3,.*truncated GLB' "$WORK/tj1.csv"
+# The row against the map it describes: frames and vertices counted in the CSV, min and max T its
+# t column's (the summary prints T as the CSV does, shortest round trip of the float), and the
+# vertex and frame named hold that T.
+python3 - "$WORK/tj1.csv" "$WORK/tj1" >"$WORK/trows" <<'PY2'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["status"] != "ok":
+        continue
+    rows = list(csv.DictReader(open(f"{sys.argv[2]}/{r['file']}.csv")))
+    frames = len({x["frame"] for x in rows})
+    per_frame = len(rows) // frames
+    t = [float(x["t"]) for x in rows]
+    at = {(x["mesh"], x["vertex"], x["frame"]): float(x["t"]) for x in rows}
+    ok = (int(r["frames"]) == frames and int(r["vertices"]) == per_frame and float(r["min_t"]) == min(t) and float(r["max_t"]) == max(t)
+          and at[(r["min_t_mesh"], r["min_t_vertex"], r["min_t_frame"])] == min(t) and at[(r["max_t_mesh"], r["max_t_vertex"], r["max_t_frame"])] == max(t))
+    print(r["file"], "agrees" if ok else f"differs: {dict(r)} frames {frames} vertices {per_frame} min {min(t)} max {max(t)}")
+PY2
+check "tension: three rows checked against their maps" -- test "$(grep -c agrees "$WORK/trows")" -eq 3
+grep -v agrees "$WORK/trows" | head -3
+# Outputs: refused before any work, nothing written.
+expect 2 "tension: two inputs writing one file" -- "$RIGSCOPE" tension "$LIB" -o "$WORK/tc/{stem}.csv"
+check "tension: the refusal names both inputs" -- grep -q "bend_cylinder.fbx and .*bend_cylinder.glb would both write" "$WORK/err"
+check "tension: nothing written on refusal" -- test ! -e "$WORK/tc/bend_cylinder.csv"
+expect 2 "tension over several files without -o" -- "$RIGSCOPE" tension "$LIB/bend_cylinder.glb" "$LIB/sub/cesium_man.gltf"
+check "tension without -o: the hint" -- grep -q "give -o with a placeholder" "$WORK/err"
+expect 2 "tension: one -o for several files" -- "$RIGSCOPE" tension "$LIB/bend_cylinder.glb" "$LIB/sub/cesium_man.gltf" -o "$WORK/all.csv"
+expect 2 "tension: a .gltf name by placeholder (glTF binary is .glb)" -- "$RIGSCOPE" tension "$LIB/bend_cylinder.glb" "$LIB/sub/cesium_man.gltf" -o "$WORK/tg/{stem}.gltf"
+check "tension: nothing written for the .gltf refusal" -- test ! -e "$WORK/tg/bend_cylinder.gltf"
+# glTF frames by placeholder and '#': a file per frame per input, as one file's run names them.
+expect 0 "tension glTF frames by placeholder" -- "$RIGSCOPE" tension "$LIB/bend_cylinder.glb" "$LIB/sub/cesium_man.gltf" -o "$WORK/tglb/{stem}_####.glb" --frames 1..2
+check "tension glTF: two frames per file" -- test -f "$WORK/tglb/bend_cylinder_0001.glb" -a -f "$WORK/tglb/bend_cylinder_0002.glb" -a -f "$WORK/tglb/cesium_man_0002.glb"
+check "tension glTF: stdout holds no binary" -- test "$(grep -c '^==> ' "$WORK/out")" -eq 0
+
+# --- report FILE...: a page per file by placeholder and index.html beside them ------------------
+for j in 1 2; do
+    expect 3 "report of a folder, --jobs $j" -- "$RIGSCOPE" report "$LIB" -o "$WORK/rp$j/{relpath}.html" --jobs $j --summary "$WORK/rp$j.json"
+done
+check "report --jobs 1 and 2: the same pages and index, byte for byte" -- diff -r "$WORK/rp1" "$WORK/rp2"
+check "report: a page per file that ran, the index beside them" -- test "$(cd "$WORK/rp1" && find . -type f | sort | tr '\n' ' ')" = \
+    "./bend_cylinder.fbx.html ./bend_cylinder.glb.html ./index.html ./sub/cesium_man.gltf.html "
+check "report: each page is report FILE -o's but for the run's time" -- bash -c "'$RIGSCOPE' -q report '$LIB/bend_cylinder.glb' -o '$WORK/one_r.html' &&
+    test \"\$(wc -c <'$WORK/one_r.html')\" = \"\$(wc -c <'$WORK/rp1/bend_cylinder.glb.html')\""
+# The index against the summary: a row per file in order, a link to each page that exists (and
+# none for the others), the status, the worst T (the extreme farthest from 1 in log terms) and
+# where, the message of the files that did not run.
+check "report: the index lists each file with its status, worst T and message" -- python3 - "$WORK/rp1/index.html" "$WORK/rp1.json" <<'PY2'
+import html.parser, json, math, os, sys
+class Rows(html.parser.HTMLParser):
+    def __init__(s):
+        super().__init__(); s.rows = []; s.cell = None
+    def handle_starttag(s, tag, attrs):
+        if tag == "tr": s.rows.append({"cells": [], "href": None})
+        if tag == "td": s.cell = ""
+        if tag == "a": s.rows[-1]["href"] = dict(attrs)["href"]
+    def handle_data(s, d):
+        if s.cell is not None: s.cell += d
+    def handle_endtag(s, tag):
+        if tag == "td": s.rows[-1]["cells"].append(s.cell); s.cell = None
+p = Rows(); p.feed(open(sys.argv[1]).read())
+rows = [r for r in p.rows if r["cells"]]
+files = json.load(open(sys.argv[2]))["files"]
+assert [r["cells"][0] for r in rows] == [f["file"] for f in files], rows
+for r, f in zip(rows, files):
+    c = r["cells"]
+    assert c[1] == f["status"], (c, f)
+    if f["status"] == "ok":
+        assert os.path.isfile(os.path.join(os.path.dirname(sys.argv[1]), r["href"])), r
+        worst = max((f["min_t"], f["max_t"]), key=lambda e: (abs(math.log(e["value"])), e is f["max_t"]))
+        assert float(c[2]) == worst["value"] and c[3] == worst["mesh"] and int(c[4]) == worst["vertex"] and c[5] == str(worst["frame"]), (c, worst)
+    else:
+        assert r["href"] is None and c[8] == f["message"], (c, f)
+PY2
+check "report: the index names the truncated file's error" -- grep -q '<td class="s">error</td>.*truncated GLB' "$WORK/rp1/index.html"
+expect 2 "report: two inputs writing one page" -- "$RIGSCOPE" report "$LIB" -o "$WORK/rc/{stem}.html"
+check "report: nothing written on refusal" -- test ! -e "$WORK/rc/index.html" -a ! -e "$WORK/rc/bend_cylinder.html"
+mkdir -p "$WORK/idx"
+cp data/bend_cylinder.glb "$WORK/idx/index.glb"
+cp "$CORPUS/khronos/cesium_man.gltf" "$WORK/idx/"
+expect 2 "report: a page named as the index" -- "$RIGSCOPE" report "$WORK/idx" -o "$WORK/ri/{stem}.html"
+check "report: the refusal names the index" -- grep -q "index.html" "$WORK/err"
+expect 3 "report: a missing viewer is refused before any work" -- env RIGSCOPE_REPORT_BUNDLE="$WORK/no_viewer.html" "$RIGSCOPE" report "$LIB" -o "$WORK/rv/{relpath}.html"
+check "report: the viewer named once, no page" -- bash -c "test \"\$(grep -c no_viewer '$WORK/err')\" = 1 && test ! -e '$WORK/rv'"
+
+# --- info FILE... and deform FILE...: outputs by placeholder, rows ---------------------------------
+expect 3 "info of a folder on stdout" -- "$RIGSCOPE" info "$LIB" --summary "$WORK/i.csv"
+check "info: each file under its name" -- test "$(grep -c '^==> ' "$WORK/out")" -eq 5
+check "info: the file without mesh is ok (info judges nothing), the truncated one an error" -- \
+    test "$(cut -d, -f1,3 "$WORK/i.csv" | tail -n +2 | tr '\n' ' ')" = "bend_cylinder.fbx,ok bend_cylinder.glb,ok sub/broken.glb,error sub/cesium_man.gltf,ok sub/walk.fbx,ok "
+check "info: vertices as tension's rows count them" -- test "$(grep ',ok,' "$WORK/i.csv" | grep -v '^sub/walk.fbx,' | cut -d, -f1,6,7)" = "$(grep ',ok,' "$WORK/tj1.csv" | cut -d, -f1,6,7)"
+for j in 1 2; do "$RIGSCOPE" -q info "$LIB" -o "$WORK/ij$j/{relpath}.json" --jobs $j >/dev/null 2>&1; done
+check "info --jobs 1 and 2: the same files" -- diff -r "$WORK/ij1" "$WORK/ij2"
+check "info: each file is info FILE -o's bytes" -- bash -c "'$RIGSCOPE' -q info '$LIB/sub/cesium_man.gltf' -o '$WORK/one_i.json' && cmp -s '$WORK/one_i.json' '$WORK/ij1/sub/cesium_man.gltf.json'"
+expect 2 "info: -o .txt with --json" -- "$RIGSCOPE" info "$LIB" --json -o "$WORK/ix/{relpath}.txt"
+check "info: nothing written on refusal" -- test ! -e "$WORK/ix/bend_cylinder.glb.txt"
+for j in 1 2; do
+    expect 3 "deform of a folder, --jobs $j" -- "$RIGSCOPE" deform "$LIB" -o "$WORK/dj$j/{relpath}.csv" --jobs $j --summary "$WORK/dj$j.csv"
+done
+check "deform --jobs 1 and 2: the same files" -- diff -r "$WORK/dj1" "$WORK/dj2"
+check "deform: the same summary but for time and memory" -- test "$(cut_rows "$WORK/dj1.csv")" = "$(cut_rows "$WORK/dj2.csv")"
+check "deform: each file is deform FILE -o's bytes" -- bash -c "'$RIGSCOPE' -q deform '$LIB/bend_cylinder.fbx' -o '$WORK/one_d.csv' && cmp -s '$WORK/one_d.csv' '$WORK/dj1/bend_cylinder.fbx.csv'"
+check "deform: frames and vertices as its CSV holds them" -- python3 - "$WORK/dj1.csv" "$WORK/dj1" <<'PY2'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["status"] != "ok" or r["meshes"] == "0":
+        continue
+    rows = list(csv.DictReader(open(f"{sys.argv[2]}/{r['file']}.csv")))
+    frames = len({x["frame"] for x in rows})
+    assert int(r["frames"]) == frames and int(r["vertices"]) * frames == len(rows), (r, frames, len(rows))
+PY2
+expect 2 "deform over several files without -o" -- "$RIGSCOPE" deform "$LIB/bend_cylinder.glb" "$LIB/sub/cesium_man.gltf"
+expect 2 "deform: an extension that is neither CSV nor JSON" -- "$RIGSCOPE" deform "$LIB" -o "$WORK/dx/{relpath}.txt"
+check "deform: nothing written on refusal" -- test ! -e "$WORK/dx/bend_cylinder.glb.txt"
+
+# --- diff over pairs: --against DIR and @pairs.txt, one JUnit with a suite per pair -------------
+# OLD: two rigs, a truncated file, a file whose partner is missing; NEW: one rig unchanged, the
+# other with the weights of every 37th vertex swapped (a change diff must catch).
+mkdir -p "$WORK/old/sub" "$WORK/new/sub"
+cp data/bend_cylinder.glb "$WORK/old/"
+python3 tests/cli/swap_weights.py data/bend_cylinder.glb "$WORK/new/bend_cylinder.glb" 37 || exit 1
+cp "$CORPUS/khronos/cesium_man.gltf" "$WORK/old/sub/"
+cp "$CORPUS/khronos/cesium_man.gltf" "$WORK/new/sub/"
+head -c 3000 data/bend_cylinder.glb >"$WORK/old/broken.glb"
+cp data/bend_cylinder.glb "$WORK/new/broken.glb"
+cp data/bend_cylinder.glb "$WORK/old/only_old.glb"
+DLIM=(--max-displacement 0.001)
+for j in 1 2; do
+    expect 3 "diff --against, --jobs $j (worst: the truncated and the unpaired files)" -- \
+        "$RIGSCOPE" diff --against "$WORK/new" "$WORK/old" "${DLIM[@]}" --jobs $j --junit "$WORK/dj$j.xml" --summary "$WORK/ds$j.json" -o "$WORK/dd$j/{relpath}.csv"
+done
+check "diff --against: counts on stderr" -- grep -qx "batch: 4 files: 1 pass, 1 fail, 2 error" "$WORK/err"
+check "diff --against: the unpaired file is an error naming its missing partner" -- grep -q "only_old.glb: no partner under .*new/only_old.glb does not exist" "$WORK/err"
+check "diff: JUnit validates against both schemas" -- valid "$WORK/dj1.xml"
+check "diff: JUnit, a suite per pair named by OLD's relative path" -- test "$(grep -o '<testsuite name="[^"]*"' "$WORK/dj1.xml" | tr '\n' ' ')" = \
+    '<testsuite name="bend_cylinder.glb" <testsuite name="broken.glb" <testsuite name="only_old.glb" <testsuite name="sub/cesium_man.gltf" '
+check "diff: the missing partner is an error case of its suite" -- grep -q '<error type="rigscope.diff.error" message="[^"]*no partner under' "$WORK/dj1.xml"
+check "diff --jobs 1 and 2: the same per-vertex outputs" -- diff -r "$WORK/dd1" "$WORK/dd2"
+check "diff --jobs 1 and 2: the same JUnit without timing" -- \
+    cmp -s <(sed -E 's/ (time|timestamp)="[^"]*"//g' "$WORK/dj1.xml") <(sed -E 's/ (time|timestamp)="[^"]*"//g' "$WORK/dj2.xml")
+check "diff: a per-vertex output only for the pairs that ran" -- test "$(cd "$WORK/dd1" && find . -type f | sort | tr '\n' ' ')" = "./bend_cylinder.glb.csv ./sub/cesium_man.gltf.csv "
+# Each pair as `rigscope diff OLD NEW` alone: its exit code, its per-vertex output's bytes, its
+# verdict line, and the row's NEW.
+python3 -c 'import json,sys; [print(f["path"], f["new"], f["status"], f["exit_code"]) for f in json.load(open(sys.argv[1]))["files"]]' "$WORK/ds1.json" >"$WORK/pairs_run"
+while read -r old new status code; do
+    "$RIGSCOPE" -q diff "$old" "$new" "${DLIM[@]}" -o "$WORK/one_diff.csv" >"$WORK/one_diff.txt" 2>/dev/null
+    single=$?
+    check "diff $old: exit code as alone ($single)" -- test "$code" = "$single"
+    [ "$status" = error ] && continue
+    rel=${old#"$WORK/old/"}
+    check "diff $rel: per-vertex output as alone" -- cmp -s "$WORK/one_diff.csv" "$WORK/dd1/$rel.csv"
+    check "diff $rel: the verdict as alone" -- test "$(tail -1 "$WORK/one_diff.txt")" = "$([ "$code" = 0 ] && echo PASS || echo FAIL)"
+done <"$WORK/pairs_run"
+check "diff: the swapped rig fails, the unchanged passes" -- test "$(cut -d' ' -f3 "$WORK/pairs_run" | tr '\n' ' ')" = "fail error error pass "
+# @pairs.txt: the same pairs by list, a tab between paths with spaces; a missing NEW an error row.
+mkdir -p "$WORK/with space"
+cp data/bend_cylinder.glb "$WORK/with space/old one.glb"
+printf '%s %s\n# a comment\n%s\t%s\n%s %s\n' "$WORK/old/bend_cylinder.glb" "$WORK/new/bend_cylinder.glb" \
+    "$WORK/with space/old one.glb" "$WORK/new/sub/../bend_cylinder.glb" "$WORK/old/sub/cesium_man.gltf" "$WORK/new/nothere.gltf" >"$WORK/pairs.txt"
+expect 3 "diff @pairs.txt" -- "$RIGSCOPE" diff "@$WORK/pairs.txt" "${DLIM[@]}" --summary "$WORK/pl.csv" --junit "$WORK/pl.xml"
+check "@pairs: a row per pair, the missing NEW an error" -- test "$(cut -d, -f3 "$WORK/pl.csv" | tail -n +2 | tr '\n' ' ')" = "fail fail error "
+check "@pairs: the missing NEW named" -- grep -q 'nothere.gltf: no such file' "$WORK/pl.csv"
+check "@pairs: JUnit validates" -- valid "$WORK/pl.xml"
+printf '%s\n' "$WORK/old/bend_cylinder.glb" >"$WORK/bad_pairs.txt"
+expect 2 "@pairs: a line without NEW" -- "$RIGSCOPE" diff "@$WORK/bad_pairs.txt" "${DLIM[@]}"
+check "@pairs: the refusal quotes the line" -- grep -q "is not a pair" "$WORK/err"
+expect 2 "diff of two folders without --against" -- "$RIGSCOPE" diff "$WORK/old" "$WORK/new"
+expect 2 "diff --against: one -o for several pairs" -- "$RIGSCOPE" diff --against "$WORK/new" "$WORK/old" -o "$WORK/all.csv"
+expect 2 "diff --against a file" -- "$RIGSCOPE" diff --against "$WORK/new/bend_cylinder.glb" "$WORK/old"
+expect 0 "diff OLD NEW alone: as before" -- "$RIGSCOPE" diff "$WORK/old/sub/cesium_man.gltf" "$WORK/new/sub/cesium_man.gltf" "${DLIM[@]}" --junit "$WORK/alone_d.xml"
+check "diff alone: no batch lines, its suite named by stem" -- bash -c "! grep -q '^==> ' '$WORK/out' && ! grep -q '^batch:' '$WORK/err' && grep -q '<testsuite name=\"cesium_man\"' '$WORK/alone_d.xml'"
+
 finish

@@ -14,8 +14,13 @@ expect 3 "missing file" -- "$RIGSCOPE" deform "$WORK/nope.glb" -o "$out"
 check "missing file: the error line, 'rigscope: error: FILE: problem'" -- error_line "$WORK/nope.glb" "no such file"
 check "missing file: no output" -- test ! -e "$out"
 
-expect 3 "directory" -- "$RIGSCOPE" info "$WORK"
+# A verb of one file (rom) given a folder: bad input. A verb that takes folders (info, check...)
+# searches it; one with no rig file in it is a usage error naming it as a folder (batch.sh).
+expect 3 "directory" -- "$RIGSCOPE" rom "$WORK" -o "$WORK/rom.glb"
 check "directory: one line" -- one_line_naming "directory"
+mkdir -p "$WORK/no_rigs"
+expect 2 "a folder without rig files, to a verb that takes folders" -- "$RIGSCOPE" info "$WORK/no_rigs"
+check "a folder without rig files: one line naming it as a folder" -- one_line_naming "no_rigs: no rig file in this folder"
 : > "$WORK/empty.glb"
 expect 3 "empty file" -- "$RIGSCOPE" tension "$WORK/empty.glb" -o "$out"
 check "empty: the error line" -- error_line "$WORK/empty.glb" "empty file"

@@ -2,6 +2,7 @@
 import json
 import os
 import shutil
+import struct
 import subprocess
 from pathlib import Path
 
@@ -72,4 +73,85 @@ def test_refusals(library, tmp_path):
     with pytest.raises(rigscope.BadValueError, match="junit="):
         rigscope.batch([str(library)], "check", junit="", **LIMITS)
     with pytest.raises(rigscope.BadValueError, match="not a batch verb"):
+        rigscope.batch([str(library)], "rivet")
+    with pytest.raises(rigscope.BadValueError, match="give -o with a placeholder"):
         rigscope.batch([str(library)], "tension")
+    with pytest.raises(rigscope.BadValueError, match="judges nothing"):
+        rigscope.batch([str(library)], "tension", output=str(tmp_path / "{relpath}.csv"), max_stretch=0.9)
+    assert not (tmp_path / "bend_cylinder.glb.csv").exists()
+
+
+def f32(v):
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def present(rows):
+    """Rows as the JSON summary writes them: without time and memory, without the members it
+    leaves out where Python's rows hold None (or no limit counts), T as the float it is (the JSON
+    prints the float's shortest form, Python holds it widened to a double)."""
+    out = []
+    for r in without_timing(rows):
+        r = {k: v for k, v in r.items() if v is not None and v != {}}
+        for side in ("min_t", "max_t"):
+            if side in r:
+                r[side] = dict(r[side], value=f32(r[side]["value"]))
+        out.append(r)
+    return out
+
+
+def cli_rows(tmp_path, *args):
+    """The rows of `rigscope -q ARGS --summary s.json`, as present() gives them."""
+    summary = tmp_path / "cli_summary.json"
+    subprocess.run([BIN, "-q", *args, "--summary", str(summary)], capture_output=True, text=True)
+    return present(json.load(open(summary))["files"])
+
+
+@pytest.mark.parametrize("verb, ext", [("tension", "csv"), ("deform", "csv"), ("info", "json")])
+def test_verbs_that_write_a_file_each(library, tmp_path, verb, ext):
+    """tension, deform and info: each file's output by placeholder, the rows the CLI's summary has."""
+    out = tmp_path / "py" / ("{relpath}." + ext)
+    rows = rigscope.batch([str(library)], verb, output=str(out), jobs=2)
+    assert [r["status"] for r in rows] == ["ok", "error", "ok"]  # a verb that judges nothing never says pass
+    assert "truncated GLB" in rows[1]["message"]
+    written = sorted(p.relative_to(tmp_path / "py").as_posix() for p in (tmp_path / "py").rglob("*") if p.is_file())
+    assert written == ["bend_cylinder.glb." + ext, "sub/cesium_man.gltf." + ext]
+    cli = cli_rows(tmp_path, verb, str(library), "-o", str(tmp_path / "cli" / ("{relpath}." + ext)))
+    assert present(rows) == cli
+    for name in written:  # the same bytes as the CLI's batch writes
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+    if verb == "tension":
+        # min and max T as the written map's t column holds them
+        import csv
+        t = [float(x["t"]) for x in csv.DictReader(open(tmp_path / "py" / "sub/cesium_man.gltf.csv"))]
+        assert rows[2]["min_t"]["value"] == pytest.approx(min(t), rel=1e-7)
+        assert rows[2]["max_t"]["value"] == pytest.approx(max(t), rel=1e-7)
+
+
+def test_report_pages_and_index(library, tmp_path):
+    rows = rigscope.batch([str(library)], "report", output=str(tmp_path / "pages" / "{relpath}.html"))
+    assert [r["status"] for r in rows] == ["ok", "error", "ok"]
+    index = (tmp_path / "pages" / "index.html").read_text()
+    assert 'href="bend_cylinder.glb.html"' in index and 'href="sub/cesium_man.gltf.html"' in index
+    assert "sub/broken.glb" in index and "truncated GLB" in index and "broken.glb.html" not in index
+
+
+def test_diff_pairs(library, tmp_path):
+    """diff over pairs: each OLD with the file of its relpath under against=; a missing partner is
+    its row's error, not a stop; one JUnit with a suite per pair."""
+    new = tmp_path / "new"
+    (new / "sub").mkdir(parents=True)
+    shutil.copy(library / "bend_cylinder.glb", new)
+    shutil.copy(library / "sub" / "cesium_man.gltf", new / "sub")
+    (tmp_path / "lone.glb").write_bytes((library / "bend_cylinder.glb").read_bytes())
+    shutil.copy(tmp_path / "lone.glb", library / "lone.glb")  # no partner under new/
+    rows = rigscope.batch([str(library)], "diff", against=str(new), max_displacement=0.001, junit=str(tmp_path / "d.xml"))
+    assert [(r["file"], r["status"]) for r in rows] == [("bend_cylinder.glb", "pass"), ("lone.glb", "error"), ("sub/broken.glb", "error"),
+                                                        ("sub/cesium_man.gltf", "pass")]
+    assert rows[0]["new"] == str(new / "bend_cylinder.glb")
+    assert "no partner under" in rows[1]["message"]
+    junit = (tmp_path / "d.xml").read_text()
+    assert junit.count("<testsuite ") == 4 and 'name="sub/cesium_man.gltf"' in junit
+    single = rigscope.diff(str(library / "sub" / "cesium_man.gltf"), str(new / "sub" / "cesium_man.gltf"), max_displacement=0.001)
+    assert rows[3]["vertices"] == sum(len(m.vertex) for m in single.meshes.values())
+    with pytest.raises(rigscope.BadValueError, match="diff's"):
+        rigscope.batch([str(library)], "check", against=str(new))

@@ -55,6 +55,11 @@ struct JUnitBatchSuite {
 // internal_error for a document junit_xml did not write.
 std::string junit_batch_xml(const std::vector<JUnitBatchSuite>& suites);
 
+// XML 1.0 (and HTML) text or attribute value appended to `out`: markup escaped, characters XML
+// cannot carry (control characters, invalid UTF-8) as '?'; in attributes, line breaks and tabs
+// as character references. The JUnit reports and a batch's index.html write text through it.
+void xml_escape(std::string& out, const std::string& s, bool attribute);
+
 // A class name part: dots, white space and control characters become '_', since CI servers
 // split class names on dots.
 std::string junit_class_part(std::string s);

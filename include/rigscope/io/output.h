@@ -71,6 +71,13 @@ bool is_stdout_path(const std::string& path);
 // The format an output's extension names: "csv", "json" or "gltf" (.glb, .gltf); "" for none or
 // stdout; ".EXT" (lower case) for an extension rigscope does not write.
 std::string extension_format(const std::string& out);
+// Output format from --format, else the extension of `out`, else `fallback`. Throws Error (usage)
+// when --format and a known extension disagree, naming both, or when an unknown extension is all
+// there is. A glTF output named .gltf is refused too: what is written is binary glTF (.glb). The
+// CLI and a batch (each file's name by placeholder) decide by this one rule.
+std::string output_format(const std::string& format, const std::string& out, const std::string& fallback);
+// The same without the .gltf rule (chunk records name what an earlier run wrote).
+std::string output_format_unchecked(const std::string& format, const std::string& out, const std::string& fallback);
 
 // One command's output paths, as (option, path): throws Error (exit 2) for an empty path (an
 // unset variable in a CI script would drop the output silently) and for two options naming one

@@ -1,10 +1,10 @@
-// Several inputs per command (issue 41): `rigscope check A B DIR @list.txt` and Python's
-// rigscope.batch() run one job per file through the verbs' own run-layer jobs, with per-file
+// Several inputs per command (issue 41): `rigscope check A B DIR @list.txt` (and tension, report,
+// info, deform, lint; diff over pairs) and Python's rigscope.batch() run one job per file through the verbs' own run-layer jobs, with per-file
 // outputs named by placeholders, one JUnit report and one summary for the batch, and the worst
 // file's exit code. README "Rig CI" and docs/farm.md describe what a user sees.
 //
-// Inputs (batch_inputs.cpp), the run (batch_run.cpp) and what is written (batch_report.cpp) are
-// kept apart so that the run itself never touches a file it does not read.
+// Inputs (batch_inputs.cpp), the run (batch_run.cpp) and what is written (batch_report.cpp,
+// batch_index.cpp) are kept apart so that the run itself never touches a file it does not read.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +14,12 @@
 #include <vector>
 
 #include "rigscope/run/check_run.h"
+#include "rigscope/run/deform_run.h"
+#include "rigscope/run/diff_run.h"
+#include "rigscope/run/info_run.h"
 #include "rigscope/run/lint_run.h"
+#include "rigscope/run/report_run.h"
+#include "rigscope/run/tension_job.h"
 
 namespace rigscope {
 
@@ -24,6 +29,7 @@ namespace rigscope {
 struct BatchInput {
     std::string path;
     std::string relpath;
+    std::string partner;  // diff: NEW, compared with path (OLD); empty for the other verbs
 };
 
 // The extensions a folder is searched for: the formats that carry skins and animation (.fbx,
@@ -38,6 +44,15 @@ bool is_batch_extension(const std::string& path);
 // Throws Error (exit 3) for an argument that does not exist or an unreadable list, Error (exit 2)
 // for an empty result or a folder holding no rig file; before any work.
 std::vector<BatchInput> expand_batch_inputs(const std::vector<std::string>& args, std::istream* stdin_lines);
+
+// diff over pairs. With `against` (a folder): every OLD the arguments name (files, folders,
+// @lists, as above) is paired with the file of its relpath under `against`, whether or not it
+// exists (a missing partner is that pair's error, not the batch's). Without: `args` is one
+// @pairs.txt (or @-) whose lines are "OLD NEW" (two paths split at white space, or at a tab when
+// a path holds spaces; blank lines and # comments skipped), relpaths taken from the OLDs. Throws
+// Error (exit 2) for a malformed line, an OLD that is a folder or is named twice, a missing
+// `against`; before any work.
+std::vector<BatchInput> expand_diff_pairs(const std::vector<std::string>& args, const std::string& against, std::istream* stdin_lines);
 
 // True when `pattern` holds one of the placeholders {stem} {name} {ext} {relpath} {dir}.
 bool has_placeholder(const std::string& pattern);
@@ -71,7 +86,8 @@ struct BatchOptions {
 // file was not evaluated (status error or not checked).
 struct BatchRow {
     std::string path, relpath;
-    std::string status;          // pass, fail, error, not checked
+    std::string partner;         // diff: NEW (JSON summary "new"; OLD is path)
+    std::string status;          // pass, fail (a verb that judges), ok (one that judges nothing: tension...), error, not checked
     int exit_code = 0;           // what `rigscope VERB FILE` alone exits with
     std::string message;         // error and not checked: the one-line message
     std::size_t frames = 0, meshes = 0, vertices = 0;  // evaluated; vertices: file vertices
@@ -88,6 +104,26 @@ struct BatchRow {
     double peak_mib = 0;         // the process's peak resident memory over the job (see batch_run.cpp)
 };
 
+// True when the row's file ran to the end (pass, fail or ok): its numbers and outputs exist.
+bool batch_row_ran(const BatchRow& row);
+
+// What differs between the verbs a batch runs, in one table (batch_report.cpp) rather than in
+// copies of the batch: every verb goes through run_batch with its file's job and these.
+struct BatchVerb {
+    const char* verb;
+    bool judges;             // a verdict (pass/fail); else a file that ran is ok
+    // -o is written by the file's own job as it streams (tension, deform, report, diff), not
+    // kept in memory for write_batch_outputs.
+    bool job_writes_output;
+    bool needs_output;       // over several files -o with a placeholder is required (what it writes is the point)
+    const char* pages;       // the option naming each file's HTML page ("-o", "--html"): index.html beside them
+    // Each file's text goes to stdout even with -o (diff's verdict; lint's and info's text is
+    // what -o holds, tension's, report's and deform's -o is all they write).
+    bool text_beside_output;
+};
+// The verb's row of the table; throws internal_error for a verb that has none.
+const BatchVerb& batch_verb(const std::string& verb);
+
 // One file's result: its row, and what its own run would have printed and written.
 struct BatchFileResult {
     BatchRow row;
@@ -96,6 +132,7 @@ struct BatchFileResult {
     std::string json;        // check --json, lint -o *.json: its document
     std::string output;      // lint -o: what is written there
     std::string package;     // JUnit package of the verb (rigscope.check, rigscope.lint)
+    std::string page;        // report -o, check --html: the page written (for the index)
     CheckRunInfo run;        // when it ran, for the batch report's error suites
 };
 
@@ -107,6 +144,7 @@ struct BatchResult {
     std::string counts;                    // "batch: 10 files: 7 pass, 2 fail, 1 error"
     int task_index = 0, task_count = 1;    // --task I/N (0/1 without)
     std::size_t batch_files = 0;           // the files of every task together
+    std::string index;                     // index.html of the pages (batch_index_path), "" for none
 };
 
 // The counts line of a batch's rows and its exit code (the worst row's), set on r.
@@ -127,6 +165,35 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
 // A file that fails to load or run is its row's error; the batch never stops at one.
 BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& check);
 
+// The tension job (run_tension, with its extremes kept for the row) over every input, each file
+// writing -o by placeholder ({stem}.csv, {relpath}_####.glb) as it streams; its format from
+// --format or each name's extension. Without -o, refused: one file's map can be large.
+BatchResult run_tension_batch(const BatchOptions& opt, const TensionJobOptions& tension);
+
+// The report job over every input, a page per file by -o's placeholder, and index.html beside
+// the pages (in their deepest common folder) listing each file with its status and worst T.
+BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& report);
+
+// The info job over every input: each file's text (or JSON, by --json or -o's extension) on
+// stdout under its name, or in -o by placeholder. The row: meshes and vertices (no frame is
+// evaluated).
+BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info);
+
+// The deform job over every input, each file writing -o by placeholder as it streams (its format
+// from --format or the name's extension). The row: frames, meshes, vertices written.
+BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& deform);
+
+// The diff job over pairs (expand_diff_pairs): each pair runs run_diff (OLD the input, NEW its
+// partner); its text on stdout under OLD's relpath, its JUnit suite in the batch's one report,
+// its per-vertex output in -o by placeholder if given (csv, json or gltf by --format or name).
+// The row: pass or fail by diff's verdict, frames, meshes and compared vertices.
+struct DiffBatchOptions {
+    DiffOptions diff;
+    std::string against;  // --against DIR; empty: the inputs are one @pairs list
+    std::string format;   // diff's --format ("" by -o's name)
+};
+BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff);
+
 // The lint job over every input, as above; `format` text or json (lint's --format, "" by -o's
 // extension) and `listed` as lint's --list.
 struct LintBatchOptions {
@@ -144,6 +211,12 @@ std::string batch_summary(const BatchResult& r, const std::string& path);
 std::string batch_summary_csv(const BatchResult& r);
 std::string batch_summary_json(const BatchResult& r);
 std::string batch_junit(const BatchResult& r);
+// The index.html of a batch's pages (report -o, check --html; "" for none, and for a --task
+// slice, whose index would list part of the batch): where it is
+// written, and the page, a row per file linking its page (relative to the index) with its status,
+// worst T (the extreme farthest from 1) and where, or its one-line message.
+std::string batch_index_path(const BatchOptions& opt, const std::string& verb, const std::vector<BatchInput>& inputs);
+std::string batch_index_html(const BatchResult& r, const std::string& index_path);
 // The text for stdout: each file's report under a "==> relpath <==" line, as `head` names files.
 std::string batch_report_text(const BatchResult& r);
 

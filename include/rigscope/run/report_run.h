@@ -30,6 +30,9 @@ struct ReportResult {
     std::size_t frames = 0, shown = 0;  // evaluated, and held by the page (--max-size subsamples)
     int t_bits = 16;
     std::string subsample_reason;       // empty when every frame is shown
+    // Per mesh, each welded vertex's T extremes and their frames, as the page ranked them (a
+    // batch's row and index read them).
+    std::vector<CheckMeshExtremes> meshes;
 };
 
 // Checks the output path and loads the viewer when made, before any frame is evaluated, so a

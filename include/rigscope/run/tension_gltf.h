@@ -2,6 +2,7 @@
 // mesh coloured by each vertex's maximum over the frames.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ enum class TensionColor { kMaps, kT };
 void check_tension_gltf_path(const std::string& pattern, std::size_t frames, bool bake_max);
 
 // Evaluates the frames and writes the files; none is renamed into place until all are written.
+// `each(fi)`, when given, sees every frame once it is evaluated (the tension job's extremes).
 void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const std::string& pattern,
-                        bool bake_max, TensionColor color = TensionColor::kMaps, const FrameProgress& progress = {});
+                        bool bake_max, TensionColor color = TensionColor::kMaps, const FrameProgress& progress = {},
+                        const std::function<void(std::size_t)>& each = {});
 
 // out_####.glb with frame 7 -> out_0007.glb (the run of '#' sets the width).
 std::string frame_file_name(const std::string& pattern, const Frame& f);

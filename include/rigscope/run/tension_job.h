@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "rigscope/core/check_verdict.h"
 #include "rigscope/run/progress.h"
 #include "rigscope/run/tension_run.h"
 
@@ -21,6 +22,9 @@ struct TensionJobOptions {
     std::string color;                   // --color maps|t: glTF's COLOR_0 ("" is maps)
     std::string format = "csv";          // csv, json or gltf (the CLI resolves it from -o)
     std::string out = "-";               // -o; glTF: out_####.glb writes one file per frame
+    // Also keep each vertex's lowest and highest T over the frames (TensionJobResult::meshes),
+    // as check ranks them: what a batch's summary row says. Off for one file (memory per vertex).
+    bool extremes = false;
 
     // Throws Error (exit 2) for options that cannot make the output asked for, before any file
     // is read.
@@ -30,6 +34,8 @@ struct TensionJobOptions {
 struct TensionJobResult {
     TensionRun run;                      // the run as its outputs describe it (range after --auto-range)
     std::size_t frames = 0;
+    // With opt.extremes: per selected mesh, each welded vertex's T extremes and their frames.
+    std::vector<CheckMeshExtremes> meshes;
     // A chunk of an --auto-range run keeps its frames' extremes so merge ranks over all chunks
     // (farm/tension_chunk.h): the record's state, empty otherwise.
     std::vector<std::pair<std::string, std::string>> chunk_state;

@@ -27,6 +27,8 @@ std::size_t utf8_length(const std::string& s, std::size_t i) {
     return n;
 }
 
+}  // namespace
+
 // XML 1.0 text or attribute value: markup escaped, characters XML cannot carry (control
 // characters, invalid UTF-8) as '?'. In attributes, line breaks and tabs are character
 // references so that a parser's attribute normalisation keeps them.
@@ -52,6 +54,8 @@ void xml_escape(std::string& out, const std::string& s, bool attribute) {
         }
     }
 }
+
+namespace {
 
 void attribute(std::string& x, const char* name, const std::string& value) {
     x += ' ';

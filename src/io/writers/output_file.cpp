@@ -1,5 +1,6 @@
 #include "rigscope/io/output.h"
 
+#include <cctype>
 #include <cerrno>
 #include <atomic>
 #include <csignal>
@@ -128,6 +129,40 @@ std::string extension_format(const std::string& out) {
     if (ext == "glb" || ext == "gltf") return "gltf";
     if (ext == "csv" || ext == "json") return ext;
     return "." + ext;
+}
+
+namespace {
+
+// True when the file name of `out` ends in .gltf (any case).
+bool named_gltf_text(const std::string& out) {
+    const auto slash = out.find_last_of('/');
+    std::string name = slash == std::string::npos ? out : out.substr(slash + 1);
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return name.size() > 5 && name.compare(name.size() - 5, 5, ".gltf") == 0;
+}
+
+}  // namespace
+
+std::string output_format(const std::string& format, const std::string& out, const std::string& fallback) {
+    const std::string chosen = output_format_unchecked(format, out, fallback);
+    // rigscope writes glTF binary (GLB): a .gltf name promises JSON text with its buffers beside it.
+    if (chosen == "gltf" && named_gltf_text(out))
+        throw Error(kExitUsage, out + ": rigscope writes binary glTF; name the file .glb");
+    return chosen;
+}
+
+std::string output_format_unchecked(const std::string& format, const std::string& out, const std::string& fallback) {
+    const std::string by_name = extension_format(out);
+    if (!format.empty()) {
+        // A known extension that says otherwise is a slip (a .json file holding CSV), not a wish.
+        if (!by_name.empty() && by_name[0] != '.' && by_name != format)
+            throw Error(kExitUsage, out + ": the extension says " + by_name + " but --format says " + format + " (rename the output or drop --format)");
+        return format;
+    }
+    if (by_name.empty()) return fallback;
+    if (by_name[0] == '.')
+        throw Error(kExitUsage, out + ": cannot tell the format from the extension '" + by_name + "' (use --format)");
+    return by_name;
 }
 
 std::string size_text(double bytes) {

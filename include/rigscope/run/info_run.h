@@ -1,0 +1,32 @@
+// The `info` job: what a file holds (meshes with their welded counts and bind check, skins, clips,
+// units, warnings) as text or JSON, io/info_report.h's. The CLI and a batch (`info FILE...`) run it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rigscope/run/input.h"
+
+namespace rigscope {
+
+struct InfoJobOptions {
+    InputOptions input;
+    bool json = false;        // --json
+    std::string out = "-";    // -o; a .json name writes JSON
+
+    // json, or -o's extension saying json. Throws Error (exit 2) when --json and -o's extension
+    // disagree (info.txt --json), before any file is read.
+    bool writes_json() const;
+    void validate() const;
+};
+
+struct InfoJobResult {
+    std::string text;                  // what is written (text or JSON)
+    std::size_t meshes = 0, vertices = 0, clips = 0;  // selected meshes, their file vertices, the file's clips
+    std::vector<std::string> paths;    // every input file: the output may replace none
+};
+
+// Loads the scene and its meshes (no frames) and says what it holds; writes nothing.
+InfoJobResult run_info_job(const InfoJobOptions& opt);
+
+}  // namespace rigscope
