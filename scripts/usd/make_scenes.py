@@ -297,6 +297,18 @@ def scene_changing_faces(path):
     stage.Save()
 
 
+def scene_changing_counts(path):
+    """Refused: the cloth's faceVertexCounts differ at time code 6 (a quad and its neighbour
+    regrouped as a triangle and a pentagon: the same faceVertexIndices, the same points)."""
+    stage = new_stage(path)
+    cloth, pts, *_ = tube(stage, "/Cloth", rings=2, sides=4)
+    counts = list(cloth.GetFaceVertexCountsAttr().Get())
+    for t in (1, 6, 8):
+        cloth.GetPointsAttr().Set(cloth_points(pts, t), t)
+        cloth.GetFaceVertexCountsAttr().Set(counts if t != 6 else [3, 5] + counts[2:], t)
+    stage.Save()
+
+
 def scene_blend_shapes(path):
     """Purpose: blend shapes before skinning: a dense shape (every point), a sparse one
     (pointIndices) with two in-betweens, at 0.3 and 0.65, and a sparse one without; the
@@ -407,6 +419,7 @@ SCENES = {
     "dual_quaternion": scene_dual_quaternion,
     "changing_points": scene_changing_points,
     "changing_faces": scene_changing_faces,
+    "changing_counts": scene_changing_counts,
 }
 
 
