@@ -23,9 +23,9 @@ void add_deform_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("deform", "Deformed vertex positions per frame (CSV or JSON)");
     add_input_options(cmd, opt->input);
     add_skinning_option(cmd, opt->input);
-    cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout");
-    cmd->add_option("--format", opt->format, "csv or json (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json"}));
+    cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json; .usda: the points over a USD input) or - for stdout");
+    cmd->add_option("--format", opt->format, "csv, json or usda (default: from -o's extension, else csv)")
+        ->check(CLI::IsMember({"csv", "json", "usda"}));
     cmd->add_option("--axes", opt->axes, "Positions in the file's axes ('file', default) or turned to glTF's Y-up ('y-up'); info says which the file has")
         ->check(CLI::IsMember({"file", "y-up"}));
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_deform_command(*opt); }; });

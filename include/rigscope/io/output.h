@@ -68,8 +68,8 @@ int open_descriptor_of(const std::string& path);
 // True when `path` writes to standard output ("-", /dev/stdout, /dev/fd/1, ...).
 bool is_stdout_path(const std::string& path);
 
-// The format an output's extension names: "csv", "json" or "gltf" (.glb, .gltf); "" for none or
-// stdout; ".EXT" (lower case) for an extension rigscope does not write.
+// The format an output's extension names: "csv", "json", "gltf" (.glb, .gltf) or "usda"; "" for
+// none or stdout; ".EXT" (lower case) for an extension rigscope does not write.
 std::string extension_format(const std::string& out);
 
 // One command's output paths, as (option, path): throws Error (exit 2) for an empty path (an
