@@ -347,9 +347,12 @@ def scene_blend_shapes(path):
 
 def scene_dual_quaternion(path):
     """Purpose: UsdSkel's dualQuaternion skinning with scaled and rotated joints. A three-joint
-    chain twists about its length (joint c past a half turn from a, so the influences straddle
-    the quaternion hemispheres and the sign rule's pivot, the heaviest influence, matters) while
-    its joints scale non-uniformly (half floats; c is mirrored, det < 0, throughout), and bends.
+    chain twists about its length while its joints scale non-uniformly (half floats; c is
+    mirrored, det < 0, throughout, which adds a half turn about x to its polar rotation) and
+    bends. The twists put a and c more than a half turn apart while b lies between them, so a
+    point's three rotations straddle the quaternion hemispheres and the sign rule's pivot (the
+    heaviest influence, not the first) decides the result: signing against the first moves the
+    tube by up to 0.9 of its diagonal.
     Tube: three influences per point, the heaviest not listed first, weights that sum to 0.96 on
     every fifth point (the scale is blended with them as stored), and a geomBindTransform that
     rotates, scales and moves the mesh (UsdSkel applies it before taking the joints apart).
@@ -394,7 +397,7 @@ def scene_dual_quaternion(path):
     rest = [m.ExtractTranslation() for m in skel.GetRestTransformsAttr().Get()]
     for f in range(1, 13):
         u = (f - 1) / 11
-        twist = [40 * u, 110 * u, 230 * u]
+        twist = [5 * u, 115 * u, -60 * u]
         bend = [10 * u, 25 * u, -15 * u]
         rs = [Gf.Quatf((Gf.Rotation(Gf.Vec3d(1, 0, 0), twist[i]) * Gf.Rotation(Gf.Vec3d(0, 0, 1), bend[i])).GetQuat())
               for i in range(3)]
