@@ -62,13 +62,18 @@ UsdaOutput::UsdaOutput(const Input& in, const std::string& input_file, const std
         const std::string r = root_of(prim_paths_[i]);
         if (!r.empty() && std::find(retyped_.begin(), retyped_.end(), r) == retyped_.end()) retyped_.push_back(r);
     }
+    for (const std::string& p : facts.unread_skinned)
+        for (const std::string& r : retyped_)
+            if (under(p, r))
+                throw Error(kExitUsage, "-o " + out + ": baking the points retypes SkelRoot " + r + " as an Xform (as UsdSkel.BakeSkinning does), and " +
+                                            p + ", which UsdSkel skins there and rigscope does not read, would stop moving (tension without --bake-points keeps the skinning live; deform writes .csv or .json too)");
     for (std::size_t m = 0; m < in.scene.meshes.size(); ++m) {
         if (!deformed(int(m)) || std::find(in.meshes.begin(), in.meshes.end(), int(m)) != in.meshes.end()) continue;
         const std::string path = prim_path_of(in.scene, int(m));
         const std::string r = root_of(path);
         if (std::find(retyped_.begin(), retyped_.end(), r) != retyped_.end())
             throw Error(kExitUsage, "-o " + out + ": baking the points retypes SkelRoot " + r + " as an Xform (as UsdSkel.BakeSkinning does), and its mesh " +
-                                        path + " is not selected, so it would stop moving: select it too (--mesh) or drop the baked points");
+                                        path + " is not selected, so it would stop moving: select it too (--mesh), or write tension without --bake-points");
     }
 }
 

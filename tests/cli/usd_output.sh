@@ -36,6 +36,7 @@ primvars metres_weights "$SCENES/metres_weights.usda"
 primvars points_cache "$SCENES/points_cache.usdc"
 primvars dual_quaternion "$SCENES/dual_quaternion.usda"
 primvars rigged_simple "$CORPUS/usd/RiggedSimple.usdz"
+primvars lbs "$CORPUS/usd/lbs.usda"
 # The bind frame is the primvars' default value; frames at 48 fps are the half time codes.
 primvars linear_bind "$SCENES/linear.usda" --frames bind,1..12
 expect 0 "points_cache at 48 fps: tension -o .usda" -- "$RIGSCOPE" -q tension "$SCENES/points_cache.usdc" --fps 48 -o "$OUT/half.usda"
@@ -84,6 +85,8 @@ refused "--bake-points without .usda" "--bake-points writes the points into a US
     "$RIGSCOPE" tension "$SCENES/linear.usda" --bake-points -o "$OUT/refused.csv"
 refused "--bake-points leaving a mesh of the SkelRoot unselected" "its mesh /Rig/Box is not selected" \
     "$RIGSCOPE" -q tension "$SCENES/dual_quaternion.usda" --bake-points --mesh Tube -o "$OUT/refused.usda"
+refused "baked points where UsdSkel skins a Cube rigscope skips" "/Root/Cube, which UsdSkel skins there and rigscope does not read" \
+    "$RIGSCOPE" -q deform "$CORPUS/usd/lbs.usda" -o "$OUT/refused.usda"
 refused "stdout" "needs -o FILE.usda" "$RIGSCOPE" tension "$SCENES/linear.usda" --format usda -o -
 refused "deform --axes y-up" "stage's own axes" "$RIGSCOPE" deform "$SCENES/zup_cm.usda" --axes y-up -o "$OUT/refused.usda"
 

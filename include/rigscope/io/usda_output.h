@@ -49,10 +49,13 @@ struct UsdaLayer {
 };
 
 // What the writer needs of the input's stage beyond the scene: its defaultPrim (else its first
-// root prim) and the paths of its SkelRoot prims. Reads the file again; throws Error (exit 3).
+// root prim), the paths of its SkelRoot prims, and of the prims under one that UsdSkel would
+// skin but rigscope does not read (a Sphere, BasisCurves... with joint influences of their own or
+// inherited). Reads the file again; throws Error (exit 3).
 struct UsdStageFacts {
     std::string default_prim;
     std::set<std::string> skel_roots;
+    std::set<std::string> unread_skinned;
 };
 UsdStageFacts read_usd_stage_facts(const std::string& path, std::uint64_t max_memory);
 

@@ -25,14 +25,25 @@ UsdStageFacts read_usd_stage_facts(const std::string& path, std::uint64_t max_me
     const usd::Layer layer = usd::read_layer(path, max_memory);
     UsdStageFacts f;
     if (auto it = layer.metadata.find("defaultPrim"); it != layer.metadata.end()) f.default_prim = it->second.text;
-    // The SkelRoots among the defined prims (the reader's own rule: bindings only under one).
-    std::vector<std::pair<const usd::PrimSpec*, std::string>> stack;
-    for (const auto& r : layer.roots) stack.emplace_back(r.get(), "/" + r->name);
+    // The SkelRoots among the prims (the reader's own rule: bindings only under one), and the
+    // other skinnable prims with joint influences below one (the reader skips them, warning).
+    struct At {
+        const usd::PrimSpec* prim;
+        std::string path;
+        bool in_root, influenced;
+    };
+    std::vector<At> stack;
+    for (const auto& r : layer.roots) stack.push_back({r.get(), "/" + r->name, false, false});
     while (!stack.empty()) {
-        auto [p, at] = stack.back();
+        At a = stack.back();
         stack.pop_back();
-        if (p->type == "SkelRoot") f.skel_roots.insert(at);
-        for (const auto& c : p->children) stack.emplace_back(c.get(), at + "/" + c->name);
+        const usd::PrimSpec& p = *a.prim;
+        if (p.type == "SkelRoot") f.skel_roots.insert(a.path), a.in_root = true;
+        a.influenced = a.in_root && (a.influenced || p.property("primvars:skel:jointIndices"));
+        if (a.influenced && p.type != "Mesh" && !p.type.empty() && p.type != "Xform" && p.type != "Scope" &&
+            p.type != "SkelRoot" && p.type != "Skeleton" && p.type != "SkelAnimation" && p.type != "BlendShape")
+            f.unread_skinned.insert(a.path);
+        for (const auto& c : p.children) stack.push_back({c.get(), a.path + "/" + c->name, a.in_root, a.influenced});
     }
     if (f.default_prim.empty())
         for (const auto& r : layer.roots)
