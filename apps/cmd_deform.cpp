@@ -36,9 +36,10 @@ void add_deform_command(CLI::App& app, Runner& run) {
     add_input_options(cmd, opt->input);
     add_batch_options(cmd, command->batch);
     add_skinning_option(cmd, opt->input);
-    cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
-    cmd->add_option("--format", opt->format, "csv or json (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json"}));
+    cmd->add_option("-o,--output", opt->out,
+                    "Output file (.csv, .json; .usda: the points over a USD input) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
+    cmd->add_option("--format", opt->format, "csv, json or usda (default: from -o's extension, else csv)")
+        ->check(CLI::IsMember({"csv", "json", "usda"}));
     cmd->add_option("--axes", opt->axes, "Positions in the file's axes ('file', default) or turned to glTF's Y-up ('y-up'); info says which the file has")
         ->check(CLI::IsMember({"file", "y-up"}));
     cmd->callback([&run, command] { run = [command](RunContext&) { return run_deform_command(*command); }; });

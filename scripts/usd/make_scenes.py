@@ -297,6 +297,18 @@ def scene_changing_faces(path):
     stage.Save()
 
 
+def scene_changing_counts(path):
+    """Refused: the cloth's faceVertexCounts differ at time code 6 (a quad and its neighbour
+    regrouped as a triangle and a pentagon: the same faceVertexIndices, the same points)."""
+    stage = new_stage(path)
+    cloth, pts, *_ = tube(stage, "/Cloth", rings=2, sides=4)
+    counts = list(cloth.GetFaceVertexCountsAttr().Get())
+    for t in (1, 6, 8):
+        cloth.GetPointsAttr().Set(cloth_points(pts, t), t)
+        cloth.GetFaceVertexCountsAttr().Set(counts if t != 6 else [3, 5] + counts[2:], t)
+    stage.Save()
+
+
 def scene_blend_shapes(path):
     """Purpose: blend shapes before skinning: a dense shape (every point), a sparse one
     (pointIndices) with two in-betweens, at 0.3 and 0.65, and a sparse one without; the
@@ -333,6 +345,71 @@ def scene_blend_shapes(path):
     stage.Save()
 
 
+def scene_dual_quaternion(path):
+    """Purpose: UsdSkel's dualQuaternion skinning with scaled and rotated joints. A three-joint
+    chain twists about its length while its joints scale non-uniformly (half floats; c is
+    mirrored, det < 0, throughout, which adds a half turn about x to its polar rotation) and
+    bends. The twists put a and c more than a half turn apart while b lies between them, so a
+    point's three rotations straddle the quaternion hemispheres and the sign rule's pivot (the
+    heaviest influence, not the first) decides the result: signing against the first moves the
+    tube by up to 0.9 of its diagonal.
+    Tube: three influences per point, the heaviest not listed first, weights that sum to 0.96 on
+    every fifth point (the scale is blended with them as stored), and a geomBindTransform that
+    rotates, scales and moves the mesh (UsdSkel applies it before taking the joints apart).
+    Box: constant (rigid) influences of two joints, which UsdSkel bakes as a skinned transform.
+    Plain: a tube whose method is inherited from its SkelRoot's primvars:skel:skinningMethod."""
+    stage = new_stage(path)
+    root = UsdSkel.Root.Define(stage, "/Rig")
+    skel = chain(stage, "/Rig/Skel", JOINTS, 1.5)
+    mesh, pts, *_ = tube(stage, "/Rig/Tube", rings=8)
+    idx, w = [], []
+    for i, p in enumerate(pts):
+        f = min(max(p[0] / 3.0 * 2, 0), 2 - 1e-6)
+        j = int(f)
+        t = f - j
+        near = [(j, 1 - t), (j + 1, t)]
+        third = 2 if j == 0 else 0
+        ws = [0.8 * near[0][1] + 0.05, 0.8 * near[1][1] + 0.05, 0.1]
+        if i % 5 == 0:
+            ws = [x * 0.96 for x in ws]
+        # The lightest first, so the first influence is not the pivot.
+        order = sorted(range(3), key=lambda k: ws[k])
+        js = [near[0][0], near[1][0], third]
+        idx += [js[k] for k in order]
+        w += [ws[k] for k in order]
+    geom = Gf.Matrix4d(1).SetScale(Gf.Vec3d(1.1, 0.9, 1.2)) * \
+        Gf.Matrix4d(1).SetRotate(Gf.Rotation(Gf.Vec3d(0, 0, 1), 12)) * Gf.Matrix4d(1).SetTranslate(Gf.Vec3d(0.1, -0.2, 0.05))
+    api = bind(mesh.GetPrim(), skel, idx, w, 3, geom=geom)
+    api.CreateSkinningMethodAttr(UsdSkel.Tokens.dualQuaternion)
+    # As large as the tube: the scaled joints' poses carry about 2e-5 units of float error at
+    # this distance from the origin (the linear scene's too), which a small box's diagonal
+    # would magnify past 1e-5.
+    box, _, *_ = tube(stage, "/Rig/Box", rings=2, sides=4, length=3.0, radius=0.5)
+    bapi = bind(box.GetPrim(), skel, [1, 2], [0.35, 0.65], 2, "constant",
+                geom=Gf.Matrix4d(1).SetTranslate(Gf.Vec3d(0.1, 0.05, 0)))
+    bapi.CreateSkinningMethodAttr(UsdSkel.Tokens.dualQuaternion)
+    plain, ppts, *_ = tube(stage, "/Rig/Plain", rings=6, sides=6, radius=0.25)
+    pidx, pw = linear_weights(ppts, 3.0, 3)
+    bind(plain.GetPrim(), skel, pidx, pw, 2)
+    UsdSkel.BindingAPI.Apply(root.GetPrim()).CreateSkinningMethodAttr(UsdSkel.Tokens.dualQuaternion)
+    anim = UsdSkel.Animation.Define(stage, "/Rig/Skel/Anim")
+    anim.CreateJointsAttr(JOINTS)
+    rest = [m.ExtractTranslation() for m in skel.GetRestTransformsAttr().Get()]
+    for f in range(1, 13):
+        u = (f - 1) / 11
+        twist = [5 * u, 115 * u, -60 * u]
+        bend = [10 * u, 25 * u, -15 * u]
+        rs = [Gf.Quatf((Gf.Rotation(Gf.Vec3d(1, 0, 0), twist[i]) * Gf.Rotation(Gf.Vec3d(0, 0, 1), bend[i])).GetQuat())
+              for i in range(3)]
+        ss = [Gf.Vec3h(1 + 0.3 * u, 1 - 0.2 * u, 1), Gf.Vec3h(1, 1 + 0.5 * u, 1 - 0.25 * u),
+              Gf.Vec3h(-1.1 + 0.2 * u, 0.9, 1 + 0.4 * u)]
+        anim.GetTranslationsAttr().Set(Vt.Vec3fArray([Gf.Vec3f(r) for r in rest]), f)
+        anim.GetRotationsAttr().Set(Vt.QuatfArray(rs), f)
+        anim.GetScalesAttr().Set(Vt.Vec3hArray(ss), f)
+    UsdSkel.BindingAPI.Apply(skel.GetPrim()).CreateAnimationSourceRel().SetTargets([anim.GetPath()])
+    stage.Save()
+
+
 SCENES = {
     "linear": scene_linear,
     "rigid_remap": scene_rigid_remap,
@@ -342,8 +419,10 @@ SCENES = {
     "metres_weights": scene_metres_weights,
     "points_cache": scene_points_cache,
     "blend_shapes": scene_blend_shapes,
+    "dual_quaternion": scene_dual_quaternion,
     "changing_points": scene_changing_points,
     "changing_faces": scene_changing_faces,
+    "changing_counts": scene_changing_counts,
 }
 
 

@@ -149,7 +149,8 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
         runs_.back().end = static_cast<std::uint32_t>(v + 1);
     }
     runs_.shrink_to_fit();
-    if (dq_ && dq_frame_.avx2) dq_lanes_.build(inf, n);
+    // UsdDualQuaternion has the scalar loop alone (DqFrame::table), which reads no lanes.
+    if (dq_ && dq_frame_.avx2 && scene.skins[mesh.skin].method != SkinningMethod::UsdDualQuaternion) dq_lanes_.build(inf, n);
 }
 
 void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* pool) {

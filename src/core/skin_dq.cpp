@@ -73,6 +73,36 @@ inline Eigen::Vector3f dq_point(const DqFrame::Joint* J, const Eigen::Matrix4f* 
     return rigid_apply(r, d, apply(m, p));
 }
 
+// OpenUSD's rule for one vertex (UsdSkel's dualQuaternion): the point through G first; the
+// shortest-arc sign of each influence against the pivot, the first influence of the largest
+// weight; S blended with the unsigned weights when the pose scales any joint; a blend whose real
+// part is shorter than 1e-10 (every influence singular) is the identity, as GfDualQuat's
+// Normalize makes it. Normalising the dual part against the real one, as Normalize also does,
+// leaves the translation 2 d conj(r) as it is, so rigid_apply's formula is the same.
+inline Eigen::Vector3f usd_dq_point(const DqFrame::Joint* J, const Eigen::Matrix4f* S, const Eigen::Matrix4f& G,
+                                    const std::uint16_t* j, const float* w, std::uint32_t n, const Eigen::Vector3f& p) {
+    const Eigen::Vector3f p0 = apply(G, p);
+    std::uint32_t pivot = 0;
+    for (std::uint32_t i = 1; i < n; ++i)
+        if (w[pivot] < w[i]) pivot = i;
+    const Eigen::Vector4f& rp = J[j[pivot]].real;
+    Eigen::Vector4f r = Eigen::Vector4f::Zero(), d = Eigen::Vector4f::Zero();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const DqFrame::Joint& q = J[j[i]];
+        const float s = rp.dot(q.real) < 0.0f ? -w[i] : w[i];
+        r += s * q.real;
+        d += s * q.dual;
+    }
+    Eigen::Vector3f x = p0;
+    if (S) {
+        Eigen::Matrix4f m = w[0] * S[j[0]];
+        for (std::uint32_t i = 1; i < n; ++i) m += w[i] * S[j[i]];
+        x = apply(m, p0);
+    }
+    if (!(r.squaredNorm() >= 1e-20f)) return x;
+    return rigid_apply(r, d, x);
+}
+
 inline Eigen::Vector3f linear_point(const Eigen::Matrix4f* L, const std::uint16_t* j, const float* w, std::uint32_t n,
                                     const Eigen::Vector3f& p) {
     Eigen::Matrix4f m = w[0] * L[j[0]];
@@ -86,6 +116,7 @@ void vertices(const Skin& skin, const Influences& inf, const DqFrame& frame, con
     const DqFrame::Joint* J = frame.joints.data();
     const Eigen::Matrix4f* S = frame.scale.empty() ? nullptr : frame.scale.data();
     const bool blend = skin.method == SkinningMethod::Blend;
+    const bool usd = skin.method == SkinningMethod::UsdDualQuaternion;
     const std::size_t nb = skin.blend_weights.size();
     for (; v < end; ++v) {
         Eigen::Vector3f p = base[v];
@@ -97,6 +128,10 @@ void vertices(const Skin& skin, const Influences& inf, const DqFrame& frame, con
         }
         const std::uint16_t* j = inf.joints.data() + b;
         const float* w = inf.weights.data() + b;
+        if (usd) {
+            out[v] = usd_dq_point(J, S, frame.geom, j, w, K > 0 ? std::uint32_t(K) : count, p);
+            continue;
+        }
         if (!blend) {
             out[v] = dq_point<K>(J, S, j, w, count, p);
             continue;
@@ -137,7 +172,7 @@ JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inve
 void DqFrame::set(const Scene& scene, const Mesh& mesh, const Pose& pose, const Eigen::Matrix4f* linear) {
     set_joints(scene, mesh, pose);
     table.clear();
-    if (!avx2) return;
+    if (!avx2 || scene.skins[mesh.skin].method == SkinningMethod::UsdDualQuaternion) return;
     using K = detail::DqLayout;
     const bool blend = scene.skins[mesh.skin].method == SkinningMethod::Blend;
     table.assign(joints.size() * K::kStride, 0.0f);
@@ -157,7 +192,12 @@ void DqFrame::set_joints(const Scene& scene, const Mesh& mesh, const Pose& pose)
     const std::size_t n = skin.joints.size();
     joints.assign(n, Joint{Eigen::Vector4f(0, 0, 0, 1), Eigen::Vector4f::Zero()});
     scale.clear();
+    geom.setIdentity();
     if (pose.bind) return;  // every joint matrix is the identity at bind (skin.cpp's rule)
+    if (skin.method == SkinningMethod::UsdDualQuaternion) {
+        set_usd_joints(scene, mesh, pose);
+        return;
+    }
     std::vector<JointSplit> split(n);
     bool scaled = false;
     for (std::size_t j = 0; j < n; ++j) {
@@ -176,6 +216,48 @@ void DqFrame::set_joints(const Scene& scene, const Mesh& mesh, const Pose& pose)
         scale.resize(n);
         for (std::size_t j = 0; j < n; ++j) scale[j] = split[j].scale.cast<float>();
     }
+}
+
+// The joint's own matrix world_j bind_j^-1 = world_j inverse_bind_j G^-1, split OpenUSD's way.
+static std::vector<UsdJointSplit> usd_splits(const Skin& skin, const Pose& pose, bool& scaled) {
+    const Eigen::Matrix4d g_inv = skin.geom_bind.inverse();
+    std::vector<UsdJointSplit> split(skin.joints.size());
+    scaled = false;
+    for (std::size_t j = 0; j < split.size(); ++j) {
+        split[j] = usd_split_joint(pose.world[skin.joints[j]] * skin.inverse_bind[j] * g_inv);
+        scaled = scaled || split[j].scaled;
+    }
+    return split;
+}
+
+static void usd_dual_quaternion(const UsdJointSplit& s, Eigen::Vector4d& real, Eigen::Vector4d& dual) {
+    if (s.singular) {  // UsdSkel's zero dual quaternion: no weight of this joint moves anything
+        real.setZero();
+        dual.setZero();
+        return;
+    }
+    const Eigen::Quaterniond& r = s.rotation;
+    const Eigen::Vector3d& t = s.translation;
+    const Eigen::Vector3d dv = 0.5 * (r.w() * t + t.cross(r.vec()));
+    real = Eigen::Vector4d(r.x(), r.y(), r.z(), r.w());
+    dual = Eigen::Vector4d(dv.x(), dv.y(), dv.z(), -0.5 * t.dot(r.vec()));
+}
+
+void DqFrame::set_usd_joints(const Scene& scene, const Mesh& mesh, const Pose& pose) {
+    const Skin& skin = scene.skins[mesh.skin];
+    bool scaled = false;
+    const std::vector<UsdJointSplit> split = usd_splits(skin, pose, scaled);
+    for (std::size_t j = 0; j < split.size(); ++j) {
+        Eigen::Vector4d r, d;
+        usd_dual_quaternion(split[j], r, d);
+        joints[j].real = r.cast<float>();
+        joints[j].dual = d.cast<float>();
+    }
+    if (scaled) {
+        scale.resize(split.size());
+        for (std::size_t j = 0; j < split.size(); ++j) scale[j] = split[j].scale.cast<float>();
+    }
+    geom = skin.geom_bind.cast<float>();
 }
 
 void DqLanes::build(const Influences& inf, std::size_t vertices) {
@@ -252,11 +334,42 @@ void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame
     }
 }
 
+// usd_dq_point's rule in double as p' = T p.
+static Eigen::Matrix<double, 3, 4> usd_vertex_transform(const Skin& skin, const Influences& inf, const Pose& pose,
+                                                        std::uint32_t vertex) {
+    bool scaled = false;
+    const std::vector<UsdJointSplit> split = usd_splits(skin, pose, scaled);
+    const std::uint32_t b = inf.offsets[vertex], e = inf.offsets[vertex + 1];
+    std::uint32_t pivot = b;
+    for (std::uint32_t k = b + 1; k < e; ++k)
+        if (inf.weights[pivot] < inf.weights[k]) pivot = k;
+    Eigen::Vector4d rp, dp, r = Eigen::Vector4d::Zero(), d = Eigen::Vector4d::Zero();
+    usd_dual_quaternion(split[inf.joints[pivot]], rp, dp);
+    Eigen::Matrix4d s = Eigen::Matrix4d::Identity();
+    if (scaled) s.setZero();
+    for (std::uint32_t k = b; k < e; ++k) {
+        Eigen::Vector4d rq, dq;
+        usd_dual_quaternion(split[inf.joints[k]], rq, dq);
+        const double w = inf.weights[k], sw = rp.dot(rq) < 0 ? -w : w;
+        r += sw * rq;
+        d += sw * dq;
+        if (scaled) s += w * split[inf.joints[k]].scale;
+    }
+    const Eigen::Matrix4d sg = s * skin.geom_bind;
+    if (!(r.norm() >= 1e-10)) return sg.topRows<3>();
+    Eigen::Matrix<double, 3, 4> m;
+    const Eigen::Vector3d t = rigid_apply(r, d, Eigen::Vector3d::Zero().eval());
+    for (int c = 0; c < 3; ++c) m.col(c) = rigid_apply(r, d, Eigen::Vector3d(sg.block<3, 1>(0, c))) - t;
+    m.col(3) = rigid_apply(r, d, Eigen::Vector3d(sg.block<3, 1>(0, 3)));
+    return m;
+}
+
 Eigen::Matrix<double, 3, 4> dq_vertex_transform(const Scene& scene, const Mesh& mesh, const Pose& pose, std::uint32_t vertex) {
     Eigen::Matrix<double, 3, 4> m = Eigen::Matrix<double, 3, 4>::Identity();
     const Skin& skin = scene.skins[mesh.skin];
     const Influences& inf = mesh.influences;
     if (pose.bind) return m;
+    if (skin.method == SkinningMethod::UsdDualQuaternion) return usd_vertex_transform(skin, inf, pose, vertex);
     const std::uint32_t b = inf.offsets[vertex], e = inf.offsets[vertex + 1];
     Eigen::Vector4d r0 = Eigen::Vector4d::Zero(), r = Eigen::Vector4d::Zero(), d = Eigen::Vector4d::Zero();
     Eigen::Matrix4d s = Eigen::Matrix4d::Zero(), lin = Eigen::Matrix4d::Zero();

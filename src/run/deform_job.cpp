@@ -3,16 +3,37 @@
 #include "rigscope/io/deform_output.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/deform_run.h"
+#include "rigscope/run/usd_output_run.h"
 
 namespace rigscope {
 
 void DeformJobOptions::validate() const {
-    if (format != "csv" && format != "json") throw Error(kExitUsage, "deform writes csv or json, not " + format);
+    if (format != "csv" && format != "json" && format != "usda") throw Error(kExitUsage, "deform writes csv, json or usda, not " + format);
     if (axes != "file" && axes != "y-up") throw Error(kExitUsage, "--axes is file or y-up, not " + axes);
+    if (format == "usda") {
+        if (out.empty() || is_stdout_path(out))
+            throw Error(kExitUsage, "deform --format usda needs -o FILE.usda (the layer names the input relative to its own folder)");
+        if (axes != "file") throw Error(kExitUsage, "--axes y-up: a USD layer holds the points in the stage's own axes");
+        check_usda_output(input, out);
+    }
 }
 
 DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const FrameProgress& progress) {
     DeformJobResult r;
+    if (opt.format == "usda") {
+        UsdaOutput usda(in, opt.input.file, opt.out, true);
+        OutputFile out(opt.out, in.paths);
+        DeformRun deform(in);
+        deform.for_each_frame([&](std::size_t fi) {
+            for (std::size_t i = 0; i < in.meshes.size(); ++i) usda.points(fi, i, deform.positions(i));
+        }, progress);
+        usda.write(out);
+        out.commit();
+        r.frames = in.frames.size();
+        r.meshes = in.meshes.size();
+        for (int m : in.meshes) r.vertices += in.scene.meshes[m].vertex_count();
+        return r;
+    }
     std::vector<std::pair<std::string, std::size_t>> sizes;
     for (int m : in.meshes) {
         sizes.emplace_back(in.scene.meshes[m].name, in.scene.meshes[m].vertex_count());

@@ -30,15 +30,31 @@ std::string frame_file_name(const std::string& pattern, const Frame& f) {
     return pattern.substr(0, first) + label + pattern.substr(last);
 }
 
-namespace {
-
-// Linear RGB, as glTF's COLOR_0 is: stretch (T < 1) blue, compression (T > 1) red, T = 1 white.
-void heat_colour(float t, float* rgb) {
+void tension_colour(TensionColor color, float t, float compress, float stretch, float* rgb) {
+    if (color == TensionColor::kMaps) {
+        rgb[0] = compress;
+        rgb[1] = stretch;
+        rgb[2] = 0.0f;
+        return;
+    }
+    // Stretch (T < 1) blue, compression (T > 1) red, T = 1 white.
     const double x = std::clamp(std::log2(std::max(static_cast<double>(t), 1e-30)), -1.0, 1.0);
     rgb[0] = static_cast<float>(x < 0 ? 1 + x : 1.0);
     rgb[1] = static_cast<float>(1 - std::abs(x));
     rgb[2] = static_cast<float>(x > 0 ? 1 - x : 1.0);
 }
+
+void tension_maps(const MeshTension& mt, const TensionRun& run, std::vector<float>& compress, std::vector<float>& stretch) {
+    const std::vector<float>& tc = mt.compress_t();
+    const std::vector<float>& ts = mt.stretch_t();
+    compress.resize(tc.size());
+    stretch.resize(ts.size());
+    const TensionRemap remap(run.range, run.params);
+    remap.compress(tc.data(), tc.size(), compress.data());
+    remap.stretch(ts.data(), ts.size(), stretch.data());
+}
+
+namespace {
 
 // A scene of static meshes at the given positions (world space), one root node each, carrying
 // the colour and the three maps as vertex attributes.
@@ -74,13 +90,7 @@ void write_coloured(const Input& in, const std::vector<MeshTension>& meshes,
         VertexAttribute str{"_STRETCH", 1, std::vector<float>(n)};
         for (std::size_t v = 0; v < n; ++v) {
             const std::uint32_t w = welded_of[v];
-            if (color == TensionColor::kT) {
-                heat_colour(t[m][w], &colour.data[3 * v]);
-            } else {
-                colour.data[3 * v] = compress[m][w];
-                colour.data[3 * v + 1] = stretch[m][w];
-                colour.data[3 * v + 2] = 0.0f;
-            }
+            tension_colour(color, t[m][w], compress[m][w], stretch[m][w], &colour.data[3 * v]);
             tension.data[v] = t[m][w];
             comp.data[v] = compress[m][w];
             str.data[v] = stretch[m][w];
@@ -90,17 +100,6 @@ void write_coloured(const Input& in, const std::vector<MeshTension>& meshes,
             for (const VertexAttribute& a : measure_attributes[m]) extras.back().attributes.push_back(a);
     }
     write_glb(scene, extras, out);
-}
-
-// The maps from the measure's T (compress_t and stretch_t: one T for edge and area).
-void maps_of(const MeshTension& mt, const TensionRun& run, std::vector<float>& compress, std::vector<float>& stretch) {
-    const std::vector<float>& tc = mt.compress_t();
-    const std::vector<float>& ts = mt.stretch_t();
-    compress.resize(tc.size());
-    stretch.resize(ts.size());
-    const TensionRemap remap(run.range, run.params);
-    remap.compress(tc.data(), tc.size(), compress.data());
-    remap.stretch(ts.data(), ts.size(), stretch.data());
 }
 
 // The measure's own values per file vertex (welded values on every copy): area _T_AREA;
@@ -172,7 +171,7 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
                         std::copy_n(&mt.compress_dir[3 * w], 3, &lo_dir[m][3 * w]);
                     }
                 }
-                maps_of(meshes[m], run, compress[m], stretch[m]);
+                tension_maps(meshes[m], run, compress[m], stretch[m]);
                 for (std::size_t w = 0; w < compress[m].size(); ++w) {
                     max_c[m][w] = std::max(max_c[m][w], compress[m][w]);
                     max_s[m][w] = std::max(max_s[m][w], stretch[m][w]);
@@ -200,7 +199,7 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
         for (std::size_t m = 0; m < nm; ++m) {
             positions[m] = meshes[m].deformed;
             t[m] = meshes[m].t;
-            maps_of(meshes[m], run, compress[m], stretch[m]);
+            tension_maps(meshes[m], run, compress[m], stretch[m]);
         }
         std::vector<std::vector<VertexAttribute>> attrs(nm);
         for (std::size_t m = 0; m < nm; ++m)

@@ -16,16 +16,23 @@
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_gltf.h"
+#include "rigscope/run/usd_output_run.h"
 
 namespace rigscope {
 
 void TensionJobOptions::validate() const {
-    if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "tension writes csv, json or gltf, not " + format);
+    if (format != "csv" && format != "json" && format != "gltf" && format != "usda")
+        throw Error(kExitUsage, "tension writes csv, json, gltf or usda, not " + format);
+    if (format == "usda" && (out.empty() || is_stdout_path(out)))
+        throw Error(kExitUsage, "tension --format usda needs -o FILE.usda (the layer names the input relative to its own folder)");
+    if (bake_points && format != "usda") throw Error(kExitUsage, "--bake-points writes the points into a USD layer: give -o FILE.usda");
+    if (format == "usda") check_usda_output(tension.input, out);
     if (format == "gltf" && (out.empty() || is_stdout_path(out)))
         throw Error(kExitUsage, "tension --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
     if (bake_max && format != "gltf") throw Error(kExitUsage, "--bake-max writes glTF: give -o FILE.glb");
     if (!color.empty() && color != "maps" && color != "t") throw Error(kExitUsage, "--color is maps or t, not " + color);
-    if (!color.empty() && format != "gltf") throw Error(kExitUsage, "--color sets glTF's COLOR_0: give -o FILE.glb");
+    if (!color.empty() && format != "gltf" && format != "usda")
+        throw Error(kExitUsage, "--color sets glTF's COLOR_0 or USD's displayColor: give -o FILE.glb or FILE.usda");
     if (auto_range && !(*auto_range >= 50 && *auto_range <= 100)) {
         std::string v;
         append_number(v, *auto_range);
@@ -34,8 +41,8 @@ void TensionJobOptions::validate() const {
     // '#' numbers one file per frame: only glTF frames are written so (a --bake-max is one file).
     if (out.substr(out.find_last_of('/') + 1).find('#') != std::string::npos && (format != "gltf" || bake_max))
         throw Error(kExitUsage, "-o " + out + ": '#' numbers one file per frame, which only tension's glTF frames are (-o out_####.glb, without --bake-max)");
-    if (!vertices.empty() && format == "gltf")
-        throw Error(kExitUsage, "--vertices selects CSV rows and JSON series; glTF holds every vertex: drop it or write CSV or JSON");
+    if (!vertices.empty() && (format == "gltf" || format == "usda"))
+        throw Error(kExitUsage, "--vertices selects CSV rows and JSON series; glTF and USD hold every vertex: drop it or write CSV or JSON");
 }
 
 namespace {
@@ -90,6 +97,12 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
                 r.meshes.push_back(check_mesh_extremes(in.scene.meshes[meshes[m].mesh].name, seen, m, meshes[m].topo.welded_of, in.frames));
     };
 
+
+    if (opt.format == "usda") {
+        write_tension_usda(in, opt.tension.input.file, meshes, r.run, opt.out, opt.bake_points,
+                           opt.color == "t" ? TensionColor::kT : TensionColor::kMaps, progress);
+        return r;
+    }
     if (opt.format == "gltf") {
         write_tension_gltf(in, meshes, r.run, opt.out, opt.bake_max, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps, progress,
                            track);

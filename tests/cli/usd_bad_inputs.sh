@@ -31,8 +31,12 @@ bad zip_deflated usdz "is compressed"
 bad zip_size usdz "runs past the end of the file"
 
 # A point cache whose topology changes over time: refused naming the time code, in both encodings.
-for f in changing_points.usda changing_points.usdc changing_faces.usda changing_faces.usdc; do
-    case $f in changing_points*) at="time code 5 hold 8 points, not the mesh's 12" ;; *) at="faceVertexIndices at time code 3.5" ;; esac
+for f in changing_points.usda changing_points.usdc changing_faces.usda changing_faces.usdc changing_counts.usda changing_counts.usdc; do
+    case $f in
+        changing_points*) at="time code 5 hold 8 points, not the mesh's 12" ;;
+        changing_faces*) at="faceVertexIndices at time code 3.5" ;;
+        *) at="faceVertexCounts at time code 6" ;;
+    esac
     expect 3 "$f: refused" -- "$RIGSCOPE" deform "$WORK/scenes/$f" -o "$WORK/$f.csv"
     check "$f: one line naming the file and '$at'" -- one_line_naming "$at"
     check "$f: names the file" -- grep -q "$f" "$WORK/err"

@@ -20,7 +20,7 @@ compare() {  # compare NAME FILE: rigscope's deform of FILE against BakeSkinning
 }
 
 # Each scene as a text layer and as a binary crate layer (usd-core's Export of the same stage).
-for scene in linear rigid_remap sparse xformops zup_cm metres_weights blend_shapes; do
+for scene in linear rigid_remap sparse xformops zup_cm metres_weights blend_shapes dual_quaternion; do
     compare "$scene" "$SCENES/$scene.usda"
     compare "$scene.crate" "$SCENES/$scene.usdc"
 done
@@ -64,6 +64,19 @@ expect 0 "info on a Z-up centimetre stage" -- "$RIGSCOPE" info "$SCENES/zup_cm.u
 check "names the units" -- grep -q "metersPerUnit 0.01" "$WORK/out"
 check "names the up axis" -- grep -qi "up.*Z" "$WORK/out"
 check "names timeCodesPerSecond" -- grep -q "timeCodesPerSecond" "$WORK/out"
+expect 0 "info on the dual-quaternion stage" -- "$RIGSCOPE" info "$SCENES/dual_quaternion.usda"
+check "names OpenUSD's dual-quaternion method" -- grep -q "UsdDualQuaternion" "$WORK/out"
+expect 0 "info --json on the dual-quaternion stage" -- "$RIGSCOPE" -q info "$SCENES/dual_quaternion.usdc" -o "$WORK/dq.info.json"
+check "its JSON matches docs/schema/info.schema.json" -- /usr/bin/python3 -c '
+import json, pathlib, sys, jsonschema
+d = pathlib.Path("docs/schema").resolve()
+schema = json.load(open(d / "info.schema.json"))
+v = jsonschema.validators.validator_for(schema)(schema, resolver=jsonschema.RefResolver(d.as_uri() + "/", schema))
+errors = [f"{list(e.path)}: {e.message}" for e in v.iter_errors(json.load(open(sys.argv[1])))]
+assert not errors, errors' "$WORK/dq.info.json"
+check "its JSON names the method" -- /usr/bin/python3 -c '
+import json, sys
+assert {s["method"] for s in json.load(open(sys.argv[1]))["skins"]} == {"UsdDualQuaternion"}' "$WORK/dq.info.json"
 expect 0 "info on framesPerSecond alone" -- "$RIGSCOPE" info "$SCENES/metres_weights.usda"
 check "names framesPerSecond" -- grep -q "framesPerSecond" "$WORK/out"
 check "says the weights are used as stored" -- grep -q "do not sum to 1" "$WORK/out"

@@ -30,7 +30,20 @@ TEST_CASE("deform job: validate() and the rows it writes", "[deform][job]") {
     DeformJobOptions o;
     CHECK(refusal(o).empty());
     o.format = "gltf";
-    CHECK_THAT(refusal(o), Catch::Contains("deform writes csv or json, not gltf"));
+    CHECK_THAT(refusal(o), Catch::Contains("deform writes csv, json or usda, not gltf"));
+    // A USD layer: over a USD input only, to a file, in the stage's own axes.
+    o.format = "usda";
+    o.input.file = "a.glb";
+    o.out = "d.usda";
+    CHECK_THAT(refusal(o), Catch::Contains("is not USD"));
+    o.input.file = "a.usdc";
+    CHECK(refusal(o).empty());
+    o.axes = "y-up";
+    CHECK_THAT(refusal(o), Catch::Contains("stage's own axes"));
+    o.axes = "file";
+    o.out = "-";
+    CHECK_THAT(refusal(o), Catch::Contains("needs -o FILE.usda"));
+    o = DeformJobOptions{};
     o.format = "json";
     o.axes = "z-up";
     CHECK_THAT(refusal(o), Catch::Contains("--axes is file or y-up"));

@@ -31,7 +31,16 @@ TEST_CASE("tension job: validate() refuses what cannot make the output asked for
         change(b);
         return refusal(b);
     };
-    CHECK_THAT(with([](TensionJobOptions& b) { b.format = "usd"; }), Catch::Contains("csv, json or gltf"));
+    CHECK_THAT(with([](TensionJobOptions& b) { b.format = "usd"; }), Catch::Contains("csv, json, gltf or usda"));
+    // USD output: a file beside which the sublayer path means something, a USD input, and
+    // --bake-points only there.
+    CHECK_THAT(with([](TensionJobOptions& b) { b.format = "usda"; b.tension.input.file = "a.usdc"; }), Catch::Contains("needs -o FILE.usda"));
+    CHECK_THAT(with([](TensionJobOptions& b) { b.format = "usda"; b.out = "t.usda"; b.tension.input.file = "a.glb"; }),
+               Catch::Contains("is not USD"));
+    CHECK_THAT(with([](TensionJobOptions& b) { b.format = "usda"; b.out = "t.usda"; b.tension.input.file = "a.USDZ"; b.tension.input.rom = true; }),
+               Catch::Contains("--rom poses the rig otherwise"));
+    CHECK(with([](TensionJobOptions& b) { b.format = "usda"; b.out = "t.usda"; b.tension.input.file = "a.USDZ"; b.bake_points = true; }).empty());
+    CHECK_THAT(with([](TensionJobOptions& b) { b.bake_points = true; }), Catch::Contains("--bake-points writes the points into a USD layer"));
     CHECK_THAT(with([](TensionJobOptions& b) { b.format = "gltf"; }), Catch::Contains("needs -o FILE.glb"));
     CHECK(with([](TensionJobOptions& b) { b.format = "gltf"; b.out = "t.glb"; }).empty());
     CHECK_THAT(with([](TensionJobOptions& b) { b.bake_max = true; }), Catch::Contains("--bake-max writes glTF"));

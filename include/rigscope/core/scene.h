@@ -112,15 +112,18 @@ struct Mesh {
 
 // How a skin blends its joints (FBX Skin deformer's SkinningType; glTF and Collada are always
 // linear). Rigid (one joint per vertex by convention) evaluates as linear, as the FBX SDK does.
-// The formulas are in docs/methods.md ("Skinning methods").
-enum class SkinningMethod { Linear, DualQuaternion, Blend, Rigid };
-// The FBX names, which `info` uses too: Linear, DualQuaternion, Blend, Rigid.
+// DualQuaternion is Blender's rule (its Preserve Volume); UsdDualQuaternion is OpenUSD's
+// (UsdSkel's `dualQuaternion`: the rotation from a polar decomposition, the pivot the heaviest
+// influence), which the USD reader picks. The formulas are in docs/methods.md ("Skinning methods").
+enum class SkinningMethod { Linear, DualQuaternion, Blend, Rigid, UsdDualQuaternion };
+// The FBX names, which `info` uses too: Linear, DualQuaternion, Blend, Rigid; and UsdDualQuaternion.
 inline const char* skinning_method_name(SkinningMethod m) {
     switch (m) {
         case SkinningMethod::Linear: return "Linear";
         case SkinningMethod::DualQuaternion: return "DualQuaternion";
         case SkinningMethod::Blend: return "Blend";
         case SkinningMethod::Rigid: return "Rigid";
+        case SkinningMethod::UsdDualQuaternion: return "UsdDualQuaternion";
     }
     return "";
 }
@@ -133,6 +136,11 @@ struct Skin {
     // Blend: per file vertex of the skinned mesh, the dual-quaternion share b in [0, 1]
     // (p = (1 - b) p_linear + b p_dq); a vertex past the end has b = 0. Empty otherwise.
     std::vector<float> blend_weights;
+    // USD's geomBindTransform G, which inverse_bind already holds on its right (inverse_bind_j =
+    // bind_j^-1 G, so every method skins the stored points). UsdDualQuaternion alone needs it
+    // apart: OpenUSD factors the joint's own matrix world_j bind_j^-1 and applies G to the points
+    // first. The identity for every other reader.
+    Eigen::Matrix4d geom_bind = Eigen::Matrix4d::Identity();
 };
 
 enum class Interpolation { Step, Linear, CubicSpline };

@@ -17,7 +17,7 @@ namespace rigscope {
 
 // True for the methods that blend dual quaternions; Linear and Rigid go the linear way.
 inline bool blends_dual_quaternions(SkinningMethod m) {
-    return m == SkinningMethod::DualQuaternion || m == SkinningMethod::Blend;
+    return m == SkinningMethod::DualQuaternion || m == SkinningMethod::Blend || m == SkinningMethod::UsdDualQuaternion;
 }
 
 // A joint's skinning matrix M = world x inverse_bind split as M = R S: R rigid, S the joint's
@@ -32,6 +32,17 @@ struct JointSplit {
 };
 JointSplit split_joint(const Eigen::Matrix4d& world, const Eigen::Matrix4d& inverse_bind);
 
+// OpenUSD's split of a joint's own matrix J = world x bind^-1 (UsdSkel's dualQuaternion, in
+// skin_dq_usd.cpp): J's linear part A = U P (polar decomposition, U the rotation, with U and P
+// negated when det A < 0 so that U stays a rotation), R = [U | t] with J's translation t, and
+// S = [P | 0] = U^T A, about the origin of the mesh's bind space. `scaled`: S differs from the
+// identity by more than 1e-6 in some entry (UsdSkel's test). A J whose |det A| < 1e-10 cannot be
+// factored: `singular`, and UsdSkel gives it a zero dual quaternion and S = I.
+struct UsdJointSplit : JointSplit {
+    bool singular = false;
+};
+UsdJointSplit usd_split_joint(const Eigen::Matrix4d& joint);
+
 // One pose's joints for the float kernel: each R as a unit dual quaternion (real, dual), each S
 // when any joint of the skin is scaled.
 struct DqFrame {
@@ -41,8 +52,12 @@ struct DqFrame {
     };
     std::vector<Joint> joints;
     std::vector<Eigen::Matrix4f> scale;  // S per joint; empty when no joint is scaled
+    // UsdDualQuaternion: the skin's geomBindTransform, applied to a point before S and the blend
+    // (the identity at bind, where every joint is). Unused by the other methods.
+    Eigen::Matrix4f geom = Eigen::Matrix4f::Identity();
     // The same per joint for the AVX2 kernel (src/core/skin_dq_layout.h's DqLayout::table): the
-    // dual quaternion, S when scaled, and for Blend the linear matrix. Filled only when avx2.
+    // dual quaternion, S when scaled, and for Blend the linear matrix. Filled only when avx2, and
+    // never for UsdDualQuaternion, which has the scalar loop alone.
     std::vector<float> table;
     // skin_dq_range runs the AVX2 kernel (the default where the build has it, the CPU runs it and
     // RIGSCOPE_NO_AVX2 is not set); false: the scalar loop, the reference it matches bit for bit.
@@ -54,6 +69,7 @@ struct DqFrame {
 
 private:
     void set_joints(const Scene& scene, const Mesh& mesh, const Pose& pose);
+    void set_usd_joints(const Scene& scene, const Mesh& mesh, const Pose& pose);
 };
 
 // A mesh's influences regrouped once for the AVX2 kernel (MeshDeformer keeps one): batches of 8
@@ -81,7 +97,8 @@ void skin_dq_range(const Skin& skin, const Influences& inf, const DqFrame& frame
                    const DqLanes* lanes = nullptr);
 
 // The same rule for one vertex in double as a transform p' = T p: [R_v S_v | t_v] for
-// DualQuaternion, (1 - b) L_v + b [R_v S_v | t_v] for Blend. For rivets. The mesh's skin must
+// DualQuaternion, (1 - b) L_v + b [R_v S_v | t_v] for Blend, [R_v | t_v] S_v G for
+// UsdDualQuaternion. For rivets. The mesh's skin must
 // blend dual quaternions, and the vertex have influences.
 Eigen::Matrix<double, 3, 4> dq_vertex_transform(const Scene& scene, const Mesh& mesh, const Pose& pose, std::uint32_t vertex);
 

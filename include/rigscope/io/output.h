@@ -68,8 +68,8 @@ int open_descriptor_of(const std::string& path);
 // True when `path` writes to standard output ("-", /dev/stdout, /dev/fd/1, ...).
 bool is_stdout_path(const std::string& path);
 
-// The format an output's extension names: "csv", "json" or "gltf" (.glb, .gltf); "" for none or
-// stdout; ".EXT" (lower case) for an extension rigscope does not write.
+// The format an output's extension names: "csv", "json", "gltf" (.glb, .gltf) or "usda"; "" for
+// none or stdout; ".EXT" (lower case) for an extension rigscope does not write.
 std::string extension_format(const std::string& out);
 // Output format from --format, else the extension of `out`, else `fallback`. Throws Error (usage)
 // when --format and a known extension disagree, naming both, or when an unknown extension is all

@@ -18,6 +18,14 @@ namespace rigscope {
 // clamped beyond: for importers that keep only colours (Blender's glTF import drops _TENSION).
 enum class TensionColor { kMaps, kT };
 
+// One vertex's colour (linear RGB, as glTF's COLOR_0 and USD's displayColor are) from its T and
+// maps: the glTF output's and the .usda output's.
+void tension_colour(TensionColor color, float t, float compress, float stretch, float* rgb);
+
+// The node group's maps per welded vertex from the measure's T (compress_t and stretch_t: one T
+// for edge and area), remapped by the run's range: the CSV's compress and stretch columns.
+void tension_maps(const MeshTension& mt, const TensionRun& run, std::vector<float>& compress, std::vector<float>& stretch);
+
 // Throws Error (exit 2) when `pattern` has no '#' but several frames are selected.
 void check_tension_gltf_path(const std::string& pattern, std::size_t frames, bool bake_max);
 

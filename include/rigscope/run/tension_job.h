@@ -1,5 +1,5 @@
-// The `tension` job (the CLI's): the tension map per vertex and frame written as CSV, JSON or
-// vertex-coloured glTF. The job streams: each frame is written as it is evaluated, so memory does
+// The `tension` job (the CLI's): the tension map per vertex and frame written as CSV, JSON,
+// vertex-coloured glTF or a USD layer of primvars over the USD input (run/usd_output_run.h). The job streams: each frame is written as it is evaluated, so memory does
 // not grow with the frames; what it returns is what the run was (docs/library.md, the job shape).
 #pragma once
 
@@ -19,8 +19,9 @@ struct TensionJobOptions {
     std::string vertices;                // --vertices: CSV rows and JSON series of these file vertices only
     std::optional<double> auto_range;    // --auto-range [P]: two passes, t_s and t_c from the P-th percentile (50..100)
     bool bake_max = false;               // --bake-max: one glTF of each vertex's maximum maps
-    std::string color;                   // --color maps|t: glTF's COLOR_0 ("" is maps)
-    std::string format = "csv";          // csv, json or gltf (the CLI resolves it from -o)
+    bool bake_points = false;            // --bake-points: a .usda output holds the deformed points too
+    std::string color;                   // --color maps|t: glTF's COLOR_0, USD's displayColor ("" is maps)
+    std::string format = "csv";          // csv, json, gltf or usda (the CLI resolves it from -o)
     std::string out = "-";               // -o; glTF: out_####.glb writes one file per frame
     // Also keep each vertex's lowest and highest T over the frames (TensionJobResult::meshes),
     // as check ranks them: what a batch's summary row says. Off for one file (memory per vertex).

@@ -31,7 +31,7 @@ usd::Layer parse_layer(const std::string& name, const std::string& bytes, std::u
 
 namespace rigscope::usd {
 
-Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t budget) {
+Layer layer_from_bytes(const std::string& path, std::string& bytes, std::uint64_t budget) {
     usd::Layer layer;
     if (starts_with(bytes, "PK\x03\x04", 4)) {
         // usdz: the root layer is the package's first file.
@@ -52,7 +52,24 @@ Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t
     } else {
         throw bad_input(path, "not a USD file (neither '#usda' nor 'PXR-USDC' nor a zip at its start)");
     }
+    return layer;
+}
+
+Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t budget) {
+    const usd::Layer layer = layer_from_bytes(path, bytes, budget);
     return usd::build_scene(layer, budget - std::min<std::uint64_t>(budget, bytes.size()));
+}
+
+Layer read_layer(const std::string& path, std::uint64_t max_memory) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) throw bad_input(path, "no such file");
+    // The file is held whole while it is parsed: it counts against the budget before it is read.
+    if (std::uint64_t(st.st_size) > max_memory) throw bad_input(path, "the file is larger than --max-memory allows");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw bad_input(path, "cannot be opened");
+    std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+    if (!in.read(&bytes[0], std::streamsize(bytes.size()))) throw bad_input(path, "cannot be read");
+    return layer_from_bytes(path, bytes, max_memory);
 }
 
 }  // namespace rigscope::usd

@@ -6,11 +6,17 @@
 #include <cstdint>
 #include <string>
 
+#include "io/usd/usd_layer.h"
 #include "rigscope/core/scene.h"
 
 namespace rigscope::usd {
 
 // `path` names the file in messages. Throws rigscope::Error (exit 3).
 Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t max_memory);
+
+// The root layer alone, as the reader parses it (a usdz's first entry), before any evaluation:
+// for the .usda writer, which restates the input's stage metadata. Throws rigscope::Error (exit 3).
+Layer layer_from_bytes(const std::string& path, std::string& bytes, std::uint64_t max_memory);
+Layer read_layer(const std::string& path, std::uint64_t max_memory);
 
 }  // namespace rigscope::usd

@@ -678,11 +678,13 @@ struct Builder {
         if (m.cache)
             fail("Mesh " + path + " has time-sampled points and a skin: UsdSkel skins each sample of the points, which rigscope "
                                   "does not evaluate (it reads time-sampled points of unskinned meshes)");
+        // classicLinear (the fallback) or dualQuaternion, which is OpenUSD's own rule (core's
+        // UsdDualQuaternion), not Blender's.
+        SkinningMethod skinning = SkinningMethod::Linear;
         if (b.method) {
             const auto method = strings_of(b.method->value);
-            if (!method.empty() && method[0] == "dualQuaternion")
-                fail("Mesh " + path + " asks for dualQuaternion skinning, which rigscope's USD reader does not evaluate yet (classicLinear only)");
-            if (!method.empty() && method[0] != "classicLinear") fail("Mesh " + path + ": unknown skinning method '" + method[0] + "'");
+            if (!method.empty() && method[0] == "dualQuaternion") skinning = SkinningMethod::UsdDualQuaternion;
+            else if (!method.empty() && method[0] != "classicLinear") fail("Mesh " + path + ": unknown skinning method '" + method[0] + "'");
         }
         // The mesh's joint order: its own skel:joints mapped onto the skeleton's, else the skeleton's.
         std::vector<int> map;
@@ -707,6 +709,14 @@ struct Builder {
         }
         Skin s;
         s.name = p.name;
+        s.method = skinning;
+        if (skinning == SkinningMethod::UsdDualQuaternion) {
+            // The dual-quaternion rule factors world x bind^-1 apart from G (Skin::geom_bind), which
+            // rigscope recovers as inverse_bind x G^-1.
+            if (!(std::abs(geom.topLeftCorner<3, 3>().determinant()) > 1e-12))
+                fail("Mesh " + path + "'s geomBindTransform is singular, which rigscope's dualQuaternion skinning cannot take apart");
+            s.geom_bind = geom;
+        }
         for (int j : map) {
             s.joints.push_back(info.nodes[j]);
             s.inverse_bind.push_back(info.bind[j].inverse() * geom);

@@ -27,23 +27,43 @@ bool flat(const Value& v, std::vector<double>& numbers, int& width) {
 
 bool is_quaternion_type(const std::string& type) { return type.compare(0, 4, "quat") == 0; }
 
+// A text layer's numbers are decimal and parse as doubles, but Sdf stores each in the
+// attribute's own type: a float (float3, quatf, point3f, ...) or a half (half3, quath, ...,
+// which usd-core writes with 6 digits, 3.7e-6 from the half they stand for). Rounded so here
+// too, a text layer poses what its crate twin does; a crate's values are already of the type.
+void round_to_type(const std::string& type, std::vector<double>& numbers) {
+    if (type.empty()) return;
+    const bool half = type.compare(0, 4, "half") == 0 || type.back() == 'h';
+    const bool single = !half && (type.compare(0, 5, "float") == 0 || type.back() == 'f');
+    if (half)
+        for (double& x : numbers) x = double(static_cast<float>(Eigen::half(static_cast<float>(x))));
+    else if (single)
+        for (double& x : numbers) x = double(static_cast<float>(x));
+}
+
+bool flat(const PropertySpec& prop, const Value& v, std::vector<double>& numbers, int& width) {
+    if (!flat(v, numbers, width)) return false;
+    round_to_type(prop.type, numbers);
+    return true;
+}
+
 }  // namespace
 
 bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers, int& width) {
     if (prop.samples.empty() || std::isnan(t)) {
-        if (prop.has_default && !prop.value.is_none()) return flat(prop.value, numbers, width);
+        if (prop.has_default && !prop.value.is_none()) return flat(prop, prop.value, numbers, width);
         if (prop.samples.empty()) return false;
-        return flat(prop.samples.front().second, numbers, width);
+        return flat(prop, prop.samples.front().second, numbers, width);
     }
     const auto& s = prop.samples;
-    if (t <= s.front().first) return flat(s.front().second, numbers, width);
-    if (t >= s.back().first) return flat(s.back().second, numbers, width);
+    if (t <= s.front().first) return flat(prop, s.front().second, numbers, width);
+    if (t >= s.back().first) return flat(prop, s.back().second, numbers, width);
     std::size_t k = 1;
     while (s[k].first < t) ++k;
-    if (s[k].first == t) return flat(s[k].second, numbers, width);
+    if (s[k].first == t) return flat(prop, s[k].second, numbers, width);
     std::vector<double> a, b;
     int wa = 1, wb = 1;
-    const bool ha = flat(s[k - 1].second, a, wa), hb = flat(s[k].second, b, wb);
+    const bool ha = flat(prop, s[k - 1].second, a, wa), hb = flat(prop, s[k].second, b, wb);
     // A blocked sample or one of another shape holds the earlier value, as Usd's interpolator does.
     if (!ha) return false;
     if (!hb || a.size() != b.size() || wa != wb) {

@@ -127,7 +127,7 @@ std::string extension_format(const std::string& out) {
     std::string ext = out.substr(dot + 1);
     for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (ext == "glb" || ext == "gltf") return "gltf";
-    if (ext == "csv" || ext == "json") return ext;
+    if (ext == "csv" || ext == "json" || ext == "usda") return ext;
     return "." + ext;
 }
 

@@ -1,0 +1,187 @@
+#include "rigscope/run/usd_output_run.h"
+
+#include <algorithm>
+
+#include "rigscope/core/error.h"
+#include "rigscope/run/tension_run.h"
+
+namespace rigscope {
+
+void check_usda_output(const InputOptions& input, const std::string& out) {
+    if (!is_usd_path(input.file))
+        throw Error(kExitUsage, "-o " + out + ": a .usda output is a layer of over-specs on a USD input's prims, and " + input.file +
+                                    " is not USD (.usd, .usda, .usdc, .usdz); write .glb, .csv or .json");
+    const char* option = !input.animation.empty() ? "--animation" : !input.cache.empty() ? "--cache" : input.rom ? "--rom"
+                         : !input.rig.empty() ? "--rig" : !input.chunk.empty() ? "--chunk" : nullptr;
+    if (option)
+        throw Error(kExitUsage, std::string("-o ") + out + ": " + option +
+                                    (std::string(option) == "--chunk"
+                                         ? " writes part of a run for merge, which a .usda layer is not"
+                                         : " poses the rig otherwise than the stage does, and the layer's values would not belong to the "
+                                           "animation a USD viewer plays; write .glb, .csv or .json"));
+}
+
+namespace {
+
+// The prim path, refused (exit 2) when it is not one: a mesh whose node chain does not name
+// prims (the input is USD, so it always does; the check keeps a broken invariant from writing
+// a layer that names nothing).
+std::string prim_path_of(const Scene& scene, int mesh) {
+    const std::string p = usd_prim_path(scene, mesh);
+    if (p.size() < 2) throw internal_error("mesh " + scene.meshes[std::size_t(mesh)].name + " has no USD prim path");
+    return p;
+}
+
+bool under(const std::string& path, const std::string& root) {
+    return path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/';
+}
+
+}  // namespace
+
+UsdaOutput::UsdaOutput(const Input& in, const std::string& input_file, const std::string& out, bool points)
+    : in_(in), series_(in.meshes.size()), pose_(bind_pose(in.scene)) {
+    const UsdStageFacts facts = read_usd_stage_facts(input_file, in.max_memory);
+    layer_.sublayer = usd_relative_asset_path(input_file, out);
+    layer_.default_prim = facts.default_prim;
+    layer_.up_axis = in.scene.up_axis;
+    layer_.meters_per_unit = in.scene.unit_scale;
+    layer_.time_codes_per_second = in.scene.fps;
+    if (in.has_clip && in.clip.has_take) layer_.time_code_range = {in.clip.take_start * in.scene.fps, in.clip.take_end * in.scene.fps};
+    for (int m : in.meshes) prim_paths_.push_back(prim_path_of(in.scene, m));
+    if (!points) return;
+    // The SkelRoots above the selected deformed meshes, whose every deformed mesh must be baked.
+    auto deformed = [&](int m) { return in.scene.meshes[std::size_t(m)].skin >= 0 || !in.scene.meshes[std::size_t(m)].targets.empty(); };
+    auto root_of = [&](const std::string& path) {
+        std::string best;
+        for (const std::string& r : facts.skel_roots)
+            if (under(path, r) && r.size() > best.size()) best = r;
+        return best;
+    };
+    for (std::size_t i = 0; i < in.meshes.size(); ++i) {
+        if (!deformed(in.meshes[i])) continue;
+        const std::string r = root_of(prim_paths_[i]);
+        if (!r.empty() && std::find(retyped_.begin(), retyped_.end(), r) == retyped_.end()) retyped_.push_back(r);
+    }
+    for (const std::string& p : facts.unread_skinned)
+        for (const std::string& r : retyped_)
+            if (under(p, r))
+                throw Error(kExitUsage, "-o " + out + ": baking the points retypes SkelRoot " + r + " as an Xform (as UsdSkel.BakeSkinning does), and " +
+                                            p + ", which UsdSkel skins there and rigscope does not read, would stop moving (tension without --bake-points keeps the skinning live; deform writes .csv or .json too)");
+    for (std::size_t m = 0; m < in.scene.meshes.size(); ++m) {
+        if (!deformed(int(m)) || std::find(in.meshes.begin(), in.meshes.end(), int(m)) != in.meshes.end()) continue;
+        const std::string path = prim_path_of(in.scene, int(m));
+        const std::string r = root_of(path);
+        if (std::find(retyped_.begin(), retyped_.end(), r) != retyped_.end())
+            throw Error(kExitUsage, "-o " + out + ": baking the points retypes SkelRoot " + r + " as an Xform (as UsdSkel.BakeSkinning does), and its mesh " +
+                                        path + " is not selected, so it would stop moving: select it too (--mesh), or write tension without --bake-points");
+    }
+}
+
+double UsdaOutput::time_code(std::size_t fi) const {
+    // Frame n is at n / fps seconds, and a time code is tcps of a second: the frame number itself
+    // at the file's own rate.
+    const Frame& f = in_.frames[fi];
+    return in_.fps == in_.scene.fps ? double(f.number) : double(f.number) * (in_.scene.fps / in_.fps);
+}
+
+void UsdaOutput::add(Series& s, std::size_t fi, std::string value) {
+    if (in_.frames[fi].bind) {
+        s.default_value = std::move(value);
+        s.has_default = true;
+    } else {
+        s.samples[time_code(fi)] = std::move(value);  // a frame listed twice is one sample
+    }
+}
+
+void UsdaOutput::primvars(std::size_t fi, std::size_t i, const std::vector<float>& t, const std::vector<float>& compress,
+                          const std::vector<float>& stretch, const std::vector<float>& rgb) {
+    auto& s = series_[i];
+    std::string v;
+    append_usda_array(v, t.data(), t.size(), 1);
+    add(s["primvars:rigscope:tension"], fi, std::move(v));
+    v.clear();
+    append_usda_array(v, compress.data(), compress.size(), 1);
+    add(s["primvars:rigscope:compress"], fi, std::move(v));
+    v.clear();
+    append_usda_array(v, stretch.data(), stretch.size(), 1);
+    add(s["primvars:rigscope:stretch"], fi, std::move(v));
+    v.clear();
+    append_usda_array(v, rgb.data(), rgb.size() / 3, 3);
+    add(s["primvars:displayColor"], fi, std::move(v));
+}
+
+void UsdaOutput::points(std::size_t fi, std::size_t i, const std::vector<Eigen::Vector3f>& world) {
+    if (in_.frames[fi].bind) return;
+    pose_at(in_, in_.frames[fi], pose_);
+    const Mesh& mesh = in_.scene.meshes[std::size_t(in_.meshes[i])];
+    // world = W p_local (W the mesh prim's world matrix in metres, as deform places the points),
+    // and the stage holds p_local in its own units.
+    const Eigen::Matrix4d to_local = mesh.node >= 0 ? Eigen::Matrix4d(pose_.world[std::size_t(mesh.node)].inverse()) : Eigen::Matrix4d::Identity();
+    const double units = 1.0 / in_.scene.unit_scale;
+    std::vector<float> local(3 * world.size());
+    for (std::size_t v = 0; v < world.size(); ++v) {
+        const Eigen::Vector3d p = (to_local * world[v].cast<double>().homogeneous()).head<3>() * units;
+        for (int c = 0; c < 3; ++c) local[3 * v + std::size_t(c)] = float(p[c]);
+    }
+    std::string text;
+    append_usda_array(text, local.data(), world.size(), 3);
+    add(series_[i]["points"], fi, std::move(text));
+}
+
+void UsdaOutput::write(OutputFile& out) const {
+    UsdaLayer layer = layer_;
+    for (const std::string& r : retyped_) layer.overs.push_back(UsdaOver{r, "Xform", {}});
+    // The attributes in a fixed order: the three maps, the colour, then the points.
+    static const std::pair<const char*, const char*> kOrder[] = {{"primvars:rigscope:tension", "float[]"},
+                                                                 {"primvars:rigscope:compress", "float[]"},
+                                                                 {"primvars:rigscope:stretch", "float[]"},
+                                                                 {"primvars:displayColor", "color3f[]"},
+                                                                 {"points", "point3f[]"}};
+    for (std::size_t i = 0; i < series_.size(); ++i) {
+        UsdaOver o{prim_paths_[i], "", {}};
+        for (const auto& [name, type] : kOrder) {
+            auto it = series_[i].find(name);
+            if (it == series_[i].end() || (!it->second.has_default && it->second.samples.empty())) continue;
+            UsdaAttribute a;
+            a.type = type;
+            a.name = name;
+            if (std::string(name) != "points") a.interpolation = "vertex";
+            if (it->second.has_default) a.default_value = it->second.default_value;
+            a.samples.assign(it->second.samples.begin(), it->second.samples.end());
+            o.attributes.push_back(std::move(a));
+        }
+        layer.overs.push_back(std::move(o));
+    }
+    write_usda_layer(layer, out);
+}
+
+void write_tension_usda(const Input& in, const std::string& input_file, std::vector<MeshTension>& meshes, const TensionRun& run,
+                        const std::string& out, bool bake_points, TensionColor color, const FrameProgress& progress) {
+    UsdaOutput usda(in, input_file, out, bake_points);
+    OutputFile file(out, in.paths);
+    std::vector<float> compress, stretch, t, c, s, rgb;
+    for_each_tension_frame(in, meshes, [&](std::size_t fi) {
+        for (const MeshTension& mt : meshes) {
+            const std::size_t i = std::size_t(std::find(in.meshes.begin(), in.meshes.end(), mt.mesh) - in.meshes.begin());
+            if (i == in.meshes.size()) throw internal_error("tension of a mesh that is not selected");
+            tension_maps(mt, run, compress, stretch);
+            // Every file copy of a welded vertex carries the welded vertex's values (the CSV's rows).
+            const auto& welded_of = mt.topo.welded_of;
+            const std::size_t n = welded_of.size();
+            t.resize(n), c.resize(n), s.resize(n), rgb.resize(3 * n);
+            for (std::size_t v = 0; v < n; ++v) {
+                const std::uint32_t w = welded_of[v];
+                t[v] = mt.t[w];
+                c[v] = compress[w];
+                s[v] = stretch[w];
+                tension_colour(color, t[v], c[v], s[v], &rgb[3 * v]);
+            }
+            usda.primvars(fi, i, t, c, s, rgb);
+            if (bake_points) usda.points(fi, i, mt.deformed);
+        }
+    }, progress);
+    usda.write(file);
+    file.commit();
+}
+
+}  // namespace rigscope
