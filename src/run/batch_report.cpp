@@ -149,7 +149,8 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
 }
 
 std::string batch_summary_csv(const BatchResult& r) {
-    std::string out = "file,path,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
+    // `new`: a diff pair's NEW file (empty for the other verbs), as the JSON's "new" member.
+    std::string out = "file,path,new,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
                       "max_t_vertex,max_t_frame";
     for (const char* l : kLimits) out += std::string(",past_") + l;
     out += ",lint_errors,lint_warnings,message,seconds,peak_mib\n";
@@ -158,6 +159,8 @@ std::string batch_summary_csv(const BatchResult& r) {
         append_csv_field(out, w.relpath);
         out += ',';
         append_csv_field(out, w.path);
+        out += ',';
+        append_csv_field(out, w.partner);
         out += ',' + w.status + ',' + std::to_string(w.exit_code) + ',';
         const bool ran = batch_row_ran(w);
         for (std::size_t n : {w.frames, w.meshes, w.vertices}) {

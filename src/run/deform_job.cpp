@@ -2,6 +2,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/io/deform_output.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/check_run.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/usd_output_run.h"
 
@@ -19,6 +20,9 @@ void DeformJobOptions::validate() const {
 }
 
 DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const FrameProgress& progress) {
+    // A file without a mesh has no vertex to write: refused as tension refuses it, never a
+    // header-only file with an ok status (issue 41).
+    require_meshes(in, opt.input.file, "write");
     DeformJobResult r;
     if (opt.format == "usda") {
         UsdaOutput usda(in, opt.input.file, opt.out, true);

@@ -124,7 +124,7 @@ expect 2 "--task out of range" -- "$RIGSCOPE" check "$LIB" "${LIMITS[@]}" --task
 expect 3 "lint of a folder" -- "$RIGSCOPE" lint "$LIB" --summary "$WORK/lint.csv" --junit "$WORK/lint.xml"
 check "lint JUnit validates" -- valid "$WORK/lint.xml"
 "$RIGSCOPE" -q lint "$LIB/sub/cesium_man.gltf" -o "$WORK/one_lint.json" >/dev/null 2>&1
-check "lint counts as lint alone" -- test "$(grep '^sub/cesium_man.gltf,' "$WORK/lint.csv" | cut -d, -f20,21)" = \
+check "lint counts as lint alone" -- test "$(grep '^sub/cesium_man.gltf,' "$WORK/lint.csv" | cut -d, -f21,22)" = \
     "$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; print(sum(x["severity"]=="error" for x in f), sum(x["severity"]=="warning" for x in f), sep=",")' "$WORK/one_lint.json")"
 
 # One file alone: exactly as before (no batch lines), with --junit the single report.
@@ -248,8 +248,8 @@ check "report: the viewer named once, no page" -- bash -c "test \"\$(grep -c no_
 expect 3 "info of a folder on stdout" -- "$RIGSCOPE" info "$LIB" --summary "$WORK/i.csv"
 check "info: each file under its name" -- test "$(grep -c '^==> ' "$WORK/out")" -eq 5
 check "info: the file without mesh is ok (info judges nothing), the truncated one an error" -- \
-    test "$(cut -d, -f1,3 "$WORK/i.csv" | tail -n +2 | tr '\n' ' ')" = "bend_cylinder.fbx,ok bend_cylinder.glb,ok sub/broken.glb,error sub/cesium_man.gltf,ok sub/walk.fbx,ok "
-check "info: vertices as tension's rows count them" -- test "$(grep ',ok,' "$WORK/i.csv" | grep -v '^sub/walk.fbx,' | cut -d, -f1,6,7)" = "$(grep ',ok,' "$WORK/tj1.csv" | cut -d, -f1,6,7)"
+    test "$(cut -d, -f1,4 "$WORK/i.csv" | tail -n +2 | tr '\n' ' ')" = "bend_cylinder.fbx,ok bend_cylinder.glb,ok sub/broken.glb,error sub/cesium_man.gltf,ok sub/walk.fbx,ok "
+check "info: vertices as tension's rows count them" -- test "$(grep ',ok,' "$WORK/i.csv" | grep -v '^sub/walk.fbx,' | cut -d, -f1,7,8)" = "$(grep ',ok,' "$WORK/tj1.csv" | cut -d, -f1,7,8)"
 for j in 1 2; do "$RIGSCOPE" -q info "$LIB" -o "$WORK/ij$j/{relpath}.json" --jobs $j >/dev/null 2>&1; done
 check "info --jobs 1 and 2: the same files" -- diff -r "$WORK/ij1" "$WORK/ij2"
 check "info: each file is info FILE -o's bytes" -- bash -c "'$RIGSCOPE' -q info '$LIB/sub/cesium_man.gltf' -o '$WORK/one_i.json' && cmp -s '$WORK/one_i.json' '$WORK/ij1/sub/cesium_man.gltf.json'"
@@ -313,13 +313,18 @@ while read -r old new status code; do
     check "diff $rel: the verdict as alone" -- test "$(tail -1 "$WORK/one_diff.txt")" = "$([ "$code" = 0 ] && echo PASS || echo FAIL)"
 done <"$WORK/pairs_run"
 check "diff: the swapped rig fails, the unchanged passes" -- test "$(cut -d' ' -f3 "$WORK/pairs_run" | tr '\n' ' ')" = "fail error error pass "
+# The CSV summary names each pair's NEW as the JSON does (issue 41: the CSV had no such column).
+"$RIGSCOPE" -q diff --against "$WORK/new" "$WORK/old" "${DLIM[@]}" --summary "$WORK/ds1.csv" >/dev/null 2>&1
+check "diff: the CSV summary's new column is the JSON's new" -- test \
+    "$(python3 -c 'import csv,sys; [print(r["path"], r["new"]) for r in csv.DictReader(open(sys.argv[1]))]' "$WORK/ds1.csv")" = \
+    "$(cut -d' ' -f1,2 "$WORK/pairs_run")"
 # @pairs.txt: the same pairs by list, a tab between paths with spaces; a missing NEW an error row.
 mkdir -p "$WORK/with space"
 cp data/bend_cylinder.glb "$WORK/with space/old one.glb"
 printf '%s %s\n# a comment\n%s\t%s\n%s %s\n' "$WORK/old/bend_cylinder.glb" "$WORK/new/bend_cylinder.glb" \
     "$WORK/with space/old one.glb" "$WORK/new/sub/../bend_cylinder.glb" "$WORK/old/sub/cesium_man.gltf" "$WORK/new/nothere.gltf" >"$WORK/pairs.txt"
 expect 3 "diff @pairs.txt" -- "$RIGSCOPE" diff "@$WORK/pairs.txt" "${DLIM[@]}" --summary "$WORK/pl.csv" --junit "$WORK/pl.xml"
-check "@pairs: a row per pair, the missing NEW an error" -- test "$(cut -d, -f3 "$WORK/pl.csv" | tail -n +2 | tr '\n' ' ')" = "fail fail error "
+check "@pairs: a row per pair, the missing NEW an error" -- test "$(cut -d, -f4 "$WORK/pl.csv" | tail -n +2 | tr '\n' ' ')" = "fail fail error "
 check "@pairs: the missing NEW named" -- grep -q 'nothere.gltf: no such file' "$WORK/pl.csv"
 check "@pairs: JUnit validates" -- valid "$WORK/pl.xml"
 printf '%s\n' "$WORK/old/bend_cylinder.glb" >"$WORK/bad_pairs.txt"

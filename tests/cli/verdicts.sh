@@ -176,6 +176,9 @@ check "report without mesh: no page" -- test ! -e "$WORK/walk.html"
 expect 2 "tension of a file without mesh is refused" -- "$RIGSCOPE" -q tension "$WALK" -o "$WORK/walk.csv"
 check "tension without mesh: says so" -- one_line_naming "nothing to write: $WALK has no mesh"
 check "tension without mesh: no header-only CSV" -- test ! -e "$WORK/walk.csv"
+expect 2 "deform of a file without mesh is refused" -- "$RIGSCOPE" -q deform "$WALK" -o "$WORK/walk_deform.csv"
+check "deform without mesh: says so" -- one_line_naming "nothing to write: $WALK has no mesh"
+check "deform without mesh: no header-only CSV" -- test ! -e "$WORK/walk_deform.csv"
 
 # --- a rivet fit from one pose is undetermined: refused ---------------------------------------------
 expect 2 "rivet fit on a rig without animation is refused" -- "$RIGSCOPE" rivet "$STATIC" --vertices 10 --max-fit-error 0.001 -o "$WORK/r.json"
