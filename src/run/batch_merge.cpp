@@ -116,6 +116,7 @@ BatchResult merge_batch_summaries(const std::vector<std::string>& paths) {
         for (const auto& f : task.second.at("files")) {
             BatchFileResult one;
             one.row = row_of(f);
+            one.page = f.value("page", std::string());
             r.inputs.push_back({one.row.path, one.row.relpath, one.row.partner});
             r.files.push_back(std::move(one));
         }

@@ -224,6 +224,9 @@ std::string batch_summary_json(const BatchResult& r) {
         }
         if (w.has_lint) j.key("lint").begin_object().member("errors", w.lint_errors).member("warnings", w.lint_warnings).end_object();
         if (!w.message.empty()) j.member("message", w.message);
+        // The page this file wrote (report -o, check --html): what `merge index.html` of the
+        // tasks' summaries links, since no --task writes an index of its own part.
+        if (ran && !f.page.empty()) j.member("page", f.page);
         j.member("seconds", w.seconds).member("peak_mib", w.peak_mib).end_object();
     }
     j.end_array().end_object();
@@ -233,6 +236,14 @@ std::string batch_summary_json(const BatchResult& r) {
 
 std::string batch_summary(const BatchResult& r, const std::string& path) {
     return lower_extension(path) == ".json" ? batch_summary_json(r) : batch_summary_csv(r);
+}
+
+std::string batch_merge_output(const BatchResult& r, const std::string& path) {
+    if (lower_extension(path) != ".html") return batch_summary(r, path);
+    // The index of the whole library's pages, which no --task can write alone.
+    if (std::none_of(r.files.begin(), r.files.end(), [](const BatchFileResult& f) { return !f.page.empty(); }))
+        throw Error(kExitUsage, path + ": the tasks wrote no pages to index (an index lists the pages of report -o or check --html)");
+    return batch_index_html(r, path);
 }
 
 std::string batch_junit(const BatchResult& r) {

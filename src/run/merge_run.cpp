@@ -88,12 +88,14 @@ void MergeJobOptions::validate() const {
 MergeJobResult run_merge(const MergeJobOptions& opt) {
     opt.validate();
     // A batch's --task summaries carry their task in themselves (no chunk record): joined into
-    // the batch's summary, CSV or JSON by OUT's extension, exit code the worst file's.
+    // the batch's summary (CSV or JSON by OUT's extension) or index.html, exit code the worst file's.
     if (std::all_of(opt.chunks.begin(), opt.chunks.end(), is_batch_summary)) {
         if (!opt.junit.empty()) throw Error(kExitUsage, "merge --junit: batch tasks' JUnit reports are each complete; a CI server reads them all");
         const BatchResult batch = merge_batch_summaries(opt.chunks);
+        // OUT.html: the index of every task's pages; else the summary.
+        const std::string text = batch_merge_output(batch, opt.out);
         OutputFile out(opt.out, opt.chunks);
-        out.write(batch_summary(batch, opt.out));
+        out.write(text);
         out.commit();
         MergeJobResult r;
         r.command = batch.verb;

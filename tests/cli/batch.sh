@@ -234,6 +234,15 @@ for r, f in zip(rows, files):
         assert r["href"] is None and c[8] == f["message"], (c, f)
 PY2
 check "report: the index names the truncated file's error" -- grep -q '<td class="s">error</td>.*truncated GLB' "$WORK/rp1/index.html"
+# --task writes no index of its part; `merge index.html` of the tasks' summaries is the one
+# batch's index, byte for byte but for the counts line's time-free text (the same here).
+for i in 0 1 2; do "$RIGSCOPE" -q report "$LIB" -o "$WORK/rt/{relpath}.html" --task $i/3 --summary "$WORK/rt$i.json" >/dev/null 2>&1; done
+check "report --task: no task writes an index" -- test ! -e "$WORK/rt/index.html"
+expect 3 "merge index.html of the report tasks" -- "$RIGSCOPE" merge "$WORK/rt/index.html" "$WORK"/rt{0,1,2}.json
+check "merge index.html: the single batch's index" -- cmp -s "$WORK/rt/index.html" "$WORK/rp1/index.html"
+for i in 0 1 2; do "$RIGSCOPE" -q check "$LIB" "${LIMITS[@]}" --task $i/3 --summary "$WORK/ct$i.json" >/dev/null 2>&1; done
+expect 2 "merge index.html of tasks that wrote no pages" -- "$RIGSCOPE" merge "$WORK/ct_index.html" "$WORK"/ct{0,1,2}.json
+check "merge index.html without pages: says so, writes nothing" -- bash -c "grep -q 'wrote no pages to index' '$WORK/err' && test ! -e '$WORK/ct_index.html'"
 expect 2 "report: two inputs writing one page" -- "$RIGSCOPE" report "$LIB" -o "$WORK/rc/{stem}.html"
 check "report: nothing written on refusal" -- test ! -e "$WORK/rc/index.html" -a ! -e "$WORK/rc/bend_cylinder.html"
 mkdir -p "$WORK/idx"

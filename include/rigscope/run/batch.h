@@ -208,6 +208,9 @@ BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint
 // report with a suite per file named by its relpath (a file not judged: an error case with its
 // message).
 std::string batch_summary(const BatchResult& r, const std::string& path);
+// What `merge OUT SUMMARY...` writes of tasks' summaries joined: the summary (CSV or JSON by
+// OUT's extension), or for OUT.html the index of every task's pages (refused if none wrote one).
+std::string batch_merge_output(const BatchResult& r, const std::string& path);
 std::string batch_summary_csv(const BatchResult& r);
 std::string batch_summary_json(const BatchResult& r);
 std::string batch_junit(const BatchResult& r);
