@@ -1,7 +1,10 @@
 #include "rigscope/run/tension_run.h"
 
+#include <algorithm>
 #include <cmath>
+#include <exception>
 #include <optional>
+#include <thread>
 #include <spdlog/spdlog.h>
 
 #include "rigscope/core/error.h"
@@ -51,6 +54,18 @@ void check_tension_options(const TensionOptions& opt) {
         throw Error(kExitUsage, "--smooth-weights " + opt.smooth_weights + ": it weighs --smooth's averaging; give --smooth N or drop it");
 }
 
+namespace {
+
+// What a mesh's set-up found that the user should know: said once per mesh, in mesh order.
+void warn_setup(const MeshTension& mt, const std::string& file, const std::string& mesh) {
+    if (mt.rest_degenerate)
+        spdlog::warn("{}: mesh '{}': {} welded vertices have no edge or zero rest length; their T is 1", file, mesh, mt.rest_degenerate);
+    if (mt.topo.degenerate_faces)
+        spdlog::warn("{}: mesh '{}': {} faces collapse onto fewer than 3 points", file, mesh, mt.topo.degenerate_faces);
+}
+
+}  // namespace
+
 std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
     check_tension_options(opt);
     // --max-memory covers what preparing will hold, not only what the load held: refused here,
@@ -70,42 +85,56 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
     } else {
         pose = bind_pose(in.scene);
     }
-    std::vector<Eigen::Vector3f> rest, bind;
     out.reserve(in.meshes.size());
+    if (!ref_scene) {
+        // Without a reference each mesh's set-up (its rest pose, weld, edge batches and rest
+        // lengths) reads only the scene: the meshes are prepared at once, one a thread (issue 44:
+        // a rig's several meshes set up one after the other left a core idle). Each is built as
+        // alone, so the result does not depend on the thread count; a failure is the first
+        // mesh's in order, whichever thread saw it first.
+        std::vector<std::optional<MeshTension>> built(in.meshes.size());
+        std::vector<std::exception_ptr> failed(in.meshes.size());
+        const unsigned cores = in.threads ? in.threads : std::max(1u, std::thread::hardware_concurrency());
+        ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(cores, in.meshes.size())));
+        run_tasks(&pool, in.meshes.size(), [&](std::size_t i) {
+            try {
+                std::vector<Eigen::Vector3f> rest;
+                deform_mesh(in.scene, in.meshes[i], pose, rest);
+                blaming(opt.input.file, [&] { built[i].emplace(in.scene, in.meshes[i], in.weld, rest, opt.measure_options()); });
+            } catch (...) {
+                failed[i] = std::current_exception();
+            }
+        });
+        for (std::size_t i = 0; i < built.size(); ++i) {
+            if (failed[i]) std::rethrow_exception(failed[i]);
+            out.push_back(std::move(*built[i]));
+            warn_setup(out.back(), opt.input.file, in.scene.meshes[in.meshes[i]].name);
+        }
+        return out;
+    }
+    std::vector<Eigen::Vector3f> rest, bind;
     for (int m : in.meshes) {
         const Mesh& mesh = in.scene.meshes[m];
-        std::optional<ReferenceNames> names;
-        if (ref_scene) {
-            // The reference's mesh of the same name, else of the same index, else its only mesh
-            // for a run of one mesh (an OBJ neutral names its object as its modeller did).
-            int rm = -1;
-            for (std::size_t i = 0; i < ref_scene->meshes.size() && rm < 0; ++i)
-                if (ref_scene->meshes[i].name == mesh.name) rm = static_cast<int>(i);
-            if (rm < 0 && m < static_cast<int>(ref_scene->meshes.size())) rm = m;
-            if (rm < 0 && ref_scene->meshes.size() == 1 && in.meshes.size() == 1) rm = 0;
-            if (rm < 0) throw Error(kExitMismatch, opt.reference + ": no mesh '" + mesh.name + "' (nor a mesh " + std::to_string(m) + ") to use as reference");
-            names = ReferenceNames{opt.input.file, mesh.name, opt.reference, ref_scene->meshes[rm].name};
-            std::vector<Eigen::Vector3f> ref;
-            deform_mesh(*ref_scene, rm, pose, ref);
-            deform_mesh(in.scene, m, bind_pose(in.scene), bind);
-            const Topology topo = blaming(opt.input.file, [&] { return build_topology(mesh, in.weld, kWeldRelativeTolerance, false); });
-            rest = reference_rest(bind, topo, std::move(ref), opt, *names);
-        } else {
-            deform_mesh(in.scene, m, pose, rest);
-        }
+        // The reference's mesh of the same name, else of the same index, else its only mesh
+        // for a run of one mesh (an OBJ neutral names its object as its modeller did).
+        int rm = -1;
+        for (std::size_t i = 0; i < ref_scene->meshes.size() && rm < 0; ++i)
+            if (ref_scene->meshes[i].name == mesh.name) rm = static_cast<int>(i);
+        if (rm < 0 && m < static_cast<int>(ref_scene->meshes.size())) rm = m;
+        if (rm < 0 && ref_scene->meshes.size() == 1 && in.meshes.size() == 1) rm = 0;
+        if (rm < 0) throw Error(kExitMismatch, opt.reference + ": no mesh '" + mesh.name + "' (nor a mesh " + std::to_string(m) + ") to use as reference");
+        const ReferenceNames names{opt.input.file, mesh.name, opt.reference, ref_scene->meshes[rm].name};
+        std::vector<Eigen::Vector3f> ref;
+        deform_mesh(*ref_scene, rm, pose, ref);
+        deform_mesh(in.scene, m, bind_pose(in.scene), bind);
+        const Topology topo = blaming(opt.input.file, [&] { return build_topology(mesh, in.weld, kWeldRelativeTolerance, false); });
+        rest = reference_rest(bind, topo, std::move(ref), opt, names);
         blaming(opt.input.file, [&] { out.emplace_back(in.scene, m, in.weld, rest, opt.measure_options()); });
-        if (names) {
-            // The bind pose against the reference: a reference in another vertex order is far
-            // from T = 1 nearly everywhere (the first frame evaluates anew).
-            out.back().evaluate_positions(bind);
-            check_reference_order(out.back().t, opt, *names);
-        }
-        const MeshTension& mt = out.back();
-        if (mt.rest_degenerate)
-            spdlog::warn("{}: mesh '{}': {} welded vertices have no edge or zero rest length; their T is 1", opt.input.file, mesh.name,
-                         mt.rest_degenerate);
-        if (mt.topo.degenerate_faces)
-            spdlog::warn("{}: mesh '{}': {} faces collapse onto fewer than 3 points", opt.input.file, mesh.name, mt.topo.degenerate_faces);
+        // The bind pose against the reference: a reference in another vertex order is far
+        // from T = 1 nearly everywhere (the first frame evaluates anew).
+        out.back().evaluate_positions(bind);
+        check_reference_order(out.back().t, opt, names);
+        warn_setup(out.back(), opt.input.file, mesh.name);
     }
     return out;
 }

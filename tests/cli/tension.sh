@@ -91,6 +91,21 @@ for args in "$in --vertices 0..624" "$in --format json --vertices 0,272,600" "$i
         check "tension $args: --threads $n gives --threads 1's bytes" -- cmp -s "$WORK/th1" "$WORK/th$n"
     done
 done
+# Several meshes are set up at once, one a thread (issue 44): the same bytes, and each mesh's
+# set-up warnings in mesh order, for any thread count (spider.fbx: 19 meshes, four with
+# collapsed faces; interpolation_test.gltf: 10 animated meshes).
+spider="$CORPUS/assimp/FBX/spider.fbx"
+for f in "$spider" "$CORPUS/khronos/interpolation_test.gltf"; do
+    "$RIGSCOPE" tension "$f" --format json --threads 1 -o "$WORK/mm1.json" 2>"$WORK/mm1.err"
+    [ "$f" = "$spider" ] && cp "$WORK/mm1.err" "$WORK/spider.err"
+    for n in 2; do
+        expect 0 "tension $(basename "$f") --threads $n" -- "$RIGSCOPE" tension "$f" --format json --threads "$n" -o "$WORK/mm$n.json"
+        check "$(basename "$f"), several meshes: --threads $n gives --threads 1's bytes and warnings" -- \
+            bash -c "cmp -s '$WORK/mm1.json' '$WORK/mm$n.json' && cmp -s '$WORK/mm1.err' '$WORK/err'"
+    done
+done
+check "spider.fbx: the set-up warnings in mesh order" -- test "$(grep -o "mesh '[^']*'" "$WORK/spider.err" | tr '\n' ' ')" = \
+    "mesh 'klZahn' mesh 'Zahn' mesh 'klZahn2' mesh 'Zahn2' "
 
 # Every file copy of a welded vertex carries the welded vertex's value: bend_cylinder's 625 file
 # vertices weld to 544 (81 seam copies, all of the same weights). Coincident vertices of the

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Writes the bench tube at another density: scripts/bench.sh's size-scaling line (issue 44: "the
+4M-vertex tube at no less than 0.9 of the 262k tube's rate").
+
+    make_bench_tube.py TUBE_262K.glb OUT.glb SEGMENTS RINGS
+
+The new file is tube_262k.glb's rig made denser, nothing else changed: the same node tree (an
+Armature with two bones, the skinned Tube and the unskinned TubeRef copy of its mesh), the same
+inverse bind matrices and the same 24-key clip, copied from the file; a closed tube of radius 1
+and height 2 of SEGMENTS around by RINGS high, ring-major, two triangles a quad; each vertex's two
+weights read off the original's weight-against-height profile (the mean of its vertices at each
+height, interpolated), so that the bend is the same. Both sizes are made by this script when
+their rates are compared, so that vertex order and weights are alike (the original's own order
+is Blender's).
+"""
+import json
+import struct
+import sys
+
+import numpy as np
+
+
+def accessors(glb):
+    n = struct.unpack_from("<I", glb, 12)[0]
+    doc = json.loads(glb[20:20 + n])
+    base = 20 + n + 8
+
+    def read(i):
+        a = doc["accessors"][i]
+        v = doc["bufferViews"][a["bufferView"]]
+        dtype = {5126: np.float32, 5121: np.uint8, 5125: np.uint32}[a["componentType"]]
+        width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4, "MAT4": 16}[a["type"]]
+        return np.frombuffer(glb, dtype, a["count"] * width, base + v.get("byteOffset", 0) + a.get("byteOffset", 0)).reshape(a["count"], width)
+    return doc, read
+
+
+def main():
+    src, out, segments, rings = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    doc, read = accessors(open(src, "rb").read())
+    prim = doc["meshes"][0]["primitives"][0]["attributes"]
+    p0, j0, w0 = read(prim["POSITION"]), read(prim["JOINTS_0"]), read(prim["WEIGHTS_0"])
+    # Joint 0's weight against height, averaged over the vertices at each height.
+    w_first = np.where(j0 == 0, w0, 0).sum(1)
+    heights, inverse = np.unique(np.round(p0[:, 1], 5), return_inverse=True)
+    profile = np.bincount(inverse, w_first) / np.bincount(inverse)
+
+    a = np.arange(segments) * (2 * np.pi / segments)
+    y = np.linspace(0.0, 2.0, rings)
+    pos = np.empty((rings, segments, 3), np.float32)
+    pos[..., 0] = np.sin(a)[None, :]
+    pos[..., 1] = y[:, None]
+    pos[..., 2] = -np.cos(a)[None, :]
+    pos = pos.reshape(-1, 3)
+    first = np.interp(pos[:, 1], heights, profile).astype(np.float32)
+    joints = np.zeros((len(pos), 4), np.uint8)
+    joints[:, 1] = 1
+    weights = np.zeros((len(pos), 4), np.float32)
+    weights[:, 0], weights[:, 1] = first, 1.0 - first
+    r, s = np.meshgrid(np.arange(rings - 1), np.arange(segments), indexing="ij")
+    v00 = r * segments + s
+    v01 = r * segments + (s + 1) % segments
+    v10, v11 = v00 + segments, v01 + segments
+    tris = np.stack([v00, v01, v11, v00, v11, v10], -1).reshape(-1).astype(np.uint32)
+
+    # The original's other accessors (inverse bind matrices, the clip) are copied as they are.
+    blobs, views, accs = [], [], []
+
+    def add(array, gl_type, component, target=None, bounds=False):
+        data = np.ascontiguousarray(array).tobytes()
+        offset = sum(len(b) for b in blobs)
+        blobs.append(data + b"\0" * (-len(data) % 4))
+        view = {"buffer": 0, "byteOffset": offset, "byteLength": len(data)}
+        if target:
+            view["target"] = target
+        views.append(view)
+        acc = {"bufferView": len(views) - 1, "componentType": component, "count": len(array), "type": gl_type}
+        if bounds:
+            acc["min"], acc["max"] = [float(x) for x in array.min(0)], [float(x) for x in array.max(0)]
+        accs.append(acc)
+        return len(accs) - 1
+
+    remap = {}
+    i_pos = add(pos, "VEC3", 5126, 34962, True)
+    i_joints = add(joints, "VEC4", 5121, 34962)
+    i_weights = add(weights, "VEC4", 5126, 34962)
+    i_tris = add(tris, "SCALAR", 5125, 34963)
+    for old in range(len(doc["accessors"])):
+        if old in (prim["POSITION"], prim["JOINTS_0"], prim["WEIGHTS_0"], doc["meshes"][0]["primitives"][0]["indices"],
+                   doc["meshes"][1]["primitives"][0]["attributes"]["POSITION"]):
+            continue
+        a = doc["accessors"][old]
+        remap[old] = add(read(old), a["type"], a["componentType"], None, "min" in a)
+    i_ref = add(pos, "VEC3", 5126, 34962, True)
+    doc["meshes"][0]["primitives"][0] = {"attributes": {"POSITION": i_pos, "JOINTS_0": i_joints, "WEIGHTS_0": i_weights}, "indices": i_tris}
+    doc["meshes"][1]["primitives"][0] = {"attributes": {"POSITION": i_ref}, "indices": i_tris}
+    doc["skins"][0]["inverseBindMatrices"] = remap[doc["skins"][0]["inverseBindMatrices"]]
+    for sampler in doc["animations"][0]["samplers"]:
+        sampler["input"], sampler["output"] = remap[sampler["input"]], remap[sampler["output"]]
+    doc["accessors"], doc["bufferViews"] = accs, views
+    binary = b"".join(blobs)
+    doc["buffers"] = [{"byteLength": len(binary)}]
+    doc["asset"] = {"version": "2.0", "generator": f"rigscope make_bench_tube.py {segments}x{rings} from {src.split('/')[-1]}"}
+    text = json.dumps(doc, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 4)
+    with open(out, "wb") as f:
+        f.write(struct.pack("<III", 0x46546C67, 2, 12 + 8 + len(text) + 8 + len(binary)))
+        f.write(struct.pack("<I4s", len(text), b"JSON") + text)
+        f.write(struct.pack("<I4s", len(binary), b"BIN\0") + binary)
+    print(f"{out}: {len(pos)} vertices, {len(tris) // 3} triangles")
+
+
+if __name__ == "__main__":
+    main()
