@@ -258,6 +258,31 @@ print(f"csv: {size/1e6:.0f} MB in {cwall:.2f} s wall = {size/1e6/cwall:.0f} MB/s
       f"peak RSS {max(m for _, m in csv_runs)/1024:.1f} MB")
 PY
 
+# -- Size (issue 44: "the 4M-vertex tube at no less than 0.9 of the 262k tube's rate"): the bench
+# tube's rig at 512 x 512 and 2048 x 2048 vertices (scripts/make_bench_tube.py: the same bones,
+# clip and weight profile, ring-major, both made by the script so that only the size differs),
+# `tension --fps 240 --format json` of each, alternating, best of 5, and the rates compared
+# (vertex-frames per second counting both meshes, as the end-to-end line does).
+echo "== size: the tube at 262k and 4M vertices (best of 5)"
+"$python" "$root/scripts/make_bench_tube.py" "$tube" "$out/tube_512.glb" 512 512 >/dev/null
+"$python" "$root/scripts/make_bench_tube.py" "$tube" "$out/tube_2048.glb" 2048 2048 >/dev/null
+for i in 1 2 3 4 5; do
+    timed size_262k "$build/rigscope" -q tension "$out/tube_512.glb" --fps 240 --format json -o "$out/size.json"
+    timed size_4m "$build/rigscope" -q tension "$out/tube_2048.glb" --fps 240 --format json -o "$out/size.json"
+done
+frames=$("$python" -c "import json, sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$out/size.json")
+"$python" - "$out" "$frames" <<'PY'
+import sys
+out, frames = sys.argv[1], int(sys.argv[2])
+best = {k: min((tuple(map(float, l.split())) for l in open(f"{out}/size_{k}")), key=lambda r: r[0]) for k in ("262k", "4m")}
+rate = {k: 2 * n * frames / best[k][0] / 1e6 for k, n in (("262k", 512 * 512), ("4m", 2048 * 2048))}
+print(f"size: tension --fps 240 --format json ({frames} frames, 2 meshes): 262k tube {best['262k'][0]:.2f} s ({rate['262k']:.0f} Mvert-frames/s, "
+      f"peak {best['262k'][1] / 1024:.0f} MB), 4M tube {best['4m'][0]:.2f} s ({rate['4m']:.0f} Mvert-frames/s, peak {best['4m'][1] / 1024:.0f} MB); "
+      f"4M / 262k rate {rate['4m'] / rate['262k']:.2f} (issue 44: at least 0.9)")
+runs = {k: [float(l.split()[0]) for l in open(f"{out}/size_{k}")] for k in ("262k", "4m")}
+print("  per alternating pair: " + ", ".join(f"{16 * a / b:.2f}" for a, b in zip(runs["262k"], runs["4m"])))
+PY
+
 # -- FBX load (issues 12, 29): the binary FBX against its ASCII twin (scripts/fbx/fbx_write_ascii.py),
 # both read from the file itself, on scripts/make_fbx_bench_file.py's file (~25k control points,
 # 65 joints, 600 frames of keys). A fresh process each (rigscope_bench --cold-load), alternating,
