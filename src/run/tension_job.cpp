@@ -116,7 +116,7 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
         check_free_space(opt.out, deform_output_min_bytes(true, sizes, in.frames.size()));
     }
     OutputFile out(opt.out, in.paths);
-    std::unique_ptr<TensionSink> sink = opt.format == "json" ? make_tension_json(out) : make_tension_csv(out);
+    std::unique_ptr<TensionSink> sink = opt.format == "json" ? make_tension_json(out) : make_tension_csv(out, in.threads);
     // A chunk of an --auto-range run keeps its frames' extremes, so merge ranks over all chunks.
     const bool keep_extremes = r.run.chunk_count > 1 && r.run.auto_range;
     VertexTensionExtremes extremes;

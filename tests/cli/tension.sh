@@ -91,6 +91,24 @@ for args in "$in --vertices 0..624" "$in --format json --vertices 0,272,600" "$i
         check "tension $args: --threads $n gives --threads 1's bytes" -- cmp -s "$WORK/th1" "$WORK/th$n"
     done
 done
+# A frame's CSV rows are formatted in blocks of 16384 on the run's threads (issue 44): the bench
+# tube (2 x 262144 rows a frame, 32 blocks) gives --threads 1's bytes, every row once and in order.
+TUBE=${RIGSCOPE_BENCH_DIR:-$(pwd)/../shared/bench}/tube_262k.glb
+"$RIGSCOPE" -q tension "$TUBE" --frames 1,12 --threads 1 -o "$WORK/tube1.csv"
+expect 0 "tension of the bench tube as CSV, --threads 2" -- "$RIGSCOPE" -q tension "$TUBE" --frames 1,12 --threads 2 -o "$WORK/tube2.csv"
+check "bench tube CSV: --threads 2 gives --threads 1's bytes" -- cmp -s "$WORK/tube1.csv" "$WORK/tube2.csv"
+check "bench tube CSV: each frame and mesh has its vertices 0..262143 in order" -- python3 - "$WORK/tube2.csv" <<'PY'
+import csv, sys
+groups = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    groups.setdefault((r["frame"], r["mesh"]), []).append(int(r["vertex"]))
+assert len(groups) == 4 and all(v == list(range(262144)) for v in groups.values()), {k: len(v) for k, v in groups.items()}
+PY
+"$RIGSCOPE" -q tension "$TUBE" --frames 12 --vertices 100..40099 --threads 1 -o "$WORK/tubev1.csv"
+"$RIGSCOPE" -q tension "$TUBE" --frames 12 --vertices 100..40099 --threads 2 -o "$WORK/tubev2.csv"
+check "bench tube CSV, --vertices over three blocks: --threads 2 gives --threads 1's bytes" -- \
+    bash -c "cmp -s '$WORK/tubev1.csv' '$WORK/tubev2.csv' && test \$(wc -l <'$WORK/tubev2.csv') = 80001"
+
 # Several meshes are set up at once, one a thread (issue 44): the same bytes, and each mesh's
 # set-up warnings in mesh order, for any thread count (spider.fbx: 19 meshes, four with
 # collapsed faces; interpolation_test.gltf: 10 animated meshes).

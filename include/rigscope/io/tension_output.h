@@ -50,7 +50,9 @@ public:
 
 // CSV: frame,time,mesh,vertex,t,compress,stretch; a row per file vertex (or selected vertex).
 // --measure area adds t_area, principal lambda_max,lambda_min,dir_x,dir_y,dir_z (tension_csv_header).
-std::unique_ptr<TensionSink> make_tension_csv(OutputFile& out);
+// threads: how many format a frame's rows (the run's --threads; 0: every core, 1: the caller
+// alone); the bytes are the same for any count.
+std::unique_ptr<TensionSink> make_tension_csv(OutputFile& out, unsigned threads = 1);
 // JSON: run, per-frame min/max T with their vertices, and the selected vertices' series.
 std::unique_ptr<TensionSink> make_tension_json(OutputFile& out);
 

@@ -4,6 +4,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "rigscope/core/parallel.h"
 #include "rigscope/io/tension_output.h"
 
 namespace rigscope {
@@ -78,7 +79,7 @@ namespace {
 
 class CsvSink : public TensionSink {
 public:
-    explicit CsvSink(OutputFile& out) : out_(out) {}
+    CsvSink(OutputFile& out, unsigned threads) : out_(out), threads_(threads) {}
 
     void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
@@ -86,49 +87,30 @@ public:
         out_.write(tension_csv_header(run.measure.measure));
     }
 
+    // A frame's rows are formatted in blocks, each into its own buffer, on a pool of the run's
+    // threads, then written in order: the bytes of one thread formatting them all. Formatting
+    // (to_chars of four or more floats a row) costs several times the frame's evaluation, so one
+    // thread writing while the others waited left the cores idle for most of a CSV run (issue 44).
     void frame(const Frame& f) override {
-        std::string& buf = out_.buffer();
         for (const auto& view : meshes_) {
             const MeshTension& mt = *view.tension;
+            const std::size_t rows = view.selected_all ? mt.topo.welded_of.size() : view.vertices.size();
+            const std::size_t blocks = (rows + kRows - 1) / kRows;
             std::string prefix;
             append_csv_row_prefix(prefix, f, view.name);
-            // A row's numbers go through std::to_chars into a small array and join the buffer
-            // in one append: appending field by field cost more than the formatting.
-            const Measure measure = mt.measure.measure;
-            const std::vector<float>& tc = mt.compress_t();
-            const std::vector<float>& ts = mt.stretch_t();
-            const TensionRemap remap(run_.range, run_.params);
-            auto row = [&](std::uint32_t v) {
-                const std::uint32_t w = mt.topo.welded_of[v];
-                const float t = mt.t[w];
-                char line[320];
-                char* p = std::to_chars(line, line + 24, static_cast<unsigned long>(v)).ptr;
-                *p++ = ',';
-                p = std::to_chars(p, p + 32, t).ptr;
-                *p++ = ',';
-                p = std::to_chars(p, p + 32, remap.compress(tc[w])).ptr;
-                *p++ = ',';
-                p = std::to_chars(p, p + 32, remap.stretch(ts[w])).ptr;
-                if (measure == Measure::area) {
-                    *p++ = ',';
-                    p = std::to_chars(p, p + 32, mt.t_area[w]).ptr;
-                } else if (measure == Measure::principal) {
-                    const float extra[5] = {mt.lambda_max[w], mt.lambda_min[w], mt.compress_dir[3 * w], mt.compress_dir[3 * w + 1],
-                                            mt.compress_dir[3 * w + 2]};
-                    for (float x : extra) {
-                        *p++ = ',';
-                        p = std::to_chars(p, p + 32, x).ptr;
-                    }
-                }
-                *p++ = '\n';
-                buf += prefix;
-                buf.append(line, p);
-                out_.maybe_flush();
-            };
-            if (view.selected_all) {
-                for (std::uint32_t v = 0; v < mt.topo.welded_of.size(); ++v) row(v);
-            } else {
-                for (std::uint32_t v : view.vertices) row(v);
+            if (blocks > 1 && threads_ != 1 && !pool_) pool_ = std::make_unique<ThreadPool>(threads_);
+            // A few blocks a thread at a time, so that the text held stays a few MB whatever the
+            // mesh's size.
+            const std::size_t group = pool_ ? 2 * std::size_t(pool_->size()) : 1;
+            if (blocks_.size() < group) blocks_.resize(group);
+            for (std::size_t g = 0; g < blocks; g += group) {
+                const std::size_t n = std::min(group, blocks - g);
+                run_tasks(pool_.get(), n, [&](std::size_t j) {
+                    const std::size_t b = g + j;
+                    blocks_[j].clear();
+                    format_rows(blocks_[j], view, prefix, b * kRows, std::min(rows, (b + 1) * kRows));
+                });
+                for (std::size_t j = 0; j < n; ++j) out_.write(blocks_[j]);
             }
         }
     }
@@ -136,13 +118,57 @@ public:
     void end() override {}
 
 private:
+    static constexpr std::size_t kRows = 16384;  // rows per block: about 700 KB of text
+
+    // Rows [begin, end) of the view (file vertices, or the selected ones) appended to buf.
+    void format_rows(std::string& buf, const TensionMeshView& view, const std::string& prefix, std::size_t begin, std::size_t end) const {
+        const MeshTension& mt = *view.tension;
+        // A row's numbers go through std::to_chars into a small array and join the buffer in one
+        // append: appending field by field cost more than the formatting.
+        const Measure measure = mt.measure.measure;
+        const std::vector<float>& tc = mt.compress_t();
+        const std::vector<float>& ts = mt.stretch_t();
+        const TensionRemap remap(run_.range, run_.params);
+        buf.reserve((end - begin) * (prefix.size() + 48));
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::uint32_t v = view.selected_all ? static_cast<std::uint32_t>(i) : view.vertices[i];
+            const std::uint32_t w = mt.topo.welded_of[v];
+            const float t = mt.t[w];
+            char line[320];
+            char* p = std::to_chars(line, line + 24, static_cast<unsigned long>(v)).ptr;
+            *p++ = ',';
+            p = std::to_chars(p, p + 32, t).ptr;
+            *p++ = ',';
+            p = std::to_chars(p, p + 32, remap.compress(tc[w])).ptr;
+            *p++ = ',';
+            p = std::to_chars(p, p + 32, remap.stretch(ts[w])).ptr;
+            if (measure == Measure::area) {
+                *p++ = ',';
+                p = std::to_chars(p, p + 32, mt.t_area[w]).ptr;
+            } else if (measure == Measure::principal) {
+                const float extra[5] = {mt.lambda_max[w], mt.lambda_min[w], mt.compress_dir[3 * w], mt.compress_dir[3 * w + 1],
+                                        mt.compress_dir[3 * w + 2]};
+                for (float x : extra) {
+                    *p++ = ',';
+                    p = std::to_chars(p, p + 32, x).ptr;
+                }
+            }
+            *p++ = '\n';
+            buf += prefix;
+            buf.append(line, p);
+        }
+    }
+
     OutputFile& out_;
+    unsigned threads_;
+    std::unique_ptr<ThreadPool> pool_;  // started at the first frame with more than one block
+    std::vector<std::string> blocks_;   // a group's text, kept between frames: no allocation after the first
     TensionRun run_;
     std::vector<TensionMeshView> meshes_;
 };
 
 }  // namespace
 
-std::unique_ptr<TensionSink> make_tension_csv(OutputFile& out) { return std::make_unique<CsvSink>(out); }
+std::unique_ptr<TensionSink> make_tension_csv(OutputFile& out, unsigned threads) { return std::make_unique<CsvSink>(out, threads); }
 
 }  // namespace rigscope
