@@ -312,6 +312,34 @@ print(f"ASCII FBX:  load {ai[0]:.3f} s, wall {ai[1]:.3f} s, peak RSS {ai[2]:.1f}
 print(f"ASCII / binary: load {ai[0] / own[0]:.2f}x, wall {ai[1] / own[1]:.2f}x, peak RSS {ai[2] / own[2]:.2f}x")
 PY
 
+# -- USD load (issue 39: "the bench tube written as .usdc, made by usd-core from the glb's meshes,
+# loads within 1.5x the time of the .glb"): scripts/usd/bench_tube_usd.py writes the glb's rig as
+# a UsdSkel crate layer with usd-core (the venv scripts/setup.sh makes); a fresh process each
+# (rigscope_bench --cold-load), alternating, best of 3; and one frame deformed from both, which
+# must be the same positions.
+echo "== USD load: the bench tube as .usdc vs .glb (best of 3)"
+usd_python=${RIGSCOPE_USD_PYTHON:-$root/build/usd-venv/bin/python}
+if [ -x "$usd_python" ]; then
+    "$usd_python" "$root/scripts/usd/bench_tube_usd.py" "$tube" "$out/tube.usdc" >/dev/null
+    for i in 1 2 3; do
+        "$build/bench/rigscope_bench" --cold-load "$tube" >>"$out/load_glb.txt"
+        "$build/bench/rigscope_bench" --cold-load "$out/tube.usdc" >>"$out/load_usdc.txt"
+    done
+    "$build/rigscope" -q deform "$tube" --frames 12 -o "$out/deform_glb.csv"
+    "$build/rigscope" -q deform "$out/tube.usdc" --frames 12 -o "$out/deform_usdc.csv"
+    "$python" - "$out" "$(stat -c %s "$tube")" "$(stat -c %s "$out/tube.usdc")" <<'PY'
+import re, sys
+out, glb_size, usdc_size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+best = {k: min(float(x) for x in re.findall(r"cold load: ([0-9.]+) s", open(f"{out}/load_{k}.txt").read())) for k in ("glb", "usdc")}
+rows = {k: [l.split(",")[3:] for l in open(f"{out}/deform_{k}.csv").read().splitlines()[1:]] for k in ("glb", "usdc")}
+print(f"usd load: the tube as .usdc ({usdc_size / 1e6:.1f} MB) {best['usdc']:.3f} s, as .glb ({glb_size / 1e6:.1f} MB) {best['glb']:.3f} s; "
+      f"usdc / glb {best['usdc'] / best['glb']:.2f}x (issue 39: at most 1.5x); frame 12 deformed from both: "
+      f"{'the same positions' if rows['glb'] == rows['usdc'] else 'POSITIONS DIFFER'}")
+PY
+else
+    echo "usd load: no usd-core venv at $usd_python (scripts/setup.sh makes it); skipped"
+fi
+
 # -- A library batch (issue 41: "a batch of the corpus's skinned files with --jobs 2 takes at most
 # 0.6 of the wall time of one process per file, one after another"): `check --rom` over every
 # corpus file `info` finds a skinned mesh in, as one batch with --jobs 2 and as one process per

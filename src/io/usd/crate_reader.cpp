@@ -543,6 +543,9 @@ private:
         charge(numbers * 8, "the arrays");
         const bool ints = s.width == 1 && (s.kind == 'i' || s.kind == 'u') && s.bytes >= 4;
         const bool floats = s.width == 1 && (s.kind == 'f' || s.kind == 'd' || s.kind == 'h');
+        // Sized once (the count was checked and charged above): growing by push_back copied a
+        // large array several times over and faulted in each new block (the USD load line).
+        if (r.compressed() && (ints || floats) && count >= 16) out.numbers.reserve(count);
         if (r.compressed() && ints && count >= 16) {
             if (s.bytes == 4) {
                 auto v32 = compressed_ints<std::int32_t>(c, count, "a compressed integer array");
