@@ -25,6 +25,7 @@ DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const F
     require_meshes(in, opt.input.file, "write");
     DeformJobResult r;
     if (opt.format == "usda") {
+        check_usda_budget(in, 3);  // the points
         UsdaOutput usda(in, opt.input.file, opt.out, true);
         OutputFile out(opt.out, in.paths);
         DeformRun deform(in);

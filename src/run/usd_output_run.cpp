@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rigscope/core/error.h"
+#include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_run.h"
 
 namespace rigscope {
@@ -19,6 +20,16 @@ void check_usda_output(const InputOptions& input, const std::string& out) {
                                          ? " writes part of a run for merge, which a .usda layer is not"
                                          : " poses the rig otherwise than the stage does, and the layer's values would not belong to the "
                                            "animation a USD viewer plays; write .glb, .csv or .json"));
+}
+
+void check_usda_budget(const Input& in, std::size_t numbers_per_vertex) {
+    // The shortest text that reads back as the same float is at most 15 characters
+    // ("-1.17549435e-38"), and ", " separates it from the next: 17 bytes a number at most.
+    constexpr double kNumberBytes = 17;
+    double vertices = 0;
+    for (int m : in.meshes) vertices += double(in.scene.meshes[std::size_t(m)].vertex_count());
+    check_job_budget(in, vertices * double(in.frames.size()) * double(numbers_per_vertex) * kNumberBytes, "the .usda layer's values",
+                     "a layer holds every time sample until it is written: write fewer --frames or meshes (--mesh) per layer, or raise --max-memory");
 }
 
 namespace {
@@ -157,6 +168,8 @@ void UsdaOutput::write(OutputFile& out) const {
 
 void write_tension_usda(const Input& in, const std::string& input_file, std::vector<MeshTension>& meshes, const TensionRun& run,
                         const std::string& out, bool bake_points, TensionColor color, const FrameProgress& progress) {
+    // Per vertex T, compress, stretch and the colour's three, and the points' three when baked.
+    check_usda_budget(in, bake_points ? 9 : 6);
     UsdaOutput usda(in, input_file, out, bake_points);
     OutputFile file(out, in.paths);
     std::vector<float> compress, stretch, t, c, s, rgb;

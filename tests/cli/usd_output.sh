@@ -90,4 +90,20 @@ refused "baked points where UsdSkel skins a Cube rigscope skips" "/Root/Cube, wh
 refused "stdout" "needs -o FILE.usda" "$RIGSCOPE" tension "$SCENES/linear.usda" --format usda -o -
 refused "deform --axes y-up" "stage's own axes" "$RIGSCOPE" deform "$SCENES/zup_cm.usda" --axes y-up -o "$OUT/refused.usda"
 
+# A layer holds all its time samples as text until written: its size (vertices x frames x the
+# numbers a vertex has x 17 bytes at most) is charged to --max-memory before the first frame. The
+# bench tube's rig as a crate layer (scripts/usd/bench_tube_usd.py): 2 x 262144 vertices x 24
+# frames x 6 numbers ~ 1.3 GB of text for tension, 9 with --bake-points, 3 for deform.
+TUBE=${RIGSCOPE_BENCH_DIR:-$(pwd)/../shared/bench}/tube_262k.glb
+"$USDPY" scripts/usd/bench_tube_usd.py "$TUBE" "$WORK/tube.usdc" >/dev/null || echo "FAIL: bench_tube_usd.py"
+for verb in tension deform; do
+    expect 3 "$verb -o .usda past --max-memory is refused before the first frame" -- \
+        "$RIGSCOPE" -q $verb "$WORK/tube.usdc" --max-memory 500 -o "$OUT/big_$verb.usda"
+    check "$verb: the refusal names the layer's values and the limit" -- \
+        bash -c "grep -q \"the .usda layer's values would hold about\" '$WORK/err' && grep -q 'max-memory 500 MiB' '$WORK/err' && test \$(wc -l <'$WORK/err') = 1"
+    check "$verb: no layer written" -- test ! -e "$OUT/big_$verb.usda"
+done
+expect 0 "tension of the tube's first frame as .usda fits the same limit" -- \
+    "$RIGSCOPE" -q tension "$WORK/tube.usdc" --frames 1 --max-memory 500 -o "$OUT/tube_one.usda"
+
 finish

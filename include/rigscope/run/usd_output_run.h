@@ -22,6 +22,12 @@ namespace rigscope {
 // belong to the animation usdview plays), or --chunk (a layer is not merged from chunks).
 void check_usda_output(const InputOptions& input, const std::string& out);
 
+// A layer holds every time sample of every attribute as text until it is written (USD's text
+// format lists an attribute's samples together), so its size is known before the first frame:
+// refused (exit 3) when `numbers_per_vertex` numbers per selected file vertex and frame, at the
+// longest a float's text and separator take, would pass --max-memory with the scene.
+void check_usda_budget(const Input& in, std::size_t numbers_per_vertex);
+
 class UsdaOutput {
 public:
     // `points`: write each mesh's deformed points (and retype the SkelRoots above skinned ones
