@@ -10,6 +10,7 @@
 #include <set>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/huge_pages.h"
 
 namespace rigscope::usd {
 
@@ -467,7 +468,7 @@ private:
 
     // `count` numbers of `s` from raw bytes into doubles.
     static void numbers_from(const char* p, std::uint64_t count, const Shape& s, std::vector<double>& out) {
-        out.reserve(out.size() + count);
+        detail::reserve_huge(out, out.size() + count);  // 2 MB pages: a mesh's arrays fault far less
         for (std::uint64_t i = 0; i < count; ++i, p += s.bytes) {
             switch (s.kind) {
                 case 'd': { double x; std::memcpy(&x, p, 8); out.push_back(x); break; }
@@ -545,7 +546,7 @@ private:
         const bool floats = s.width == 1 && (s.kind == 'f' || s.kind == 'd' || s.kind == 'h');
         // Sized once (the count was checked and charged above): growing by push_back copied a
         // large array several times over and faulted in each new block (the USD load line).
-        if (r.compressed() && (ints || floats) && count >= 16) out.numbers.reserve(count);
+        if (r.compressed() && (ints || floats) && count >= 16) detail::reserve_huge(out.numbers, count);
         if (r.compressed() && ints && count >= 16) {
             if (s.bytes == 4) {
                 auto v32 = compressed_ints<std::int32_t>(c, count, "a compressed integer array");
