@@ -104,6 +104,15 @@ for r in csv.DictReader(open(sys.argv[1])):
     groups.setdefault((r["frame"], r["mesh"]), []).append(int(r["vertex"]))
 assert len(groups) == 4 and all(v == list(range(262144)) for v in groups.values()), {k: len(v) for k, v in groups.items()}
 PY
+# deform's CSV rows go the same way (row_blocks.h), on every core: the rows in order, each once.
+expect 0 "deform of the bench tube as CSV" -- "$RIGSCOPE" -q deform "$TUBE" --frames 12 -o "$WORK/tube_deform.csv"
+check "bench tube deform CSV: each mesh has its vertices 0..262143 in order" -- python3 - "$WORK/tube_deform.csv" <<'PY'
+import csv, sys
+groups = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    groups.setdefault(r["mesh"], []).append(int(r["vertex"]))
+assert len(groups) == 2 and all(v == list(range(262144)) for v in groups.values()), {k: len(v) for k, v in groups.items()}
+PY
 "$RIGSCOPE" -q tension "$TUBE" --frames 12 --vertices 100..40099 --threads 1 -o "$WORK/tubev1.csv"
 "$RIGSCOPE" -q tension "$TUBE" --frames 12 --vertices 100..40099 --threads 2 -o "$WORK/tubev2.csv"
 check "bench tube CSV, --vertices over three blocks: --threads 2 gives --threads 1's bytes" -- \

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 
 namespace rigscope {
 
+class RowBlocks;
+
 // The least a deform output of `frames` frames takes: per frame and vertex, a CSV row holds 7
 // numbers (at least a digit each), 6 commas, a newline and the mesh's name; a JSON position
 // "[x,y,z]" 7 bytes. `meshes` pairs each mesh's name with its vertex count.
@@ -20,7 +23,9 @@ double deform_output_min_bytes(bool csv, const std::vector<std::pair<std::string
 class DeformWriter {
 public:
     // Writes the CSV header, or the JSON document's opening: the header, the run's clip and fps.
-    DeformWriter(OutputFile& out, bool csv, const RunInfo& run);
+    // threads: how many format a frame's CSV rows (the run's --threads; the same bytes for any).
+    DeformWriter(OutputFile& out, bool csv, const RunInfo& run, unsigned threads = 1);
+    ~DeformWriter();
     // One frame: each mesh's name and positions, in the same order every frame.
     void frame(const Frame& f, const std::vector<std::string>& names, const std::vector<const std::vector<Eigen::Vector3f>*>& positions);
     // Closes the JSON document; CSV needs nothing.
@@ -30,6 +35,7 @@ private:
     OutputFile& out_;
     bool csv_;
     JsonWriter json_;
+    std::unique_ptr<RowBlocks> rows_;  // CSV rows formatted in blocks (src/io/writers/row_blocks.h)
 };
 
 }  // namespace rigscope

@@ -4,8 +4,8 @@
 #include <emmintrin.h>
 #endif
 
-#include "rigscope/core/parallel.h"
 #include "rigscope/io/tension_output.h"
+#include "row_blocks.h"
 
 namespace rigscope {
 
@@ -79,7 +79,7 @@ namespace {
 
 class CsvSink : public TensionSink {
 public:
-    CsvSink(OutputFile& out, unsigned threads) : out_(out), threads_(threads) {}
+    CsvSink(OutputFile& out, unsigned threads) : out_(out), blocks_(threads) {}
 
     void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
@@ -87,39 +87,18 @@ public:
         out_.write(tension_csv_header(run.measure.measure));
     }
 
-    // A frame's rows are formatted in blocks, each into its own buffer, on a pool of the run's
-    // threads, then written in order: the bytes of one thread formatting them all. Formatting
-    // (to_chars of four or more floats a row) costs several times the frame's evaluation, so one
-    // thread writing while the others waited left the cores idle for most of a CSV run (issue 44).
     void frame(const Frame& f) override {
         for (const auto& view : meshes_) {
-            const MeshTension& mt = *view.tension;
-            const std::size_t rows = view.selected_all ? mt.topo.welded_of.size() : view.vertices.size();
-            const std::size_t blocks = (rows + kRows - 1) / kRows;
+            const std::size_t rows = view.selected_all ? view.tension->topo.welded_of.size() : view.vertices.size();
             std::string prefix;
             append_csv_row_prefix(prefix, f, view.name);
-            if (blocks > 1 && threads_ != 1 && !pool_) pool_ = std::make_unique<ThreadPool>(threads_);
-            // A few blocks a thread at a time, so that the text held stays a few MB whatever the
-            // mesh's size.
-            const std::size_t group = pool_ ? 2 * std::size_t(pool_->size()) : 1;
-            if (blocks_.size() < group) blocks_.resize(group);
-            for (std::size_t g = 0; g < blocks; g += group) {
-                const std::size_t n = std::min(group, blocks - g);
-                run_tasks(pool_.get(), n, [&](std::size_t j) {
-                    const std::size_t b = g + j;
-                    blocks_[j].clear();
-                    format_rows(blocks_[j], view, prefix, b * kRows, std::min(rows, (b + 1) * kRows));
-                });
-                for (std::size_t j = 0; j < n; ++j) out_.write(blocks_[j]);
-            }
+            blocks_.write(out_, rows, [&](std::string& buf, std::size_t begin, std::size_t end) { format_rows(buf, view, prefix, begin, end); });
         }
     }
 
     void end() override {}
 
 private:
-    static constexpr std::size_t kRows = 16384;  // rows per block: about 700 KB of text
-
     // Rows [begin, end) of the view (file vertices, or the selected ones) appended to buf.
     void format_rows(std::string& buf, const TensionMeshView& view, const std::string& prefix, std::size_t begin, std::size_t end) const {
         const MeshTension& mt = *view.tension;
@@ -160,9 +139,7 @@ private:
     }
 
     OutputFile& out_;
-    unsigned threads_;
-    std::unique_ptr<ThreadPool> pool_;  // started at the first frame with more than one block
-    std::vector<std::string> blocks_;   // a group's text, kept between frames: no allocation after the first
+    RowBlocks blocks_;  // the rows formatted on the run's threads (row_blocks.h)
     TensionRun run_;
     std::vector<TensionMeshView> meshes_;
 };
