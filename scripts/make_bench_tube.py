@@ -14,29 +14,29 @@ their rates are compared, so that vertex order and weights are alike (the origin
 is Blender's).
 """
 import json
+import os
 import struct
 import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from glb_read import read_glb  # noqa: E402
 
-def accessors(glb):
-    n = struct.unpack_from("<I", glb, 12)[0]
-    doc = json.loads(glb[20:20 + n])
-    base = 20 + n + 8
+
+def accessors(path):
+    """The document, and read(i): accessor i as a numpy array of one row per element."""
+    doc, read_flat = read_glb(path)
 
     def read(i):
-        a = doc["accessors"][i]
-        v = doc["bufferViews"][a["bufferView"]]
-        dtype = {5126: np.float32, 5121: np.uint8, 5125: np.uint32}[a["componentType"]]
-        width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4, "MAT4": 16}[a["type"]]
-        return np.frombuffer(glb, dtype, a["count"] * width, base + v.get("byteOffset", 0) + a.get("byteOffset", 0)).reshape(a["count"], width)
+        flat, width = read_flat(i)
+        return np.frombuffer(flat, {"f": np.float32, "B": np.uint8, "H": np.uint16, "I": np.uint32}[flat.typecode]).reshape(-1, width)
     return doc, read
 
 
 def main():
     src, out, segments, rings = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    doc, read = accessors(open(src, "rb").read())
+    doc, read = accessors(src)
     prim = doc["meshes"][0]["primitives"][0]["attributes"]
     p0, j0, w0 = read(prim["POSITION"]), read(prim["JOINTS_0"]), read(prim["WEIGHTS_0"])
     # Joint 0's weight against height, averaged over the vertices at each height.

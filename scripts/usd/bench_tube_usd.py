@@ -14,30 +14,13 @@ Written by usd-core in whatever encoding OUT's extension names (.usdc: crate). R
 venv (build/usd-venv), which has no numpy: the glb's arrays are read with the array module.
 """
 import array
-import json
-import struct
+import os
 import sys
 
-from pxr import Gf, Sdf, Usd, UsdGeom, UsdSkel, Vt
+from pxr import Gf, Usd, UsdGeom, UsdSkel, Vt
 
-
-def read_glb(path):
-    glb = open(path, "rb").read()
-    n = struct.unpack_from("<I", glb, 12)[0]
-    doc = json.loads(glb[20:20 + n])
-    base = 20 + n + 8
-
-    def read(i):
-        """Accessor i as (flat array.array, numbers per element)."""
-        a = doc["accessors"][i]
-        v = doc["bufferViews"][a["bufferView"]]
-        code = {5126: "f", 5121: "B", 5123: "H", 5125: "I"}[a["componentType"]]
-        width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4, "MAT4": 16}[a["type"]]
-        out = array.array(code)
-        start = base + v.get("byteOffset", 0) + a.get("byteOffset", 0)
-        out.frombytes(glb[start:start + a["count"] * width * out.itemsize])
-        return out, width
-    return doc, read
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from glb_read import read_glb  # noqa: E402
 
 
 def mesh_prim(stage, path, doc, read, index):
