@@ -67,17 +67,13 @@ void add_check_command(CLI::App& app, Runner& run) {
     add_tension_options(cmd, job.tension);
     add_batch_options(cmd, opt->batch);
     cmd->add_option("--max-stretch", job.max_stretch, "Fail where T falls below this (e.g. 0.7)")
-        ->check(positive_number())
-        ->each([&job](const std::string&) { job.has_stretch = true; });
+        ->check(positive_number());
     cmd->add_option("--max-compress", job.max_compress, "Fail where T rises above this (e.g. 1.5)")
-        ->check(positive_number())
-        ->each([&job](const std::string&) { job.has_compress = true; });
+        ->check(positive_number());
     cmd->add_option("--max-lambda", job.max_lambda, "With --measure principal: fail where lambda_max rises above this (e.g. 1.3)")
-        ->check(positive_number())
-        ->each([&job](const std::string&) { job.has_max_lambda = true; });
+        ->check(positive_number());
     cmd->add_option("--min-lambda", job.min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")
-        ->check(positive_number())
-        ->each([&job](const std::string&) { job.has_min_lambda = true; });
+        ->check(positive_number());
     cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (several inputs: one for the batch, or one per file with a placeholder, {stem}.xml)");
     cmd->add_option("--json", opt->json, "Also write the verdict as JSON here: the limits, counts and worst vertices (several inputs: with a placeholder, {stem}.json)");
     cmd->add_option("--html", job.html.out, "Also write the HTML report (rigscope report) with the verdict and limits");

@@ -98,18 +98,14 @@ void add_diff_command(CLI::App& app, Runner& run) {
         ->check(CLI::IsMember({"index", "position"}));
     cmd->add_option("--match-tolerance", d.match_tolerance,
                     "--match position: pair within this fraction of OLD's mesh diagonal (default 1e-5)")
-        ->check(number_in(0.0, 1.0))
-        ->each([opt](const std::string&) { opt->diff.has_match_tolerance = true; });
+        ->check(number_in(0.0, 1.0));
     auto* align = cmd->add_option("--align", d.align, "start: NEW's first clip frame is OLD's first clip frame")->check(CLI::IsMember({"start"}));
     cmd->add_option("--frame-offset", d.frame_offset, "OLD frame f is NEW frame f+K (default 0)")
-        ->excludes(align)
-        ->each([opt](const std::string&) { opt->diff.has_frame_offset = true; });
+        ->excludes(align);
     cmd->add_option("--max-displacement", d.max_displacement, "Fail where a vertex moves more than this (metres)")
-        ->check(non_negative_number())
-        ->each([opt](const std::string&) { opt->diff.has_displacement = true; });
+        ->check(non_negative_number());
     cmd->add_option("--max-t-change", d.max_t_change, "Fail where a vertex's T changes by more than this")
-        ->check(non_negative_number())
-        ->each([opt](const std::string&) { opt->diff.has_t_change = true; });
+        ->check(non_negative_number());
     cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
     cmd->add_option("--worst", d.worst, "How many of the worst vertices and frames to list (default 10)")->check(positive_number());
     cmd->add_option("-o,--output", opt->out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");

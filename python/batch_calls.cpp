@@ -161,14 +161,8 @@ void add_batch_calls(py::module_& m) {
                 d.against = given(against, "against=");
                 d.format = format.value_or("");
                 if (match) d.diff.match = *match;
-                if (max_displacement) {
-                    d.diff.max_displacement = *max_displacement;
-                    d.diff.has_displacement = true;
-                }
-                if (max_t_change) {
-                    d.diff.max_t_change = *max_t_change;
-                    d.diff.has_t_change = true;
-                }
+                d.diff.max_displacement = max_displacement;
+                d.diff.max_t_change = max_t_change;
                 py::gil_scoped_release release;
                 r = run_diff_batch(opt, d);
                 write_batch_outputs(opt, r);

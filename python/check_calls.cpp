@@ -127,11 +127,11 @@ struct SessionCalls {
         text("--reference-match", t.reference_match_set ? t.reference_match : "");
         if (t.has_reference_scale) number("--reference-scale", t.reference_scale);
         else text("--reference-scale", "");
-        for (auto [name, has, v] : {std::tuple{"--max-stretch", opt.has_stretch, opt.max_stretch},
-                                    {"--max-compress", opt.has_compress, opt.max_compress},
-                                    {"--max-lambda", opt.has_max_lambda, opt.max_lambda},
-                                    {"--min-lambda", opt.has_min_lambda, opt.min_lambda}})
-            if (has) number(name, v);
+        for (auto [name, v] : {std::pair{"--max-stretch", opt.max_stretch},
+                               {"--max-compress", opt.max_compress},
+                               {"--max-lambda", opt.max_lambda},
+                               {"--min-lambda", opt.min_lambda}})
+            if (v) number(name, *v);
         return o;
     }
 
@@ -218,14 +218,10 @@ struct SessionCalls {
 
 void set_check_limits(CheckJobOptions& opt, const std::optional<double>& max_stretch, const std::optional<double>& max_compress,
                       const std::optional<double>& max_lambda, const std::optional<double>& min_lambda) {
-    auto limit = [](const std::optional<double>& v, double& value, bool& has) {
-        if (v) value = *v;
-        has = v.has_value();
-    };
-    limit(max_stretch, opt.max_stretch, opt.has_stretch);
-    limit(max_compress, opt.max_compress, opt.has_compress);
-    limit(max_lambda, opt.max_lambda, opt.has_max_lambda);
-    limit(min_lambda, opt.min_lambda, opt.has_min_lambda);
+    opt.max_stretch = max_stretch;
+    opt.max_compress = max_compress;
+    opt.max_lambda = max_lambda;
+    opt.min_lambda = min_lambda;
 }
 
 void add_check_calls(py::module_& m) {
