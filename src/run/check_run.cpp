@@ -12,6 +12,8 @@
 namespace rigscope {
 
 void CheckJobOptions::validate() const {
+    if (!json.empty() && !tension.input.chunk.empty())
+        throw Error(kExitUsage, "check --json gives the run's verdict: merge the chunks' --junit reports instead");
     if (!max_stretch && !max_compress && !max_lambda && !min_lambda)
         throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
     if ((max_lambda || min_lambda) && tension.measure != "principal")

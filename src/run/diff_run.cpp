@@ -64,6 +64,10 @@ DiffMesh describe_mesh(const Scene& scene, int m, const std::vector<Eigen::Vecto
 }  // namespace
 
 void DiffOptions::validate() const {
+    if (!format.empty() && format != "csv" && format != "json" && format != "gltf")
+        throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
+    if (!input.chunk.empty() && !junit.empty())
+        throw Error(kExitUsage, "diff --chunk: a chunk sees part of the frames; give --junit to merge, which reports over all of them");
     check_input_options(input);
     if (new_file.empty()) throw Error(kExitUsage, "diff needs NEW, the changed version of " + input.file);
     if (match != "index" && match != "position") throw Error(kExitUsage, "--match: '" + match + "' is not index or position");

@@ -27,6 +27,9 @@ struct CheckJobOptions {
     ReportOptions html;  // --html: out non-empty writes the report page with the verdict
     bool lint = false;   // --lint: the rig lint (run/lint_run.h) on the same input, in the verdict
     LintOptions lint_options;
+    // The reports the caller writes from the result, judged with the rest ("" for none):
+    // --junit's and --json's paths. run_check writes neither.
+    std::string junit, json;
 
     // Throws Error (exit 2) for options that cannot make a check, before any file is read.
     void validate() const;

@@ -25,6 +25,10 @@ struct DiffOptions {
     std::optional<long> frame_offset;       // OLD frame f is NEW frame f + frame_offset (unset: 0)
     std::optional<double> max_displacement, max_t_change;  // limits, each where given
     int worst = 10;
+    // What the caller writes, judged with the rest: the per-vertex output's format (the CLI
+    // resolves it from -o; "" for none) and --junit's path ("" for none). run_diff writes neither.
+    std::string format;
+    std::string junit;
 
     // Throws Error (exit 2) naming the option whose value is out of range or that excludes another.
     void validate() const;
