@@ -234,20 +234,14 @@ void add_check_calls(py::module_& m) {
         .def("__bool__", [](const CheckResult& r) { return r.passed; })
         .def("__repr__", [](const CheckResult& r) { return std::string("<rigscope.CheckResult ") + (r.passed ? "PASS" : "FAIL") + ">"; });
 
-    const TensionParams d;
     auto session = py::reinterpret_borrow<py::class_<Session, std::shared_ptr<Session>>>(m.attr("Session"));
     session.def(
         "check",
         [](Session& s, std::optional<double> max_stretch, std::optional<double> max_compress, std::optional<double> max_lambda,
            std::optional<double> min_lambda, int worst, std::optional<std::string> frames, std::optional<std::pair<int, int>> chunk,
-           std::optional<std::string> reference, std::optional<long> reference_frame, double falloff, double stretch_area,
-           double compress_area, double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
-           std::optional<std::string> smooth_weights, std::optional<std::string> html, std::optional<std::string> junit,
-           const py::object& progress) {
+           RIGSCOPE_TENSION_PARAMS std::optional<std::string> html, std::optional<std::string> junit, const py::object& progress) {
             CheckJobOptions opt;
-            opt.tension = SessionCalls::tension(s, TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff, stretch_area,
-                                                               compress_area, weight_limit, smooth_k, smooth, std::nullopt},
-                                                chunk);
+            opt.tension = SessionCalls::tension(s, TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, std::nullopt}, chunk);
             set_check_limits(opt, max_stretch, max_compress, max_lambda, min_lambda);
             opt.worst = worst;
             const std::string junit_path = given(junit, "junit=");
@@ -260,20 +254,13 @@ void add_check_calls(py::module_& m) {
         },
         py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(), py::arg("max_lambda") = py::none(),
         py::arg("min_lambda") = py::none(), py::arg("worst") = CheckJobOptions{}.worst, py::arg("frames") = py::none(), py::arg("chunk") = py::none(),
-        py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(), py::arg("falloff") = d.falloff,
-        py::arg("stretch_area") = d.stretch_area, py::arg("compress_area") = d.compress_area, py::arg("weight_limit") = d.weight_limit,
-        py::arg("smooth_k") = d.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0, py::arg("smooth_weights") = "uniform",
-        py::arg("html") = py::none(), py::arg("junit") = py::none(), py::arg("progress") = py::none(),
+        RIGSCOPE_TENSION_PYARGS py::arg("html") = py::none(), py::arg("junit") = py::none(), py::arg("progress") = py::none(),
         "Rig CI: T (and with measure='principal', lambda) limits over the frames, as `rigscope check`; returns a CheckResult");
     session.def(
         "report",
         [](Session& s, const std::string& path, int worst, double max_size, std::optional<std::string> frames,
-           std::optional<std::string> reference, std::optional<long> reference_frame, double falloff, double stretch_area,
-           double compress_area, double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
-           std::optional<std::string> smooth_weights, const py::object& progress) {
-            const TensionOptions topt = SessionCalls::tension(s, TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff,
-                                                                             stretch_area, compress_area, weight_limit, smooth_k, smooth, std::nullopt},
-                                                              std::nullopt);
+           RIGSCOPE_TENSION_PARAMS const py::object& progress) {
+            const TensionOptions topt = SessionCalls::tension(s, TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, std::nullopt}, std::nullopt);
             ReportOptions ropt;
             ropt.out = path;
             ropt.worst = worst;
@@ -288,10 +275,7 @@ void add_check_calls(py::module_& m) {
             return out;
         },
         py::arg("path"), py::kw_only(), py::arg("worst") = ReportOptions{}.worst, py::arg("max_size") = ReportOptions{}.max_mb, py::arg("frames") = py::none(),
-        py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(), py::arg("falloff") = d.falloff,
-        py::arg("stretch_area") = d.stretch_area, py::arg("compress_area") = d.compress_area, py::arg("weight_limit") = d.weight_limit,
-        py::arg("smooth_k") = d.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0, py::arg("smooth_weights") = "uniform",
-        py::arg("progress") = py::none(), "Writes `rigscope report`'s HTML page to PATH; returns what it holds");
+        RIGSCOPE_TENSION_PYARGS py::arg("progress") = py::none(), "Writes `rigscope report`'s HTML page to PATH; returns what it holds");
     session.def(
         "rom",
         [](Session& s, std::optional<std::string> output, std::optional<double> rom_angle, std::optional<int> rom_frames,

@@ -285,9 +285,9 @@ TensionOptions Session::tension_options(const TensionArgs& a) const {
     t.params.compress_area = a.compress_area;
     t.params.weight_limit = a.weight_limit;
     t.params.smooth_k = a.smooth_k;
-    t.measure = a.measure.value_or("edge");
+    t.measure = a.measure.value_or(TensionOptions{}.measure);
     t.smooth = a.smooth;
-    t.smooth_weights = a.smooth_weights.value_or("uniform");
+    t.smooth_weights = a.smooth_weights.value_or(TensionOptions{}.smooth_weights);
     check_tension_options(t);
     return t;
 }

@@ -18,6 +18,7 @@
 #include "rigscope/core/tension_map.h"
 #include "rigscope/run/input.h"
 #include "rigscope/run/tension_run.h"
+#include "tension_keywords.h"
 
 namespace rigscope_python {
 
@@ -31,12 +32,10 @@ using rigscope::TensionOptions;
 using rigscope::TensionRun;
 using rigscope::ThreadPool;
 
-// The tension keyword arguments of tension() and iter_tension(), as the CLI's options.
-struct TensionArgs {
-    std::optional<std::string> frames, reference, measure, smooth_weights;
-    std::optional<long> reference_frame;
-    double falloff, stretch_area, compress_area, weight_limit, smooth_k;
-    int smooth;
+// The keyword arguments of tension() and iter_tension(), as the CLI's options: the tension
+// keywords (tension_keywords.h, check() and report() take them too), frames and auto_range.
+struct TensionArgs : TensionKeywords {
+    std::optional<std::string> frames;
     std::optional<double> auto_range;
 };
 
