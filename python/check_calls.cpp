@@ -147,7 +147,7 @@ struct SessionCalls {
             throw Error(kExitUsage, "check with chunk= needs junit=FILE: merge joins the chunks' reports from the records beside them");
         ChunkRecord record;
         if (chunked) {
-            ChunkRun run{"check", opt.tension.input.chunk, junit, identity(s, opt), {}};
+            ChunkSpec run{"check", opt.tension.input.chunk, junit, identity(s, opt), {}};
             for (auto [name, path] : {std::pair{"FILE", &s.opt_.file}, {"--animation", &s.opt_.animation}, {"--rig", &s.opt_.rig},
                                       {"--reference", &opt.tension.reference}})
                 if (!path->empty()) run.inputs.emplace_back(name, *path);

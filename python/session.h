@@ -29,7 +29,7 @@ using rigscope::InputOptions;
 using rigscope::MeshTension;
 using rigscope::Pose;
 using rigscope::TensionOptions;
-using rigscope::TensionRun;
+using rigscope::TensionRunInfo;
 using rigscope::ThreadPool;
 
 // The keyword arguments of tension() and iter_tension(), as the CLI's options: the tension
@@ -74,7 +74,7 @@ public:
         std::shared_ptr<Session> s_;
         std::vector<Frame> frames_;
         std::vector<MeshTension> meshes_;
-        TensionRun run_;
+        TensionRunInfo run_;
         Pose pose_;
         std::unique_ptr<ThreadPool> pool_;
         std::size_t next_ = 0;

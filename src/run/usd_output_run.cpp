@@ -155,7 +155,7 @@ void UsdaOutput::write(OutputFile& out) const {
     write_usda_layer(layer, out);
 }
 
-void write_tension_usda(const Input& in, const std::string& input_file, std::vector<MeshTension>& meshes, const TensionRun& run,
+void write_tension_usda(const Input& in, const std::string& input_file, std::vector<MeshTension>& meshes, const TensionRunInfo& run,
                         const std::string& out, bool bake_points, TensionColor color, const FrameProgress& progress) {
     UsdaOutput usda(in, input_file, out, bake_points);
     OutputFile file(out, in.paths);

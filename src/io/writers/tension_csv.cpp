@@ -80,7 +80,7 @@ class CsvSink : public TensionSink {
 public:
     explicit CsvSink(OutputFile& out) : out_(out) {}
 
-    void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
+    void begin(const TensionRunInfo& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
         meshes_ = meshes;
         out_.write(tension_csv_header(run.measure.measure));
@@ -137,7 +137,7 @@ public:
 
 private:
     OutputFile& out_;
-    TensionRun run_;
+    TensionRunInfo run_;
     std::vector<TensionMeshView> meshes_;
 };
 
