@@ -16,24 +16,23 @@ namespace rigscope::cli {
 namespace {
 
 struct CheckCommand {
-    CheckJobOptions job;
-    std::string junit;
-    std::string json;
+    CheckJobOptions job;  // job.junit, job.json: --junit, --json
     BatchOptions batch;  // FILE... and the batch's options
 };
 
 int run_check_command(CheckCommand& opt, RunContext& ctx) {
     opt.job.html.viewer = report_viewer_path();
-    opt.batch.junit = opt.junit;
-    opt.batch.json = opt.json;
+    opt.batch.junit = opt.job.junit;
+    opt.batch.json = opt.job.json;
     opt.batch.html = opt.job.html.out;
     if (is_batch(opt.batch)) {
+        // A batch writes its own reports (BatchOptions), one per file or one for the batch.
         opt.job.html.out.clear();
+        opt.job.junit.clear();
+        opt.job.json.clear();
         return finish_batch(opt.batch, run_check_batch(opt.batch, opt.job));
     }
     opt.job.tension.input.file = opt.batch.inputs.front();
-    if (!opt.json.empty() && !opt.job.tension.input.chunk.empty())
-        throw Error(kExitUsage, "check --json gives the run's verdict: merge the chunks' --junit reports instead");
     const CheckJobResult r = run_check(opt.job, terminal_progress("check"));
     // A chunk sees only its frames: its extremes go to the chunk record, and `merge` reports
     // over all chunks as one run would.
@@ -42,8 +41,8 @@ int run_check_command(CheckCommand& opt, RunContext& ctx) {
         for (auto& state : r.chunk_state()) ctx.chunk_state.push_back(std::move(state));
     // The report files are checked (not an input, folder writable) and written in full before
     // the text is printed and before either takes its name.
-    std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, r.paths);
-    std::unique_ptr<OutputFile> json = opt.json.empty() ? nullptr : std::make_unique<OutputFile>(opt.json, r.paths);
+    std::unique_ptr<OutputFile> junit = opt.job.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.job.junit, r.paths);
+    std::unique_ptr<OutputFile> json = opt.job.json.empty() ? nullptr : std::make_unique<OutputFile>(opt.job.json, r.paths);
     for (auto [file, text] : {std::pair{junit.get(), &r.outcome.junit}, std::pair{json.get(), &r.outcome.json}})
         if (file) {
             file->write(*text);
@@ -67,19 +66,15 @@ void add_check_command(CLI::App& app, Runner& run) {
     add_tension_options(cmd, job.tension);
     add_batch_options(cmd, opt->batch);
     cmd->add_option("--max-stretch", job.max_stretch, "Fail where T falls below this (e.g. 0.7)")
-        ->check(positive_number())
-        ->each([&job](const std::string&) { job.has_stretch = true; });
+        ->check(positive_number());
     cmd->add_option("--max-compress", job.max_compress, "Fail where T rises above this (e.g. 1.5)")
-        ->check(positive_number())
-        ->each([&job](const std::string&) { job.has_compress = true; });
+        ->check(positive_number());
     cmd->add_option("--max-lambda", job.max_lambda, "With --measure principal: fail where lambda_max rises above this (e.g. 1.3)")
-        ->check(positive_number())
-        ->each([&job](const std::string&) { job.has_max_lambda = true; });
+        ->check(positive_number());
     cmd->add_option("--min-lambda", job.min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")
-        ->check(positive_number())
-        ->each([&job](const std::string&) { job.has_min_lambda = true; });
-    cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (several inputs: one for the batch, or one per file with a placeholder, {stem}.xml)");
-    cmd->add_option("--json", opt->json, "Also write the verdict as JSON here: the limits, counts and worst vertices (several inputs: with a placeholder, {stem}.json)");
+        ->check(positive_number());
+    cmd->add_option("--junit", job.junit, "Also write a JUnit XML report here (several inputs: one for the batch, or one per file with a placeholder, {stem}.xml)");
+    cmd->add_option("--json", job.json, "Also write the verdict as JSON here: the limits, counts and worst vertices (several inputs: with a placeholder, {stem}.json)");
     cmd->add_option("--html", job.html.out, "Also write the HTML report (rigscope report) with the verdict and limits");
     add_report_options(cmd, job.html, false);
     cmd->add_flag("--lint", job.lint,

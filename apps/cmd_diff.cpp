@@ -16,10 +16,8 @@ namespace rigscope::cli {
 namespace {
 
 struct DiffCommand {
-    DiffOptions diff;
-    std::string junit;
+    DiffOptions diff;  // diff.junit: --junit; diff.format: --format, resolved from -o for one pair
     std::string out;
-    std::string format;
     std::string against;  // --against DIR: every input is an OLD, its NEW the same relpath there
     BatchOptions batch;   // FILE... (OLD NEW, OLD... with --against, or @pairs.txt) and the batch's options
 };
@@ -38,26 +36,26 @@ int run_diff(DiffCommand& opt, RunContext& ctx) {
     if (!opt.diff.new_file.empty()) args.push_back(opt.diff.new_file);
     if (is_diff_batch(opt, args)) {
         opt.batch.inputs = args;
-        opt.batch.junit = opt.junit;
+        opt.batch.junit = opt.diff.junit;
         opt.batch.output = opt.out == "-" ? "" : opt.out;
         if (opt.out == "-" || is_stdout_path(opt.out))
             throw Error(kExitUsage, "diff of several pairs: -o " + opt.out + " cannot hold one output per pair; name a file with a placeholder");
-        DiffBatchOptions d{opt.diff, opt.against, opt.format};
+        DiffOptions pair = opt.diff;  // a batch's outputs are its own (BatchOptions)
+        pair.junit.clear();
+        pair.format.clear();
+        DiffBatchOptions d{pair, opt.against, opt.diff.format};
         return finish_batch(opt.batch, run_diff_batch(opt.batch, d));
     }
     opt.diff.input.file = args[0];
     opt.diff.new_file = args[1];
-    const std::string format = opt.out.empty() ? "" : output_format(opt.format, opt.out, "csv");
-    if (!format.empty() && format != "csv" && format != "json" && format != "gltf")
-        throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
-    const bool chunked = !opt.diff.input.chunk.empty();
-    if (chunked && !opt.junit.empty())
-        throw Error(kExitUsage, "diff --chunk: a chunk sees part of the frames; give --junit to merge, which reports over all of them");
+    opt.diff.format = opt.out.empty() ? "" : output_format(opt.diff.format, opt.out, "csv");
     opt.diff.validate();
+    const std::string& format = opt.diff.format;
+    const bool chunked = !opt.diff.input.chunk.empty();
 
     const DiffResult r = rigscope::run_diff(opt.diff, terminal_progress("diff"));
     std::unique_ptr<OutputFile> out = opt.out.empty() ? nullptr : std::make_unique<OutputFile>(opt.out, r.paths);
-    std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, r.paths);
+    std::unique_ptr<OutputFile> junit = opt.diff.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.diff.junit, r.paths);
     if (format == "csv") write_diff_csv(r, *out);
     if (format == "json") write_diff_json(r, *out);
     if (format == "gltf") write_diff_gltf(r, *out);
@@ -98,22 +96,18 @@ void add_diff_command(CLI::App& app, Runner& run) {
         ->check(CLI::IsMember({"index", "position"}));
     cmd->add_option("--match-tolerance", d.match_tolerance,
                     "--match position: pair within this fraction of OLD's mesh diagonal (default 1e-5)")
-        ->check(number_in(0.0, 1.0))
-        ->each([opt](const std::string&) { opt->diff.has_match_tolerance = true; });
+        ->check(number_in(0.0, 1.0));
     auto* align = cmd->add_option("--align", d.align, "start: NEW's first clip frame is OLD's first clip frame")->check(CLI::IsMember({"start"}));
     cmd->add_option("--frame-offset", d.frame_offset, "OLD frame f is NEW frame f+K (default 0)")
-        ->excludes(align)
-        ->each([opt](const std::string&) { opt->diff.has_frame_offset = true; });
+        ->excludes(align);
     cmd->add_option("--max-displacement", d.max_displacement, "Fail where a vertex moves more than this (metres)")
-        ->check(non_negative_number())
-        ->each([opt](const std::string&) { opt->diff.has_displacement = true; });
+        ->check(non_negative_number());
     cmd->add_option("--max-t-change", d.max_t_change, "Fail where a vertex's T changes by more than this")
-        ->check(non_negative_number())
-        ->each([opt](const std::string&) { opt->diff.has_t_change = true; });
-    cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
+        ->check(non_negative_number());
+    cmd->add_option("--junit", d.junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
     cmd->add_option("--worst", d.worst, "How many of the worst vertices and frames to list (default 10)")->check(positive_number());
     cmd->add_option("-o,--output", opt->out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
-    cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
+    cmd->add_option("--format", d.format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff(*opt, ctx); }; });
 }

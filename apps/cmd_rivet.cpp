@@ -6,7 +6,6 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/core/rivet.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"
 #include "rigscope/io/rivet_report.h"
@@ -22,10 +21,7 @@ int write_fit(const RivetJobOptions& opt, const Input& in, const RivetJobResult&
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
     OutputFile out(opt.out, in.paths);
     if (opt.format == "gltf") {
-        int clip = -1;
-        Scene scene = output_scene(in, !opt.input.animation.empty(), clip);
-        for (const RivetResult& v : r.rivets) add_rivet_nodes(scene, v.vertex, v.joint, v.fit);
-        write_glb(scene, {}, out);
+        write_glb(rivet_output_scene(opt, in, r), {}, out);
     } else if (opt.format == "csv") {
         write_fit_csv(out.buffer(), in.scene, r.rivets, r.diagonal);
     } else {
@@ -57,10 +53,7 @@ int write_fit(const RivetJobOptions& opt, const Input& in, const RivetJobResult&
 int write_bake(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r) {
     OutputFile out(opt.out, in.paths);
     if (opt.format == "gltf") {
-        int clip = -1;
-        Scene scene = output_scene(in, !opt.input.animation.empty(), clip);
-        add_baked_nodes(scene, clip, in, r.vertices, r.frames);
-        write_glb(scene, {}, out);
+        write_glb(rivet_output_scene(opt, in, r), {}, out);
     } else if (opt.format == "csv") {
         write_bake_csv(out, run_info(in, opt.input.file), r.vertices, r.frames);
     } else {

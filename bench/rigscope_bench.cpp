@@ -480,7 +480,7 @@ void BM_CsvFrame(benchmark::State& state, std::string key) {
     Pose pose;
     evaluate_tension_at(f.in, f.first, f.frame(12), pose, nullptr);
     MeshTension& mt = f.first.front();
-    TensionRun run;
+    TensionRunInfo run;
     TensionMeshView view;
     view.name = f.scene().meshes[f.mesh].name;
     view.tension = &mt;

@@ -61,6 +61,16 @@ py::dict row_dict(const BatchRow& w) {
     return d;
 }
 
+// One verb's batch: its job over the files with the GIL released (Python threads run meanwhile;
+// the batch calls no Python), then its outputs written (junit=, json=, summary=).
+template <typename Job>
+BatchResult run_and_write(const BatchOptions& opt, const Job& job, BatchResult (*run)(const BatchOptions&, const Job&)) {
+    py::gil_scoped_release release;
+    BatchResult r = run(opt, job);
+    write_batch_outputs(opt, r);
+    return r;
+}
+
 }  // namespace
 
 void add_batch_calls(py::module_& m) {
@@ -93,13 +103,11 @@ void add_batch_calls(py::module_& m) {
                 if (format) throw Error(kExitUsage, "batch check: format= is for the verbs that write output= (check's outputs say theirs)");
                 CheckJobOptions c;
                 c.tension.input = input;
-                c.tension.measure = measure.value_or("edge");
+                c.tension.measure = measure.value_or(TensionOptions{}.measure);
                 set_check_limits(c, max_stretch, max_compress, max_lambda, min_lambda);
                 c.lint = lint;
                 c.lint_options.strict = strict;
-                py::gil_scoped_release release;
-                r = run_check_batch(opt, c);
-                write_batch_outputs(opt, r);
+                r = run_and_write(opt, c, run_check_batch);
             } else if (verb == "lint") {
                 if (max_stretch || max_compress || max_lambda || min_lambda || measure || frames || rom || lint || !opt.json.empty())
                     throw Error(kExitUsage, "batch lint: limits, measure=, frames=, rom=, lint= and json= are check's (lint judges the bind pose)");
@@ -107,31 +115,25 @@ void add_batch_calls(py::module_& m) {
                 l.input = input;
                 l.lint.strict = strict;
                 l.format = format.value_or("");
-                py::gil_scoped_release release;
-                r = run_lint_batch(opt, l);
-                write_batch_outputs(opt, r);
+                r = run_and_write(opt, l, run_lint_batch);
             } else if (verb == "tension" || verb == "report") {
                 // Verbs that judge nothing: no limits to count, no JUnit to write.
                 if (max_stretch || max_compress || max_lambda || min_lambda || lint || strict || !opt.json.empty() || !opt.junit.empty())
                     throw Error(kExitUsage, "batch " + verb + ": limits, lint=, strict=, json= and junit= are check's (" + verb + " judges nothing)");
                 TensionOptions t;
                 t.input = input;
-                t.measure = measure.value_or("edge");
+                t.measure = measure.value_or(TensionOptions{}.measure);
                 if (verb == "tension") {
                     TensionJobOptions job;
                     job.tension = t;
                     job.format = format.value_or("");
-                    py::gil_scoped_release release;
-                    r = run_tension_batch(opt, job);
-                    write_batch_outputs(opt, r);
+                    r = run_and_write(opt, job, run_tension_batch);
                 } else {
                     if (format && *format != "html") throw Error(kExitUsage, "batch report: a page is html, not " + *format);
                     ReportJobOptions job;
                     job.tension = t;
                     job.report.viewer = package_viewer();
-                    py::gil_scoped_release release;
-                    r = run_report_batch(opt, job);
-                    write_batch_outputs(opt, r);
+                    r = run_and_write(opt, job, run_report_batch);
                 }
             } else if (verb == "info" || verb == "deform") {
                 if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty() || !opt.junit.empty())
@@ -142,16 +144,12 @@ void add_batch_calls(py::module_& m) {
                     InfoJobOptions job;
                     job.input = input;
                     job.json = format && *format == "json";
-                    py::gil_scoped_release release;
-                    r = run_info_batch(opt, job);
-                    write_batch_outputs(opt, r);
+                    r = run_and_write(opt, job, run_info_batch);
                 } else {
                     DeformJobOptions job;
                     job.input = input;
                     job.format = format.value_or("");
-                    py::gil_scoped_release release;
-                    r = run_deform_batch(opt, job);
-                    write_batch_outputs(opt, r);
+                    r = run_and_write(opt, job, run_deform_batch);
                 }
             } else if (verb == "diff") {
                 if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty())
@@ -161,17 +159,9 @@ void add_batch_calls(py::module_& m) {
                 d.against = given(against, "against=");
                 d.format = format.value_or("");
                 if (match) d.diff.match = *match;
-                if (max_displacement) {
-                    d.diff.max_displacement = *max_displacement;
-                    d.diff.has_displacement = true;
-                }
-                if (max_t_change) {
-                    d.diff.max_t_change = *max_t_change;
-                    d.diff.has_t_change = true;
-                }
-                py::gil_scoped_release release;
-                r = run_diff_batch(opt, d);
-                write_batch_outputs(opt, r);
+                d.diff.max_displacement = max_displacement;
+                d.diff.max_t_change = max_t_change;
+                r = run_and_write(opt, d, run_diff_batch);
             } else {
                 throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension, report, info, deform or diff)");
             }
@@ -181,7 +171,7 @@ void add_batch_calls(py::module_& m) {
         },
         py::arg("paths"), py::arg("verb") = "check", py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(),
         py::arg("max_lambda") = py::none(), py::arg("min_lambda") = py::none(), py::arg("measure") = py::none(), py::arg("frames") = py::none(),
-        py::arg("rom") = false, py::arg("lint") = false, py::arg("strict") = false, py::arg("mesh") = py::none(), py::arg("jobs") = 1u,
+        py::arg("rom") = false, py::arg("lint") = false, py::arg("strict") = false, py::arg("mesh") = py::none(), py::arg("jobs") = BatchOptions{}.jobs,
         py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
         py::arg("summary") = py::none(), py::arg("format") = py::none(), py::arg("against") = py::none(),
         py::arg("max_displacement") = py::none(), py::arg("max_t_change") = py::none(), py::arg("match") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,

@@ -127,11 +127,11 @@ struct SessionCalls {
         text("--reference-match", t.reference_match_set ? t.reference_match : "");
         if (t.has_reference_scale) number("--reference-scale", t.reference_scale);
         else text("--reference-scale", "");
-        for (auto [name, has, v] : {std::tuple{"--max-stretch", opt.has_stretch, opt.max_stretch},
-                                    {"--max-compress", opt.has_compress, opt.max_compress},
-                                    {"--max-lambda", opt.has_max_lambda, opt.max_lambda},
-                                    {"--min-lambda", opt.has_min_lambda, opt.min_lambda}})
-            if (has) number(name, v);
+        for (auto [name, v] : {std::pair{"--max-stretch", opt.max_stretch},
+                               {"--max-compress", opt.max_compress},
+                               {"--max-lambda", opt.max_lambda},
+                               {"--min-lambda", opt.min_lambda}})
+            if (v) number(name, *v);
         return o;
     }
 
@@ -147,7 +147,7 @@ struct SessionCalls {
             throw Error(kExitUsage, "check with chunk= needs junit=FILE: merge joins the chunks' reports from the records beside them");
         ChunkRecord record;
         if (chunked) {
-            ChunkRun run{"check", opt.tension.input.chunk, junit, identity(s, opt), {}};
+            ChunkSpec run{"check", opt.tension.input.chunk, junit, identity(s, opt), {}};
             for (auto [name, path] : {std::pair{"FILE", &s.opt_.file}, {"--animation", &s.opt_.animation}, {"--rig", &s.opt_.rig},
                                       {"--reference", &opt.tension.reference}})
                 if (!path->empty()) run.inputs.emplace_back(name, *path);
@@ -218,14 +218,10 @@ struct SessionCalls {
 
 void set_check_limits(CheckJobOptions& opt, const std::optional<double>& max_stretch, const std::optional<double>& max_compress,
                       const std::optional<double>& max_lambda, const std::optional<double>& min_lambda) {
-    auto limit = [](const std::optional<double>& v, double& value, bool& has) {
-        if (v) value = *v;
-        has = v.has_value();
-    };
-    limit(max_stretch, opt.max_stretch, opt.has_stretch);
-    limit(max_compress, opt.max_compress, opt.has_compress);
-    limit(max_lambda, opt.max_lambda, opt.has_max_lambda);
-    limit(min_lambda, opt.min_lambda, opt.has_min_lambda);
+    opt.max_stretch = max_stretch;
+    opt.max_compress = max_compress;
+    opt.max_lambda = max_lambda;
+    opt.min_lambda = min_lambda;
 }
 
 void add_check_calls(py::module_& m) {
@@ -238,20 +234,14 @@ void add_check_calls(py::module_& m) {
         .def("__bool__", [](const CheckResult& r) { return r.passed; })
         .def("__repr__", [](const CheckResult& r) { return std::string("<rigscope.CheckResult ") + (r.passed ? "PASS" : "FAIL") + ">"; });
 
-    const TensionParams d;
     auto session = py::reinterpret_borrow<py::class_<Session, std::shared_ptr<Session>>>(m.attr("Session"));
     session.def(
         "check",
         [](Session& s, std::optional<double> max_stretch, std::optional<double> max_compress, std::optional<double> max_lambda,
            std::optional<double> min_lambda, int worst, std::optional<std::string> frames, std::optional<std::pair<int, int>> chunk,
-           std::optional<std::string> reference, std::optional<long> reference_frame, double falloff, double stretch_area,
-           double compress_area, double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
-           std::optional<std::string> smooth_weights, std::optional<std::string> html, std::optional<std::string> junit,
-           const py::object& progress) {
+           RIGSCOPE_TENSION_PARAMS std::optional<std::string> html, std::optional<std::string> junit, const py::object& progress) {
             CheckJobOptions opt;
-            opt.tension = SessionCalls::tension(s, TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff, stretch_area,
-                                                               compress_area, weight_limit, smooth_k, smooth, std::nullopt},
-                                                chunk);
+            opt.tension = SessionCalls::tension(s, TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, std::nullopt}, chunk);
             set_check_limits(opt, max_stretch, max_compress, max_lambda, min_lambda);
             opt.worst = worst;
             const std::string junit_path = given(junit, "junit=");
@@ -264,20 +254,13 @@ void add_check_calls(py::module_& m) {
         },
         py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(), py::arg("max_lambda") = py::none(),
         py::arg("min_lambda") = py::none(), py::arg("worst") = CheckJobOptions{}.worst, py::arg("frames") = py::none(), py::arg("chunk") = py::none(),
-        py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(), py::arg("falloff") = d.falloff,
-        py::arg("stretch_area") = d.stretch_area, py::arg("compress_area") = d.compress_area, py::arg("weight_limit") = d.weight_limit,
-        py::arg("smooth_k") = d.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0, py::arg("smooth_weights") = "uniform",
-        py::arg("html") = py::none(), py::arg("junit") = py::none(), py::arg("progress") = py::none(),
+        RIGSCOPE_TENSION_PYARGS py::arg("html") = py::none(), py::arg("junit") = py::none(), py::arg("progress") = py::none(),
         "Rig CI: T (and with measure='principal', lambda) limits over the frames, as `rigscope check`; returns a CheckResult");
     session.def(
         "report",
         [](Session& s, const std::string& path, int worst, double max_size, std::optional<std::string> frames,
-           std::optional<std::string> reference, std::optional<long> reference_frame, double falloff, double stretch_area,
-           double compress_area, double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
-           std::optional<std::string> smooth_weights, const py::object& progress) {
-            const TensionOptions topt = SessionCalls::tension(s, TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff,
-                                                                             stretch_area, compress_area, weight_limit, smooth_k, smooth, std::nullopt},
-                                                              std::nullopt);
+           RIGSCOPE_TENSION_PARAMS const py::object& progress) {
+            const TensionOptions topt = SessionCalls::tension(s, TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, std::nullopt}, std::nullopt);
             ReportOptions ropt;
             ropt.out = path;
             ropt.worst = worst;
@@ -292,10 +275,7 @@ void add_check_calls(py::module_& m) {
             return out;
         },
         py::arg("path"), py::kw_only(), py::arg("worst") = ReportOptions{}.worst, py::arg("max_size") = ReportOptions{}.max_mb, py::arg("frames") = py::none(),
-        py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(), py::arg("falloff") = d.falloff,
-        py::arg("stretch_area") = d.stretch_area, py::arg("compress_area") = d.compress_area, py::arg("weight_limit") = d.weight_limit,
-        py::arg("smooth_k") = d.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0, py::arg("smooth_weights") = "uniform",
-        py::arg("progress") = py::none(), "Writes `rigscope report`'s HTML page to PATH; returns what it holds");
+        RIGSCOPE_TENSION_PYARGS py::arg("progress") = py::none(), "Writes `rigscope report`'s HTML page to PATH; returns what it holds");
     session.def(
         "rom",
         [](Session& s, std::optional<std::string> output, std::optional<double> rom_angle, std::optional<int> rom_frames,

@@ -49,23 +49,11 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
     o.input.allow_outside_uris = allow_outside_uris;
     o.input.threads = threads;
     o.match = match;
-    if (match_tolerance) {
-        o.match_tolerance = *match_tolerance;
-        o.has_match_tolerance = true;
-    }
+    o.match_tolerance = match_tolerance;
     o.align = align.value_or("");
-    if (frame_offset) {
-        o.frame_offset = *frame_offset;
-        o.has_frame_offset = true;
-    }
-    if (max_displacement) {
-        o.max_displacement = *max_displacement;
-        o.has_displacement = true;
-    }
-    if (max_t_change) {
-        o.max_t_change = *max_t_change;
-        o.has_t_change = true;
-    }
+    o.frame_offset = frame_offset;
+    o.max_displacement = max_displacement;
+    o.max_t_change = max_t_change;
     o.worst = worst;
     o.validate();
 

@@ -71,20 +71,10 @@ PYBIND11_MODULE(_rigscope, m) {
         .def("__iter__", [](Session::TensionFrames& it) -> Session::TensionFrames& { return it; })
         .def("__next__", &Session::TensionFrames::next);
 
-    auto tension_args = [](std::optional<std::string> frames, std::optional<std::string> reference, std::optional<long> reference_frame,
-                           double falloff, double stretch_area, double compress_area, double weight_limit, double smooth_k,
-                           std::optional<std::string> measure, int smooth, std::optional<std::string> smooth_weights,
-                           std::optional<double> auto_range) {
-        return TensionArgs{frames, reference, measure, smooth_weights, reference_frame, falloff, stretch_area, compress_area,
-                           weight_limit, smooth_k, smooth, auto_range};
-    };
-    const TensionParams defaults;
-#define RIGSCOPE_TENSION_ARGS                                                                                                    \
-    py::kw_only(), py::arg("frames") = py::none(), py::arg("reference") = py::none(), py::arg("reference_frame") = py::none(),  \
-        py::arg("falloff") = defaults.falloff, py::arg("stretch_area") = defaults.stretch_area,                                 \
-        py::arg("compress_area") = defaults.compress_area, py::arg("weight_limit") = defaults.weight_limit,                     \
-        py::arg("smooth_k") = defaults.smooth_k, py::arg("measure") = "edge", py::arg("smooth") = 0,                            \
-        py::arg("smooth_weights") = "uniform", py::arg("auto_range") = py::none()
+    // tension() and iter_tension(): frames, the tension keywords (tension_keywords.h), auto_range.
+#define RIGSCOPE_TENSION_ARGS \
+    py::kw_only(), py::arg("frames") = py::none(), RIGSCOPE_TENSION_PYARGS py::arg("auto_range") = py::none()
+    m.attr("_tension_keywords") = rigscope_python::tension_keyword_table();
 
     py::class_<Session, std::shared_ptr<Session>>(m, "Session")
         .def_property_readonly("file", &Session::file, "The file load() read")
@@ -93,23 +83,15 @@ PYBIND11_MODULE(_rigscope, m) {
              "Deformed positions: float32 (frames, vertices, 3) per mesh")
         .def(
             "tension",
-            [tension_args](Session& s, std::optional<std::string> frames, std::optional<std::string> reference,
-                           std::optional<long> reference_frame, double falloff, double stretch_area, double compress_area,
-                           double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
-                           std::optional<std::string> smooth_weights, std::optional<double> auto_range, const py::object& progress) {
-                return s.tension(tension_args(frames, reference, reference_frame, falloff, stretch_area, compress_area, weight_limit,
-                                              smooth_k, measure, smooth, smooth_weights, auto_range),
-                                 progress);
+            [](Session& s, std::optional<std::string> frames, RIGSCOPE_TENSION_PARAMS std::optional<double> auto_range,
+               const py::object& progress) {
+                return s.tension(TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, auto_range}, progress);
             },
             RIGSCOPE_TENSION_ARGS, py::arg("progress") = py::none(), "The tension map per frame: t, compress, stretch as float32 (frames, vertices)")
         .def(
             "iter_tension",
-            [tension_args](std::shared_ptr<Session> s, std::optional<std::string> frames, std::optional<std::string> reference,
-                           std::optional<long> reference_frame, double falloff, double stretch_area, double compress_area,
-                           double weight_limit, double smooth_k, std::optional<std::string> measure, int smooth,
-                           std::optional<std::string> smooth_weights, std::optional<double> auto_range) {
-                return Session::TensionFrames(s, tension_args(frames, reference, reference_frame, falloff, stretch_area, compress_area,
-                                                              weight_limit, smooth_k, measure, smooth, smooth_weights, auto_range));
+            [](std::shared_ptr<Session> s, std::optional<std::string> frames, RIGSCOPE_TENSION_PARAMS std::optional<double> auto_range) {
+                return Session::TensionFrames(s, TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, auto_range});
             },
             RIGSCOPE_TENSION_ARGS, "Yields (frame, maps) one frame at a time, in constant memory")
         .def("rivets", &Session::rivets, py::arg("vertices"), py::kw_only(), py::arg("joint") = py::none(), py::arg("frames") = py::none(),

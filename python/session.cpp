@@ -75,7 +75,7 @@ py::object Session::deform(const std::optional<std::string>& frames, const py::o
             ranges.emplace_back(out[i].data(), out[i].size() * sizeof(float));
         }
         const Prefault prefault(std::move(ranges));
-        DeformRun run(in_);
+        DeformEngine run(in_);
         run.for_each_frame([&](std::size_t fi) {
             for (std::size_t i = 0; i < out.size(); ++i) {
                 const auto& p = run.positions(i);
@@ -95,7 +95,7 @@ py::object Session::tension(const TensionArgs& args, const py::object& progress)
     const TensionOptions topt = tension_options(args);
     const std::size_t nf = in_.frames.size();
     std::vector<MeshTension> meshes;
-    TensionRun run;
+    TensionRunInfo run;
     TensionColumns cols;
     {
         const Measure measure = topt.measure_options().measure;
@@ -196,7 +196,7 @@ py::object Session::drive(const std::optional<std::string>& rig_path, const std:
     std::vector<DriveControlName> controls;
     {
         py::gil_scoped_release release;
-        DriveRun run(in_);
+        DriveEngine run(in_);
         series = run.series();
         controls = run.controls();
         check_budget("drive()", sizeof(float) * (series.size() + 2.0 * controls.size()) * nf, nf, "");
@@ -285,9 +285,9 @@ TensionOptions Session::tension_options(const TensionArgs& a) const {
     t.params.compress_area = a.compress_area;
     t.params.weight_limit = a.weight_limit;
     t.params.smooth_k = a.smooth_k;
-    t.measure = a.measure.value_or("edge");
+    t.measure = a.measure.value_or(TensionOptions{}.measure);
     t.smooth = a.smooth;
-    t.smooth_weights = a.smooth_weights.value_or("uniform");
+    t.smooth_weights = a.smooth_weights.value_or(TensionOptions{}.smooth_weights);
     check_tension_options(t);
     return t;
 }

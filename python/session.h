@@ -18,6 +18,7 @@
 #include "rigscope/core/tension_map.h"
 #include "rigscope/run/input.h"
 #include "rigscope/run/tension_run.h"
+#include "tension_keywords.h"
 
 namespace rigscope_python {
 
@@ -28,15 +29,13 @@ using rigscope::InputOptions;
 using rigscope::MeshTension;
 using rigscope::Pose;
 using rigscope::TensionOptions;
-using rigscope::TensionRun;
+using rigscope::TensionRunInfo;
 using rigscope::ThreadPool;
 
-// The tension keyword arguments of tension() and iter_tension(), as the CLI's options.
-struct TensionArgs {
-    std::optional<std::string> frames, reference, measure, smooth_weights;
-    std::optional<long> reference_frame;
-    double falloff, stretch_area, compress_area, weight_limit, smooth_k;
-    int smooth;
+// The keyword arguments of tension() and iter_tension(), as the CLI's options: the tension
+// keywords (tension_keywords.h, check() and report() take them too), frames and auto_range.
+struct TensionArgs : TensionKeywords {
+    std::optional<std::string> frames;
     std::optional<double> auto_range;
 };
 
@@ -75,7 +74,7 @@ public:
         std::shared_ptr<Session> s_;
         std::vector<Frame> frames_;
         std::vector<MeshTension> meshes_;
-        TensionRun run_;
+        TensionRunInfo run_;
         Pose pose_;
         std::unique_ptr<ThreadPool> pool_;
         std::size_t next_ = 0;

@@ -131,7 +131,7 @@ std::vector<std::pair<void*, std::size_t>> TensionColumns::ranges() {
     return out;
 }
 
-void TensionColumns::take(const std::vector<MeshTension>& tension, const TensionRun& run, std::size_t fi, ThreadPool* pool) {
+void TensionColumns::take(const std::vector<MeshTension>& tension, const TensionRunInfo& run, std::size_t fi, ThreadPool* pool) {
     constexpr std::size_t kBlock = 16384;  // vertices per task; blocks write disjoint ranges
     const TensionRemap remap(run.range, run.params);
     for (std::size_t m = 0; m < tension.size(); ++m) {
@@ -171,7 +171,7 @@ py::dict TensionColumns::fields(std::size_t m, const MeshTension& mt, bool one_f
 }
 
 py::object TensionColumns::result(const Input& in, const std::vector<std::string>& names, const std::vector<MeshTension>& tension,
-                                  const TensionRun& run) {
+                                  const TensionRunInfo& run) {
     std::vector<py::object> out;
     for (std::size_t m = 0; m < tension.size(); ++m) {
         py::dict d = fields(m, tension[m], false);

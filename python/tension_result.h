@@ -63,12 +63,12 @@ struct TensionColumns {
     // Every array's (start, bytes), for Prefault.
     std::vector<std::pair<void*, std::size_t>> ranges();
     // Frame fi of every mesh from what the run layer just evaluated, on the pool.
-    void take(const std::vector<rigscope::MeshTension>& tension, const rigscope::TensionRun& run, std::size_t fi,
+    void take(const std::vector<rigscope::MeshTension>& tension, const rigscope::TensionRunInfo& run, std::size_t fi,
               rigscope::ThreadPool* pool);
     // The run's arrays, shaped (frames, vertices), as one TensionResult per mesh; names are the
     // selected meshes' names, in.frames the run's frames.
     py::object result(const rigscope::Input& in, const std::vector<std::string>& names,
-                      const std::vector<rigscope::MeshTension>& tension, const rigscope::TensionRun& run);
+                      const std::vector<rigscope::MeshTension>& tension, const rigscope::TensionRunInfo& run);
     // One frame's arrays, shaped (vertices,), as a namespace per mesh (reserve with nf = 1).
     py::object frame_result(const std::vector<std::string>& names, const std::vector<rigscope::MeshTension>& tension);
 

@@ -1,7 +1,7 @@
 // The principal kernel eight lanes per AVX2 register: principal_lanes.h's arithmetic, as
-// measure.cpp's SSE path runs it four lanes at a time. CMakeLists.txt compiles this file alone
+// measure_sse.cpp's SSE path runs it four lanes at a time. CMakeLists.txt compiles this file alone
 // with -mavx2 -ffp-contract=off (no FMA: every lane does the SSE path's operations, so the same
-// bits), and measure.cpp calls it only on a CPU with AVX2. Nothing here may come from a header
+// bits), and measure_dispatch.cpp calls it only on a CPU with AVX2. Nothing here may come from a header
 // that other files compile too (principal_layout.h says why).
 #include <immintrin.h>
 

@@ -39,11 +39,8 @@ PointCache::Lookup PointCache::locate(double time) const {
     return l;
 }
 
-void PointCache::read_part(std::size_t sample, std::size_t first, std::size_t count, Eigen::Vector3f* out) const {
-    if (first > points_ || count > points_ - first) throw internal_error("point cache " + source_ + ": part past its points");
-    std::vector<Eigen::Vector3f> whole(points_);
-    read(sample, whole.data());
-    std::copy(whole.begin() + first, whole.begin() + first + count, out);
+void PointCache::read_part(std::size_t, std::size_t, std::size_t, Eigen::Vector3f*) const {
+    throw internal_error("point cache " + source_ + " reads no parts (reads_parts() is false)");
 }
 
 void PointCache::positions_at(double time, std::vector<Eigen::Vector3f>& out, std::vector<Eigen::Vector3f>& scratch,

@@ -1,5 +1,5 @@
 // The principal kernel's lane arithmetic, written once for a register of V::N floats: V4 (SSE,
-// measure.cpp) and V8 (AVX2, measure_avx2.cpp). Each lane does the same IEEE operations in the
+// measure_sse.cpp) and V8 (AVX2, measure_avx2.cpp). Each lane does the same IEEE operations in the
 // same order whatever the width (no FMA: both files are compiled with -ffp-contract=off), so
 // both widths give the same bits. Internal linkage: each file compiles its own copy (see
 // principal_layout.h for why an AVX copy must not be shared).
@@ -123,7 +123,7 @@ inline V t_of(V lambda, V& ok) {
 }
 
 // PrincipalKernel::evaluate over batches of PrincipalLayout::kLanes vertices, N lanes at a time (the scalar path
-// in measure.cpp is the same arithmetic per vertex); with out.t_compress, also map_t over the
+// in measure_scalar.cpp is the same arithmetic per vertex); with out.t_compress, also map_t over the
 // same vertices; with out.t, the edge measure's T (tension_block's arithmetic on the same sums).
 // The tensors of a few batches are summed first, then their eigen decompositions run one after
 // the other: those are long chains of square roots and divisions, which overlap when independent.

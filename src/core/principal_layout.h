@@ -1,4 +1,4 @@
-// The principal kernel's per-frame inputs as plain pointers, the interface between measure.cpp
+// The principal kernel's per-frame inputs as plain pointers, the interface between measure_dispatch.cpp
 // and measure_avx2.cpp. measure_avx2.cpp is compiled with -mavx2 and includes nothing with inline
 // functions that other files also compile (Eigen, the standard containers): the linker keeps one
 // copy of such a function, and an AVX copy must never be the one a machine without AVX runs.

@@ -1,5 +1,5 @@
 // Loads of four file vertices' positions into SSE registers (x, y, z lanes), shared by the
-// per-frame kernels that run four welded vertices side by side (tension.cpp, measure.cpp).
+// per-frame kernels that run four welded vertices side by side (tension.cpp, measure_sse.cpp).
 #pragma once
 
 #include <cstddef>

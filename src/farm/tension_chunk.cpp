@@ -5,7 +5,7 @@
 
 namespace rigscope {
 
-std::string tension_range_state(const TensionRun& run, const std::vector<std::string>& mesh_names, const VertexTensionExtremes& extremes) {
+std::string tension_range_state(const TensionRunInfo& run, const std::vector<std::string>& mesh_names, const VertexTensionExtremes& extremes) {
     namespace k = json_keys;
     std::string b;
     JsonWriter w(b);

@@ -12,18 +12,20 @@
 namespace rigscope {
 
 void CheckJobOptions::validate() const {
-    if (!has_stretch && !has_compress && !has_max_lambda && !has_min_lambda)
+    if (!json.empty() && !tension.input.chunk.empty())
+        throw Error(kExitUsage, "check --json gives the run's verdict: merge the chunks' --junit reports instead");
+    if (!max_stretch && !max_compress && !max_lambda && !min_lambda)
         throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
-    if ((has_max_lambda || has_min_lambda) && tension.measure != "principal")
+    if ((max_lambda || min_lambda) && tension.measure != "principal")
         throw Error(kExitUsage, "--max-lambda and --min-lambda need --measure principal");
     // The CLI's validators saw the command line; these see what Python passes.
-    auto positive = [](bool has, double v, const char* option) {
-        if (has && !(v > 0 && v < 1e300)) throw Error(kExitUsage, std::string(option) + ": must be a positive number");
+    auto positive = [](const std::optional<double>& v, const char* option) {
+        if (v && !(*v > 0 && *v < 1e300)) throw Error(kExitUsage, std::string(option) + ": must be a positive number");
     };
-    positive(has_stretch, max_stretch, "--max-stretch");
-    positive(has_compress, max_compress, "--max-compress");
-    positive(has_max_lambda, max_lambda, "--max-lambda");
-    positive(has_min_lambda, min_lambda, "--min-lambda");
+    positive(max_stretch, "--max-stretch");
+    positive(max_compress, "--max-compress");
+    positive(max_lambda, "--max-lambda");
+    positive(min_lambda, "--min-lambda");
     refuse_contradicting_limits();
     if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
     if (!html.out.empty()) html.validate();
@@ -54,33 +56,33 @@ void CheckJobOptions::refuse_contradicting_limits() const {
     // every vertex before it moves, as a compress limit below 1 does. Swapped limits are the
     // usual slip; said as such, with the side each limit is on.
     const std::string why = " (stretch limits are below 1: T < limit fails; compress limits above 1: T > limit fails)";
-    if (has_stretch && has_compress && max_stretch >= max_compress)
-        throw Error(kExitUsage, "--max-stretch " + number_text(max_stretch) + " and --max-compress " + number_text(max_compress) +
+    if (max_stretch && max_compress && *max_stretch >= *max_compress)
+        throw Error(kExitUsage, "--max-stretch " + number_text(*max_stretch) + " and --max-compress " + number_text(*max_compress) +
                                     " are the wrong way round: every T is below one or above the other, so every vertex fails" + why);
-    if (has_stretch && max_stretch > 1)
-        throw Error(kExitUsage, "--max-stretch " + number_text(max_stretch) + " is above 1, the rest's T: every vertex fails at rest" + why);
-    if (has_compress && max_compress < 1)
-        throw Error(kExitUsage, "--max-compress " + number_text(max_compress) + " is below 1, the rest's T: every vertex fails at rest" + why);
+    if (max_stretch && *max_stretch > 1)
+        throw Error(kExitUsage, "--max-stretch " + number_text(*max_stretch) + " is above 1, the rest's T: every vertex fails at rest" + why);
+    if (max_compress && *max_compress < 1)
+        throw Error(kExitUsage, "--max-compress " + number_text(*max_compress) + " is below 1, the rest's T: every vertex fails at rest" + why);
     const std::string lambda_why = " (--min-lambda is below 1: lambda_min < limit fails; --max-lambda above 1: lambda_max > limit fails)";
-    if (has_min_lambda && has_max_lambda && min_lambda >= max_lambda)
-        throw Error(kExitUsage, "--min-lambda " + number_text(min_lambda) + " and --max-lambda " + number_text(max_lambda) +
+    if (min_lambda && max_lambda && *min_lambda >= *max_lambda)
+        throw Error(kExitUsage, "--min-lambda " + number_text(*min_lambda) + " and --max-lambda " + number_text(*max_lambda) +
                                     " are the wrong way round: every vertex fails" + lambda_why);
-    if (has_min_lambda && min_lambda > 1)
-        throw Error(kExitUsage, "--min-lambda " + number_text(min_lambda) + " is above 1, the rest's stretch: every vertex fails at rest" + lambda_why);
-    if (has_max_lambda && max_lambda < 1)
-        throw Error(kExitUsage, "--max-lambda " + number_text(max_lambda) + " is below 1, the rest's stretch: every vertex fails at rest" + lambda_why);
+    if (min_lambda && *min_lambda > 1)
+        throw Error(kExitUsage, "--min-lambda " + number_text(*min_lambda) + " is above 1, the rest's stretch: every vertex fails at rest" + lambda_why);
+    if (max_lambda && *max_lambda < 1)
+        throw Error(kExitUsage, "--max-lambda " + number_text(*max_lambda) + " is below 1, the rest's stretch: every vertex fails at rest" + lambda_why);
 }
 
 CheckLimits CheckJobOptions::limits() const {
     CheckLimits l;
-    l.max_stretch = max_stretch;
-    l.max_compress = max_compress;
-    l.has_stretch = has_stretch;
-    l.has_compress = has_compress;
-    l.max_lambda = max_lambda;
-    l.min_lambda = min_lambda;
-    l.has_max_lambda = has_max_lambda;
-    l.has_min_lambda = has_min_lambda;
+    l.max_stretch = max_stretch.value_or(0);
+    l.max_compress = max_compress.value_or(0);
+    l.has_stretch = max_stretch.has_value();
+    l.has_compress = max_compress.has_value();
+    l.max_lambda = max_lambda.value_or(0);
+    l.min_lambda = min_lambda.value_or(0);
+    l.has_max_lambda = max_lambda.has_value();
+    l.has_min_lambda = min_lambda.has_value();
     l.worst = worst;
     l.file = tension.input.file;
     return l;

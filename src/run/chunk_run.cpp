@@ -37,7 +37,7 @@ std::string chunk_refusal(const std::string& command, const std::string& format,
     return "";
 }
 
-ChunkRecord begin_chunk(const ChunkRun& run, const std::string& version) {
+ChunkRecord begin_chunk(const ChunkSpec& run, const std::string& version) {
     ChunkRecord rec;
     rec.version = version;
     rec.command = run.command;

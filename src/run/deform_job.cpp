@@ -28,7 +28,7 @@ DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const F
         check_usda_budget(in, 3);  // the points
         UsdaOutput usda(in, opt.input.file, opt.out, true);
         OutputFile out(opt.out, in.paths);
-        DeformRun deform(in);
+        DeformEngine deform(in);
         deform.for_each_frame([&](std::size_t fi) {
             for (std::size_t i = 0; i < in.meshes.size(); ++i) usda.points(fi, i, deform.positions(i));
         }, progress);
@@ -48,7 +48,7 @@ DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const F
     check_free_space(opt.out, deform_output_min_bytes(opt.format == "csv", sizes, in.frames.size()));
     OutputFile out(opt.out, in.paths);
     DeformWriter writer(out, opt.format == "csv", run_info(in, opt.input.file), in.threads);
-    DeformRun deform(in, parse_axes_option(opt.axes));
+    DeformEngine deform(in, parse_axes_option(opt.axes));
     std::vector<std::string> names;
     std::vector<const std::vector<Eigen::Vector3f>*> positions;
     for (std::size_t i = 0; i < in.meshes.size(); ++i) {

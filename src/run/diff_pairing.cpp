@@ -80,7 +80,7 @@ std::vector<int> pair_meshes(const DiffOptions& opt, const Input& a, const Input
 
 std::vector<Frame> new_frames(const DiffOptions& opt, const Input& a, const Input& b, long& offset) {
     const std::vector<Frame> old_all = default_frames(a.clip_ptr(), a.fps), new_all = default_frames(b.clip_ptr(), b.fps);
-    offset = opt.frame_offset;
+    offset = opt.frame_offset_or_zero();
     if (opt.align == "start") {
         if (!a.has_clip || !b.has_clip)
             throw Error(kExitMismatch, (a.has_clip ? opt.new_file : opt.input.file) + ": --align start: no animation to align");
@@ -165,7 +165,7 @@ VertexPairing pair_vertices(const DiffOptions& opt, const std::string& old_name,
     std::vector<Eigen::Vector3f> ow(compared), nw(nm.topo.welded_count());
     for (std::size_t w = 0; w < ow.size(); ++w) ow[w] = old_rest[om.topo.representative[w]];
     for (std::size_t w = 0; w < nw.size(); ++w) nw[w] = new_rest[nm.topo.representative[w]];
-    const double tolerance = opt.match_tolerance * diagonal;
+    const double tolerance = opt.match_tolerance_or_default() * diagonal;
     VertexMatch vm = match_by_position(ow, nw, tolerance);
     if (vm.complete()) {
         // Each NEW welded vertex once: two OLD vertices on one NEW vertex merged in NEW.

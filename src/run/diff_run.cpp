@@ -64,24 +64,28 @@ DiffMesh describe_mesh(const Scene& scene, int m, const std::vector<Eigen::Vecto
 }  // namespace
 
 void DiffOptions::validate() const {
+    if (!format.empty() && format != "csv" && format != "json" && format != "gltf")
+        throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
+    if (!input.chunk.empty() && !junit.empty())
+        throw Error(kExitUsage, "diff --chunk: a chunk sees part of the frames; give --junit to merge, which reports over all of them");
     check_input_options(input);
     if (new_file.empty()) throw Error(kExitUsage, "diff needs NEW, the changed version of " + input.file);
     if (match != "index" && match != "position") throw Error(kExitUsage, "--match: '" + match + "' is not index or position");
-    if (!(match_tolerance >= 0 && match_tolerance <= 1))
-        throw Error(kExitUsage, "--match-tolerance: " + number_text(match_tolerance) + " is not from 0 to 1 (of the diagonal)");
-    if (has_match_tolerance && match != "position") throw Error(kExitUsage, "--match-tolerance is for --match position");
+    if (match_tolerance && !(*match_tolerance >= 0 && *match_tolerance <= 1))
+        throw Error(kExitUsage, "--match-tolerance: " + number_text(*match_tolerance) + " is not from 0 to 1 (of the diagonal)");
+    if (match_tolerance && match != "position") throw Error(kExitUsage, "--match-tolerance is for --match position");
     if (!align.empty() && align != "start") throw Error(kExitUsage, "--align: '" + align + "' is not start");
-    if (!align.empty() && has_frame_offset) throw Error(kExitUsage, "--align excludes --frame-offset");
-    if (input.rom && (!align.empty() || frame_offset != 0))
+    if (!align.empty() && frame_offset) throw Error(kExitUsage, "--align excludes --frame-offset");
+    if (input.rom && (!align.empty() || frame_offset_or_zero() != 0))
         throw Error(kExitUsage, "--rom poses both files on the same synthetic frames: --align and --frame-offset do not apply");
-    if (std::labs(frame_offset) > 1000000000L) throw Error(kExitUsage, "--frame-offset: at most 10^9 frames either way");
-    for (double v : {max_displacement, max_t_change})
-        if (!(v >= 0) || !std::isfinite(v)) throw Error(kExitUsage, "--max-displacement and --max-t-change must be 0 or more");
+    if (std::labs(frame_offset_or_zero()) > 1000000000L) throw Error(kExitUsage, "--frame-offset: at most 10^9 frames either way");
+    for (const std::optional<double>& limit : {max_displacement, max_t_change})
+        if (const double v = limit.value_or(0); !(v >= 0) || !std::isfinite(v)) throw Error(kExitUsage, "--max-displacement and --max-t-change must be 0 or more");
     if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
 }
 
 DiffLimits DiffOptions::limits() const {
-    return DiffLimits{max_displacement, max_t_change, has_displacement, has_t_change, worst, input.file, new_file,
+    return DiffLimits{max_displacement.value_or(0), max_t_change.value_or(0), max_displacement.has_value(), max_t_change.has_value(), worst, input.file, new_file,
                       match == "index" && input.weld != "off"};
 }
 

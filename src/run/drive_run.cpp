@@ -7,7 +7,7 @@
 
 namespace rigscope {
 
-DriveRun::DriveRun(const Input& in) : in_(in), pose_(bind_pose(in.scene)), xy_(in.rig.controls.size()) {
+DriveEngine::DriveEngine(const Input& in) : in_(in), pose_(bind_pose(in.scene)), xy_(in.rig.controls.size()) {
     for (const DrivenTarget& d : in.rig.driven) {
         if (std::find(in.meshes.begin(), in.meshes.end(), d.mesh) == in.meshes.end()) continue;
         DriveSeriesName name;
@@ -27,13 +27,13 @@ DriveRun::DriveRun(const Input& in) : in_(in), pose_(bind_pose(in.scene)), xy_(i
     weights_.resize(targets_.size());
 }
 
-std::vector<DriveControlName> DriveRun::controls() const {
+std::vector<DriveControlName> DriveEngine::controls() const {
     std::vector<DriveControlName> out;
     for (const ResolvedControl& c : in_.rig.controls) out.push_back({c.name, in_.scene.nodes[c.node].name});
     return out;
 }
 
-void DriveRun::evaluate(std::size_t fi) {
+void DriveEngine::evaluate(std::size_t fi) {
     pose_at(in_, in_.frames[fi], pose_);
     for (std::size_t s = 0; s < targets_.size(); ++s) weights_[s] = pose_.morph_weights[targets_[s].mesh][targets_[s].target];
     for (std::size_t c = 0; c < in_.rig.controls.size(); ++c) {
@@ -42,7 +42,7 @@ void DriveRun::evaluate(std::size_t fi) {
     }
 }
 
-void DriveRun::for_each_frame(const std::function<void(std::size_t)>& each, const FrameProgress& progress) {
+void DriveEngine::for_each_frame(const std::function<void(std::size_t)>& each, const FrameProgress& progress) {
     for_each_selected_frame(in_, [this](std::size_t fi) { evaluate(fi); }, each, progress);
 }
 

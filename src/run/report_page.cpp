@@ -79,7 +79,7 @@ ReportPage::ReportPage(const ReportOptions& opt, const Input& in)
     if (in.chunk_count > 1) throw Error(kExitUsage, "the HTML report covers a whole run: drop --chunk");
 }
 
-ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckVerdict* verdict,
+ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
                                const FrameProgress& progress) {
     const CheckLimits* limits = verdict ? &verdict->given : nullptr;
     const std::size_t nm = meshes.size(), nf = in.frames.size();

@@ -64,4 +64,13 @@ RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgres
     return l;
 }
 
+Scene rivet_output_scene(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r) {
+    int clip = -1;
+    Scene scene = output_scene(in, !opt.input.animation.empty(), clip);
+    if (opt.bake) add_baked_nodes(scene, clip, in, r.vertices, r.frames);
+    else
+        for (const RivetResult& v : r.rivets) add_rivet_nodes(scene, v.vertex, v.joint, v.fit);
+    return scene;
+}
+
 }  // namespace rigscope

@@ -44,7 +44,7 @@ void tension_colour(TensionColor color, float t, float compress, float stretch, 
     rgb[2] = static_cast<float>(x > 0 ? 1 - x : 1.0);
 }
 
-void tension_maps(const MeshTension& mt, const TensionRun& run, std::vector<float>& compress, std::vector<float>& stretch) {
+void tension_maps(const MeshTension& mt, const TensionRunInfo& run, std::vector<float>& compress, std::vector<float>& stretch) {
     const std::vector<float>& tc = mt.compress_t();
     const std::vector<float>& ts = mt.stretch_t();
     compress.resize(tc.size());
@@ -132,7 +132,7 @@ std::vector<VertexAttribute> measure_attributes(const MeshTension& mt, const std
 
 }  // namespace
 
-void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const std::string& pattern,
+void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const std::string& pattern,
                         bool bake_max, TensionColor color, const FrameProgress& progress,
                         const std::function<void(std::size_t)>& each) {
     check_tension_gltf_path(pattern, in.frames.size(), bake_max);

@@ -164,7 +164,7 @@ void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, c
     }
 }
 
-void apply_auto_range(const Input& in, std::vector<MeshTension>& meshes, double percentile, TensionRun& run,
+void apply_auto_range(const Input& in, std::vector<MeshTension>& meshes, double percentile, TensionRunInfo& run,
                       const FrameProgress& progress) {
     if (!(percentile >= 50 && percentile <= 100)) throw Error(kExitUsage, "--auto-range: the percentile must be from 50 to 100");
     VertexTensionExtremes extremes;
@@ -179,8 +179,8 @@ void apply_auto_range(const Input& in, std::vector<MeshTension>& meshes, double 
     run.percentile = percentile;
 }
 
-TensionRun describe_run(const Input& in, const TensionOptions& opt) {
-    TensionRun run;
+TensionRunInfo describe_run(const Input& in, const TensionOptions& opt) {
+    TensionRunInfo run;
     run.version = RIGSCOPE_VERSION;
     run.input = opt.input.file;
     run.animation = opt.input.animation;

@@ -166,7 +166,7 @@ void UsdaOutput::write(OutputFile& out) const {
     write_usda_layer(layer, out);
 }
 
-void write_tension_usda(const Input& in, const std::string& input_file, std::vector<MeshTension>& meshes, const TensionRun& run,
+void write_tension_usda(const Input& in, const std::string& input_file, std::vector<MeshTension>& meshes, const TensionRunInfo& run,
                         const std::string& out, bool bake_points, TensionColor color, const FrameProgress& progress) {
     // Per vertex T, compress, stretch and the colour's three, and the points' three when baked.
     check_usda_budget(in, bake_points ? 9 : 6);

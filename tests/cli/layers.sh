@@ -50,7 +50,7 @@ found=$(apps_work apps)
 check "no frame loop or judgment in apps/cmd_*.cpp" -- test -z "$found"
 [ -z "$found" ] || echo "$found" | sed 's/^/  /'
 mkdir -p "$WORK/apps"
-printf '%s\n' 'int run(const Input& in) {' '    DeformRun d(in);' '    d.for_each_frame([&](std::size_t fi) { write(in.frames[fi]); });' '}' >"$WORK/apps/cmd_planted.cpp"
+printf '%s\n' 'int run(const Input& in) {' '    DeformEngine d(in);' '    d.for_each_frame([&](std::size_t fi) { write(in.frames[fi]); });' '}' >"$WORK/apps/cmd_planted.cpp"
 check "a planted frame loop in a command file is caught" -- test -n "$(apps_work "$WORK/apps")"
 printf '%s\n' '    const CheckOutcome o = diff_outcome(r.limits, r.run, r.extremes, r.frame_maxima);' >"$WORK/apps/cmd_planted.cpp"
 check "a planted verdict in a command file is caught" -- test -n "$(apps_work "$WORK/apps")"

@@ -131,3 +131,35 @@ TEST_CASE("a NaN in a later part of a PC2 sample names its own point", "[point_c
     }
     std::remove(path.c_str());
 }
+
+namespace {
+
+// A cache that reads whole samples only (as an OBJ sequence does): sample s, point i is (i, s, 0).
+class WholeSamples : public PointCache {
+public:
+    WholeSamples() : PointCache("whole.cache", {0.0, 1.0}, kPoints) {}
+    void read(std::size_t sample, Eigen::Vector3f* out) const override {
+        for (std::size_t i = 0; i < point_count(); ++i) out[i] = Eigen::Vector3f(static_cast<float>(i), static_cast<float>(sample), 0.0f);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a cache that reads no parts is read whole with a pool too, and read_part refuses it", "[point_cache]") {
+    const WholeSamples cache;
+    REQUIRE_FALSE(cache.reads_parts());
+    ThreadPool pool(3);
+    std::vector<Eigen::Vector3f> out, scratch;
+    cache.positions_at(0.5, out, scratch, &pool);  // between the samples: both read whole, blended
+    REQUIRE(out.size() == kPoints);
+    CHECK(out[kPoints - 1] == Eigen::Vector3f(static_cast<float>(kPoints - 1), 0.5f, 0.0f));
+    // positions_at never asks it for a part; a caller that did has broken the contract.
+    std::vector<Eigen::Vector3f> part(4);
+    try {
+        cache.read_part(0, 0, 4, part.data());
+        FAIL("read_part of a cache that reads no parts returned");
+    } catch (const Error& e) {
+        CHECK(e.code() == kExitInternal);
+        CHECK_THAT(e.what(), Catch::Contains("whole.cache reads no parts"));
+    }
+}

@@ -45,8 +45,9 @@ public:
     // which must parse a file from its start. positions_at() reads in parts on several threads
     // then, as the frame's other work runs: a 262k-point sample is 3 MB to copy and check.
     virtual bool reads_parts() const { return false; }
-    // Points [first, first + count) of sample into out[0 .. count). The default reads the whole
-    // sample and copies the part (correct for any cache, only slower).
+    // Points [first, first + count) of sample into out[0 .. count): a cache that reads_parts()
+    // overrides it, and positions_at() calls it on no other. The base has no fallback (reading
+    // the whole sample per part would copy it once a part, unseen): it throws an internal error.
     virtual void read_part(std::size_t sample, std::size_t first, std::size_t count, Eigen::Vector3f* out) const;
 
     // Which samples a time falls on. A time within kSampleSnap of a sample interval from a sample

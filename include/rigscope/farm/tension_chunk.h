@@ -12,6 +12,6 @@ namespace rigscope {
 
 // The chunk record's "tension_range" state: the run's parameters and percentile, and per mesh
 // (by name) the extremes its frames reached.
-std::string tension_range_state(const TensionRun& run, const std::vector<std::string>& mesh_names, const VertexTensionExtremes& extremes);
+std::string tension_range_state(const TensionRunInfo& run, const std::vector<std::string>& mesh_names, const VertexTensionExtremes& extremes);
 
 }  // namespace rigscope

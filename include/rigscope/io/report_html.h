@@ -65,7 +65,7 @@ struct ReportCheck {
 ReportCheck report_check(const CheckVerdict& verdict);
 
 struct ReportData {
-    TensionRun run;
+    TensionRunInfo run;
     std::vector<Frame> frames;            // every evaluated frame
     std::vector<std::size_t> shown;       // indices into frames held in the page (all, or a subsample)
     std::string subsample_reason;         // empty when every frame is shown

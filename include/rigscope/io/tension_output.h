@@ -15,7 +15,7 @@
 namespace rigscope {
 
 // What a run was, recorded in outputs so results can be traced (and chunks merged) later.
-struct TensionRun {
+struct TensionRunInfo {
     std::string version;
     std::string input;
     std::string animation;         // --animation file, or empty
@@ -42,7 +42,7 @@ struct TensionMeshView {
 class TensionSink {
 public:
     virtual ~TensionSink() = default;
-    virtual void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) = 0;
+    virtual void begin(const TensionRunInfo& run, const std::vector<TensionMeshView>& meshes) = 0;
     // Called after every mesh's MeshTension was evaluated for frame f.
     virtual void frame(const Frame& f) = 0;
     virtual void end() = 0;

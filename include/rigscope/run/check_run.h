@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,14 +20,16 @@ namespace rigscope {
 struct CheckJobOptions {
     TensionOptions tension;
     // Limits on T (the chosen measure's) and, with --measure principal, on the principal
-    // stretches themselves; a limit counts only with its has_ flag.
-    double max_stretch = 0, max_compress = 0;  // fail where T < max_stretch, T > max_compress
-    double max_lambda = 0, min_lambda = 0;     // fail where lambda_max > max_lambda, lambda_min < min_lambda
-    bool has_stretch = false, has_compress = false, has_max_lambda = false, has_min_lambda = false;
+    // stretches themselves; a limit counts where it is given.
+    std::optional<double> max_stretch, max_compress;  // fail where T < max_stretch, T > max_compress
+    std::optional<double> max_lambda, min_lambda;     // fail where lambda_max > max_lambda, lambda_min < min_lambda
     int worst = 10;
     ReportOptions html;  // --html: out non-empty writes the report page with the verdict
     bool lint = false;   // --lint: the rig lint (run/lint_run.h) on the same input, in the verdict
     LintOptions lint_options;
+    // The reports the caller writes from the result, judged with the rest ("" for none):
+    // --junit's and --json's paths. run_check writes neither.
+    std::string junit, json;
 
     // Throws Error (exit 2) for options that cannot make a check, before any file is read.
     void validate() const;

@@ -18,7 +18,7 @@ using ChunkOptions = std::vector<std::pair<std::string, std::vector<std::string>
 // again; empty when it can.
 std::string chunk_refusal(const std::string& command, const std::string& format, const ChunkOptions& options);
 
-struct ChunkRun {
+struct ChunkSpec {
     std::string command;
     std::string spec;    // --chunk I/N
     std::string output;  // the chunk's file (check: its JUnit report)
@@ -30,7 +30,7 @@ struct ChunkRun {
 // removed, so that a failing run leaves none to vouch for an old output. Throws Error: exit 2
 // for a bad spec or a record path that is an input, 3 for an unreadable input, 4 when the old
 // record cannot be removed.
-ChunkRecord begin_chunk(const ChunkRun& run, const std::string& version);
+ChunkRecord begin_chunk(const ChunkSpec& run, const std::string& version);
 
 // After the run succeeded: the record with the run's state, written atomically.
 void finish_chunk(ChunkRecord record, const std::vector<std::pair<std::string, std::string>>& state);

@@ -32,12 +32,12 @@ struct DeformJobResult {
 DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const FrameProgress& progress = {});
 DeformJobResult load_and_run_deform(const DeformJobOptions& opt, const FrameProgress& progress = {});
 
-class DeformRun {
+class DeformEngine {
 public:
     // Holds `in` (which must outlive the run) and its selected meshes' buffers. With
     // AxesOption::y_up the positions are turned from the file's up axis to glTF's +Y
     // (core/axes.h); by default they stay in the file's axes.
-    explicit DeformRun(const Input& in, AxesOption axes = AxesOption::file);
+    explicit DeformEngine(const Input& in, AxesOption axes = AxesOption::file);
 
     // Poses frame `fi` of in.frames and deforms every selected mesh.
     void evaluate(std::size_t fi);

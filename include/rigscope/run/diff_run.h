@@ -3,6 +3,7 @@
 // its T changed. The CLI and the Python module both call it; the writers are io/diff_output.h.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "rigscope/io/diff_output.h"
@@ -19,18 +20,21 @@ struct DiffOptions {
     InputOptions input;  // OLD is input.file; the other options apply to NEW too
     std::string new_file;
     std::string match = "index";  // index | position
-    double match_tolerance = kDefaultMatchTolerance;
-    bool has_match_tolerance = false;
-    std::string align;  // "" | start: NEW's first clip frame on OLD's
-    long frame_offset = 0;  // OLD frame f is NEW frame f + frame_offset
-    bool has_frame_offset = false;
-    double max_displacement = 0, max_t_change = 0;
-    bool has_displacement = false, has_t_change = false;
+    std::optional<double> match_tolerance;  // --match position: unset is kDefaultMatchTolerance
+    std::string align;                      // "" | start: NEW's first clip frame on OLD's
+    std::optional<long> frame_offset;       // OLD frame f is NEW frame f + frame_offset (unset: 0)
+    std::optional<double> max_displacement, max_t_change;  // limits, each where given
     int worst = 10;
+    // What the caller writes, judged with the rest: the per-vertex output's format (the CLI
+    // resolves it from -o; "" for none) and --junit's path ("" for none). run_diff writes neither.
+    std::string format;
+    std::string junit;
 
     // Throws Error (exit 2) naming the option whose value is out of range or that excludes another.
     void validate() const;
     DiffLimits limits() const;
+    double match_tolerance_or_default() const { return match_tolerance.value_or(kDefaultMatchTolerance); }
+    long frame_offset_or_zero() const { return frame_offset.value_or(0); }
 };
 
 // Loads OLD and NEW, pairs them and evaluates every frame. Throws Error: exit 5 for inputs that

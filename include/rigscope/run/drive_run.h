@@ -30,10 +30,10 @@ struct DriveJobResult {
 DriveJobResult run_drive(const DriveJobOptions& opt, const Input& in, const FrameProgress& progress = {});
 DriveJobResult load_and_run_drive(const DriveJobOptions& opt, const FrameProgress& progress = {});
 
-class DriveRun {
+class DriveEngine {
 public:
     // One series per driven target of a selected mesh. `in` must outlive the run and hold a rig.
-    explicit DriveRun(const Input& in);
+    explicit DriveEngine(const Input& in);
 
     // Names of each series (controls, mesh, target) and of each control (name, node).
     const std::vector<DriveSeriesName>& series() const { return names_; }

@@ -1,4 +1,4 @@
-// The one frame loop of the per-frame engines (DeformRun, DriveRun): evaluate frame fi of the
+// The one frame loop of the per-frame engines (DeformEngine, DriveEngine): evaluate frame fi of the
 // input's selection, hand it on, count it.
 #pragma once
 

@@ -43,7 +43,7 @@ public:
     // Evaluates in.frames, writes the page. With `verdict` (a check's, on the same meshes), the
     // table lists its offenders (or, when none, the most extreme vertices) and the page states
     // the verdict and limits; the page judges nothing itself.
-    ReportResult write(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const CheckVerdict* verdict,
+    ReportResult write(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
                        const FrameProgress& progress = {});
 
 private:

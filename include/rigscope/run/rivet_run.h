@@ -56,6 +56,10 @@ struct RivetJobLoaded {
 };
 RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgress& progress = {});
 
+// The glTF output's scene: the input (retargeted with --animation) with a node per rivet, a
+// fit's constraint-only pivots or, with --bake, nodes keyed at the selected frames.
+Scene rivet_output_scene(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r);
+
 // Rivets pin to one surface, so one skinned mesh: `spec`'s (--mesh), else the file's only
 // skinned one. Throws Error naming the candidates otherwise.
 int rivet_mesh(const Input& in, const std::string& spec);

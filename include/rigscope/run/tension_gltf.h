@@ -24,14 +24,14 @@ void tension_colour(TensionColor color, float t, float compress, float stretch, 
 
 // The node group's maps per welded vertex from the measure's T (compress_t and stretch_t: one T
 // for edge and area), remapped by the run's range: the CSV's compress and stretch columns.
-void tension_maps(const MeshTension& mt, const TensionRun& run, std::vector<float>& compress, std::vector<float>& stretch);
+void tension_maps(const MeshTension& mt, const TensionRunInfo& run, std::vector<float>& compress, std::vector<float>& stretch);
 
 // Throws Error (exit 2) when `pattern` has no '#' but several frames are selected.
 void check_tension_gltf_path(const std::string& pattern, std::size_t frames, bool bake_max);
 
 // Evaluates the frames and writes the files; none is renamed into place until all are written.
 // `each(fi)`, when given, sees every frame once it is evaluated (the tension job's extremes).
-void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRun& run, const std::string& pattern,
+void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const std::string& pattern,
                         bool bake_max, TensionColor color = TensionColor::kMaps, const FrameProgress& progress = {},
                         const std::function<void(std::size_t)>& each = {});
 

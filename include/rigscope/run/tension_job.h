@@ -33,7 +33,7 @@ struct TensionJobOptions {
 };
 
 struct TensionJobResult {
-    TensionRun run;                      // the run as its outputs describe it (range after --auto-range)
+    TensionRunInfo run;                      // the run as its outputs describe it (range after --auto-range)
     std::size_t frames = 0;
     // With opt.extremes: per selected mesh, each welded vertex's T extremes and their frames.
     std::vector<CheckMeshExtremes> meshes;

@@ -57,11 +57,11 @@ void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, c
 
 // --auto-range's first pass: every frame once more, then t_s and t_c set in `run` from the
 // per-vertex extremes at `percentile`.
-void apply_auto_range(const Input& in, std::vector<MeshTension>& meshes, double percentile, TensionRun& run,
+void apply_auto_range(const Input& in, std::vector<MeshTension>& meshes, double percentile, TensionRunInfo& run,
                       const FrameProgress& progress = {});
 
 // The run record for outputs.
-TensionRun describe_run(const Input& in, const TensionOptions& opt);
+TensionRunInfo describe_run(const Input& in, const TensionOptions& opt);
 
 // The selected meshes' names, in the order of `meshes`.
 std::vector<std::string> mesh_names(const Input& in, const std::vector<MeshTension>& meshes);

@@ -65,7 +65,7 @@ private:
 
 // tension -o out.usda: primvars:rigscope:tension, :compress, :stretch and primvars:displayColor
 // per selected mesh at every frame; with bake_points the deformed points too.
-void write_tension_usda(const Input& in, const std::string& input_file, std::vector<MeshTension>& meshes, const TensionRun& run,
+void write_tension_usda(const Input& in, const std::string& input_file, std::vector<MeshTension>& meshes, const TensionRunInfo& run,
                         const std::string& out, bool bake_points, TensionColor color, const FrameProgress& progress = {});
 
 }  // namespace rigscope

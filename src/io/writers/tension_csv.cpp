@@ -81,7 +81,7 @@ class CsvSink : public TensionSink {
 public:
     CsvSink(OutputFile& out, unsigned threads) : out_(out), blocks_(threads) {}
 
-    void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
+    void begin(const TensionRunInfo& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
         meshes_ = meshes;
         out_.write(tension_csv_header(run.measure.measure));
@@ -140,7 +140,7 @@ private:
 
     OutputFile& out_;
     RowBlocks blocks_;  // the rows formatted on the run's threads (row_blocks.h)
-    TensionRun run_;
+    TensionRunInfo run_;
     std::vector<TensionMeshView> meshes_;
 };
 

@@ -11,7 +11,7 @@ namespace {
 
 namespace k = json_keys;
 
-void write_run(JsonWriter& w, const TensionRun& run) {
+void write_run(JsonWriter& w, const TensionRunInfo& run) {
     write_json_header(w, "tension", run.input);
     if (!run.animation.empty()) w.member("animation", run.animation);
     w.key("reference").begin_object().member("kind", run.reference_kind);
@@ -60,7 +60,7 @@ class JsonSink : public TensionSink {
 public:
     explicit JsonSink(OutputFile& out) : out_(out), w_(out.buffer()) {}
 
-    void begin(const TensionRun& run, const std::vector<TensionMeshView>& meshes) override {
+    void begin(const TensionRunInfo& run, const std::vector<TensionMeshView>& meshes) override {
         run_ = run;
         meshes_ = meshes;
         w_.begin_object();
@@ -170,7 +170,7 @@ private:
     };
     OutputFile& out_;
     JsonWriter w_;
-    TensionRun run_;
+    TensionRunInfo run_;
     std::vector<TensionMeshView> meshes_;
     struct Sample {
         float t = 1, tc = 1, ts = 1, a = 1, b = 1;  // a, b: t_area, or lambda_max and lambda_min

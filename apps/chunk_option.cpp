@@ -47,7 +47,7 @@ std::string chunk_format(const CLI::App& cmd, const std::string& output) {
 int run_chunk(const CLI::App& cmd, const Runner& inner, RunContext& ctx) {
     int index = 0, count = 1;
     if (!chunk_spec_valid(value_of(cmd, "--chunk"), index, count)) return inner(ctx);  // the command explains
-    ChunkRun run;
+    ChunkSpec run;
     run.command = cmd.get_name();
     run.spec = value_of(cmd, "--chunk");
     run.output = value_of(cmd, run.command == "check" ? "--junit" : "--output");

@@ -1,0 +1,62 @@
+// The tension keywords, written once: every call that evaluates T (Session.tension,
+// iter_tension, check and report) takes them in this order, with these defaults, read from the
+// C++ structs. The table expands into each binding's parameter list (RIGSCOPE_TENSION_PARAMS),
+// its py::arg list (RIGSCOPE_TENSION_PYARGS) and the TensionKeywords it fills
+// (RIGSCOPE_TENSION_KEYWORDS_OF); the module exports it as _tension_keywords, which
+// tests/python/test_keywords.py checks against python/rigscope/__init__.pyi.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+
+#include "rigscope/core/tension.h"
+#include "rigscope/run/tension_run.h"
+
+namespace rigscope_python {
+
+// X(C++ type, keyword, default): the default an expression of struct defaults (or py::none()).
+#define RIGSCOPE_TENSION_KEYWORDS(X)                                                          \
+    X(std::optional<std::string>, reference, pybind11::none())                                \
+    X(std::optional<long>, reference_frame, pybind11::none())                                 \
+    X(double, falloff, rigscope::TensionParams{}.falloff)                                     \
+    X(double, stretch_area, rigscope::TensionParams{}.stretch_area)                           \
+    X(double, compress_area, rigscope::TensionParams{}.compress_area)                         \
+    X(double, weight_limit, rigscope::TensionParams{}.weight_limit)                           \
+    X(double, smooth_k, rigscope::TensionParams{}.smooth_k)                                   \
+    X(std::optional<std::string>, measure, rigscope::TensionOptions{}.measure)                \
+    X(int, smooth, rigscope::TensionOptions{}.smooth)                                         \
+    X(std::optional<std::string>, smooth_weights, rigscope::TensionOptions{}.smooth_weights)
+
+// The keywords' values as one call received them.
+struct TensionKeywords {
+#define RIGSCOPE_TENSION_FIELD(type, name, value) type name;
+    RIGSCOPE_TENSION_KEYWORDS(RIGSCOPE_TENSION_FIELD)
+#undef RIGSCOPE_TENSION_FIELD
+};
+
+// In a binding's lambda: `type name,` for each keyword (a parameter always follows the table).
+#define RIGSCOPE_TENSION_PARAM(type, name, value) type name,
+#define RIGSCOPE_TENSION_PARAMS RIGSCOPE_TENSION_KEYWORDS(RIGSCOPE_TENSION_PARAM)
+// In its .def: `py::arg("name") = default,` for each keyword (an argument always follows).
+#define RIGSCOPE_TENSION_PYARG(type, name, value) pybind11::arg(#name) = value,
+#define RIGSCOPE_TENSION_PYARGS RIGSCOPE_TENSION_KEYWORDS(RIGSCOPE_TENSION_PYARG)
+// The lambda's parameters gathered: TensionKeywords{RIGSCOPE_TENSION_KEYWORDS_OF}.
+#define RIGSCOPE_TENSION_NAME(type, name, value) name,
+#define RIGSCOPE_TENSION_KEYWORDS_OF RIGSCOPE_TENSION_KEYWORDS(RIGSCOPE_TENSION_NAME)
+
+// The table as Python sees it: (keyword, default) pairs, in order.
+inline pybind11::tuple tension_keyword_table() {
+    std::vector<pybind11::object> rows;
+#define RIGSCOPE_TENSION_ROW(type, name, value) rows.push_back(pybind11::make_tuple(#name, value));
+    RIGSCOPE_TENSION_KEYWORDS(RIGSCOPE_TENSION_ROW)
+#undef RIGSCOPE_TENSION_ROW
+    pybind11::tuple t(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) t[i] = rows[i];
+    return t;
+}
+
+}  // namespace rigscope_python
