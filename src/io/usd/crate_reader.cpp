@@ -118,6 +118,7 @@ public:
         layer.path = path_;
         layer.format = "usdc " + version_name(major_, minor_, patch_);
         build(layer);
+        layer.held = budget_.held();
         return layer;
     }
 

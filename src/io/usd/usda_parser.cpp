@@ -42,6 +42,7 @@ public:
                 fail("expected def, over or class, found " + describe_here());
             }
         }
+        layer.held = budget_.held();
         return layer;
     }
 
