@@ -202,22 +202,59 @@ struct Composer {
         return out;
     }
 
+    // The node's references or payloads: each site's list edit applied from the weakest site to
+    // the strongest, as Sdf composes a list op over a layer stack (an explicit list replaces what
+    // weaker layers say; prepend puts its items first, append last, delete takes them out).
     void add_arcs(IndexNode& node, const std::string& prim_path, int depth, std::size_t& count) {
         for (ArcKind kind : {ArcKind::Reference, ArcKind::Payload}) {
             const char* key = kind == ArcKind::Reference ? "references" : "payload";
-            for (const Site& site : node.sites) {
+            const std::string what = "prim " + prim_path + " " + (kind == ArcKind::Reference ? "references" : "has the payload");
+            struct Authored {
+                ArcSpec arc;
+                std::size_t site;
+            };
+            std::vector<Authored> list;
+            auto same = [](const ArcSpec& a, const ArcSpec& b) { return a.asset == b.asset && a.prim == b.prim; };
+            auto remove = [&](const ArcSpec& a) {
+                list.erase(std::remove_if(list.begin(), list.end(), [&](const Authored& x) { return same(x.arc, a); }), list.end());
+            };
+            for (std::size_t k = node.sites.size(); k-- > 0;) {
+                const Site& site = node.sites[k];
                 const std::string file = name_of(node, site);
-                const Layer& layer = *node.stack->layers[std::size_t(site.layer)].layer;
                 for (const auto& m : site.spec->metadata) {
                     if (m.first != key) continue;
-                    // Deleting an arc that a weaker layer adds is a list edit rigscope does not apply.
-                    if (m.second.first == ListEdit::Delete)
-                        fail_in(file, "prim " + prim_path + " deletes " + key + ", a list edit rigscope does not compose" + flatten_hint(files.name_of(root)));
                     std::vector<ArcSpec> arcs;
-                    const std::string what = "prim " + prim_path + " " + (kind == ArcKind::Reference ? "references" : "has the payload");
                     arcs_of(m.second.second, file, what, arcs);
-                    for (const auto& a : arcs) add_arc(node, site, layer, file, kind, a, what, prim_path, depth, count);
+                    switch (m.second.first) {
+                        case ListEdit::Explicit:
+                            list.clear();
+                            for (const auto& a : arcs) list.push_back({a, k});
+                            break;
+                        case ListEdit::Prepend:
+                            for (const auto& a : arcs) remove(a);
+                            for (std::size_t i = 0; i < arcs.size(); ++i) list.insert(list.begin() + long(i), {arcs[i], k});
+                            break;
+                        case ListEdit::Append:
+                        case ListEdit::Add:
+                            for (const auto& a : arcs) {
+                                if (m.second.first == ListEdit::Add &&
+                                    std::any_of(list.begin(), list.end(), [&](const Authored& x) { return same(x.arc, a); }))
+                                    continue;
+                                remove(a);
+                                list.push_back({a, k});
+                            }
+                            break;
+                        case ListEdit::Delete:
+                            for (const auto& a : arcs) remove(a);
+                            break;
+                        case ListEdit::Reorder: break;  // order only: the arcs are the same
+                    }
                 }
+            }
+            for (const auto& a : list) {
+                const Site& site = node.sites[a.site];
+                add_arc(node, site, *node.stack->layers[std::size_t(site.layer)].layer, name_of(node, site), kind, a.arc, what, prim_path,
+                        depth, count);
             }
         }
     }
