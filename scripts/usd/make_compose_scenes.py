@@ -3,7 +3,10 @@
 each a folder whose root layer composes others, with usd-core's API for the rigs and by hand as
 .usda text for the composition, each with a stated purpose (below).
 
-    make_compose_scenes.py OUTDIR
+    make_compose_scenes.py OUTDIR [--usdc]
+
+--usdc also writes each stage's folder again as binary crate layers (OUTDIR/crate/NAME), every
+layer exported by usd-core with its asset paths renamed to the .usdc twins.
 
 The oracle is OpenUSD itself (scripts/usd/bake_oracle.py on the root layer: Usd composes, then
 UsdSkel.BakeSkinning skins); nothing here states an expected position. Runs in the usd-core venv.
@@ -13,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_scenes import JOINTS, animate, bind, chain, linear_weights, new_stage, tube  # noqa: E402
-from pxr import Gf, Sdf, Usd, UsdGeom, UsdSkel  # noqa: E402
+from pxr import Gf, Sdf, UsdGeom, UsdSkel, UsdUtils  # noqa: E402
 
 
 def write(path, text):
@@ -286,11 +289,27 @@ def SkelRoot "Char" (
     writer.Save()
 
 
+def as_crate(src, dst):
+    """Every .usda under src as a .usdc under dst, its asset paths to .usda renamed .usdc."""
+    for root, _, files in os.walk(src):
+        for f in files:
+            if not f.endswith(".usda"):
+                continue
+            layer = Sdf.Layer.FindOrOpen(os.path.join(root, f))
+            out = os.path.join(dst, os.path.relpath(os.path.join(root, f[:-5] + ".usdc"), src))
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            UsdUtils.ModifyAssetPaths(layer, lambda p: p[:-5] + ".usdc" if p.endswith(".usda") else p)
+            layer.Export(out)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for scene in (scene_internal, scene_files, scene_variants, scene_usdz):
         scene(out)
+    if "--usdc" in sys.argv[2:]:
+        for name in ("internal", "files", "variants"):
+            as_crate(os.path.join(out, name), os.path.join(out, "crate", name))
 
 
 if __name__ == "__main__":

@@ -6,15 +6,16 @@
 # rigscope's `deform` within 1e-5 of each mesh's diagonal at every time code: the tolerance of
 # tests/cli/usd_skel.sh (float points through two float skinning paths differ by about 1e-7 of
 # the size; a lost offset, a wrong rate or a variant's opinion in the wrong place moves them by
-# 0.3 of the diagonal or more: each was tried). Then the refusals: a path outside the input's
-# folder (read with --allow-outside-uris), a missing file, a crate layer's arcs.
+# 0.3 of the diagonal or more: each was tried). The stages again as crate layers. Then the
+# refusals: a path outside the input's folder (read with --allow-outside-uris), a missing file, a
+# usdz entry that is not there or a path out of the package.
 . "$(dirname "$0")/common.bash"
 
 USDPY=${RIGSCOPE_USD_PYTHON:-build/usd-venv/bin/python}
 "$USDPY" -c 'import pxr.UsdSkel' 2>/dev/null || skip "no usd-core at $USDPY (scripts/setup.sh makes build/usd-venv)"
 
 S=$WORK/scenes
-"$USDPY" scripts/usd/make_compose_scenes.py "$S" || { echo "FAIL: make_compose_scenes.py"; exit 1; }
+"$USDPY" scripts/usd/make_compose_scenes.py "$S" --usdc || { echo "FAIL: make_compose_scenes.py"; exit 1; }
 
 compare() {  # compare NAME FILE [rigscope options...]: rigscope's deform of FILE against usd-core's
     local name=$1 file=$2
@@ -29,6 +30,11 @@ compare internal "$S/internal/internal.usda"
 compare files "$S/files/root.usda"
 compare variants "$S/variants/variants.usda"
 compare usdz "$S/packaged.usdz"
+# The same stages as binary crate layers (list ops of references and payloads, variant specs,
+# variant selection maps and sublayer offsets as the crate stores them).
+compare internal.crate "$S/crate/internal/internal.usdc"
+compare files.crate "$S/crate/files/root.usdc"
+compare variants.crate "$S/crate/variants/variants.usdc"
 
 # The oracle sees every mesh the stage composes (a mesh rigscope left out would go unnoticed).
 check "internal: the instance's prototype meshes are there" -- python3 -c '
@@ -66,10 +72,22 @@ sed 's/rig.usda/gone.usda/' "$S/files/root.usda" >"$S/files/missing.usda"
 expect 3 "missing: a reference to a file that is not there" -- "$RIGSCOPE" info "$S/files/missing.usda"
 check "missing: names the layer and the file" -- grep -q "missing.usda: prim /Char references @./gone.usda@.*files/gone.usda does not exist" "$WORK/err"
 
-# A crate layer's references: refused by name, with the command that flattens the stage.
-"$USDPY" -c 'import sys; from pxr import Sdf; Sdf.Layer.FindOrOpen(sys.argv[1]).Export(sys.argv[2])' \
-    "$S/internal/internal.usda" "$S/internal/internal.usdc"
-expect 3 "crate: references in a binary layer" -- "$RIGSCOPE" info "$S/internal/internal.usdc"
-check "crate: named, with the flatten command" -- grep -q "internal.usdc: prim /Hero references in a binary crate layer.*Usd.Stage.Open" "$WORK/err"
+# A usdz whose root entry names what the package does not hold, or a path out of it.
+"$USDPY" - "$S" <<'PY'
+import os, sys
+from pxr import Sdf
+out = sys.argv[1]
+for name, asset in (("noentry", "parts/gone.usda"), ("escape", "../files/rig.usda")):
+    src = os.path.join(out, name + ".usda")
+    with open(src, "w") as f:
+        f.write('#usda 1.0\n\ndef Xform "Char" (\n    prepend references = @%s@\n)\n{\n}\n' % asset)
+    w = Sdf.ZipFileWriter.CreateNew(os.path.join(out, name + ".usdz"))
+    w.AddFile(src, "root.usda")
+    w.Save()
+PY
+expect 3 "usdz: an entry the package does not hold" -- "$RIGSCOPE" info "$S/noentry.usdz"
+check "usdz: names the package and the entry" -- grep -q "noentry.usdz: prim /Char references @parts/gone.usda@, and the package .*noentry.usdz has no entry parts/gone.usda" "$WORK/err"
+expect 3 "usdz: a path out of the package" -- "$RIGSCOPE" info "$S/escape.usdz" --allow-outside-uris
+check "usdz: refused as leading outside the package" -- grep -q "escape.usdz: prim /Char references @../files/rig.usda@, which leads outside the package" "$WORK/err"
 
 finish
