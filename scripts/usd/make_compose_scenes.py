@@ -68,8 +68,9 @@ def scene_internal(out):
     referenced by /Hero, whose local translate wins over the prototype's (local is stronger than a
     reference) and whose skel:skeleton and animationSource targets (authored as </CharProto/...>)
     map into /Hero's namespace; a second prototype is referenced by an instanceable prim (an
-    instance composes as its prototype's prims), whose Xform moves it; a third prim is
-    referenced twice over (a reference inside the referenced prototype)."""
+    instance composes as its prototype's prims), whose Xform moves it, and whose own over of the
+    prototype's Prop is ignored (Usd ignores an instance's local opinions below it); a third prim
+    is referenced twice over (a reference inside the referenced prototype, with offset 2)."""
     path = os.path.join(out, "internal", "internal.usda")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     rig(path, root="/CharProto", default_prim=False)
@@ -89,7 +90,7 @@ class Xform "PropProto"
 {
 ''' + box_text("Prop", translate=(0, 2, 0)) + '''
     def Xform "Inner" (
-        prepend references = </InnerProto>
+        prepend references = </InnerProto> (offset = 2)
     )
     {
     }
@@ -106,6 +107,11 @@ def Xform "PropInstance" (
 {
     double3 xformOp:translate = (-2, 0, 1)
     uniform token[] xformOpOrder = ["xformOp:translate"]
+
+    over "Prop"
+    {
+        double3 xformOp:translate = (0, 9, 0)
+    }
 }
 '''
     write(path, text)
@@ -118,8 +124,8 @@ def scene_files(out):
     0..5 land at 10..20, inside the root's 1..24). sub/strong.usda references @box.usda@, which
     resolves against sub/ (its own folder), not the root's. /Char references rig.usda's
     defaultPrim with (offset = 3): its animation plays three codes later. /Arm has a payload of
-    arm.usda</Limb>, a layer at 48 time codes per second (its samples are scaled by 24/48 into
-    the root's rate, as Pcp does)."""
+    arm.usda</Limb> with (offset = -2), a layer at 48 time codes per second (its samples are
+    scaled by 24/48 into the root's rate, as Pcp does, then offset)."""
     d = os.path.join(out, "files")
     rig(os.path.join(d, "rig.usda"))
     rig(os.path.join(d, "arm.usda"), root="/Limb", mesh="ArmTube", start=2, end=40, tcps=48, default_prim=False, axis_deg=-60)
@@ -177,7 +183,7 @@ def SkelRoot "Char" (
 }
 
 def SkelRoot "Arm" (
-    prepend payload = @arm.usda@</Limb>
+    prepend payload = @arm.usda@</Limb> (offset = -2)
 )
 {
     double3 xformOp:translate = (0, -3, 0)

@@ -147,7 +147,13 @@ struct Composer {
     void arcs_of(const Value& v, const std::string& file, const std::string& what, std::vector<ArcSpec>& out) {
         switch (v.kind) {
             case Value::Kind::None: return;
-            case Value::Kind::Path: out.push_back({"", v.text, {}}); return;
+            case Value::Kind::Path: {
+                ArcSpec a{"", v.text, {}};
+                for (const auto& part : v.items)
+                    if (part.kind == Value::Kind::Dict) a.offset = offset_of(part, file, what);
+                out.push_back(std::move(a));
+                return;
+            }
             case Value::Kind::Asset: {
                 ArcSpec a{v.text, "", {}};
                 for (const auto& part : v.items) {
@@ -541,12 +547,27 @@ struct Composer {
         for (const Opinion& o : ops)
             for (const auto& c : o.spec->children)
                 if (std::find(names.begin(), names.end(), c->name) == names.end()) names.push_back(c->name);
+        // An instance's descendants are its prototype's: Usd ignores what the instance's own layer
+        // stack says below it (its variants and arcs still count; the prim's own opinions too).
+        bool instance = false;
+        if (const Value* v = out->meta("instanceable"); v && v->kind == Value::Kind::Number && v->number != 0) instance = true;
         for (const auto& child : names) {
             auto ci = child_index(index, child, nullptr);
+            if (ci && instance) {
+                ci->sites.clear();
+                if (!has_sites(*ci)) ci.reset();
+            }
             if (!ci) continue;
             out->children.push_back(compose_prim(*ci, child, prim_path + "/" + child, depth + 1));
         }
         return out;
+    }
+
+    static bool has_sites(const IndexNode& n) {
+        if (!n.sites.empty()) return true;
+        for (const auto& c : n.children)
+            if (has_sites(*c)) return true;
+        return false;
     }
 
     Layer compose() {
