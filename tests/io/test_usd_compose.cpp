@@ -176,3 +176,21 @@ TEST_CASE("usd compose: opinions compose in USD's strength order", "[usd]") {
     CHECK(scene.clips[0].start == Approx(10.0 / 24));
     CHECK(scene.clips[0].end == Approx(12.0 / 24));
 }
+
+TEST_CASE("usd compose: a variant set that variantSets does not list composes nothing, with a warning", "[usd]") {
+    // usd-core composes no such variant (checked: the body's opinion is not the prim's).
+    Stage s;
+    s.write("v.usda", "#usda 1.0\n(\n    metersPerUnit = 1\n)\ndef Xform \"A\" (\n    variants = {\n        string v = \"x\"\n    }\n) {\n"
+                      "    double3 xformOp:translate = (1, 0, 0)\n    uniform token[] xformOpOrder = [\"xformOp:translate\"]\n"
+                      "    variantSet \"v\" = {\n        \"x\" {\n            double3 xformOp:translate = (5, 0, 0)\n        }\n    }\n" +
+                          kMesh + "}\n");
+    const Scene scene = load_scene(s.dir.file("v.usda"));
+    const Node* a = nullptr;
+    for (const auto& n : scene.nodes)
+        if (n.name == "A") a = &n;
+    REQUIRE(a);
+    CHECK(a->rest.translation.isApprox(Eigen::Vector3d(1, 0, 0)));
+    bool warned = false;
+    for (const auto& w : scene.warnings) warned = warned || w.find("variant set v, which its variantSets metadata does not list") != std::string::npos;
+    CHECK(warned);
+}

@@ -15,8 +15,7 @@ struct LoadOptions {
     // scene built (a mesh instanced by many nodes counts once per node). Checked as a running
     // total before each allocation, so a file that would pass it is refused before it does.
     std::uint64_t max_memory = 8ull << 30;
-    // glTF: read buffer and image URIs that are absolute or lead outside the file's folder;
-    // USD: compose sublayers, references and payloads from such paths.
+    // glTF: read buffer and image URIs that are absolute or lead outside the file's folder.
     // Unsafe for files from outside: such a URI can make rigscope read any file it may read.
     bool allow_outside_uris = false;
 };

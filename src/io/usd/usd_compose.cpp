@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "io/usd/usd_layer_stack.h"
 #include "io/usd/usd_prim_index.h"
 #include "io/usd/usd_values.h"
 #include "rigscope/core/error.h"
@@ -13,21 +14,11 @@ namespace rigscope::usd {
 
 namespace {
 
-// Bounds past which a stage is refused rather than composed without end: a chain of arcs or
-// sublayers deeper than any production asset nests, arcs in one prim's index, and the composed
-// namespace's depth (the parser's bound for one layer).
-constexpr int kMaxArcDepth = 64;
+// Bounds past which a stage is refused rather than composed without end: a chain of arcs deeper
+// than any production asset nests (kMaxArcDepth, usd_layer_stack.h, which bounds sublayers too),
+// arcs in one prim's index, and the composed namespace's depth (the parser's bound for one layer).
 constexpr std::size_t kMaxIndexNodes = 10000;
 constexpr int kMaxPrimDepth = 512;
-
-double time_codes_per_second(const Layer& layer) {
-    // Pcp's rule for a layer's rate: timeCodesPerSecond, else framesPerSecond, else 24.
-    for (const char* key : {"timeCodesPerSecond", "framesPerSecond"})
-        if (auto it = layer.metadata.find(key); it != layer.metadata.end() && it->second.kind == Value::Kind::Number &&
-                                                 it->second.number > 0 && std::isfinite(it->second.number))
-            return it->second.number;
-    return 24.0;
-}
 
 bool has_prefix(const std::string& path, const std::string& prefix) {
     return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
@@ -55,90 +46,13 @@ struct Composer {
     LayerFiles& files;
     const Layer& root;
     std::vector<std::string>& warnings;
-    std::map<const Layer*, std::unique_ptr<LayerStack>> stacks;
-    std::map<const LayerStack*, const Layer*> stack_root;
+    LayerStacks stacks{files, files.name_of(root)};
 
     std::string name_of(const IndexNode& n, const Site& s) const { return files.name_of(*n.stack->layers[std::size_t(s.layer)].layer); }
 
     [[noreturn]] void fail_in(const std::string& file, const std::string& what) const { throw bad_input(file, what); }
 
     void charge(double bytes) { files.budget().charge(bytes, "the composed prims"); }
-
-    // ---- layer stacks ----
-
-    static TimeMap offset_of(const Value& dict, const std::string& file, const std::string& what) {
-        TimeMap m;
-        for (const auto& e : dict.dict) {
-            if (e.second.kind != Value::Kind::Number) continue;
-            if (e.first == "offset") m.offset = e.second.number;
-            else if (e.first == "scale") m.scale = e.second.number;
-        }
-        if (!std::isfinite(m.offset) || !std::isfinite(m.scale) || m.scale == 0)
-            throw bad_input(file, what + " has the layer offset (offset = " + std::to_string(m.offset) + "; scale = " +
-                                      std::to_string(m.scale) + "), which maps no time code to one");
-        return m;
-    }
-
-    const LayerStack& stack_of(const Layer& layer) {
-        auto it = stacks.find(&layer);
-        if (it != stacks.end()) return *it->second;
-        auto stack = std::make_unique<LayerStack>();
-        std::vector<const Layer*> chain;
-        add_layer(*stack, layer, TimeMap{}, chain);
-        const LayerStack* s = stack.get();
-        stack_root[s] = &layer;
-        stacks[&layer] = std::move(stack);
-        return *s;
-    }
-
-    void add_layer(LayerStack& stack, const Layer& layer, const TimeMap& map, std::vector<const Layer*>& chain) {
-        const std::string file = files.name_of(layer);
-        if (std::find(chain.begin(), chain.end(), &layer) != chain.end()) {
-            std::string cycle;
-            for (const Layer* l : chain) cycle += files.name_of(*l) + " -> ";
-            fail_in(file, "a cycle of sublayers: " + cycle + file);
-        }
-        if (int(chain.size()) >= kMaxArcDepth) fail_in(file, "sublayers nest deeper than " + std::to_string(kMaxArcDepth) + " layers");
-        if (layer.metadata.count("relocates")) fail_in(file, "the layer has relocates, which rigscope does not compose" + flatten_hint(files.name_of(root)));
-        stack.layers.push_back({&layer, map});
-        auto subs = layer.metadata.find("subLayers");
-        if (subs == layer.metadata.end()) return;
-        chain.push_back(&layer);
-        // Text: a list of assets, each with its offset; crate: a string list and subLayerOffsets.
-        const Value* offsets = nullptr;
-        if (auto o = layer.metadata.find("subLayerOffsets"); o != layer.metadata.end()) offsets = &o->second;
-        if (offsets && offsets->kind != Value::Kind::NumberArray)
-            fail_in(file, "the layer's subLayerOffsets are not read" + flatten_hint(file));
-        std::vector<const Value*> items;
-        if (subs->second.kind == Value::Kind::List) for (const auto& i : subs->second.items) items.push_back(&i);
-        else if (subs->second.kind == Value::Kind::Asset || subs->second.kind == Value::Kind::String) items.push_back(&subs->second);
-        else if (!subs->second.is_none() && !(subs->second.kind == Value::Kind::NumberArray && subs->second.numbers.empty()))
-            fail_in(file, "the layer's subLayers are not a list of asset paths");
-        const double tcps = time_codes_per_second(layer);
-        for (std::size_t k = 0; k < items.size(); ++k) {
-            const Value& item = *items[k];
-            if (item.kind != Value::Kind::Asset && item.kind != Value::Kind::String) fail_in(file, "the layer's subLayers hold something other than an asset path");
-            const std::string what = "subLayers names @" + item.text + "@";
-            TimeMap offset;
-            for (const auto& part : item.items)
-                if (part.kind == Value::Kind::Dict) offset = offset_of(part, file, what);
-            if (offsets && offsets->width == 2 && 2 * k + 1 < offsets->numbers.size()) {
-                Value d;
-                d.kind = Value::Kind::Dict;
-                Value o, s;
-                o.kind = s.kind = Value::Kind::Number;
-                o.number = offsets->numbers[2 * k];
-                s.number = offsets->numbers[2 * k + 1];
-                d.dict = {{"offset", o}, {"scale", s}};
-                offset = offset_of(d, file, what);
-            }
-            const Layer& sub = files.open(layer, item.text, what);
-            // A sublayer of another rate is scaled into this one's, as Pcp does.
-            offset.scale *= tcps / time_codes_per_second(sub);
-            add_layer(stack, sub, map.after(offset), chain);
-        }
-        chain.pop_back();
-    }
 
     // ---- arcs ----
 
@@ -150,7 +64,7 @@ struct Composer {
             case Value::Kind::Path: {
                 ArcSpec a{"", v.text, {}};
                 for (const auto& part : v.items)
-                    if (part.kind == Value::Kind::Dict) a.offset = offset_of(part, file, what);
+                    if (part.kind == Value::Kind::Dict) a.offset = layer_offset(part, file, what);
                 out.push_back(std::move(a));
                 return;
             }
@@ -158,7 +72,7 @@ struct Composer {
                 ArcSpec a{v.text, "", {}};
                 for (const auto& part : v.items) {
                     if (part.kind == Value::Kind::Path) a.prim = part.text;
-                    else if (part.kind == Value::Kind::Dict) a.offset = offset_of(part, file, what);
+                    else if (part.kind == Value::Kind::Dict) a.offset = layer_offset(part, file, what);
                 }
                 out.push_back(std::move(a));
                 return;
@@ -178,35 +92,6 @@ struct Composer {
     }
 
     static const char* arc_word(ArcKind k) { return k == ArcKind::Payload ? "payload" : "references"; }
-
-    // The specs at `path` of each layer of the stack, strongest first.
-    static std::vector<Site> sites_at(const LayerStack& stack, const std::string& path) {
-        std::vector<Site> out;
-        for (std::size_t i = 0; i < stack.layers.size(); ++i) {
-            std::vector<const PrimSpec*> level;
-            std::size_t at = 1;
-            bool first = true;
-            while (at <= path.size()) {
-                std::size_t next = path.find('/', at);
-                if (next == std::string::npos) next = path.size();
-                const std::string name = path.substr(at, next - at);
-                std::vector<const PrimSpec*> found;
-                if (first) {
-                    for (auto it = stack.layers[i].layer->roots.rbegin(); it != stack.layers[i].layer->roots.rend(); ++it)
-                        if ((*it)->name == name) found.push_back(it->get());
-                } else {
-                    for (const PrimSpec* p : level)
-                        for (auto it = p->children.rbegin(); it != p->children.rend(); ++it)
-                            if ((*it)->name == name) found.push_back(it->get());
-                }
-                level = std::move(found);
-                first = false;
-                at = next + 1;
-            }
-            for (const PrimSpec* p : level) out.push_back({p, int(i)});
-        }
-        return out;
-    }
 
     // The node's references or payloads: each site's list edit applied from the weakest site to
     // the strongest, as Sdf composes a list op over a layer stack (an explicit list replaces what
@@ -269,10 +154,10 @@ struct Composer {
                  const std::string& what_prefix, const std::string& prim_path, int depth, std::size_t& count) {
         const std::string what = what_prefix + " " + (a.asset.empty() ? "<" + a.prim + ">" : "@" + a.asset + "@" + (a.prim.empty() ? "" : "<" + a.prim + ">"));
         const LayerStack* target = node.stack;
-        const Layer* target_root = stack_root.at(node.stack);
+        const Layer* target_root = &stacks.root_of(*node.stack);
         if (!a.asset.empty()) {
             target_root = &files.open(layer, a.asset, what);
-            target = &stack_of(*target_root);
+            target = &stacks.of(*target_root);
         }
         std::string path = a.prim;
         if (path.empty()) {
@@ -348,6 +233,11 @@ struct Composer {
                 if (m.first == "variantSets" && m.second.first != ListEdit::Delete)
                     for (const auto& name : names_of(m.second.second))
                         if (std::find(sets.begin(), sets.end(), name) == sets.end()) sets.push_back(name);
+        for (const Site& s : node.sites)
+            for (const auto& vs : s.spec->variant_sets)
+                if (std::find(sets.begin(), sets.end(), vs.first) == sets.end())
+                    warnings.push_back("prim " + prim_path + " in " + name_of(node, s) + " has variant set " + vs.first +
+                                       ", which its variantSets metadata does not list: USD composes none of it, and neither does rigscope");
         bool added = false;
         for (const auto& set : sets) {
             const std::string chosen = selection(root_node, set, prim_path);
@@ -417,8 +307,6 @@ struct Composer {
             fail_in(file, "prim " + prim_path + " has value clips, which rigscope does not compose" + flatten_hint(files.name_of(root)));
         if (o.spec->meta("relocates"))
             fail_in(file, "prim " + prim_path + " has relocates, which rigscope does not compose" + flatten_hint(files.name_of(root)));
-        if (!o.spec->variant_sets.empty() && !o.spec->meta("variantSets"))
-            warnings.push_back("prim " + prim_path + " in " + file + " has variant sets that its variantSets metadata does not list: USD composes none of them, and neither does rigscope");
     }
 
     struct PropState {
@@ -571,7 +459,7 @@ struct Composer {
     }
 
     Layer compose() {
-        const LayerStack& stack = stack_of(root);
+        const LayerStack& stack = stacks.of(root);
         Layer out;
         out.path = root.path;
         out.format = root.format;

@@ -10,32 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "io/usd/usd_layer.h"
+#include "io/usd/usd_layer_stack.h"
 
 namespace rigscope::usd {
-
-// A layer offset: a time t in the inner layer is offset + scale x t outside (SdfLayerOffset).
-struct TimeMap {
-    double offset = 0.0;
-    double scale = 1.0;
-    double apply(double t) const { return offset + scale * t; }
-    // This map after `inner`: t -> this(inner(t)).
-    TimeMap after(const TimeMap& inner) const { return {offset + scale * inner.offset, scale * inner.scale}; }
-};
-
-// A root layer and its sublayers, strongest first, each with the map of its times into the root's.
-struct LayerStack {
-    struct Entry {
-        const Layer* layer;
-        TimeMap map;
-    };
-    std::vector<Entry> layers;
-};
-
-struct Site {
-    const PrimSpec* spec;
-    int layer;  // index into the node's stack
-};
 
 enum class ArcKind { Root = 0, Variant = 1, Reference = 2, Payload = 3 };
 

@@ -467,6 +467,7 @@ private:
             std::string variant = quoted_string();
             auto body = std::make_unique<PrimSpec>();
             body->name = prim.name;
+            body->specifier = PrimSpec::Specifier::Over;  // a variant's opinions define nothing by themselves (Sdf's variant prim spec is an over)
             body->line = line_;
             skip_space();
             if (peek() == '(') parse_metadata(body->metadata);
