@@ -50,7 +50,9 @@ def main():
             sys.exit(f"bake_oracle: UsdSkel.BakeSkinning failed on {path}")
     mpu = UsdGeom.GetStageMetersPerUnit(stage)
     meshes = {}
-    for prim in stage.Traverse():
+    # Instance proxies too: the prims of an instanceable prim are its prototype's, which a reader
+    # that composes (rigscope) reports as the instance's own.
+    for prim in stage.Traverse(Usd.TraverseInstanceProxies()):
         if not prim.IsA(UsdGeom.Mesh):
             continue
         mesh = UsdGeom.Mesh(prim)

@@ -119,6 +119,7 @@ public:
         layer.path = path_;
         layer.format = "usdc " + version_name(major_, minor_, patch_);
         build(layer);
+        layer.held = budget_.held();
         return layer;
     }
 
@@ -604,24 +605,73 @@ private:
         return out;
     }
 
-    // A list op's items, all of its lists together (what rigscope asks of them is membership).
-    Value list_op(const Rep& r) {
+    // A list op's lists with their edits, in the order the crate stores them: explicit, added,
+    // prepended, appended, deleted, ordered (header bits 1, 2, 5, 6, 3, 4; bit 0 marks an
+    // explicit list op, whose explicit list may be empty).
+    std::vector<std::pair<ListEdit, Value>> list_op_edits(const Rep& r) {
         Cursor c = at(r.payload());
         const std::uint8_t header = c.read<std::uint8_t>("a list op");
+        std::vector<std::pair<ListEdit, Value>> out;
+        const std::pair<int, ListEdit> lists[] = {{1, ListEdit::Explicit}, {2, ListEdit::Add},    {5, ListEdit::Prepend},
+                                                  {6, ListEdit::Append},   {3, ListEdit::Delete}, {4, ListEdit::Reorder}};
+        for (const auto& l : lists) {
+            if (!(header & (1 << l.first))) {
+                if (l.first == 1 && (header & 1)) out.push_back({ListEdit::Explicit, Value{Value::Kind::List}});
+                continue;
+            }
+            out.push_back({l.second, r.type() == tReferenceListOp || r.type() == tPayloadListOp ? arc_list(c, r.type()) : string_list(c, r.type())});
+        }
+        return out;
+    }
+
+    // A list op's items, all of its lists together but the deleted and the reordered (what
+    // rigscope asks of such a list, apiSchemas, is membership).
+    Value list_op(const Rep& r) {
         Value out;
         out.kind = Value::Kind::List;
-        for (int bit = 1; bit <= 6; ++bit) {
-            if (!(header & (1 << bit))) continue;
-            Value part = string_list(c, r.type());
-            // Deleted items (bit 3) are not members.
-            if (bit == 3) continue;
-            for (auto& i : part.items) out.items.push_back(std::move(i));
+        for (auto& e : list_op_edits(r)) {
+            if (e.first == ListEdit::Delete || e.first == ListEdit::Reorder) continue;
+            for (auto& i : e.second.items) out.items.push_back(std::move(i));
         }
+        return out;
+    }
+
+    // A reference or payload as the text reader holds it: the asset path, with the prim path and
+    // the layer offset as its items (an SdfReference: asset string, prim path, offset and scale,
+    // custom data; an SdfPayload: the same without custom data, and before crate 0.8.0 without
+    // the offset).
+    Value arc_item(Cursor& c, bool reference) {
+        Value out = text_value(Value::Kind::Asset, string_at(c.read<std::uint32_t>("an arc's asset path")));
+        const std::string& prim = path_at(c.read<std::uint32_t>("an arc's prim path"));
+        if (!prim.empty() && prim != "/") out.items.push_back(text_value(Value::Kind::Path, prim));
+        if (reference || version() >= v(0, 8, 0)) {
+            Value offset, o, sc;
+            offset.kind = Value::Kind::Dict;
+            o.kind = sc.kind = Value::Kind::Number;
+            o.number = c.read<double>("an arc's layer offset");
+            sc.number = c.read<double>("an arc's layer scale");
+            offset.dict = {{"offset", o}, {"scale", sc}};
+            out.items.push_back(std::move(offset));
+        }
+        if (reference) dictionary_at(c);  // custom data: read past, not kept
+        return out;
+    }
+
+    Value arc_list(Cursor& c, int kind) {
+        const std::uint64_t n = count_in(c, 8, "a list of arcs");
+        charge(n * sizeof(Value) * 3, "the lists");
+        Value out;
+        out.kind = Value::Kind::List;
+        for (std::uint64_t i = 0; i < n; ++i) out.items.push_back(arc_item(c, kind == tReferenceListOp));
         return out;
     }
 
     Value dictionary(const Rep& r) {
         Cursor c = at(r.payload());
+        return dictionary_at(c);
+    }
+
+    Value dictionary_at(Cursor& c) {
         const std::uint64_t n = count_in(c, 12, "a dictionary");
         Value out;
         out.kind = Value::Kind::Dict;
@@ -678,7 +728,34 @@ private:
                 numbers_from(c.bytes(n * 8, "a double vector"), n, Shape{1, 8, 'd'}, out.numbers);
                 return out;
             }
-            case tTokenListOp: case tStringListOp: case tPathListOp: return list_op(r);
+            case tTokenListOp: case tStringListOp: case tPathListOp: case tReferenceListOp: case tPayloadListOp: return list_op(r);
+            case tPayload: {
+                Cursor c = at(r.payload());
+                return arc_item(c, false);
+            }
+            case tVariantSelectionMap: {
+                // set name -> selected variant, both strings.
+                Cursor c = at(r.payload());
+                const std::uint64_t n = count_in(c, 8, "a variant selection map");
+                Value out;
+                out.kind = Value::Kind::Dict;
+                for (std::uint64_t i = 0; i < n; ++i) {
+                    std::string set = string_at(c.read<std::uint32_t>("a variant set's name"));
+                    out.dict.emplace_back(std::move(set), text_value(Value::Kind::String, string_at(c.read<std::uint32_t>("a variant selection"))));
+                }
+                return out;
+            }
+            case tLayerOffsetVector: {
+                // (offset, scale) per sublayer.
+                Cursor c = at(r.payload());
+                const std::uint64_t n = count_in(c, 16, "the layer offsets");
+                Value out;
+                out.kind = Value::Kind::NumberArray;
+                out.width = 2;
+                charge(n * 16, "the arrays");
+                for (std::uint64_t i = 0; i < 2 * n; ++i) out.numbers.push_back(c.read<double>("a layer offset"));
+                return out;
+            }
             case tDictionary: return dictionary(r);
             case tValueBlock: case tAnimationBlock: return Value{};
             case tTimeSamples: fail("time samples where a single value belongs");
@@ -756,13 +833,28 @@ private:
                     }
                     layer.metadata[f.first] = value(f.second);
                 }
-            } else if (s.type == 6) {  // a prim
-                if (path.find('{') != std::string::npos)
-                    fail("prim " + path + " is inside a variant, which rigscope does not compose yet");
+            } else if (s.type == 6 || s.type == 10) {  // a prim, or a variant (a prim body inside its prim)
                 auto prim = std::make_unique<PrimSpec>();
                 prim->name = path.substr(path.find_last_of('/') + 1);
+                if (s.type == 10) {
+                    // /Char/{rig=hero}: the body of variant hero of set rig, named as its prim.
+                    const std::string parent = path.substr(0, path.find_last_of('/'));
+                    prim->name = parent.substr(parent.find_last_of('/') + 1);
+                    prim->specifier = PrimSpec::Specifier::Over;
+                }
                 charge(sizeof(PrimSpec), "the prims");
                 for (const auto& f : fields) {
+                    if (f.first == "references" || f.first == "payload" || f.first == "variantSetNames") {
+                        // Arcs and variant set names keep their list edits, which composition applies.
+                        const int t = f.second.type();
+                        const std::string key = f.first == "variantSetNames" ? "variantSets" : f.first;
+                        if (t == tReferenceListOp || t == tPayloadListOp || t == tStringListOp || t == tTokenListOp) {
+                            for (auto& e : list_op_edits(f.second)) prim->metadata.push_back({key, std::move(e)});
+                        } else {
+                            prim->metadata.push_back({key, {ListEdit::Explicit, value(f.second)}});
+                        }
+                        continue;
+                    }
                     if (f.first == "specifier") {
                         const auto sp = value(f.second).number;
                         prim->specifier = sp == 0 ? PrimSpec::Specifier::Def : sp == 1 ? PrimSpec::Specifier::Over : PrimSpec::Specifier::Class;
@@ -772,8 +864,10 @@ private:
                         child_order[path] = strings_of_list(value(f.second));
                     } else if (f.first == "properties") {
                         continue;
-                    } else if (f.first == "variantSetNames" || f.first == "variantSelection") {
+                    } else if (f.first == "variantSelection") {
                         prim->metadata.push_back({"variants", {ListEdit::Explicit, value(f.second)}});
+                    } else if (f.first == "variantChildren" || f.first == "variantSetChildren") {
+                        continue;  // the variant specs themselves say what there is
                     } else {
                         prim->metadata.push_back({f.first, {ListEdit::Explicit, value(f.second)}});
                     }
@@ -812,9 +906,7 @@ private:
                     }
                 }
                 props.push_back(std::move(p));
-            } else if (s.type == 10 || s.type == 11) {
-                fail("prim " + path.substr(0, path.find('{')) + " has variant sets, which rigscope does not compose yet");
-            }
+            }  // a variant set's own spec (type 11) holds only the names of its variants
         }
         for (auto& p : props) {
             auto it = prims.find(p.prim);
@@ -854,8 +946,22 @@ private:
         });
         for (const auto& p : deepest_first) {
             auto& prim = by_path[p];
+            if (!prim) continue;
             for (const auto& c : children[p]) {
                 if (!by_path[c]) continue;
+                const std::string leaf = c.substr(c.find_last_of('/') + 1);
+                if (leaf.size() > 2 && leaf.front() == '{' && leaf.back() == '}' && leaf.find('=') != std::string::npos) {
+                    // {set=variant}: the body joins its prim's variant set.
+                    const std::string set = leaf.substr(1, leaf.find('=') - 1);
+                    const std::string variant = leaf.substr(leaf.find('=') + 1, leaf.size() - leaf.find('=') - 2);
+                    auto vs = std::find_if(prim->variant_sets.begin(), prim->variant_sets.end(), [&](const auto& x) { return x.first == set; });
+                    if (vs == prim->variant_sets.end()) {
+                        prim->variant_sets.emplace_back(set, std::vector<std::pair<std::string, std::unique_ptr<PrimSpec>>>{});
+                        vs = prim->variant_sets.end() - 1;
+                    }
+                    vs->second.emplace_back(variant, std::move(by_path[c]));
+                    continue;
+                }
                 prim->children.push_back(std::move(by_path[c]));
             }
         }

@@ -1,6 +1,6 @@
 // One USD layer as its specs: the prim tree with each prim's metadata and properties, before any
-// composition. The text reader (usda_parser.cpp) fills it; usd_stage.cpp composes it and
-// usd_skel.cpp turns the result into rigscope's scene.
+// composition. The readers (usda_parser.cpp, crate_reader.cpp) fill it; usd_compose.cpp composes the
+// stage's layers into one such layer of composed prims and usd_scene.cpp turns it into the scene.
 #pragma once
 
 #include <cstdint>
@@ -83,6 +83,7 @@ struct Layer {
     std::string format;  // "usda 1.0", "usda 1.1"
     std::map<std::string, Value> metadata;  // startTimeCode, upAxis, metersPerUnit, subLayers, ...
     std::vector<std::unique_ptr<PrimSpec>> roots;
+    std::uint64_t held = 0;  // bytes the parse charged (its input's bytes included), for the load's budget
 };
 
 }  // namespace rigscope::usd

@@ -1,11 +1,14 @@
 // read_usd: a USD file by its first bytes (a text layer, a binary crate layer or a usdz package),
-// then evaluated into the scene (usd_scene.cpp).
+// its stage composed with the files it names (usd_compose.cpp), then evaluated into the scene
+// (usd_scene.cpp).
 #include <algorithm>
 #include <fstream>
 #include <sys/stat.h>
 
 #include "io/load_budget.h"
 #include "io/usd/crate_reader.h"
+#include "io/usd/usd_compose.h"
+#include "io/usd/usd_layer_files.h"
 #include "io/usd/usd_scene.h"
 #include "io/usd/usda_parser.h"
 #include "io/usd/usdz_package.h"
@@ -55,9 +58,30 @@ Layer layer_from_bytes(const std::string& path, std::string& bytes, std::uint64_
     return layer;
 }
 
+namespace {
+
+// The stage the root's bytes open, composed (usd_compose.h), into the scene. The layers' budget
+// is the load's: what the scene builds is charged to what they leave.
+Scene compose_and_build(LayerFiles& files, std::string bytes) {
+    const Layer& root = files.open_root(std::move(bytes));
+    std::vector<std::string> warnings;
+    const Layer composed = compose_stage(files, root, warnings);
+    Scene scene = build_scene(composed, files.budget().left());
+    scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
+    return scene;
+}
+
+}  // namespace
+
 Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t budget) {
-    const usd::Layer layer = layer_from_bytes(path, bytes, budget);
-    return usd::build_scene(layer, budget - std::min<std::uint64_t>(budget, bytes.size()));
+    // Bytes alone: no other file is read (a package's own entries are).
+    LayerFiles files(path, budget, false, false);
+    return compose_and_build(files, std::move(bytes));
+}
+
+Scene scene_from_file(const std::string& path, std::string bytes, std::uint64_t budget, bool allow_outside) {
+    LayerFiles files(path, budget, allow_outside, true);
+    return compose_and_build(files, std::move(bytes));
 }
 
 Layer read_layer(const std::string& path, std::uint64_t max_memory) {
@@ -85,7 +109,7 @@ Scene read_usd(const std::string& path, const LoadOptions& options) {
     if (!in) throw bad_input(path, "cannot be opened");
     std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
     if (!in.read(&bytes[0], std::streamsize(bytes.size()))) throw bad_input(path, "cannot be read");
-    return usd::scene_from_bytes(path, std::move(bytes), options.max_memory);
+    return usd::scene_from_file(path, std::move(bytes), options.max_memory, options.allow_outside_uris);
 }
 
 }  // namespace rigscope

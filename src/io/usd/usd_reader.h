@@ -11,8 +11,12 @@
 
 namespace rigscope::usd {
 
-// `path` names the file in messages. Throws rigscope::Error (exit 3).
+// `path` names the file in messages. The stage is composed from these bytes alone: an arc to
+// another file is refused (a usdz's own entries are read). Throws rigscope::Error (exit 3).
 Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t max_memory);
+// The same for the file at `path`, whose stage may name files beside it (inside its folder unless
+// allow_outside: LoadOptions::allow_outside_uris).
+Scene scene_from_file(const std::string& path, std::string bytes, std::uint64_t max_memory, bool allow_outside);
 
 // The root layer alone, as the reader parses it (a usdz's first entry), before any evaluation:
 // for the .usda writer, which restates the input's stage metadata. Throws rigscope::Error (exit 3).

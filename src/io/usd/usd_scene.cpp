@@ -17,11 +17,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string flatten_hint(const std::string& path) {
-    return " (flatten it with usd-core: python3 -c \"from pxr import Usd; Usd.Stage.Open('" + path +
-           "').Export('flat.usda')\")";
-}
-
 // The binding properties of UsdSkelBindingAPI, each inherited down namespace from the nearest
 // ancestor under the SkelRoot that authors it (UsdSkel's cache carries them the same way).
 struct Binding {
@@ -68,13 +63,7 @@ struct Builder {
 
     void index(const PrimSpec& p, const std::string& parent_path, int depth) {
         const std::string path = parent_path + "/" + p.name;
-        for (const char* arc : {"references", "payload", "inherits", "specializes"})
-            if (p.meta(arc)) fail("prim " + path + " has " + arc + ", which rigscope does not compose yet" + flatten_hint(layer.path));
-        if (!p.variant_sets.empty() || p.meta("variants"))
-            fail("prim " + path + " has variant sets, which rigscope does not compose yet" + flatten_hint(layer.path));
-        if (p.meta("clips") || p.meta("clipSets"))
-            fail("prim " + path + " has value clips, which rigscope does not compose" + flatten_hint(layer.path));
-        if (p.meta("relocates")) fail("prim " + path + " has relocates, which rigscope does not compose" + flatten_hint(layer.path));
+        // The layer is composed (usd_compose.cpp): arcs are resolved, each prim is one spec.
         // Usd's default traversal: over-only and class prims are not defined, inactive ones are pruned.
         if (p.specifier != PrimSpec::Specifier::Def) return;
         if (const Value* a = p.meta("active"); a && a->kind == Value::Kind::Number && a->number == 0) return;
@@ -779,7 +768,6 @@ struct Builder {
             out = it->second.number;
             return true;
         };
-        if (layer.metadata.count("subLayers")) fail("the layer has subLayers, which rigscope does not compose yet" + flatten_hint(layer.path));
         if (number_meta("metersPerUnit", mpu)) {
             if (!(mpu > 0) || !std::isfinite(mpu)) fail("metersPerUnit is " + std::to_string(mpu));
             scene.units_note = "USD metersPerUnit " + std::to_string(mpu);

@@ -1,4 +1,4 @@
-// A composed USD layer into rigscope's scene, with UsdSkel evaluated as OpenUSD does
+// A composed USD stage (usd_compose.h: one layer of composed prims) into rigscope's scene, with UsdSkel evaluated as OpenUSD does
 // (UsdSkel.BakeSkinning is the reference; docs/usd_notes.md states the rules).
 #pragma once
 

@@ -42,6 +42,7 @@ public:
                 fail("expected def, over or class, found " + describe_here());
             }
         }
+        layer.held = budget_.held();
         return layer;
     }
 
@@ -181,25 +182,29 @@ private:
         // A reference's prim path and a layer offset may follow: @a.usda@</Prim> (offset = 10; scale = 2).
         skip_space();
         if (peek() == '<') v.items.push_back(path_value());
-        skip_space();
-        if (peek() == '(') {
-            std::size_t save = pos_;
-            int sl = line_;
-            std::size_t ss = line_start_;
-            step();
-            std::string key = identifier();
-            skip_space();
-            pos_ = save, line_ = sl, line_start_ = ss;
-            if (!key.empty() && peek_after_identifier_is('=')) {
-                Value offset;
-                offset.kind = Value::Kind::Dict;
-                std::map<std::string, Value> m;
-                parse_metadata_map(m);
-                for (auto& e : m) offset.dict.emplace_back(e.first, std::move(e.second));
-                v.items.push_back(std::move(offset));
-            }
-        }
+        layer_offset_after(v);
         return v;
+    }
+
+    // `( offset = 10; scale = 2 )` after an asset or a path, kept as a Dict item of it.
+    void layer_offset_after(Value& v) {
+        skip_space();
+        if (peek() != '(') return;
+        std::size_t save = pos_;
+        int sl = line_;
+        std::size_t ss = line_start_;
+        step();
+        std::string key = identifier();
+        skip_space();
+        pos_ = save, line_ = sl, line_start_ = ss;
+        // Only a layer offset: a property's own metadata may follow its value in parentheses too.
+        if ((key != "offset" && key != "scale") || !peek_after_identifier_is('=')) return;
+        Value offset;
+        offset.kind = Value::Kind::Dict;
+        std::map<std::string, Value> m;
+        parse_metadata_map(m);
+        for (auto& e : m) offset.dict.emplace_back(e.first, std::move(e.second));
+        v.items.push_back(std::move(offset));
     }
 
     // After '(' and an identifier: is the next non-space character c?
@@ -265,7 +270,10 @@ private:
         } else if (c == '@') {
             return asset_value();
         } else if (c == '<') {
-            return path_value();
+            // An internal reference may carry a layer offset: </Prim> (offset = 10; scale = 2).
+            Value p = path_value();
+            layer_offset_after(p);
+            return p;
         } else if (c == '(') {
             step();
             std::vector<Value> items;
@@ -459,6 +467,7 @@ private:
             std::string variant = quoted_string();
             auto body = std::make_unique<PrimSpec>();
             body->name = prim.name;
+            body->specifier = PrimSpec::Specifier::Over;  // a variant's opinions define nothing by themselves (Sdf's variant prim spec is an over)
             body->line = line_;
             skip_space();
             if (peek() == '(') parse_metadata(body->metadata);
