@@ -616,7 +616,11 @@ private:
                                                   {6, ListEdit::Append},   {3, ListEdit::Delete}, {4, ListEdit::Reorder}};
         for (const auto& l : lists) {
             if (!(header & (1 << l.first))) {
-                if (l.first == 1 && (header & 1)) out.push_back({ListEdit::Explicit, Value{Value::Kind::List}});
+                if (l.first == 1 && (header & 1)) {  // an explicit empty list
+                    Value empty;
+                    empty.kind = Value::Kind::List;
+                    out.push_back({ListEdit::Explicit, std::move(empty)});
+                }
                 continue;
             }
             out.push_back({l.second, r.type() == tReferenceListOp || r.type() == tPayloadListOp ? arc_list(c, r.type()) : string_list(c, r.type())});
