@@ -12,19 +12,16 @@ void add_tension_options(CLI::App* cmd, TensionOptions& opt) {
     cmd->add_option("--reference-match", opt.reference_match,
                     "Pair the reference's vertices by index (default: vertex i, or welded vertex i) or by position (at the bind pose)")
         ->check(CLI::IsMember({"index", "position"}))
-        ->needs(ref)
-        ->each([&opt](const std::string&) { opt.reference_match_set = true; });
+        ->needs(ref);
     cmd->add_option("--reference-scale", opt.reference_scale, "Scale the reference's positions by S first (0.01: centimetres to metres)")
         ->check(positive_number())
-        ->needs(ref)
-        ->each([&opt](const std::string&) { opt.has_reference_scale = true; });
+        ->needs(ref);
     cmd->add_option("--reference-tolerance", opt.reference_tolerance,
                     "--reference-match position: pair within this fraction of the diagonal (default 1e-4)")
         ->check(number_in(0.0, 1.0))
         ->needs(ref);
     cmd->add_option("--reference-frame", opt.reference_frame, "Rest mesh from this frame of the animation")
-        ->excludes(ref)
-        ->each([&opt](const std::string&) { opt.has_reference_frame = true; });
+        ->excludes(ref);
     cmd->add_option("--falloff", opt.params.falloff, "Map falloff: map = ramp^(1/falloff) (default 1)")->check(positive_number());
     cmd->add_option("--stretch-area", opt.params.stretch_area, "Stretch Area: T at which stretch is full (default 0.75)")
         ->check(number_in(0.0, 1.0));

@@ -122,10 +122,10 @@ struct SessionCalls {
         number("--smooth", t.smooth);
         number("--worst", opt.worst);
         text("--rom", in.rom ? "true" : "false");
-        text("--reference-frame", t.has_reference_frame ? std::to_string(t.reference_frame) : "");
+        text("--reference-frame", t.reference_frame ? std::to_string(*t.reference_frame) : "");
         // As given or not: an explicit --reference-match index warns where the default refuses.
-        text("--reference-match", t.reference_match_set ? t.reference_match : "");
-        if (t.has_reference_scale) number("--reference-scale", t.reference_scale);
+        text("--reference-match", t.reference_match.value_or(""));
+        if (t.reference_scale) number("--reference-scale", *t.reference_scale);
         else text("--reference-scale", "");
         for (auto [name, v] : {std::pair{"--max-stretch", opt.max_stretch},
                                {"--max-compress", opt.max_compress},

@@ -267,18 +267,9 @@ TensionOptions Session::tension_options(const TensionArgs& a) const {
     TensionOptions t;
     t.input = opt_;
     t.reference = given(a.reference ? a.reference : (a.reference_frame ? std::nullopt : reference_), "reference=");
-    if (reference_match_) {
-        t.reference_match = *reference_match_;
-        t.reference_match_set = true;
-    }
-    if (reference_scale_) {
-        t.reference_scale = *reference_scale_;
-        t.has_reference_scale = true;
-    }
-    if (a.reference_frame) {
-        t.reference_frame = *a.reference_frame;
-        t.has_reference_frame = true;
-    }
+    if (reference_match_) t.reference_match = *reference_match_;
+    if (reference_scale_) t.reference_scale = *reference_scale_;
+    if (a.reference_frame) t.reference_frame = *a.reference_frame;
     if (a.reference && a.reference_frame) throw Error(kExitUsage, "--reference and --reference-frame exclude each other");
     t.params.falloff = a.falloff;
     t.params.stretch_area = a.stretch_area;
@@ -348,8 +339,8 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
     TensionOptions t;
     t.input = o;
     t.reference = given(reference, "reference=");
-    if (reference_match) t.reference_match = *reference_match, t.reference_match_set = true;
-    if (reference_scale) t.reference_scale = *reference_scale, t.has_reference_scale = true;
+    if (reference_match) t.reference_match = *reference_match;
+    if (reference_scale) t.reference_scale = *reference_scale;
     check_tension_options(t);
     auto s = std::make_shared<Session>(std::move(o));
     s->set_reference(reference, reference_match, reference_scale);

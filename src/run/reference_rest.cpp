@@ -31,8 +31,8 @@ void check_size(const std::vector<Eigen::Vector3f>& bind, const std::vector<Eige
     if (ratio <= kReferenceSizeFactor && ratio >= 1 / kReferenceSizeFactor) return;
     const std::string what = fmt::format("{}: mesh '{}' is {:.3g}x the size of {} (diagonal {:.4g} against {:.4g})",
                                          n.reference, n.reference_mesh, ratio, bind_mesh(n), dr, db);
-    if (opt.has_reference_scale) {
-        spdlog::warn("{} after --reference-scale {:g}", what, opt.reference_scale);
+    if (opt.reference_scale) {
+        spdlog::warn("{} after --reference-scale {:g}", what, *opt.reference_scale);
         return;
     }
     const char* units = ratio > 1 ? "centimetres against metres" : "metres against centimetres";
@@ -100,21 +100,21 @@ std::vector<Eigen::Vector3f> by_position(const std::vector<Eigen::Vector3f>& bin
 std::vector<Eigen::Vector3f> reference_rest(const std::vector<Eigen::Vector3f>& bind, const Topology& topo,
                                             std::vector<Eigen::Vector3f> ref, const TensionOptions& opt,
                                             const ReferenceNames& names) {
-    if (opt.reference_scale != 1)
-        for (Eigen::Vector3f& p : ref) p *= static_cast<float>(opt.reference_scale);
+    if (const double scale = opt.reference_scale.value_or(1); scale != 1)
+        for (Eigen::Vector3f& p : ref) p *= static_cast<float>(scale);
     check_size(bind, ref, opt, names);
-    if (opt.reference_match == "position") return by_position(bind, topo, ref, opt, names);
+    if (opt.match() == "position") return by_position(bind, topo, ref, opt, names);
     return by_index(bind, topo, ref, names);
 }
 
 void check_reference_order(const std::vector<float>& t, const TensionOptions& opt, const ReferenceNames& n) {
-    if (opt.reference_match != "index" || t.empty()) return;
+    if (opt.match() != "index" || t.empty()) return;
     const std::size_t far = static_cast<std::size_t>(std::count_if(t.begin(), t.end(), [](float v) { return !(v >= 0.5f && v <= 2.0f); }));
     if (2 * far <= t.size()) return;
     const std::string what = fmt::format("{}: mesh '{}' paired by index with {}: at the bind pose T is outside 0.5 to 2 on {:.0f}% "
                                          "of the welded vertices (the reference's vertices in another order?)",
                                          n.reference, n.reference_mesh, bind_mesh(n), 100.0 * far / t.size());
-    if (opt.reference_match_set) {
+    if (opt.reference_match) {
         spdlog::warn("{}; going on as --reference-match index says", what);
         return;
     }

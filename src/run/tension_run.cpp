@@ -40,15 +40,15 @@ void check_tension_options(const TensionOptions& opt) {
     if (opt.smooth < 0 || opt.smooth > 10000) throw Error(kExitUsage, "--smooth: " + std::to_string(opt.smooth) + " is not from 0 to 10000");
     if (opt.smooth_weights != "uniform" && opt.smooth_weights != "cotan")
         throw Error(kExitUsage, "--smooth-weights: '" + opt.smooth_weights + "' is not uniform or cotan");
-    if (opt.reference_match != "index" && opt.reference_match != "position")
-        throw Error(kExitUsage, "--reference-match: '" + opt.reference_match + "' is not index or position");
-    if (!(opt.reference_scale > 0) || !std::isfinite(opt.reference_scale))
+    if (opt.match() != "index" && opt.match() != "position")
+        throw Error(kExitUsage, "--reference-match: '" + opt.match() + "' is not index or position");
+    if (opt.reference_scale && (!(*opt.reference_scale > 0) || !std::isfinite(*opt.reference_scale)))
         throw Error(kExitUsage, "--reference-scale: must be a positive number");
     if (!(opt.reference_tolerance > 0) || !(opt.reference_tolerance < 1))
         throw Error(kExitUsage, "--reference-tolerance: must be more than 0 and less than 1 (a fraction of the diagonal)");
     if (opt.reference.empty()) {
-        if (opt.reference_match_set) throw Error(kExitUsage, "--reference-match: pairs a --reference FILE; give one or drop it");
-        if (opt.has_reference_scale) throw Error(kExitUsage, "--reference-scale: scales a --reference FILE; give one or drop it");
+        if (opt.reference_match) throw Error(kExitUsage, "--reference-match: pairs a --reference FILE; give one or drop it");
+        if (opt.reference_scale) throw Error(kExitUsage, "--reference-scale: scales a --reference FILE; give one or drop it");
     }
     if (opt.smooth_weights != "uniform" && opt.smooth == 0)
         throw Error(kExitUsage, "--smooth-weights " + opt.smooth_weights + ": it weighs --smooth's averaging; give --smooth N or drop it");
@@ -78,8 +78,8 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
         ref_scene = load_scene(opt.reference, load_options(opt.input));
         in.paths.push_back(opt.reference);
         pose = bind_pose(*ref_scene);
-    } else if (opt.has_reference_frame) {
-        const Frame f{false, opt.reference_frame, opt.reference_frame / in.fps};
+    } else if (opt.reference_frame) {
+        const Frame f{false, *opt.reference_frame, double(*opt.reference_frame) / in.fps};
         for_option("--reference-frame", [&] { check_frames_in_clip({f}, in.clip_ptr(), in.fps); });
         pose_at(in, f, pose);
     } else {
@@ -187,9 +187,9 @@ TensionRunInfo describe_run(const Input& in, const TensionOptions& opt) {
     if (!opt.reference.empty()) {
         run.reference_kind = "file";
         run.reference = opt.reference;
-    } else if (opt.has_reference_frame) {
+    } else if (opt.reference_frame) {
         run.reference_kind = "frame";
-        run.reference = std::to_string(opt.reference_frame);
+        run.reference = std::to_string(*opt.reference_frame);
     } else {
         run.reference_kind = "bind";
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,15 +18,14 @@ namespace rigscope {
 struct TensionOptions {
     InputOptions input;
     std::string reference;          // --reference FILE
-    // --reference-match index|position (reference_rest.h); set: the user chose it (a suspect
-    // vertex order is then a warning, not a refusal).
-    std::string reference_match = "index";
-    bool reference_match_set = false;
-    double reference_scale = 1;     // --reference-scale S: the reference's positions times S
-    bool has_reference_scale = false;
-    double reference_tolerance = 1e-4;  // --reference-tolerance F: position pairing, of the diagonal
-    long reference_frame = 0;       // --reference-frame N
-    bool has_reference_frame = false;
+    // --reference-match index|position (reference_rest.h); unset: index, and a suspect vertex
+    // order is refused; given (index too): the user chose it, and it is a warning.
+    std::optional<std::string> reference_match;
+    std::optional<double> reference_scale;  // --reference-scale S: the reference's positions times S
+    double reference_tolerance = 1e-4;      // --reference-tolerance F: position pairing, of the diagonal
+    std::optional<long> reference_frame;    // --reference-frame N
+    // The pairing in force: --reference-match's, else index.
+    std::string match() const { return reference_match.value_or("index"); }
     TensionParams params;
     std::string measure = "edge";           // --measure edge|area|principal
     int smooth = 0;                         // --smooth N
