@@ -69,7 +69,7 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("--max-memory", opt.max_memory_mib, "Memory budget of loading a file: refuse files that need more (MiB)")
         ->check(finite_in("a size in MiB", 1.0 / 1024, kMaxMemoryMiB));
     cmd->add_flag("--allow-outside-uris", opt.allow_outside_uris,
-                  "glTF: read buffers and images named by absolute URIs or outside the file's folder (UNSAFE for files from outside)");
+                  "glTF buffers and images, USD sublayers, references and payloads: read files named by absolute paths or outside the file's folder (UNSAFE for files from outside)");
     if (!per_frame) return;
     cmd->add_option("--frames", opt.frames, "Frames: 1..91, 1..91:5, 0,10,20, bind (default: every frame of the clip)");
     cmd->add_option("--clip", opt.clip, "Animation by name or index (default: the first)");
