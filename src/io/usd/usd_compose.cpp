@@ -242,7 +242,7 @@ struct Composer {
         for (const auto& set : sets) {
             const std::string chosen = selection(root_node, set, prim_path);
             if (chosen.empty()) continue;  // no selection: USD composes no variant of the set
-            auto n = std::make_unique<IndexNode>();
+            auto n = node_like(node);
             for (const Site& s : node.sites)
                 for (const auto& vs : s.spec->variant_sets)
                     if (vs.first == set)
@@ -250,12 +250,7 @@ struct Composer {
                             if (v.first == chosen) n->sites.push_back({v.second.get(), s.layer});
             if (n->sites.empty()) continue;  // a selection of a variant no spec has: nothing, as in USD
             if (++count > kMaxIndexNodes) fail_in(files.name_of(root), "prim " + prim_path + " composes more than " + std::to_string(kMaxIndexNodes) + " arcs");
-            n->stack = node.stack;
             n->site_path = node.site_path;
-            n->map = node.map;
-            n->identity = node.identity;
-            n->src_prefix = node.src_prefix;
-            n->dst_prefix = node.dst_prefix;
             n->arc = ArcKind::Variant;
             n->depth = depth;
             n->describe = node.describe.substr(0, node.describe.find('<')) + "<" + node.site_path + "{" + set + "=" + chosen + "}>";

@@ -18,14 +18,19 @@ void add_child(IndexNode& node, std::unique_ptr<IndexNode> child) {
     node.children.insert(it, std::move(child));
 }
 
-std::unique_ptr<IndexNode> child_index(const IndexNode& node, const std::string& name, IndexNode* parent) {
+std::unique_ptr<IndexNode> node_like(const IndexNode& node) {
     auto out = std::make_unique<IndexNode>();
     out->stack = node.stack;
-    out->site_path = node.site_path + "/" + name;
     out->map = node.map;
     out->identity = node.identity;
     out->src_prefix = node.src_prefix;
     out->dst_prefix = node.dst_prefix;
+    return out;
+}
+
+std::unique_ptr<IndexNode> child_index(const IndexNode& node, const std::string& name, IndexNode* parent) {
+    auto out = node_like(node);
+    out->site_path = node.site_path + "/" + name;
     out->arc = node.arc;
     out->depth = node.depth;
     out->parent = parent;

@@ -34,6 +34,10 @@ struct IndexNode {
     std::string describe;        // file<path>, for messages about cycles
 };
 
+// A new node in `node`'s layer stack and namespace: its stack, time map and path mapping, the
+// rest left to the caller (a variant's node, a child prim's node).
+std::unique_ptr<IndexNode> node_like(const IndexNode& node);
+
 // The node's nodes, itself first, depth first in strength order.
 void strength_order(IndexNode& node, std::vector<IndexNode*>& out);
 
