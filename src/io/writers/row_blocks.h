@@ -6,6 +6,7 @@
 // the mesh's size.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <string>
