@@ -127,18 +127,27 @@ TEST_CASE("usd compose: each file is charged to the load's budget", "[usd]") {
     std::string big = "#usda 1.0\ndef Mesh \"M\" {\n    point3f[] points = [";
     for (int i = 0; i < 20000; ++i) big += "(1, 2, 3), ";
     big += "]\n}\n";
-    s.write("big.usda", big);  // ~220 kB of text, 480 kB of doubles
+    s.write("big.usda", big);  // ~220 kB of text, 480 kB of doubles as parsed
     s.write("root.usda", "#usda 1.0\ndef Xform \"A\" (\n    references = @big.usda@</M>\n) {\n}\n");
     LoadOptions small;
-    // The referenced layer parses in ~0.7 MB (its text and doubles) and holds 0.48 MB after; the
-    // composed prim copies its points (0.48 MB more): past 0.8 MB.
-    small.max_memory = 800000;
-    CHECK_THAT(s.error_of("root.usda", small), Catch::Contains("root.usda: the composed prims would take") && Catch::Contains("past the memory limit"));
-    // Too small for the referenced file itself: its parse is refused, naming it.
+    // Too small for the referenced file itself: its parse (~0.7 MB: its text and doubles) is
+    // refused, naming it.
     small.max_memory = 600000;
     CHECK_THAT(s.error_of("root.usda", small), Catch::Contains("big.usda: ") && Catch::Contains("past the memory limit"));
-    small.max_memory = 2000000;
+    // The composed prim shares the referenced layer's points (usd_numbers.h) rather than copying
+    // them, so what the parse fits in composes too; before the sharing, the copy's 0.48 MB more
+    // was refused at this limit.
+    small.max_memory = 800000;
     CHECK_NOTHROW(load_scene(s.dir.file("root.usda"), small));
+    // What composing does copy is charged: 3000 prims referencing the mesh each hold a copy of
+    // its property (the value's own fields, a few hundred bytes), about 1 MB together.
+    std::string many = "#usda 1.0\n";
+    for (int i = 0; i < 3000; ++i) many += "def Xform \"A" + std::to_string(i) + "\" (\n    references = @big.usda@</M>\n) {\n}\n";
+    s.write("many.usda", many);
+    small.max_memory = 1500000;
+    CHECK_THAT(s.error_of("many.usda", small), Catch::Contains("many.usda: the composed prims would take") && Catch::Contains("past the memory limit"));
+    small.max_memory = 8000000;  // (Xform over Mesh: the prims compose, no mesh is built)
+    CHECK_NOTHROW(load_scene(s.dir.file("many.usda"), small));
 }
 
 TEST_CASE("usd compose: a stage read from bytes alone reads no other file", "[usd]") {

@@ -467,29 +467,67 @@ private:
 
     // ---- values ----
 
-    // `count` numbers of `s` from raw bytes into doubles.
+    // One number of `s` from raw bytes, as a double (every kind converts exactly but 64-bit ints).
+    static double number_from(const char* p, const Shape& s) {
+        switch (s.kind) {
+            case 'd': { double x; std::memcpy(&x, p, 8); return x; }
+            case 'f': { float x; std::memcpy(&x, p, 4); return x; }
+            case 'h': { std::uint16_t x; std::memcpy(&x, p, 2); return half_to_double(x); }
+            case 'i':
+                if (s.bytes == 4) { std::int32_t x; std::memcpy(&x, p, 4); return x; }
+                else { std::int64_t x; std::memcpy(&x, p, 8); return double(x); }
+            default:
+                if (s.bytes == 1) return static_cast<unsigned char>(*p);
+                if (s.bytes == 4) { std::uint32_t x; std::memcpy(&x, p, 4); return x; }
+                std::uint64_t x;
+                std::memcpy(&x, p, 8);
+                return double(x);
+        }
+    }
+
+    // `count` numbers of `s` from raw bytes into doubles (scalars, tuples, lookup tables).
     static void numbers_from(const char* p, std::uint64_t count, const Shape& s, std::vector<double>& out) {
-        detail::reserve_huge(out, out.size() + count);  // 2 MB pages: a mesh's arrays fault far less
-        for (std::uint64_t i = 0; i < count; ++i, p += s.bytes) {
-            switch (s.kind) {
-                case 'd': { double x; std::memcpy(&x, p, 8); out.push_back(x); break; }
-                case 'f': { float x; std::memcpy(&x, p, 4); out.push_back(x); break; }
-                case 'h': { std::uint16_t x; std::memcpy(&x, p, 2); out.push_back(half_to_double(x)); break; }
-                case 'i':
-                    if (s.bytes == 4) { std::int32_t x; std::memcpy(&x, p, 4); out.push_back(x); }
-                    else { std::int64_t x; std::memcpy(&x, p, 8); out.push_back(double(x)); }
-                    break;
-                default:
-                    if (s.bytes == 1) out.push_back(static_cast<unsigned char>(*p));
-                    else if (s.bytes == 4) { std::uint32_t x; std::memcpy(&x, p, 4); out.push_back(x); }
-                    else { std::uint64_t x; std::memcpy(&x, p, 8); out.push_back(double(x)); }
-            }
+        out.reserve(out.size() + count);
+        for (std::uint64_t i = 0; i < count; ++i, p += s.bytes) out.push_back(number_from(p, s));
+    }
+
+    // The type the layer model keeps a numeric array of `s` in: floats and halves as floats,
+    // 32-bit ints as they are, the rest (doubles, bytes, 64-bit ints) as doubles.
+    static Numbers::Type stored_type(const Shape& s) {
+        if (s.kind == 'f' || s.kind == 'h') return Numbers::Type::Float;
+        if (s.bytes == 4 && s.kind == 'i') return Numbers::Type::Int32;
+        if (s.bytes == 4 && s.kind == 'u') return Numbers::Type::UInt32;
+        return Numbers::Type::Double;
+    }
+    static std::uint64_t stored_bytes(const Shape& s) { return stored_type(s) == Numbers::Type::Double ? 8 : 4; }
+
+    // `count` numbers of `s` from raw bytes in their stored type (quaternions turned to the
+    // model's real-first order), sized once on huge pages: a mesh's arrays fault far less.
+    template <class T>
+    static Numbers typed_from(const char* p, std::uint64_t count, const Shape& s, bool quaternions) {
+        std::vector<T> out;
+        detail::reserve_huge(out, count);
+        out.resize(count);
+        if (s.bytes == int(sizeof(T)) && s.kind != 'h' && (s.kind == 'f' || s.kind == 'd') == std::is_floating_point<T>::value)
+            std::memcpy(out.data(), p, count * sizeof(T));  // little-endian on disk, as here
+        else
+            for (std::uint64_t i = 0; i < count; ++i, p += s.bytes) out[i] = T(number_from(p, s));
+        if (quaternions) quaternions_to_wxyz(out);
+        return Numbers(std::move(out));
+    }
+    static Numbers stored_from(const char* p, std::uint64_t count, const Shape& s, bool quaternions) {
+        switch (stored_type(s)) {
+            case Numbers::Type::Float: return typed_from<float>(p, count, s, quaternions);
+            case Numbers::Type::Int32: return typed_from<std::int32_t>(p, count, s, quaternions);
+            case Numbers::Type::UInt32: return typed_from<std::uint32_t>(p, count, s, quaternions);
+            default: return typed_from<double>(p, count, s, quaternions);
         }
     }
 
     // Quaternions are stored imaginary first (i, j, k, real); the layer model holds (real, i, j, k).
-    static void quaternions_to_wxyz(std::vector<double>& n, std::size_t from) {
-        for (std::size_t e = from; e + 4 <= n.size(); e += 4) std::rotate(n.begin() + long(e), n.begin() + long(e) + 3, n.begin() + long(e) + 4);
+    template <class T>
+    static void quaternions_to_wxyz(std::vector<T>& n) {
+        for (std::size_t e = 0; e + 4 <= n.size(); e += 4) std::rotate(n.begin() + long(e), n.begin() + long(e) + 3, n.begin() + long(e) + 4);
     }
 
     Value numeric_scalar(const Rep& r, const Shape& s) {
@@ -519,7 +557,7 @@ private:
             Cursor c = at(r.payload());
             const char* p = c.bytes(std::uint64_t(s.width) * std::uint64_t(s.bytes), "a value");
             numbers_from(p, std::uint64_t(s.width), s, n);
-            if (is_quaternion(r.type())) quaternions_to_wxyz(n, 0);
+            if (is_quaternion(r.type())) quaternions_to_wxyz(n);
         }
         if (n.size() == 1) {
             out.kind = Value::Kind::Number;
@@ -527,7 +565,7 @@ private:
         } else {
             out.kind = Value::Kind::Tuple;
             out.width = int(n.size());
-            out.numbers = std::move(n);
+            out.numbers = Numbers(std::move(n));
         }
         return out;
     }
@@ -542,46 +580,54 @@ private:
         const std::uint64_t count = version() < v(0, 7, 0) ? c.read<std::uint32_t>("an array size") : c.read<std::uint64_t>("an array size");
         const std::uint64_t numbers = count * std::uint64_t(s.width);
         if (count > b_.size() * kMaxLz4Ratio * 8) fail("an array claims " + std::to_string(count) + " elements");
-        charge(numbers * 8, "the arrays");
+        charge(numbers * stored_bytes(s), "the arrays");
         const bool ints = s.width == 1 && (s.kind == 'i' || s.kind == 'u') && s.bytes >= 4;
         const bool floats = s.width == 1 && (s.kind == 'f' || s.kind == 'd' || s.kind == 'h');
-        // Sized once (the count was checked and charged above): growing by push_back copied a
-        // large array several times over and faulted in each new block (the USD load line).
-        if (r.compressed() && (ints || floats) && count >= 16) detail::reserve_huge(out.numbers, count);
         if (r.compressed() && ints && count >= 16) {
-            if (s.bytes == 4) {
-                auto v32 = compressed_ints<std::int32_t>(c, count, "a compressed integer array");
-                for (auto x : v32) out.numbers.push_back(s.kind == 'u' ? double(std::uint32_t(x)) : double(x));
-            } else {
+            if (s.bytes == 4 && s.kind == 'i') out.numbers = Numbers(compressed_ints<std::int32_t>(c, count, "a compressed integer array"));
+            else if (s.bytes == 4) out.numbers = Numbers(compressed_ints<std::uint32_t>(c, count, "a compressed integer array"));
+            else {
                 auto v64 = compressed_ints<std::int64_t>(c, count, "a compressed integer array");
-                for (auto x : v64) out.numbers.push_back(s.kind == 'u' ? double(std::uint64_t(x)) : double(x));
+                std::vector<double> d(v64.size());
+                for (std::size_t i = 0; i < v64.size(); ++i) d[i] = s.kind == 'u' ? double(std::uint64_t(v64[i])) : double(v64[i]);
+                out.numbers = Numbers(std::move(d));
             }
             return out;
         }
         if (r.compressed() && floats && count >= 16) {
-            const char code = c.read<char>("a compressed array's code");
-            if (code == 'i') {
-                auto v32 = compressed_ints<std::int32_t>(c, count, "a compressed float array");
-                for (auto x : v32) out.numbers.push_back(double(x));
-            } else if (code == 't') {
-                const std::uint32_t table = c.read<std::uint32_t>("a lookup table's size");
-                const char* p = c.bytes(std::uint64_t(table) * std::uint64_t(s.bytes), "a lookup table");
-                std::vector<double> lut;
-                numbers_from(p, table, s, lut);
-                auto idx = compressed_ints<std::uint32_t>(c, count, "a lookup table's indexes");
-                for (auto i : idx) {
-                    if (i >= lut.size()) fail("a compressed array indexes entry " + std::to_string(i) + " of its " + std::to_string(lut.size()) + "-entry table");
-                    out.numbers.push_back(lut[i]);
-                }
-            } else {
-                fail(std::string("a compressed array has the unknown code '") + code + "'");
-            }
+            out.numbers = s.kind == 'd' ? compressed_floats<double>(c, count, s) : compressed_floats<float>(c, count, s);
             return out;
         }
         const char* p = c.bytes(numbers * std::uint64_t(s.bytes), "an array");
-        numbers_from(p, numbers, s, out.numbers);
-        if (is_quaternion(r.type())) quaternions_to_wxyz(out.numbers, 0);
+        out.numbers = stored_from(p, numbers, s, is_quaternion(r.type()));
         return out;
+    }
+
+    // A compressed float array: integers (code 'i', every value a whole number) or indexes into
+    // a lookup table of the distinct values (code 't').
+    template <class T>
+    Numbers compressed_floats(Cursor& c, std::uint64_t count, const Shape& s) {
+        const char code = c.read<char>("a compressed array's code");
+        std::vector<T> out;
+        if (code == 'i') {
+            auto v32 = compressed_ints<std::int32_t>(c, count, "a compressed float array");
+            detail::reserve_huge(out, v32.size());
+            for (auto x : v32) out.push_back(T(x));
+        } else if (code == 't') {
+            const std::uint32_t table = c.read<std::uint32_t>("a lookup table's size");
+            const char* p = c.bytes(std::uint64_t(table) * std::uint64_t(s.bytes), "a lookup table");
+            std::vector<double> lut;
+            numbers_from(p, table, s, lut);
+            auto idx = compressed_ints<std::uint32_t>(c, count, "a lookup table's indexes");
+            detail::reserve_huge(out, idx.size());
+            for (auto i : idx) {
+                if (i >= lut.size()) fail("a compressed array indexes entry " + std::to_string(i) + " of its " + std::to_string(lut.size()) + "-entry table");
+                out.push_back(T(lut[i]));
+            }
+        } else {
+            fail(std::string("a compressed array has the unknown code '") + code + "'");
+        }
+        return Numbers(std::move(out));
     }
 
     static Value text_value(Value::Kind k, std::string s) {
@@ -729,7 +775,7 @@ private:
                 Value out;
                 out.kind = Value::Kind::NumberArray;
                 charge(n * 8, "the arrays");
-                numbers_from(c.bytes(n * 8, "a double vector"), n, Shape{1, 8, 'd'}, out.numbers);
+                out.numbers = stored_from(c.bytes(n * 8, "a double vector"), n, Shape{1, 8, 'd'}, false);
                 return out;
             }
             case tTokenListOp: case tStringListOp: case tPathListOp: case tReferenceListOp: case tPayloadListOp: return list_op(r);
@@ -757,7 +803,9 @@ private:
                 out.kind = Value::Kind::NumberArray;
                 out.width = 2;
                 charge(n * 16, "the arrays");
-                for (std::uint64_t i = 0; i < 2 * n; ++i) out.numbers.push_back(c.read<double>("a layer offset"));
+                std::vector<double> offsets;
+                for (std::uint64_t i = 0; i < 2 * n; ++i) offsets.push_back(c.read<double>("a layer offset"));
+                out.numbers = Numbers(std::move(offsets));
                 return out;
             }
             case tDictionary: return dictionary(r);

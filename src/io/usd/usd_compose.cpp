@@ -25,9 +25,10 @@ bool has_prefix(const std::string& path, const std::string& prefix) {
                               (prefix == "/" || path[prefix.size()] == '/'));
 }
 
-// Bytes a copied value holds, charged to the budget as the composed prims are made.
+// Bytes a copied value holds, charged to the budget as the composed prims are made. Its numeric
+// array is not among them: the copy shares the layer's (usd_numbers.h).
 double value_bytes(const Value& v) {
-    double n = double(sizeof(Value)) + double(v.text.size()) + 8.0 * double(v.numbers.size());
+    double n = double(sizeof(Value)) + double(v.text.size());
     for (const auto& i : v.items) n += value_bytes(i);
     for (const auto& d : v.dict) n += double(d.first.size()) + value_bytes(d.second);
     return n;

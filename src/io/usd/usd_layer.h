@@ -10,17 +10,19 @@
 #include <utility>
 #include <vector>
 
+#include "io/usd/usd_numbers.h"
+
 namespace rigscope::usd {
 
 // A value as the layer holds it. Numeric arrays (points, matrices, quaternions) are kept flat:
 // `numbers` holds every number in order and `width` the numbers per element, so a point array of a
-// million entries costs its doubles, not a tree of tuples.
+// million entries costs its floats, not a tree of tuples (and a copy of the value, none).
 struct Value {
     enum class Kind { None, Number, String, Token, Asset, Path, Tuple, List, Dict, NumberArray };
     Kind kind = Kind::None;
     double number = 0.0;             // Number
     std::string text;                // String, Token (an identifier such as a bool), Asset, Path
-    std::vector<double> numbers;     // NumberArray (a list of numbers or of numeric tuples), numeric Tuple
+    Numbers numbers;                 // NumberArray (a list of numbers or of numeric tuples), numeric Tuple
     int width = 1;                   // numbers per element of a NumberArray or Tuple
     std::vector<Value> items;        // Tuple or List of other values
     std::vector<std::pair<std::string, Value>> dict;  // Dict: key, value (the type is dropped)

@@ -19,12 +19,12 @@ std::string code_text(double t) {
 
 // One time sample's numbers, as the property's default would give them; false for a blocked
 // sample or one that holds no numbers.
-bool sample_numbers(const PropertySpec& prop, const Value& value, std::vector<double>& n, int& width) {
+bool sample_numbers(const PropertySpec& prop, const Value& value, Numbers& n, int& width) {
     PropertySpec one;
     one.type = prop.type;
     one.has_default = true;
-    one.value = value;
-    return !value.is_none() && numbers_at(one, std::nan(""), n, width);
+    one.value = value;  // shares the sample's numbers
+    return !value.is_none() && stored_numbers(one, n, width);
 }
 
 }  // namespace
@@ -39,7 +39,7 @@ std::shared_ptr<const PointCache> point_samples(const PropertySpec& prop, const 
     times.reserve(prop.samples.size());
     samples.reserve(prop.samples.size());
     for (const auto& [code, value] : prop.samples) {
-        std::vector<double> n;
+        Numbers n;
         int width = 1;
         if (!sample_numbers(prop, value, n, width))
             throw bad_input(ctx.file, what + " are blocked or hold no array at time code " + code_text(code) +
@@ -51,8 +51,10 @@ std::shared_ptr<const PointCache> point_samples(const PropertySpec& prop, const 
                                           ": a topology that changes over time, which rigscope does not read");
         if (!std::isfinite(code)) throw bad_input(ctx.file, what + " have a sample at a time code that is not a number");
         std::vector<Eigen::Vector3f> p(ctx.points);
-        for (std::size_t v = 0; v < ctx.points; ++v)
-            p[v] = (Eigen::Vector3d(n[3 * v], n[3 * v + 1], n[3 * v + 2]) * ctx.meters_per_unit).cast<float>();
+        n.visit([&](const auto* x, std::size_t) {
+            for (std::size_t v = 0; v < ctx.points; ++v)
+                p[v] = (Eigen::Vector3d(double(x[3 * v]), double(x[3 * v + 1]), double(x[3 * v + 2])) * ctx.meters_per_unit).cast<float>();
+        });
         times.push_back(code / ctx.time_codes_per_second);
         samples.push_back(std::move(p));
     }
@@ -62,10 +64,10 @@ std::shared_ptr<const PointCache> point_samples(const PropertySpec& prop, const 
     return std::make_shared<MemoryPointCache>(ctx.file + " (" + ctx.mesh_path + ".points)", std::move(times), std::move(samples));
 }
 
-void check_constant_topology(const PropertySpec& prop, const std::vector<double>& used, const std::string& file,
+void check_constant_topology(const PropertySpec& prop, const Numbers& used, const std::string& file,
                              const std::string& mesh_path) {
     for (const auto& [code, value] : prop.samples) {
-        std::vector<double> n;
+        Numbers n;
         int width = 1;
         if (!sample_numbers(prop, value, n, width) || n != used)
             throw bad_input(file, "Mesh " + mesh_path + "'s " + prop.name + " at time code " + code_text(code) +

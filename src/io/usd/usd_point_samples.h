@@ -30,7 +30,7 @@ std::shared_ptr<const PointCache> point_samples(const PropertySpec& points, cons
 
 // Throws the same way when a topology attribute (faceVertexCounts, faceVertexIndices) holds at
 // one of its time samples another value than `used`, the value the mesh was built from.
-void check_constant_topology(const PropertySpec& prop, const std::vector<double>& used, const std::string& file,
+void check_constant_topology(const PropertySpec& prop, const Numbers& used, const std::string& file,
                              const std::string& mesh_path);
 
 }  // namespace rigscope::usd

@@ -430,9 +430,10 @@ struct Builder {
         m.name = p.name;
         m.node = node;
         const PropertySpec* points = p.property("points");
-        std::vector<double> n;
+        // The arrays as the layer holds them (stored_numbers): a mesh's are the bulk of a file.
+        Numbers n;
         int w = 1;
-        if (!points || !numbers_at(*points, kNaN, n, w)) {
+        if (!points || !stored_numbers(*points, n, w)) {
             scene.warnings.push_back("Mesh " + path + " has no points: skipped");
             return;
         }
@@ -440,12 +441,15 @@ struct Builder {
         const std::size_t count = n.size() / 3;
         charge(count * sizeof(Eigen::Vector3f));
         m.positions.resize(count);
-        for (std::size_t v = 0; v < count; ++v) m.positions[v] = (Eigen::Vector3d(n[3 * v], n[3 * v + 1], n[3 * v + 2]) * mpu).cast<float>();
-        std::vector<double> counts, indices;
+        n.visit([&](const auto* x, std::size_t) {
+            for (std::size_t v = 0; v < count; ++v)
+                m.positions[v] = (Eigen::Vector3d(double(x[3 * v]), double(x[3 * v + 1]), double(x[3 * v + 2])) * mpu).cast<float>();
+        });
+        Numbers counts, indices;
         int w1 = 1, w2 = 1;
         const PropertySpec* fc = p.property("faceVertexCounts");
         const PropertySpec* fi = p.property("faceVertexIndices");
-        if (!fc || !fi || !numbers_at(*fc, kNaN, counts, w1) || !numbers_at(*fi, kNaN, indices, w2))
+        if (!fc || !fi || !stored_numbers(*fc, counts, w1) || !stored_numbers(*fi, indices, w2))
             fail("Mesh " + path + " has no faceVertexCounts or faceVertexIndices");
         // Time-sampled topology is read when every sample holds the one topology (exporters
         // write it per frame beside the points); a change is refused naming its time code.
@@ -453,18 +457,26 @@ struct Builder {
         check_constant_topology(*fi, indices, layer.path, path);
         charge((counts.size() + indices.size()) * 4);
         std::size_t used = 0;
-        for (double c : counts) {
-            if (!(c >= 0) || c != std::floor(c) || used + std::size_t(c) > indices.size())
-                fail("Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(indices.size()) + " faceVertexIndices");
-            used += std::size_t(c);
-            m.face_offsets.push_back(std::uint32_t(used));
-        }
+        m.face_offsets.reserve(counts.size());
+        counts.visit([&](const auto* c, std::size_t faces) {
+            for (std::size_t f = 0; f < faces; ++f) {
+                const double k = double(c[f]);
+                if (!(k >= 0) || k != std::floor(k) || used + std::size_t(k) > indices.size())
+                    fail("Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(indices.size()) + " faceVertexIndices");
+                used += std::size_t(k);
+                m.face_offsets.push_back(std::uint32_t(used));
+            }
+        });
         if (used != indices.size()) fail("Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(indices.size()) + " faceVertexIndices");
-        for (double i : indices) {
-            if (!(i >= 0) || i >= double(count) || i != std::floor(i))
-                fail("Mesh " + path + "'s faceVertexIndices hold " + std::to_string(i) + ", past its " + std::to_string(count) + " points");
-            m.face_indices.push_back(std::uint32_t(i));
-        }
+        m.face_indices.resize(indices.size());
+        indices.visit([&](const auto* x, std::size_t corners) {
+            for (std::size_t k = 0; k < corners; ++k) {
+                const double i = double(x[k]);
+                if (!(i >= 0) || i >= double(count) || i != std::floor(i))
+                    fail("Mesh " + path + "'s faceVertexIndices hold " + std::to_string(i) + ", past its " + std::to_string(count) + " points");
+                m.face_indices[k] = std::uint32_t(i);
+            }
+        });
         scene.meshes.push_back(std::move(m));
         scene.nodes[node].mesh = int(scene.meshes.size()) - 1;
         if (!points->samples.empty()) point_cache(*points, path, count);
@@ -710,9 +722,9 @@ struct Builder {
             s.joints.push_back(info.nodes[j]);
             s.inverse_bind.push_back(info.bind[j].inverse() * geom);
         }
-        std::vector<double> idx, wts;
+        Numbers idx, wts;
         int wi = 1, ww = 1;
-        if (!numbers_at(*b.joint_indices, kNaN, idx, wi) || !numbers_at(*b.joint_weights, kNaN, wts, ww))
+        if (!stored_numbers(*b.joint_indices, idx, wi) || !stored_numbers(*b.joint_weights, wts, ww))
             fail("Mesh " + path + "'s jointIndices or jointWeights have no value");
         const int k = element_size(*b.joint_indices);
         if (k != element_size(*b.joint_weights) || k < 1 || k > 4096)
@@ -730,27 +742,33 @@ struct Builder {
         charge(count * std::size_t(k) * 6 + count * 8);
         Influences& inf = m.influences;
         std::size_t off_sums = 0;
+        inf.offsets.reserve(count + 1);
+        inf.stored_sums.reserve(count);
         inf.offsets.push_back(0);
-        for (std::size_t v = 0; v < count; ++v) {
-            const std::size_t base = constant ? 0 : v * std::size_t(k);
-            double sum = 0;
-            for (int e = 0; e < k; ++e) {
-                const double j = idx[base + e];
-                if (!(j >= 0) || j >= double(map.size()) || j != std::floor(j))
-                    fail("Mesh " + path + "'s jointIndices hold " + std::to_string(j) + ", past its " + std::to_string(map.size()) + " joints");
-                sum += wts[base + e];
-            }
-            inf.stored_sums.push_back(float(sum));
-            // UsdSkel skins with the weights as stored (its LBS sums w x M x p without normalising),
-            // so rigscope keeps them too; a sum away from 1 is reported below.
-            if (std::abs(sum - 1.0) > 1e-5) ++off_sums;
-            for (int e = 0; e < k; ++e) {
-                if (wts[base + e] == 0) continue;
-                inf.joints.push_back(std::uint16_t(idx[base + e]));
-                inf.weights.push_back(float(wts[base + e]));
-            }
-            inf.offsets.push_back(std::uint32_t(inf.joints.size()));
-        }
+        idx.visit([&](const auto* ji, std::size_t) {
+            wts.visit([&](const auto* jw, std::size_t) {
+                for (std::size_t v = 0; v < count; ++v) {
+                    const std::size_t base = constant ? 0 : v * std::size_t(k);
+                    double sum = 0;
+                    for (int e = 0; e < k; ++e) {
+                        const double j = double(ji[base + e]);
+                        if (!(j >= 0) || j >= double(map.size()) || j != std::floor(j))
+                            fail("Mesh " + path + "'s jointIndices hold " + std::to_string(j) + ", past its " + std::to_string(map.size()) + " joints");
+                        sum += double(jw[base + e]);
+                    }
+                    inf.stored_sums.push_back(float(sum));
+                    // UsdSkel skins with the weights as stored (its LBS sums w x M x p without normalising),
+                    // so rigscope keeps them too; a sum away from 1 is reported below.
+                    if (std::abs(sum - 1.0) > 1e-5) ++off_sums;
+                    for (int e = 0; e < k; ++e) {
+                        if (jw[base + e] == 0) continue;
+                        inf.joints.push_back(std::uint16_t(ji[base + e]));
+                        inf.weights.push_back(float(jw[base + e]));
+                    }
+                    inf.offsets.push_back(std::uint32_t(inf.joints.size()));
+                }
+            });
+        });
         if (map.size() > 65535) fail("Mesh " + path + " is bound to more than 65535 joints");
         if (off_sums)
             scene.warnings.push_back("Mesh " + path + ": " + std::to_string(off_sums) +

@@ -15,7 +15,7 @@ bool flat(const Value& v, std::vector<double>& numbers, int& width) {
         case Value::Kind::Tuple:
         case Value::Kind::NumberArray:
             if (v.kind == Value::Kind::Tuple && !v.items.empty()) return false;
-            numbers = v.numbers;
+            numbers = v.numbers.doubles();
             width = v.width;
             return true;
         case Value::Kind::List:
@@ -39,6 +39,20 @@ void round_to_type(const std::string& type, std::vector<double>& numbers) {
         for (double& x : numbers) x = double(static_cast<float>(Eigen::half(static_cast<float>(x))));
     else if (single)
         for (double& x : numbers) x = double(static_cast<float>(x));
+}
+
+// The numbers of a text layer's Double array as the attribute's type stores them (floats);
+// any other array as it is.
+Numbers rounded_to_type(const std::string& type, const Numbers& numbers) {
+    if (numbers.type() != Numbers::Type::Double || type.empty()) return numbers;
+    const bool half = type.compare(0, 4, "half") == 0 || type.back() == 'h';
+    const bool single = !half && (type.compare(0, 5, "float") == 0 || type.back() == 'f');
+    if (!half && !single) return numbers;
+    return numbers.visit([half](const auto* d, std::size_t n) {
+        std::vector<float> out(n);
+        for (std::size_t i = 0; i < n; ++i) out[i] = half ? static_cast<float>(Eigen::half(static_cast<float>(d[i]))) : static_cast<float>(d[i]);
+        return Numbers(std::move(out));
+    });
 }
 
 bool flat(const PropertySpec& prop, const Value& v, std::vector<double>& numbers, int& width) {
@@ -83,6 +97,24 @@ bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers
     } else {
         for (std::size_t i = 0; i < a.size(); ++i) numbers[i] = a[i] + (b[i] - a[i]) * u;
     }
+    return true;
+}
+
+bool stored_numbers(const PropertySpec& prop, Numbers& numbers, int& width) {
+    const Value* v = nullptr;
+    if (prop.has_default && !prop.value.is_none()) v = &prop.value;
+    else if (!prop.samples.empty()) v = &prop.samples.front().second;
+    if (!v) return false;
+    if (v->kind == Value::Kind::Number) {
+        std::vector<double> one{v->number};
+        round_to_type(prop.type, one);
+        numbers = Numbers(std::move(one));
+        width = 1;
+        return true;
+    }
+    if ((v->kind != Value::Kind::Tuple && v->kind != Value::Kind::NumberArray) || !v->items.empty()) return false;
+    numbers = rounded_to_type(prop.type, v->numbers);
+    width = v->width;
     return true;
 }
 

@@ -16,6 +16,10 @@ namespace rigscope::usd {
 // `numbers` flat, `width` per element. False when the property has no numeric value there.
 bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers, int& width);
 
+// What numbers_at(prop, NaN, ...) gives, without copying the layer's array: the large arrays
+// a mesh is read from (points, indices, weights, offsets) in their stored type.
+bool stored_numbers(const PropertySpec& prop, Numbers& numbers, int& width);
+
 // The sample times of the property, ascending (empty when it has only a default).
 std::vector<double> sample_times(const PropertySpec& prop);
 

@@ -256,7 +256,7 @@ private:
     static int numeric_width(const Value& v) { return v.kind == Value::Kind::Number ? 1 : int(v.numbers.size()); }
     static void append_numbers(const Value& v, std::vector<double>& out) {
         if (v.kind == Value::Kind::Number) out.push_back(v.number);
-        else out.insert(out.end(), v.numbers.begin(), v.numbers.end());
+        else v.numbers.visit([&out](const auto* d, std::size_t n) { out.insert(out.end(), d, d + n); });
     }
 
     Value value(int depth) {
@@ -294,8 +294,10 @@ private:
             expect(')');
             v.kind = Value::Kind::Tuple;
             if (all_numeric && !items.empty()) {
-                for (const auto& i : items) append_numbers(i, v.numbers);
-                v.width = int(v.numbers.size());
+                std::vector<double> numbers;
+                for (const auto& i : items) append_numbers(i, numbers);
+                v.width = int(numbers.size());
+                v.numbers = Numbers(std::move(numbers));
             } else {
                 v.items = std::move(items);
             }
@@ -303,16 +305,17 @@ private:
             step();
             v.kind = Value::Kind::NumberArray;
             bool numeric_so_far = true;
+            std::vector<double> numbers;
             skip_space();
             if (peek() != ']') {
                 for (;;) {
                     Value item = value(depth + 1);
-                    if (numeric_so_far && numeric(item) && (v.numbers.empty() || numeric_width(item) == v.width)) {
-                        if (v.numbers.empty()) v.width = numeric_width(item);
+                    if (numeric_so_far && numeric(item) && (numbers.empty() || numeric_width(item) == v.width)) {
+                        if (numbers.empty()) v.width = numeric_width(item);
                         charge(8ull * std::uint64_t(numeric_width(item)));
-                        append_numbers(item, v.numbers);
+                        append_numbers(item, numbers);
                     } else {
-                        if (numeric_so_far && !v.numbers.empty()) fail("an array mixes elements of different kinds or sizes");
+                        if (numeric_so_far && !numbers.empty()) fail("an array mixes elements of different kinds or sizes");
                         numeric_so_far = false;
                         charge(sizeof(Value));
                         v.items.push_back(std::move(item));
@@ -326,6 +329,7 @@ private:
                 }
             }
             expect(']');
+            v.numbers = Numbers(std::move(numbers));
             if (!numeric_so_far) v.kind = Value::Kind::List;
         } else if (c == '{') {
             return dictionary(depth + 1);
