@@ -144,6 +144,8 @@ private:
         std::uint32_t path, field_set, type;
     };
     std::vector<Spec> specs_;
+    std::unique_ptr<char[]> scratch_;  // scratch(): the integer coding's bytes
+    std::size_t scratch_size_ = 0;
     std::set<std::uint64_t> unpacking_;  // value reps being unpacked: a rep inside itself is a loop
     int depth_ = 0;
 
@@ -295,10 +297,10 @@ private:
         if (n / 4 > packed * kMaxLz4Ratio) fail(std::string(what) + " claim " + std::to_string(n) + " integers from " + std::to_string(packed) + " compressed bytes (an LZ4 bomb)");
         const std::uint64_t encoded = sizeof(Int) + (n * 2 + 7) / 8 + n * sizeof(Int);
         charge(encoded + n * sizeof(Int), what);
-        std::string work(encoded, '\0');
-        const std::size_t got = decompress_some(in, packed, &work[0], encoded, what);
-        const char* p = work.data();
-        const char* end = work.data() + got;
+        char* work = scratch(encoded);
+        const std::size_t got = decompress_some(in, packed, work, encoded, what);
+        const char* p = work;
+        const char* end = work + got;
         auto take = [&](std::size_t bytes) {
             if (std::size_t(end - p) < bytes) fail(std::string(what) + ": the integer coding runs past its data");
             const char* q = p;
@@ -308,6 +310,7 @@ private:
         S common;
         std::memcpy(&common, take(sizeof(S)), sizeof(S));
         const char* codes = take((n * 2 + 7) / 8);
+        detail::reserve_huge(out, n);
         out.resize(n);
         S prev = 0;
         for (std::uint64_t i = 0; i < n; ++i) {
@@ -339,6 +342,18 @@ private:
             out[i] = Int(prev);
         }
         return out;
+    }
+
+    // A buffer of at least `bytes` for the integer coding's decompressed bytes, kept for the next
+    // array: a fresh one per array is a fresh mapping, zero-filled and faulted in page by page,
+    // which was a third of the bench tube's load.
+    char* scratch(std::size_t bytes) {
+        if (bytes > scratch_size_) {
+            scratch_.reset(new char[bytes]);
+            scratch_size_ = bytes;
+            detail::advise_huge(scratch_.get(), bytes);
+        }
+        return scratch_.get();
     }
 
     std::size_t decompress_some(const char* in, std::size_t in_size, char* out, std::size_t out_size, const char* what) {
