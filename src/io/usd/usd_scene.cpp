@@ -361,9 +361,13 @@ struct Builder {
         const PrimSpec* a = prim_at(anim_path);
         if (!a) fail("Skeleton " + skel_path + "'s skel:animationSource " + anim_path + " is not a defined prim");
         if (a->type != "SkelAnimation") fail("Skeleton " + skel_path + "'s skel:animationSource " + anim_path + " is a " + a->type + ", not a SkelAnimation");
+        // Unauthored, `joints` is its fallback, an empty list, as UsdSkel reads it: an animation of
+        // blend-shape weights alone, which Blender writes for a mesh with shape keys and no
+        // armature. It poses no joint (the skeleton stays at rest), and its weights still drive
+        // the mesh's shapes (blend_shapes below).
         const PropertySpec* jp = a->property("joints");
-        if (!jp || !jp->has_default) fail("SkelAnimation " + anim_path + " has no joints");
-        const auto joints = strings_of(jp->value);
+        const auto joints = jp && jp->has_default ? strings_of(jp->value) : std::vector<std::string>{};
+        if (joints.empty()) return false;
         const PropertySpec* props[3] = {a->property("translations"), a->property("rotations"), a->property("scales")};
         const char* names[3] = {"translations", "rotations", "scales"};
         const int widths[3] = {3, 4, 3};
