@@ -51,6 +51,17 @@ if ! "$usd_venv/bin/python" -c 'import pxr.UsdSkel' 2>/dev/null; then
     "$usd_venv/bin/pip" install -q --disable-pip-version-check usd-core==26.11
 fi
 
+# Blender as a Python module (bpy 4.5, PyPI), the tool that wrote tests/usd_blender's files
+# (scripts/usd/blender_usd_export.py): only with RIGSCOPE_SETUP_BPY=1. The files are committed, so
+# the tests do not need it, and it is 950 MB to install.
+bpy_venv=build/bpy-venv
+if [ "${RIGSCOPE_SETUP_BPY:-0}" = 1 ] && ! "$bpy_venv/bin/python" -c 'import bpy' 2>/dev/null; then
+    echo "setup: installing bpy into $bpy_venv" >&2
+    mkdir -p build
+    python3.11 -m venv "$bpy_venv"  # bpy 4.5 is built for Python 3.11 alone
+    "$bpy_venv/bin/pip" install -q --disable-pip-version-check bpy==4.5.15  # the version that wrote the files
+fi
+
 # ccache makes a rebuild in another checkout or build folder cheap (scripts/ccache.bash).
 . scripts/ccache.bash
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null

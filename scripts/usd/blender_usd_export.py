@@ -1,9 +1,9 @@
 """Real exporter files for the USD reader's tests: Blender 4.5's own USD export of corpus rigs.
 
-Run with Blender as a Python module (PyPI's bpy 4.5, Python 3.11), not with usd-core's venv:
+Run with Blender as a Python module (PyPI's bpy 4.5.15, Python 3.11), not with usd-core's venv;
+`RIGSCOPE_SETUP_BPY=1 scripts/setup.sh` installs it into build/bpy-venv:
 
-    python3.11 -m venv /tmp/bpy && /tmp/bpy/bin/pip install 'bpy==4.5.*'
-    /tmp/bpy/bin/python scripts/usd/blender_usd_export.py ../shared/corpus tests/usd_blender
+    build/bpy-venv/bin/python scripts/usd/blender_usd_export.py ../shared/corpus tests/usd_blender
 
 Each rig is imported with Blender's glTF importer and written by `bpy.ops.wm.usd_export` with
 armatures, shape keys and animation, the way an artist exports from File > Export > USD: what
