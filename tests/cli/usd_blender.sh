@@ -51,4 +51,13 @@ for pair in bend_cylinder.usdc:bend_cylinder/bend_cylinder.glb cesium_man.usdc:k
     # The check can fail: one frame off is far past it.
     expect 1 "$f: a frame off is refused" -- "$RIGSCOPE" -q diff "$src" "$DATA/$f" --match position --max-displacement "$limit" --frames 10..40 --frame-offset 1
 done
+
+# The other verbs on a file Blender wrote (Python's load, lint and check: tests/python/test_usd.py).
+B=$DATA/bend_cylinder.usdc
+expect 0 "bend_cylinder.usdc: rivets fit (two rigid bones: the pivot is exact)" -- \
+    "$RIGSCOPE" -q rivet "$B" --vertices 100,200 --max-fit-error 1e-6 -o "$WORK/rivets.json"
+expect 1 "bend_cylinder.usdc: check finds the bend's inner side past T < 0.9" -- "$RIGSCOPE" -q check "$B" --max-stretch 0.9
+expect 0 "bend_cylinder.usdc: check --rom within T < 0.5" -- "$RIGSCOPE" -q check "$B" --rom --max-stretch 0.5
+expect 0 "bend_cylinder.usdc: report" -- "$RIGSCOPE" -q report "$B" -o "$WORK/report.html"
+check "the report is a page" -- grep -q "<html" "$WORK/report.html"
 finish
