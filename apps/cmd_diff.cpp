@@ -16,8 +16,7 @@ namespace rigscope::cli {
 namespace {
 
 struct DiffCommand {
-    DiffOptions diff;  // diff.junit: --junit; diff.format: --format, resolved from -o for one pair
-    std::string out;
+    DiffOptions diff;  // diff.out, diff.junit: -o, --junit; diff.format: --format, resolved from -o for one pair
     std::string against;  // --against DIR: every input is an OLD, its NEW the same relpath there
     BatchOptions batch;   // FILE... (OLD NEW, OLD... with --against, or @pairs.txt) and the batch's options
 };
@@ -37,10 +36,11 @@ int run_diff(DiffCommand& opt, RunContext& ctx) {
     if (is_diff_batch(opt, args)) {
         opt.batch.inputs = args;
         opt.batch.junit = opt.diff.junit;
-        opt.batch.output = opt.out == "-" ? "" : opt.out;
-        if (opt.out == "-" || is_stdout_path(opt.out))
-            throw Error(kExitUsage, "diff of several pairs: -o " + opt.out + " cannot hold one output per pair; name a file with a placeholder");
+        opt.batch.output = opt.diff.out == "-" ? "" : opt.diff.out;
+        if (opt.diff.out == "-" || is_stdout_path(opt.diff.out))
+            throw Error(kExitUsage, "diff of several pairs: -o " + opt.diff.out + " cannot hold one output per pair; name a file with a placeholder");
         DiffOptions pair = opt.diff;  // a batch's outputs are its own (BatchOptions)
+        pair.out.clear();
         pair.junit.clear();
         pair.format.clear();
         DiffBatchOptions d{pair, opt.against, opt.diff.format};
@@ -48,17 +48,16 @@ int run_diff(DiffCommand& opt, RunContext& ctx) {
     }
     opt.diff.input.file = args[0];
     opt.diff.new_file = args[1];
-    opt.diff.format = opt.out.empty() ? "" : output_format(opt.diff.format, opt.out, "csv");
+    const std::string& out_path = opt.diff.out;
+    opt.diff.format = out_path.empty() ? "" : output_format(opt.diff.format, out_path, "csv");
+    ctx.chunk(chunk_spec(opt.diff));
     opt.diff.validate();
-    const std::string& format = opt.diff.format;
     const bool chunked = !opt.diff.input.chunk.empty();
 
     const DiffResult r = rigscope::run_diff(opt.diff, terminal_progress("diff"));
-    std::unique_ptr<OutputFile> out = opt.out.empty() ? nullptr : std::make_unique<OutputFile>(opt.out, r.paths);
+    std::unique_ptr<OutputFile> out = out_path.empty() ? nullptr : std::make_unique<OutputFile>(out_path, r.paths);
     std::unique_ptr<OutputFile> junit = opt.diff.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.diff.junit, r.paths);
-    if (format == "csv") write_diff_csv(r, *out);
-    if (format == "json") write_diff_json(r, *out);
-    if (format == "gltf") write_diff_gltf(r, *out);
+    if (out) write_diff_output(r, opt.diff.format, *out);
     if (chunked)
         for (auto& state : diff_chunk_state(r.limits, r.run, r.extremes, r.frame_maxima)) ctx.chunk_state.push_back(std::move(state));
     const CheckOutcome& outcome = r.verdict;
@@ -67,7 +66,7 @@ int run_diff(DiffCommand& opt, RunContext& ctx) {
         junit->write(outcome.junit);
         junit->finish();
     }
-    if (!(out && is_stdout_path(opt.out))) {
+    if (!(out && is_stdout_path(out_path))) {
         OutputFile report("-");
         report.write(outcome.report);
         report.commit();
@@ -106,7 +105,7 @@ void add_diff_command(CLI::App& app, Runner& run) {
         ->check(non_negative_number());
     cmd->add_option("--junit", d.junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
     cmd->add_option("--worst", d.worst, "How many of the worst vertices and frames to list (default 10)")->check(positive_number());
-    cmd->add_option("-o,--output", opt->out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
+    cmd->add_option("-o,--output", d.out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
     cmd->add_option("--format", d.format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff(*opt, ctx); }; });

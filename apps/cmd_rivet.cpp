@@ -63,8 +63,9 @@ int write_bake(const RivetJobOptions& opt, const Input& in, const RivetJobResult
     return kExitOk;
 }
 
-int run_rivet_command(RivetJobOptions opt) {
+int run_rivet_command(RivetJobOptions opt, RunContext& ctx) {
     opt.format = output_format(opt.format, opt.out, "json");
+    ctx.chunk(chunk_spec(opt));
     const RivetJobLoaded l = load_and_run_rivet(opt, terminal_progress("rivet"));
     return opt.bake ? write_bake(opt, l.input, l.result) : write_fit(opt, l.input, l.result);
 }
@@ -88,7 +89,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
                     "Fail (exit 1) where a fit's max error passes this share of the mesh's diagonal (default: warn past 0.01)")
         ->check(positive_number());
     cmd->add_option("--junit", opt->junit, "With --max-fit-error: also write the verdict as a JUnit XML report here");
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_rivet_command(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_rivet_command(*opt, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(4, add_rivet_command);

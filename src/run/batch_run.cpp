@@ -393,9 +393,7 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
                 const std::string out = expand_placeholders(opt.output, in);
                 const std::string format = format_of(out);
                 OutputFile file(out, result.paths);
-                if (format == "csv") write_diff_csv(result, file);
-                if (format == "json") write_diff_json(result, file);
-                if (format == "gltf") write_diff_gltf(result, file);
+                write_diff_output(result, format, file);
                 file.commit();
             }
             f.report = result.verdict.report;

@@ -267,4 +267,11 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     return r;
 }
 
+void write_diff_output(const DiffResult& result, const std::string& format, OutputFile& out) {
+    if (format == "csv") write_diff_csv(result, out);
+    else if (format == "json") write_diff_json(result, out);
+    else if (format == "gltf") write_diff_gltf(result, out);
+    else throw internal_error("diff output format '" + format + "'");
+}
+
 }  // namespace rigscope

@@ -25,8 +25,10 @@ struct DiffOptions {
     std::optional<long> frame_offset;       // OLD frame f is NEW frame f + frame_offset (unset: 0)
     std::optional<double> max_displacement, max_t_change;  // limits, each where given
     int worst = 10;
-    // What the caller writes, judged with the rest: the per-vertex output's format (the CLI
-    // resolves it from -o; "" for none) and --junit's path ("" for none). run_diff writes neither.
+    // What the caller writes, judged with the rest: the per-vertex output's path (-o; "" for
+    // none) and format (the CLI resolves it from -o; "" for none), and --junit's path ("" for
+    // none). run_diff writes none of them (write_diff_output does the first).
+    std::string out;
     std::string format;
     std::string junit;
 
@@ -41,5 +43,9 @@ struct DiffOptions {
 // do not fit (a mesh in one file only, vertices without a partner, frames NEW lacks), exit 3 when
 // the run would hold more than --max-memory.
 DiffResult run_diff(const DiffOptions& options, const FrameProgress& progress = {});
+
+// The per-vertex output in `format` (csv, json or gltf; io/diff_output.h), as `diff -o` and
+// Python's diff(output=) write it.
+void write_diff_output(const DiffResult& result, const std::string& format, OutputFile& out);
 
 }  // namespace rigscope
