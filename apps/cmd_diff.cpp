@@ -1,12 +1,12 @@
 // `rigscope diff OLD NEW`: two versions of a rig on the same motion, compared vertex by vertex
 // and frame by frame: how far each vertex moved, how its T changed, and under which joint. The
-// run is rigscope/run/diff_run.h; this file holds the options and the exit codes.
+// job is rigscope/run/diff_run.h, which writes -o and --junit; this file holds the options, the
+// report on stdout and the exit codes.
 #include <memory>
 
 #include "batch_command.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
-#include "rigscope/farm/diff_chunk.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/diff_run.h"
 #include "tension_setup.h"
@@ -29,7 +29,7 @@ bool is_diff_batch(const DiffCommand& opt, const std::vector<std::string>& args)
     return is_batch(one) || args[1].empty() || args[1][0] == '@';
 }
 
-int run_diff(DiffCommand& opt, RunContext& ctx) {
+int run_diff_command(DiffCommand& opt, RunContext& ctx) {
     // CLI11 fills FILE... first: NEW holds a value only when it split them.
     std::vector<std::string> args = opt.batch.inputs;
     if (!opt.diff.new_file.empty()) args.push_back(opt.diff.new_file);
@@ -37,44 +37,20 @@ int run_diff(DiffCommand& opt, RunContext& ctx) {
         opt.batch.inputs = args;
         opt.batch.junit = opt.diff.junit;
         opt.batch.output = opt.diff.out == "-" ? "" : opt.diff.out;
-        if (opt.diff.out == "-" || is_stdout_path(opt.diff.out))
-            throw Error(kExitUsage, "diff of several pairs: -o " + opt.diff.out + " cannot hold one output per pair; name a file with a placeholder");
-        DiffOptions pair = opt.diff;  // a batch's outputs are its own (BatchOptions)
-        pair.out.clear();
-        pair.junit.clear();
-        pair.format.clear();
-        DiffBatchOptions d{pair, opt.against, opt.diff.format};
-        return finish_batch(opt.batch, run_diff_batch(opt.batch, d));
+        return finish_batch(opt.batch, run_diff_batch(opt.batch, DiffBatchOptions{opt.diff, opt.against, opt.diff.format}));
     }
     opt.diff.input.file = args[0];
     opt.diff.new_file = args[1];
-    const std::string& out_path = opt.diff.out;
-    opt.diff.format = out_path.empty() ? "" : output_format(opt.diff.format, out_path, "csv");
+    opt.diff.format = opt.diff.out.empty() ? "" : output_format(opt.diff.format, opt.diff.out, "csv");
     ctx.chunk(chunk_spec(opt.diff));
-    opt.diff.validate();
     const bool chunked = !opt.diff.input.chunk.empty();
-
-    const DiffResult r = rigscope::run_diff(opt.diff, terminal_progress("diff"));
-    std::unique_ptr<OutputFile> out = out_path.empty() ? nullptr : std::make_unique<OutputFile>(out_path, r.paths);
-    std::unique_ptr<OutputFile> junit = opt.diff.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.diff.junit, r.paths);
-    if (out) write_diff_output(r, opt.diff.format, *out);
-    if (chunked)
-        for (auto& state : diff_chunk_state(r.limits, r.run, r.extremes, r.frame_maxima)) ctx.chunk_state.push_back(std::move(state));
-    const CheckOutcome& outcome = r.verdict;
-    if (out) out->finish();
-    if (junit) {
-        junit->write(outcome.junit);
-        junit->finish();
-    }
-    if (!(out && is_stdout_path(out_path))) {
-        OutputFile report("-");
-        report.write(outcome.report);
-        report.commit();
-    }
-    if (out) out->commit();
-    if (junit) junit->commit();
+    // Validated, run, and the per-vertex file and the JUnit report written by the job.
+    const DiffResult r = run_and_write_diff(opt.diff, terminal_progress("diff"));
+    if (chunked) ctx.chunk_state = diff_chunk_state(r);
+    // The report on stdout unless the per-vertex output took it.
+    if (opt.diff.out.empty() || !is_stdout_path(opt.diff.out)) print_text(r.verdict.report);
     // A chunk's verdict is partial (merge gives the run's).
-    return outcome.failed && !chunked ? kExitCheckFailed : kExitOk;
+    return r.verdict.failed && !chunked ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace
@@ -108,7 +84,7 @@ void add_diff_command(CLI::App& app, Runner& run) {
     cmd->add_option("-o,--output", d.out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
     cmd->add_option("--format", d.format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
-    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff(*opt, ctx); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff_command(*opt, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(8, add_diff_command);

@@ -13,7 +13,6 @@
 #include "path_args.h"
 #include "progress.h"
 #include "rigscope/core/error.h"
-#include "rigscope/farm/diff_chunk.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/diff_run.h"
@@ -78,13 +77,8 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
     {
         const FrameProgress each = python_progress(progress);
         py::gil_scoped_release release;
-        r = run_diff(o, each);
-        if (!o.out.empty()) {
-            OutputFile file(o.out, r.paths);
-            write_diff_output(r, o.format, file);
-            file.commit();
-        }
-        if (chunked) finish_chunk(std::move(record), diff_chunk_state(r.limits, r.run, r.extremes, r.frame_maxima));
+        r = run_and_write_diff(o, each);  // and output=, as the CLI's -o
+        if (chunked) finish_chunk(std::move(record), diff_chunk_state(r));
     }
     const CheckOutcome& outcome = r.verdict;
     py::dict meshes;

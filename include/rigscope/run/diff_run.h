@@ -5,6 +5,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "rigscope/io/diff_output.h"
 #include "rigscope/run/input.h"
@@ -47,5 +49,14 @@ DiffResult run_diff(const DiffOptions& options, const FrameProgress& progress = 
 // The per-vertex output in `format` (csv, json or gltf; io/diff_output.h), as `diff -o` and
 // Python's diff(output=) write it.
 void write_diff_output(const DiffResult& result, const std::string& format, OutputFile& out);
+
+// run_diff, then options.out (in options.format) and options.junit (the verdict's JUnit report)
+// written, each in full before either takes its name: `diff -o FILE --junit FILE` and Python's
+// diff(output=).
+DiffResult run_and_write_diff(const DiffOptions& options, const FrameProgress& progress = {});
+
+// What a diff chunk's record keeps for merge (farm/diff_chunk.h): per-vertex extremes, frame
+// maxima and the run's timing.
+std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffResult& result);
 
 }  // namespace rigscope
