@@ -1,24 +1,26 @@
 // The record a `--chunk I/N` run leaves beside its output (rigscope/chunk.h, docs/farm.md).
 // It is installed once over the parsed command line rather than in each command: every
-// per-frame command gets it alike, and options a command adds later become part of a chunk's
-// identity without anyone remembering to record them.
+// chunkable command gets it alike. The record's identity is the run layer's (chunk_identity,
+// from the job's options, as Python's): each command hands its resolved options' chunk_spec to
+// RunContext::chunk. An option a command adds later and chunk_identity lacks fails every chunk
+// run of it (covers_options), so no option is left out of the identity unnoticed.
 #include <algorithm>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/farm/chunk.h"
 #include "rigscope/core/error.h"
-#include "rigscope/io/output.h"
 #include "rigscope/run/chunk_run.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-// Options naming input files: their content is fingerprinted.
-const char* const kInputOptions[] = {"FILE", "--animation", "--rig", "--reference", "NEW"};
-// Options that differ between chunks of one run, or never change what is written.
-const char* const kNotIdentity[] = {"--chunk", "--output", "--junit", "--help"};
+// Options outside a run's identity: the chunk and the outputs' names differ between chunks of
+// one run, --threads never changes what is written, --help writes nothing, and the batch's
+// options are refused with --chunk.
+const char* const kNotIdentity[] = {"--chunk", "--output", "--junit", "--json",   "--html",   "--help",
+                                    "--threads", "--jobs", "--task",  "--summary", "--against"};
 
 std::string value_of(const CLI::App& cmd, const char* name) {
     const CLI::Option* o = cmd.get_option_no_throw(name);
@@ -35,48 +37,39 @@ bool chunk_spec_valid(const std::string& spec, int& index, int& count) {
     }
 }
 
-// The chunk's format, for chunk_refusal; empty when the command will name a bad one itself.
-std::string chunk_format(const CLI::App& cmd, const std::string& output) {
-    try {
-        return output_format(value_of(cmd, "--format"), output, cmd.get_name() == "rivet" ? "json" : "csv");
-    } catch (const Error&) {
-        return "";
+// Every option `cmd` offers is in the identity or named above: else chunk_identity lacks it.
+void covers_options(const CLI::App& cmd, const ChunkOptions& identity) {
+    for (const CLI::Option* o : cmd.get_options()) {
+        const std::string name = o->get_name();
+        if (std::find(std::begin(kNotIdentity), std::end(kNotIdentity), name) != std::end(kNotIdentity)) continue;
+        if (std::none_of(identity.begin(), identity.end(), [&](const auto& v) { return v.first == name; }))
+            throw internal_error(cmd.get_name() + " " + name + " is missing from its chunk identity (run/chunk_identity.cpp)");
     }
 }
 
 int run_chunk(const CLI::App& cmd, const Runner& inner, RunContext& ctx) {
     int index = 0, count = 1;
     if (!chunk_spec_valid(value_of(cmd, "--chunk"), index, count)) return inner(ctx);  // the command explains
-    ChunkSpec run;
-    run.command = cmd.get_name();
-    run.spec = value_of(cmd, "--chunk");
-    run.output = value_of(cmd, run.command == "check" ? "--junit" : "--output");
-    if (run.output.empty() || run.output == "-")
-        throw Error(kExitUsage, run.command == "check"
-                                    ? "check --chunk needs --junit FILE: merge joins the chunks' reports from the records beside them"
-                                    : "--chunk needs -o FILE: merge reads each chunk's file and the record written beside it");
-    for (const CLI::Option* o : cmd.get_options()) {
-        if (o->count() == 0) continue;
-        const std::string name = o->get_name();
-        if (std::find(std::begin(kNotIdentity), std::end(kNotIdentity), name) != std::end(kNotIdentity)) continue;
-        run.options.emplace_back(name, o->results());
-    }
-    if (const std::string format = chunk_format(cmd, run.output); !format.empty())
-        if (const std::string why = chunk_refusal(run.command, format, run.options); !why.empty()) throw Error(kExitUsage, why);
-    // Every value: diff's FILE... holds OLD and NEW (CLI11 fills it before NEW).
-    for (const char* name : kInputOptions)
-        if (const CLI::Option* o = cmd.get_option_no_throw(name); o && o->count() > 0)
-            for (const std::string& path : o->results())
-                if (!path.empty()) run.inputs.emplace_back(name, path);
+    bool asked = false, begun = false;
     ChunkRecord rec;
-    try {
-        rec = begin_chunk(run, RIGSCOPE_VERSION);
-    } catch (const Error& e) {
-        if (e.code() != kExitBadInput) throw;
-        return inner(ctx);  // an unreadable input: the command's own message says it best
-    }
+    ctx.begin_chunk = [&](const ChunkSpec& run) {
+        asked = true;
+        if (run.output.empty() || run.output == "-")
+            throw Error(kExitUsage, run.command == "check"
+                                        ? "check --chunk needs --junit FILE: merge joins the chunks' reports from the records beside them"
+                                        : "--chunk needs -o FILE: merge reads each chunk's file and the record written beside it");
+        covers_options(cmd, run.options);
+        try {
+            rec = begin_chunk(run, RIGSCOPE_VERSION);
+            begun = true;
+        } catch (const Error& e) {
+            if (e.code() != kExitBadInput) throw;
+            // An unreadable input: the job's own message says it best.
+        }
+    };
     const int rc = inner(ctx);
-    if (rc != kExitOk) return rc;
+    if (rc != kExitOk || (asked && !begun)) return rc;
+    if (!asked) throw internal_error(cmd.get_name() + " --chunk ran without its chunk record (RunContext::chunk)");
     finish_chunk(std::move(rec), ctx.chunk_state);
     return rc;
 }

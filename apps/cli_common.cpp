@@ -129,6 +129,12 @@ void check_parsed_paths(const CLI::App& cmd) {
     check_output_paths(outputs);
 }
 
+void print_text(const std::string& text) {
+    OutputFile out("-");
+    out.write(text);
+    out.commit();
+}
+
 Progress::Progress(std::size_t total, const char* what)
     : total_(total), what_(what), enabled_(spdlog::should_log(spdlog::level::info) && isatty(STDERR_FILENO)),
       start_(std::chrono::steady_clock::now()), last_(start_) {}

@@ -34,6 +34,9 @@ void add_weld_option(CLI::App* cmd, InputOptions& opt);
 void add_skinning_option(CLI::App* cmd, InputOptions& opt);
 void add_threads_option(CLI::App* cmd, InputOptions& opt);
 
+// `text` on stdout, as every command prints its report (an OutputFile "-").
+void print_text(const std::string& text);
+
 // Progress on stderr for long runs: only when stderr is a terminal and not quiet (-q sets the
 // log level to errors), and only once a run has taken more than a moment, so short runs print
 // nothing.

@@ -33,6 +33,7 @@ int run_check_command(CheckCommand& opt, RunContext& ctx) {
         return finish_batch(opt.batch, run_check_batch(opt.batch, opt.job));
     }
     opt.job.tension.input.file = opt.batch.inputs.front();
+    ctx.chunk(chunk_spec(opt.job));
     const CheckJobResult r = run_check(opt.job, terminal_progress("check"));
     // A chunk sees only its frames: its extremes go to the chunk record, and `merge` reports
     // over all chunks as one run would.

@@ -16,12 +16,13 @@ struct DeformCommand {
     BatchOptions batch;  // FILE... and the batch's options
 };
 
-int run_deform_command(DeformCommand cmd) {
+int run_deform_command(DeformCommand cmd, RunContext& ctx) {
     cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
     if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_deform_batch(cmd.batch, cmd.job));
     DeformJobOptions& opt = cmd.job;
     opt.input.file = cmd.batch.inputs.front();
     opt.format = output_format(opt.format, opt.out, "csv");
+    ctx.chunk(chunk_spec(opt));
     load_and_run_deform(opt, terminal_progress("deform"));
     return kExitOk;
 }
@@ -42,7 +43,7 @@ void add_deform_command(CLI::App& app, Runner& run) {
         ->check(CLI::IsMember({"csv", "json", "usda"}));
     cmd->add_option("--axes", opt->axes, "Positions in the file's axes ('file', default) or turned to glTF's Y-up ('y-up'); info says which the file has")
         ->check(CLI::IsMember({"file", "y-up"}));
-    cmd->callback([&run, command] { run = [command](RunContext&) { return run_deform_command(*command); }; });
+    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_deform_command(*command, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(1, add_deform_command);

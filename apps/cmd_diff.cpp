@@ -1,12 +1,12 @@
 // `rigscope diff OLD NEW`: two versions of a rig on the same motion, compared vertex by vertex
 // and frame by frame: how far each vertex moved, how its T changed, and under which joint. The
-// run is rigscope/run/diff_run.h; this file holds the options and the exit codes.
+// job is rigscope/run/diff_run.h, which writes -o and --junit; this file holds the options, the
+// report on stdout and the exit codes.
 #include <memory>
 
 #include "batch_command.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
-#include "rigscope/farm/diff_chunk.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/diff_run.h"
 #include "tension_setup.h"
@@ -16,8 +16,7 @@ namespace rigscope::cli {
 namespace {
 
 struct DiffCommand {
-    DiffOptions diff;  // diff.junit: --junit; diff.format: --format, resolved from -o for one pair
-    std::string out;
+    DiffOptions diff;  // diff.out, diff.junit: -o, --junit; diff.format: --format, resolved from -o for one pair
     std::string against;  // --against DIR: every input is an OLD, its NEW the same relpath there
     BatchOptions batch;   // FILE... (OLD NEW, OLD... with --against, or @pairs.txt) and the batch's options
 };
@@ -30,52 +29,28 @@ bool is_diff_batch(const DiffCommand& opt, const std::vector<std::string>& args)
     return is_batch(one) || args[1].empty() || args[1][0] == '@';
 }
 
-int run_diff(DiffCommand& opt, RunContext& ctx) {
+int run_diff_command(DiffCommand& opt, RunContext& ctx) {
     // CLI11 fills FILE... first: NEW holds a value only when it split them.
     std::vector<std::string> args = opt.batch.inputs;
     if (!opt.diff.new_file.empty()) args.push_back(opt.diff.new_file);
     if (is_diff_batch(opt, args)) {
         opt.batch.inputs = args;
         opt.batch.junit = opt.diff.junit;
-        opt.batch.output = opt.out == "-" ? "" : opt.out;
-        if (opt.out == "-" || is_stdout_path(opt.out))
-            throw Error(kExitUsage, "diff of several pairs: -o " + opt.out + " cannot hold one output per pair; name a file with a placeholder");
-        DiffOptions pair = opt.diff;  // a batch's outputs are its own (BatchOptions)
-        pair.junit.clear();
-        pair.format.clear();
-        DiffBatchOptions d{pair, opt.against, opt.diff.format};
-        return finish_batch(opt.batch, run_diff_batch(opt.batch, d));
+        opt.batch.output = opt.diff.out == "-" ? "" : opt.diff.out;
+        return finish_batch(opt.batch, run_diff_batch(opt.batch, DiffBatchOptions{opt.diff, opt.against, opt.diff.format}));
     }
     opt.diff.input.file = args[0];
     opt.diff.new_file = args[1];
-    opt.diff.format = opt.out.empty() ? "" : output_format(opt.diff.format, opt.out, "csv");
-    opt.diff.validate();
-    const std::string& format = opt.diff.format;
+    opt.diff.format = opt.diff.out.empty() ? "" : output_format(opt.diff.format, opt.diff.out, "csv");
+    ctx.chunk(chunk_spec(opt.diff));
     const bool chunked = !opt.diff.input.chunk.empty();
-
-    const DiffResult r = rigscope::run_diff(opt.diff, terminal_progress("diff"));
-    std::unique_ptr<OutputFile> out = opt.out.empty() ? nullptr : std::make_unique<OutputFile>(opt.out, r.paths);
-    std::unique_ptr<OutputFile> junit = opt.diff.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.diff.junit, r.paths);
-    if (format == "csv") write_diff_csv(r, *out);
-    if (format == "json") write_diff_json(r, *out);
-    if (format == "gltf") write_diff_gltf(r, *out);
-    if (chunked)
-        for (auto& state : diff_chunk_state(r.limits, r.run, r.extremes, r.frame_maxima)) ctx.chunk_state.push_back(std::move(state));
-    const CheckOutcome& outcome = r.verdict;
-    if (out) out->finish();
-    if (junit) {
-        junit->write(outcome.junit);
-        junit->finish();
-    }
-    if (!(out && is_stdout_path(opt.out))) {
-        OutputFile report("-");
-        report.write(outcome.report);
-        report.commit();
-    }
-    if (out) out->commit();
-    if (junit) junit->commit();
+    // Validated, run, and the per-vertex file and the JUnit report written by the job.
+    const DiffResult r = run_and_write_diff(opt.diff, terminal_progress("diff"));
+    if (chunked) ctx.chunk_state = diff_chunk_state(r);
+    // The report on stdout unless the per-vertex output took it.
+    if (opt.diff.out.empty() || !is_stdout_path(opt.diff.out)) print_text(r.verdict.report);
     // A chunk's verdict is partial (merge gives the run's).
-    return outcome.failed && !chunked ? kExitCheckFailed : kExitOk;
+    return r.verdict.failed && !chunked ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace
@@ -106,10 +81,10 @@ void add_diff_command(CLI::App& app, Runner& run) {
         ->check(non_negative_number());
     cmd->add_option("--junit", d.junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
     cmd->add_option("--worst", d.worst, "How many of the worst vertices and frames to list (default 10)")->check(positive_number());
-    cmd->add_option("-o,--output", opt->out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
+    cmd->add_option("-o,--output", d.out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
     cmd->add_option("--format", d.format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
-    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff(*opt, ctx); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff_command(*opt, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(8, add_diff_command);

@@ -12,8 +12,9 @@ namespace rigscope::cli {
 
 namespace {
 
-int run_drive_command(DriveJobOptions opt) {
+int run_drive_command(DriveJobOptions opt, RunContext& ctx) {
     opt.format = output_format(opt.format, opt.out, "csv");
+    ctx.chunk(chunk_spec(opt));
     load_and_run_drive(opt, terminal_progress("drive"));
     return kExitOk;
 }
@@ -28,7 +29,7 @@ void add_drive_command(CLI::App& app, Runner& run) {
     cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json, .glb) or - for stdout");
     cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "gltf"}));
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_drive_command(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_drive_command(*opt, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(5, add_drive_command);

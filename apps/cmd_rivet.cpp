@@ -6,9 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"
-#include "rigscope/io/rivet_report.h"
 #include "rigscope/run/rivet_run.h"
 
 namespace rigscope::cli {
@@ -16,16 +14,14 @@ namespace rigscope::cli {
 namespace {
 
 // The writers of what the rivet job returns; nothing here fits, bakes or judges.
-int write_fit(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r) {
-    // Checked (not an input, folder writable) before anything is written.
+int write_rivet(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r) {
+    // Checked (not an input, folder writable) before anything is written (a bake has no --junit).
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
     OutputFile out(opt.out, in.paths);
-    if (opt.format == "gltf") {
-        write_glb(rivet_output_scene(opt, in, r), {}, out);
-    } else if (opt.format == "csv") {
-        write_fit_csv(out.buffer(), in.scene, r.rivets, r.diagonal);
-    } else {
-        write_fit_json(out.buffer(), run_info(in, opt.input.file), r.mesh, r.rivets);
+    write_rivet_output(opt, in, r, out);
+    if (opt.bake) {
+        out.commit();
+        return kExitOk;
     }
     // Both written in full before either takes its name: no half of the output on failure.
     out.finish();
@@ -39,34 +35,18 @@ int write_fit(const RivetJobOptions& opt, const Input& in, const RivetJobResult&
     // --max-fit-error, a fit that poor is still said (the rivet drifts off its vertex so much).
     if (r.judged) {
         if (is_stdout_path(opt.out)) std::fputs(r.verdict.report.c_str(), stderr);
-        else {
-            OutputFile text("-");
-            text.write(r.verdict.report);
-            text.commit();
-        }
+        else print_text(r.verdict.report);
     } else if (!r.verdict.warning.empty()) {
         spdlog::warn("{}: {} (--max-fit-error R makes this a failure)", opt.input.file, r.verdict.warning);
     }
     return r.judged && r.verdict.failed ? kExitCheckFailed : kExitOk;
 }
 
-int write_bake(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r) {
-    OutputFile out(opt.out, in.paths);
-    if (opt.format == "gltf") {
-        write_glb(rivet_output_scene(opt, in, r), {}, out);
-    } else if (opt.format == "csv") {
-        write_bake_csv(out, run_info(in, opt.input.file), r.vertices, r.frames);
-    } else {
-        write_bake_json(out, run_info(in, opt.input.file), r.mesh, r.vertices, r.frames);
-    }
-    out.commit();
-    return kExitOk;
-}
-
-int run_rivet_command(RivetJobOptions opt) {
+int run_rivet_command(RivetJobOptions opt, RunContext& ctx) {
     opt.format = output_format(opt.format, opt.out, "json");
+    ctx.chunk(chunk_spec(opt));
     const RivetJobLoaded l = load_and_run_rivet(opt, terminal_progress("rivet"));
-    return opt.bake ? write_bake(opt, l.input, l.result) : write_fit(opt, l.input, l.result);
+    return write_rivet(opt, l.input, l.result);
 }
 
 }  // namespace
@@ -88,7 +68,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
                     "Fail (exit 1) where a fit's max error passes this share of the mesh's diagonal (default: warn past 0.01)")
         ->check(positive_number());
     cmd->add_option("--junit", opt->junit, "With --max-fit-error: also write the verdict as a JUnit XML report here");
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_rivet_command(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_rivet_command(*opt, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(4, add_rivet_command);

@@ -22,6 +22,7 @@ int run_tension_command(TensionCommand cmd, RunContext& ctx) {
     TensionJobOptions& opt = cmd.job;
     opt.tension.input.file = cmd.batch.inputs.front();
     opt.format = output_format(opt.format, opt.out, "csv");
+    ctx.chunk(chunk_spec(opt));
     TensionJobResult r = load_and_run_tension(opt, terminal_progress("tension"), terminal_progress("tension (range)"));
     for (auto& s : r.chunk_state) ctx.chunk_state.push_back(std::move(s));
     return kExitOk;

@@ -8,11 +8,20 @@
 #include <utility>
 #include <vector>
 
+#include "rigscope/run/chunk_run.h"
+
 namespace rigscope::cli {
 
-// What a command leaves for the layers wrapping it (a chunk run's record): the state merge
-// needs, keyed by kind. Passed down rather than kept in a global, so nothing outlives the run.
+// What a command and the layers wrapping it (a chunk run's record, chunk_option.cpp) pass each
+// other. Passed down rather than kept in a global, so nothing outlives the run.
 struct RunContext {
+    // With --chunk: begins the chunk's record. A chunkable command calls chunk() once its job's
+    // options are resolved and before the job runs, with the run layer's chunk_spec of them.
+    std::function<void(const ChunkSpec&)> begin_chunk;
+    void chunk(const ChunkSpec& spec) {
+        if (begin_chunk) begin_chunk(spec);
+    }
+    // The state merge needs, keyed by kind.
     std::vector<std::pair<std::string, std::string>> chunk_state;
 };
 

@@ -94,47 +94,6 @@ struct SessionCalls {
         return t;
     }
 
-    // What defines a check run, by the CLI's option names: the chunks of one run have equal
-    // lists (merge refuses others). Every option is listed, defaults too.
-    static ChunkOptions identity(const Session& s, const CheckJobOptions& opt) {
-        ChunkOptions o;
-        auto text = [&](const char* name, const std::string& v) { o.emplace_back(name, std::vector<std::string>{v}); };
-        auto number = [&](const char* name, double v) {
-            std::string t;
-            append_number(t, v);
-            text(name, t);
-        };
-        const InputOptions& in = s.opt_;
-        const TensionOptions& t = opt.tension;
-        text("FILE", in.file);
-        for (auto [name, v] : {std::pair{"--clip", &in.clip}, {"--animation", &in.animation}, {"--rig", &in.rig}, {"--mesh", &in.mesh},
-                               {"--weld", &in.weld}, {"--retarget", &in.retarget}, {"--joints", &in.joints},
-                               {"--cache", &in.cache}, {"--skinning", &in.skinning},
-                               {"--frames", &t.input.frames}, {"--reference", &t.reference}, {"--measure", &t.measure},
-                               {"--smooth-weights", &t.smooth_weights}})
-            text(name, *v);
-        for (auto [name, v] : {std::pair{"--fps", in.fps}, {"--max-memory", in.max_memory_mib}, {"--rom-angle", in.rom_options.angle_deg},
-                               {"--falloff", t.params.falloff}, {"--stretch-area", t.params.stretch_area},
-                               {"--compress-area", t.params.compress_area}, {"--weight-limit", t.params.weight_limit},
-                               {"--smooth-k", t.params.smooth_k}})
-            number(name, v);
-        number("--rom-frames", in.rom_options.frames_per_sweep);
-        number("--smooth", t.smooth);
-        number("--worst", opt.worst);
-        text("--rom", in.rom ? "true" : "false");
-        text("--reference-frame", t.reference_frame ? std::to_string(*t.reference_frame) : "");
-        // As given or not: an explicit --reference-match index warns where the default refuses.
-        text("--reference-match", t.reference_match.value_or(""));
-        if (t.reference_scale) number("--reference-scale", *t.reference_scale);
-        else text("--reference-scale", "");
-        for (auto [name, v] : {std::pair{"--max-stretch", opt.max_stretch},
-                               {"--max-compress", opt.max_compress},
-                               {"--max-lambda", opt.max_lambda},
-                               {"--min-lambda", opt.min_lambda}})
-            if (v) number(name, *v);
-        return o;
-    }
-
     static CheckResult check(Session& s, CheckJobOptions opt, const std::string& junit, const py::object& progress) {
         const CheckRunInfo info = start_run_info();
         const auto started = std::chrono::steady_clock::now();
@@ -145,14 +104,11 @@ struct SessionCalls {
         const bool chunked = !opt.tension.input.chunk.empty();
         if (chunked && junit.empty())
             throw Error(kExitUsage, "check with chunk= needs junit=FILE: merge joins the chunks' reports from the records beside them");
+        // The identity is the run layer's, from the job's options (chunk_identity), as the
+        // CLI's: either front end's chunks merge with the other's.
+        opt.junit = junit;
         ChunkRecord record;
-        if (chunked) {
-            ChunkSpec run{"check", opt.tension.input.chunk, junit, identity(s, opt), {}};
-            for (auto [name, path] : {std::pair{"FILE", &s.opt_.file}, {"--animation", &s.opt_.animation}, {"--rig", &s.opt_.rig},
-                                      {"--reference", &opt.tension.reference}})
-                if (!path->empty()) run.inputs.emplace_back(name, *path);
-            record = begin_chunk(run, RIGSCOPE_VERSION);
-        }
+        if (chunked) record = begin_chunk(chunk_spec(opt), RIGSCOPE_VERSION);
         Scope scope(s, opt.tension.input.frames, opt.tension.input.chunk);
         CheckJobResult r;
         {

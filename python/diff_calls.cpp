@@ -1,5 +1,7 @@
 // rigscope.diff(old, new, ...): the run layer's diff (rigscope/run/diff_run.h) with the CLI's
-// option names and defaults; the summary is the CLI's JSON "summary", parsed.
+// option names and defaults; the summary is the CLI's JSON "summary", parsed. output= writes the
+// CLI's per-vertex file (-o); a chunk needs one, as `diff --chunk` needs -o FILE: merge joins
+// the chunks' files, and the record beside each (its identity the run layer's, as the CLI's).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -8,8 +10,11 @@
 #include <utility>
 
 #include "arrays.h"
+#include "path_args.h"
 #include "progress.h"
 #include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/chunk_run.h"
 #include "rigscope/run/diff_run.h"
 
 namespace rigscope_python {
@@ -27,7 +32,8 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
                 const std::optional<double>& fps, bool weld, const std::string& match, const std::optional<double>& match_tolerance,
                 const std::optional<std::string>& align, const std::optional<long>& frame_offset, const std::optional<double>& max_displacement,
                 const std::optional<double>& max_t_change, int worst, bool rom, const std::optional<std::string>& joints, double rom_angle,
-                int rom_frames, double max_memory, bool allow_outside_uris, unsigned threads, const py::object& progress) {
+                int rom_frames, double max_memory, bool allow_outside_uris, unsigned threads, const std::optional<std::string>& output,
+                const std::optional<std::string>& format, const py::object& progress) {
     DiffOptions o;
     o.input.file = old_file;
     o.new_file = new_file;
@@ -55,13 +61,24 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
     o.max_displacement = max_displacement;
     o.max_t_change = max_t_change;
     o.worst = worst;
+    o.out = given(output, "output=");
+    if (format && o.out.empty()) throw Error(kExitUsage, "format= is output='s format: give output=FILE");
+    if (!o.out.empty()) o.format = output_format(format.value_or(""), o.out, "csv");
     o.validate();
+    const bool chunked = !o.input.chunk.empty();
+    if (chunked && (o.out.empty() || is_stdout_path(o.out)))
+        throw Error(kExitUsage, "diff with chunk= needs output=FILE: merge joins the chunks' files from the records beside them");
+    // A chunk's record is begun before its run (a stale one removed) and written after its
+    // output, as the CLI's (run/chunk_run.h).
+    ChunkRecord record;
+    if (chunked) record = begin_chunk(chunk_spec(o), RIGSCOPE_VERSION);
 
     DiffResult r;
     {
         const FrameProgress each = python_progress(progress);
         py::gil_scoped_release release;
-        r = run_diff(o, each);
+        r = run_and_write_diff(o, each);  // and output=, as the CLI's -o
+        if (chunked) finish_chunk(std::move(record), diff_chunk_state(r));
     }
     const CheckOutcome& outcome = r.verdict;
     py::dict meshes;
@@ -99,9 +116,10 @@ void add_diff_calls(py::module_& m) {
           py::arg("frame_offset") = py::none(), py::arg("max_displacement") = py::none(), py::arg("max_t_change") = py::none(),
           py::arg("worst") = DiffOptions{}.worst, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = RomOptions{}.angle_deg,
           py::arg("rom_frames") = RomOptions{}.frames_per_sweep, py::arg("max_memory") = InputOptions{}.max_memory_mib, py::arg("allow_outside_uris") = false, py::arg("threads") = 0u,
-          py::arg("progress") = py::none(),
+          py::arg("output") = py::none(), py::arg("format") = py::none(), py::arg("progress") = py::none(),
           "`rigscope diff OLD NEW` with the CLI's options: per mesh displacement and t_change as float32 (frames, vertices), "
-          "vertex/new_vertex (the file vertices each column stands for), the summary (the CLI's JSON summary) and passed");
+          "vertex/new_vertex (the file vertices each column stands for), the summary (the CLI's JSON summary) and passed; "
+          "output= also writes the CLI's -o file (csv, json or gltf by its extension, or format=), which chunk= needs");
 }
 
 }  // namespace rigscope_python

@@ -220,6 +220,8 @@ def diff(
     max_memory: float = 8192.0,
     allow_outside_uris: bool = False,
     threads: int = 0,
+    output: Optional[PathArg] = None,  # the CLI's -o file; chunk= needs one
+    format: Optional[str] = None,  # "csv", "json" or "gltf" (default: from output's extension, else csv)
     progress: Progress = None,
 ) -> DiffResult: ...
 

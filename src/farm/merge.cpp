@@ -26,7 +26,8 @@ std::string name_of(const ChunkRecord& r) {
 std::string join_values(const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
-    return s.empty() ? "(set)" : "'" + s + "'";
+    // No value: an option whose unset state means "none" (run/chunk_run.h, chunk_identity).
+    return v.empty() ? "not given" : "'" + s + "'";
 }
 
 // Records of a per-frame pattern: PATTERN.chunk-I.json in its folder.

@@ -370,12 +370,25 @@ BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& de
 }
 
 BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff) {
+    // diff.diff.out is -o as given (the CLI's; the batch writes opt.output, its pattern).
+    if (diff.diff.out == "-" || is_stdout_path(diff.diff.out))
+        throw Error(kExitUsage, "diff of several pairs: -o " + diff.diff.out + " cannot hold one output per pair; name a file with a placeholder");
     if (!diff.diff.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one pair's frames: a batch splits its pairs with --task I/N");
     // The format of each pair's -o, by the rule of `rigscope diff OLD NEW -o NAME`.
     auto format_of = [&](const std::string& out) {
         const std::string format = output_format(diff.format, out, "csv");
         if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
         return format;
+    };
+    // A pair's job: a batch's outputs are its own (BatchOptions), each pair's by its placeholders.
+    auto pair_job = [&](const BatchInput& in) {
+        DiffOptions job = diff.diff;
+        job.out.clear();
+        job.junit.clear();
+        job.format.clear();
+        job.input.file = in.path;
+        job.new_file = in.partner;
+        return job;
     };
     return run_batch(
         opt, "diff",
@@ -384,18 +397,14 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
             std::error_code ec;
             if (!diff.against.empty() && !std::filesystem::exists(in.partner, ec))
                 throw bad_input(in.path, "no partner under " + diff.against + " (" + in.partner + " does not exist)");
-            DiffOptions job = diff.diff;
-            job.input.file = in.path;
-            job.new_file = in.partner;
+            DiffOptions job = pair_job(in);
             job.input.threads = threads_per_file(opt, diff.diff.input.threads);
             const DiffResult result = run_diff(job);
             if (!opt.output.empty()) {
                 const std::string out = expand_placeholders(opt.output, in);
                 const std::string format = format_of(out);
                 OutputFile file(out, result.paths);
-                if (format == "csv") write_diff_csv(result, file);
-                if (format == "json") write_diff_json(result, file);
-                if (format == "gltf") write_diff_gltf(result, file);
+                write_diff_output(result, format, file);
                 file.commit();
             }
             f.report = result.verdict.report;
@@ -406,10 +415,7 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
             for (const DiffMeshResult& m : result.meshes) f.row.vertices += m.vertex.size();
         },
         [&](const BatchInput& in) {
-            DiffOptions job = diff.diff;
-            job.input.file = in.path;
-            job.new_file = in.partner;
-            job.validate();
+            pair_job(in).validate();
             if (!opt.output.empty()) format_of(expand_placeholders(opt.output, in));
         },
         [&] { return expand_diff_pairs(opt.inputs, diff.against, &std::cin); });

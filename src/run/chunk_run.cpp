@@ -1,6 +1,5 @@
 #include "rigscope/run/chunk_run.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unistd.h>
@@ -13,10 +12,6 @@ namespace rigscope {
 
 namespace {
 
-bool given(const ChunkOptions& options, const char* name) {
-    return std::any_of(options.begin(), options.end(), [&](const auto& o) { return o.first == name; });
-}
-
 std::vector<std::string> input_paths(const ChunkRecord& r) {
     std::vector<std::string> paths;
     for (const InputFingerprint& f : r.inputs) paths.push_back(f.path);
@@ -25,19 +20,8 @@ std::vector<std::string> input_paths(const ChunkRecord& r) {
 
 }  // namespace
 
-std::string chunk_refusal(const std::string& command, const std::string& format, const ChunkOptions& options) {
-    if (command == "tension" && given(options, "--bake-max"))
-        return "--bake-max colours each vertex by its maximum over all frames: run it without --chunk";
-    if (command == "tension" && format == "gltf" && given(options, "--auto-range"))
-        return "--auto-range colours glTF frames by the range of all frames, which a chunk does not see: chunk CSV or JSON "
-               "(merge applies the range), or run glTF without --chunk";
-    if (command == "diff" && format == "gltf")
-        return "diff glTF colours each vertex by its largest displacement over all frames: run it without --chunk";
-    if (command == "drive" && format == "gltf") return "drive --format gltf bakes one animation over all frames: run it without --chunk";
-    return "";
-}
-
 ChunkRecord begin_chunk(const ChunkSpec& run, const std::string& version) {
+    if (!run.refusal.empty()) throw Error(kExitUsage, run.refusal);
     ChunkRecord rec;
     rec.version = version;
     rec.command = run.command;

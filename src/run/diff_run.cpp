@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 
 #include "diff_pairing.h"
 #include "rigscope/core/axes.h"
@@ -10,6 +11,7 @@
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/core/vertex_match.h"
+#include "rigscope/farm/diff_chunk.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/tension_run.h"
 
@@ -265,6 +267,35 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     r.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     r.verdict = diff_outcome(r.limits, r.run, r.extremes, r.frame_maxima);
     return r;
+}
+
+DiffResult run_and_write_diff(const DiffOptions& opt, const FrameProgress& progress) {
+    DiffResult r = run_diff(opt, progress);
+    // Both checked (not an input, folder writable) before either is written.
+    std::unique_ptr<OutputFile> out = opt.out.empty() ? nullptr : std::make_unique<OutputFile>(opt.out, r.paths);
+    std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, r.paths);
+    if (out) {
+        write_diff_output(r, opt.format, *out);
+        out->finish();
+    }
+    if (junit) {
+        junit->write(r.verdict.junit);
+        junit->finish();
+    }
+    if (out) out->commit();
+    if (junit) junit->commit();
+    return r;
+}
+
+std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffResult& r) {
+    return diff_chunk_state(r.limits, r.run, r.extremes, r.frame_maxima);
+}
+
+void write_diff_output(const DiffResult& result, const std::string& format, OutputFile& out) {
+    if (format == "csv") write_diff_csv(result, out);
+    else if (format == "json") write_diff_json(result, out);
+    else if (format == "gltf") write_diff_gltf(result, out);
+    else throw internal_error("diff output format '" + format + "'");
 }
 
 }  // namespace rigscope

@@ -42,7 +42,8 @@ void check_frame_files(const std::vector<ChunkRecord>& chunks) {
     text("--weld", opt.weld);
     text("--rig", opt.rig);
     text("--joints", opt.joints);
-    opt.rom = option(r, "--rom") != nullptr;
+    // The record's identity (run/chunk_identity.cpp): flags true or false, "none" without a value.
+    opt.rom = option(r, "--rom") && option(r, "--rom")->front() == "true";
     if (const auto* v = option(r, "--rom-angle")) opt.rom_options.angle_deg = std::stod(v->front());
     if (const auto* v = option(r, "--rom-frames")) opt.rom_options.frames_per_sweep = std::stoi(v->front());
     if (const auto* v = option(r, "--fps")) opt.fps = std::stod(v->front());

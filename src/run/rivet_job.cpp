@@ -8,7 +8,9 @@
 #include "rigscope/core/error.h"
 #include "rigscope/core/vertex_list.h"
 #include "rigscope/core/vertex_match.h"
+#include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"
+#include "rigscope/io/rivet_report.h"
 #include "rigscope/io/rivet_verdict.h"
 #include "rigscope/run/rivet_run.h"
 
@@ -71,6 +73,14 @@ Scene rivet_output_scene(const RivetJobOptions& opt, const Input& in, const Rive
     else
         for (const RivetResult& v : r.rivets) add_rivet_nodes(scene, v.vertex, v.joint, v.fit);
     return scene;
+}
+
+void write_rivet_output(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r, OutputFile& out) {
+    if (opt.format == "gltf") write_glb(rivet_output_scene(opt, in, r), {}, out);
+    else if (opt.bake && opt.format == "csv") write_bake_csv(out, run_info(in, opt.input.file), r.vertices, r.frames);
+    else if (opt.bake) write_bake_json(out, run_info(in, opt.input.file), r.mesh, r.vertices, r.frames);
+    else if (opt.format == "csv") write_fit_csv(out.buffer(), in.scene, r.rivets, r.diagonal);
+    else write_fit_json(out.buffer(), run_info(in, opt.input.file), r.mesh, r.rivets);
 }
 
 }  // namespace rigscope

@@ -157,7 +157,25 @@ check "duplicate named" -- one_line_naming "chunk 1/4 given 2 times"
 
 "$RIGSCOPE" -q tension "$BEND" --falloff 2 --chunk 3/4 -o "$WORK/c_3.csv"
 expect 5 "chunk of other parameters" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 4 csv)
-check "other parameters named" -- one_line_naming "option --falloff '2' vs not given"
+check "other parameters named" -- one_line_naming "option --falloff '2' vs '1'"
+
+# A chunk's identity holds the values its options parse to (run/chunk_identity.cpp), defaults
+# too: a value typed two ways (0.5, 0.50; 2, 2.0), or a default given or not, is one run.
+"$RIGSCOPE" -q tension "$BEND" --stretch-area 0.5 --falloff 2 -o "$WORK/single.csv"
+rm -f "$WORK"/c_*
+"$RIGSCOPE" -q tension "$BEND" --stretch-area 0.5 --falloff 2 --chunk 0/3 -o "$WORK/c_0.csv"
+"$RIGSCOPE" -q tension "$BEND" --stretch-area 0.50 --falloff 2.0 --chunk 1/3 -o "$WORK/c_1.csv"
+"$RIGSCOPE" -q tension "$BEND" --stretch-area .5 --falloff 2 --weight-limit 1 --chunk 2/3 -o "$WORK/c_2.csv"
+expect 0 "chunks typing one value two ways, or giving a default, merge" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 3 csv)
+check "chunks typing one value two ways: merged CSV is one run's" -- cmp -s "$WORK/single.csv" "$WORK/merged.csv"
+"$RIGSCOPE" -q check "$BEND" --max-stretch 0.8 >"$WORK/single.txt"
+want=$?
+rm -f "$WORK"/c_*
+"$RIGSCOPE" -q check "$BEND" --max-stretch 0.8 --chunk 0/2 --junit "$WORK/c_0.xml" >/dev/null
+"$RIGSCOPE" -q check "$BEND" --max-stretch 0.80 --worst 10 --chunk 1/2 --junit "$WORK/c_1.xml" >/dev/null
+expect "$want" "check chunks of --max-stretch 0.8 and 0.80 merge" -- "$RIGSCOPE" merge "$WORK/merged.xml" $(chunk_list 2 xml)
+check "check chunks of 0.8 and 0.80: the run's report" -- cmp -s "$WORK/single.txt" "$WORK/out"
+chunks 4 csv tension "$BEND"
 
 "$RIGSCOPE" -q tension "$BEND" --chunk 3/5 -o "$WORK/c_3.csv"
 expect 5 "chunk of another split" -- "$RIGSCOPE" merge "$WORK/merged.csv" $(chunk_list 4 csv)

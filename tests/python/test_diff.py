@@ -51,9 +51,30 @@ def test_a_chunk_is_the_cli_chunk(cli, tmp_path):
     out = tmp_path / "c.json"
     cli("diff", BC_GLB, BC_FBX, "--match", "position", "--align", "start", "--chunk", "1/3", "-o", out)
     want = json.loads(out.read_text())
-    got = rigscope.diff(str(BC_GLB), str(BC_FBX), match="position", align="start", chunk=(1, 3))
+    got = rigscope.diff(str(BC_GLB), str(BC_FBX), match="position", align="start", chunk=(1, 3), output=tmp_path / "py.json")
     assert got.summary == want["summary"]
     assert got.frames == [f["frame"] for f in want["frames"]] and len(got.frames) == 30
+    # The file and the record are the CLI's: the same bytes, the same identity and inputs.
+    assert (tmp_path / "py.json").read_bytes() == out.read_bytes()
+    py_rec = json.loads((tmp_path / "py.json.chunk.json").read_text())
+    cli_rec = json.loads((tmp_path / "c.json.chunk.json").read_text())
+    assert py_rec["options"] == cli_rec["options"] and py_rec["inputs"] == cli_rec["inputs"]
+    assert py_rec["chunk"] == cli_rec["chunk"] == {"index": 1, "count": 3}
+
+
+def test_output_writes_the_cli_file_and_a_chunk_needs_one(cli, tmp_path):
+    args = ("--match", "position", "--align", "start", "--frames", "1..91:10")
+    cli("diff", BC_GLB, BC_FBX, *args, "-o", tmp_path / "cli.csv")
+    rigscope.diff(BC_GLB, BC_FBX, match="position", align="start", frames="1..91:10", output=tmp_path / "py.txt", format="csv")
+    assert (tmp_path / "py.txt").read_bytes() == (tmp_path / "cli.csv").read_bytes()
+    with pytest.raises(rigscope.BadValueError, match="chunk= needs output=FILE"):
+        rigscope.diff(str(BC_GLB), str(BC_FBX), match="position", align="start", chunk=(0, 2))
+    with pytest.raises(rigscope.BadValueError, match="format= is output='s format"):
+        rigscope.diff(str(BC_GLB), str(BC_FBX), match="position", align="start", format="json")
+    # A glTF colours by the largest displacement over all frames, which a chunk does not see.
+    with pytest.raises(rigscope.BadValueError, match="run it without --chunk"):
+        rigscope.diff(str(BC_GLB), str(BC_FBX), match="position", align="start", chunk=(0, 2), output=tmp_path / "d.glb")
+    assert not (tmp_path / "d.glb").exists()
 
 
 def test_limits_and_refusals():

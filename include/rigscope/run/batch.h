@@ -188,7 +188,7 @@ BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& de
 // its per-vertex output in -o by placeholder if given (csv, json or gltf by --format or name).
 // The row: pass or fail by diff's verdict, frames, meshes and compared vertices.
 struct DiffBatchOptions {
-    DiffOptions diff;
+    DiffOptions diff;     // diff.out, diff.junit and diff.format: the CLI's as given (a batch writes its own)
     std::string against;  // --against DIR; empty: the inputs are one @pairs list
     std::string format;   // diff's --format ("" by -o's name)
 };

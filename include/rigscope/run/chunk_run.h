@@ -11,12 +11,29 @@
 
 namespace rigscope {
 
+struct TensionJobOptions;
+struct CheckJobOptions;
+struct DiffOptions;
+struct DeformJobOptions;
+struct DriveJobOptions;
+struct RivetJobOptions;
+
 // The options that define a run, by their CLI names, in order: chunks of one run have equal lists.
 using ChunkOptions = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
-// Why a `command` writing `format` with `options` cannot be split into chunks and merged
-// again; empty when it can.
-std::string chunk_refusal(const std::string& command, const std::string& format, const ChunkOptions& options);
+// A run's identity, computed from its job's options (chunk_identity.cpp), so that the CLI and
+// Python give one list for one run and either front end's chunks merge with the other's. Every
+// option that shapes what the run writes is listed, defaults too, in one order, by its CLI name:
+// numbers as their shortest round-trip text (0.5 and 0.50 are one value), flags as true or
+// false, and an option whose unset state means "none" (an empty path or list, an optional not
+// given) without a value. Left out: --chunk, the outputs' names (they differ between chunks)
+// and --threads (the output is the same for any count).
+ChunkOptions chunk_identity(const TensionJobOptions& opt);
+ChunkOptions chunk_identity(const CheckJobOptions& opt);
+ChunkOptions chunk_identity(const DiffOptions& opt);
+ChunkOptions chunk_identity(const DeformJobOptions& opt);
+ChunkOptions chunk_identity(const DriveJobOptions& opt);
+ChunkOptions chunk_identity(const RivetJobOptions& opt);
 
 struct ChunkSpec {
     std::string command;
@@ -24,11 +41,23 @@ struct ChunkSpec {
     std::string output;  // the chunk's file (check: its JUnit report)
     ChunkOptions options;
     std::vector<std::pair<std::string, std::string>> inputs;  // (option, path): fingerprinted
+    // Why this run cannot be split into chunks and merged again (a run over all frames is
+    // needed); empty when it can.
+    std::string refusal;
 };
+
+// A chunk of each job as a ChunkSpec: its command, --chunk, output (check: opt.junit; diff:
+// opt.out), identity, input files (FILE, NEW, --animation, --rig, --reference) and refusal.
+ChunkSpec chunk_spec(const TensionJobOptions& opt);
+ChunkSpec chunk_spec(const CheckJobOptions& opt);
+ChunkSpec chunk_spec(const DiffOptions& opt);
+ChunkSpec chunk_spec(const DeformJobOptions& opt);
+ChunkSpec chunk_spec(const DriveJobOptions& opt);
+ChunkSpec chunk_spec(const RivetJobOptions& opt);
 
 // Before the run: the record for `run` (inputs fingerprinted) with a stale record at its path
 // removed, so that a failing run leaves none to vouch for an old output. Throws Error: exit 2
-// for a bad spec or a record path that is an input, 3 for an unreadable input, 4 when the old
+// for a run that cannot be chunked (run.refusal), a bad spec or a record path that is an input, 3 for an unreadable input, 4 when the old
 // record cannot be removed.
 ChunkRecord begin_chunk(const ChunkSpec& run, const std::string& version);
 

@@ -5,6 +5,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "rigscope/io/diff_output.h"
 #include "rigscope/run/input.h"
@@ -25,8 +27,10 @@ struct DiffOptions {
     std::optional<long> frame_offset;       // OLD frame f is NEW frame f + frame_offset (unset: 0)
     std::optional<double> max_displacement, max_t_change;  // limits, each where given
     int worst = 10;
-    // What the caller writes, judged with the rest: the per-vertex output's format (the CLI
-    // resolves it from -o; "" for none) and --junit's path ("" for none). run_diff writes neither.
+    // What the caller writes, judged with the rest: the per-vertex output's path (-o; "" for
+    // none) and format (the CLI resolves it from -o; "" for none), and --junit's path ("" for
+    // none). run_diff writes none of them (write_diff_output does the first).
+    std::string out;
     std::string format;
     std::string junit;
 
@@ -41,5 +45,18 @@ struct DiffOptions {
 // do not fit (a mesh in one file only, vertices without a partner, frames NEW lacks), exit 3 when
 // the run would hold more than --max-memory.
 DiffResult run_diff(const DiffOptions& options, const FrameProgress& progress = {});
+
+// The per-vertex output in `format` (csv, json or gltf; io/diff_output.h), as `diff -o` and
+// Python's diff(output=) write it.
+void write_diff_output(const DiffResult& result, const std::string& format, OutputFile& out);
+
+// run_diff, then options.out (in options.format) and options.junit (the verdict's JUnit report)
+// written, each in full before either takes its name: `diff -o FILE --junit FILE` and Python's
+// diff(output=).
+DiffResult run_and_write_diff(const DiffOptions& options, const FrameProgress& progress = {});
+
+// What a diff chunk's record keeps for merge (farm/diff_chunk.h): per-vertex extremes, frame
+// maxima and the run's timing.
+std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffResult& result);
 
 }  // namespace rigscope

@@ -60,6 +60,10 @@ RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgres
 // fit's constraint-only pivots or, with --bake, nodes keyed at the selected frames.
 Scene rivet_output_scene(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r);
 
+// The output in opt.format (json, csv or gltf) of a fit or, with opt.bake, of baked transforms
+// (io/rivet_report.h, docs/rivet.md), written to `out` (not committed).
+void write_rivet_output(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r, OutputFile& out);
+
 // Rivets pin to one surface, so one skinned mesh: `spec`'s (--mesh), else the file's only
 // skinned one. Throws Error naming the candidates otherwise.
 int rivet_mesh(const Input& in, const std::string& spec);

@@ -1,0 +1,214 @@
+// What defines a chunked run, computed from its job's options rather than from a front end's
+// command line: the CLI and Python fill the same options structs, so they give one list for one
+// run, and a value typed "0.50" is the 0.5 it parses to (chunk_run.h).
+#include <optional>
+
+#include "rigscope/io/output.h"
+#include "rigscope/run/check_run.h"
+#include "rigscope/run/chunk_run.h"
+#include "rigscope/run/deform_run.h"
+#include "rigscope/run/diff_run.h"
+#include "rigscope/run/drive_run.h"
+#include "rigscope/run/rivet_run.h"
+#include "rigscope/run/tension_job.h"
+
+namespace rigscope {
+
+namespace {
+
+// The list under construction, one canonical text per kind of value.
+struct Identity {
+    ChunkOptions o;
+
+    void none(const char* name) { o.emplace_back(name, std::vector<std::string>{}); }
+    void text(const char* name, const std::string& v) { o.emplace_back(name, std::vector<std::string>{v}); }
+    // A path or list whose empty value means "none" (every mesh, no --rig).
+    void path(const char* name, const std::string& v) {
+        if (v.empty()) none(name);
+        else text(name, v);
+    }
+    void number(const char* name, double v) { text(name, number_text(v)); }
+    void integer(const char* name, long v) {
+        std::string s;
+        append_number(s, v);
+        text(name, s);
+    }
+    void flag(const char* name, bool v) { text(name, v ? "true" : "false"); }
+    void number(const char* name, const std::optional<double>& v) {
+        if (v) number(name, *v);
+        else none(name);
+    }
+};
+
+// The input options of a command that offers --weld and --skinning (`weld`, `skinning`): the
+// others work on file vertices, or do not skin, and the options' defaults stand.
+void add_input(Identity& id, const InputOptions& in, bool weld, bool skinning) {
+    id.text("FILE", in.file);
+    id.path("--mesh", in.mesh);
+    // merge compares every option but this, which only decides whether a run may start; it
+    // reads it back to list a per-frame glTF run's frames.
+    id.number("--max-memory", in.max_memory_mib);
+    id.flag("--allow-outside-uris", in.allow_outside_uris);
+    id.path("--frames", in.frames);
+    id.path("--clip", in.clip);
+    if (in.fps == 0) id.none("--fps");  // the file's rate
+    else id.number("--fps", in.fps);
+    id.path("--animation", in.animation);
+    id.path("--cache", in.cache);
+    id.text("--retarget", in.retarget);
+    id.path("--rig", in.rig);
+    id.flag("--rom", in.rom);
+    id.number("--rom-angle", in.rom_options.angle_deg);
+    id.integer("--rom-frames", in.rom_options.frames_per_sweep);
+    id.path("--joints", in.joints);
+    if (weld) id.text("--weld", in.weld);
+    if (skinning) id.text("--skinning", in.skinning);
+}
+
+void add_tension(Identity& id, const TensionOptions& t) {
+    add_input(id, t.input, true, true);
+    id.path("--reference", t.reference);
+    if (t.reference_match) id.text("--reference-match", *t.reference_match);
+    else id.none("--reference-match");  // unlike index given, the default refuses a suspect order
+    id.number("--reference-scale", t.reference_scale);
+    id.number("--reference-tolerance", t.reference_tolerance);
+    if (t.reference_frame) id.integer("--reference-frame", *t.reference_frame);
+    else id.none("--reference-frame");
+    id.number("--falloff", t.params.falloff);
+    id.number("--stretch-area", t.params.stretch_area);
+    id.number("--compress-area", t.params.compress_area);
+    id.number("--weight-limit", t.params.weight_limit);
+    id.number("--smooth-k", t.params.smooth_k);
+    id.text("--measure", t.measure);
+    id.integer("--smooth", t.smooth);
+    id.text("--smooth-weights", t.smooth_weights);
+}
+
+// The files whose content a chunk's record fingerprints, by the option that named them.
+void add_inputs(ChunkSpec& s, const InputOptions& in, const std::string& new_file, const std::string& reference) {
+    for (auto [name, path] : {std::pair{"FILE", &in.file}, {"NEW", &new_file}, {"--animation", &in.animation}, {"--rig", &in.rig},
+                              {"--reference", &reference}})
+        if (!path->empty()) s.inputs.emplace_back(name, *path);
+}
+
+ChunkSpec spec_of(const char* command, const InputOptions& in, const std::string& output, ChunkOptions identity) {
+    ChunkSpec s;
+    s.command = command;
+    s.spec = in.chunk;
+    s.output = output;
+    s.options = std::move(identity);
+    return s;
+}
+
+}  // namespace
+
+ChunkOptions chunk_identity(const TensionJobOptions& opt) {
+    Identity id;
+    add_tension(id, opt.tension);
+    id.path("--vertices", opt.vertices);
+    id.number("--auto-range", opt.auto_range);
+    id.flag("--bake-max", opt.bake_max);
+    id.flag("--bake-points", opt.bake_points);
+    id.text("--color", opt.color.empty() ? "maps" : opt.color);
+    id.text("--format", opt.format);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const CheckJobOptions& opt) {
+    Identity id;
+    add_tension(id, opt.tension);
+    id.number("--max-stretch", opt.max_stretch);
+    id.number("--max-compress", opt.max_compress);
+    id.number("--max-lambda", opt.max_lambda);
+    id.number("--min-lambda", opt.min_lambda);
+    id.integer("--worst", opt.worst);
+    id.number("--max-size", opt.html.max_mb);
+    id.flag("--lint", opt.lint);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const DiffOptions& opt) {
+    Identity id;
+    add_input(id, opt.input, true, true);
+    id.text("NEW", opt.new_file);
+    id.text("--match", opt.match);
+    id.number("--match-tolerance", opt.match_tolerance);
+    id.path("--align", opt.align);
+    if (opt.frame_offset) id.integer("--frame-offset", *opt.frame_offset);
+    else id.none("--frame-offset");
+    id.number("--max-displacement", opt.max_displacement);
+    id.number("--max-t-change", opt.max_t_change);
+    id.integer("--worst", opt.worst);
+    id.path("--format", opt.format);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const DeformJobOptions& opt) {
+    Identity id;
+    add_input(id, opt.input, false, true);
+    id.text("--format", opt.format);
+    id.text("--axes", opt.axes);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const DriveJobOptions& opt) {
+    Identity id;
+    add_input(id, opt.input, false, false);
+    id.text("--format", opt.format);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const RivetJobOptions& opt) {
+    Identity id;
+    add_input(id, opt.input, true, true);
+    id.path("--vertices", opt.vertices);
+    id.path("--joint", opt.joint);
+    id.flag("--bake", opt.bake);
+    id.text("--format", opt.format);
+    id.number("--max-fit-error", opt.max_fit_error);
+    return id.o;
+}
+
+ChunkSpec chunk_spec(const TensionJobOptions& opt) {
+    ChunkSpec s = spec_of("tension", opt.tension.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.tension.input, "", opt.tension.reference);
+    if (opt.bake_max) s.refusal = "--bake-max colours each vertex by its maximum over all frames: run it without --chunk";
+    else if (opt.format == "gltf" && opt.auto_range)
+        s.refusal = "--auto-range colours glTF frames by the range of all frames, which a chunk does not see: chunk CSV or JSON "
+                    "(merge applies the range), or run glTF without --chunk";
+    return s;
+}
+
+ChunkSpec chunk_spec(const CheckJobOptions& opt) {
+    ChunkSpec s = spec_of("check", opt.tension.input, opt.junit, chunk_identity(opt));
+    add_inputs(s, opt.tension.input, "", opt.tension.reference);
+    return s;
+}
+
+ChunkSpec chunk_spec(const DiffOptions& opt) {
+    ChunkSpec s = spec_of("diff", opt.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.input, opt.new_file, "");
+    if (opt.format == "gltf") s.refusal = "diff glTF colours each vertex by its largest displacement over all frames: run it without --chunk";
+    return s;
+}
+
+ChunkSpec chunk_spec(const DeformJobOptions& opt) {
+    ChunkSpec s = spec_of("deform", opt.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.input, "", "");
+    return s;
+}
+
+ChunkSpec chunk_spec(const DriveJobOptions& opt) {
+    ChunkSpec s = spec_of("drive", opt.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.input, "", "");
+    if (opt.format == "gltf") s.refusal = "drive --format gltf bakes one animation over all frames: run it without --chunk";
+    return s;
+}
+
+ChunkSpec chunk_spec(const RivetJobOptions& opt) {
+    ChunkSpec s = spec_of("rivet", opt.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.input, "", "");
+    return s;
+}
+
+}  // namespace rigscope
