@@ -64,7 +64,7 @@ void add_threads_option(CLI::App* cmd, InputOptions& opt) {
 }
 
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
-    cmd->add_option("FILE", opt.file, "Skinned, animated mesh (.fbx, .gltf, .glb, .dae)")->required();
+    cmd->add_option("FILE", opt.file, "Skinned or cached, animated mesh (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz; .obj, .ply with --cache)")->required();
     cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
     cmd->add_option("--max-memory", opt.max_memory_mib, "Memory budget of loading a file: refuse files that need more (MiB)")
         ->check(finite_in("a size in MiB", 1.0 / 1024, kMaxMemoryMiB));

@@ -64,7 +64,7 @@ void add_diff_command(CLI::App& app, Runner& run) {
     add_weld_option(cmd, d.input);
     add_skinning_option(cmd, d.input);
     add_threads_option(cmd, d.input);
-    cmd->add_option("NEW", d.new_file, "The changed version of FILE (.fbx, .gltf, .glb, .dae)");
+    cmd->add_option("NEW", d.new_file, "The changed version of FILE (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz)");
     cmd->add_option("--against", opt->against,
                     "Several pairs: every FILE (files, folders, @lists) is an OLD, its NEW the file of the same relative path under this folder");
     cmd->add_option("--match", d.match, "Pair vertices by index (default) or by rest position (welded vertices, any order)")

@@ -33,7 +33,7 @@ void add_rom_command(CLI::App& app, Runner& run) {
     InputOptions& input = opt->job.input;
     CLI::App* cmd = app.add_subcommand("rom", "Range-of-motion clip: list its sweeps, and with -o write it as a glTF animation");
     input.rom = true;
-    cmd->add_option("FILE", input.file, "Skinned mesh (.fbx, .gltf, .glb, .dae)")->required();
+    cmd->add_option("FILE", input.file, "Skinned mesh (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz)")->required();
     cmd->add_option("--fps", input.fps, "Frame rate of the clip (default: the file's, else 24)")->check(positive_number());
     cmd->add_option("--rom-angle", input.rom_options.angle_deg, "Sweep each joint axis to +/- this many degrees (default 60)");
     cmd->add_option("--rom-frames", input.rom_options.frames_per_sweep, "Frames per joint-axis sweep, a multiple of 4 (default 24)");
