@@ -111,6 +111,7 @@ LintResult run_lint(const LintOptions& opt, const Input& in, const FrameProgress
         for (int m : in.meshes) lint_bind_pose(scene, m, p, out);
         step();
         lint_joint_scale(scene, in.meshes, p, out);
+        for (int m : in.meshes) lint_legacy_binding(scene, m, out);
         step();
         return 0;
     });

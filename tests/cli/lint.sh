@@ -74,7 +74,7 @@ import sys, json, subprocess, xml.etree.ElementTree as ET
 suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
 cases = suite.findall("testcase")
 assert [c.get("name") for c in cases] == ["weights_sum", "influences", "small_weight", "unweighted", "seam_weights", "unused_joint",
-                                          "mirror", "mirror_unpaired", "degenerate_face", "bind_pose", "joint_scale"], [c.get("name") for c in cases]
+                                          "mirror", "mirror_unpaired", "degenerate_face", "bind_pose", "joint_scale", "legacy_binding"], [c.get("name") for c in cases]
 assert all(c.get("classname") == "rigscope.lint.cesium_man" for c in cases)
 failed = {c.get("name") for c in cases if c.find("failure") is not None}
 assert suite.get("failures") == str(len(failed)) and "weights_sum" in failed, failed
@@ -85,7 +85,7 @@ PY
 # checked and the lint fails (exit 1), never passes: text, and JUnit failures of their own type.
 STATIC=$CORPUS/khronos/interpolation_test.gltf
 expect 1 "no skinned mesh fails" -- "$RIGSCOPE" lint "$STATIC" --junit "$WORK/static.xml"
-check "text: not checked, with the reason, then FAIL" -- bash -c "grep -q '^not checked: weights_sum, .*joint_scale (none of the .* selected meshes has a skin)' '$WORK/out' && tail -1 '$WORK/out' | grep -qx FAIL"
+check "text: not checked, with the reason, then FAIL" -- bash -c "grep -q '^not checked: weights_sum, .*joint_scale, legacy_binding (none of the .* selected meshes has a skin)' '$WORK/out' && tail -1 '$WORK/out' | grep -qx FAIL"
 if command -v xmllint >/dev/null; then
     for s in "${SCHEMAS[@]}"; do
         check "JUnit (not checked) validates against $(basename "$s")" -- xmllint --noout --schema "$s" "$WORK/static.xml"
@@ -96,9 +96,9 @@ import sys, xml.etree.ElementTree as ET
 suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
 cases = {c.get("name"): c.find("failure") for c in suite.findall("testcase")}
 assert cases.pop("degenerate_face") is None, "degenerate_face failed"
-assert sorted(cases) == sorted(["weights_sum", "influences", "small_weight", "unweighted", "seam_weights", "unused_joint", "bind_pose", "joint_scale"]), sorted(cases)
+assert sorted(cases) == sorted(["weights_sum", "influences", "small_weight", "unweighted", "seam_weights", "unused_joint", "bind_pose", "joint_scale", "legacy_binding"]), sorted(cases)
 assert all(f is not None and f.get("type") == "rigscope.lint.not_checked" for f in cases.values()), cases
-assert suite.get("failures") == "8"
+assert suite.get("failures") == "9"
 PY
 
 # Usage errors (exit 2) before the file is read, bad input (3), an output over the input (2).

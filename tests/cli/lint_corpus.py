@@ -23,7 +23,7 @@ from gltf_edit import Gltf  # noqa: E402
 BIN, CORPUS, TMP = sys.argv[1], sys.argv[2], sys.argv[3]
 EXTRA = sys.argv[4:]
 ALL_CHECKS = ["weights_sum", "influences", "small_weight", "unweighted", "seam_weights", "unused_joint", "mirror",
-              "mirror_unpaired", "degenerate_face", "bind_pose", "joint_scale"]
+              "mirror_unpaired", "degenerate_face", "bind_pose", "joint_scale", "legacy_binding"]
 failures = []
 
 

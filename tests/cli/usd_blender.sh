@@ -60,4 +60,19 @@ expect 1 "bend_cylinder.usdc: check finds the bend's inner side past T < 0.9" --
 expect 0 "bend_cylinder.usdc: check --rom within T < 0.5" -- "$RIGSCOPE" -q check "$B" --rom --max-stretch 0.5
 expect 0 "bend_cylinder.usdc: report" -- "$RIGSCOPE" -q report "$B" -o "$WORK/report.html"
 check "the report is a page" -- grep -q "<html" "$WORK/report.html"
+# An older export: the same file without SkelBindingAPI applied. rigscope binds it as USD before
+# 23.08 did (the same positions as the file with the schema) and lint's legacy_binding says that
+# USD 23.08 and later ignore the binding; usd-core (26.11) indeed leaves the mesh unskinned.
+sed 's/prepend apiSchemas = \["SkelBindingAPI"\]//' "$DATA/rigged_simple.usda" > "$WORK/no_api.usda"
+check "the schema is gone from the copy" -- sh -c "! grep -q SkelBindingAPI '$WORK/no_api.usda'"
+expect 0 "no_api.usda: deform" -- "$RIGSCOPE" -q deform "$WORK/no_api.usda" -o "$WORK/no_api.csv"
+check "no_api.usda: rigscope skins it as the file with the schema" -- cmp -s "$WORK/no_api.csv" "$WORK/rigged_simple.usda.csv"
+expect 0 "no_api.usda: lint warns (not a failure without --strict)" -- "$RIGSCOPE" lint "$WORK/no_api.usda"
+check "lint names legacy_binding and USD 23.08" -- grep -q "legacy_binding.*USD 23.08 and later ignore" "$WORK/out"
+expect 1 "no_api.usda: lint --strict fails on it" -- "$RIGSCOPE" -q lint "$WORK/no_api.usda" --strict
+expect 0 "rigged_simple.usda: lint of the file with the schema" -- "$RIGSCOPE" lint "$DATA/rigged_simple.usda"
+check "has no legacy_binding finding" -- sh -c "! grep -q '^warning legacy_binding' '$WORK/out'"
+expect 0 "no_api.usda: usd-core bakes it" -- "$USDPY" scripts/usd/bake_oracle.py "$WORK/no_api.usda" "$WORK/no_api.oracle.json"
+check "usd-core leaves it unskinned: rigscope's skinned positions are not its" -- sh -c \
+    "! python3 tests/cli/usd_compare.py '$WORK/no_api.csv' '$WORK/no_api.oracle.json' >/dev/null"
 finish

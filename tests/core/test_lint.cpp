@@ -82,6 +82,7 @@ std::vector<Finding> run(const Scene& s, const LintParams& p = {}) {
     lint_faces(s, 0, coincident, p, out);
     lint_bind_pose(s, 0, p, out);
     lint_joint_scale(s, {0}, p, out);
+    lint_legacy_binding(s, 0, out);
     return out;
 }
 
@@ -236,6 +237,20 @@ TEST_CASE("lint: seams, unused joints, scale, bind pose, faces", "[lint]") {
         CHECK(joints_of(run(s), "joint_scale") == std::set<int>{1});
         s.nodes[1].rest.scale = Eigen::Vector3d(1, 1.0005, 1);  // within 1e-3
         CHECK(joints_of(run(s), "joint_scale").empty());
+    }
+    SECTION("legacy_binding: the reader's reason, once, at the mesh") {
+        Scene s = strip();
+        CHECK(vertices_of(run(s), "legacy_binding").empty());
+        s.skins[0].legacy_binding = "bound the old way";
+        std::vector<Finding> found;
+        for (const Finding& f : run(s))
+            if (f.check == "legacy_binding") found.push_back(f);
+        REQUIRE(found.size() == 1);
+        CHECK(found[0].message == "bound the old way");
+        CHECK(found[0].mesh == 0);
+        CHECK(found[0].severity == Severity::Warning);
+        s.meshes[0].skin = -1;  // an unskinned mesh has no binding to judge
+        CHECK(vertices_of(run(s), "legacy_binding").empty());
     }
     SECTION("bind_pose: Arm_L's rest moved off its bind") {
         Scene s = strip();

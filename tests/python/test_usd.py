@@ -36,7 +36,7 @@ def test_usd_lint_and_check_judge_the_file(cli):
     s = rigscope.load(BLENDER / "bend_cylinder.usdc")
     lint = s.lint()
     # Blender applies SkelBindingAPI and writes weights that sum to 1: nothing to say.
-    assert len(lint["checks"]) == 9 and not lint["failed"] and lint["counts"]["error"] == 0
+    assert len(lint["checks"]) == 10 and not lint["failed"] and lint["counts"]["error"] == 0
     # The bend's inner side shortens to T 0.79 (the glTF it was exported from does too): past a
     # 0.9 limit, inside a 0.5 one.
     assert not s.check(max_stretch=0.9)

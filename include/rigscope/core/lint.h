@@ -24,7 +24,7 @@ const char* severity_name(Severity s);  // "info", "warning", "error"
 inline const std::vector<std::string>& lint_check_names() {
     static const std::vector<std::string> names = {"weights_sum", "influences",  "small_weight",    "unweighted",
                                                    "seam_weights", "unused_joint", "mirror",          "mirror_unpaired",
-                                                   "degenerate_face", "bind_pose", "joint_scale"};
+                                                   "degenerate_face", "bind_pose", "joint_scale", "legacy_binding"};
     return names;
 }
 
@@ -104,5 +104,9 @@ void lint_bind_pose(const Scene& scene, int mesh, const LintParams& params, std:
 
 // joint_scale: joints of the skins used by `meshes` whose rest scale is negative or not uniform.
 void lint_joint_scale(const Scene& scene, const std::vector<int>& meshes, const LintParams& params, std::vector<Finding>& out);
+
+// legacy_binding: a skinned mesh whose skin a newer reader of its format would not bind
+// (Skin::legacy_binding says why: a USD file written before SkelBindingAPI was required).
+void lint_legacy_binding(const Scene& scene, int mesh, std::vector<Finding>& out);
 
 }  // namespace rigscope

@@ -141,6 +141,10 @@ struct Skin {
     // apart: OpenUSD factors the joint's own matrix world_j bind_j^-1 and applies G to the points
     // first. The identity for every other reader.
     Eigen::Matrix4d geom_bind = Eigen::Matrix4d::Identity();
+    // Why a newer reader of the format would not bind this skin at all, for lint's
+    // legacy_binding (USD: binding properties on prims without SkelBindingAPI, which OpenUSD
+    // 23.08 and later ignore); empty when every reader binds it.
+    std::string legacy_binding;
 };
 
 enum class Interpolation { Step, Linear, CubicSpline };

@@ -28,7 +28,7 @@ struct Binding {
     const PropertySpec* geom_bind = nullptr;
     const PropertySpec* joints = nullptr;
     const PropertySpec* method = nullptr;
-    bool missing_api = false;  // a property in effect comes from a prim without SkelBindingAPI
+    std::string missing_api;  // the first prim without SkelBindingAPI a property in effect comes from
 };
 
 bool has_api(const PrimSpec& p, const std::string& api) {
@@ -259,22 +259,24 @@ struct Builder {
 
     void inherit_binding(const PrimSpec& p, Binding& b) {
         const bool api = has_api(p, "SkelBindingAPI");
+        auto no_api = [&] {
+            if (api) return;
+            if (b.missing_api.empty()) b.missing_api = paths.at(&p);
+            missing_api_prims.insert(paths.at(&p));
+        };
         auto take = [&](const char* name, const PropertySpec*& slot) {
             const PropertySpec* prop = p.property(name);
             if (!prop || (!prop->has_default && prop->samples.empty())) return;
             slot = prop;
-            if (!api) {
-                b.missing_api = true;
-                missing_api_prims.insert(paths.at(&p));
-            }
+            no_api();
         };
         if (const PropertySpec* rel = p.property("skel:skeleton"); rel && !rel->targets.empty()) {
             b.skeleton = resolve(p, rel->targets.front());
-            if (!api) missing_api_prims.insert(paths.at(&p));
+            no_api();
         }
         if (const PropertySpec* rel = p.property("skel:animationSource"); rel && !rel->targets.empty()) {
             b.animation = resolve(p, rel->targets.front());
-            if (!api) missing_api_prims.insert(paths.at(&p));
+            no_api();
         }
         take("primvars:skel:jointIndices", b.joint_indices);
         take("primvars:skel:jointWeights", b.joint_weights);
@@ -715,6 +717,10 @@ struct Builder {
         Skin s;
         s.name = p.name;
         s.method = skinning;
+        if (!b.missing_api.empty())
+            s.legacy_binding = "Mesh " + path + " is bound through UsdSkel properties on " + b.missing_api +
+                               ", which has no SkelBindingAPI applied: rigscope and USD before 23.08 skin it, USD 23.08 and later ignore "
+                               "the properties and leave the mesh unskinned (apply the schema: prepend apiSchemas = [\"SkelBindingAPI\"])";
         if (skinning == SkinningMethod::UsdDualQuaternion) {
             // The dual-quaternion rule factors world x bind^-1 apart from G (Skin::geom_bind), which
             // rigscope recovers as inverse_bind x G^-1.
