@@ -20,6 +20,11 @@ S=$WORK/scenes
 compare() {  # compare NAME FILE [rigscope options...]: rigscope's deform of FILE against usd-core's
     local name=$1 file=$2
     shift 2
+    # info names what was composed (sublayers with offsets, references, payloads, variant
+    # selections, instances) as usd-core's own composition query finds it.
+    expect 0 "$name: info --json" -- "$RIGSCOPE" info "$file" "$@" --json
+    cp "$WORK/out" "$WORK/$name.info.json"
+    expect 0 "$name: info's composed is usd-core's composition" -- "$USDPY" tests/cli/usd_composed_check.py "$file" "$WORK/$name.info.json"
     expect 0 "$name: usd-core composes and bakes it" -- "$USDPY" scripts/usd/bake_oracle.py "$file" "$WORK/$name.oracle.json"
     expect 0 "$name: deform" -- "$RIGSCOPE" deform "$file" "$@" -o "$WORK/$name.csv"
     expect 0 "$name: within 1e-5 of the diagonal at every time code" -- python3 tests/cli/usd_compare.py "$WORK/$name.csv" "$WORK/$name.oracle.json"

@@ -202,6 +202,9 @@ struct Scene {
     std::string vertex_ids;     // what a vertex id means for this file, for `info`
     std::vector<std::string> warnings;
     std::vector<std::string> extensions;  // format extensions the file uses (glTF extensionsUsed), for `info`
+    // What the reader composed the scene from, for `info` (USD: sublayers, references, payloads,
+    // variant selections and instances, usd_compose.h); empty for a single-file format.
+    std::vector<std::string> composed;
 
     int find_node(const std::string& name) const;
 };

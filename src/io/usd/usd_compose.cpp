@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "io/usd/usd_layer_stack.h"
 #include "io/usd/usd_prim_index.h"
@@ -42,11 +43,22 @@ struct ArcSpec {
     TimeMap offset;
 };
 
+// A time map as info names it: nothing for the identity.
+std::string offset_text(const TimeMap& m) {
+    if (m.offset == 0 && m.scale == 1) return "";
+    std::ostringstream s;
+    s.precision(10);
+    s << " (offset " << m.offset << ", scale " << m.scale << ")";
+    return s.str();
+}
+
 struct Composer {
-    Composer(LayerFiles& f, const Layer& r, std::vector<std::string>& w) : files(f), root(r), warnings(w) {}
+    Composer(LayerFiles& f, const Layer& r, std::vector<std::string>& w, std::vector<std::string>& c)
+        : files(f), root(r), warnings(w), composed(c) {}
     LayerFiles& files;
     const Layer& root;
     std::vector<std::string>& warnings;
+    std::vector<std::string>& composed;  // what was composed, once each, in the order met (info)
     LayerStacks stacks{files, files.name_of(root)};
 
     std::string name_of(const IndexNode& n, const Site& s) const { return files.name_of(*n.stack->layers[std::size_t(s.layer)].layer); }
@@ -54,6 +66,19 @@ struct Composer {
     [[noreturn]] void fail_in(const std::string& file, const std::string& what) const { throw bad_input(file, what); }
 
     void charge(double bytes) { files.budget().charge(bytes, "the composed prims"); }
+
+    // A file as info names it: relative to the root layer's folder when inside it (the stage's
+    // own files), else as opened.
+    std::string shown(const std::string& file) const {
+        const std::string& r = files.name_of(root);
+        const std::size_t slash = r.find_last_of('/');
+        if (slash == std::string::npos || file.compare(0, slash + 1, r, 0, slash + 1) != 0) return file;
+        return file.substr(slash + 1);
+    }
+
+    void record(std::string what) {
+        if (std::find(composed.begin(), composed.end(), what) == composed.end()) composed.push_back(std::move(what));
+    }
 
     // ---- arcs ----
 
@@ -200,6 +225,8 @@ struct Composer {
         n->arc = kind;
         n->depth = depth;
         n->describe = files.name_of(*target_root) + "<" + path + ">";
+        record(std::string(kind == ArcKind::Payload ? "payload " : "reference ") + prim_path + " -> " + shown(files.name_of(*target_root)) + "<" +
+               path + ">" + offset_text(a.offset));
         add_child(node, std::move(n));
     }
 
@@ -255,6 +282,7 @@ struct Composer {
             n->arc = ArcKind::Variant;
             n->depth = depth;
             n->describe = node.describe.substr(0, node.describe.find('<')) + "<" + node.site_path + "{" + set + "=" + chosen + "}>";
+            record("variant " + prim_path + " {" + set + "=" + chosen + "}");
             add_child(node, std::move(n));
             added = true;
         }
@@ -435,6 +463,7 @@ struct Composer {
         // stack says below it (its variants and arcs still count; the prim's own opinions too).
         bool instance = false;
         if (const Value* v = out->meta("instanceable"); v && v->kind == Value::Kind::Number && v->number != 0) instance = true;
+        if (instance) record("instance " + prim_path);
         for (const auto& child : names) {
             auto ci = child_index(index, child, nullptr);
             if (ci && instance) {
@@ -464,6 +493,8 @@ struct Composer {
         out.metadata = root.metadata;
         out.metadata.erase("subLayers");
         out.metadata.erase("subLayerOffsets");
+        for (std::size_t k = 1; k < stack.layers.size(); ++k)
+            record("sublayer " + shown(files.name_of(*stack.layers[k].layer)) + offset_text(stack.layers[k].map));
         std::vector<std::string> names;
         for (const auto& e : stack.layers)
             for (const auto& r : e.layer->roots)
@@ -487,8 +518,8 @@ std::string flatten_hint(const std::string& path) {
            "').Export('flat.usda')\")";
 }
 
-Layer compose_stage(LayerFiles& files, const Layer& root, std::vector<std::string>& warnings) {
-    return Composer(files, root, warnings).compose();
+Layer compose_stage(LayerFiles& files, const Layer& root, std::vector<std::string>& warnings, std::vector<std::string>& composed) {
+    return Composer(files, root, warnings, composed).compose();
 }
 
 }  // namespace rigscope::usd

@@ -19,8 +19,10 @@
 namespace rigscope::usd {
 
 // `root` is files' root layer. Throws rigscope::Error (exit 3) naming the file and the problem;
-// `warnings` gets what USD would also pass over (a relationship target outside a reference).
-Layer compose_stage(LayerFiles& files, const Layer& root, std::vector<std::string>& warnings);
+// `warnings` gets what USD would also pass over (a relationship target outside a reference), and
+// `composed` what was composed, once each in the order met, for info: "sublayer F (offset o,
+// scale s)", "reference /P -> F</T>", "payload ...", "variant /P {set=choice}", "instance /P".
+Layer compose_stage(LayerFiles& files, const Layer& root, std::vector<std::string>& warnings, std::vector<std::string>& composed);
 
 // The command that flattens `path` with usd-core, for refusals of what rigscope does not compose.
 std::string flatten_hint(const std::string& path);

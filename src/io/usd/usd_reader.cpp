@@ -64,10 +64,11 @@ namespace {
 // is the load's: what the scene builds is charged to what they leave.
 Scene compose_and_build(LayerFiles& files, std::string bytes) {
     const Layer& root = files.open_root(std::move(bytes));
-    std::vector<std::string> warnings;
-    const Layer composed = compose_stage(files, root, warnings);
+    std::vector<std::string> warnings, arcs;
+    const Layer composed = compose_stage(files, root, warnings, arcs);
     Scene scene = build_scene(composed, files.budget().left());
     scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
+    scene.composed = std::move(arcs);
     return scene;
 }
 

@@ -56,6 +56,7 @@ json describe(const Scene& s, const std::vector<int>& selected, bool weld) {
     }
     if (rrs || rrss) j["scale_inheritance"] = {{"rrs", rrs}, {"rrss", rrss}};
     j["extensions"] = s.extensions;
+    if (s.format == "USD") j["composed"] = s.composed;
     json warnings = s.warnings;
     json meshes = json::array();
     for (int m : selected) {
@@ -145,6 +146,15 @@ std::string as_text(const json& j) {
         std::string names;
         for (const json& e : j["extensions"]) names += (names.empty() ? "" : ", ") + e.get<std::string>();
         line("  extensions: " + names);
+    }
+    if (j.contains("composed")) {
+        // A stage of many instances lists them all in the JSON; the text shows the first few.
+        constexpr std::size_t kShown = 20;
+        const json& c = j["composed"];
+        if (c.empty()) line("  composed: the root layer alone (no sublayers, references, payloads, variants or instances)");
+        else line("  composed: " + std::to_string(c.size()) + (c.size() == 1 ? " arc or sublayer" : " arcs and sublayers"));
+        for (std::size_t i = 0; i < c.size() && i < kShown; ++i) line("    " + c[i].get<std::string>());
+        if (c.size() > kShown) line("    ... and " + std::to_string(c.size() - kShown) + " more (--json lists every one)");
     }
     for (const json& m : j["meshes"]) {
         std::string targets;
