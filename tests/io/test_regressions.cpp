@@ -53,6 +53,10 @@ const Expected kExpected[] = {
     {"gltf_view_length_over_2e64.glb", "past the end of buffer 0"},
     // Its zero-count accessor is an animation's key times: a sampler without keys.
     {"gltf_zero_count_offset_1e30.glb", "samplers[0]: no keys"},
+    // USD crate (fuzz_usdc, fuzz_usdz, from Blender's exports): an empty float array before the
+    // array whose count is refused; the empty one was copied with memcpy from a null pointer.
+    {"usdc_empty_float_array.usdc", "an array claims 8880321746748047360 elements"},
+    {"usdz_empty_float_array.usdz", "an array claims 633894165101797 elements"},
 };
 
 }  // namespace
@@ -62,7 +66,7 @@ TEST_CASE("Kept fuzz findings: every file has its pinned outcome (loads, or refu
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(rigscope::test::source_dir() + "/tests/regressions")) {
         const std::string ext = entry.path().extension().string();
-        if (ext == ".glb" || ext == ".gltf" || ext == ".fbx") files.push_back(entry.path().filename().string());
+        if (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".usdc" || ext == ".usdz") files.push_back(entry.path().filename().string());
     }
     std::sort(files.begin(), files.end());
     // Every kept file is pinned below and every pinned file is kept: a finding added without an

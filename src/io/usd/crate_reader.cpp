@@ -523,6 +523,7 @@ private:
         std::vector<T> out;
         detail::reserve_huge(out, count);
         out.resize(count);
+        if (count == 0) return Numbers(std::move(out));  // memcpy of nothing is still undefined on a null data()
         if (s.bytes == int(sizeof(T)) && s.kind != 'h' && (s.kind == 'f' || s.kind == 'd') == std::is_floating_point<T>::value)
             std::memcpy(out.data(), p, count * sizeof(T));  // little-endian on disk, as here
         else
