@@ -57,6 +57,8 @@ const Expected kExpected[] = {
     // array whose count is refused; the empty one was copied with memcpy from a null pointer.
     {"usdc_empty_float_array.usdc", "an array claims 8880321746748047360 elements"},
     {"usdz_empty_float_array.usdz", "an array claims 633894165101797 elements"},
+    // USD text (fuzz_usda): a face count of 4.3e54 was converted to size_t before its check.
+    {"usda_face_count_4e54.usda", "faceVertexCounts do not add up to its 192 faceVertexIndices"},
 };
 
 }  // namespace
@@ -66,7 +68,7 @@ TEST_CASE("Kept fuzz findings: every file has its pinned outcome (loads, or refu
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(rigscope::test::source_dir() + "/tests/regressions")) {
         const std::string ext = entry.path().extension().string();
-        if (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".usdc" || ext == ".usdz") files.push_back(entry.path().filename().string());
+        if (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".usda" || ext == ".usdc" || ext == ".usdz") files.push_back(entry.path().filename().string());
     }
     std::sort(files.begin(), files.end());
     // Every kept file is pinned below and every pinned file is kept: a finding added without an

@@ -467,7 +467,8 @@ struct Builder {
         counts.visit([&](const auto* c, std::size_t faces) {
             for (std::size_t f = 0; f < faces; ++f) {
                 const double k = double(c[f]);
-                if (!(k >= 0) || k != std::floor(k) || used + std::size_t(k) > indices.size())
+                // Compared as a double: a count past size_t (a text layer's 4e54) must not be converted first.
+                if (!(k >= 0) || k != std::floor(k) || k > double(indices.size() - used))
                     fail("Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(indices.size()) + " faceVertexIndices");
                 used += std::size_t(k);
                 m.face_offsets.push_back(std::uint32_t(used));
