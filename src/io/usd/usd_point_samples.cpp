@@ -50,13 +50,8 @@ std::shared_ptr<const PointCache> point_samples(const PropertySpec& prop, const 
                                           " points, not the mesh's " + std::to_string(ctx.points) +
                                           ": a topology that changes over time, which rigscope does not read");
         if (!std::isfinite(code)) throw bad_input(ctx.file, what + " have a sample at a time code that is not a number");
-        std::vector<Eigen::Vector3f> p(ctx.points);
-        n.visit([&](const auto* x, std::size_t) {
-            for (std::size_t v = 0; v < ctx.points; ++v)
-                p[v] = (Eigen::Vector3d(double(x[3 * v]), double(x[3 * v + 1]), double(x[3 * v + 2])) * ctx.meters_per_unit).cast<float>();
-        });
         times.push_back(code / ctx.time_codes_per_second);
-        samples.push_back(std::move(p));
+        samples.push_back(points_in_metres(n, ctx.meters_per_unit));
     }
     // Sdf keeps samples ordered by time and one per time code; a crate file could hold otherwise.
     for (std::size_t i = 1; i < times.size(); ++i)

@@ -446,11 +446,7 @@ struct Builder {
         if (w != 3) fail("Mesh " + path + "'s points are not 3-vectors");
         const std::size_t count = n.size() / 3;
         charge(count * sizeof(Eigen::Vector3f));
-        m.positions.resize(count);
-        n.visit([&](const auto* x, std::size_t) {
-            for (std::size_t v = 0; v < count; ++v)
-                m.positions[v] = (Eigen::Vector3d(double(x[3 * v]), double(x[3 * v + 1]), double(x[3 * v + 2])) * mpu).cast<float>();
-        });
+        m.positions = points_in_metres(n, mpu);
         Numbers counts, indices;
         int w1 = 1, w2 = 1;
         const PropertySpec* fc = p.property("faceVertexCounts");

@@ -31,26 +31,33 @@ bool is_quaternion_type(const std::string& type) { return type.compare(0, 4, "qu
 // attribute's own type: a float (float3, quatf, point3f, ...) or a half (half3, quath, ...,
 // which usd-core writes with 6 digits, 3.7e-6 from the half they stand for). Rounded so here
 // too, a text layer poses what its crate twin does; a crate's values are already of the type.
+enum class Stored { Double, Single, Half };
+
+Stored stored_as(const std::string& type) {
+    if (type.empty()) return Stored::Double;
+    if (type.compare(0, 4, "half") == 0 || type.back() == 'h') return Stored::Half;
+    if (type.compare(0, 5, "float") == 0 || type.back() == 'f') return Stored::Single;
+    return Stored::Double;
+}
+
+float rounded(double x, Stored as) {
+    return as == Stored::Half ? static_cast<float>(Eigen::half(static_cast<float>(x))) : static_cast<float>(x);
+}
+
 void round_to_type(const std::string& type, std::vector<double>& numbers) {
-    if (type.empty()) return;
-    const bool half = type.compare(0, 4, "half") == 0 || type.back() == 'h';
-    const bool single = !half && (type.compare(0, 5, "float") == 0 || type.back() == 'f');
-    if (half)
-        for (double& x : numbers) x = double(static_cast<float>(Eigen::half(static_cast<float>(x))));
-    else if (single)
-        for (double& x : numbers) x = double(static_cast<float>(x));
+    const Stored as = stored_as(type);
+    if (as != Stored::Double)
+        for (double& x : numbers) x = double(rounded(x, as));
 }
 
 // The numbers of a text layer's Double array as the attribute's type stores them (floats);
 // any other array as it is.
 Numbers rounded_to_type(const std::string& type, const Numbers& numbers) {
-    if (numbers.type() != Numbers::Type::Double || type.empty()) return numbers;
-    const bool half = type.compare(0, 4, "half") == 0 || type.back() == 'h';
-    const bool single = !half && (type.compare(0, 5, "float") == 0 || type.back() == 'f');
-    if (!half && !single) return numbers;
-    return numbers.visit([half](const auto* d, std::size_t n) {
+    const Stored as = stored_as(type);
+    if (numbers.type() != Numbers::Type::Double || as == Stored::Double) return numbers;
+    return numbers.visit([as](const auto* d, std::size_t n) {
         std::vector<float> out(n);
-        for (std::size_t i = 0; i < n; ++i) out[i] = half ? static_cast<float>(Eigen::half(static_cast<float>(d[i]))) : static_cast<float>(d[i]);
+        for (std::size_t i = 0; i < n; ++i) out[i] = rounded(double(d[i]), as);
         return Numbers(std::move(out));
     });
 }
@@ -61,13 +68,19 @@ bool flat(const PropertySpec& prop, const Value& v, std::vector<double>& numbers
     return true;
 }
 
+// The value a property holds without a time: its default, else its first sample; null for none.
+const Value* untimed_value(const PropertySpec& prop) {
+    if (prop.has_default && !prop.value.is_none()) return &prop.value;
+    if (!prop.samples.empty()) return &prop.samples.front().second;
+    return nullptr;
+}
+
 }  // namespace
 
 bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers, int& width) {
     if (prop.samples.empty() || std::isnan(t)) {
-        if (prop.has_default && !prop.value.is_none()) return flat(prop, prop.value, numbers, width);
-        if (prop.samples.empty()) return false;
-        return flat(prop, prop.samples.front().second, numbers, width);
+        const Value* v = untimed_value(prop);
+        return v && flat(prop, *v, numbers, width);
     }
     const auto& s = prop.samples;
     if (t <= s.front().first) return flat(prop, s.front().second, numbers, width);
@@ -101,9 +114,7 @@ bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers
 }
 
 bool stored_numbers(const PropertySpec& prop, Numbers& numbers, int& width) {
-    const Value* v = nullptr;
-    if (prop.has_default && !prop.value.is_none()) v = &prop.value;
-    else if (!prop.samples.empty()) v = &prop.samples.front().second;
+    const Value* v = untimed_value(prop);
     if (!v) return false;
     if (v->kind == Value::Kind::Number) {
         std::vector<double> one{v->number};
@@ -116,6 +127,15 @@ bool stored_numbers(const PropertySpec& prop, Numbers& numbers, int& width) {
     numbers = rounded_to_type(prop.type, v->numbers);
     width = v->width;
     return true;
+}
+
+std::vector<Eigen::Vector3f> points_in_metres(const Numbers& numbers, double meters_per_unit) {
+    std::vector<Eigen::Vector3f> out(numbers.size() / 3);
+    numbers.visit([&](const auto* x, std::size_t) {
+        for (std::size_t v = 0; v < out.size(); ++v)
+            out[v] = (Eigen::Vector3d(double(x[3 * v]), double(x[3 * v + 1]), double(x[3 * v + 2])) * meters_per_unit).cast<float>();
+    });
+    return out;
 }
 
 std::vector<double> sample_times(const PropertySpec& prop) {

@@ -20,6 +20,10 @@ bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers
 // a mesh is read from (points, indices, weights, offsets) in their stored type.
 bool stored_numbers(const PropertySpec& prop, Numbers& numbers, int& width);
 
+// Points (3 numbers each, any stored type) times metersPerUnit as rigscope's float positions,
+// the product taken in double: a mesh's rest points and each of its point-cache samples.
+std::vector<Eigen::Vector3f> points_in_metres(const Numbers& numbers, double meters_per_unit);
+
 // The sample times of the property, ascending (empty when it has only a default).
 std::vector<double> sample_times(const PropertySpec& prop);
 
