@@ -41,7 +41,7 @@ int run_diff_command(DiffCommand& opt, RunContext& ctx) {
     }
     opt.diff.input.file = args[0];
     opt.diff.new_file = args[1];
-    opt.diff.format = opt.diff.out.empty() ? "" : output_format(opt.diff.format, opt.diff.out, "csv");
+    opt.diff.format = diff_output_format(opt.diff.format, opt.diff.out);
     ctx.chunk(chunk_spec(opt.diff));
     const bool chunked = !opt.diff.input.chunk.empty();
     // Validated, run, and the per-vertex file and the JUnit report written by the job.

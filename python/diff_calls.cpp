@@ -63,7 +63,7 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
     o.worst = worst;
     o.out = given(output, "output=");
     if (format && o.out.empty()) throw Error(kExitUsage, "format= is output='s format: give output=FILE");
-    if (!o.out.empty()) o.format = output_format(format.value_or(""), o.out, "csv");
+    o.format = diff_output_format(format.value_or(""), o.out);
     o.validate();
     const bool chunked = !o.input.chunk.empty();
     if (chunked && (o.out.empty() || is_stdout_path(o.out)))

@@ -376,7 +376,7 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
     if (!diff.diff.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one pair's frames: a batch splits its pairs with --task I/N");
     // The format of each pair's -o, by the rule of `rigscope diff OLD NEW -o NAME`.
     auto format_of = [&](const std::string& out) {
-        const std::string format = output_format(diff.format, out, "csv");
+        const std::string format = diff_output_format(diff.format, out);
         if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
         return format;
     };

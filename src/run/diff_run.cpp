@@ -12,6 +12,7 @@
 #include "rigscope/core/skin.h"
 #include "rigscope/core/vertex_match.h"
 #include "rigscope/farm/diff_chunk.h"
+#include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/tension_run.h"
 
@@ -289,6 +290,10 @@ DiffResult run_and_write_diff(const DiffOptions& opt, const FrameProgress& progr
 
 std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffResult& r) {
     return diff_chunk_state(r.limits, r.run, r.extremes, r.frame_maxima);
+}
+
+std::string diff_output_format(const std::string& format, const std::string& out) {
+    return out.empty() ? "" : output_format(format, out, "csv");
 }
 
 void write_diff_output(const DiffResult& result, const std::string& format, OutputFile& out) {

@@ -46,6 +46,11 @@ struct DiffOptions {
 // the run would hold more than --max-memory.
 DiffResult run_diff(const DiffOptions& options, const FrameProgress& progress = {});
 
+// The per-vertex output's format as diff chooses it for every front end (the CLI, its batch of
+// pairs, Python's output=): `format` where given, else `out`'s extension, else csv; "" when
+// there is no output.
+std::string diff_output_format(const std::string& format, const std::string& out);
+
 // The per-vertex output in `format` (csv, json or gltf; io/diff_output.h), as `diff -o` and
 // Python's diff(output=) write it.
 void write_diff_output(const DiffResult& result, const std::string& format, OutputFile& out);
