@@ -4,13 +4,16 @@
 #include <cmath>
 
 #include "rigscope/core/huge_pages.h"
+#include "rigscope/core/simd.h"
 #include "simd_points.h"
+#include "tension_avx2.h"
 
 namespace rigscope {
 
 namespace {
 
 constexpr std::size_t L = EdgeBatches::kLanes;
+constexpr std::size_t kMaxLanes = 16;  // what edge_batches builds at most
 
 #if defined(RIGSCOPE_SSE_KERNELS)
 using detail::load_points;
@@ -76,78 +79,14 @@ inline __m128 load_lanes(const float* in, std::size_t lanes) {
     std::copy_n(in, lanes, tmp);
     return _mm_load_ps(tmp);
 }
-#endif
 
-}  // namespace
-
-EdgeBatches edge_batches(const Topology& topo) {
-    EdgeBatches eb;
-    const std::size_t wn = topo.welded_count();
-    eb.welded = wn;
-    if (wn == 0) return eb;
-    const std::size_t batches = (wn + L - 1) / L;
-    const std::uint32_t last = static_cast<std::uint32_t>(topo.welded_of.size() - 1);
-    eb.start.reserve(batches + 1);
-    eb.degree.assign(batches * L, 1.0f);
-    eb.reads_last.assign(batches, 0);
-    // Runs only while a vertex index cannot reach the flag bit.
-    const bool runs = topo.welded_of.size() < EdgeBatches::kRun;
-    // Emits batch b's groups to `put` (a group: 4 vertices, or one entry for a run of 4
-    // consecutive ones); called once to size the index, once to fill it.
-    auto emit = [&](std::size_t b, auto&& put) {
-        std::uint32_t self[L], first[L], count[L];
-        std::uint32_t slots = 0;
-        for (std::size_t l = 0; l < L; ++l) {
-            // Lanes past the end repeat the last vertex; their results are never stored.
-            const std::size_t w = std::min(b * L + l, wn - 1);
-            const bool real = b * L + l < wn;
-            self[l] = topo.representative[w];
-            first[l] = topo.neighbour_offsets[w];
-            count[l] = real ? topo.neighbour_offsets[w + 1] - first[l] : 0;
-            slots = std::max(slots, count[l]);
-        }
-        auto group = [&](const std::uint32_t* g) {
-            if (runs && g[1] == g[0] + 1 && g[2] == g[0] + 2 && g[3] == g[0] + 3) {
-                put(g[0] | EdgeBatches::kRun, false);
-            } else {
-                for (std::size_t l = 0; l < L; ++l) put(g[l], g[l] == last);
-            }
-        };
-        group(self);
-        for (std::uint32_t s = 0; s < slots; ++s) {
-            std::uint32_t g[L];
-            for (std::size_t l = 0; l < L; ++l) g[l] = s < count[l] ? topo.representative[topo.neighbours[first[l] + s]] : self[l];
-            group(g);
-        }
-        for (std::size_t l = 0; l < L; ++l)
-            if (count[l]) eb.degree[b * L + l] = static_cast<float>(count[l]);
-    };
-    std::size_t entries = 0;
-    for (std::size_t b = 0; b < batches; ++b) emit(b, [&](std::uint32_t, bool) { ++entries; });
-    detail::reserve_huge(eb.index, entries);
-    eb.start.push_back(0);
-    for (std::size_t b = 0; b < batches; ++b) {
-        emit(b, [&](std::uint32_t v, bool reads_last) {
-            eb.index.push_back(v);
-            if (reads_last) eb.reads_last[b] = 1;
-        });
-        eb.start.push_back(static_cast<std::uint32_t>(eb.index.size()));
-    }
-    return eb;
-}
-
-#if defined(RIGSCOPE_SSE_KERNELS)
-
-void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
-                       float* out) {
-    const float* P = positions->data();
+void mean_edge_lengths_sse(const EdgeBatches& eb, const float* P, std::size_t begin, std::size_t end, float* out) {
     for (std::size_t b = begin; b < end; ++b)
         store_lanes(lengths_of(eb, P, b), out + b * L, std::min(L, eb.welded - b * L));
 }
 
-std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
-                          std::size_t end, float* lengths, float* t) {
-    const float* P = positions->data();
+std::size_t tension_block_sse(const EdgeBatches& eb, const float* P, const float* rest, std::size_t begin,
+                              std::size_t end, float* lengths, float* t) {
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
     std::size_t degenerate = 0;
     for (std::size_t b = begin; b < end; ++b) {
@@ -168,50 +107,128 @@ std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* position
     return degenerate;
 }
 
-#else
+#endif
 
+}  // namespace
+
+std::size_t edge_lanes_default() { return avx2_default() ? EdgeBatches::kWideLanes : EdgeBatches::kLanes; }
+
+EdgeBatches edge_batches(const Topology& topo, std::size_t lanes) {
+    EdgeBatches eb;
+    const std::size_t wn = topo.welded_count();
+    eb.lanes = lanes = std::clamp<std::size_t>(lanes, 1, kMaxLanes);
+    eb.welded = wn;
+    if (wn == 0) return eb;
+    const std::size_t batches = (wn + lanes - 1) / lanes;
+    const std::uint32_t last = static_cast<std::uint32_t>(topo.welded_of.size() - 1);
+    eb.start.reserve(batches + 1);
+    eb.degree.assign(batches * lanes, 1.0f);
+    eb.reads_last.assign(batches, 0);
+    // Runs only while a vertex index cannot reach the flag bit.
+    const bool runs = topo.welded_of.size() < EdgeBatches::kRun;
+    // Emits batch b's groups to `put` (a group: `lanes` vertices, or one entry for a run of as
+    // many consecutive ones); called once to size the index, once to fill it.
+    auto emit = [&](std::size_t b, auto&& put) {
+        std::uint32_t self[kMaxLanes], first[kMaxLanes], count[kMaxLanes];
+        std::uint32_t slots = 0;
+        for (std::size_t l = 0; l < lanes; ++l) {
+            // Lanes past the end repeat the last vertex; their results are never stored.
+            const std::size_t w = std::min(b * lanes + l, wn - 1);
+            const bool real = b * lanes + l < wn;
+            self[l] = topo.representative[w];
+            first[l] = topo.neighbour_offsets[w];
+            count[l] = real ? topo.neighbour_offsets[w + 1] - first[l] : 0;
+            slots = std::max(slots, count[l]);
+        }
+        auto group = [&](const std::uint32_t* g) {
+            bool run = runs;
+            for (std::size_t l = 1; l < lanes && run; ++l) run = g[l] == g[0] + l;
+            if (run) {
+                put(g[0] | EdgeBatches::kRun, false);
+            } else {
+                for (std::size_t l = 0; l < lanes; ++l) put(g[l], g[l] == last);
+            }
+        };
+        group(self);
+        for (std::uint32_t s = 0; s < slots; ++s) {
+            std::uint32_t g[kMaxLanes];
+            for (std::size_t l = 0; l < lanes; ++l)
+                g[l] = s < count[l] ? topo.representative[topo.neighbours[first[l] + s]] : self[l];
+            group(g);
+        }
+        for (std::size_t l = 0; l < lanes; ++l)
+            if (count[l]) eb.degree[b * lanes + l] = static_cast<float>(count[l]);
+    };
+    std::size_t entries = 0;
+    for (std::size_t b = 0; b < batches; ++b) emit(b, [&](std::uint32_t, bool) { ++entries; });
+    detail::reserve_huge(eb.index, entries);
+    eb.start.push_back(0);
+    for (std::size_t b = 0; b < batches; ++b) {
+        emit(b, [&](std::uint32_t v, bool reads_last) {
+            eb.index.push_back(v);
+            if (reads_last) eb.reads_last[b] = 1;
+        });
+        eb.start.push_back(static_cast<std::uint32_t>(eb.index.size()));
+    }
+    return eb;
+}
+
+// The loop for the layout's lanes: AVX2 (8), SSE (4), else the scalar one.
 void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                        float* out) {
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    if (eb.lanes == EdgeBatches::kWideLanes && avx2_supported())
+        return detail::mean_edge_lengths_avx2(eb, positions->data(), begin, end, out);
+#endif
+#if defined(RIGSCOPE_SSE_KERNELS)
+    if (eb.lanes == L) return mean_edge_lengths_sse(eb, positions->data(), begin, end, out);
+#endif
     mean_edge_lengths_scalar(eb, positions, begin, end, out);
 }
 
 std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
                           std::size_t end, float* lengths, float* t) {
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    if (eb.lanes == EdgeBatches::kWideLanes && avx2_supported())
+        return detail::tension_block_avx2(eb, positions->data(), rest, begin, end, lengths, t);
+#endif
+#if defined(RIGSCOPE_SSE_KERNELS)
+    if (eb.lanes == L) return tension_block_sse(eb, positions->data(), rest, begin, end, lengths, t);
+#endif
     return tension_block_scalar(eb, positions, rest, begin, end, lengths, t);
 }
 
-#endif
-
-// The portable path: the SSE kernels' operations lane by lane, in the same order (the same
-// bits; tests compare them). What a build without them runs.
+// The portable path, for any lane count: the SIMD kernels' operations lane by lane, in the
+// same order (the same bits; tests compare them). What a build without them runs.
 void mean_edge_lengths_scalar(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                               float* out) {
+    const std::size_t n = eb.lanes;
     for (std::size_t b = begin; b < end; ++b) {
         const std::uint32_t* idx = eb.index.data() + eb.start[b];
         const std::uint32_t* stop = eb.index.data() + eb.start[b + 1];
-        auto group = [&](std::uint32_t* g) {  // decodes one group into its 4 vertices
+        auto group = [&](std::uint32_t* g) {  // decodes one group into its lanes' vertices
             if (idx[0] & EdgeBatches::kRun) {
-                for (std::size_t l = 0; l < L; ++l) g[l] = (idx[0] & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(l);
+                for (std::size_t l = 0; l < n; ++l) g[l] = (idx[0] & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(l);
                 ++idx;
             } else {
-                std::copy_n(idx, L, g);
-                idx += L;
+                std::copy_n(idx, n, g);
+                idx += n;
             }
         };
-        std::uint32_t self[L], g[L];
-        float sum[L] = {0, 0, 0, 0};
+        std::uint32_t self[kMaxLanes], g[kMaxLanes];
+        float sum[kMaxLanes] = {};
         group(self);
         while (idx < stop) {
             group(g);
-            for (std::size_t l = 0; l < L; ++l) {
+            for (std::size_t l = 0; l < n; ++l) {
                 const Eigen::Vector3f& p = positions[self[l]];
                 const Eigen::Vector3f& q = positions[g[l]];
                 const float dx = q.x() - p.x(), dy = q.y() - p.y(), dz = q.z() - p.z();
                 sum[l] += std::sqrt(dx * dx + dy * dy + dz * dz);
             }
         }
-        const std::size_t lanes = std::min(L, eb.welded - b * L);
-        for (std::size_t l = 0; l < lanes; ++l) out[b * L + l] = sum[l] / eb.degree[b * L + l];
+        const std::size_t lanes = std::min(n, eb.welded - b * n);
+        for (std::size_t l = 0; l < lanes; ++l) out[b * n + l] = sum[l] / eb.degree[b * n + l];
     }
 }
 
@@ -220,7 +237,7 @@ std::size_t tension_block_scalar(const EdgeBatches& eb, const Eigen::Vector3f* p
     // Without a lengths buffer, t holds the lengths until each is replaced by its T.
     float* d_out = lengths ? lengths : t;
     mean_edge_lengths_scalar(eb, positions, begin, end, d_out);
-    const std::size_t w0 = begin * L, w1 = std::min(eb.welded, end * L);
+    const std::size_t w0 = begin * eb.lanes, w1 = std::min(eb.welded, end * eb.lanes);
     std::size_t degenerate = 0;
     for (std::size_t w = w0; w < w1; ++w) {
         const float r = rest[w], d = d_out[w], v = r / d;

@@ -48,7 +48,7 @@ void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positio
         return;
     }
     const std::size_t nb = batches.batch_count();
-    const std::size_t per_task = std::max<std::size_t>(block_vertices / EdgeBatches::kLanes, 1);
+    const std::size_t per_task = std::max<std::size_t>(block_vertices / batches.lanes, 1);
     const std::size_t tasks = (nb + per_task - 1) / per_task;
     // Integer counts per task, summed after: the same total for any thread count.
     block_degenerate.resize(tasks);

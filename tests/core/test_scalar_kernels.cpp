@@ -99,39 +99,58 @@ void for_each_case(Each each) {
 
 }  // namespace
 
-TEST_CASE("Scalar kernels: edge lengths and T equal the SSE path bit for bit", "[scalar][simd][corpus]") {
-    std::size_t compared = 0, fallbacks = 0;
+// Every layout: 4 lanes (the SSE loop), 8 (the AVX2 loop where the CPU has it) and 3 (no SIMD
+// loop: the scalar one through tension_block too). Each against the scalar loop on the same
+// layout, and each layout's lengths and T against the 4-lane layout's: a lane's sum is its own
+// neighbours in their order whatever the lane count, so all are the same bits.
+TEST_CASE("Scalar kernels: edge lengths and T equal the SIMD paths bit for bit, in every layout", "[scalar][simd][corpus]") {
+    std::size_t compared = 0, fallbacks = 0, wide = 0;
     for_each_case([&](const Case& c) {
         const Topology topo = build_topology(*c.mesh);
-        const EdgeBatches eb = edge_batches(topo);
-        const std::size_t n = topo.welded_count(), batches = eb.batch_count();
-        std::vector<float> rest_simd(n, -1.0f), rest_scalar(n, -2.0f);
-        mean_edge_lengths(eb, c.rest.data(), 0, batches, rest_simd.data());
-        mean_edge_lengths_scalar(eb, c.rest.data(), 0, batches, rest_scalar.data());
-        CHECK(same(rest_simd, rest_scalar));
-        // Every 97th rest length 0: the fallback of a vertex without rest edges.
-        for (std::size_t w = 0; w < n; w += 97) rest_simd[w] = 0.0f;
-        for (const auto& p : c.deformed) {
-            // With and without the lengths kept, in one call and in calls of 5 batches.
-            for (bool keep : {true, false})
-                for (std::size_t block : {batches, std::size_t(5)}) {
-                    std::vector<float> t1(n, -1.0f), t2(n, -2.0f), l1(keep ? n : 0, -1.0f), l2(keep ? n : 0, -2.0f);
-                    std::size_t d1 = 0, d2 = 0;
-                    for (std::size_t b = 0; b < batches; b += block) {
-                        const std::size_t e = std::min(batches, b + block);
-                        d1 += tension_block(eb, p.data(), rest_simd.data(), b, e, keep ? l1.data() : nullptr, t1.data());
-                        d2 += tension_block_scalar(eb, p.data(), rest_simd.data(), b, e, keep ? l2.data() : nullptr, t2.data());
+        const std::size_t n = topo.welded_count();
+        std::vector<float> rest4, t4, l4;
+        for (std::size_t lanes : {EdgeBatches::kLanes, EdgeBatches::kWideLanes, std::size_t(3)}) {
+            INFO("lanes " << lanes);
+            const EdgeBatches eb = edge_batches(topo, lanes);
+            REQUIRE(eb.lanes == lanes);
+            const std::size_t batches = eb.batch_count();
+            std::vector<float> rest_simd(n, -1.0f), rest_scalar(n, -2.0f);
+            mean_edge_lengths(eb, c.rest.data(), 0, batches, rest_simd.data());
+            mean_edge_lengths_scalar(eb, c.rest.data(), 0, batches, rest_scalar.data());
+            CHECK(same(rest_simd, rest_scalar));
+            if (lanes == EdgeBatches::kLanes) rest4 = rest_simd;
+            CHECK(same(rest_simd, rest4));
+            // Every 97th rest length 0: the fallback of a vertex without rest edges.
+            for (std::size_t w = 0; w < n; w += 97) rest_simd[w] = 0.0f;
+            for (const auto& p : c.deformed) {
+                // With and without the lengths kept, in one call and in calls of 5 batches.
+                for (bool keep : {true, false})
+                    for (std::size_t block : {batches, std::size_t(5)}) {
+                        std::vector<float> t1(n, -1.0f), t2(n, -2.0f), l1(keep ? n : 0, -1.0f), l2(keep ? n : 0, -2.0f);
+                        std::size_t d1 = 0, d2 = 0;
+                        for (std::size_t b = 0; b < batches; b += block) {
+                            const std::size_t e = std::min(batches, b + block);
+                            d1 += tension_block(eb, p.data(), rest_simd.data(), b, e, keep ? l1.data() : nullptr, t1.data());
+                            d2 += tension_block_scalar(eb, p.data(), rest_simd.data(), b, e, keep ? l2.data() : nullptr, t2.data());
+                        }
+                        CHECK(same(t1, t2));
+                        CHECK(same(l1, l2));
+                        CHECK(d1 == d2);
+                        if (keep && block == batches && &p == &c.deformed.front()) {
+                            if (lanes == EdgeBatches::kLanes) t4 = t1, l4 = l1;
+                            CHECK(same(t1, t4));
+                            CHECK(same(l1, l4));
+                        }
+                        fallbacks += d1;
                     }
-                    CHECK(same(t1, t2));
-                    CHECK(same(l1, l2));
-                    CHECK(d1 == d2);
-                    fallbacks += d1;
-                }
-            compared += n;
+                compared += n;
+            }
+            if (lanes == EdgeBatches::kWideLanes) wide += batches;
         }
     });
     CHECK(compared > 10000);
     CHECK(fallbacks > 0);  // the fallback path was compared too
+    CHECK(wide > 1000);    // the 8-lane layout was built and compared
 }
 
 TEST_CASE("Scalar kernels: area equals the SSE path bit for bit", "[scalar][simd][corpus]") {

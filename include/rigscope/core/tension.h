@@ -18,26 +18,33 @@ namespace rigscope {
 void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>& positions, std::vector<float>& out);
 
 // The neighbour lists of a Topology regrouped for the per-frame loop: welded vertices in batches
-// of kLanes evaluated side by side in SIMD registers. A batch holds a group of its lanes' file
+// of `lanes` evaluated side by side in SIMD registers. A batch holds a group of its lanes' file
 // vertices (representatives), then a group per neighbour slot, one neighbour per lane; a lane
 // with fewer neighbours repeats itself, a zero length that leaves its sum exactly as it is. A
-// group is kLanes file vertices, or, when they are consecutive (v, v+1, v+2, v+3: common in
-// meshes stored in strips or grids), one entry v | kRun, loaded as one contiguous block.
+// group is `lanes` file vertices, or, when they are consecutive (v, v+1, ...: common in meshes
+// stored in strips or grids), one entry v | kRun, loaded as one contiguous block.
+// Each lane's sum runs over its own neighbours in its own order whatever the lane count, so
+// every layout gives the same bits: 4 lanes for the SSE loop, 8 for the AVX2 one.
 struct EdgeBatches {
-    static constexpr std::size_t kLanes = 4;
+    static constexpr std::size_t kLanes = 4;      // the SSE loop's
+    static constexpr std::size_t kWideLanes = 8;  // the AVX2 loop's
     static constexpr std::uint32_t kRun = 0x80000000u;
+    std::size_t lanes = kLanes;         // welded vertices per batch
     std::size_t welded = 0;             // welded vertices; the last batch may be partial
     std::vector<std::uint32_t> start;   // per batch, plus one: offset of its entries in `index`
     std::vector<std::uint32_t> index;   // groups: the selves, then one per slot
-    std::vector<float> degree;          // per lane (batches x kLanes): edge count, 1 where none
+    std::vector<float> degree;          // per lane (batches x lanes): edge count, 1 where none
     // Per batch: whether it reads the mesh's last file vertex. The SIMD loads read 16 bytes for
-    // a 12-byte position, so those batches take the scalar path (same arithmetic).
+    // a 12-byte position, so those batches load lane by lane (same arithmetic).
     std::vector<std::uint8_t> reads_last;
 
     std::size_t batch_count() const { return start.empty() ? 0 : start.size() - 1; }
 };
 
-EdgeBatches edge_batches(const Topology& topo);
+// The lane count the frame loop runs fastest with here: kWideLanes where the AVX2 kernel is
+// chosen (avx2_default()), else kLanes.
+std::size_t edge_lanes_default();
+EdgeBatches edge_batches(const Topology& topo, std::size_t lanes = edge_lanes_default());
 
 // Mean edge lengths of the welded vertices of batches [begin, end) into out (per welded vertex).
 void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
@@ -47,8 +54,10 @@ void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, 
 // lengths are then not kept (a per-frame store nobody reads).
 std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
                           std::size_t end, float* lengths, float* t);
-// The two above as scalar loops: what runs where the SSE kernels are not built (non-x86, or
-// RIGSCOPE_SIMD=OFF); the same bits (tests compare them).
+// Both choose their loop by the layout's lanes: AVX2 for kWideLanes (where built and the CPU has
+// it), SSE for kLanes, else the scalar loops below.
+// The two above as scalar loops, for any lane count: what runs where the SIMD kernels are not
+// built (non-x86, or RIGSCOPE_SIMD=OFF); the same bits (tests compare them).
 void mean_edge_lengths_scalar(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                               float* out);
 std::size_t tension_block_scalar(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest,
