@@ -21,4 +21,20 @@ bool avx2_default() {
     return on;
 }
 
+bool avx512_supported() {
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+}
+
+bool avx512_default() {
+    static const bool on = [] {
+        const char* off = std::getenv("RIGSCOPE_NO_AVX512");
+        return avx2_default() && avx512_supported() && !(off && *off);
+    }();
+    return on;
+}
+
 }  // namespace rigscope

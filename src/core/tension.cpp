@@ -111,7 +111,16 @@ std::size_t tension_block_sse(const EdgeBatches& eb, const float* P, const float
 
 }  // namespace
 
-std::size_t edge_lanes_default() { return avx2_default() ? EdgeBatches::kWideLanes : EdgeBatches::kLanes; }
+#if defined(RIGSCOPE_AVX2_KERNEL)
+static_assert(detail::EdgeBatchView::kRun == EdgeBatches::kRun);
+detail::EdgeBatchView view(const EdgeBatches& eb) {
+    return {eb.start.data(), eb.index.data(), eb.degree.data(), eb.reads_last.data(), eb.welded};
+}
+#endif
+
+std::size_t edge_lanes_default() {
+    return avx512_default() ? EdgeBatches::kWidestLanes : avx2_default() ? EdgeBatches::kWideLanes : EdgeBatches::kLanes;
+}
 
 EdgeBatches edge_batches(const Topology& topo, std::size_t lanes) {
     EdgeBatches eb;
@@ -173,12 +182,14 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes) {
     return eb;
 }
 
-// The loop for the layout's lanes: AVX2 (8), SSE (4), else the scalar one.
+// The loop for the layout's lanes: AVX-512 (16), AVX2 (8), SSE (4), else the scalar one.
 void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,
                        float* out) {
 #if defined(RIGSCOPE_AVX2_KERNEL)
+    if (eb.lanes == EdgeBatches::kWidestLanes && avx512_supported())
+        return detail::mean_edge_lengths_avx512(view(eb), positions->data(), begin, end, out);
     if (eb.lanes == EdgeBatches::kWideLanes && avx2_supported())
-        return detail::mean_edge_lengths_avx2(eb, positions->data(), begin, end, out);
+        return detail::mean_edge_lengths_avx2(view(eb), positions->data(), begin, end, out);
 #endif
 #if defined(RIGSCOPE_SSE_KERNELS)
     if (eb.lanes == L) return mean_edge_lengths_sse(eb, positions->data(), begin, end, out);
@@ -189,8 +200,10 @@ void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, 
 std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest, std::size_t begin,
                           std::size_t end, float* lengths, float* t) {
 #if defined(RIGSCOPE_AVX2_KERNEL)
+    if (eb.lanes == EdgeBatches::kWidestLanes && avx512_supported())
+        return detail::tension_block_avx512(view(eb), positions->data(), rest, begin, end, lengths, t);
     if (eb.lanes == EdgeBatches::kWideLanes && avx2_supported())
-        return detail::tension_block_avx2(eb, positions->data(), rest, begin, end, lengths, t);
+        return detail::tension_block_avx2(view(eb), positions->data(), rest, begin, end, lengths, t);
 #endif
 #if defined(RIGSCOPE_SSE_KERNELS)
     if (eb.lanes == L) return tension_block_sse(eb, positions->data(), rest, begin, end, lengths, t);

@@ -6,13 +6,14 @@
 
 #include <immintrin.h>
 
-#include <algorithm>
-
 namespace rigscope::detail {
 
 namespace {
 
-constexpr std::size_t L = EdgeBatches::kWideLanes;
+constexpr std::size_t L = 8;  // EdgeBatches::kWideLanes
+
+// Lanes of batch b that hold welded vertices (all but in the last batch).
+inline std::size_t lanes_at(const EdgeBatchView& eb, std::size_t b) { return eb.welded - b * L < L ? eb.welded - b * L : L; }
 
 // Eight consecutive vertices: their 24 floats in three loads. Component c of vertex i is float
 // 3i + c, in register (3i + c) / 8 at lane (3i + c) % 8; for one c those lanes are all different,
@@ -58,8 +59,8 @@ inline void load_points(const float* P, const std::uint32_t* i, __m256& x, __m25
 // One group of a batch (its selves, or one neighbour slot); returns the next group.
 template <bool Wide>
 inline const std::uint32_t* load_group(const float* P, const std::uint32_t* idx, __m256& x, __m256& y, __m256& z) {
-    if (idx[0] & EdgeBatches::kRun) {
-        load_run(P + 3 * std::size_t(idx[0] & ~EdgeBatches::kRun), x, y, z);
+    if (idx[0] & EdgeBatchView::kRun) {
+        load_run(P + 3 * std::size_t(idx[0] & ~EdgeBatchView::kRun), x, y, z);
         return idx + 1;
     }
     load_points<Wide>(P, idx, x, y, z);
@@ -81,9 +82,9 @@ inline __m256 batch_lengths(const float* P, const std::uint32_t* idx, const std:
     return _mm256_div_ps(sum, _mm256_loadu_ps(degree));
 }
 
-inline __m256 lengths_of(const EdgeBatches& eb, const float* P, std::size_t b) {
-    const std::uint32_t* idx = eb.index.data() + eb.start[b];
-    const std::uint32_t* end = eb.index.data() + eb.start[b + 1];
+inline __m256 lengths_of(const EdgeBatchView& eb, const float* P, std::size_t b) {
+    const std::uint32_t* idx = eb.index + eb.start[b];
+    const std::uint32_t* end = eb.index + eb.start[b + 1];
     return eb.reads_last[b] ? batch_lengths<false>(P, idx, end, &eb.degree[b * L])
                             : batch_lengths<true>(P, idx, end, &eb.degree[b * L]);
 }
@@ -94,29 +95,29 @@ inline void store_lanes(__m256 v, float* out, std::size_t lanes) {
     } else {
         alignas(32) float tmp[L];
         _mm256_store_ps(tmp, v);
-        std::copy_n(tmp, lanes, out);
+        for (std::size_t l = 0; l < lanes; ++l) out[l] = tmp[l];
     }
 }
 
 inline __m256 load_lanes(const float* in, std::size_t lanes) {
     if (lanes == L) return _mm256_loadu_ps(in);
     alignas(32) float tmp[L] = {};
-    std::copy_n(in, lanes, tmp);
+    for (std::size_t l = 0; l < lanes; ++l) tmp[l] = in[l];
     return _mm256_load_ps(tmp);
 }
 
 }  // namespace
 
-void mean_edge_lengths_avx2(const EdgeBatches& eb, const float* P, std::size_t begin, std::size_t end, float* out) {
-    for (std::size_t b = begin; b < end; ++b) store_lanes(lengths_of(eb, P, b), out + b * L, std::min(L, eb.welded - b * L));
+void mean_edge_lengths_avx2(const EdgeBatchView& eb, const float* P, std::size_t begin, std::size_t end, float* out) {
+    for (std::size_t b = begin; b < end; ++b) store_lanes(lengths_of(eb, P, b), out + b * L, lanes_at(eb, b));
 }
 
-std::size_t tension_block_avx2(const EdgeBatches& eb, const float* P, const float* rest, std::size_t begin,
+std::size_t tension_block_avx2(const EdgeBatchView& eb, const float* P, const float* rest, std::size_t begin,
                                std::size_t end, float* lengths, float* t) {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     std::size_t degenerate = 0;
     for (std::size_t b = begin; b < end; ++b) {
-        const std::size_t w = b * L, lanes = std::min(L, eb.welded - w);
+        const std::size_t w = b * L, lanes = lanes_at(eb, b);
         const __m256 d = lengths_of(eb, P, b);
         const __m256 r = load_lanes(rest + w, lanes);
         const __m256 v = _mm256_div_ps(r, d);

@@ -99,8 +99,8 @@ void for_each_case(Each each) {
 
 }  // namespace
 
-// Every layout: 4 lanes (the SSE loop), 8 (the AVX2 loop where the CPU has it) and 3 (no SIMD
-// loop: the scalar one through tension_block too). Each against the scalar loop on the same
+// Every layout: 4 lanes (the SSE loop), 8 and 16 (the AVX2 and AVX-512 loops where the CPU has
+// them, else the scalar one) and 3 (no SIMD loop: the scalar one through tension_block too). Each against the scalar loop on the same
 // layout, and each layout's lengths and T against the 4-lane layout's: a lane's sum is its own
 // neighbours in their order whatever the lane count, so all are the same bits.
 TEST_CASE("Scalar kernels: edge lengths and T equal the SIMD paths bit for bit, in every layout", "[scalar][simd][corpus]") {
@@ -109,7 +109,7 @@ TEST_CASE("Scalar kernels: edge lengths and T equal the SIMD paths bit for bit, 
         const Topology topo = build_topology(*c.mesh);
         const std::size_t n = topo.welded_count();
         std::vector<float> rest4, t4, l4;
-        for (std::size_t lanes : {EdgeBatches::kLanes, EdgeBatches::kWideLanes, std::size_t(3)}) {
+        for (std::size_t lanes : {EdgeBatches::kLanes, EdgeBatches::kWideLanes, EdgeBatches::kWidestLanes, std::size_t(3)}) {
             INFO("lanes " << lanes);
             const EdgeBatches eb = edge_batches(topo, lanes);
             REQUIRE(eb.lanes == lanes);

@@ -13,4 +13,11 @@ bool avx2_supported();
 // and scalar paths). Read once.
 bool avx2_default();
 
+// The edge T's AVX-512 loop (16 lanes): built with the AVX2 kernels, the CPU has AVX-512F.
+bool avx512_supported();
+
+// avx512_supported() where avx2_default(), unless RIGSCOPE_NO_AVX512 is set (then the AVX2 loop
+// runs). Read once.
+bool avx512_default();
+
 }  // namespace rigscope

@@ -27,7 +27,8 @@ void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>&
 // every layout gives the same bits: 4 lanes for the SSE loop, 8 for the AVX2 one.
 struct EdgeBatches {
     static constexpr std::size_t kLanes = 4;      // the SSE loop's
-    static constexpr std::size_t kWideLanes = 8;  // the AVX2 loop's
+    static constexpr std::size_t kWideLanes = 8;     // the AVX2 loop's
+    static constexpr std::size_t kWidestLanes = 16;  // the AVX-512 loop's
     static constexpr std::uint32_t kRun = 0x80000000u;
     std::size_t lanes = kLanes;         // welded vertices per batch
     std::size_t welded = 0;             // welded vertices; the last batch may be partial
