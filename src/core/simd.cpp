@@ -4,6 +4,16 @@
 
 namespace rigscope {
 
+namespace {
+
+// Whether the environment turns a kernel off (RIGSCOPE_NO_AVX2, RIGSCOPE_NO_AVX512: set and not empty).
+bool turned_off(const char* variable) {
+    const char* off = std::getenv(variable);
+    return off && *off;
+}
+
+}  // namespace
+
 // Here, in a file compiled without -mavx2: code built with it must not run before the check.
 bool avx2_supported() {
 #if defined(RIGSCOPE_AVX2_KERNEL)
@@ -14,10 +24,7 @@ bool avx2_supported() {
 }
 
 bool avx2_default() {
-    static const bool on = [] {
-        const char* off = std::getenv("RIGSCOPE_NO_AVX2");
-        return avx2_supported() && !(off && *off);
-    }();
+    static const bool on = avx2_supported() && !turned_off("RIGSCOPE_NO_AVX2");
     return on;
 }
 
@@ -30,10 +37,7 @@ bool avx512_supported() {
 }
 
 bool avx512_default() {
-    static const bool on = [] {
-        const char* off = std::getenv("RIGSCOPE_NO_AVX512");
-        return avx2_default() && avx512_supported() && !(off && *off);
-    }();
+    static const bool on = avx2_default() && avx512_supported() && !turned_off("RIGSCOPE_NO_AVX512");
     return on;
 }
 

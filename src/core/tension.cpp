@@ -113,7 +113,7 @@ std::size_t tension_block_sse(const EdgeBatches& eb, const float* P, const float
 
 #if defined(RIGSCOPE_AVX2_KERNEL)
 static_assert(detail::EdgeBatchView::kRun == EdgeBatches::kRun);
-detail::EdgeBatchView view(const EdgeBatches& eb) {
+static detail::EdgeBatchView view(const EdgeBatches& eb) {
     return {eb.start.data(), eb.index.data(), eb.degree.data(), eb.reads_last.data(), eb.welded};
 }
 #endif
