@@ -12,8 +12,10 @@
 //   joint, weight or column moves points by 1e-3 of the size or more.
 // Inputs: corpus rigs posed mid-clip, once more with two joints scaled unevenly (shear in their
 // children); and the first of them with its influences rewritten to 0-7 per vertex, so that the
-// unrolled counts (1-4), the run-time count (5-7) and unskinned vertices all run. Ranges off the
-// block starts (1 to n - 2, blocks of 13), the rest of the output left NaN.
+// unrolled counts (1-4), the run-time count (5-7) and unskinned vertices all run; and the first two
+// with bands of 12 vertices that list the same joints (weights still per vertex), so the kernel's
+// eight-vertex groups run, beside groups that straddle two bands. Ranges off the block starts
+// (1 to n - 2, in blocks of 13 and of 1000), the rest of the output left NaN.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -81,6 +83,30 @@ Rig rewired(Rig r) {
     return r;
 }
 
+// Bands of 12 vertices share a joint list (count 1-6 by band, joints by band); each vertex's
+// weights are its own. A group of eight inside a band takes the kernel's group path, one across
+// two bands the path of a vertex alone.
+Rig banded(Rig r) {
+    Mesh& mesh = r.scene.meshes[r.mesh];
+    const std::size_t joints = r.scene.skins[mesh.skin].joints.size();
+    Influences inf;
+    inf.offsets.push_back(0);
+    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+        const std::size_t band = v / 12;
+        const std::uint32_t count = static_cast<std::uint32_t>(1 + band % 6);
+        float total = 0;
+        for (std::uint32_t k = 0; k < count; ++k) total += float(k + 1 + v % 5);
+        for (std::uint32_t k = 0; k < count; ++k) {
+            inf.joints.push_back(static_cast<std::uint16_t>((band * 5 + k * 3) % joints));
+            inf.weights.push_back(float(k + 1 + v % 5) / total);
+        }
+        inf.offsets.push_back(static_cast<std::uint32_t>(inf.joints.size()));
+    }
+    mesh.influences = std::move(inf);
+    r.name += ", bands of 12 sharing joints";
+    return r;
+}
+
 std::vector<Rig> rigs() {
     std::vector<Rig> out;
     for (const char* f : {"bend_cylinder/bend_cylinder.glb", "joystick_face/joystick_face.glb", "khronos/cesium_man.gltf",
@@ -93,17 +119,19 @@ std::vector<Rig> rigs() {
     }
     out.push_back(rewired(out.front()));
     out.push_back(rewired(out[1]));
+    out.push_back(banded(out.front()));
+    out.push_back(banded(out[1]));
     return out;
 }
 
-// MeshDeformer over [1, n - 2) in blocks of 13, on the kernel or the Eigen loop.
-std::vector<Eigen::Vector3f> skinned(const Rig& r, bool avx2) {
+// MeshDeformer over [1, n - 2) in blocks of `block`, on the kernel or the Eigen loop.
+std::vector<Eigen::Vector3f> skinned(const Rig& r, bool avx2, std::size_t block = 13) {
     MeshDeformer d(r.scene, r.mesh);
     d.avx2 = avx2;
     d.set_pose(r.scene, r.pose);
     const std::size_t n = d.vertex_count();
     std::vector<Eigen::Vector3f> out(n, Eigen::Vector3f::Constant(std::numeric_limits<float>::quiet_NaN()));
-    for (std::size_t b = 1; b + 2 < n; b += 13) d.deform_block(r.scene, b, std::min(n - 2, b + 13), out.data());
+    for (std::size_t b = 1; b + 2 < n; b += block) d.deform_block(r.scene, b, std::min(n - 2, b + block), out.data());
     return out;
 }
 
@@ -117,10 +145,13 @@ TEST_CASE("Linear skinning's AVX2 kernel equals the Eigen loop bit for bit", "[s
     std::size_t compared = 0;
     for (const Rig& r : rigs()) {
         INFO(r.name);
-        const std::vector<Eigen::Vector3f> a = skinned(r, true), e = skinned(r, false);
-        REQUIRE(a.size() > 8);
-        CHECK(std::memcmp(a.data(), e.data(), a.size() * sizeof(a[0])) == 0);
-        compared += a.size();
+        for (std::size_t block : {13, 1000}) {
+            INFO("blocks of " << block);
+            const std::vector<Eigen::Vector3f> a = skinned(r, true, block), e = skinned(r, false, block);
+            REQUIRE(a.size() > 8);
+            CHECK(std::memcmp(a.data(), e.data(), a.size() * sizeof(a[0])) == 0);
+            compared += a.size();
+        }
     }
     CHECK(compared > 15000);  // every rig above was compared
 }
