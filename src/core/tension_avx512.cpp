@@ -1,28 +1,25 @@
-// The edge T on AVX-512: tension_avx2.cpp's loop sixteen lanes wide. Compiled with -mavx512f and
-// without FMA or contraction (CMakeLists.txt): each lane's operations are the SSE loop's, in its
-// order, so a layout of 16 lanes gives the bits of one of 4. Only called after avx512_supported().
+// The edge T on AVX-512: the AVX2 loop sixteen lanes wide (the loop itself: edge_lanes.h).
+// Compiled with -mavx512f and without FMA or contraction (CMakeLists.txt): each lane's operations
+// are the SSE loop's, in its order, so a layout of 16 lanes gives the bits of one of 4. Only
+// called after avx512_supported().
 #include <immintrin.h>
 
 // GCC 12 warns of the undefined source it gives AVX-512 intrinsics without a merge operand
 // (_mm512_undefined_ps): nothing here reads it.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
+#include "edge_lanes.h"
 #include "tension_avx2.h"
 
 namespace rigscope::detail {
 
 namespace {
 
-constexpr std::size_t L = 16;  // EdgeBatches::kWidestLanes
-
-// Lanes of batch b that hold welded vertices (all but in the last batch).
-inline std::size_t lanes_at(const EdgeBatchView& eb, std::size_t b) { return eb.welded - b * L < L ? eb.welded - b * L : L; }
-
 // Sixteen consecutive vertices: their 48 floats in three loads. Component c of vertex i is float
 // 3i + c: a two-register permute takes those below 32 from the first two loads, a masked one the
-// rest from the third. Per component c: lane i's float 3i + c, below 32, as a two-register index (clamped to 31
-// where it is not), and, from 32 on, its index in the third register (lanes 11-15, for c = 2
-// lanes 10-15).
+// rest from the third. Per component c: lane i's float 3i + c, below 32, as a two-register index
+// (clamped to 31 where it is not), and, from 32 on, its index in the third register (lanes 11-15,
+// for c = 2 lanes 10-15).
 alignas(64) constexpr int kLow[3][16] = {{0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 31, 31, 31, 31, 31},
                                           {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 31, 31, 31, 31, 31},
                                           {2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 31, 31, 31, 31, 31, 31}};
@@ -31,102 +28,79 @@ alignas(64) constexpr int kHigh[3][16] = {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4
                                            {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 15}};
 constexpr __mmask16 kThird[3] = {0xF800, 0xF800, 0xFC00};
 
-inline __m512 component(__m512 r0, __m512 r1, __m512 r2, int c) {
-    const __m512 t = _mm512_permutex2var_ps(r0, _mm512_load_si512(kLow[c]), r1);
-    return _mm512_mask_permutexvar_ps(t, kThird[c], _mm512_load_si512(kHigh[c]), r2);
-}
-inline void load_run(const float* p, __m512& x, __m512& y, __m512& z) {
-    const __m512 r0 = _mm512_loadu_ps(p), r1 = _mm512_loadu_ps(p + 16), r2 = _mm512_loadu_ps(p + 32);
-    x = component(r0, r1, r2, 0);
-    y = component(r0, r1, r2, 1);
-    z = component(r0, r1, r2, 2);
-}
+struct V16 {
+    using R = __m512;
+    static constexpr std::size_t N = 16;  // EdgeBatches::kWidestLanes
+    static R zero() { return _mm512_setzero_ps(); }
+    static R loadu(const float* p) { return _mm512_loadu_ps(p); }
+    static R sub(R a, R b) { return _mm512_sub_ps(a, b); }
+    static R add(R a, R b) { return _mm512_add_ps(a, b); }
+    static R mul(R a, R b) { return _mm512_mul_ps(a, b); }
+    static R div(R a, R b) { return _mm512_div_ps(a, b); }
+    static R sqrt(R a) { return _mm512_sqrt_ps(a); }
 
-// Sixteen vertices anywhere: 16 bytes from each, vertices l, l + 4, l + 8, l + 12 in one
-// register, then the 4 x 4 transpose in each 128-bit block. Wide = false: lane by lane.
-template <bool Wide>
-inline void load_points(const float* P, const std::uint32_t* i, __m512& x, __m512& y, __m512& z) {
-    if (Wide) {
-        auto four = [&](int l) {
-            __m512 r = _mm512_castps128_ps512(_mm_loadu_ps(P + 3 * std::size_t(i[l])));
-            r = _mm512_insertf32x4(r, _mm_loadu_ps(P + 3 * std::size_t(i[l + 4])), 1);
-            r = _mm512_insertf32x4(r, _mm_loadu_ps(P + 3 * std::size_t(i[l + 8])), 2);
-            return _mm512_insertf32x4(r, _mm_loadu_ps(P + 3 * std::size_t(i[l + 12])), 3);
-        };
-        const __m512 r0 = four(0), r1 = four(1), r2 = four(2), r3 = four(3);
-        const __m512 t0 = _mm512_unpacklo_ps(r0, r1), t1 = _mm512_unpacklo_ps(r2, r3);
-        const __m512 t2 = _mm512_unpackhi_ps(r0, r1), t3 = _mm512_unpackhi_ps(r2, r3);
-        x = _mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
-        y = _mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
-        z = _mm512_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
-    } else {
-        alignas(64) float v[3][L];
-        for (std::size_t l = 0; l < L; ++l)
-            for (int c = 0; c < 3; ++c) v[c][l] = P[3 * std::size_t(i[l]) + c];
-        x = _mm512_load_ps(v[0]);
-        y = _mm512_load_ps(v[1]);
-        z = _mm512_load_ps(v[2]);
+    static R component(R r0, R r1, R r2, int c) {
+        const R t = _mm512_permutex2var_ps(r0, _mm512_load_si512(kLow[c]), r1);
+        return _mm512_mask_permutexvar_ps(t, kThird[c], _mm512_load_si512(kHigh[c]), r2);
     }
-}
-
-template <bool Wide>
-inline const std::uint32_t* load_group(const float* P, const std::uint32_t* idx, __m512& x, __m512& y, __m512& z) {
-    if (idx[0] & EdgeBatchView::kRun) {
-        load_run(P + 3 * std::size_t(idx[0] & ~EdgeBatchView::kRun), x, y, z);
-        return idx + 1;
+    static void run(const float* p, R& x, R& y, R& z) {
+        const R r0 = _mm512_loadu_ps(p), r1 = _mm512_loadu_ps(p + 16), r2 = _mm512_loadu_ps(p + 32);
+        x = component(r0, r1, r2, 0);
+        y = component(r0, r1, r2, 1);
+        z = component(r0, r1, r2, 2);
     }
-    load_points<Wide>(P, idx, x, y, z);
-    return idx + L;
-}
 
-template <bool Wide>
-inline __m512 batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree) {
-    __m512 px, py, pz, qx, qy, qz;
-    idx = load_group<Wide>(P, idx, px, py, pz);
-    __m512 sum = _mm512_setzero_ps();
-    while (idx < end) {
-        idx = load_group<Wide>(P, idx, qx, qy, qz);
-        const __m512 dx = _mm512_sub_ps(qx, px), dy = _mm512_sub_ps(qy, py), dz = _mm512_sub_ps(qz, pz);
-        const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
-        sum = _mm512_add_ps(sum, _mm512_sqrt_ps(d2));
+    // Sixteen vertices anywhere: 16 bytes from each, vertices l, l + 4, l + 8, l + 12 in one
+    // register, then the 4 x 4 transpose in each 128-bit block. Wide = false: lane by lane.
+    template <bool Wide>
+    static void points(const float* P, const std::uint32_t* i, R& x, R& y, R& z) {
+        if (Wide) {
+            auto four = [&](int l) {
+                R r = _mm512_castps128_ps512(_mm_loadu_ps(P + 3 * std::size_t(i[l])));
+                r = _mm512_insertf32x4(r, _mm_loadu_ps(P + 3 * std::size_t(i[l + 4])), 1);
+                r = _mm512_insertf32x4(r, _mm_loadu_ps(P + 3 * std::size_t(i[l + 8])), 2);
+                return _mm512_insertf32x4(r, _mm_loadu_ps(P + 3 * std::size_t(i[l + 12])), 3);
+            };
+            const R r0 = four(0), r1 = four(1), r2 = four(2), r3 = four(3);
+            const R t0 = _mm512_unpacklo_ps(r0, r1), t1 = _mm512_unpacklo_ps(r2, r3);
+            const R t2 = _mm512_unpackhi_ps(r0, r1), t3 = _mm512_unpackhi_ps(r2, r3);
+            x = _mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
+            y = _mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
+            z = _mm512_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
+        } else {
+            alignas(64) float v[3][N];
+            for (std::size_t l = 0; l < N; ++l)
+                for (int c = 0; c < 3; ++c) v[c][l] = P[3 * std::size_t(i[l]) + c];
+            x = _mm512_load_ps(v[0]);
+            y = _mm512_load_ps(v[1]);
+            z = _mm512_load_ps(v[2]);
+        }
     }
-    return _mm512_div_ps(sum, _mm512_loadu_ps(degree));
-}
 
-inline __m512 lengths_of(const EdgeBatchView& eb, const float* P, std::size_t b) {
-    const std::uint32_t* idx = eb.index + eb.start[b];
-    const std::uint32_t* end = eb.index + eb.start[b + 1];
-    return eb.reads_last[b] ? batch_lengths<false>(P, idx, end, &eb.degree[b * L])
-                            : batch_lengths<true>(P, idx, end, &eb.degree[b * L]);
-}
+    static __mmask16 mask(std::size_t lanes) { return static_cast<__mmask16>((1u << lanes) - 1); }
+    static void store_lanes(R v, float* out, std::size_t lanes) { _mm512_mask_storeu_ps(out, mask(lanes), v); }
+    static R load_lanes(const float* in, std::size_t lanes) { return _mm512_maskz_loadu_ps(mask(lanes), in); }
 
-inline __mmask16 lanes_mask(std::size_t lanes) { return static_cast<__mmask16>((1u << lanes) - 1); }
+    static R tension(R r, R d, std::size_t lanes, std::size_t& degenerate) {
+        const R zero = _mm512_setzero_ps();
+        const R v = _mm512_div_ps(r, d);
+        // r > 0, d > 0 and v finite (v - v is 0 only for a finite v): the SSE loop's test.
+        const __mmask16 ok = _mm512_cmp_ps_mask(r, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(d, zero, _CMP_GT_OQ) &
+                             _mm512_cmp_ps_mask(_mm512_sub_ps(v, v), zero, _CMP_EQ_OQ);
+        degenerate += static_cast<std::size_t>(__builtin_popcount(~static_cast<unsigned>(ok) & mask(lanes)));
+        return _mm512_mask_blend_ps(ok, _mm512_set1_ps(1.0f), v);
+    }
+};
 
 }  // namespace
 
 void mean_edge_lengths_avx512(const EdgeBatchView& eb, const float* P, std::size_t begin, std::size_t end, float* out) {
-    for (std::size_t b = begin; b < end; ++b)
-        _mm512_mask_storeu_ps(out + b * L, lanes_mask(lanes_at(eb, b)), lengths_of(eb, P, b));
+    mean_edge_lengths_lanes<V16>(eb, P, begin, end, out);
 }
 
 std::size_t tension_block_avx512(const EdgeBatchView& eb, const float* P, const float* rest, std::size_t begin,
                                  std::size_t end, float* lengths, float* t) {
-    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
-    std::size_t degenerate = 0;
-    for (std::size_t b = begin; b < end; ++b) {
-        const std::size_t w = b * L;
-        const __mmask16 m = lanes_mask(lanes_at(eb, b));
-        const __m512 d = lengths_of(eb, P, b);
-        const __m512 r = _mm512_maskz_loadu_ps(m, rest + w);  // zeros past the end, as the SSE loop
-        const __m512 v = _mm512_div_ps(r, d);
-        // r > 0, d > 0 and v finite (v - v is 0 only for a finite v): the SSE loop's test.
-        const __mmask16 ok = _mm512_cmp_ps_mask(r, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(d, zero, _CMP_GT_OQ) &
-                             _mm512_cmp_ps_mask(_mm512_sub_ps(v, v), zero, _CMP_EQ_OQ);
-        degenerate += static_cast<std::size_t>(__builtin_popcount(~static_cast<unsigned>(ok) & m));
-        if (lengths) _mm512_mask_storeu_ps(lengths + w, m, d);
-        _mm512_mask_storeu_ps(t + w, m, _mm512_mask_blend_ps(ok, one, v));
-    }
-    return degenerate;
+    return tension_block_lanes<V16>(eb, P, rest, begin, end, lengths, t);
 }
 
 }  // namespace rigscope::detail

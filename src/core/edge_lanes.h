@@ -1,0 +1,84 @@
+// The edge T's batch loop, written once for a register of V::N floats: V8 (AVX2,
+// tension_avx2.cpp) and V16 (AVX-512, tension_avx512.cpp). Each lane's subtractions, products,
+// sums, square roots and divides are the SSE loop's (tension.cpp), in its order, and both files
+// are compiled without FMA or contraction, so every width gives the same bits. Internal linkage
+// and no library header: each file compiles its own copy (tension_avx2.h says why).
+//
+// V provides: R (its register type), N; zero(), set1(x), loadu(p) and store_lanes(v, p, lanes)
+// (the first `lanes` floats; a whole register when lanes == N), load_lanes(p, lanes) (the rest
+// zero); run(p, x, y, z) (the N consecutive vertices from float p) and points<Wide>(P, idx, x, y,
+// z) (those of N indices; Wide = false reads no float past a vertex); sub, add, mul, sqrt, div;
+// tension(r, d, lanes, degenerate): r / d where r > 0, d > 0 and the quotient finite, else 1,
+// adding the bad lanes among the first `lanes` to `degenerate`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tension_avx2.h"
+
+namespace rigscope::detail {
+namespace {
+
+template <class V>
+inline std::size_t lanes_at(const EdgeBatchView& eb, std::size_t b) {
+    return eb.welded - b * V::N < V::N ? eb.welded - b * V::N : V::N;
+}
+
+// One group of a batch (its selves, or one neighbour slot); returns the next group.
+template <class V, bool Wide>
+inline const std::uint32_t* load_group(const float* P, const std::uint32_t* idx, typename V::R& x, typename V::R& y,
+                                       typename V::R& z) {
+    if (idx[0] & EdgeBatchView::kRun) {
+        V::run(P + 3 * std::size_t(idx[0] & ~EdgeBatchView::kRun), x, y, z);
+        return idx + 1;
+    }
+    V::template points<Wide>(P, idx, x, y, z);
+    return idx + V::N;
+}
+
+// Per lane, the mean distance to its neighbours: each neighbour's sqrt(dx^2 + dy^2 + dz^2) added
+// in slot order, over the lane's degree.
+template <class V, bool Wide>
+inline typename V::R batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree) {
+    typename V::R px, py, pz, qx, qy, qz;
+    idx = load_group<V, Wide>(P, idx, px, py, pz);
+    typename V::R sum = V::zero();
+    while (idx < end) {
+        idx = load_group<V, Wide>(P, idx, qx, qy, qz);
+        const typename V::R dx = V::sub(qx, px), dy = V::sub(qy, py), dz = V::sub(qz, pz);
+        const typename V::R d2 = V::add(V::add(V::mul(dx, dx), V::mul(dy, dy)), V::mul(dz, dz));
+        sum = V::add(sum, V::sqrt(d2));
+    }
+    return V::div(sum, V::loadu(degree));
+}
+
+template <class V>
+inline typename V::R lengths_of(const EdgeBatchView& eb, const float* P, std::size_t b) {
+    const std::uint32_t* idx = eb.index + eb.start[b];
+    const std::uint32_t* end = eb.index + eb.start[b + 1];
+    return eb.reads_last[b] ? batch_lengths<V, false>(P, idx, end, &eb.degree[b * V::N])
+                            : batch_lengths<V, true>(P, idx, end, &eb.degree[b * V::N]);
+}
+
+template <class V>
+void mean_edge_lengths_lanes(const EdgeBatchView& eb, const float* P, std::size_t begin, std::size_t end, float* out) {
+    for (std::size_t b = begin; b < end; ++b) V::store_lanes(lengths_of<V>(eb, P, b), out + b * V::N, lanes_at<V>(eb, b));
+}
+
+template <class V>
+std::size_t tension_block_lanes(const EdgeBatchView& eb, const float* P, const float* rest, std::size_t begin,
+                                std::size_t end, float* lengths, float* t) {
+    std::size_t degenerate = 0;
+    for (std::size_t b = begin; b < end; ++b) {
+        const std::size_t w = b * V::N, lanes = lanes_at<V>(eb, b);
+        const typename V::R d = lengths_of<V>(eb, P, b);
+        const typename V::R r = V::load_lanes(rest + w, lanes);  // zeros past the end, as the SSE loop
+        if (lengths) V::store_lanes(d, lengths + w, lanes);
+        V::store_lanes(V::tension(r, d, lanes, degenerate), t + w, lanes);
+    }
+    return degenerate;
+}
+
+}  // namespace
+}  // namespace rigscope::detail
