@@ -61,50 +61,45 @@ Rig posed(const std::string& path, bool scale) {
     return r;
 }
 
-// Vertex v gets v % 8 influences (0: unskinned), joints spread over the skin, weights summing to
-// about 1 in unequal parts.
-Rig rewired(Rig r) {
+// The rig with influences rewritten: vertex v gets count(v) of them, influence k on joint
+// joint(v, k) (modulo the skin's joints) with weight part(v, k) / the sum of v's parts.
+template <class Count, class Joint, class Part>
+Rig rewritten(Rig r, const char* label, Count count, Joint joint, Part part) {
     Mesh& mesh = r.scene.meshes[r.mesh];
     const std::size_t joints = r.scene.skins[mesh.skin].joints.size();
     Influences inf;
     inf.offsets.push_back(0);
     for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-        const std::uint32_t count = static_cast<std::uint32_t>(v % 8);
+        const std::uint32_t n = count(v);
         float total = 0;
-        for (std::uint32_t k = 0; k < count; ++k) total += float(k + 1);
-        for (std::uint32_t k = 0; k < count; ++k) {
-            inf.joints.push_back(static_cast<std::uint16_t>((v * 7 + k * 3) % joints));
-            inf.weights.push_back(float(k + 1) / total);
+        for (std::uint32_t k = 0; k < n; ++k) total += part(v, k);
+        for (std::uint32_t k = 0; k < n; ++k) {
+            inf.joints.push_back(static_cast<std::uint16_t>(joint(v, k) % joints));
+            inf.weights.push_back(part(v, k) / total);
         }
         inf.offsets.push_back(static_cast<std::uint32_t>(inf.joints.size()));
     }
     mesh.influences = std::move(inf);
-    r.name += ", 0-7 influences";
+    r.name += label;
     return r;
+}
+
+// Vertex v gets v % 8 influences (0: unskinned), joints spread over the skin, weights summing to
+// about 1 in unequal parts.
+Rig rewired(Rig r) {
+    return rewritten(
+        std::move(r), ", 0-7 influences", [](std::size_t v) { return static_cast<std::uint32_t>(v % 8); },
+        [](std::size_t v, std::uint32_t k) { return v * 7 + k * 3; }, [](std::size_t, std::uint32_t k) { return float(k + 1); });
 }
 
 // Bands of 12 vertices share a joint list (count 1-6 by band, joints by band); each vertex's
 // weights are its own. A group of eight inside a band takes the kernel's group path, one across
 // two bands the path of a vertex alone.
 Rig banded(Rig r) {
-    Mesh& mesh = r.scene.meshes[r.mesh];
-    const std::size_t joints = r.scene.skins[mesh.skin].joints.size();
-    Influences inf;
-    inf.offsets.push_back(0);
-    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-        const std::size_t band = v / 12;
-        const std::uint32_t count = static_cast<std::uint32_t>(1 + band % 6);
-        float total = 0;
-        for (std::uint32_t k = 0; k < count; ++k) total += float(k + 1 + v % 5);
-        for (std::uint32_t k = 0; k < count; ++k) {
-            inf.joints.push_back(static_cast<std::uint16_t>((band * 5 + k * 3) % joints));
-            inf.weights.push_back(float(k + 1 + v % 5) / total);
-        }
-        inf.offsets.push_back(static_cast<std::uint32_t>(inf.joints.size()));
-    }
-    mesh.influences = std::move(inf);
-    r.name += ", bands of 12 sharing joints";
-    return r;
+    return rewritten(
+        std::move(r), ", bands of 12 sharing joints", [](std::size_t v) { return static_cast<std::uint32_t>(1 + v / 12 % 6); },
+        [](std::size_t v, std::uint32_t k) { return v / 12 * 5 + k * 3; },
+        [](std::size_t v, std::uint32_t k) { return float(k + 1 + v % 5); });
 }
 
 std::vector<Rig> rigs() {
