@@ -35,9 +35,49 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     // as they are (the same bits a second evaluation would give). A mesh that no joint moves in
     // this frame, a static prop or a held pose, costs nothing then.
     if (deformer.pose_unchanged() && from_pose_) return;
-    deformer.deform_posed(scene, deformed, pool, block_vertices);
-    evaluate_positions(deformed, pool);
+    if (tiled && !fuses_edge_t()) {
+        deform_tiled(scene, pool);
+        if (measure.measure != Measure::edge || measure.smooth > 0) evaluate_measure(deformed, pool);
+    } else {
+        deformer.deform_posed(scene, deformed, pool, block_vertices);
+        evaluate_positions(deformed, pool);
+    }
     from_pose_ = true;
+}
+
+void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
+    const std::size_t n = deformer.vertex_count();
+    // Spans of at least a block and at most 16 to a mesh: a span's last rows of batches read the
+    // next span and wait for the deferred pass, so fewer, longer spans keep more of T in cache.
+    const std::size_t task = std::max<std::size_t>({block_vertices, n / 16, 1});
+    const std::size_t tile = std::min(std::max<std::size_t>(tile_vertices, 1), task);
+    if (tiles_.vertices != n || tiles_.task_vertices != task || tiles_.tile_vertices != tile)
+        tiles_ = frame_tiles(batches, n, task, tile, std::max<std::size_t>(block_vertices / batches.lanes, 1));
+    deformed.resize(n);
+    t.resize(topo.welded_count());
+    const std::size_t tasks = tiles_.tasks(), deferred = tiles_.deferred.size();
+    tile_degenerate_.resize(tasks + deferred);
+    Eigen::Vector3f* P = deformed.data();
+    run_tasks(pool, tasks, [&](std::size_t i) {
+        const std::size_t begin = i * tiles_.task_vertices, end = std::min(n, begin + tiles_.task_vertices);
+        std::size_t r = tiles_.task_ranges[i], degenerate_here = 0;
+        const std::size_t last = tiles_.task_ranges[i + 1];
+        for (std::size_t v = begin; v < end; v += tiles_.tile_vertices) {
+            const std::size_t e = std::min(end, v + tiles_.tile_vertices);
+            deformer.deform_block(scene, v, e, P);
+            for (; r < last && tiles_.ranges[r].need < e; ++r)
+                degenerate_here += tension_block(batches, P, rest_lengths.data(), tiles_.ranges[r].begin, tiles_.ranges[r].end,
+                                                 nullptr, t.data());
+        }
+        tile_degenerate_[i] = degenerate_here;
+    });
+    run_tasks(pool, deferred, [&](std::size_t i) {
+        const FrameTiles::Range& r = tiles_.deferred[i];
+        tile_degenerate_[tasks + i] = tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
+    });
+    // Integer counts summed after: the same total for any thread count.
+    degenerate = 0;
+    for (std::size_t d : tile_degenerate_) degenerate += d;
 }
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {

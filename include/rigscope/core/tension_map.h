@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "rigscope/core/frame_tiles.h"
 #include "rigscope/core/measure.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
@@ -53,6 +54,11 @@ struct MeshTension {
     // split small meshes into many blocks).
     std::size_t block_vertices = MeshDeformer::kBlock;
     std::vector<std::size_t> block_degenerate;  // per task of the last frame, kept to reuse
+    // evaluate() skins a task's vertices this many at a time and runs the edge T's batches that
+    // have all they read right after (FrameTiles); false: the whole mesh, then T (tests compare
+    // the two, which give the same bits).
+    bool tiled = true;
+    std::size_t tile_vertices = 4096;  // 48 KB of positions: well inside a core's L2
 
     // The measure beyond edge length (methods.md). `t` stays the edge measure's T in every mode
     // (smoothed when the measure is edge; in principal runs taken from the principal kernel's
@@ -81,6 +87,10 @@ private:
     // holds the edge sums) instead of tension_block's.
     bool fuses_edge_t() const { return measure.measure == Measure::principal && principal_kernel.fuses_edge_t(); }
     void evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool);
+    // The deformer's pose into `deformed` and the edge T into `t`, in FrameTiles' order.
+    void deform_tiled(const Scene& scene, ThreadPool* pool);
+    FrameTiles tiles_;
+    std::vector<std::size_t> tile_degenerate_;  // per task, then per deferred range
     std::vector<float> smooth_values_, smooth_scratch_;
     // Whether deformed, t and the measure hold what evaluate() made of the deformer's last pose
     // (false after evaluate_positions of other positions): evaluate() then skips a pose that

@@ -1,0 +1,65 @@
+#include "rigscope/core/frame_tiles.h"
+
+#include <algorithm>
+
+namespace rigscope {
+
+std::size_t FrameTiles::fused_batches() const {
+    std::size_t n = 0;
+    for (const Range& r : ranges) n += r.end - r.begin;
+    return n;
+}
+
+FrameTiles frame_tiles(const EdgeBatches& eb, std::size_t vertices, std::size_t task_vertices, std::size_t tile_vertices,
+                       std::size_t deferred_batches) {
+    FrameTiles ft;
+    ft.vertices = vertices;
+    ft.task_vertices = std::max<std::size_t>(task_vertices, 1);
+    ft.tile_vertices = std::clamp<std::size_t>(tile_vertices, 1, ft.task_vertices);
+    deferred_batches = std::max<std::size_t>(deferred_batches, 1);
+    const std::size_t tasks = (vertices + ft.task_vertices - 1) / ft.task_vertices;
+    const std::size_t lanes = std::max<std::size_t>(eb.lanes, 1);
+    const std::size_t tile_batches = std::max<std::size_t>(ft.tile_vertices / lanes, 1);
+    std::vector<std::vector<FrameTiles::Range>> per_task(tasks);
+    auto add = [](std::vector<FrameTiles::Range>& list, std::uint32_t b, std::uint32_t need, std::size_t most) {
+        if (!list.empty() && list.back().end == b && b + 1 - list.back().begin <= most) {
+            list.back().end = b + 1;
+            list.back().need = std::max(list.back().need, need);
+        } else {
+            list.push_back({b, b + 1, need});
+        }
+    };
+    for (std::size_t b = 0; b < eb.batch_count(); ++b) {
+        std::uint32_t lo = 0xFFFFFFFFu, hi = 0;
+        for (std::uint32_t k = eb.start[b]; k < eb.start[b + 1];) {
+            const std::uint32_t e = eb.index[k];
+            if (e & EdgeBatches::kRun) {
+                lo = std::min(lo, e & ~EdgeBatches::kRun);
+                hi = std::max<std::uint32_t>(hi, (e & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(lanes) - 1);
+                ++k;
+            } else {
+                for (std::size_t l = 0; l < lanes; ++l) {
+                    lo = std::min(lo, eb.index[k + l]);
+                    hi = std::max(hi, eb.index[k + l]);
+                }
+                k += static_cast<std::uint32_t>(lanes);
+            }
+        }
+        // A scattered vertex is loaded as 16 bytes, its 12 and the next vertex's x (the batches
+        // that read the last vertex load lane by lane): that next vertex must be done too, by the
+        // same task, or another thread could be writing the float while it is read.
+        const std::uint32_t need = std::min<std::uint32_t>(hi + 1, static_cast<std::uint32_t>(vertices - 1));
+        const std::size_t task = lo / ft.task_vertices;
+        if (lo <= hi && need / ft.task_vertices == task) add(per_task[task], static_cast<std::uint32_t>(b), need, tile_batches);
+        else add(ft.deferred, static_cast<std::uint32_t>(b), need, deferred_batches);
+    }
+    ft.task_ranges.push_back(0);
+    for (auto& list : per_task) {
+        std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& c) { return a.need < c.need; });
+        ft.ranges.insert(ft.ranges.end(), list.begin(), list.end());
+        ft.task_ranges.push_back(static_cast<std::uint32_t>(ft.ranges.size()));
+    }
+    return ft;
+}
+
+}  // namespace rigscope
