@@ -41,6 +41,7 @@ std::string env_or(const char* name, const std::string& fallback) {
 
 std::string bench_file(const std::string& key) {
     if (key == "tube") return env_or("RIGSCOPE_BENCH_DIR", std::string(RIGSCOPE_SOURCE_DIR) + "/../shared/bench") + "/tube_262k.glb";
+    if (key == "tube_4m") return env_or("RIGSCOPE_BENCH_TUBE_4M", "");
     return env_or("RIGSCOPE_CORPUS", std::string(RIGSCOPE_SOURCE_DIR) + "/../shared/corpus") + "/khronos/cesium_man.gltf";
 }
 
@@ -532,6 +533,12 @@ void register_all() {
                 on_threads(benchmark::RegisterBenchmark((st + "_" + m + "/" + k).c_str(), fn, k, m));
             }
         }
+    }
+    // The bound where a frame does not fit the caches: bench.sh's 4M-vertex tube (made by
+    // scripts/make_bench_tube.py), named by RIGSCOPE_BENCH_TUBE_4M; a frame and its stream only.
+    if (!env_or("RIGSCOPE_BENCH_TUBE_4M", "").empty()) {
+        on_threads(benchmark::RegisterBenchmark("frame/tube_4m", BM_Frame, std::string("tube_4m")));
+        on_threads(benchmark::RegisterBenchmark("stream_bound/tube_4m", BM_StreamBound, std::string("tube_4m")));
     }
 }
 

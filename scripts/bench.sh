@@ -282,6 +282,28 @@ print(f"size: tension --fps 240 --format json ({frames} frames, 2 meshes): 262k 
 runs = {k: [float(l.split()[0]) for l in open(f"{out}/size_{k}")] for k in ("262k", "4m")}
 print("  per alternating pair: " + ", ".join(f"{16 * a / b:.2f}" for a, b in zip(runs["262k"], runs["4m"])))
 PY
+# The memory bound where a frame does not fit the caches (issue 44): the bench tube's frame stays
+# in a 32 MB L3, so its "bound" above is the cache's; the 4M tube's ~245 MB a frame come from
+# DRAM. frame and stream_bound of the 4M tube (rigscope_bench, RIGSCOPE_BENCH_TUBE_4M), 3
+# repetitions, fastest, printed as the bench tube's line is.
+RIGSCOPE_BENCH_TUBE_4M="$out/tube_2048.glb" "$build/bench/rigscope_bench" --benchmark_repetitions=3 \
+    --benchmark_report_aggregates_only=true --benchmark_filter='^(frame|stream_bound)/tube_4m/' \
+    --benchmark_out="$out/bench_4m.json" --benchmark_out_format=json >/dev/null
+"$python" - "$out" <<'PY'
+import json, sys
+best, traffic = {}, {}
+for r in json.load(open(f"{sys.argv[1]}/bench_4m.json"))["benchmarks"]:
+    if r.get("aggregate_name") != "min": continue
+    n = r["run_name"].replace("/real_time", "")
+    best[n] = r["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[r["time_unit"]]
+    if "read_MB" in r: traffic[n] = (r["read_MB"], r["written_MB"])
+for th in (1, 2):
+    sb, fr = f"stream_bound/tube_4m/threads:{th}", f"frame/tube_4m/threads:{th}"
+    if sb in best and fr in best and sb in traffic:
+        rd, wr = traffic[sb]
+        print(f"memory bound, the 4M tube, threads:{th}: a frame reads {rd:.1f} MB and writes {wr:.1f} MB; streamed alone in "
+              f"{best[sb]*1e3:.2f} ms ({(rd + wr) / 1e3 / best[sb]:.1f} GB/s); frame {best[fr]*1e3:.2f} ms = {100 * best[sb] / best[fr]:.0f}% of the bound")
+PY
 
 # -- FBX load (issues 12, 29): the binary FBX against its ASCII twin (scripts/fbx/fbx_write_ascii.py),
 # both read from the file itself, on scripts/make_fbx_bench_file.py's file (~25k control points,
