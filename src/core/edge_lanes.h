@@ -1,15 +1,16 @@
-// The edge T's batch loop, written once for a register of V::N floats: V8 (AVX2,
-// tension_avx2.cpp) and V16 (AVX-512, tension_avx512.cpp). Each lane's subtractions, products,
-// sums, square roots and divides are the SSE loop's (tension.cpp), in its order, and both files
-// are compiled without FMA or contraction, so every width gives the same bits. Internal linkage
+// The edge T's batch loop, written once for a register of V::N floats: V4 (SSE, tension.cpp), V8
+// (AVX2, tension_avx2.cpp) and V16 (AVX-512, tension_avx512.cpp). Each lane subtracts, squares,
+// sums, takes square roots and divides in one order, and every file is compiled without FMA or
+// contraction, so every width gives the bits of the scalar loop (tension.cpp). Internal linkage
 // and no library header: each file compiles its own copy (tension_avx2.h says why).
 //
-// V provides: R (its register type), N; zero(), set1(x), loadu(p) and store_lanes(v, p, lanes)
-// (the first `lanes` floats; a whole register when lanes == N), load_lanes(p, lanes) (the rest
-// zero); run(p, x, y, z) (the N consecutive vertices from float p) and points<Wide>(P, idx, x, y,
-// z) (those of N indices; Wide = false reads no float past a vertex); sub, add, mul, sqrt, div;
-// tension(r, d, lanes, degenerate): r / d where r > 0, d > 0 and the quotient finite, else 1,
-// adding the bad lanes among the first `lanes` to `degenerate`.
+// The arithmetic is GCC's vector operators on the register types (__m128, __m256 and __m512 are
+// vector types: a - b is one subps), so V holds only what differs by width: R (its register
+// type), N; loadu(p), sqrt(v), store_lanes(v, p, lanes) (the first `lanes` floats; a whole
+// register when lanes == N), load_lanes(p, lanes) (the rest zero); run(p, x, y, z) (the N
+// consecutive vertices from float p) and points<Wide>(P, idx, x, y, z) (those of N indices; Wide
+// = false reads no float past a vertex); tension(r, d, lanes, degenerate): r / d where r > 0, d >
+// 0 and the quotient finite, else 1, adding the bad lanes among the first `lanes` to `degenerate`.
 #pragma once
 
 #include <cstddef>
@@ -43,14 +44,13 @@ template <class V, bool Wide>
 inline typename V::R batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree) {
     typename V::R px, py, pz, qx, qy, qz;
     idx = load_group<V, Wide>(P, idx, px, py, pz);
-    typename V::R sum = V::zero();
+    typename V::R sum{};
     while (idx < end) {
         idx = load_group<V, Wide>(P, idx, qx, qy, qz);
-        const typename V::R dx = V::sub(qx, px), dy = V::sub(qy, py), dz = V::sub(qz, pz);
-        const typename V::R d2 = V::add(V::add(V::mul(dx, dx), V::mul(dy, dy)), V::mul(dz, dz));
-        sum = V::add(sum, V::sqrt(d2));
+        const typename V::R dx = qx - px, dy = qy - py, dz = qz - pz;
+        sum = sum + V::sqrt((dx * dx + dy * dy) + dz * dz);
     }
-    return V::div(sum, V::loadu(degree));
+    return sum / V::loadu(degree);
 }
 
 template <class V>

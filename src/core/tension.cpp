@@ -6,6 +6,7 @@
 #include "rigscope/core/huge_pages.h"
 #include "rigscope/core/simd.h"
 #include "simd_points.h"
+#include "edge_lanes.h"
 #include "tension_avx2.h"
 
 namespace rigscope {
@@ -15,107 +16,70 @@ namespace {
 constexpr std::size_t L = EdgeBatches::kLanes;
 constexpr std::size_t kMaxLanes = 16;  // what edge_batches builds at most
 
+}  // namespace
+
+static_assert(detail::EdgeBatchView::kRun == EdgeBatches::kRun);
+[[maybe_unused]] static detail::EdgeBatchView view(const EdgeBatches& eb) {
+    return {eb.start.data(), eb.index.data(), eb.degree.data(), eb.reads_last.data(), eb.welded};
+}
+
 #if defined(RIGSCOPE_SSE_KERNELS)
-using detail::load_points;
+namespace detail {
+namespace {
 
-// Four consecutive vertices: three 16-byte loads over their 48 bytes, no index per lane.
-inline void load_run(const float* p, __m128& x, __m128& y, __m128& z) {
-    const __m128 r0 = _mm_loadu_ps(p);      // x0 y0 z0 x1
-    const __m128 r1 = _mm_loadu_ps(p + 4);  // y1 z1 x2 y2
-    const __m128 r2 = _mm_loadu_ps(p + 8);  // z2 x3 y3 z3
-    const __m128 t = _mm_shuffle_ps(r1, r2, _MM_SHUFFLE(1, 0, 3, 2));  // x2 y2 z2 x3
-    const __m128 u = _mm_shuffle_ps(r0, r1, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
-    const __m128 v = _mm_shuffle_ps(t, r2, _MM_SHUFFLE(3, 2, 2, 1));   // y2 z2 y3 z3
-    x = _mm_shuffle_ps(r0, t, _MM_SHUFFLE(3, 0, 3, 0));
-    y = _mm_shuffle_ps(u, v, _MM_SHUFFLE(2, 0, 2, 0));
-    z = _mm_shuffle_ps(u, v, _MM_SHUFFLE(3, 1, 3, 1));
-}
+// The SSE lane type of edge_lanes.h's loop.
+struct V4 {
+    using R = __m128;
+    static constexpr std::size_t N = EdgeBatches::kLanes;
+    static R loadu(const float* p) { return _mm_loadu_ps(p); }
+    static R sqrt(R a) { return _mm_sqrt_ps(a); }
 
-// One group of a batch (its selves, or one neighbour slot); returns the next group.
-template <bool Wide>
-inline const std::uint32_t* load_group(const float* P, const std::uint32_t* idx, __m128& x, __m128& y, __m128& z) {
-    if (idx[0] & EdgeBatches::kRun) {
-        load_run(P + 3 * std::size_t(idx[0] & ~EdgeBatches::kRun), x, y, z);
-        return idx + 1;
+    // Four consecutive vertices: three 16-byte loads over their 48 bytes, no index per lane.
+    static void run(const float* p, R& x, R& y, R& z) {
+        const R r0 = _mm_loadu_ps(p);      // x0 y0 z0 x1
+        const R r1 = _mm_loadu_ps(p + 4);  // y1 z1 x2 y2
+        const R r2 = _mm_loadu_ps(p + 8);  // z2 x3 y3 z3
+        const R t = _mm_shuffle_ps(r1, r2, _MM_SHUFFLE(1, 0, 3, 2));  // x2 y2 z2 x3
+        const R u = _mm_shuffle_ps(r0, r1, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
+        const R v = _mm_shuffle_ps(t, r2, _MM_SHUFFLE(3, 2, 2, 1));   // y2 z2 y3 z3
+        x = _mm_shuffle_ps(r0, t, _MM_SHUFFLE(3, 0, 3, 0));
+        y = _mm_shuffle_ps(u, v, _MM_SHUFFLE(2, 0, 2, 0));
+        z = _mm_shuffle_ps(u, v, _MM_SHUFFLE(3, 1, 3, 1));
     }
-    load_points<Wide>(P, idx, x, y, z);
-    return idx + L;
-}
-
-template <bool Wide>
-inline __m128 batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree) {
-    __m128 px, py, pz, qx, qy, qz;
-    idx = load_group<Wide>(P, idx, px, py, pz);
-    __m128 sum = _mm_setzero_ps();
-    while (idx < end) {
-        idx = load_group<Wide>(P, idx, qx, qy, qz);
-        const __m128 dx = _mm_sub_ps(qx, px), dy = _mm_sub_ps(qy, py), dz = _mm_sub_ps(qz, pz);
-        const __m128 d2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)), _mm_mul_ps(dz, dz));
-        sum = _mm_add_ps(sum, _mm_sqrt_ps(d2));
+    template <bool Wide>
+    static void points(const float* P, const std::uint32_t* i, R& x, R& y, R& z) {
+        load_points<Wide>(P, i, x, y, z);
     }
-    return _mm_div_ps(sum, _mm_loadu_ps(degree));
-}
 
-inline __m128 lengths_of(const EdgeBatches& eb, const float* P, std::size_t b) {
-    const std::uint32_t* idx = eb.index.data() + eb.start[b];
-    const std::uint32_t* end = eb.index.data() + eb.start[b + 1];
-    return eb.reads_last[b] ? batch_lengths<false>(P, idx, end, &eb.degree[b * L])
-                            : batch_lengths<true>(P, idx, end, &eb.degree[b * L]);
-}
-
-inline void store_lanes(__m128 v, float* out, std::size_t lanes) {
-    if (lanes == L) {
-        _mm_storeu_ps(out, v);
-    } else {
-        alignas(16) float tmp[L];
-        _mm_store_ps(tmp, v);
-        std::copy_n(tmp, lanes, out);
+    static void store_lanes(R v, float* out, std::size_t lanes) {
+        if (lanes == N) {
+            _mm_storeu_ps(out, v);
+        } else {
+            alignas(16) float tmp[N];
+            _mm_store_ps(tmp, v);
+            std::copy_n(tmp, lanes, out);
+        }
     }
-}
+    static R load_lanes(const float* in, std::size_t lanes) {
+        if (lanes == N) return _mm_loadu_ps(in);
+        alignas(16) float tmp[N] = {0, 0, 0, 0};
+        std::copy_n(in, lanes, tmp);
+        return _mm_load_ps(tmp);
+    }
 
-inline __m128 load_lanes(const float* in, std::size_t lanes) {
-    if (lanes == L) return _mm_loadu_ps(in);
-    alignas(16) float tmp[L] = {0, 0, 0, 0};
-    std::copy_n(in, lanes, tmp);
-    return _mm_load_ps(tmp);
-}
-
-void mean_edge_lengths_sse(const EdgeBatches& eb, const float* P, std::size_t begin, std::size_t end, float* out) {
-    for (std::size_t b = begin; b < end; ++b)
-        store_lanes(lengths_of(eb, P, b), out + b * L, std::min(L, eb.welded - b * L));
-}
-
-std::size_t tension_block_sse(const EdgeBatches& eb, const float* P, const float* rest, std::size_t begin,
-                              std::size_t end, float* lengths, float* t) {
-    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-    std::size_t degenerate = 0;
-    for (std::size_t b = begin; b < end; ++b) {
-        const std::size_t w = b * L, lanes = std::min(L, eb.welded - w);
-        const __m128 d = lengths_of(eb, P, b);
-        const __m128 r = load_lanes(rest + w, lanes);
-        const __m128 v = _mm_div_ps(r, d);
+    static R tension(R r, R d, std::size_t lanes, std::size_t& degenerate) {
+        const R zero = _mm_setzero_ps(), v = _mm_div_ps(r, d);
         // r > 0, d > 0 and v finite (v - v is 0 only for a finite v).
-        const __m128 ok = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(r, zero), _mm_cmpgt_ps(d, zero)),
-                                     _mm_cmpeq_ps(_mm_sub_ps(v, v), zero));
-        const __m128 tv = _mm_or_ps(_mm_and_ps(ok, v), _mm_andnot_ps(ok, one));
+        const R ok = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(r, zero), _mm_cmpgt_ps(d, zero)), _mm_cmpeq_ps(_mm_sub_ps(v, v), zero));
         // Bits set per 4-bit mask: the baseline x86-64 target has no popcnt instruction.
         static constexpr unsigned char kBits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
         degenerate += kBits[~_mm_movemask_ps(ok) & ((1 << lanes) - 1)];
-        if (lengths) store_lanes(d, lengths + w, lanes);
-        store_lanes(tv, t + w, lanes);
+        return _mm_or_ps(_mm_and_ps(ok, v), _mm_andnot_ps(ok, _mm_set1_ps(1.0f)));
     }
-    return degenerate;
-}
-
-#endif
+};
 
 }  // namespace
-
-#if defined(RIGSCOPE_AVX2_KERNEL)
-static_assert(detail::EdgeBatchView::kRun == EdgeBatches::kRun);
-static detail::EdgeBatchView view(const EdgeBatches& eb) {
-    return {eb.start.data(), eb.index.data(), eb.degree.data(), eb.reads_last.data(), eb.welded};
-}
+}  // namespace detail
 #endif
 
 std::size_t edge_lanes_default() {
@@ -192,7 +156,7 @@ void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, 
         return detail::mean_edge_lengths_avx2(view(eb), positions->data(), begin, end, out);
 #endif
 #if defined(RIGSCOPE_SSE_KERNELS)
-    if (eb.lanes == L) return mean_edge_lengths_sse(eb, positions->data(), begin, end, out);
+    if (eb.lanes == L) return detail::mean_edge_lengths_lanes<detail::V4>(view(eb), positions->data(), begin, end, out);
 #endif
     mean_edge_lengths_scalar(eb, positions, begin, end, out);
 }
@@ -206,7 +170,7 @@ std::size_t tension_block(const EdgeBatches& eb, const Eigen::Vector3f* position
         return detail::tension_block_avx2(view(eb), positions->data(), rest, begin, end, lengths, t);
 #endif
 #if defined(RIGSCOPE_SSE_KERNELS)
-    if (eb.lanes == L) return tension_block_sse(eb, positions->data(), rest, begin, end, lengths, t);
+    if (eb.lanes == L) return detail::tension_block_lanes<detail::V4>(view(eb), positions->data(), rest, begin, end, lengths, t);
 #endif
     return tension_block_scalar(eb, positions, rest, begin, end, lengths, t);
 }

@@ -14,12 +14,7 @@ namespace {
 struct V8 {
     using R = __m256;
     static constexpr std::size_t N = 8;  // EdgeBatches::kWideLanes
-    static R zero() { return _mm256_setzero_ps(); }
     static R loadu(const float* p) { return _mm256_loadu_ps(p); }
-    static R sub(R a, R b) { return _mm256_sub_ps(a, b); }
-    static R add(R a, R b) { return _mm256_add_ps(a, b); }
-    static R mul(R a, R b) { return _mm256_mul_ps(a, b); }
-    static R div(R a, R b) { return _mm256_div_ps(a, b); }
     static R sqrt(R a) { return _mm256_sqrt_ps(a); }
 
     // Eight consecutive vertices: their 24 floats in three loads. Component c of vertex i is float

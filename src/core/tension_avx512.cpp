@@ -31,12 +31,7 @@ constexpr __mmask16 kThird[3] = {0xF800, 0xF800, 0xFC00};
 struct V16 {
     using R = __m512;
     static constexpr std::size_t N = 16;  // EdgeBatches::kWidestLanes
-    static R zero() { return _mm512_setzero_ps(); }
     static R loadu(const float* p) { return _mm512_loadu_ps(p); }
-    static R sub(R a, R b) { return _mm512_sub_ps(a, b); }
-    static R add(R a, R b) { return _mm512_add_ps(a, b); }
-    static R mul(R a, R b) { return _mm512_mul_ps(a, b); }
-    static R div(R a, R b) { return _mm512_div_ps(a, b); }
     static R sqrt(R a) { return _mm512_sqrt_ps(a); }
 
     static R component(R r0, R r1, R r2, int c) {
