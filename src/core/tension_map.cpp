@@ -38,6 +38,7 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     if (tiled && !fuses_edge_t()) {
         deform_tiled(scene, pool);
         if (measure.measure != Measure::edge || measure.smooth > 0) evaluate_measure(deformed, pool);
+        if (measure.measure == Measure::edge && measure.smooth > 0) t_extremes_set = false;  // t was smoothed
     } else {
         deformer.deform_posed(scene, deformed, pool, block_vertices);
         evaluate_positions(deformed, pool);
@@ -55,33 +56,52 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
         tiles_ = frame_tiles(batches, n, task, tile, std::max<std::size_t>(block_vertices / batches.lanes, 1));
     deformed.resize(n);
     t.resize(topo.welded_count());
-    const std::size_t tasks = tiles_.tasks(), deferred = tiles_.deferred.size();
+    const std::size_t tasks = tiles_.tasks(), deferred = tiles_.deferred.size(), wn = topo.welded_count();
     tile_degenerate_.resize(tasks + deferred);
+    tile_extremes_.resize(tasks + deferred);
     Eigen::Vector3f* P = deformed.data();
+    // A range's T and, while it is in cache, its extremes (the JSON frame's min and max T).
+    auto range = [&](const FrameTiles::Range& r, TileExtremes& x) {
+        const std::size_t d = tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
+        const std::size_t w0 = std::min(wn, r.begin * batches.lanes), w1 = std::min(wn, r.end * batches.lanes);
+        if (w0 < w1) {
+            const ValueExtremes e = value_extremes(t.data(), w0, w1);
+            x.e = x.any ? fold_extremes(x.e, e) : e;
+            x.any = true;
+        }
+        return d;
+    };
     run_tasks(pool, tasks, [&](std::size_t i) {
         const std::size_t begin = i * tiles_.task_vertices, end = std::min(n, begin + tiles_.task_vertices);
         std::size_t r = tiles_.task_ranges[i], degenerate_here = 0;
         const std::size_t last = tiles_.task_ranges[i + 1];
+        tile_extremes_[i].any = false;
         for (std::size_t v = begin; v < end; v += tiles_.tile_vertices) {
             const std::size_t e = std::min(end, v + tiles_.tile_vertices);
             deformer.deform_block(scene, v, e, P);
-            for (; r < last && tiles_.ranges[r].need < e; ++r)
-                degenerate_here += tension_block(batches, P, rest_lengths.data(), tiles_.ranges[r].begin, tiles_.ranges[r].end,
-                                                 nullptr, t.data());
+            for (; r < last && tiles_.ranges[r].need < e; ++r) degenerate_here += range(tiles_.ranges[r], tile_extremes_[i]);
         }
         tile_degenerate_[i] = degenerate_here;
     });
     run_tasks(pool, deferred, [&](std::size_t i) {
-        const FrameTiles::Range& r = tiles_.deferred[i];
-        tile_degenerate_[tasks + i] = tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
+        tile_extremes_[tasks + i].any = false;
+        tile_degenerate_[tasks + i] = range(tiles_.deferred[i], tile_extremes_[tasks + i]);
     });
-    // Integer counts summed after: the same total for any thread count.
+    // Integer counts summed after: the same total for any thread count. The extremes fold to one
+    // pass's answer in any order (fold_extremes).
     degenerate = 0;
     for (std::size_t d : tile_degenerate_) degenerate += d;
+    t_extremes_set = false;
+    for (const TileExtremes& x : tile_extremes_) {
+        if (!x.any) continue;
+        t_extremes = t_extremes_set ? fold_extremes(t_extremes, x.e) : x.e;
+        t_extremes_set = true;
+    }
 }
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
     from_pose_ = false;  // what follows need not be the deformer's pose
+    t_extremes_set = false;
     t.resize(topo.welded_count());
     if (fuses_edge_t()) {  // T comes from the principal kernel's pass
         evaluate_measure(positions, pool);

@@ -1,7 +1,8 @@
 // FrameTiles (src/core/frame_tiles.cpp) and MeshTension's tiled frame: skinning a task's vertices
 // a tile at a time and running the edge T's batches as soon as what they read is done gives the
-// bits of skinning the whole mesh first, for any thread count, block and tile size; and the plan
-// runs every batch exactly once, inside a task only where all it reads is that task's and done.
+// bits of skinning the whole mesh first, for any thread count, block and tile size, and the
+// frame's extremes found range by range are one plain pass's; and the plan runs every batch
+// exactly once, inside a task only where all it reads is that task's and done.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -43,6 +44,21 @@ Frames run(const Scene& scene, int mesh, bool tiled, unsigned threads, std::size
     for (int f = 0; f < 5; ++f) {
         sample_pose(scene, clip, clip ? clip->start + (clip->end - clip->start) * f / 4 : 0.0, pose);
         mt.evaluate(scene, pose, &pool);
+        // The tiled frame's extremes, found range by range, are one plain pass's: the lowest and
+        // highest T and the first welded vertex holding each.
+        if (tiled && !mt.t.empty()) {
+            REQUIRE(mt.t_extremes_set);
+            std::size_t lo = 0, hi = 0;
+            for (std::size_t w = 1; w < mt.t.size(); ++w) {
+                if (mt.t[w] < mt.t[lo]) lo = w;
+                if (mt.t[w] > mt.t[hi]) hi = w;
+            }
+            CHECK(mt.t_extremes.min == mt.t[lo]);
+            CHECK(mt.t_extremes.min_at == lo);
+            CHECK(mt.t_extremes.max == mt.t[hi]);
+            CHECK(mt.t_extremes.max_at == hi);
+        }
+        if (!tiled) CHECK_FALSE(mt.t_extremes_set);
         out.deformed.push_back(mt.deformed);
         out.t.push_back(mt.t);
         out.degenerate.push_back(mt.degenerate);

@@ -64,6 +64,17 @@ void mean_edge_lengths_scalar(const EdgeBatches& eb, const Eigen::Vector3f* posi
 std::size_t tension_block_scalar(const EdgeBatches& eb, const Eigen::Vector3f* positions, const float* rest,
                                  std::size_t begin, std::size_t end, float* lengths, float* t);
 
+// The lowest and highest of values[begin, end) and the first index holding each (values has no
+// NaN; an empty range gives the rest's 1 at index 0).
+struct ValueExtremes {
+    float min = 1, max = 1;
+    std::uint32_t min_at = 0, max_at = 0;
+};
+ValueExtremes value_extremes(const float* values, std::size_t begin, std::size_t end);
+// The extremes of two disjoint ranges as one: the lower min, on a tie the lower index (the first
+// holding it), and the higher max likewise; in any order of folding, one pass's answer.
+ValueExtremes fold_extremes(const ValueExtremes& a, const ValueExtremes& b);
+
 // T = rest / deformed per welded vertex. Where either length is 0 (isolated vertex, collapsed
 // edges) T is 1 and the vertex is counted in the return value: never NaN or infinity.
 std::size_t tension_values(const std::vector<float>& rest_lengths, const std::vector<float>& deformed_lengths,

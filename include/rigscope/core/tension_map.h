@@ -34,6 +34,11 @@ struct MeshTension {
     std::vector<Eigen::Vector3f> deformed;
     std::vector<float> t;
     std::size_t degenerate = 0;
+    // The lowest and highest T of the frame and the first welded vertex holding each, where the
+    // tiled frame found them while T was in cache (t_extremes_set); else unset, and a reader
+    // passes over t itself (tension_extremes). Unset when --smooth changes t after.
+    ValueExtremes t_extremes;
+    bool t_extremes_set = false;
 
     // Topology of scene.meshes[mesh]; rest lengths from `rest_positions` (file vertices).
     MeshTension(const Scene& scene, int mesh, bool weld, const std::vector<Eigen::Vector3f>& rest_positions,
@@ -91,6 +96,11 @@ private:
     void deform_tiled(const Scene& scene, ThreadPool* pool);
     FrameTiles tiles_;
     std::vector<std::size_t> tile_degenerate_;  // per task, then per deferred range
+    struct TileExtremes {
+        ValueExtremes e;
+        bool any = false;
+    };
+    std::vector<TileExtremes> tile_extremes_;  // the same, T's extremes
     std::vector<float> smooth_values_, smooth_scratch_;
     // Whether deformed, t and the measure hold what evaluate() made of the deformer's last pose
     // (false after evaluate_positions of other positions): evaluate() then skips a pose that

@@ -1,8 +1,5 @@
 #include <algorithm>
 #include <charconv>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "rigscope/io/tension_output.h"
 #include "row_blocks.h"
@@ -11,54 +8,13 @@ namespace rigscope {
 
 TensionExtremes tension_extremes(const MeshTension& mt) {
     TensionExtremes e;
-    const std::vector<float>& t = mt.t;
-    if (t.empty()) return e;
-    // One pass in blocks, their min and max in SSE registers (T is never NaN),
-    // keeping the first block that lowers the minimum (raises the maximum); the first vertex
-    // holding each value is then looked for in that block alone. The same answer as one branchy
-    // pass; it runs per frame and mesh, and two whole-array searches after the pass cost more
-    // than the pass.
-    constexpr std::size_t kBlock = 2048;
-    const std::size_t n = t.size();
-    float lo = t[0], hi = t[0];
-    std::size_t blo = 0, bhi = 0;
-    for (std::size_t b = 0; b < n; b += kBlock) {
-        const std::size_t end = std::min(n, b + kBlock);
-        float l = t[b], h = t[b];
-        std::size_t i = b;
-#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-        // Four registers of running values each, so that the compares do not wait on one
-        // another (min and max are exact in any order). minps(x, m) is x < m ? x : m, the
-        // scalar loop's rule: GCC does not vectorise that loop itself.
-        __m128 ls[4], hs[4];
-        for (int k = 0; k < 4; ++k) ls[k] = hs[k] = _mm_set1_ps(t[b]);
-        for (; i + 16 <= end; i += 16)
-            for (int k = 0; k < 4; ++k) {
-                const __m128 x = _mm_loadu_ps(t.data() + i + 4 * k);
-                ls[k] = _mm_min_ps(x, ls[k]);
-                hs[k] = _mm_max_ps(x, hs[k]);
-            }
-        alignas(16) float lv[16], hv[16];
-        for (int k = 0; k < 4; ++k) _mm_store_ps(lv + 4 * k, ls[k]), _mm_store_ps(hv + 4 * k, hs[k]);
-        for (int k = 0; k < 16; ++k) {
-            l = lv[k] < l ? lv[k] : l;
-            h = hv[k] > h ? hv[k] : h;
-        }
-#endif
-        for (; i < end; ++i) {
-            l = t[i] < l ? t[i] : l;
-            h = t[i] > h ? t[i] : h;
-        }
-        if (l < lo) lo = l, blo = b;
-        if (h > hi) hi = h, bhi = b;
-    }
-    const auto first = [&](std::size_t b, float v) {
-        return static_cast<std::size_t>(std::find(t.begin() + b, t.end(), v) - t.begin());
-    };
-    e.min_t = lo;
-    e.max_t = hi;
-    e.min_index = mt.topo.representative[first(blo, lo)];
-    e.max_index = mt.topo.representative[first(bhi, hi)];
+    if (mt.t.empty()) return e;
+    // The tiled frame's own, found while T was in cache; else one pass (the same answer).
+    const ValueExtremes v = mt.t_extremes_set ? mt.t_extremes : value_extremes(mt.t.data(), 0, mt.t.size());
+    e.min_t = v.min;
+    e.max_t = v.max;
+    e.min_index = mt.topo.representative[v.min_at];
+    e.max_index = mt.topo.representative[v.max_at];
     return e;
 }
 

@@ -1,0 +1,64 @@
+#include <algorithm>
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
+#include "rigscope/core/tension.h"
+
+namespace rigscope {
+
+ValueExtremes value_extremes(const float* t, std::size_t begin, std::size_t end) {
+    ValueExtremes e;
+    if (begin >= end) return e;
+    // One pass in blocks, their min and max in SSE registers (T is never NaN), keeping the first
+    // block that lowers the minimum (raises the maximum); the first index holding each value is
+    // then looked for in that block alone. The same answer as one branchy pass; it runs per frame
+    // and mesh, and two whole-array searches after the pass cost more than the pass.
+    constexpr std::size_t kBlock = 2048;
+    float lo = t[begin], hi = t[begin];
+    std::size_t blo = begin, bhi = begin;
+    for (std::size_t b = begin; b < end; b += kBlock) {
+        const std::size_t stop = std::min(end, b + kBlock);
+        float l = t[b], h = t[b];
+        std::size_t i = b;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+        // Four registers of running values each, so that the compares do not wait on one
+        // another (min and max are exact in any order). minps(x, m) is x < m ? x : m, the
+        // scalar loop's rule: GCC does not vectorise that loop itself.
+        __m128 ls[4], hs[4];
+        for (int k = 0; k < 4; ++k) ls[k] = hs[k] = _mm_set1_ps(t[b]);
+        for (; i + 16 <= stop; i += 16)
+            for (int k = 0; k < 4; ++k) {
+                const __m128 x = _mm_loadu_ps(t + i + 4 * k);
+                ls[k] = _mm_min_ps(x, ls[k]);
+                hs[k] = _mm_max_ps(x, hs[k]);
+            }
+        alignas(16) float lv[16], hv[16];
+        for (int k = 0; k < 4; ++k) _mm_store_ps(lv + 4 * k, ls[k]), _mm_store_ps(hv + 4 * k, hs[k]);
+        for (int k = 0; k < 16; ++k) {
+            l = lv[k] < l ? lv[k] : l;
+            h = hv[k] > h ? hv[k] : h;
+        }
+#endif
+        for (; i < stop; ++i) {
+            l = t[i] < l ? t[i] : l;
+            h = t[i] > h ? t[i] : h;
+        }
+        if (l < lo) lo = l, blo = b;
+        if (h > hi) hi = h, bhi = b;
+    }
+    e.min = lo;
+    e.max = hi;
+    e.min_at = static_cast<std::uint32_t>(std::find(t + blo, t + end, lo) - t);
+    e.max_at = static_cast<std::uint32_t>(std::find(t + bhi, t + end, hi) - t);
+    return e;
+}
+
+ValueExtremes fold_extremes(const ValueExtremes& a, const ValueExtremes& b) {
+    ValueExtremes e = a;
+    if (b.min < a.min || (b.min == a.min && b.min_at < a.min_at)) e.min = b.min, e.min_at = b.min_at;
+    if (b.max > a.max || (b.max == a.max && b.max_at < a.max_at)) e.max = b.max, e.max_at = b.max_at;
+    return e;
+}
+
+}  // namespace rigscope
