@@ -389,7 +389,7 @@ Traffic frame_traffic(const Scene& scene, const std::vector<MeshTension>& meshes
         const EdgeBatches& b = mt.batches;
         t.read += pos + b.index.size() * 4 + b.degree.size() * 4 + b.start.size() * 4 + b.reads_last.size() +
                   mt.rest_lengths.size() * 4;
-        t.written += mt.t.size() * sizeof(float);
+        t.written += mt.topo.welded_count() * sizeof(float);  // T; not t.size(), empty before the first frame
     }
     return t;
 }
