@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "corpus.h"
+#include "same_bits.h"
 #include "rigscope/core/frame_tiles.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
@@ -19,16 +20,8 @@ using namespace rigscope;
 
 namespace {
 
-template <typename T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
-struct Frames {
-    std::vector<std::vector<Eigen::Vector3f>> deformed;
-    std::vector<std::vector<float>> t;
-    std::vector<std::size_t> degenerate;
-};
+using Frames = test::FrameSeries;
+using test::same_bits;
 
 Frames run(const Scene& scene, int mesh, bool tiled, unsigned threads, std::size_t block, std::size_t tile) {
     ThreadPool pool(threads);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "corpus.h"
+#include "same_bits.h"
 #include "rigscope/io/load.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
@@ -15,16 +16,8 @@ using namespace rigscope;
 
 namespace {
 
-template <typename T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
-struct Run {
-    std::vector<std::vector<Eigen::Vector3f>> deformed;
-    std::vector<std::vector<float>> t;
-    std::vector<std::size_t> degenerate;
-};
+using Run = test::FrameSeries;
+using test::same_bits;
 
 // Every mesh of the file at `frames` frames spread over the clip, with `threads` threads.
 Run evaluate(const Scene& scene, unsigned threads, std::size_t block, int frames) {
