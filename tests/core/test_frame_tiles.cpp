@@ -121,6 +121,22 @@ TEST_CASE("A tiled frame gives the bits of skinning the whole mesh first", "[ten
     }
 }
 
+TEST_CASE("A tiled frame of dual-quaternion skinning gives the bits of the whole mesh first", "[tension][threads][corpus]") {
+    // Tiles end anywhere, not on the dual-quaternion kernel's batches of eight vertices.
+    Scene scene = load_scene(test::corpus("khronos/cesium_man.gltf"));
+    for (Skin& skin : scene.skins) skin.method = SkinningMethod::DualQuaternion;
+    const Frames whole = run(scene, 0, false, 1, MeshDeformer::kBlock, 4096);
+    for (unsigned threads : {1u, 2u})
+        for (std::size_t tile : {std::size_t{13}, std::size_t{100}}) {
+            INFO(threads << " threads, tiles of " << tile);
+            const Frames tiled = run(scene, 0, true, threads, 301, tile);
+            for (std::size_t f = 0; f < whole.t.size(); ++f) {
+                CHECK(same_bits(whole.deformed[f], tiled.deformed[f]));
+                CHECK(same_bits(whole.t[f], tiled.t[f]));
+            }
+        }
+}
+
 TEST_CASE("FrameTiles runs every batch once, in a task only when its reads are that task's and done", "[tension]") {
     std::vector<Mesh> meshes{tube(64, 48)};
     for (const char* file : {"khronos/cesium_man.gltf", "bend_cylinder/bend_cylinder.glb", "pab/arnaud.fbx"})
