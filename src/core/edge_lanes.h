@@ -21,6 +21,24 @@
 namespace rigscope::detail {
 namespace {
 
+// store_lanes and load_lanes for a lane type without masked loads and stores (V4, V8): through a
+// register-sized buffer, the lanes copied one by one (V provides storeu(p, v)).
+template <class V>
+inline void store_lanes_copied(typename V::R v, float* out, std::size_t lanes) {
+    if (lanes == V::N) return V::storeu(out, v);
+    alignas(64) float tmp[V::N];
+    V::storeu(tmp, v);
+    for (std::size_t l = 0; l < lanes; ++l) out[l] = tmp[l];
+}
+
+template <class V>
+inline typename V::R load_lanes_copied(const float* in, std::size_t lanes) {
+    if (lanes == V::N) return V::loadu(in);
+    alignas(64) float tmp[V::N] = {};
+    for (std::size_t l = 0; l < lanes; ++l) tmp[l] = in[l];
+    return V::loadu(tmp);
+}
+
 template <class V>
 inline std::size_t lanes_at(const EdgeBatchView& eb, std::size_t b) {
     return eb.welded - b * V::N < V::N ? eb.welded - b * V::N : V::N;

@@ -51,21 +51,9 @@ struct V4 {
         load_points<Wide>(P, i, x, y, z);
     }
 
-    static void store_lanes(R v, float* out, std::size_t lanes) {
-        if (lanes == N) {
-            _mm_storeu_ps(out, v);
-        } else {
-            alignas(16) float tmp[N];
-            _mm_store_ps(tmp, v);
-            std::copy_n(tmp, lanes, out);
-        }
-    }
-    static R load_lanes(const float* in, std::size_t lanes) {
-        if (lanes == N) return _mm_loadu_ps(in);
-        alignas(16) float tmp[N] = {0, 0, 0, 0};
-        std::copy_n(in, lanes, tmp);
-        return _mm_load_ps(tmp);
-    }
+    static void storeu(float* p, R v) { _mm_storeu_ps(p, v); }
+    static void store_lanes(R v, float* out, std::size_t lanes) { store_lanes_copied<V4>(v, out, lanes); }
+    static R load_lanes(const float* in, std::size_t lanes) { return load_lanes_copied<V4>(in, lanes); }
 
     static R tension(R r, R d, std::size_t lanes, std::size_t& degenerate) {
         const R zero = _mm_setzero_ps(), v = _mm_div_ps(r, d);

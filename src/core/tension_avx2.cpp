@@ -59,22 +59,9 @@ struct V8 {
         }
     }
 
-    static void store_lanes(R v, float* out, std::size_t lanes) {
-        if (lanes == N) {
-            _mm256_storeu_ps(out, v);
-        } else {
-            alignas(32) float tmp[N];
-            _mm256_store_ps(tmp, v);
-            for (std::size_t l = 0; l < lanes; ++l) out[l] = tmp[l];
-        }
-    }
-
-    static R load_lanes(const float* in, std::size_t lanes) {
-        if (lanes == N) return _mm256_loadu_ps(in);
-        alignas(32) float tmp[N] = {};
-        for (std::size_t l = 0; l < lanes; ++l) tmp[l] = in[l];
-        return _mm256_load_ps(tmp);
-    }
+    static void storeu(float* p, R v) { _mm256_storeu_ps(p, v); }
+    static void store_lanes(R v, float* out, std::size_t lanes) { store_lanes_copied<V8>(v, out, lanes); }
+    static R load_lanes(const float* in, std::size_t lanes) { return load_lanes_copied<V8>(in, lanes); }
 
     static R tension(R r, R d, std::size_t lanes, std::size_t& degenerate) {
         const R zero = _mm256_setzero_ps();

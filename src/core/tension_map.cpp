@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "rigscope/core/skin.h"
 
 namespace rigscope {
+
+namespace {
+constexpr float kInf = std::numeric_limits<float>::infinity();
+}  // namespace
 
 MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const std::vector<Eigen::Vector3f>& rest_positions,
                          const MeasureOptions& measure_options)
@@ -14,7 +19,7 @@ MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const st
       deformer(scene, mesh_index),
       batches(edge_batches(topo)),
       measure(measure_options) {
-    if (measure.measure != Measure::edge || measure.smooth > 0) {
+    if (measures_after_t()) {
         const std::vector<std::uint32_t> tris = welded_triangles(scene.meshes[mesh_index], topo);
         if (measure.measure == Measure::area) area_kernel = AreaKernel(tris, topo, rest_positions);
         if (measure.measure == Measure::principal) principal_kernel = PrincipalKernel(tris, topo, rest_positions);
@@ -37,8 +42,7 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     if (deformer.pose_unchanged() && from_pose_) return;
     if (tiled && !fuses_edge_t()) {
         deform_tiled(scene, pool);
-        if (measure.measure != Measure::edge || measure.smooth > 0) evaluate_measure(deformed, pool);
-        if (measure.measure == Measure::edge && measure.smooth > 0) t_extremes_set = false;  // t was smoothed
+        if (measures_after_t()) evaluate_measure(deformed, pool);
     } else {
         deformer.deform_posed(scene, deformed, pool, block_vertices);
         evaluate_positions(deformed, pool);
@@ -57,46 +61,35 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
     deformed.resize(n);
     t.resize(topo.welded_count());
     const std::size_t tasks = tiles_.tasks(), deferred = tiles_.deferred.size(), wn = topo.welded_count();
-    tile_degenerate_.resize(tasks + deferred);
-    tile_extremes_.resize(tasks + deferred);
+    // Every slot starts with no extremes: T is finite, so any range's lowers +inf and raises -inf.
+    tile_results_.assign(tasks + deferred, TileResult{0, ValueExtremes{kInf, -kInf, 0, 0}});
     Eigen::Vector3f* P = deformed.data();
     // A range's T and, while it is in cache, its extremes (the JSON frame's min and max T).
-    auto range = [&](const FrameTiles::Range& r, TileExtremes& x) {
-        const std::size_t d = tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
+    auto range = [&](const FrameTiles::Range& r, TileResult& out) {
+        out.degenerate += tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
         const std::size_t w0 = std::min(wn, r.begin * batches.lanes), w1 = std::min(wn, r.end * batches.lanes);
-        if (w0 < w1) {
-            const ValueExtremes e = value_extremes(t.data(), w0, w1);
-            x.e = x.any ? fold_extremes(x.e, e) : e;
-            x.any = true;
-        }
-        return d;
+        if (w0 < w1) out.extremes = fold_extremes(out.extremes, value_extremes(t.data(), w0, w1));
     };
     run_tasks(pool, tasks, [&](std::size_t i) {
         const std::size_t begin = i * tiles_.task_vertices, end = std::min(n, begin + tiles_.task_vertices);
-        std::size_t r = tiles_.task_ranges[i], degenerate_here = 0;
+        std::size_t r = tiles_.task_ranges[i];
         const std::size_t last = tiles_.task_ranges[i + 1];
-        tile_extremes_[i].any = false;
         for (std::size_t v = begin; v < end; v += tiles_.tile_vertices) {
             const std::size_t e = std::min(end, v + tiles_.tile_vertices);
             deformer.deform_block(scene, v, e, P);
-            for (; r < last && tiles_.ranges[r].need < e; ++r) degenerate_here += range(tiles_.ranges[r], tile_extremes_[i]);
+            for (; r < last && tiles_.ranges[r].need < e; ++r) range(tiles_.ranges[r], tile_results_[i]);
         }
-        tile_degenerate_[i] = degenerate_here;
     });
-    run_tasks(pool, deferred, [&](std::size_t i) {
-        tile_extremes_[tasks + i].any = false;
-        tile_degenerate_[tasks + i] = range(tiles_.deferred[i], tile_extremes_[tasks + i]);
-    });
+    run_tasks(pool, deferred, [&](std::size_t i) { range(tiles_.deferred[i], tile_results_[tasks + i]); });
     // Integer counts summed after: the same total for any thread count. The extremes fold to one
-    // pass's answer in any order (fold_extremes).
+    // pass's answer in any order (fold_extremes); every welded vertex is in some range.
     degenerate = 0;
-    for (std::size_t d : tile_degenerate_) degenerate += d;
-    t_extremes_set = false;
-    for (const TileExtremes& x : tile_extremes_) {
-        if (!x.any) continue;
-        t_extremes = t_extremes_set ? fold_extremes(t_extremes, x.e) : x.e;
-        t_extremes_set = true;
+    t_extremes = ValueExtremes{kInf, -kInf, 0, 0};
+    for (const TileResult& x : tile_results_) {
+        degenerate += x.degenerate;
+        t_extremes = fold_extremes(t_extremes, x.extremes);
     }
+    t_extremes_set = wn > 0;
 }
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
@@ -118,7 +111,7 @@ void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positio
     });
     degenerate = 0;
     for (std::size_t i = 0; i < tasks; ++i) degenerate += block_degenerate[i];
-    if (measure.measure != Measure::edge || measure.smooth > 0) evaluate_measure(positions, pool);
+    if (measures_after_t()) evaluate_measure(positions, pool);
 }
 
 void MeshTension::evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
@@ -135,6 +128,7 @@ void MeshTension::evaluate_measure(const std::vector<Eigen::Vector3f>& positions
     switch (measure.measure) {
     case Measure::edge:
         smoother.smooth(t, 1, iterations, smooth_scratch_, pool, per_task);
+        t_extremes_set = false;  // found before t was smoothed
         break;
     case Measure::area:
         t_area.resize(wn);

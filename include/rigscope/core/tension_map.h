@@ -91,16 +91,17 @@ private:
     // Whether a frame's T comes from the principal kernel's pass (principal runs, where its layout
     // holds the edge sums) instead of tension_block's.
     bool fuses_edge_t() const { return measure.measure == Measure::principal && principal_kernel.fuses_edge_t(); }
+    // Whether a frame computes more than the edge T: another measure, or smoothing.
+    bool measures_after_t() const { return measure.measure != Measure::edge || measure.smooth > 0; }
     void evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool);
     // The deformer's pose into `deformed` and the edge T into `t`, in FrameTiles' order.
     void deform_tiled(const Scene& scene, ThreadPool* pool);
     FrameTiles tiles_;
-    std::vector<std::size_t> tile_degenerate_;  // per task, then per deferred range
-    struct TileExtremes {
-        ValueExtremes e;
-        bool any = false;
+    struct TileResult {
+        std::size_t degenerate;
+        ValueExtremes extremes;
     };
-    std::vector<TileExtremes> tile_extremes_;  // the same, T's extremes
+    std::vector<TileResult> tile_results_;  // per task, then per deferred range
     std::vector<float> smooth_values_, smooth_scratch_;
     // Whether deformed, t and the measure hold what evaluate() made of the deformer's last pose
     // (false after evaluate_positions of other positions): evaluate() then skips a pose that
