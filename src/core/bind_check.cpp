@@ -28,11 +28,16 @@ BindCheck check_bind(const Scene& scene, int mesh_index) {
     const Mesh& mesh = scene.meshes[mesh_index];
     const std::vector<Eigen::Matrix4d> world = rest_world(scene);
     // glTF's rule: a skinned mesh is stored where it sits at bind and its node is ignored; an
-    // unskinned one is placed by its node.
+    // unskinned one is placed by its node. USD's skin binds in skeleton space: at bind its points
+    // sit at world(skeleton) G p, under whatever transforms the skeleton's parents add.
     const bool skinned = mesh.skin >= 0 && mesh.skin < static_cast<int>(scene.skins.size());
-    const Eigen::Matrix4d place = !skinned && mesh.node >= 0 && mesh.node < static_cast<int>(world.size())
-                                      ? world[mesh.node]
-                                      : Eigen::Matrix4d::Identity();
+    Eigen::Matrix4d place = Eigen::Matrix4d::Identity();
+    if (!skinned && mesh.node >= 0 && mesh.node < static_cast<int>(world.size())) {
+        place = world[mesh.node];
+    } else if (skinned) {
+        const Skin& skin = scene.skins[mesh.skin];
+        if (skin.bind_space >= 0 && skin.bind_space < static_cast<int>(world.size())) place = world[skin.bind_space] * skin.geom_bind;
+    }
 
     const std::size_t nv = mesh.positions.size();
     std::vector<Eigen::Vector3d> stored(nv);

@@ -1,7 +1,10 @@
 // Does skinning at the rest pose reproduce the mesh as stored? A pure check over the scene model.
 //
 // A skinned mesh's stored positions are its bind pose, where it sits in the world at bind (glTF's
-// rule; the FBX reader moves the mesh node's placement into the positions). Skinning them with
+// rule; the FBX reader moves the mesh node's placement into the positions), or, where the bind
+// transforms are relative to a node (USD's skeleton space, Skin::bind_space), where that node's
+// rest world and the geomBindTransform place them: a rig under a moved parent is compared with
+// its points moved alike, in one space. Skinning them with
 // every node at its rest transform (no animation: world(joint) x inverse_bind(joint)) should give
 // them back. Where it does not, either the file's rest pose is not its bind pose (a joint was left
 // posed when the file was written) or the reader built wrong inverse binds; the per-joint figures

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "rigscope/core/read_file.h"
+
 namespace rigscope {
 
 class PointCache;  // core/point_cache.h
@@ -137,10 +139,15 @@ struct Skin {
     // (p = (1 - b) p_linear + b p_dq); a vertex past the end has b = 0. Empty otherwise.
     std::vector<float> blend_weights;
     // USD's geomBindTransform G, which inverse_bind already holds on its right (inverse_bind_j =
-    // bind_j^-1 G, so every method skins the stored points). UsdDualQuaternion alone needs it
-    // apart: OpenUSD factors the joint's own matrix world_j bind_j^-1 and applies G to the points
-    // first. The identity for every other reader.
+    // bind_j^-1 G, so every method skins the stored points). UsdDualQuaternion needs it apart
+    // (OpenUSD factors the joint's own matrix world_j bind_j^-1 and applies G to the points
+    // first), and so does the bind check (bind_check.h: where a point sits at bind). The identity
+    // for every other reader.
     Eigen::Matrix4d geom_bind = Eigen::Matrix4d::Identity();
+    // The node whose world matrix the bind transforms are relative to: USD's Skeleton prim (its
+    // bindTransforms are in skeleton space, so at bind a point skins to world(bind_space) G p);
+    // -1 where they are world-space matrices (glTF, FBX, Collada), which place the stored points.
+    int bind_space = -1;
     // Why a newer reader of the format would not bind this skin at all, for lint's
     // legacy_binding (USD: binding properties on prims without SkelBindingAPI, which OpenUSD
     // 23.08 and later ignore); empty when every reader binds it.
@@ -205,6 +212,10 @@ struct Scene {
     // What the reader composed the scene from, for `info` (USD: sublayers, references, payloads,
     // variant selections and instances, usd_compose.h); empty for a single-file format.
     std::vector<std::string> composed;
+    // Every other file the reader opened, and how the file led to it (USD's sublayers,
+    // references, payloads and packages, a glTF's external buffers), in the order opened: no
+    // output of the run may be written over one (run/input.h).
+    std::vector<ReadFile> read_files;
 
     int find_node(const std::string& name) const;
 };

@@ -292,6 +292,7 @@ struct Builder {
         std::vector<int> nodes;            // node per joint
         std::vector<Eigen::Matrix4d> bind;  // skeleton-space bind transforms, unit-scaled
         const PrimSpec* animation = nullptr;  // its SkelAnimation, whose blendShapeWeights drive blend shapes
+        int node = -1;                      // the Skeleton prim's node: the space of `bind`
     };
     std::map<std::string, SkeletonInfo> skeletons;
 
@@ -313,6 +314,7 @@ struct Builder {
     void skeleton(const PrimSpec& p, int node, const Binding& binding) {
         const std::string& path = paths.at(&p);
         SkeletonInfo info;
+        info.node = node;
         const PropertySpec* jp = p.property("joints");
         if (!jp || !jp->has_default) fail("Skeleton " + path + " has no joints");
         info.joints = strings_of(jp->value);
@@ -723,8 +725,9 @@ struct Builder {
             // rigscope recovers as inverse_bind x G^-1.
             if (!(std::abs(geom.topLeftCorner<3, 3>().determinant()) > 1e-12))
                 fail("Mesh " + path + "'s geomBindTransform is singular, which rigscope's dualQuaternion skinning cannot take apart");
-            s.geom_bind = geom;
         }
+        s.geom_bind = geom;
+        s.bind_space = info.node;
         for (int j : map) {
             s.joints.push_back(info.nodes[j]);
             s.inverse_bind.push_back(info.bind[j].inverse() * geom);
