@@ -127,6 +127,7 @@ CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progre
 CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
                          std::chrono::steady_clock::time_point started) {
     opt.validate();
+    refuse_outputs_over_inputs(in, {opt.json, opt.junit, opt.html.out});
     CheckJobResult r;
     r.limits = opt.limits();
     r.info = info;

@@ -23,6 +23,7 @@ DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const F
     // A file without a mesh has no vertex to write: refused as tension refuses it, never a
     // header-only file with an ok status (issue 41).
     require_meshes(in, opt.input.file, "write");
+    refuse_outputs_over_inputs(in, {opt.out});
     DeformJobResult r;
     if (opt.format == "usda") {
         check_usda_budget(in, 3);  // the points

@@ -116,6 +116,8 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     Input b = load_input(nopt);
     r.paths = a.paths;
     r.paths.insert(r.paths.end(), b.paths.begin(), b.paths.end());
+    refuse_outputs_over_inputs(a, {opt.out, opt.junit});
+    refuse_outputs_over_inputs(b, {opt.out, opt.junit});
     b.meshes = pair_meshes(opt, a, b);  // in OLD's order: b.meshes[i] pairs with a.meshes[i]
     b.frames = new_frames(opt, a, b, r.frame_offset);
     check_memory(opt, a, b, b.meshes);

@@ -75,6 +75,11 @@ std::vector<int> select_meshes(const Scene& scene, const std::string& spec) {
     throw Error(kExitUsage, scene.source + ": no mesh '" + spec + "' (meshes: " + (names.empty() ? "none" : names) + ")");
 }
 
+void refuse_outputs_over_inputs(const Input& in, const std::vector<std::string>& outputs) {
+    for (const std::string& out : outputs)
+        if (!out.empty() && out != "-") refuse_input_as_output(out, in.paths);
+}
+
 LoadOptions load_options(const InputOptions& opt) {
     // The option's validator saw the command line; a value read back from a chunk record did not
     // (converting NaN or 1e300 to an integer is undefined behaviour).
@@ -132,6 +137,9 @@ void attach_cache(Input& in, const InputOptions& opt, const LoadOptions& lo) {
                                        std::to_string(in.meshes.size()) + " selected: choose one with --mesh");
     in.paths.push_back(opt.cache);
     std::shared_ptr<const PointCache> cache = open_point_cache(opt.cache, in.fps, lo);
+    // A sequence's frames are files of their own (cloth_0001.obj ...), each read by the run.
+    for (const std::string& f : cache->files())
+        if (f != opt.cache) in.paths.push_back({f, "a frame of the --cache sequence " + opt.cache});
     // MDD stores seconds: without --fps, its own spacing is the frame rate where it is even
     // (Blender's exporter writes frame / fps), so its samples are the frames.
     const std::vector<double>& t = cache->times();
@@ -179,7 +187,11 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
     Input in;
     in.scene = std::move(scene);
     in.paths.push_back(opt.file);
+    // The files the input itself reads (a stage's layers, a glTF's buffers): an output over one
+    // would lose the user's data as surely as one over the input.
+    in.paths.insert(in.paths.end(), in.scene.read_files.begin(), in.scene.read_files.end());
     in.max_memory = lo.max_memory;
+    in.allow_outside_uris = lo.allow_outside_uris;
     // `info` reports warnings in its own output; per-frame commands log them.
     if (per_frame)
         for (const auto& w : in.scene.warnings) spdlog::warn("{}", naming(opt.file, w));
@@ -208,6 +220,7 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
     } else if (!opt.animation.empty()) {
         Scene motion = load_scene(opt.animation, lo);
         in.paths.push_back(opt.animation);
+        in.paths.insert(in.paths.end(), motion.read_files.begin(), motion.read_files.end());
         for (const auto& w : motion.warnings) spdlog::warn("{}", naming(opt.animation, w));
         const Clip* source = pick_clip(motion, opt.clip, opt.animation);
         if (!source) throw Error(kExitMismatch, opt.animation + ": --animation file has no animation");

@@ -271,6 +271,7 @@ void ReportJobOptions::validate() const {
 ReportResult run_report(const ReportJobOptions& opt, const FrameProgress& progress) {
     opt.validate();
     Input in = load_input(opt.tension.input);
+    refuse_outputs_over_inputs(in, {opt.report.out});
     require_animation(in, opt.tension.input);
     require_meshes(in, opt.tension.input.file, "report");
     // Beyond the prepared meshes the page holds: every frame's T while it fits in 512 MiB (else

@@ -40,6 +40,7 @@ void RivetJobOptions::validate() const {
 }
 
 RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const FrameProgress& progress) {
+    refuse_outputs_over_inputs(in, {opt.out, opt.junit});
     RivetJobResult r;
     r.mesh = rivet_mesh(in, opt.input.mesh);
     r.vertices = for_option("--vertices", [&] { return parse_vertex_list(opt.vertices, in.scene.meshes[r.mesh].vertex_count()); });

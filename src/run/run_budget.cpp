@@ -62,7 +62,7 @@ void check_run_budget(const Input& in, const TensionOptions& opt, std::uint64_t 
 void check_job_budget(const Input& in, double job_bytes, const std::string& what, const std::string& hint) {
     const double budget = double(in.max_memory), scene = scene_bytes(in.scene);
     if (budget <= 0 || scene + job_bytes <= budget) return;
-    throw bad_input(in.paths.empty() ? in.scene.source : in.paths.front(),
+    throw bad_input(in.paths.empty() ? in.scene.source : in.paths.front().path,
                     what + " would hold about " + mib_text(scene + job_bytes) + " MiB (scene " + mib_text(scene) + ", " + what + " " +
                         mib_text(job_bytes) + "), over the memory budget (--max-memory " + mib_text(budget) + " MiB); " + hint);
 }

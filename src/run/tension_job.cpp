@@ -66,6 +66,7 @@ std::vector<TensionMeshView> views(const Input& in, const std::vector<MeshTensio
 
 TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const FrameProgress& progress, const FrameProgress& range_progress) {
     require_meshes(in, opt.tension.input.file, "write");
+    refuse_outputs_over_inputs(in, {opt.out});
     if (opt.format == "gltf") check_tension_gltf_path(opt.out, in.frames.size(), opt.bake_max);
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
     TensionJobResult r;

@@ -77,6 +77,7 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
     if (!opt.reference.empty()) {
         ref_scene = load_scene(opt.reference, load_options(opt.input));
         in.paths.push_back(opt.reference);
+        in.paths.insert(in.paths.end(), ref_scene->read_files.begin(), ref_scene->read_files.end());
         pose = bind_pose(*ref_scene);
     } else if (opt.reference_frame) {
         const Frame f{false, *opt.reference_frame, double(*opt.reference_frame) / in.fps};

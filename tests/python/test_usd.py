@@ -41,3 +41,20 @@ def test_usd_lint_and_check_judge_the_file(cli):
     # 0.9 limit, inside a 0.5 one.
     assert not s.check(max_stretch=0.9)
     assert s.check(max_stretch=0.5)
+
+
+def test_outputs_never_replace_a_layer_the_stage_composes(tmp_path):
+    """Issue 56: a stage's sublayer is an input like the root layer. Python's check writes its
+    JUnit and HTML reports through the same refusal as the CLI: over the sublayer (or a link to
+    it) it raises naming the layer and how the stage reached it, and leaves the layer as it was."""
+    layout = tmp_path / "layout.usda"
+    layout.write_bytes((BLENDER / "rigged_simple.usda").read_bytes())
+    shot = tmp_path / "shot.usda"
+    shot.write_text('#usda 1.0\n(\n    defaultPrim = "root"\n    subLayers = [\n        @./layout.usda@\n    ]\n)\n')
+    (tmp_path / "report.xml").symlink_to("layout.usda")
+    before = layout.read_bytes()
+    s = rigscope.load(shot)
+    for kw in ({"junit": tmp_path / "report.xml"}, {"html": layout}):
+        with pytest.raises(rigscope.BadValueError, match=r"layout\.usda, which the run reads \(subLayers names @\./layout\.usda@ in .*shot\.usda\)"):
+            s.check(max_stretch=0.5, **kw)
+        assert layout.read_bytes() == before

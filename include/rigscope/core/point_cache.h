@@ -32,6 +32,9 @@ public:
     const std::vector<double>& times() const { return times_; }
     std::size_t sample_count() const { return times_.size(); }
     std::size_t point_count() const { return points_; }
+    // Every file the cache reads its samples from: its source, or a sequence's frame files (no
+    // output of the run may replace one).
+    virtual std::vector<std::string> files() const { return {source_}; }
 
     // Sample `sample` (< sample_count()) into out[0 .. point_count()). Called from several
     // threads at once (runs evaluate frames in parallel), so an implementation must not share a

@@ -45,7 +45,7 @@ struct DiffResult {
     std::vector<DiffFrame> frame_maxima;
     DiffLimits limits;
     CheckRunInfo run;
-    std::vector<std::string> paths;  // every input file, so outputs never overwrite one
+    std::vector<ReadFile> paths;    // every input file, so outputs never overwrite one
     Scene new_scene;                 // NEW, for the glTF
     CheckOutcome verdict;            // judged once by run_diff (diff_outcome); text, JUnit and Python read it
 };

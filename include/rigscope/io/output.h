@@ -12,14 +12,16 @@
 #include <vector>
 
 #include "rigscope/core/frames.h"
+#include "rigscope/core/read_file.h"
 
 namespace rigscope {
 
 class OutputFile {
 public:
     // path "-" writes to stdout (no temporary). Throws Error (exit 2) when path names one of
-    // `inputs`, Error (exit 4) when the temporary cannot be created.
-    OutputFile(const std::string& path, const std::vector<std::string>& inputs = {});
+    // `inputs` (refuse_input_as_output), Error (exit 4) when the temporary cannot be created.
+    OutputFile(const std::string& path, const std::vector<ReadFile>& inputs = {});
+    OutputFile(const std::string& path, const std::vector<std::string>& inputs);
     ~OutputFile();
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
@@ -57,7 +59,10 @@ private:
     std::string buffer_;
 };
 
-// Throws Error (exit 2) if output path is the same file as any input (never overwrite an input).
+// Throws Error (exit 2) if output path is the same file as any input (never overwrite an input),
+// through any link: compared by device and inode, a symlink followed. The message names the
+// input and how the run reached it (a USD sublayer the user did not name on the command line).
+void refuse_input_as_output(const std::string& output, const std::vector<ReadFile>& inputs);
 void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);
 
 // The descriptor a path names when it stands for one already open: "-" (stdout), /dev/stdout,

@@ -46,7 +46,7 @@ struct CheckJobResult {
     bool has_rom = false;
     CheckRom rom;                           // --rom: the sweeps and which frames failed
     std::size_t frames = 0;                 // frames evaluated
-    std::vector<std::string> paths;         // every input file: no report may replace one
+    std::vector<ReadFile> paths;           // every input file: no report may replace one
     int chunk_index = 0, chunk_count = 1;
     CheckVerdict verdict;                   // who passed which limit (judge_check): every output reads it
     CheckOutcome outcome;                   // text and JUnit (a chunk's: partial)

@@ -23,7 +23,7 @@ struct InfoJobOptions {
 struct InfoJobResult {
     std::string text;                  // what is written (text or JSON)
     std::size_t meshes = 0, vertices = 0, clips = 0;  // selected meshes, their file vertices, the file's clips
-    std::vector<std::string> paths;    // every input file: the output may replace none
+    std::vector<ReadFile> paths;      // every input file: the output may replace none
 };
 
 // Loads the scene and its meshes (no frames) and says what it holds; writes nothing.

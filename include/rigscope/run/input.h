@@ -63,9 +63,10 @@ struct Input {
     bool weld = true;
     int chunk_index = 0, chunk_count = 1;
     unsigned threads = 0;        // --threads for per-frame work; 0: every core
-    std::vector<std::string> paths;  // every input file, so outputs never overwrite one
+    std::vector<ReadFile> paths;    // every input file, so outputs never overwrite one
     ResolvedRig rig;             // --rig, resolved against scene; empty without one
     std::uint64_t max_memory = 0;  // --max-memory in bytes: the whole run's budget, not only the load's
+    bool allow_outside_uris = false;  // --allow-outside-uris, for a writer that reads the input's stage again
     bool has_cache = false;      // --cache: clip spans the cache's samples and has no channels
     bool has_rom = false;        // --rom: clip is rom.clip, and rom names each frame's sweep
     RomPlan rom;
@@ -116,6 +117,12 @@ decltype(auto) for_option(const char* option, F&& f) {
         throw Error(kExitUsage, std::string(option) + ": " + e.what());
     }
 }
+
+// Refuses (exit 2), before any work, an output path that names a file the run reads: in.paths,
+// the inputs and every file they read (a stage's layers, a glTF's buffers), through any link.
+// Every job calls it once its input is loaded, so no frame is evaluated for an output that could
+// never be written; OutputFile checks again when it opens the file. Empty and "-" are skipped.
+void refuse_outputs_over_inputs(const Input& in, const std::vector<std::string>& outputs);
 
 // The reader's options (--max-memory, --allow-outside-uris).
 LoadOptions load_options(const InputOptions& opt);

@@ -86,6 +86,7 @@ public:
     ObjSequence(const std::string& source, std::vector<double> times, std::size_t points, std::vector<std::string> files,
                 std::uint64_t max_memory)
         : PointCache(source, std::move(times), points), files_(std::move(files)), max_memory_(max_memory) {}
+    std::vector<std::string> files() const override { return files_; }
 
     void read(std::size_t sample, Eigen::Vector3f* out) const override {
         const std::string& path = files_[sample];

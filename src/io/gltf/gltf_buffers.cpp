@@ -161,6 +161,7 @@ void Document::load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, b
                 if (stat(file.c_str(), &st) != 0) fail(where + ": buffer file '" + uri + "' not found");
                 if (!read_into(file, data, where + " (buffer file '" + uri + "')"))
                     fail(where + ": cannot read buffer file '" + uri + "'");
+                files_read.emplace_back(file, where + " of " + path_);
             }
             charge(data.size(), where);
         }

@@ -63,6 +63,9 @@ public:
 
     [[noreturn]] void fail(const std::string& problem) const;
     std::vector<std::string> warnings;
+    // The buffer files read beside the document, as (path, "buffers[i] of FILE"): the run's
+    // outputs may not replace one.
+    std::vector<std::pair<std::string, std::string>> files_read;
 
 private:
     struct Element {

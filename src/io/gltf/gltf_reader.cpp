@@ -271,6 +271,7 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
     scene.vertex_ids = "glTF: index into the mesh's vertices (primitives in order, concatenated)";
     scene.warnings = doc.warnings;
     scene.extensions = doc.extensions_used();
+    for (const auto& [file, how] : doc.files_read) scene.read_files.push_back({file, how});
 
     const json& nodes = doc.array(root, "nodes", "");
     const std::size_t node_count = nodes.size();

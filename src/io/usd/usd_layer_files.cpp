@@ -155,6 +155,7 @@ LayerFiles::Opened& LayerFiles::open_file(const std::string& path, const std::st
     std::ifstream in(path, std::ios::binary);
     std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
     if (!in || !in.read(&bytes[0], std::streamsize(bytes.size()))) throw bad_input(from_name, what + ", and " + path + " cannot be read");
+    files_read_.emplace_back(path, what + " in " + from_name);
     if (starts_with(bytes, "PK\x03\x04", 4)) {
         // A package stays held (charged as its file) while its entries may be read.
         budget_.charge(double(bytes.size()), "the file " + path);

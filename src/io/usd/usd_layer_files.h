@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/load_budget.h"
@@ -41,6 +42,10 @@ public:
 
     LoadBudget& budget() { return budget_; }
 
+    // Every file opened besides the root, as (path, how the stage reached it: "subLayers names
+    // @layout.usda@ in shot.usda"), in the order opened: the run's outputs may not replace one.
+    const std::vector<std::pair<std::string, std::string>>& files_read() const { return files_read_; }
+
 private:
     struct Package;
     struct Opened;
@@ -53,6 +58,7 @@ private:
     std::vector<std::unique_ptr<Opened>> opened_;
     std::map<std::string, Opened*> by_key_;
     std::map<const Layer*, Opened*> by_layer_;
+    std::vector<std::pair<std::string, std::string>> files_read_;
 
     Opened& add(std::unique_ptr<Layer> layer, std::string key, std::string dir, Package* package, std::string name);
     std::unique_ptr<Layer> parse(const std::string& name, const std::string& bytes);

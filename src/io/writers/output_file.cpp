@@ -92,14 +92,20 @@ void OutputFile::install_signal_cleanup() {
     signal(SIGPIPE, SIG_IGN);
 }
 
-void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs) {
+void refuse_input_as_output(const std::string& output, const std::vector<ReadFile>& inputs) {
     struct stat out {};
     if (stat(output.c_str(), &out) != 0) return;
     for (const auto& in : inputs) {
         struct stat st {};
-        if (stat(in.c_str(), &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
-            throw Error(kExitUsage, output + ": output path is an input file; refusing to overwrite it");
+        if (stat(in.path.c_str(), &st) != 0 || st.st_dev != out.st_dev || st.st_ino != out.st_ino) continue;
+        if (in.how.empty()) throw Error(kExitUsage, output + ": output path is an input file; refusing to overwrite it");
+        // A file the input reads (a sublayer, a reference): the user may not know the run reads it.
+        throw Error(kExitUsage, output + ": output path is " + in.path + ", which the run reads (" + in.how + "); refusing to overwrite it");
     }
+}
+
+void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs) {
+    refuse_input_as_output(output, std::vector<ReadFile>(inputs.begin(), inputs.end()));
 }
 
 int open_descriptor_of(const std::string& path) {
@@ -293,7 +299,10 @@ int connect_socket(const std::string& path) {
 
 }  // namespace
 
-OutputFile::OutputFile(const std::string& path, const std::vector<std::string>& inputs) : path_(path) {
+OutputFile::OutputFile(const std::string& path, const std::vector<std::string>& inputs)
+    : OutputFile(path, std::vector<ReadFile>(inputs.begin(), inputs.end())) {}
+
+OutputFile::OutputFile(const std::string& path, const std::vector<ReadFile>& inputs) : path_(path) {
     buffer_.reserve(kBlock + (kBlock >> 2));
     if (path.empty() || path == "-") {
         stdout_ = true;
