@@ -5,7 +5,8 @@ code, as OpenUSD evaluates them.
     bake_oracle.py FILE OUT.json [--baked] [--step S]
 
 Without --baked the stage is skinned by UsdSkel.BakeSkinning (in memory: the file is never
-written); with --baked the file's own points are read (a baseline that BakeSkinning wrote, such as
+written; an instance holding a SkelRoot is first made an ordinary prim in the session layer, since BakeSkinning
+refuses to bake an instanced SkelRoot and the prims it composes are the same); with --baked the file's own points are read (a baseline that BakeSkinning wrote, such as
 the corpus's lbs.baked.usda). Points are taken to world space with the Mesh's
 ComputeLocalToWorldTransform and scaled by the stage's metersPerUnit, as rigscope reports them.
 Time codes: startTimeCode..endTimeCode when authored, else the span of the stage's samples, every
@@ -45,6 +46,17 @@ def main():
         sys.exit(f"bake_oracle: usd-core cannot open {path}")
     codes = time_codes(stage, step)
     if not baked:
+        # BakeSkinning refuses an instanced SkelRoot (it would write into the shared prototype).
+        # An instance with no opinion of its own below it composes the same prims as the
+        # ordinary prim it stands for, so each instance holding a SkelRoot is made ordinary in
+        # the stage's session layer (the file is never written) and then baked. (One with its
+        # own opinions below it would change: rigscope refuses to write outputs there.)
+        stage.SetEditTarget(stage.GetSessionLayer())
+        holding = [p for p in stage.Traverse(Usd.TraverseInstanceProxies()) if p.IsInstance() and
+                   any(q.IsA(UsdSkel.Root) for q in Usd.PrimRange(p, Usd.TraverseInstanceProxies()))]
+        for path in [p.GetPath() for p in holding]:
+            stage.GetPrimAtPath(path).SetInstanceable(False)
+        stage.SetEditTarget(stage.GetRootLayer())
         interval = Gf.Interval(codes[0], codes[-1])
         if not UsdSkel.BakeSkinning(stage.Traverse(), interval):
             sys.exit(f"bake_oracle: UsdSkel.BakeSkinning failed on {path}")

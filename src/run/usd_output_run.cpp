@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <spdlog/spdlog.h>
+
 #include "rigscope/core/error.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_run.h"
@@ -51,7 +53,8 @@ bool under(const std::string& path, const std::string& root) {
 
 UsdaOutput::UsdaOutput(const Input& in, const std::string& input_file, const std::string& out, bool points)
     : in_(in), series_(in.meshes.size()), pose_(bind_pose(in.scene)) {
-    const UsdStageFacts facts = read_usd_stage_facts(input_file, in.max_memory);
+    const UsdStageFacts facts = read_usd_stage_facts(input_file, in.max_memory, in.allow_outside_uris);
+    indexed_ = facts.indexed_primvars;
     layer_.sublayer = usd_relative_asset_path(input_file, out);
     layer_.default_prim = facts.default_prim;
     layer_.up_axis = in.scene.up_axis;
@@ -59,6 +62,26 @@ UsdaOutput::UsdaOutput(const Input& in, const std::string& input_file, const std
     layer_.time_codes_per_second = in.scene.fps;
     if (in.has_clip && in.clip.has_take) layer_.time_code_range = {in.clip.take_start * in.scene.fps, in.clip.take_end * in.scene.fps};
     for (int m : in.meshes) prim_paths_.push_back(prim_path_of(in.scene, m));
+    // USD ignores every opinion below an instance (its prims are the prototype's, shared): an
+    // instanced character's outputs would be dropped without a word. The layer makes each
+    // instance above a written prim an ordinary prim again (instanceable = false), which
+    // composes the same prims where the overs reach them.
+    const auto uninstance_above = [&](const std::string& path) {
+        for (const std::string& inst : facts.instances)
+            if ((path == inst || under(path, inst)) && std::find(uninstanced_.begin(), uninstanced_.end(), inst) == uninstanced_.end()) {
+                // Its own layers' opinions below it, ignored while it is an instance, would apply
+                // once it is not: the stage would change, so the run is refused instead.
+                if (facts.instances_with_local_opinions.count(inst))
+                    throw Error(kExitUsage, "-o " + out + ": " + path + " is below the instance " + inst +
+                                                ", whose prims take no opinion of a stronger layer, and making it an ordinary prim would apply "
+                                                "the opinions its own layers hold below it, which USD now ignores: write .csv, .json or .glb, or "
+                                                "remove those opinions");
+                uninstanced_.push_back(inst);
+                spdlog::warn("-o {}: {} is an instance, whose prims take no opinion of a stronger layer; the layer makes it an ordinary prim "
+                             "(instanceable = false) so that {} takes the outputs", out, inst, path);
+            }
+    };
+    for (const std::string& path : prim_paths_) uninstance_above(path);
     if (!points) return;
     // The SkelRoots above the selected deformed meshes, whose every deformed mesh must be baked.
     auto deformed = [&](int m) { return in.scene.meshes[std::size_t(m)].skin >= 0 || !in.scene.meshes[std::size_t(m)].targets.empty(); };
@@ -73,6 +96,7 @@ UsdaOutput::UsdaOutput(const Input& in, const std::string& input_file, const std
         const std::string r = root_of(prim_paths_[i]);
         if (!r.empty() && std::find(retyped_.begin(), retyped_.end(), r) == retyped_.end()) retyped_.push_back(r);
     }
+    for (const std::string& r : retyped_) uninstance_above(r);
     for (const std::string& p : facts.unread_skinned)
         for (const std::string& r : retyped_)
             if (under(p, r))
@@ -141,7 +165,7 @@ void UsdaOutput::points(std::size_t fi, std::size_t i, const std::vector<Eigen::
 
 void UsdaOutput::write(OutputFile& out) const {
     UsdaLayer layer = layer_;
-    for (const std::string& r : retyped_) layer.overs.push_back(UsdaOver{r, "Xform", {}});
+    for (const std::string& r : retyped_) layer.overs.push_back(UsdaOver{r, "Xform", {}, false});
     // The attributes in a fixed order: the three maps, the colour, then the points.
     static const std::pair<const char*, const char*> kOrder[] = {{"primvars:rigscope:tension", "float[]"},
                                                                  {"primvars:rigscope:compress", "float[]"},
@@ -149,7 +173,7 @@ void UsdaOutput::write(OutputFile& out) const {
                                                                  {"primvars:displayColor", "color3f[]"},
                                                                  {"points", "point3f[]"}};
     for (std::size_t i = 0; i < series_.size(); ++i) {
-        UsdaOver o{prim_paths_[i], "", {}};
+        UsdaOver o{prim_paths_[i], "", {}, false};
         for (const auto& [name, type] : kOrder) {
             auto it = series_[i].find(name);
             if (it == series_[i].end() || (!it->second.has_default && it->second.samples.empty())) continue;
@@ -160,8 +184,18 @@ void UsdaOutput::write(OutputFile& out) const {
             if (it->second.has_default) a.default_value = it->second.default_value;
             a.samples.assign(it->second.samples.begin(), it->second.samples.end());
             o.attributes.push_back(std::move(a));
+            // An index array the input authors would pick among the written values (a DCC's
+            // constant colour is one value and an index per point): blocked, so the primvar
+            // resolves to exactly the values written.
+            if (auto ix = indexed_.find(prim_paths_[i]); ix != indexed_.end() && ix->second.count(name))
+                o.attributes.push_back(UsdaAttribute{"int[]", std::string(name) + ":indices", "", std::string("None"), {}});
         }
         layer.overs.push_back(std::move(o));
+    }
+    for (const std::string& inst : uninstanced_) {
+        auto same = std::find_if(layer.overs.begin(), layer.overs.end(), [&](const UsdaOver& o) { return o.path == inst; });
+        if (same == layer.overs.end()) layer.overs.push_back(UsdaOver{inst, "", {}, true});
+        else same->uninstance = true;
     }
     write_usda_layer(layer, out);
 }

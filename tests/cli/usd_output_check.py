@@ -9,8 +9,9 @@
 - every mesh of the CSV has primvars:rigscope:tension, :compress and :stretch (float[]) and
   primvars:displayColor (color3f[]), each of vertex interpolation, time-sampled at each CSV
   frame's time code (frame x R; R = 1 at the file's own rate) with exactly the CSV's numbers
-  (both are the shortest text of the same float), and displayColor is (compress, stretch, 0)
-  with --color maps;
+  (both are the shortest text of the same float) as USD resolves them (ComputeFlattened: any
+  index array applied; meshes below an instance as their instance proxies show them), and
+  displayColor is (compress, stretch, 0) with --color maps;
 - UsdValidation (usd-core's successor of UsdUtils.ComplianceChecker, which this usd-core no
   longer ships) reports no error on the layer's stage; with --baked (points baked, SkelRoots
   retyped) only the SkelBindingAPI errors UsdSkel.BakeSkinning's own result of INPUT has, and
@@ -73,8 +74,17 @@ def main():
         for prim in stage.Traverse():
             if prim.IsA(UsdGeom.Mesh) and prim.GetAttribute("points").GetNumTimeSamples() and UsdSkel.Root.Find(prim):
                 fail(f"{prim.GetPath()} has baked points under SkelRoot {UsdSkel.Root.Find(prim).GetPath()}")
-        # An anonymous copy: BakeSkinning edits the layer it bakes, which the layer's stage shares.
-        baked = Usd.Stage.Open(Sdf.Layer.OpenAsAnonymous(input_path))
+        # BakeSkinning writes into the stage's edit target: an anonymous root layer that
+        # sublayers the input (by its absolute path, so the input's own relative references
+        # still resolve against its folder) keeps the input's file and layers untouched. An
+        # instance is made an ordinary prim there first: BakeSkinning refuses instanced SkelRoots.
+        root = Sdf.Layer.CreateAnonymous(".usda")
+        root.subLayerPaths.append(os.path.abspath(input_path))
+        baked = Usd.Stage.Open(root)
+        holding = [p for p in baked.Traverse(Usd.TraverseInstanceProxies()) if p.IsInstance() and
+                   any(q.IsA(UsdSkel.Root) for q in Usd.PrimRange(p, Usd.TraverseInstanceProxies()))]
+        for path in [p.GetPath() for p in holding]:
+            baked.GetPrimAtPath(path).SetInstanceable(False)
         UsdSkel.BakeSkinning(baked.Traverse(), Gf.Interval.GetFullInterval())
         allowed = {e.GetMessage() for e in validation_errors(baked) if "InvalidSkelBindingAPIApply" in e.GetIdentifier()}
         if not allowed:
@@ -99,7 +109,9 @@ def main():
                 bind[row[2]][int(row[3])] = values
             else:
                 rows[row[2]][float(row[0]) * rate][int(row[3])] = values
-    meshes = {p.GetName(): p for p in stage.Traverse() if p.IsA(UsdGeom.Mesh)}
+    # Instance proxies too: a mesh left below an instance is found, and shows what USD resolves
+    # there (the prototype's primvars, not the layer's).
+    meshes = {p.GetName(): p for p in stage.Traverse(Usd.TraverseInstanceProxies()) if p.IsA(UsdGeom.Mesh)}
     checked = 0
     for name in set(rows) | set(bind):
         prim = meshes.get(name)
@@ -127,8 +139,10 @@ def main():
         for code in codes + (["bind"] if name in bind else []):
             want = bind[name] if code == "bind" else rows[name][code]
             at = Usd.TimeCode.Default() if code == "bind" else Usd.TimeCode(code)
-            got = [series[pv].Get(at) for pv in ("rigscope:tension", "rigscope:compress", "rigscope:stretch")]
-            colour = series["displayColor"].Get(at)
+            # What USD resolves, indices applied: an index array left under the written values
+            # (an indexed constant colour of the input) would show one colour, not the map.
+            got = [series[pv].ComputeFlattened(at) for pv in ("rigscope:tension", "rigscope:compress", "rigscope:stretch")]
+            colour = series["displayColor"].ComputeFlattened(at)
             for arr in got + [colour]:
                 if len(arr) != points:
                     fail(f"{name} at {code}: {len(arr)} values for {points} points")

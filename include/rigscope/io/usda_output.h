@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -24,16 +25,18 @@ struct UsdaAttribute {
     std::string type;           // "float[]", "color3f[]", "point3f[]"
     std::string name;           // "primvars:rigscope:tension", "points"
     std::string interpolation;  // "vertex", or "" for none
-    std::optional<std::string> default_value;
+    std::optional<std::string> default_value;  // "None" blocks the attribute (a weaker layer's value too)
     std::vector<std::pair<double, std::string>> samples;  // time code and value, codes ascending
 };
 
 // An over-spec of the prim at `path` (absolute, "/Rig/Tube"); `type_name` retypes it ("" keeps
-// the input's type).
+// the input's type); `uninstance` authors instanceable = false (USD ignores every opinion below
+// an instance, so the prims under it could take no output otherwise).
 struct UsdaOver {
     std::string path;
     std::string type_name;
     std::vector<UsdaAttribute> attributes;
+    bool uninstance = false;
 };
 
 struct UsdaLayer {
@@ -48,16 +51,24 @@ struct UsdaLayer {
     std::vector<UsdaOver> overs;
 };
 
-// What the writer needs of the input's stage beyond the scene: its defaultPrim (else its first
-// root prim), the paths of its SkelRoot prims, and of the prims under one that UsdSkel would
-// skin but rigscope does not read (a Sphere, BasisCurves... with joint influences of their own or
-// inherited). Reads the file again; throws Error (exit 3).
+// What the writer needs of the input's composed stage (its sublayers, references and payloads
+// included) beyond the scene: its defaultPrim (else its first root prim), the paths of its
+// SkelRoot prims, of the prims under one that UsdSkel would skin but rigscope does not read (a
+// Sphere, BasisCurves... with joint influences of their own or inherited), of its instanceable
+// prims (USD ignores opinions below an instance), and per prim the primvars with an authored
+// :indices array (which would index the values the layer writes). Composes the file again, as
+// the reader did (allow_outside: --allow-outside-uris); throws Error (exit 3).
 struct UsdStageFacts {
     std::string default_prim;
     std::set<std::string> skel_roots;
     std::set<std::string> unread_skinned;
+    std::set<std::string> instances;
+    // The instances whose own layers hold opinions below them: USD ignores those while the prim
+    // is an instance and would apply them were it made an ordinary prim.
+    std::set<std::string> instances_with_local_opinions;
+    std::map<std::string, std::set<std::string>> indexed_primvars;  // prim path -> "primvars:displayColor", ...
 };
-UsdStageFacts read_usd_stage_facts(const std::string& path, std::uint64_t max_memory);
+UsdStageFacts read_usd_stage_facts(const std::string& path, std::uint64_t max_memory, bool allow_outside);
 
 // The prim path of scene.meshes[mesh] read by the USD reader: its node and the node's ancestors
 // are the prims above it, named as they are.

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <cstddef>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,8 @@ private:
     UsdaLayer layer_;
     std::vector<std::string> prim_paths_;
     std::vector<std::string> retyped_;      // SkelRoots retyped as Xform
+    std::vector<std::string> uninstanced_;  // instances above a written prim, made ordinary prims
+    std::map<std::string, std::set<std::string>> indexed_;  // UsdStageFacts::indexed_primvars
     std::vector<std::map<std::string, Series>> series_;  // per selected mesh, by attribute name
     Pose pose_;
 };

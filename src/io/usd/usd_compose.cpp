@@ -59,6 +59,7 @@ struct Composer {
     const Layer& root;
     std::vector<std::string>& warnings;
     std::vector<std::string>& composed;  // what was composed, once each, in the order met (info)
+    std::set<std::string> local_below_instances;  // Layer::instances_with_local_opinions
     LayerStacks stacks{files, files.name_of(root)};
 
     std::string name_of(const IndexNode& n, const Site& s) const { return files.name_of(*n.stack->layers[std::size_t(s.layer)].layer); }
@@ -467,6 +468,7 @@ struct Composer {
         for (const auto& child : names) {
             auto ci = child_index(index, child, nullptr);
             if (ci && instance) {
+                if (!ci->sites.empty()) local_below_instances.insert(prim_path);
                 ci->sites.clear();
                 if (!has_sites(*ci)) ci.reset();
             }
@@ -507,6 +509,7 @@ struct Composer {
             index.sites = sites_at(stack, "/" + name);
             out.roots.push_back(compose_prim(index, name, "/" + name, 0));
         }
+        out.instances_with_local_opinions = std::move(local_below_instances);
         return out;
     }
 };

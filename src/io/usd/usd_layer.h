@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <utility>
@@ -86,6 +87,9 @@ struct Layer {
     std::map<std::string, Value> metadata;  // startTimeCode, upAxis, metersPerUnit, subLayers, ...
     std::vector<std::unique_ptr<PrimSpec>> roots;
     std::uint64_t held = 0;  // bytes the parse charged (its input's bytes included), for the load's budget
+    // A composed stage's instances whose own layer stack holds opinions below them, which USD
+    // ignores while they are instances (and would apply were one made an ordinary prim).
+    std::set<std::string> instances_with_local_opinions;
 };
 
 }  // namespace rigscope::usd

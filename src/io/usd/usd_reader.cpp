@@ -69,6 +69,7 @@ Scene compose_and_build(LayerFiles& files, std::string bytes) {
     Scene scene = build_scene(composed, files.budget().left());
     scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
     scene.composed = std::move(arcs);
+    for (const auto& [path, how] : files.files_read()) scene.read_files.push_back({path, how});
     return scene;
 }
 
@@ -85,16 +86,27 @@ Scene scene_from_file(const std::string& path, std::string bytes, std::uint64_t 
     return compose_and_build(files, std::move(bytes));
 }
 
-Layer read_layer(const std::string& path, std::uint64_t max_memory) {
+namespace {
+
+// The file's bytes, held whole while parsed: charged to the budget before they are read.
+std::string read_whole(const std::string& path, std::uint64_t max_memory) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) throw bad_input(path, "no such file");
-    // The file is held whole while it is parsed: it counts against the budget before it is read.
-    if (std::uint64_t(st.st_size) > max_memory) throw bad_input(path, "the file is larger than --max-memory allows");
+    LoadBudget(path, max_memory).charge(double(st.st_size), "the file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw bad_input(path, "cannot be opened");
     std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
     if (!in.read(&bytes[0], std::streamsize(bytes.size()))) throw bad_input(path, "cannot be read");
-    return layer_from_bytes(path, bytes, max_memory);
+    return bytes;
+}
+
+}  // namespace
+
+Layer read_stage(const std::string& path, std::uint64_t max_memory, bool allow_outside) {
+    LayerFiles files(path, max_memory, allow_outside, true);
+    const Layer& root = files.open_root(read_whole(path, max_memory));
+    std::vector<std::string> warnings, arcs;
+    return compose_stage(files, root, warnings, arcs);
 }
 
 }  // namespace rigscope::usd
@@ -102,15 +114,7 @@ Layer read_layer(const std::string& path, std::uint64_t max_memory) {
 namespace rigscope {
 
 Scene read_usd(const std::string& path, const LoadOptions& options) {
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0) throw bad_input(path, "no such file");
-    // The file is held whole while it is parsed: it counts against the budget before it is read.
-    LoadBudget(path, options.max_memory).charge(double(st.st_size), "the file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw bad_input(path, "cannot be opened");
-    std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
-    if (!in.read(&bytes[0], std::streamsize(bytes.size()))) throw bad_input(path, "cannot be read");
-    return usd::scene_from_file(path, std::move(bytes), options.max_memory, options.allow_outside_uris);
+    return usd::scene_from_file(path, usd::read_whole(path, options.max_memory), options.max_memory, options.allow_outside_uris);
 }
 
 }  // namespace rigscope

@@ -21,6 +21,10 @@ Scene scene_from_file(const std::string& path, std::string bytes, std::uint64_t 
 // The root layer alone, as the reader parses it (a usdz's first entry), before any evaluation:
 // for the .usda writer, which restates the input's stage metadata. Throws rigscope::Error (exit 3).
 Layer layer_from_bytes(const std::string& path, std::string& bytes, std::uint64_t max_memory);
-Layer read_layer(const std::string& path, std::uint64_t max_memory);
+
+// The stage of the file at `path` composed (usd_compose.h) as read_usd composes it, before any
+// evaluation: for the .usda writer, which must know where the SkelRoots, instances and indexed
+// primvars are wherever a sublayer or reference defines them. Throws rigscope::Error (exit 3).
+Layer read_stage(const std::string& path, std::uint64_t max_memory, bool allow_outside);
 
 }  // namespace rigscope::usd

@@ -21,10 +21,13 @@ bool is_usd_path(const std::string& path) {
     return ext == "usd" || ext == "usda" || ext == "usdc" || ext == "usdz";
 }
 
-UsdStageFacts read_usd_stage_facts(const std::string& path, std::uint64_t max_memory) {
-    const usd::Layer layer = usd::read_layer(path, max_memory);
+UsdStageFacts read_usd_stage_facts(const std::string& path, std::uint64_t max_memory, bool allow_outside) {
+    // The composed stage, not the root layer: a shot's SkelRoot, instances and primvars come
+    // through its sublayers, references and payloads.
+    const usd::Layer stage = usd::read_stage(path, max_memory, allow_outside);
     UsdStageFacts f;
-    if (auto it = layer.metadata.find("defaultPrim"); it != layer.metadata.end()) f.default_prim = it->second.text;
+    f.instances_with_local_opinions = stage.instances_with_local_opinions;
+    if (auto it = stage.metadata.find("defaultPrim"); it != stage.metadata.end()) f.default_prim = it->second.text;
     // The SkelRoots among the prims (the reader's own rule: bindings only under one), and the
     // other skinnable prims with joint influences below one (the reader skips them, warning).
     struct At {
@@ -33,12 +36,22 @@ UsdStageFacts read_usd_stage_facts(const std::string& path, std::uint64_t max_me
         bool in_root, influenced;
     };
     std::vector<At> stack;
-    for (const auto& r : layer.roots) stack.push_back({r.get(), "/" + r->name, false, false});
+    for (const auto& r : stage.roots) stack.push_back({r.get(), "/" + r->name, false, false});
     while (!stack.empty()) {
         At a = stack.back();
         stack.pop_back();
         const usd::PrimSpec& p = *a.prim;
         if (p.type == "SkelRoot") f.skel_roots.insert(a.path), a.in_root = true;
+        if (const usd::Value* v = p.meta("instanceable"); v && v->kind == usd::Value::Kind::Number && v->number != 0) f.instances.insert(a.path);
+        for (const usd::PropertySpec& prop : p.properties) {
+            // An authored index array (not blocked) reindexes the primvar's values.
+            static const std::string kIndices = ":indices";
+            const std::string& n = prop.name;
+            if (n.size() <= kIndices.size() || n.compare(0, 9, "primvars:") != 0 || n.compare(n.size() - kIndices.size(), kIndices.size(), kIndices) != 0)
+                continue;
+            const bool has_value = (prop.has_default && prop.value.kind != usd::Value::Kind::None) || !prop.samples.empty();
+            if (has_value) f.indexed_primvars[a.path].insert(n.substr(0, n.size() - kIndices.size()));
+        }
         a.influenced = a.in_root && (a.influenced || p.property("primvars:skel:jointIndices"));
         if (a.influenced && p.type != "Mesh" && !p.type.empty() && p.type != "Xform" && p.type != "Scope" &&
             p.type != "SkelRoot" && p.type != "Skeleton" && p.type != "SkelAnimation" && p.type != "BlendShape")
@@ -46,7 +59,7 @@ UsdStageFacts read_usd_stage_facts(const std::string& path, std::uint64_t max_me
         for (const auto& c : p.children) stack.push_back({c.get(), a.path + "/" + c->name, a.in_root, a.influenced});
     }
     if (f.default_prim.empty())
-        for (const auto& r : layer.roots)
+        for (const auto& r : stage.roots)
             if (r->specifier == usd::PrimSpec::Specifier::Def) {
                 f.default_prim = r->name;
                 break;
@@ -141,7 +154,9 @@ void write_node(const OverNode& n, const std::string& indent, OutputFile& out) {
     std::string& b = out.buffer();
     b += indent + "over ";
     if (n.over && !n.over->type_name.empty()) b += n.over->type_name + " ";
-    b += quoted(n.name) + "\n" + indent + "{\n";
+    b += quoted(n.name);
+    if (n.over && n.over->uninstance) b += " (\n" + indent + "    instanceable = false\n" + indent + ")";
+    b += "\n" + indent + "{\n";
     if (n.over)
         for (const UsdaAttribute& a : n.over->attributes) write_attribute(a, indent + "    ", out);
     for (std::size_t i = 0; i < n.children.size(); ++i) {
