@@ -5,6 +5,8 @@
 //   bisection, on a take edited into a crafted FBX 6.1 case.
 // - 3ds Max's automatic keys count as unweighted, Maya's and MotionBuilder's do not: the same
 //   3ds Max file read with its SceneInfo naming another application is read weighted.
+// - Packed 7.x weights are n / 9999: the crafted weighted_tangents case against its numpy
+//   oracle (cross-checked with ufbx) at 1e-6 of the diagonal.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "corpus.h"
+#include "fbx_oracle.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/io/load.h"
@@ -127,4 +130,19 @@ TEST_CASE("3ds Max's automatic keys are unweighted; other applications' weights 
     INFO("as 3ds Max: " << max_vs_twin / diag << " of the diagonal from the 6.1 twin; as Maya: " << maya_vs_twin / diag);
     CHECK(max_vs_twin < 1e-6 * diag);
     CHECK(maya_vs_twin > 1e-5 * diag);
+}
+
+TEST_CASE("Packed tangent weights are read as n / 9999, the FBX SDK's divider", "[fbx][fbx_curves][oracle]") {
+    // weighted_tangents.fbx packs its weights as round(w x 9999) (scripts/fbx/fbx_write.py); its
+    // oracle is numpy at n / 9999, which agrees with ufbx within 1.5e-7 of the diagonal when
+    // numpy reads the weights as ufbx does (n / 10000). Read as n / 10000 the case is 2.2e-5 of
+    // the diagonal off; the crafted-case test's 1e-4 bound does not see that, this one does.
+    const std::string dir = test::source_dir() + "/tests/fbx_cases/";
+    const Scene scene = load_scene(dir + "weighted_tangents.fbx");
+    const auto oracle = test::load_json(dir + "weighted_tangents.oracle.json");
+    const double diagonal = oracle["checked_by"]["diagonal_m"].get<double>();
+    REQUIRE(oracle["checked_by"]["weights_read_as_ufbx_vs_sdk_of_diagonal"].get<double>() > 1e-5);
+    const test::OracleGap gap = test::gap_to_oracle(scene, oracle);
+    INFO("worst " << gap.worst / diagonal << " of the diagonal at " << gap.where);
+    CHECK(gap.worst < 1e-6 * diagonal);
 }
