@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 
 #include "corpus.h"
 #include "fbx_oracle.h"
@@ -56,40 +57,52 @@ double flat_weighted_segment(double v0, double v1, double wr, double wl, double 
 
 TEST_CASE("FBX 6 key weights keep the precision the file stores", "[fbx][fbx_v6][fbx_curves]") {
     // Root's T X of the crafted case becomes one cubic segment of 24 frames (24 fps) with flat
-    // user tangents weighted as 3ds Max 2009 writes them (max2009_cube_anim): 0.333233326673508
-    // both sides. Rounded to the 16 bits of a 7.x key (0.3332 or 3332 / 9999 = 0.3332333) the
-    // value at frame 8 moves by 1e-5 of the segment's rise; the test allows 1e-7 (float keys).
-    std::string text = slurp(test::source_dir() + "/tests/fbx_cases_v6/interpolation.v6.ascii.fbx");
-    const double w = 0.333233326673508, rise = 100.0;
-    replace_once(text, "KeyCount: 5\n\t\t\t\t\t\tKey: 0, 0.0, L, 11546539500, 0.1, C, s, 23093079000, 0.3, C, s, 38488465000, 0.2, L, 46186158000, -0.1, L",
-                 "KeyCount: 2\n\t\t\t\t\t\tKey: 0, 0.0, U, s, 0.0, 0.0, a, 0.333233326673508, 0.333233326673508, 46186158000, 100.0, U, s, 0.0, 0.0, n");
-    rigscope_test::TempDir dir("rigscope_fbx_curves_v6");
-    const std::string path = dir.file("weights.fbx");
-    std::ofstream(path, std::ios::binary) << text;
-    const Scene s = load_scene(path);
-    REQUIRE(s.fps == 24.0);
-    REQUIRE(s.clips.size() == 1);
-    const int root = s.find_node("Root");
-    REQUIRE(root >= 0);
-    Pose pose = rest_pose(s);
-    sample_pose(s, &s.clips[0], 1.0, pose);
-    const double end = pose.local[root].translation.x();  // the rise in the scene's units
-    REQUIRE(end != 0.0);
-    double worst = 0;
-    for (int f = 0; f <= 24; ++f) {
-        sample_pose(s, &s.clips[0], f / 24.0, pose);
-        const double got = pose.local[root].translation.x() / end * rise;
-        const double want = flat_weighted_segment(0.0, rise, w, w, f / 24.0);
-        worst = std::max(worst, std::fabs(got - want));
+    // user tangents, weighted as 3ds Max 2009 writes them (max2009_cube_anim: 0.333233326673508
+    // both sides, which is 3332 / 9999 in float: read as ten-thousandths, 0.3332, the value at
+    // frame 8 moves by 1e-5 of the rise) and with weights no 16-bit packing holds (0.25 and
+    // 0.6: as multiples of 1/9999 they move by 2.5e-5 and 4e-5, the values by some 1e-5 of the
+    // rise). The test allows 1e-7 of the rise (float keys).
+    const std::string original = slurp(test::source_dir() + "/tests/fbx_cases_v6/interpolation.v6.ascii.fbx");
+    const double rise = 100.0;
+    for (const auto& [wr, wl, text_weights] :
+         {std::tuple<double, double, std::string>{0.333233326673508, 0.333233326673508, "0.333233326673508, 0.333233326673508"},
+          std::tuple<double, double, std::string>{0.25, 0.6, "0.25, 0.6"}}) {
+        INFO("weights " << text_weights);
+        std::string text = original;
+        replace_once(text, "KeyCount: 5\n\t\t\t\t\t\tKey: 0, 0.0, L, 11546539500, 0.1, C, s, 23093079000, 0.3, C, s, 38488465000, 0.2, L, 46186158000, -0.1, L",
+                     "KeyCount: 2\n\t\t\t\t\t\tKey: 0, 0.0, U, s, 0.0, 0.0, a, " + text_weights + ", 46186158000, 100.0, U, s, 0.0, 0.0, n");
+        rigscope_test::TempDir dir("rigscope_fbx_curves_v6");
+        const std::string path = dir.file("weights.fbx");
+        std::ofstream(path, std::ios::binary) << text;
+        const Scene s = load_scene(path);
+        REQUIRE(s.fps == 24.0);
+        REQUIRE(s.clips.size() == 1);
+        const int root = s.find_node("Root");
+        REQUIRE(root >= 0);
+        Pose pose = rest_pose(s);
+        sample_pose(s, &s.clips[0], 1.0, pose);
+        const double end = pose.local[root].translation.x();  // the rise in the scene's units
+        REQUIRE(end != 0.0);
+        double worst = 0;
+        for (int f = 0; f <= 24; ++f) {
+            sample_pose(s, &s.clips[0], f / 24.0, pose);
+            const double got = pose.local[root].translation.x() / end * rise;
+            const double want = flat_weighted_segment(0.0, rise, wr, wl, f / 24.0);
+            worst = std::max(worst, std::fabs(got - want));
+        }
+        INFO("worst " << worst << " of a rise of " << rise);
+        CHECK(worst < 1e-7 * rise);
+        // The bisection is not blind to the weights: packed to 16 bits the segment differs at
+        // frame 8 by far more than the bound.
+        const double packed_r = std::round(wr * 9999) / 9999, packed_l = std::round(wl * 9999) / 9999;
+        const double as_tenk = std::abs(flat_weighted_segment(0, rise, std::round(wr * 1e4) / 1e4, std::round(wl * 1e4) / 1e4, 8 / 24.0) -
+                                        flat_weighted_segment(0, rise, wr, wl, 8 / 24.0));
+        const double as_9999 = std::abs(flat_weighted_segment(0, rise, packed_r, packed_l, 8 / 24.0) - flat_weighted_segment(0, rise, wr, wl, 8 / 24.0));
+        CHECK(std::max(as_tenk, as_9999) > 1e-6 * rise);
     }
-    INFO("worst " << worst << " of a rise of " << rise);
-    CHECK(worst < 1e-7 * rise);
-    // The bisection is not blind to the weights: at 1/3 the same segment differs at frame 8
-    // by 1e-5 of the rise, 100 times the bound.
-    CHECK(std::fabs(flat_weighted_segment(0, rise, w, w, 8 / 24.0) - flat_weighted_segment(0, rise, 0.3332, 0.3332, 8 / 24.0)) > 1e-5 * rise * 0.5);
 }
 
-TEST_CASE("3ds Max's automatic keys are unweighted; other applications' weights count", "[fbx][fbx_dcc][fbx_curves]") {
+TEST_CASE("3ds Max's automatic keys are unweighted, other applications' weights count", "[fbx][fbx_dcc][fbx_curves]") {
     // max_transformed_skin_7500_ascii.fbx: automatic keys with the weighted flags and 3332 / 9999
     // on both sides, SceneInfo naming 3ds Max. As Max reads it, it poses as its FBX 6.1 twin
     // (whose writer left those keys unweighted, "U,a,n"); named Maya, the weights count and the

@@ -449,8 +449,9 @@ private:
         std::vector<double> data, exact_weights;
         for (std::size_t key = 0; key < times.size(); ++key) {
             // Weights other than a third travel as the FBX SDK packs them (fbx_curve.h), and at
-            // the file's own precision in kExactWeightsRecord, which the curve reader takes:
-            // the 16 bits of the packing would move 3ds Max's 0.333233326673508 to 0.3332333.
+            // the file's own precision in kExactWeightsRecord, which the curve reader takes: the
+            // packing holds multiples of 1/9999 only (what the SDK writes), and would move any
+            // other weight, such as 0.6, by up to 5e-5.
             const bool weighted = std::fabs(right_weight[key] - kDefaultTangentWeight) > 1e-6 ||
                                   std::fabs(next_left_weight[key] - kDefaultTangentWeight) > 1e-6;
             float packed_float = 0;
