@@ -19,13 +19,14 @@ KEY_CUBIC = 0x00000008
 TANGENT_USER = 0x00000400
 # Weighted tangents: the key's right tangent and the next key's left tangent carry a weight (the
 # share of the time between the two keys the Bezier handle reaches), packed into
-# KeyAttrDataFloat's third value as below, in ten-thousandths: right in the low 16 bits, next
-# left in the high 16 bits.
+# KeyAttrDataFloat's third value as below, each times 9999 (the FBX SDK's divider, under which
+# 1/3 is 3333 exactly; docs/fbx_notes.md): right in the low 16 bits, next left in the high 16 bits.
 WEIGHTED_RIGHT = 0x01000000
 WEIGHTED_NEXT_LEFT = 0x02000000
-# KeyAttrDataFloat's third value: both tangent weights at 1/3, as two 16-bit fixed-point numbers
-# (3333 / 10000) packed into an int and stored with the bits of a float.
+# KeyAttrDataFloat's third value: both tangent weights at 1/3, as two 16-bit numbers (3333 / 9999)
+# packed into an int and stored with the bits of a float.
 DEFAULT_WEIGHTS_BITS = 3333 | (3333 << 16)
+WEIGHT_DIVIDER = 9999
 
 
 def ktime(frame, fps):
@@ -330,12 +331,12 @@ def _model(ids, m):
 
 
 def pack_weights(right, left):
-    """KeyAttrDataFloat's third value as the int whose bits it holds: each weight in
-    ten-thousandths (a side given as None keeps 1/3, 3333), right in the low 16 bits."""
-    ten_k = lambda w: 3333 if w is None else int(round(w * 10000))
-    r, l = ten_k(right), ten_k(left)
+    """KeyAttrDataFloat's third value as the int whose bits it holds: each weight times 9999,
+    rounded (a side given as None keeps 1/3, 3333), right in the low 16 bits."""
+    packed = lambda w: 3333 if w is None else int(round(w * WEIGHT_DIVIDER))
+    r, l = packed(right), packed(left)
     if not (0 < r < 0x8000 and 0 < l < 0x8000):
-        raise ValueError('tangent weights must lie in (0, 3.2768)')
+        raise ValueError('tangent weights must lie in (0, 3.277)')
     return r | (l << 16)
 
 

@@ -81,8 +81,14 @@ def make(name, probe, scratch):
 
     ufbx_fps = got['fps']
     same_rate = abs(ufbx_fps - desc['fps']) <= 1e-9 * desc['fps']
-    at_ufbx_rate = ours if same_rate else oracle_numpy.evaluate(desc, sample_fps=ufbx_fps)
-    diff = gap(u_rest, u_frames, rest, at_ufbx_rate['frames'])
+    # ufbx reads a packed tangent weight n as n / 10000, the FBX SDK as n / 9999: numpy is
+    # compared with ufbx at ufbx's reading (the same Bezier), and the oracle is numpy at the SDK's.
+    oracle_numpy.READ_DIVIDER = 10000.0
+    at_ufbx_reading = oracle_numpy.evaluate(desc, sample_fps=None if same_rate else ufbx_fps)
+    with_ufbx_weights = oracle_numpy.evaluate(desc)
+    oracle_numpy.READ_DIVIDER = 9999.0
+    diff = gap(u_rest, u_frames, rest, at_ufbx_reading['frames'])
+    divider_gap = gap(rest, ours['frames'], rest, with_ufbx_weights['frames'])
     change, plain, plain_fps = make_cases.without_feature(desc)
     plain_gap = gap(rest, ours['frames'], np.asarray(oracle_numpy.evaluate(plain)['rest']),
                     oracle_numpy.evaluate(plain, sample_fps=plain_fps)['frames'])
@@ -94,6 +100,7 @@ def make(name, probe, scratch):
                'ufbx_fps': ufbx_fps,
                'numpy_vs_ufbx_max_m': diff, 'numpy_vs_ufbx_of_diagonal': diff / diag,
                'ufbx_ascii_vs_binary_max_m': ascii_gap,
+               'weights_read_as_ufbx_vs_sdk_of_diagonal': divider_gap / diag,
                'without_feature': {'change': change, 'max_m': plain_gap, 'of_diagonal': plain_gap / diag}}
     if not same_rate:
         at_oracle_times = gap(u_rest, u_frames, rest, ours['frames'])

@@ -14,7 +14,7 @@ the FBX file and without Blender. Implements the FBX SDK's documented behaviour:
   without a source), t' = t * H_parent, W = U_parent Tr(t') Q S(s'), U = U_parent Tr(t') Q, H = s';
 - curves: KTime keys, values as the file stores them (float32), constant / linear / cubic per
   key, constant before the first and after the last key. Cubic: slopes per second; without
-  weights the Hermite of the two slopes; with tangent weights (ten-thousandths, as the file
+  weights the Hermite of the two slopes; with tangent weights (n / 9999, as the file
   packs them; a side that is not weighted has 1/3) the Bezier in (time, value) through
   (t0 + wr dt, v0 + wr dt right_slope) and (t1 - wl dt, v1 - wl dt next_left_slope), solved for
   its parameter at the sample time;
@@ -89,9 +89,15 @@ def eval_curve(c, t):
             + vals[k + 1] * (-2 * u**3 + 3 * u**2) + s1 * dt * (u**3 - u**2))
 
 
+# What a reader divides a packed weight by: the FBX SDK's 9999 (docs/fbx_notes.md); ufbx 0.23
+# divides by 10000, which make_oracles_numpy_ufbx.py sets to cross-check the Bezier with ufbx.
+READ_DIVIDER = 9999.0
+
+
 def stored_weight(w):
-    """A tangent weight as the file holds it: ten-thousandths; a side not weighted is 1/3."""
-    return 1.0 / 3.0 if w is None else round(w * 10000) / 10000.0
+    """A tangent weight as the file holds it (fbx_write.pack_weights: round(w x 9999)), read with
+    READ_DIVIDER; a side not weighted is 1/3."""
+    return 1.0 / 3.0 if w is None else round(w * 9999) / READ_DIVIDER
 
 
 def weighted_bezier(v0, v1, d0, d1, wr, wl, x):

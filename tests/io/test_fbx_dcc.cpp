@@ -14,12 +14,13 @@
 // 30 for 3ds Max: ufbx's tests state each), which rigscope must take from the file itself.
 // Units: the OBJ is in the file's units, rigscope's positions in metres (x unit_scale).
 //
-// Tolerance: 1e-5 of the OBJ mesh's diagonal, the issue's bound. The OBJs print 4 to 6
-// decimals (3ds Max: 1e-4 units on a mesh of about 90, 1.1e-6 of the diagonal), and ufbx
-// reproduces every OBJ within 1.2e-7 of the diagonal except max_transformed_skin_7500_ascii:
-// that OBJ is the 6100 binary's pose (both files share it) and ufbx itself is 5.8e-5 off on the
-// 7500 twin, which 3ds Max exported separately; there the OBJ header's own tolerance
-// (ufbx:tolerance=0.01 units, 1.1e-4 of the diagonal) is the bound.
+// Tolerance: 1e-5 of the OBJ mesh's diagonal, the issue's bound, for every file. The OBJs print
+// 4 to 6 decimals (3ds Max: 1e-4 units on a mesh of about 90, 1.1e-6 of the diagonal).
+// max_transformed_skin_7500_ascii holds the weighted flags (weights 3332 / 9999) on automatic
+// keys, which 3ds Max itself evaluates unweighted: read weighted it is 4.3e-5 off its OBJ (5.6e-5
+// with weights decoded as ten-thousandths), read as Max does 9e-7 (docs/fbx_notes.md, "Curves").
+// max2009_cube_anim's user keys are weighted 0.333233326673508 (FBX 6): kept at that precision
+// it is 4e-8 off, rounded to 0.3332 it was 6.3e-6.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -41,7 +42,6 @@ struct Obj {
     std::vector<std::uint32_t> corners;   // face corners' vertex indices, faces in order
     std::vector<std::string> groups;      // names on g and o lines
     bool bad_order = false;
-    double tolerance_units = 0;           // "# ufbx:tolerance=X", 0 without
 };
 
 Obj read_obj(const std::string& path) {
@@ -65,8 +65,6 @@ Obj read_obj(const std::string& path) {
             while (s >> name) o.groups.push_back(name);
         } else if (line.rfind("# ufbx:bad_order", 0) == 0) {
             o.bad_order = true;
-        } else if (line.rfind("# ufbx:tolerance=", 0) == 0) {
-            o.tolerance_units = std::stod(line.substr(17));
         }
     }
     return o;
@@ -144,9 +142,7 @@ TEST_CASE("FBX files of Maya, MotionBuilder, 3ds Max and Blender deform as each 
                         if (d > worst) worst = d, where = "control point " + std::to_string(mesh.face_indices[k]);
                     }
                 }
-                const bool own_pose = fbx.filename().string() == "max_transformed_skin_7500_ascii.fbx";
-                const double tol = own_pose ? obj.tolerance_units : 1e-5 * diag;
-                REQUIRE(tol > 0);
+                const double tol = 1e-5 * diag;
                 INFO("frame " << frame << ": worst " << worst << " units (" << worst / diag << " of the diagonal) at " << where
                               << ", tolerance " << tol);
                 CHECK(worst <= tol);

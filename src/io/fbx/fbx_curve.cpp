@@ -9,8 +9,10 @@
 
 namespace rigscope::fbx {
 
+const char* const kExactWeightsRecord = "rigscope:KeyWeights";
+
 std::uint32_t pack_tangent_weights(double right, double next_left) {
-    auto fixed = [](double w) { return std::uint32_t(std::lround(std::clamp(w, 0.0, 6.5535) * 10000.0)); };
+    auto fixed = [](double w) { return std::uint32_t(std::lround(std::clamp(w, 0.0, 65535.0 / kTangentWeightDivider) * kTangentWeightDivider)); };
     return fixed(right) | (fixed(next_left) << 16);
 }
 
@@ -57,7 +59,7 @@ double Curve::at(std::int64_t t) const {
         case 1: return v0 + (v1 - v0) * u;
         default: {
             const double dt = (t1 - t0) / double(kKTimePerSecond);
-            const float wr = right_weight[k], wl = next_left_weight[k];
+            const double wr = right_weight[k], wl = next_left_weight[k];
             if (wr == kDefaultTangentWeight && wl == kDefaultTangentWeight) {
                 // The cubic Hermite of the two slopes: the weighted Bezier at weights 1/3.
                 const double u2 = u * u, u3 = u2 * u;
@@ -65,13 +67,13 @@ double Curve::at(std::int64_t t) const {
                        next_left_slope[k] * dt * (u3 - u2);
             }
             const double s = bezier_parameter(wr, 1.0 - wl, u), r = 1 - s;
-            const double y1 = v0 + double(wr) * dt * right_slope[k], y2 = v1 - double(wl) * dt * next_left_slope[k];
+            const double y1 = v0 + wr * dt * right_slope[k], y2 = v1 - wl * dt * next_left_slope[k];
             return r * r * r * v0 + 3 * r * r * s * y1 + 3 * r * s * s * y2 + s * s * s * v1;
         }
     }
 }
 
-Curve read_curve(const Record& rec, const std::string& name, std::uint64_t max_memory) {
+Curve read_curve(const Record& rec, const std::string& name, std::uint64_t max_memory, const CurveConventions& conventions) {
     Curve c;
     const std::string what = "animation curve '" + name + "'";
     const Record* kt = rec.child("KeyTime");
@@ -108,6 +110,13 @@ Curve read_curve(const Record& rec, const std::string& name, std::uint64_t max_m
         if (da && !da->props.empty()) data = as_doubles(da->props[0], max_memory);
         if (flags.size() != refs.size() || (!data.empty() && data.size() != 4 * flags.size()))
             throw Malformed(what + ": key attribute arrays disagree in length");
+        // Weights at the file's own precision (FBX 6 keys, upgraded by fbx_v6.cpp): two per
+        // attribute, used where the flags say a side is weighted.
+        std::vector<double> exact;
+        if (const Record* ew = rec.child(kExactWeightsRecord); ew && !ew->props.empty()) {
+            exact = as_doubles(ew->props[0], max_memory);
+            if (exact.size() != 2 * flags.size()) throw Malformed(what + ": key weight array disagrees in length");
+        }
         // Attribute a applies to the next refs[a] keys (run-length).
         std::size_t key = 0;
         for (std::size_t a = 0; a < flags.size() && key < n; ++a) {
@@ -117,13 +126,23 @@ Curve read_curve(const Record& rec, const std::string& name, std::uint64_t max_m
             const auto f = static_cast<std::uint32_t>(static_cast<std::int64_t>(flags[a]));
             const std::uint8_t mode = (f & kKeyConstant) ? ((f & kKeyConstantNext) ? 3 : 0) : (f & kKeyCubic) ? 2 : 1;
             // The third float holds the two weights' bits (pack_tangent_weights), not a number.
-            float wr = kDefaultTangentWeight, wl = kDefaultTangentWeight;
-            if (mode == 2 && !data.empty() && (f & (kKeyWeightedRight | kKeyWeightedNextLeft))) {
+            // 3ds Max writes the weighted flags and 3332 (its 1/3) on automatic keys too, which
+            // Max itself evaluates unweighted; Maya's and MotionBuilder's automatic keys keep
+            // their weights (docs/fbx_notes.md, "Curves").
+            double wr = kDefaultTangentWeight, wl = kDefaultTangentWeight;
+            const bool automatic = (f & kKeyTangentAuto) && !(f & (kKeyTangentUser | kKeyTangentTcb));
+            const bool weighted = mode == 2 && (f & (kKeyWeightedRight | kKeyWeightedNextLeft)) &&
+                                  !(automatic && conventions.max_auto_unweighted);
+            if (weighted && !exact.empty()) {
+                if (f & kKeyWeightedRight) wr = exact[2 * a];
+                if (f & kKeyWeightedNextLeft) wl = exact[2 * a + 1];
+                if (!(std::isfinite(wr) && std::isfinite(wl))) throw Malformed(what + " has a NaN or infinite tangent weight");
+            } else if (weighted && !data.empty()) {
                 const float packed_float = static_cast<float>(data[4 * a + 2]);
                 std::uint32_t packed;
                 std::memcpy(&packed, &packed_float, 4);
-                if (f & kKeyWeightedRight) wr = float(packed & 0xffff) * 0.0001f;
-                if (f & kKeyWeightedNextLeft) wl = float(packed >> 16) * 0.0001f;
+                if (f & kKeyWeightedRight) wr = double(packed & 0xffff) / kTangentWeightDivider;
+                if (f & kKeyWeightedNextLeft) wl = double(packed >> 16) / kTangentWeightDivider;
             }
             if (!(refs[a] >= 0)) throw Malformed(what + ": negative key attribute count");
             for (double r = 0; r < refs[a] && key < n; ++r, ++key) {

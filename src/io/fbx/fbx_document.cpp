@@ -56,6 +56,14 @@ Document::Document(const RecordFile& file) {
     if (!creator)
         if (const Record* header = file.section("FBXHeaderExtension")) creator = header->child("Creator");
     if (creator && !creator->props.empty() && creator->props[0].is_string()) creator_ = creator->props[0].str();
+    // SceneInfo's application names: the last application that saved the file wrote its curves.
+    if (const Record* header = file.section("FBXHeaderExtension"))
+        if (const Record* info = header->child("SceneInfo"))
+            for (const char* name : {"LastSaved|ApplicationName", "Original|ApplicationName"})
+                if (const Record* p = find_p(info->child("Properties70"), name); p && p->props.size() > 4 && p->props[4].is_string()) {
+                    application_ = p->props[4].str();
+                    break;
+                }
 }
 
 bool Document::take_time(const std::string& name, std::int64_t& start, std::int64_t& stop) const {

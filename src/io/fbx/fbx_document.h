@@ -47,6 +47,9 @@ public:
     double global_number(const char* name, double fallback) const;
     // The file's Creator string (top level, else FBXHeaderExtension's), "" without one.
     const std::string& creator() const { return creator_; }
+    // The application that last saved the file (SceneInfo's LastSaved|ApplicationName, else
+    // Original|ApplicationName: "3ds Max", "Maya", "MotionBuilder"), "" without one.
+    const std::string& application() const { return application_; }
     // The Takes section's LocalTime of the take of that name (files whose AnimationStack has no
     // LocalStart/LocalStop), false when there is none.
     bool take_time(const std::string& name, std::int64_t& start, std::int64_t& stop) const;
@@ -58,7 +61,7 @@ private:
     std::unordered_multimap<std::int64_t, std::size_t> by_src_, by_dst_;
     std::unordered_map<std::string, const Record*> templates_;  // kind -> its Properties70
     const Record* globals_ = nullptr;
-    std::string creator_;
+    std::string creator_, application_;
     const Record* takes_ = nullptr;
 };
 

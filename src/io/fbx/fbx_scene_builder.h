@@ -79,7 +79,10 @@ public:
     // budget: the load's (RecordFile::budget), which already holds the file and its records.
     Builder(const Document& doc, const std::string& path, const LoadOptions& options, LoadBudget& budget, Scene& scene)
         : doc_(doc), path_(path), max_memory_(options.max_memory), budget_(budget), scene_(scene),
-          blender_(written_by_blender(doc.creator())) {}
+          blender_(written_by_blender(doc.creator())) {
+        // 3ds Max ("3ds Max", "3ds Max Design") saved the file: its automatic keys are unweighted.
+        curves_.max_auto_unweighted = doc.application().find("3ds Max") != std::string::npos;
+    }
 
     void build() {
         nodes();
@@ -120,6 +123,7 @@ private:
     std::vector<Eigen::Matrix4d> world_;
     std::vector<MeshChannels> morphs_;
     bool blender_;  // Blender's exporter wrote the file: FullWeights are per-vertex shape weights
+    CurveConventions curves_;  // whose tangent conventions the curves follow (read_curve)
 };
 
 }  // namespace rigscope::fbx

@@ -106,7 +106,7 @@ FramePlan plan_frames(const std::deque<Curve>& curves, std::int64_t take_start, 
 StackCurves Builder::stack_curves(const Object& stack) const {
     StackCurves out;
     auto read = [&](const Object& curve) -> const Curve* {
-        out.store.push_back(read_curve(*curve.rec, curve.name.empty() ? "id " + std::to_string(curve.id) : curve.name, max_memory_));
+        out.store.push_back(read_curve(*curve.rec, curve.name.empty() ? "id " + std::to_string(curve.id) : curve.name, max_memory_, curves_));
         const Curve& c = out.store.back();
         if (c.times.empty()) return nullptr;
         out.keys += double(c.times.size());

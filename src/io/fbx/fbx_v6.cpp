@@ -446,9 +446,12 @@ private:
             automatic.push_back(is_auto);
         }
         automatic_slopes(times, values, automatic, right_weight, next_left_weight, right_slope, next_left_slope);
-        std::vector<double> data;
+        std::vector<double> data, exact_weights;
         for (std::size_t key = 0; key < times.size(); ++key) {
-            // Weights other than a third travel as the FBX SDK packs them (fbx_curve.h).
+            // Weights other than a third travel as the FBX SDK packs them (fbx_curve.h), and at
+            // the file's own precision in kExactWeightsRecord, which the curve reader takes: the
+            // packing holds multiples of 1/9999 only (what the SDK writes), and would move any
+            // other weight, such as 0.6, by up to 5e-5.
             const bool weighted = std::fabs(right_weight[key] - kDefaultTangentWeight) > 1e-6 ||
                                   std::fabs(next_left_weight[key] - kDefaultTangentWeight) > 1e-6;
             float packed_float = 0;
@@ -458,8 +461,9 @@ private:
                 std::memcpy(&packed_float, &packed, 4);
             }
             data.insert(data.end(), {right_slope[key], next_left_slope[key], double(packed_float), 0.0});
+            exact_weights.insert(exact_weights.end(), {right_weight[key], next_left_weight[key]});
         }
-        spend(40 * times.size());
+        spend(56 * times.size());
         Record c;
         c.name = "AnimationCurve";
         c.props = {integer(id), str(std::string("\0\1AnimCurve", 11)), str("")};
@@ -474,6 +478,7 @@ private:
         child("KeyAttrFlags", array('l', flags));
         child("KeyAttrDataFloat", array('d', data));
         child("KeyAttrRefCount", array('l', refs));
+        child(kExactWeightsRecord, array('d', exact_weights));
         return c;
     }
 
