@@ -1,4 +1,5 @@
 #include "cli_common.h"
+#include "rigscope/run/output_names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -63,6 +64,12 @@ void add_threads_option(CLI::App* cmd, InputOptions& opt) {
         ->check(number_in(0, kMaxThreads));
 }
 
+void add_max_output_option(CLI::App* cmd, InputOptions& opt) {
+    cmd->add_option("--max-output", opt.max_output_mb,
+                    "Refuse a run whose output would be larger than this, in MB (10^6 bytes; default 2000), before writing (README: Output size)")
+        ->check(finite_in("a size in MB", 1e-6, 1e12));
+}
+
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
     cmd->add_option("FILE", opt.file, "Skinned or cached, animated mesh (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz; .obj, .ply with --cache)")->required();
     cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
@@ -120,6 +127,7 @@ void check_parsed_paths(const CLI::App& cmd) {
         if (std::find(std::begin(kOutputs), std::end(kOutputs), name) == std::end(kOutputs)) continue;
         for (const std::string& v : o->results()) {
             outputs.emplace_back(shown, v);
+            refuse_misnamed_output(shown, v);  // --junit x.json, --json x.xml, --html x.csv
             // '#' stands for the frame number where frames are written one file each: tension's
             // glTF (its run checks the format); anywhere else it would be a file named with hashes.
             if (file_name_of(v).find('#') != std::string::npos && !(name == "output" && cmd.get_name() == "tension"))
