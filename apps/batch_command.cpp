@@ -25,7 +25,7 @@ void add_batch_options(CLI::App* cmd, BatchOptions& opt) {
     // stdout and a progress line on stderr as soon as it and the files before it are done, and a
     // signal writes what is done before the process ends.
     opt.handle_signals = true;
-    opt.on_file = [&opt](const BatchResult& r, std::size_t i) {
+    opt.on_file = [](const BatchOptions& opt, const BatchResult& r, std::size_t i) {
         const BatchFileResult& f = r.files[i];
         // Per file as its own run would print it, unless the text went to files (lint -o).
         if (opt.output.empty() || is_stdout_path(opt.output) || batch_verb(r.verb).text_beside_output) {

@@ -211,7 +211,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
             if (stream_error) continue;
             try {
                 if (live) live->row(r.files[frontier]);
-                if (opt.on_file) opt.on_file(r, frontier);
+                if (opt.on_file) opt.on_file(opt, r, frontier);
             } catch (...) {
                 stream_error = std::current_exception();
             }

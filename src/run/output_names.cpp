@@ -36,7 +36,6 @@ std::string named_format(const std::string& path) {
     if (ext == "htm") return "html";
     if (ext == "glb" || ext == "gltf") return "gltf";
     if (ext == "usd" || ext == "usda" || ext == "usdc" || ext == "usdz") return "usd";
-    if (ext == "txt") return "text";
     for (const char* read : {"fbx", "dae", "obj", "ply", "pc2", "mdd"})
         if (ext == read) return ext;
     return "";

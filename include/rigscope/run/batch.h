@@ -83,8 +83,9 @@ struct BatchOptions {
 
     // Results as they happen (issue 57 item 3; docs/farm.md "Streaming"): called with file i's
     // result as soon as it and every file before it in input order are done, in input order,
-    // one call at a time (the CLI prints its text and a progress line). Empty: nothing.
-    std::function<void(const BatchResult&, std::size_t)> on_file;
+    // one call at a time, with these options as the batch runs them (the CLI prints its text
+    // and a progress line). Empty: nothing.
+    std::function<void(const BatchOptions&, const BatchResult&, std::size_t)> on_file;
     // The CLI's: SIGINT, SIGTERM and SIGHUP during the files write the outputs of the files
     // judged so far (the rest rows "interrupted"), call on_interrupt with that result, remove
     // every temporary and end the process by the signal (exit 130, 143, 129). Python leaves

@@ -8,9 +8,9 @@
 namespace rigscope {
 
 // The format a file name's extension names, lower case: "csv", "json", "xml", "html", "gltf"
-// (.glb, .gltf), "usd" (.usd, .usda, .usdc, .usdz), "text" (.txt), or the extension itself for
-// the other formats rigscope reads (fbx, dae, obj, ply, pc2, mdd); "" for no extension or one
-// rigscope gives no meaning.
+// (.glb, .gltf), "usd" (.usd, .usda, .usdc, .usdz), or the extension itself for the other
+// formats rigscope reads (fbx, dae, obj, ply, pc2, mdd); "" for no extension or one that names
+// no machine format (.txt, .out: the user's choice).
 std::string named_format(const std::string& path);
 
 // Throws Error (exit 2) when `path`'s extension names a format other than `format` (one of the
