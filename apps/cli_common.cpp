@@ -127,7 +127,6 @@ void check_parsed_paths(const CLI::App& cmd) {
         if (std::find(std::begin(kOutputs), std::end(kOutputs), name) == std::end(kOutputs)) continue;
         for (const std::string& v : o->results()) {
             outputs.emplace_back(shown, v);
-            refuse_misnamed_output(shown, v);  // --junit x.json, --json x.xml, --html x.csv
             // '#' stands for the frame number where frames are written one file each: tension's
             // glTF (its run checks the format); anywhere else it would be a file named with hashes.
             if (file_name_of(v).find('#') != std::string::npos && !(name == "output" && cmd.get_name() == "tension"))
@@ -135,6 +134,7 @@ void check_parsed_paths(const CLI::App& cmd) {
         }
     }
     check_output_paths(outputs);
+    for (const auto& [option, path] : outputs) refuse_misnamed_output(option, path);  // --junit x.json, --json x.xml
 }
 
 void print_text(const std::string& text) {

@@ -69,11 +69,12 @@ void check_job_budget(const Input& in, double job_bytes, const std::string& what
 }
 
 void check_output_size(const std::string& path, double bytes, double max_mb) {
+    // An output its disk cannot hold is named as that first: raising the limit would not help.
+    check_free_space(path, bytes);
     if (bytes > max_mb * 1e6)
         throw Error(kExitCannotWrite, (path.empty() || path == "-" ? std::string("stdout") : path) + ": the output would be at least " +
                                           size_text(bytes) + ", past the " + size_text(max_mb * 1e6) +
                                           " limit: select fewer frames or vertices, or raise the limit (--max-output MB; Python: max_output=)");
-    check_free_space(path, bytes);
 }
 
 }  // namespace rigscope

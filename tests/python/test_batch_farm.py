@@ -57,7 +57,7 @@ def test_max_output_refuses_each_files_output_before_writing(tmp_path):
     rows = rigscope.batch([str(lib)], "deform", output=str(tmp_path / "out" / "{stem}.csv"), frames="1..10", max_output=0.001)
     assert [r["status"] for r in rows] == ["error", "error"]
     assert [r["exit_code"] for r in rows] == [4, 4]
-    assert "past the 1000 bytes limit" in rows[0]["message"] and "max_output=" in rows[0]["message"]
+    assert "past the 1.0 kB limit" in rows[0]["message"] and "max_output=" in rows[0]["message"]
     assert not list((tmp_path / "out").glob("*.csv"))
     rows = rigscope.batch([str(lib)], "deform", output=str(tmp_path / "out" / "{stem}.csv"), frames="1..10", max_output=100)
     assert [r["status"] for r in rows] == ["ok", "ok"]

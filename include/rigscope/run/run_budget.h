@@ -27,8 +27,8 @@ void check_job_budget(const Input& in, double job_bytes, const std::string& what
 
 // --max-output (issue 57 item 5): throws Error (exit 4) before the first byte when an output's
 // least size `bytes` (a lower bound: a refusal is certain to be right) is past `max_mb` (10^6
-// bytes; InputOptions::max_output_mb), naming the estimate and how to allow it. Then
-// check_free_space. `path` "-" or a descriptor is limited alike: a pipe fills a disk too.
+// bytes; InputOptions::max_output_mb), naming the estimate and how to allow it; after
+// check_free_space (an output its disk cannot hold is named as that). `path` "-" or a descriptor is limited alike: a pipe fills a disk too.
 void check_output_size(const std::string& path, double bytes, double max_mb);
 
 }  // namespace rigscope
