@@ -184,9 +184,11 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
         if (!in.partner.empty()) input_paths.push_back(in.partner);
     }
     // Results as they happen: a CSV or JSONL summary grows a row per file, and on_file gets each
-    // file, in input order, as soon as it and every file before it are done. Files start in
-    // input order too (with --jobs N the N oldest run at once), so a row waits at most for the
-    // files started before it: outputs are the same bytes for any --jobs.
+    // file, in input order, as soon as it and every file before it are done: outputs are the
+    // same bytes for any --jobs. With --jobs 1 files start in input order, so each row comes as
+    // its file ends; with several at once the largest files start first (by bytes, a stand-in
+    // for their work: the longest job then starts at once instead of running alone at the end
+    // while the other workers idle), so a row may wait for a larger file before it.
     std::unique_ptr<LiveSummary> live;
     if (!opt.summary.empty() && LiveSummary::streams(opt.summary)) {
         live = std::make_unique<LiveSummary>(opt.summary, input_paths);
@@ -264,9 +266,21 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
     };
     std::unique_ptr<BatchSignals> signals;
     if (opt.handle_signals) signals = std::make_unique<BatchSignals>(interrupted);
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    if (jobs > 1) {
+        std::vector<std::uintmax_t> bytes(n, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::error_code ec;
+            const std::uintmax_t size = std::filesystem::file_size(r.inputs[i].path, ec);
+            bytes[i] = ec ? 0 : size;
+        }
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
+    }
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
-        for (std::size_t i; (i = next++) < n;) {
+        for (std::size_t k; (k = next++) < n;) {
+            const std::size_t i = order[k];
             if (hold && i == hold_at) {
                 {
                     std::unique_lock<std::mutex> lock(emit);
