@@ -253,10 +253,12 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
         set_batch_counts(part);
         part.exit_code = 128 + sig;
         try {
-            if (live) {
-                for (std::size_t i = frontier; i < n; ++i) live->row(part.files[i]);
-                live->end(part);
+            // The files past the frontier: judged ones reported too (--jobs N), the rest as interrupted.
+            for (std::size_t i = frontier; i < n; ++i) {
+                if (live) live->row(part.files[i]);
+                if (done[i] && opt.on_file) opt.on_file(opt, part, i);
             }
+            if (live) live->end(part);
             write_batch_outputs(opt, part);
             if (opt.on_interrupt) opt.on_interrupt(part);
         } catch (const std::exception& e) {

@@ -63,3 +63,11 @@ def test_max_output_refuses_each_files_output_before_writing(tmp_path):
     assert [r["status"] for r in rows] == ["ok", "ok"]
     with pytest.raises(rigscope.BadValueError, match="max_output="):
         rigscope.batch([str(lib)], "deform", output=str(tmp_path / "o" / "{stem}.csv"), max_output=0)
+
+
+def test_a_junit_report_named_json_is_refused_before_the_run(tmp_path):
+    with pytest.raises(rigscope.BadValueError, match=r"junit= .*x\.json: the extension \.json says json but junit= writes xml"):
+        rigscope.load(str(BEND)).check(max_stretch=0.5, junit=str(tmp_path / "x.json"))
+    assert not (tmp_path / "x.json").exists()
+    with pytest.raises(rigscope.BadValueError, match=r"--junit .*x\.json: the extension"):
+        rigscope.batch([str(BEND)], "check", junit=str(tmp_path / "x.json"), **LIMITS)
