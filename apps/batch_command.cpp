@@ -40,7 +40,7 @@ void add_batch_options(CLI::App* cmd, BatchOptions& opt) {
     opt.on_interrupt = [](const BatchResult& r) {
         std::size_t judged = 0;
         for (const BatchFileResult& f : r.files) judged += f.row.status != "interrupted";
-        std::fprintf(stderr, "rigscope: interrupted by %s after %zu of %zu files: the summary and JUnit report hold those, the rest as interrupted\n%s\n",
+        std::fprintf(stderr, "rigscope: interrupted by %s after %zu of %zu files judged (the others are rows 'interrupted')\n%s\n",
                      r.interrupted.c_str(), judged, r.files.size(), r.counts.c_str());
     };
 }
