@@ -11,15 +11,16 @@
 namespace rigscope::cli {
 
 // Turns the command's FILE (added by add_input_options) into FILE... bound to opt.inputs, and
-// adds --jobs, --task and --summary.
+// adds --jobs, --task and --summary; sets opt's streaming (each file's text on stdout and a
+// progress line on stderr as it is done) and signal handling.
 void add_batch_options(CLI::App* cmd, BatchOptions& opt);
 
 // True when the command line asks for a batch: more than one input, a folder, an @list, a
 // placeholder in an output name or a batch option. One file named alone runs as it always has.
 bool is_batch(const BatchOptions& opt);
 
-// Prints each file's text (unless -q), writes the outputs, says the counts on stderr and
-// returns the worst file's exit code.
+// Writes the outputs, says the counts on stderr and returns the worst file's exit code (each
+// file's text was printed as it was done).
 int finish_batch(const BatchOptions& opt, const BatchResult& r);
 
 }  // namespace rigscope::cli

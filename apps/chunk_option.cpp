@@ -17,10 +17,10 @@ namespace rigscope::cli {
 namespace {
 
 // Options outside a run's identity: the chunk and the outputs' names differ between chunks of
-// one run, --threads never changes what is written, --help writes nothing, and the batch's
+// one run, --threads never changes what is written, --max-output only decides whether a run may start, --help writes nothing, and the batch's
 // options are refused with --chunk.
 const char* const kNotIdentity[] = {"--chunk", "--output", "--junit", "--json",   "--html",   "--help",
-                                    "--threads", "--jobs", "--task",  "--summary", "--against"};
+                                    "--threads", "--jobs", "--task",  "--summary", "--against", "--max-output"};
 
 std::string value_of(const CLI::App& cmd, const char* name) {
     const CLI::Option* o = cmd.get_option_no_throw(name);

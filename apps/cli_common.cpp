@@ -1,4 +1,5 @@
 #include "cli_common.h"
+#include "rigscope/run/output_names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,6 +62,12 @@ void add_skinning_option(CLI::App* cmd, InputOptions& opt) {
 void add_threads_option(CLI::App* cmd, InputOptions& opt) {
     cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default and 0: every core); output is the same for any count")
         ->check(number_in(0, kMaxThreads));
+}
+
+void add_max_output_option(CLI::App* cmd, InputOptions& opt) {
+    cmd->add_option("--max-output", opt.max_output_mb,
+                    "Refuse a run whose output would be larger than this, in MB (10^6 bytes; default 2000), before writing (README: Output size)")
+        ->check(finite_in("a size in MB", 1e-6, 1e12));
 }
 
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
@@ -127,6 +134,7 @@ void check_parsed_paths(const CLI::App& cmd) {
         }
     }
     check_output_paths(outputs);
+    for (const auto& [option, path] : outputs) refuse_misnamed_output(option, path);  // --junit x.json, --json x.xml
 }
 
 void print_text(const std::string& text) {

@@ -33,6 +33,8 @@ void add_weld_option(CLI::App* cmd, InputOptions& opt);
 // check, report, diff): an option is offered only where it acts.
 void add_skinning_option(CLI::App* cmd, InputOptions& opt);
 void add_threads_option(CLI::App* cmd, InputOptions& opt);
+// --max-output, for the commands whose output grows with frames and vertices (deform, tension).
+void add_max_output_option(CLI::App* cmd, InputOptions& opt);
 
 // `text` on stdout, as every command prints its report (an OutputFile "-").
 void print_text(const std::string& text);

@@ -37,6 +37,7 @@ void add_deform_command(CLI::App& app, Runner& run) {
     add_input_options(cmd, opt->input);
     add_batch_options(cmd, command->batch);
     add_skinning_option(cmd, opt->input);
+    add_max_output_option(cmd, opt->input);
     cmd->add_option("-o,--output", opt->out,
                     "Output file (.csv, .json; .usda: the points over a USD input) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
     cmd->add_option("--format", opt->format, "csv, json or usda (default: from -o's extension, else csv)")

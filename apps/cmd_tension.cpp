@@ -36,6 +36,7 @@ void add_tension_command(CLI::App& app, Runner& run) {
     opt->format.clear();  // from -o's extension unless --format names one
     CLI::App* cmd = app.add_subcommand("tension", "Tension map per vertex and frame: T, compress, stretch (CSV, JSON, glTF, USD)");
     add_tension_options(cmd, opt->tension);
+    add_max_output_option(cmd, opt->tension.input);
     add_batch_options(cmd, command->batch);
     cmd->add_option("--vertices", opt->vertices, "Vertex ids for CSV rows and JSON series: 12,40,100..110");
     cmd->add_option("--auto-range", opt->auto_range,

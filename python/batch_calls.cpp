@@ -2,6 +2,7 @@
 
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,7 +82,7 @@ void add_batch_calls(py::module_& m) {
            bool rom, bool lint, bool strict, std::optional<std::string> mesh, unsigned jobs, std::optional<std::string> task,
            std::optional<std::string> junit, std::optional<std::string> json, std::optional<std::string> output,
            std::optional<std::string> summary, std::optional<std::string> format, std::optional<std::string> against,
-           std::optional<double> max_displacement, std::optional<double> max_t_change, std::optional<std::string> match, double max_memory) {
+           std::optional<double> max_displacement, std::optional<double> max_t_change, std::optional<std::string> match, double max_memory, double max_output) {
             if (verb != "diff" && (against || max_displacement || max_t_change || match))
                 throw Error(kExitUsage, "batch " + verb + ": against=, max_displacement=, max_t_change= and match= are diff's");
             BatchOptions opt;
@@ -97,6 +98,8 @@ void add_batch_calls(py::module_& m) {
             input.mesh = given(mesh, "mesh=");
             input.rom = rom;
             input.max_memory_mib = max_memory;
+            if (!(max_output > 0) || !std::isfinite(max_output)) throw Error(kExitUsage, "max_output=: a size in MB above 0");
+            input.max_output_mb = max_output;
             BatchResult r;
             if (verb == "check") {
                 if (!opt.output.empty()) throw Error(kExitUsage, "batch check: output= is lint's; check writes junit=, json= and summary=");
@@ -175,6 +178,7 @@ void add_batch_calls(py::module_& m) {
         py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
         py::arg("summary") = py::none(), py::arg("format") = py::none(), py::arg("against") = py::none(),
         py::arg("max_displacement") = py::none(), py::arg("max_t_change") = py::none(), py::arg("match") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
+        py::arg("max_output") = InputOptions{}.max_output_mb,
         "Runs check, lint, tension, report, info, deform or diff (pairs: against=DIR, or ['@pairs.txt']) over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
         "output by placeholder; returns a row per file (dicts, the summary's)");
 }

@@ -15,6 +15,7 @@
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/merge_run.h"
+#include "rigscope/run/output_names.h"
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/rom_run.h"
 #include "session.h"
@@ -201,6 +202,7 @@ void add_check_calls(py::module_& m) {
             set_check_limits(opt, max_stretch, max_compress, max_lambda, min_lambda);
             opt.worst = worst;
             const std::string junit_path = given(junit, "junit=");
+            refuse_misnamed_output("junit=", junit_path);  // a JUnit report named x.json
             if (html) {
                 opt.html.out = given(html, "html=");
                 if (!junit_path.empty()) rigscope::check_output_paths({{"html=", opt.html.out}, {"junit=", junit_path}});

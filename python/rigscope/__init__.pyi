@@ -174,6 +174,7 @@ def batch(
     max_t_change: Optional[float] = None,
     match: Optional[str] = None,
     max_memory: float = 8192.0,
+    max_output: float = 2000.0,
 ) -> List[Dict[str, Any]]: ...
 
 # --- Rig CI: diff (diff_calls.cpp) ----------------------------------------------------------------

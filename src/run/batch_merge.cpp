@@ -87,20 +87,41 @@ BatchResult merge_batch_summaries(const std::vector<std::string>& paths) {
     BatchResult r;
     std::string first, version;
     int count = 0;
+    BatchIdentity identity;  // the first part's: every other part must record the same
     for (const std::string& p : paths) {
         nlohmann::json d = read_json(p);
         if (!looks_like_summary(d)) throw bad_input(p, "not a batch summary (no task and files)");
+        // The library the part saw: a part of several without one was not written by --task.
+        BatchIdentity seen;
+        const bool has = d.contains("identity");
+        if (has) {
+            try {
+                seen = read_batch_identity(d.at("identity"));
+            } catch (const nlohmann::json::exception& e) {
+                throw bad_input(p, std::string("the batch identity is malformed: ") + e.what());
+            }
+        }
         const int index = d.at("task").at("index").get<int>();
         const int n = d.at("task").at("count").get<int>();
         const std::string command = d.at("command").get<std::string>(), v = d.at("rigscope").get<std::string>();
         const std::size_t files = d.at("batch_files").get<std::size_t>();
+        if (n > 1 && !has) throw Error(kExitMismatch, p + ": no batch identity (not written by a --task run of this rigscope): cannot tell its library");
+        // The library and options first: a file added between tasks also changes the file
+        // count, and the identity names which file.
+        if (!first.empty() && has && r.has_identity && v == version) {
+            const std::string diff = batch_identity_difference(identity, seen);
+            if (!diff.empty())
+                throw Error(kExitMismatch, p + " and " + first + " are tasks of different batches (the library or the options changed between tasks): " + diff);
+        }
         if (first.empty()) {
             first = p;
             r.verb = command;
             version = v;
             count = n;
             r.batch_files = files;
-        } else if (command != r.verb || n != count || files != r.batch_files || v != version) {
+            identity = seen;
+            r.has_identity = has;
+        } else if (command != r.verb || n != count || files != r.batch_files || v != version || has != r.has_identity) {
             throw Error(kExitMismatch, first + " and " + p + " are not tasks of one batch (command " + r.verb + " / " + command + ", tasks " +
                                            std::to_string(count) + " / " + std::to_string(n) + ", files " + std::to_string(r.batch_files) +
                                            " / " + std::to_string(files) + ", rigscope " + version + " / " + v + ")");
@@ -112,16 +133,45 @@ BatchResult merge_batch_summaries(const std::vector<std::string>& paths) {
     }
     for (int i = 0; i < count; ++i)
         if (!tasks.count(i)) throw Error(kExitMismatch, "task " + std::to_string(i) + "/" + std::to_string(count) + " is missing (it failed or did not run)");
-    for (auto& [index, task] : tasks)
+    if (r.has_identity && identity.files.size() != r.batch_files)
+        throw Error(kExitMismatch, first + ": its identity lists " + std::to_string(identity.files.size()) + " files of the batch's " +
+                                       std::to_string(r.batch_files));
+    std::map<std::string, std::string> judged_by;  // relpath -> the part whose row it is
+    for (auto& [index, task] : tasks) {
+        // The files this task owed by the identity every part shares, in order.
+        const auto [begin, end] = batch_task_range(std::to_string(index) + "/" + std::to_string(count), r.batch_files);
+        std::size_t k = begin;
+        nlohmann::json task_identity;
+        if (r.has_identity) task_identity = task.second.at("identity").at("files");
         for (const auto& f : task.second.at("files")) {
             BatchFileResult one;
             one.row = row_of(f);
             one.page = f.value("page", std::string());
+            const auto [it, fresh] = judged_by.emplace(one.row.relpath, task.first);
+            if (!fresh)
+                throw Error(kExitMismatch, "merge: " + one.row.relpath + " is listed twice, in " + it->second + " and " + task.first +
+                                               " (the library changed between tasks)");
+            if (r.has_identity) {
+                if (k >= end || identity.files[k].relpath != one.row.relpath)
+                    throw Error(kExitMismatch, task.first + ": holds " + one.row.relpath + " where its part of the batch is " +
+                                                   (k < end ? identity.files[k].relpath : std::string("at its end")));
+                // Each file's content hash from the task that judged it: the merged identity
+                // says what every row judged.
+                identity.files[k].file.fnv1a64 = task_identity.at(k).at("stamp").value("fnv1a64", std::string());
+                if (task_identity.at(k).contains("new"))
+                    identity.files[k].partner.fnv1a64 = task_identity.at(k).at("new").value("fnv1a64", std::string());
+            }
+            ++k;
             r.inputs.push_back({one.row.path, one.row.relpath, one.row.partner});
             r.files.push_back(std::move(one));
         }
+        if (r.has_identity && k != end)
+            throw Error(kExitMismatch, task.first + ": " + identity.files[k].relpath + " was never checked (its task holds " +
+                                           std::to_string(k - begin) + " of its " + std::to_string(end - begin) + " files)");
+    }
     if (r.files.size() != r.batch_files)
         throw Error(kExitMismatch, "the tasks hold " + std::to_string(r.files.size()) + " files of the batch's " + std::to_string(r.batch_files));
+    if (r.has_identity) r.identity = std::move(identity);
     set_batch_counts(r);
     return r;
 }

@@ -4,12 +4,14 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/json_writer.h"
 #include "rigscope/io/junit_report.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/batch.h"
+#include "rigscope/run/output_names.h"
 
 namespace rigscope {
 
@@ -104,7 +106,12 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
     // Where each output goes, and which option and input put it there: two inputs writing one
     // file are named both.
     std::map<std::string, std::pair<std::string, const BatchInput*>> taken;
+    // Each folder is probed once (a library of thousands of files writes into a few folders).
+    std::set<std::string> probed;
     auto take = [&](const std::string& option, const std::string& path, const BatchInput* in) {
+        // The name against the format the option writes (report's pages are HTML).
+        refuse_misnamed_output(option, path);
+        if (option == "-o" && verb == "report") refuse_other_format_extension("-o", path, "html");
         if (path == "-" || is_stdout_path(path)) {
             if (inputs.size() > 1 || in == nullptr)
                 throw Error(kExitUsage, option + " " + path + ": stdout cannot hold one file per input; name a file with a placeholder");
@@ -120,6 +127,13 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
             }
         }
         outputs.emplace_back(option, path);
+    };
+    // Every output can be made, before the first file: its folder exists (a placeholder's folders
+    // were made by then) and takes a new file. Else a batch would judge every file and then fail.
+    auto writable = [&](const std::string& option, const std::string& path) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) throw Error(kExitCannotWrite, option + " " + path + ": is a directory");
+        if (probed.insert(comparable(std::filesystem::path(path).parent_path().string())).second) refuse_unwritable_output(option, path);
     };
     for (const PerFileOutput& o : per_file_outputs(opt)) {
         if (!has_placeholder(*o.pattern) && inputs.size() > 1) {
@@ -145,16 +159,23 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
     if (!opt.summary.empty()) take("--summary", opt.summary, nullptr);
     // The index beside the pages: a page named index.html there is refused like any collision.
     if (const std::string index = batch_index_path(opt, verb, inputs); !index.empty()) take("the index", index, nullptr);
+    for (const auto& [option, path] : outputs)
+        if (path != "-" && !is_stdout_path(path)) writable(option, path);
     return outputs;
 }
 
-std::string batch_summary_csv(const BatchResult& r) {
+std::string batch_summary_csv_header() {
     // `new`: a diff pair's NEW file (empty for the other verbs), as the JSON's "new" member.
     std::string out = "file,path,new,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
                       "max_t_vertex,max_t_frame";
     for (const char* l : kLimits) out += std::string(",past_") + l;
     out += ",lint_errors,lint_warnings,message,seconds,peak_mib\n";
-    for (const BatchFileResult& f : r.files) {
+    return out;
+}
+
+std::string batch_summary_csv_row(const BatchFileResult& f) {
+    std::string out;
+    {
         const BatchRow& w = f.row;
         append_csv_field(out, w.relpath);
         out += ',';
@@ -193,13 +214,16 @@ std::string batch_summary_csv(const BatchResult& r) {
     return out;
 }
 
-std::string batch_summary_json(const BatchResult& r) {
-    std::string out;
-    JsonWriter j(out);
-    j.begin_object().member("rigscope", RIGSCOPE_VERSION).member("command", r.verb).member("exit_code", r.exit_code);
-    j.member("counts", r.counts).key("task").begin_object().member("index", r.task_index).member("count", r.task_count).end_object();
-    j.member("batch_files", r.batch_files).key("files").begin_array();
-    for (const BatchFileResult& f : r.files) {
+std::string batch_summary_csv(const BatchResult& r) {
+    std::string out = batch_summary_csv_header();
+    for (const BatchFileResult& f : r.files) out += batch_summary_csv_row(f);
+    return out;
+}
+
+namespace {
+
+void json_row(JsonWriter& j, const BatchFileResult& f) {
+    {
         const BatchRow& w = f.row;
         const bool ran = batch_row_ran(w);
         j.begin_object().member("file", w.relpath).member("path", w.path);
@@ -229,13 +253,67 @@ std::string batch_summary_json(const BatchResult& r) {
         if (ran && !f.page.empty()) j.member("page", f.page);
         j.member("seconds", w.seconds).member("peak_mib", w.peak_mib).end_object();
     }
-    j.end_array().end_object();
+}
+
+// What the batch was and how it ended: the JSON summary's head, the JSONL summary's last line.
+void json_head(JsonWriter& j, const BatchResult& r) {
+    j.member("rigscope", RIGSCOPE_VERSION).member("command", r.verb).member("exit_code", r.exit_code);
+    j.member("counts", r.counts);
+    if (!r.interrupted.empty()) j.member("interrupted", r.interrupted);
+    j.key("task").begin_object().member("index", r.task_index).member("count", r.task_count).end_object();
+    j.member("batch_files", r.batch_files);
+}
+
+}  // namespace
+
+std::string batch_summary_jsonl_row(const BatchFileResult& f) {
+    std::string out;
+    JsonWriter j(out);
+    json_row(j, f);
+    out += '\n';
+    return out;
+}
+
+std::string batch_summary_jsonl_end(const BatchResult& r) {
+    std::string out;
+    JsonWriter j(out);
+    j.begin_object().member("end", true);
+    json_head(j, r);
+    if (r.has_identity) {
+        j.key("identity");
+        write_batch_identity(j, r.identity);
+    }
+    j.end_object();
+    out += '\n';
+    return out;
+}
+
+std::string batch_summary_json(const BatchResult& r) {
+    std::string out;
+    JsonWriter j(out);
+    j.begin_object();
+    json_head(j, r);
+    j.key("files").begin_array();
+    for (const BatchFileResult& f : r.files) json_row(j, f);
+    j.end_array();
+    // --task: what merge checks the parts against each other by (farm/batch_identity.h).
+    if (r.has_identity) {
+        j.key("identity");
+        write_batch_identity(j, r.identity);
+    }
+    j.end_object();
     out += '\n';
     return out;
 }
 
 std::string batch_summary(const BatchResult& r, const std::string& path) {
-    return lower_extension(path) == ".json" ? batch_summary_json(r) : batch_summary_csv(r);
+    const std::string ext = lower_extension(path);
+    if (ext == ".jsonl") {
+        std::string out;
+        for (const BatchFileResult& f : r.files) out += batch_summary_jsonl_row(f);
+        return out + batch_summary_jsonl_end(r);
+    }
+    return ext == ".json" ? batch_summary_json(r) : batch_summary_csv(r);
 }
 
 std::string batch_merge_output(const BatchResult& r, const std::string& path) {
@@ -255,7 +333,7 @@ std::string batch_junit(const BatchResult& r) {
         s.package = f.package.empty() ? "rigscope." + r.verb : f.package;
         s.classname = s.package + "." + junit_stem(f.row.path);
         s.input = f.row.path;
-        s.error_type = s.package + (f.row.status == "not checked" ? ".not_checked" : ".error");
+        s.error_type = s.package + (f.row.status == "not checked" ? ".not_checked" : f.row.status == "interrupted" ? ".interrupted" : ".error");
         s.error_message = f.row.message;
         s.run = f.run;
         suites.push_back(std::move(s));
@@ -293,7 +371,8 @@ void write_batch_outputs(const BatchOptions& opt, const BatchResult& r) {
         if (!opt.junit.empty() && has_placeholder(opt.junit)) write(expand_placeholders(opt.junit, r.inputs[i]), f.junit);
     }
     if (!opt.junit.empty() && !has_placeholder(opt.junit)) write(opt.junit, batch_junit(r));
-    if (!opt.summary.empty()) write(opt.summary, batch_summary(r, opt.summary));
+    // A CSV or JSONL summary was written row by row as the files finished (batch_stream.cpp).
+    if (!opt.summary.empty() && !r.summary_streamed) write(opt.summary, batch_summary(r, opt.summary));
     if (!r.index.empty()) write(r.index, batch_index_html(r, r.index));
     for (auto& f : files) f->commit();
 }

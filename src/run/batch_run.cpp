@@ -13,6 +13,9 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <memory>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "rigscope/core/error.h"
@@ -23,6 +26,8 @@
 #include "rigscope/io/output.h"
 #include "rigscope/io/report_html.h"
 #include "rigscope/run/batch.h"
+#include "rigscope/run/chunk_run.h"
+#include "batch_stream.h"
 
 namespace rigscope {
 
@@ -132,9 +137,12 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
 // `precheck` (if given: what the verb's job would refuse for that file's names, e.g. an
 // extension that disagrees with the format), all before any work; then each file's job `one`
 // run by `jobs` threads (input order, or largest first with several); results kept by index.
-// `expand`, if given, is the verb's own reading of the arguments (diff's pairs).
+// `expand`, if given, is the verb's own reading of the arguments (diff's pairs). With --task the
+// batch's identity (farm/batch_identity.h) is taken before any work: every file stamped, the
+// verb's `options` (its job's chunk identity), and each of this task's files hashed just before
+// its job reads it.
 using BatchFileJob = std::function<void(BatchFileResult&, const BatchInput&)>;
-BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFileJob& one,
+BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions options, const BatchFileJob& one,
                       const std::function<void(const BatchInput&)>& precheck = {},
                       const std::function<std::vector<BatchInput>()>& expand = {}) {
     opt.validate();
@@ -147,9 +155,18 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFile
     // The verb's own expansion (diff's pairs), else files, folders and @lists.
     std::vector<BatchInput> all = expand ? expand() : expand_batch_inputs(opt.inputs, &std::cin);
     r.batch_files = all.size();
+    std::size_t first_file = 0;  // this task's first file in the batch
     if (!opt.task.empty()) {
         parse_chunk_spec(opt.task, r.task_index, r.task_count);
+        r.has_identity = true;
+        r.identity.command = verb;
+        // The file's name is each row's, not an option of the batch.
+        for (const auto& o : options)
+            if (o.first != "FILE" && o.first != "NEW") r.identity.options.push_back(o);
+        for (const BatchInput& in : all)
+            r.identity.files.push_back({in.relpath, stamp_file(in.path), in.partner.empty() ? FileStamp{} : stamp_file(in.partner)});
         const auto [begin, end] = batch_task_range(opt.task, all.size());
+        first_file = begin;
         r.inputs.assign(all.begin() + static_cast<std::ptrdiff_t>(begin), all.begin() + static_cast<std::ptrdiff_t>(end));
     } else {
         r.inputs = std::move(all);
@@ -159,25 +176,120 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFile
     if (precheck)
         for (const BatchInput& in : r.inputs) precheck(in);
     r.files.resize(r.inputs.size());
-    const unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(1, r.inputs.size()))));
-    // With several at once, the largest files first (by bytes, a stand-in for their work): the
-    // longest job then starts at once instead of running alone at the end while the other
-    // workers idle. Results stay at their input's place, so the order changes no output.
-    std::vector<std::size_t> order(r.inputs.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    const std::size_t n = r.inputs.size();
+    const unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(1, n))));
+    std::vector<std::string> input_paths;
+    for (const BatchInput& in : r.inputs) {
+        input_paths.push_back(in.path);
+        if (!in.partner.empty()) input_paths.push_back(in.partner);
+    }
+    // Results as they happen: a CSV or JSONL summary grows a row per file, and on_file gets each
+    // file, in input order, as soon as it and every file before it are done: outputs are the
+    // same bytes for any --jobs. With --jobs 1 files start in input order, so each row comes as
+    // its file ends; with several at once the largest files start first (by bytes, a stand-in
+    // for their work: the longest job then starts at once instead of running alone at the end
+    // while the other workers idle), so a row may wait for a larger file before it.
+    std::unique_ptr<LiveSummary> live;
+    if (!opt.summary.empty() && LiveSummary::streams(opt.summary)) {
+        live = std::make_unique<LiveSummary>(opt.summary, input_paths);
+        r.summary_streamed = true;
+    }
+    std::mutex emit;                  // done, frontier, the streams and the hashes below
+    std::vector<char> done(n, 0);
+    std::size_t frontier = 0;         // the first file not yet streamed
+    std::condition_variable streamed; // frontier moved (the test hold point waits for it)
+    std::size_t hold_at = 0;
+    const bool hold = test_hold_file(hold_at);
+    std::exception_ptr stream_error;  // a stream that failed (disk full): rethrown after the files
+    auto finished = [&](std::size_t i, const std::string (&hash)[2]) {
+        std::lock_guard<std::mutex> lock(emit);
+        if (r.has_identity) {
+            BatchIdentityFile& id = r.identity.files[first_file + i];
+            id.file.fnv1a64 = hash[0];
+            id.partner.fnv1a64 = hash[1];
+        }
+        done[i] = 1;
+        for (; frontier < n && done[frontier]; ++frontier) {
+            if (stream_error) continue;
+            try {
+                if (live) live->row(r.files[frontier]);
+                if (opt.on_file) opt.on_file(opt, r, frontier);
+            } catch (...) {
+                stream_error = std::current_exception();
+            }
+        }
+        if (hold) streamed.notify_all();
+    };
+    // A signal: the files done so far are the batch's result, the rest "interrupted"; their
+    // outputs written as at the end, then the process ends by the signal.
+    auto interrupted = [&](int sig) {
+        std::lock_guard<std::mutex> lock(emit);  // no file is streamed or marked done from here on
+        BatchResult part;
+        part.verb = r.verb;
+        part.inputs = r.inputs;
+        part.task_index = r.task_index;
+        part.task_count = r.task_count;
+        part.batch_files = r.batch_files;
+        part.index = r.index;
+        part.has_identity = r.has_identity;
+        part.identity = r.identity;
+        part.summary_streamed = r.summary_streamed;
+        part.interrupted = signal_name(sig);
+        part.files.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (done[i]) {
+                part.files[i] = r.files[i];
+                continue;
+            }
+            BatchRow& w = part.files[i].row;
+            w.path = r.inputs[i].path;
+            w.relpath = r.inputs[i].relpath;
+            w.partner = r.inputs[i].partner;
+            w.status = "interrupted";
+            w.exit_code = 128 + sig;
+            w.message = w.path + ": interrupted by " + part.interrupted + " before it was judged";
+            part.files[i].run = start_run_info();  // the JUnit suite's timestamp and host: when it was stopped
+        }
+        set_batch_counts(part);
+        part.exit_code = 128 + sig;
+        try {
+            // The files past the frontier: judged ones reported too (--jobs N), the rest as interrupted.
+            for (std::size_t i = frontier; i < n; ++i) {
+                if (live) live->row(part.files[i]);
+                if (done[i] && opt.on_file) opt.on_file(opt, part, i);
+            }
+            if (live) live->end(part);
+            write_batch_outputs(opt, part);
+            if (opt.on_interrupt) opt.on_interrupt(part);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "rigscope: error: %s\n", e.what());
+        }
+        end_by_signal(sig);
+    };
+    std::unique_ptr<BatchSignals> signals;
+    if (opt.handle_signals) signals = std::make_unique<BatchSignals>(interrupted);
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
     if (jobs > 1) {
-        std::vector<std::uintmax_t> bytes(order.size(), 0);
-        for (std::size_t i = 0; i < order.size(); ++i) {
+        std::vector<std::uintmax_t> bytes(n, 0);
+        for (std::size_t i = 0; i < n; ++i) {
             std::error_code ec;
-            const std::uintmax_t n = std::filesystem::file_size(r.inputs[i].path, ec);
-            bytes[i] = ec ? 0 : n;
+            const std::uintmax_t size = std::filesystem::file_size(r.inputs[i].path, ec);
+            bytes[i] = ec ? 0 : size;
         }
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
     }
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
-        for (std::size_t k; (k = next++) < order.size();) {
+        for (std::size_t k; (k = next++) < n;) {
             const std::size_t i = order[k];
+            if (hold && i == hold_at) {
+                {
+                    std::unique_lock<std::mutex> lock(emit);
+                    streamed.wait(lock, [&] { return frontier >= i; });
+                }
+                hold_for_test();
+            }
             BatchFileResult& f = r.files[i];
             f.row.path = r.inputs[i].path;
             f.row.relpath = r.inputs[i].relpath;
@@ -185,18 +297,35 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, const BatchFile
             f.run = start_run_info();
             if (jobs == 1) reset_peak_rss();
             const auto started = std::chrono::steady_clock::now();
+            // --task: the bytes the job is about to read (then in the page cache for its
+            // reader); a file that cannot be read is the job's error to name, not the hash's.
+            std::string hash[2];
+            if (r.has_identity) {
+                const std::string* paths[2] = {&r.inputs[i].path, &r.inputs[i].partner};
+                for (int k = 0; k < 2; ++k) {
+                    if (paths[k]->empty()) continue;
+                    try {
+                        hash[k] = fingerprint_file("FILE", *paths[k]).fnv1a64;
+                    } catch (const Error&) {
+                    }
+                }
+            }
             guarded(f, traits.judges, [&] { one(f, r.inputs[i]); });
             f.row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             f.run.seconds = f.row.seconds;
             f.row.peak_mib = peak_rss_mib();
+            finished(i, hash);
         }
     };
     std::vector<std::thread> threads;
     for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
     worker();
     for (std::thread& t : threads) t.join();
+    signals.reset();
+    if (stream_error) std::rethrow_exception(stream_error);
 
     set_batch_counts(r);
+    if (live) live->end(r);
     return r;
 }
 
@@ -218,7 +347,7 @@ void set_batch_counts(BatchResult& r) {
     }
     r.counts = "batch: " + std::to_string(r.files.size()) + (r.files.size() == 1 ? " file" : " files") + ":";
     bool first = true;
-    for (const char* s : {"pass", "fail", "ok", "not checked", "error"})
+    for (const char* s : {"pass", "fail", "ok", "not checked", "error", "interrupted"})
         if (counts[s]) {
             r.counts += std::string(first ? " " : ", ") + std::to_string(counts[s]) + " " + s;
             first = false;
@@ -249,7 +378,8 @@ void BatchOptions::validate() const {
         const auto dot = summary.find_last_of('.');
         std::string ext = dot == std::string::npos ? "" : summary.substr(dot);
         for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (ext != ".csv" && ext != ".json") throw Error(kExitUsage, "--summary " + summary + ": name it .csv or .json (the extension says which)");
+        if (ext != ".csv" && ext != ".json" && ext != ".jsonl")
+            throw Error(kExitUsage, "--summary " + summary + ": name it .csv, .jsonl or .json (the extension says which)");
     }
     if (!task.empty()) batch_task_range(task, 1);
 }
@@ -265,7 +395,7 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         // A missing viewer is the installation's fault, not each file's.
         if (!opt.html.empty()) load_report_viewer(check.html.viewer);
     }
-    return run_batch(opt, "check", [&](BatchFileResult& f, const BatchInput& in) {
+    return run_batch(opt, "check", chunk_identity(check), [&](BatchFileResult& f, const BatchInput& in) {
         f.package = "rigscope.check";
         CheckJobOptions job = check;
         job.tension.input.file = in.path;
@@ -296,7 +426,7 @@ BatchResult run_tension_batch(const BatchOptions& opt, const TensionJobOptions& 
         return job;
     };
     return run_batch(
-        opt, "tension",
+        opt, "tension", chunk_identity(tension),
         [&](BatchFileResult& f, const BatchInput& in) {
             const TensionJobOptions job = file_job(in);
             const TensionJobResult result = load_and_run_tension(job);
@@ -317,7 +447,7 @@ BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& re
         return job;
     };
     return run_batch(
-        opt, "report",
+        opt, "report", chunk_identity(report),
         [&](BatchFileResult& f, const BatchInput& in) {
             const ReportResult result = run_report(file_job(in));
             f.row.exit_code = kExitOk;
@@ -335,7 +465,7 @@ BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info) 
         return job;
     };
     return run_batch(
-        opt, "info",
+        opt, "info", chunk_identity(info),
         [&](BatchFileResult& f, const BatchInput& in) {
             const InfoJobResult result = run_info_job(file_job(in));
             f.output = result.text;
@@ -358,7 +488,7 @@ BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& de
         return job;
     };
     return run_batch(
-        opt, "deform",
+        opt, "deform", chunk_identity(deform),
         [&](BatchFileResult& f, const BatchInput& in) {
             const DeformJobResult result = load_and_run_deform(file_job(in));
             f.row.exit_code = kExitOk;
@@ -390,8 +520,10 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
         job.new_file = in.partner;
         return job;
     };
+    ChunkOptions identity = chunk_identity(diff.diff);
+    identity.emplace_back("--against", diff.against.empty() ? std::vector<std::string>{} : std::vector<std::string>{diff.against});
     return run_batch(
-        opt, "diff",
+        opt, "diff", std::move(identity),
         [&](BatchFileResult& f, const BatchInput& in) {
             f.package = "rigscope.diff";
             std::error_code ec;
@@ -427,7 +559,7 @@ BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint
     // The -o pattern's name against the format, before any file: every expanded name ends alike.
     if (!opt.output.empty()) lint_output_format(lint.format, opt.output);
     lint.lint.validate();
-    return run_batch(opt, "lint", [&](BatchFileResult& f, const BatchInput& in) {
+    return run_batch(opt, "lint", lint_identity(lint.input, lint.lint), [&](BatchFileResult& f, const BatchInput& in) {
         f.package = "rigscope.lint";
         InputOptions input = lint.input;
         input.file = in.path;

@@ -9,6 +9,9 @@
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/diff_run.h"
 #include "rigscope/run/drive_run.h"
+#include "rigscope/run/info_run.h"
+#include "rigscope/run/lint_run.h"
+#include "rigscope/run/report_run.h"
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/tension_job.h"
 
@@ -166,6 +169,37 @@ ChunkOptions chunk_identity(const RivetJobOptions& opt) {
     id.flag("--bake", opt.bake);
     id.text("--format", opt.format);
     id.number("--max-fit-error", opt.max_fit_error);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const ReportJobOptions& opt) {
+    Identity id;
+    add_tension(id, opt.tension);
+    id.integer("--worst", opt.report.worst);
+    id.number("--max-size", opt.report.max_mb);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const InfoJobOptions& opt) {
+    Identity id;
+    add_input(id, opt.input, false, false);
+    id.flag("--json", opt.json);
+    return id.o;
+}
+
+ChunkOptions lint_identity(const InputOptions& input, const LintOptions& lint) {
+    Identity id;
+    add_input(id, input, false, false);
+    id.number("--weight-tolerance", lint.params.weight_tolerance);
+    id.integer("--max-influences", lint.params.max_influences);
+    id.number("--min-weight", lint.params.min_weight);
+    id.path("--mirror", lint.mirror);
+    id.o.emplace_back("--mirror-names", lint.mirror_names);
+    id.number("--mirror-tolerance", lint.params.mirror_tolerance);
+    id.number("--bind-tolerance", lint.params.bind_tolerance);
+    id.number("--scale-tolerance", lint.params.scale_tolerance);
+    id.number("--area-tolerance", lint.params.area_tolerance);
+    id.flag("--strict", lint.strict);
     return id.o;
 }
 

@@ -4,6 +4,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/deform_run.h"
+#include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
 
 namespace rigscope {
@@ -46,7 +47,7 @@ DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const F
         r.vertices += in.scene.meshes[m].vertex_count();
     }
     // Refused before a byte is written when the least it takes is past the folder's free space.
-    check_free_space(opt.out, deform_output_min_bytes(opt.format == "csv", sizes, in.frames.size()));
+    check_output_size(opt.out, deform_output_min_bytes(opt.format == "csv", sizes, in.frames.size()), opt.input.max_output_mb);
     OutputFile out(opt.out, in.paths);
     DeformWriter writer(out, opt.format == "csv", run_info(in, opt.input.file), in.threads);
     DeformEngine deform(in, parse_axes_option(opt.axes));

@@ -13,6 +13,7 @@
 #include "rigscope/farm/diff_chunk.h"
 #include "rigscope/farm/merge.h"
 #include "rigscope/run/input.h"
+#include "rigscope/run/output_names.h"
 #include "rigscope/run/tension_gltf.h"
 
 namespace rigscope {
@@ -68,14 +69,13 @@ void check_frame_files(const std::vector<ChunkRecord>& chunks) {
 
 // OUT whose extension names the other format than the chunks hold (m.json from CSV chunks) is a
 // slip, refused before anything is written, as an output extension that contradicts --format is.
+// Any extension that names a format (m.xml, m.html) counts, not only the two merge joins.
 void refuse_contradicting_extension(const std::string& out, const std::vector<ChunkRecord>& chunks) {
-    const auto slash = out.find_last_of('/'), dot = out.find_last_of('.');
-    std::string ext = out == "-" || dot == std::string::npos || (slash != std::string::npos && dot < slash) ? "" : out.substr(dot + 1);
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (ext != "json" && ext != "csv") return;  // no extension, or one that names no format merge writes
+    const std::string named = out == "-" ? "" : named_format(out);
+    if (named.empty()) return;  // no extension, or one that names no format
     const std::string held = chunk_output_format(chunks);
-    if (ext != held)
-        throw Error(kExitUsage, out + ": the extension says " + ext + " but the chunks hold " + held + " (" + chunks.front().output +
+    if (named != held)
+        throw Error(kExitUsage, out + ": the extension says " + named + " but the chunks hold " + held + " (" + chunks.front().output +
                                     "): name OUT ." + held);
 }
 
@@ -84,6 +84,7 @@ void refuse_contradicting_extension(const std::string& out, const std::vector<Ch
 void MergeJobOptions::validate() const {
     if (out.empty()) throw Error(kExitUsage, "merge needs OUT");
     if (chunks.empty()) throw Error(kExitUsage, "merge needs the chunks (their outputs or records)");
+    refuse_misnamed_output("--junit", junit);
 }
 
 MergeJobResult run_merge(const MergeJobOptions& opt) {
@@ -92,6 +93,10 @@ MergeJobResult run_merge(const MergeJobOptions& opt) {
     // the batch's summary (CSV or JSON by OUT's extension) or index.html, exit code the worst file's.
     if (std::all_of(opt.chunks.begin(), opt.chunks.end(), is_batch_summary)) {
         if (!opt.junit.empty()) throw Error(kExitUsage, "merge --junit: batch tasks' JUnit reports are each complete; a CI server reads them all");
+        // What batch_merge_output writes: the summary as CSV or JSON, or the pages' index.
+        const std::string named = opt.out == "-" ? "" : named_format(opt.out);
+        if (!named.empty() && named != "csv" && named != "json" && named != "html")
+            throw Error(kExitUsage, opt.out + ": the extension says " + named + " but merge of batch summaries writes a summary (.csv, .json) or the pages' index (.html)");
         const BatchResult batch = merge_batch_summaries(opt.chunks);
         // OUT.html: the index of every task's pages; else the summary.
         const std::string text = batch_merge_output(batch, opt.out);
@@ -120,6 +125,7 @@ MergeJobResult run_merge(const MergeJobOptions& opt) {
     if (r.command == "check") {
         // check's chunks are JUnit reports: OUT gets the run's report, stdout its text, and the
         // verdict is the run's.
+        refuse_other_format_extension("OUT", opt.out, "xml");
         const CheckOutcome outcome = merge_check_chunks(chunks);
         OutputFile junit(opt.out, chunk_files(chunks));
         junit.write(outcome.junit);

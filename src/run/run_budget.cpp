@@ -3,6 +3,7 @@
 #include <string>
 
 #include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
 
 namespace rigscope {
 
@@ -65,6 +66,15 @@ void check_job_budget(const Input& in, double job_bytes, const std::string& what
     throw bad_input(in.paths.empty() ? in.scene.source : in.paths.front().path,
                     what + " would hold about " + mib_text(scene + job_bytes) + " MiB (scene " + mib_text(scene) + ", " + what + " " +
                         mib_text(job_bytes) + "), over the memory budget (--max-memory " + mib_text(budget) + " MiB); " + hint);
+}
+
+void check_output_size(const std::string& path, double bytes, double max_mb) {
+    // An output its disk cannot hold is named as that first: raising the limit would not help.
+    check_free_space(path, bytes);
+    if (bytes > max_mb * 1e6)
+        throw Error(kExitCannotWrite, (path.empty() || path == "-" ? std::string("stdout") : path) + ": the output would be at least " +
+                                          size_text(bytes) + ", past the " + size_text(max_mb * 1e6) +
+                                          " limit: select fewer frames or vertices, or raise the limit (--max-output MB; Python: max_output=)");
 }
 
 }  // namespace rigscope

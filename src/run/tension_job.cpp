@@ -114,7 +114,7 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
         // A row per frame and vertex with as many fields as deform's: the same least size.
         std::vector<std::pair<std::string, std::size_t>> sizes;
         for (int m : in.meshes) sizes.emplace_back(in.scene.meshes[m].name, in.scene.meshes[m].vertex_count());
-        check_free_space(opt.out, deform_output_min_bytes(true, sizes, in.frames.size()));
+        check_output_size(opt.out, deform_output_min_bytes(true, sizes, in.frames.size()), opt.tension.input.max_output_mb);
     }
     OutputFile out(opt.out, in.paths);
     std::unique_ptr<TensionSink> sink = opt.format == "json" ? make_tension_json(out) : make_tension_csv(out, in.threads);

@@ -45,6 +45,9 @@ public:
 
     // Installs the signal handlers that remove live temporaries (once, from main).
     static void install_signal_cleanup();
+    // Removes every live temporary now, as those handlers do: for a caller that handles a signal
+    // itself (an interrupted batch writes what it finished first, run/batch.h).
+    static void remove_temporaries();
 
 private:
     static constexpr std::size_t kBlock = 1 << 20;

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <istream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "rigscope/farm/batch_identity.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/diff_run.h"
@@ -66,6 +68,8 @@ std::string expand_placeholders(const std::string& pattern, const BatchInput& in
 // SLURM_ARRAY_TASK_ID). Throws Error (exit 2) for a malformed value.
 std::pair<std::size_t, std::size_t> batch_task_range(const std::string& task, std::size_t n);
 
+struct BatchResult;
+
 // What a batch runs and writes besides each file's own job options.
 struct BatchOptions {
     std::vector<std::string> inputs;  // files, folders, @lists
@@ -74,8 +78,20 @@ struct BatchOptions {
     // Per file, by placeholder: check's --json and --html, lint's -o. --junit without a
     // placeholder is the batch's one report; with one, each file's own.
     std::string junit, json, html, output;
-    std::string summary;              // .csv or .json: a row per file
+    std::string summary;              // .csv, .jsonl (written row by row as files finish) or .json: a row per file
     bool quiet_reports = false;       // the CLI's -q: no per-file text on stdout
+
+    // Results as they happen (issue 57 item 3; docs/farm.md "Streaming"): called with file i's
+    // result as soon as it and every file before it in input order are done, in input order,
+    // one call at a time, with these options as the batch runs them (the CLI prints its text
+    // and a progress line). Empty: nothing.
+    std::function<void(const BatchOptions&, const BatchResult&, std::size_t)> on_file;
+    // The CLI's: SIGINT, SIGTERM and SIGHUP during the files write the outputs of the files
+    // judged so far (the rest rows "interrupted"), call on_interrupt with that result, remove
+    // every temporary and end the process by the signal (exit 130, 143, 129). Python leaves
+    // signals to the interpreter.
+    bool handle_signals = false;
+    std::function<void(const BatchResult&)> on_interrupt;
 
     // Throws Error (exit 2) for options no batch can run with (jobs 0, a summary of unknown
     // format, an empty value), before any file is read.
@@ -87,7 +103,7 @@ struct BatchOptions {
 struct BatchRow {
     std::string path, relpath;
     std::string partner;         // diff: NEW (JSON summary "new"; OLD is path)
-    std::string status;          // pass, fail (a verb that judges), ok (one that judges nothing: tension...), error, not checked
+    std::string status;          // pass, fail (a verb that judges), ok (one that judges nothing: tension...), error, not checked, interrupted
     int exit_code = 0;           // what `rigscope VERB FILE` alone exits with
     std::string message;         // error and not checked: the one-line message
     std::size_t frames = 0, meshes = 0, vertices = 0;  // evaluated; vertices: file vertices
@@ -145,6 +161,12 @@ struct BatchResult {
     int task_index = 0, task_count = 1;    // --task I/N (0/1 without)
     std::size_t batch_files = 0;           // the files of every task together
     std::string index;                     // index.html of the pages (batch_index_path), "" for none
+    // --task: the whole batch's identity (farm/batch_identity.h), this task's files with their
+    // content hashes; written in the JSON summary, compared by `merge`.
+    bool has_identity = false;
+    BatchIdentity identity;
+    bool summary_streamed = false;         // the CSV or JSONL summary was written as files finished
+    std::string interrupted;               // the signal that stopped the batch (SIGTERM), "" for none
 };
 
 // The counts line of a batch's rows and its exit code (the worst row's), set on r.
@@ -212,6 +234,13 @@ std::string batch_summary(const BatchResult& r, const std::string& path);
 // OUT's extension), or for OUT.html the index of every task's pages (refused if none wrote one).
 std::string batch_merge_output(const BatchResult& r, const std::string& path);
 std::string batch_summary_csv(const BatchResult& r);
+// The pieces a summary is streamed in (batch_stream.cpp): the CSV header and a file's row; a
+// file's JSONL line, and the JSONL summary's last line (counts, exit code, "interrupted", the
+// --task identity), whose presence says the batch ended.
+std::string batch_summary_csv_header();
+std::string batch_summary_csv_row(const BatchFileResult& f);
+std::string batch_summary_jsonl_row(const BatchFileResult& f);
+std::string batch_summary_jsonl_end(const BatchResult& r);
 std::string batch_summary_json(const BatchResult& r);
 std::string batch_junit(const BatchResult& r);
 // The index.html of a batch's pages (report -o, check --html; "" for none, and for a --task
@@ -227,8 +256,9 @@ std::string batch_report_text(const BatchResult& r);
 bool is_batch_summary(const std::string& path);
 // The JSON summaries of tasks 0 to N-1 of one batch (any order) as one batch's result: rows in
 // task order, exit code and counts recomputed. Throws Error (exit 5) for a task missing or given
-// twice, summaries of other batches (command, task count, file count, version), exit 3 for one
-// that cannot be read.
+// twice, summaries of other batches (command, task count, file count, version, and the batch
+// identity each --task records: its files' names, sizes and times and its options, naming the
+// first difference), a file missing or listed twice; exit 3 for one that cannot be read.
 BatchResult merge_batch_summaries(const std::vector<std::string>& paths);
 
 // Writes every output opt names (per-file ones by placeholder, the batch JUnit, the summary),

@@ -17,6 +17,10 @@ struct DiffOptions;
 struct DeformJobOptions;
 struct DriveJobOptions;
 struct RivetJobOptions;
+struct ReportJobOptions;
+struct InfoJobOptions;
+struct InputOptions;
+struct LintOptions;
 
 // The options that define a run, by their CLI names, in order: chunks of one run have equal lists.
 using ChunkOptions = std::vector<std::pair<std::string, std::vector<std::string>>>;
@@ -34,6 +38,11 @@ ChunkOptions chunk_identity(const DiffOptions& opt);
 ChunkOptions chunk_identity(const DeformJobOptions& opt);
 ChunkOptions chunk_identity(const DriveJobOptions& opt);
 ChunkOptions chunk_identity(const RivetJobOptions& opt);
+// Verbs that are never chunked but run in batches, whose --task parts record their options too
+// (farm/batch_identity.h).
+ChunkOptions chunk_identity(const ReportJobOptions& opt);
+ChunkOptions chunk_identity(const InfoJobOptions& opt);
+ChunkOptions lint_identity(const InputOptions& input, const LintOptions& lint);
 
 struct ChunkSpec {
     std::string command;

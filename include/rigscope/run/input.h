@@ -30,6 +30,7 @@ struct InputOptions {
     std::string chunk;      // --chunk I/N
     std::string rig;        // --rig RIG.json: joystick controls driving morph targets
     double max_memory_mib = 8192;
+    double max_output_mb = 2000;  // --max-output: the largest output a run may start (10^6 bytes; run_budget.h)
     bool allow_outside_uris = false;  // --allow-outside-uris (unsafe for files from outside)
     unsigned threads = 0;   // --threads; 0: every core
     bool rom = false;       // --rom: a synthetic range-of-motion clip instead of the file's

@@ -25,4 +25,10 @@ void check_run_budget(const Input& in, const TensionOptions& opt, std::uint64_t 
 // --max-memory; `hint` says how to need less.
 void check_job_budget(const Input& in, double job_bytes, const std::string& what, const std::string& hint);
 
+// --max-output (issue 57 item 5): throws Error (exit 4) before the first byte when an output's
+// least size `bytes` (a lower bound: a refusal is certain to be right) is past `max_mb` (10^6
+// bytes; InputOptions::max_output_mb), naming the estimate and how to allow it; after
+// check_free_space (an output its disk cannot hold is named as that). `path` "-" or a descriptor is limited alike: a pipe fills a disk too.
+void check_output_size(const std::string& path, double bytes, double max_mb);
+
 }  // namespace rigscope

@@ -80,6 +80,11 @@ std::string describe_errno(int err) {
 
 }  // namespace
 
+void OutputFile::remove_temporaries() {
+    for (int i = 0; i < kSlots; ++i)
+        if (g_slot_state[i].load() == kUsed) unlink(g_temp_paths[i]);
+}
+
 void OutputFile::install_signal_cleanup() {
     struct sigaction sa {};
     sa.sa_handler = on_signal;
