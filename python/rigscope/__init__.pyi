@@ -237,6 +237,8 @@ class Session:
         frames: Frames = None,
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
+        reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -254,6 +256,8 @@ class Session:
         frames: Frames = None,
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
+        reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -302,6 +306,8 @@ class Session:
         chunk: Optional[Tuple[int, int]] = None,
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
+        reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -323,6 +329,8 @@ class Session:
         frames: Frames = None,
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
+        reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
