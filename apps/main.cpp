@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     logger->set_pattern("rigscope: %l: %v");
     spdlog::set_default_logger(logger);
 
-    CLI::App app{"rigscope: tension maps, rivets and joystick drivers for skinned, animated meshes (FBX, glTF)"};
+    CLI::App app{"rigscope: tension maps, rivets and joystick drivers for skinned, animated meshes (glTF, FBX, Collada, USD, OBJ/PLY, point caches)"};
     app.set_version_flag("--version", std::string(RIGSCOPE_VERSION));
     app.require_subcommand(1);
     bool quiet = false;

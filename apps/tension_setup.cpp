@@ -8,7 +8,7 @@ void add_tension_options(CLI::App* cmd, TensionOptions& opt) {
     add_skinning_option(cmd, opt.input);
     add_threads_option(cmd, opt.input);
     auto* ref = cmd->add_option("--reference", opt.reference,
-                                "Rest mesh from this file (any format read: a neutral OBJ or PLY too); default: FILE's bind pose");
+                                "Rest mesh from this file (any format read: a neutral OBJ or PLY too; in a batch it may hold placeholders: '{dir}/{stem}.obj'); default: FILE's bind pose");
     cmd->add_option("--reference-match", opt.reference_match,
                     "Pair the reference's vertices by index (default: vertex i, or welded vertex i) or by position (at the bind pose)")
         ->check(CLI::IsMember({"index", "position"}))

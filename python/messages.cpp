@@ -66,7 +66,76 @@ void install_message_sink() {
 
 py::list take_messages() {
     py::list out;
-    for (auto& [level, text] : sink()->take()) out.append(py::make_tuple(level, text));
+    for (auto& [level, text] : sink()->take()) out.append(py::make_tuple(level, python_keywords(text)));
+    return out;
+}
+
+namespace {
+
+bool option_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; }
+
+// A value the CLI spells after an option that Python passes as a string.
+bool word_value(const std::string& v) {
+    static const char* const kWords[] = {"index", "position", "edge",  "area", "principal", "uniform", "cotan", "file", "linear",
+                                         "dq",    "on",       "off",   "start", "rotation", "full",    "csv",   "json", "gltf",
+                                         "usda",  "bind",     "maps",  "t",     "text",     "all"};
+    for (const char* w : kWords)
+        if (v == w) return true;
+    return false;
+}
+
+bool number_value(const std::string& v) {
+    if (v.empty()) return false;
+    std::size_t i = (v[0] == '-' || v[0] == '+') ? 1 : 0;
+    if (i >= v.size() || !(v[i] >= '0' && v[i] <= '9')) return false;
+    for (; i < v.size(); ++i)
+        if (!((v[i] >= '0' && v[i] <= '9') || v[i] == '.' || v[i] == 'e' || v[i] == 'E' || v[i] == '-' || v[i] == '+')) return false;
+    return v.find("..") == std::string::npos;
+}
+
+}  // namespace
+
+std::string python_keywords(const std::string& message) {
+    std::string out;
+    out.reserve(message.size());
+    for (std::size_t i = 0; i < message.size();) {
+        // "--name" at a word's start (not inside a path such as a/--b), then a lower-case letter.
+        const bool starts = message.compare(i, 2, "--") == 0 && i + 2 < message.size() && message[i + 2] >= 'a' && message[i + 2] <= 'z' &&
+                            (i == 0 || message[i - 1] == ' ' || message[i - 1] == '(' || message[i - 1] == '\'' || message[i - 1] == '"');
+        if (!starts) {
+            out += message[i++];
+            continue;
+        }
+        std::size_t end = i + 2;
+        while (end < message.size() && option_char(message[end])) ++end;
+        std::string name = message.substr(i + 2, end - i - 2);
+        while (!name.empty() && name.back() == '-') {
+            name.pop_back();
+            --end;
+        }
+        for (char& c : name)
+            if (c == '-') c = '_';
+        // "--frames: ..." introduces what is wrong with it: the keyword's name alone.
+        out += name + (end < message.size() && message[end] == ':' ? "" : "=");
+        i = end;
+        // The value that follows, joined to its keyword when it is one: a number as is, a word
+        // of the CLI's choices quoted.
+        if (i < message.size() && message[i] == ' ') {
+            std::size_t v = i + 1, w = v;
+            while (w < message.size() && message[w] != ' ' && message[w] != ',' && message[w] != ';' && message[w] != ')' && message[w] != ':' &&
+                   message[w] != '\'')
+                ++w;
+            std::string value = message.substr(v, w - v);
+            if (!value.empty() && value.back() == '.' && !number_value(value)) value.pop_back(), --w;
+            if (number_value(value)) {
+                out += value;
+                i = w;
+            } else if (word_value(value)) {
+                out += "\"" + value + "\"";
+                i = w;
+            }
+        }
+    }
     return out;
 }
 

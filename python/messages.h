@@ -5,6 +5,8 @@
 // where warnings.warn may raise (a "error" filter) without unwinding through the engine.
 #pragma once
 
+#include <string>
+
 #include <pybind11/pybind11.h>
 
 namespace rigscope_python {
@@ -15,5 +17,14 @@ void install_message_sink();
 // The messages logged since the last call, each once in the order first logged, as a list of
 // (logging level, text) with Python's level numbers (WARNING 30, INFO 20, DEBUG 10).
 pybind11::list take_messages();
+
+}  // namespace rigscope_python
+
+namespace rigscope_python {
+
+// `message` (the engine's, written for the CLI) naming Python's keywords instead of the CLI's
+// options: "--reference-scale 0.01" is "reference_scale=0.01", "--reference-match position" is
+// 'reference_match="position"', "--rom" is "rom=". A Python user passes keywords, not flags.
+std::string python_keywords(const std::string& message);
 
 }  // namespace rigscope_python

@@ -31,7 +31,7 @@ using rigscope_python::TensionResult;
 namespace rigscope_python { void add_diff_calls(py::module_& m); }
 
 PYBIND11_MODULE(_rigscope, m) {
-    m.doc() = "rigscope: tension maps, rivets and joystick drivers for skinned, animated meshes (FBX, glTF)";
+    m.doc() = "rigscope: tension maps, rivets and joystick drivers for skinned, animated meshes (glTF, FBX, Collada, USD, OBJ/PLY, point caches)";
     m.attr("__version__") = RIGSCOPE_VERSION;
     rigscope_python::install_message_sink();
     m.def("_take_messages", &rigscope_python::take_messages, "The engine's messages since the last call (rigscope/__init__.py reports them)");
@@ -47,13 +47,15 @@ PYBIND11_MODULE(_rigscope, m) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const Error& e) {
+            // The engine's messages name the CLI's options; Python's name its keywords.
+            const std::string what = rigscope_python::python_keywords(e.what());
             switch (e.code()) {
-                case kExitUsage: usage(e.what()); return;
-                case kExitBadInput: bad_input_error(name_memory_option(e.what(), "max_memory=").c_str()); return;
-                case kExitCannotWrite: cannot_write(e.what()); return;
-                case kExitMismatch: mismatch(e.what()); return;
-                case kExitInternal: internal(e.what()); return;
-                default: base(e.what()); return;
+                case kExitUsage: usage(what.c_str()); return;
+                case kExitBadInput: bad_input_error(name_memory_option(what, "max_memory=").c_str()); return;
+                case kExitCannotWrite: cannot_write(what.c_str()); return;
+                case kExitMismatch: mismatch(what.c_str()); return;
+                case kExitInternal: internal(what.c_str()); return;
+                default: base(what.c_str()); return;
             }
         } catch (const std::length_error& e) {
             bad_input_error(e.what());  // a size past what a container holds: a count in the input

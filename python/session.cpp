@@ -267,8 +267,11 @@ TensionOptions Session::tension_options(const TensionArgs& a) const {
     TensionOptions t;
     t.input = opt_;
     t.reference = given(a.reference ? a.reference : (a.reference_frame ? std::nullopt : reference_), "reference=");
-    if (reference_match_) t.reference_match = *reference_match_;
-    if (reference_scale_) t.reference_scale = *reference_scale_;
+    // The call's reference_match= and reference_scale=, else load()'s.
+    if (a.reference_match) t.reference_match = *a.reference_match;
+    else if (reference_match_) t.reference_match = *reference_match_;
+    if (a.reference_scale) t.reference_scale = *a.reference_scale;
+    else if (reference_scale_) t.reference_scale = *reference_scale_;
     if (a.reference_frame) t.reference_frame = *a.reference_frame;
     if (a.reference && a.reference_frame) throw Error(kExitUsage, "--reference and --reference-frame exclude each other");
     t.params.falloff = a.falloff;

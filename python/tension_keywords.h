@@ -22,6 +22,8 @@ namespace rigscope_python {
 #define RIGSCOPE_TENSION_KEYWORDS(X)                                                          \
     X(std::optional<std::string>, reference, pybind11::none())                                \
     X(std::optional<long>, reference_frame, pybind11::none())                                 \
+    X(std::optional<std::string>, reference_match, pybind11::none())                          \
+    X(std::optional<double>, reference_scale, pybind11::none())                               \
     X(double, falloff, rigscope::TensionParams{}.falloff)                                     \
     X(double, stretch_area, rigscope::TensionParams{}.stretch_area)                           \
     X(double, compress_area, rigscope::TensionParams{}.compress_area)                         \

@@ -238,6 +238,8 @@ class Session:
         frames: Frames = None,
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
+        reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -255,6 +257,8 @@ class Session:
         frames: Frames = None,
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
+        reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -303,6 +307,8 @@ class Session:
         chunk: Optional[Tuple[int, int]] = None,
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
+        reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -324,6 +330,8 @@ class Session:
         frames: Frames = None,
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
+        reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,

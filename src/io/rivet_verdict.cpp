@@ -11,9 +11,11 @@ RivetFitOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo
     auto relative = [&](const RivetResult& r) { return diagonal > 0 ? r.fit.max_error / diagonal : 0.0; };
     // A fit whose error is not a number has not shown it is good enough.
     auto past = [&](const RivetResult& r) { return !(relative(r) <= limit.max_relative); };
-    std::vector<const RivetResult*> worse;
-    for (const RivetResult& r : rivets)
-        if (past(r)) worse.push_back(&r);
+    std::vector<const RivetResult*> worse, unfit;  // unfit: undetermined, never a pass
+    for (const RivetResult& r : rivets) {
+        if (!r.undetermined.empty()) unfit.push_back(&r);
+        else if (past(r)) worse.push_back(&r);
+    }
     std::stable_sort(worse.begin(), worse.end(), [&](const auto* a, const auto* b) { return relative(*a) > relative(*b); });
     std::string limit_text;
     append_number(limit_text, limit.max_relative);
@@ -27,12 +29,17 @@ RivetFitOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo
     };
 
     RivetFitOutcome o;
-    o.failed = !worse.empty();
+    o.failed = !worse.empty() || !unfit.empty();
     const std::string summary = "rivet fit limit max_error > " + limit_text + " of the diagonal: " + std::to_string(worse.size()) + " of " +
                                 std::to_string(rivets.size()) + (rivets.size() == 1 ? " rivet" : " rivets") + " past the limit";
     o.report = summary + "\n";
-    if (!limit.given && o.failed) o.warning = summary + "; the worst: " + line(*worse.front());
+    if (!limit.given && !worse.empty()) o.warning = summary + "; the worst: " + line(*worse.front());
     for (const RivetResult* r : worse) o.report += "  " + line(*r) + "\n";
+    if (!unfit.empty()) {
+        o.report += "not fitted (undetermined, not written): " + std::to_string(unfit.size()) + " of " + std::to_string(rivets.size()) +
+                    (rivets.size() == 1 ? " rivet" : " rivets") + "\n";
+        for (const RivetResult* r : unfit) o.report += "  " + r->undetermined + "\n";
+    }
     o.report += o.failed ? "FAIL\n" : "PASS\n";
 
     JUnitSuite suite;
@@ -44,8 +51,12 @@ RivetFitOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo
         JUnitCase c;
         c.classname = "rigscope.rivet." + junit_stem(limit.file) + "." + junit_class_part(scene.meshes[mesh].name);
         c.name = "vertex " + std::to_string(r.vertex) + " fit error <= " + limit_text;
-        c.failed = past(r);
-        if (c.failed) {
+        c.failed = past(r) || !r.undetermined.empty();
+        if (!r.undetermined.empty()) {
+            c.type = "rigscope.rivet.undetermined";
+            c.message = r.undetermined;
+            c.text = c.message + "\n";
+        } else if (c.failed) {
             c.type = "rigscope.rivet.fit_error";
             c.message = line(r);
             c.text = c.message + "\n";

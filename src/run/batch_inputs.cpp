@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <spdlog/spdlog.h>
 #include <system_error>
 
 #include "rigscope/core/error.h"
@@ -54,7 +55,17 @@ std::vector<std::string> files_below(const std::string& dir) {
     for (; it != end; it.increment(ec)) {
         if (ec) throw bad_input(dir, "cannot read the folder (" + ec.message() + ")");
         std::error_code type_ec;
-        if (!it->is_regular_file(type_ec) || !is_batch_extension(it->path().filename().string())) continue;
+        if (!is_batch_extension(it->path().filename().string())) continue;
+        if (!it->is_regular_file(type_ec)) {
+            // A rig's name whose link leads nowhere is a file of the library the batch cannot
+            // judge: said, so that a library that lost a file does not look complete.
+            std::error_code link_ec;
+            if (it->is_symlink(link_ec) && !fs::exists(it->path(), link_ec)) {
+                const fs::path target = fs::read_symlink(it->path(), link_ec);
+                spdlog::warn("{}: skipped: a symbolic link to '{}', which does not exist", it->path().generic_string(), target.string());
+            }
+            continue;
+        }
         rel.push_back(it->path().lexically_relative(dir).generic_string());
     }
     std::sort(rel.begin(), rel.end());

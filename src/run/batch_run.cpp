@@ -59,10 +59,41 @@ const char* status_of(int code, bool judges) {
     return code == kExitCheckFailed ? "fail" : code == kExitUsage ? "not checked" : "error";
 }
 
+// The lines of a failed file's text that say why it failed, joined with "; ": a limit with
+// vertices past it, a torn seam, nothing judged, lint's counts. A summary row that says fail
+// says why, as an error row does, without the text that went to stdout.
+std::string fail_reason(const std::string& report) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < report.size()) {
+        std::size_t end = report.find('\n', start);
+        if (end == std::string::npos) end = report.size();
+        const std::string line = report.substr(start, end - start);
+        start = end + 1;
+        if (line.empty() || line[0] == ' ') continue;  // the listed vertices under a limit
+        auto count_after = [&line](std::size_t colon) { return colon == std::string::npos ? std::string() : line.substr(colon + 2); };
+        bool why = false;
+        if (line.find("past the limit") != std::string::npos || line.compare(0, 16, "limit seam torn:") == 0) {
+            why = count_after(line.find(": ")).compare(0, 2, "0 ") != 0;
+        } else if (line.compare(0, 8, "nothing ") == 0 || line.compare(0, 12, "not checked:") == 0 || line.compare(0, 11, "not fitted ") == 0) {
+            why = true;
+        } else if (const std::size_t checks = line.rfind(" (checks: "); checks != std::string::npos) {
+            why = count_after(line.rfind(": ", checks)).compare(0, 21, "0 errors, 0 warnings,") != 0;  // lint's counts
+        }
+        if (why) out += (out.empty() ? "" : "; ") + line;
+    }
+    return out;
+}
+
 // Runs job(), turning what ends a single run into the row's exit code and message, as main()
 // maps them: the batch goes on.
 void guarded(BatchFileResult& f, bool judges, const std::function<void()>& job) {
-    auto fail = [&f](int code, const std::string& message) {
+    auto fail = [&f](int code, const std::string& what) {
+        // In a batch a message must say which file it is about: an option's refusal (--frames
+        // past a clip, --vertices past a mesh) names no file when one file runs alone.
+        const bool named = what.find(f.row.path) != std::string::npos ||
+                           (!f.row.partner.empty() && what.find(f.row.partner) != std::string::npos);
+        const std::string message = named ? what : f.row.path + ": " + what;
         f.row.exit_code = code;
         f.row.message = message;
         f.report = (code == kExitInternal ? "internal error: " : "error: ") + message + "\n";
@@ -84,6 +115,7 @@ void guarded(BatchFileResult& f, bool judges, const std::function<void()>& job) 
         fail(kExitBadInput, e.what());
     }
     f.row.status = status_of(f.row.exit_code, judges);
+    if (f.row.status == std::string("fail") && f.row.message.empty()) f.row.message = fail_reason(f.report);
 }
 
 // The file vertex a welded vertex stands for first, as check's reports list it.
@@ -329,6 +361,11 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
     return r;
 }
 
+// --reference with a placeholder ('{dir}/{stem}.obj'): each file's own neutral.
+void expand_reference(TensionOptions& t, const TensionOptions& given, const BatchInput& in) {
+    if (has_placeholder(given.reference)) t.reference = expand_placeholders(given.reference, in);
+}
+
 // With several files at once, each file's frames get a share of the cores (unless --threads
 // says otherwise): the same results, since they never depend on the thread count.
 unsigned threads_per_file(const BatchOptions& opt, unsigned asked) {
@@ -400,6 +437,7 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         CheckJobOptions job = check;
         job.tension.input.file = in.path;
         job.tension.input.threads = threads_per_file(opt, check.tension.input.threads);
+        expand_reference(job.tension, check.tension, in);
         if (!opt.html.empty()) job.html.out = expand_placeholders(opt.html, in);
         const CheckJobResult result = run_check(job);
         f.report = result.outcome.report;
@@ -420,6 +458,7 @@ BatchResult run_tension_batch(const BatchOptions& opt, const TensionJobOptions& 
         TensionJobOptions job = tension;
         job.tension.input.file = in.path;
         job.tension.input.threads = threads_per_file(opt, tension.tension.input.threads);
+        expand_reference(job.tension, tension.tension, in);
         job.out = expand_placeholders(opt.output, in);
         job.format = output_format(tension.format, job.out, "csv");
         job.extremes = true;
@@ -443,6 +482,7 @@ BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& re
         ReportJobOptions job = report;
         job.tension.input.file = in.path;
         job.tension.input.threads = threads_per_file(opt, report.tension.input.threads);
+        expand_reference(job.tension, report.tension, in);
         job.report.out = expand_placeholders(opt.output, in);
         return job;
     };

@@ -110,7 +110,23 @@ std::vector<Eigen::Vector3f> reference_rest(const std::vector<Eigen::Vector3f>& 
 void check_reference_order(const std::vector<float>& t, const TensionOptions& opt, const ReferenceNames& n) {
     if (opt.match() != "index" || t.empty()) return;
     const std::size_t far = static_cast<std::size_t>(std::count_if(t.begin(), t.end(), [](float v) { return !(v >= 0.5f && v <= 2.0f); }));
-    if (2 * far <= t.size()) return;
+    if (2 * far <= t.size()) {
+        // A reference in another order can still sit close to the mesh nearly everywhere (a
+        // cylinder's vertices reversed land on the mirrored ring): a few vertices whose rest
+        // edges are three times longer or shorter than the bind pose's are said, with the worst.
+        constexpr float kFar = 3.0f;
+        std::size_t outside = 0, worst = 0;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            if (!(t[i] >= 1 / kFar && t[i] <= kFar)) ++outside;
+            if (std::abs(std::log(t[i])) > std::abs(std::log(t[worst])) || !std::isfinite(std::log(t[worst]))) worst = i;
+        }
+        if (outside > 0)
+            spdlog::warn("{}: mesh '{}' paired by index with {}: at the bind pose T is outside 1/3 to 3 on {} welded "
+                         "vertices, up to {:.3g}: the reference's vertices in another order? "
+                         "(--reference-match position pairs them by position)",
+                         n.reference, n.reference_mesh, bind_mesh(n), outside, t[worst]);
+        return;
+    }
     const std::string what = fmt::format("{}: mesh '{}' paired by index with {}: at the bind pose T is outside 0.5 to 2 on {:.0f}% "
                                          "of the welded vertices (the reference's vertices in another order?)",
                                          n.reference, n.reference_mesh, bind_mesh(n), 100.0 * far / t.size());

@@ -57,6 +57,9 @@ RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const Fram
     r.judged = opt.max_fit_error.has_value();
     r.verdict = rivet_fit_outcome(RivetFitLimit{opt.max_fit_error.value_or(kRivetFitWarning), r.judged, opt.input.file}, r.info, in.scene,
                                   r.mesh, r.rivets, r.diagonal);
+    // The verdict named the undetermined vertices; the outputs hold the fitted ones only.
+    r.rivets.erase(std::remove_if(r.rivets.begin(), r.rivets.end(), [](const RivetResult& v) { return !v.undetermined.empty(); }),
+                   r.rivets.end());
     return r;
 }
 

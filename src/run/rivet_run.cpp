@@ -66,15 +66,14 @@ void warn_of_folds(const Input& in, const std::vector<std::uint32_t>& vertices, 
 // with a pivot the frames never located, so its zero error would pass any --max-fit-error.
 // (Rank 4 or 5 is a joint turning about one axis, where the pivot is free along that axis and
 // the fit still reproduces every pose: docs/rivet.md.)
-void refuse_undetermined_fit(const Input& in, const RivetResult& r) {
+std::string undetermined_fit(const Input& in, const RivetResult& r) {
     constexpr int kDetermined = 4;
-    if (r.fit.rank >= kDetermined) return;
+    if (r.fit.rank >= kDetermined) return "";
     const std::string joint = in.scene.nodes[r.joint].name;
     std::string why = in.has_clip ? "joint '" + joint + "' does not turn over the " + std::to_string(in.frames.size()) + " frames evaluated"
                                   : in.scene.source + " has no animation: only the bind pose is evaluated";
-    throw Error(kExitUsage, "rivet fit of vertex " + std::to_string(r.vertex) + " is undetermined: " + why + " (rank " +
-                                std::to_string(r.fit.rank) + " of 6; a fit needs frames where its joint turns: " +
-                                (in.has_clip ? "choose other --frames, or use --rom)" : "use --rom or --animation)"));
+    return "rivet fit of vertex " + std::to_string(r.vertex) + " is undetermined: " + why + " (rank " + std::to_string(r.fit.rank) +
+           " of 6; a fit needs frames where its joint turns: " + (in.has_clip ? "choose other --frames, or use --rom)" : "use --rom or --animation)");
 }
 
 }  // namespace
@@ -106,15 +105,23 @@ std::vector<RivetResult> fit_rivets(const Input& in, int mesh, const std::vector
         report_progress(progress, fi + 1, in.frames.size());
     }
     const Pose bind = bind_pose(scene);
+    std::size_t undetermined = 0;
     for (std::size_t i = 0; i < rivets.size(); ++i) {
         RivetResult& r = rivets[i];
         r.fit = fit_rivet(samples[i]);
-        refuse_undetermined_fit(in, r);
+        // One vertex whose joint does not turn (a vertex list across a character, some on a
+        // static joint) is that vertex's finding, not the run's: the others are fitted.
+        r.undetermined = undetermined_fit(in, r);
+        if (!r.undetermined.empty()) ++undetermined;
         const int parent = scene.nodes[r.joint].parent;
         r.pivot_world = parent < 0 ? r.fit.pivot_parent
                                    : Eigen::Vector3d((rivet_node_world(scene, scene.meshes[mesh], bind, parent) *
                                                       r.fit.pivot_parent.homogeneous()).head<3>());
     }
+    // Not one fit determined: the frames chosen cannot make a rivet at all.
+    if (undetermined == rivets.size() && !rivets.empty()) throw Error(kExitUsage, rivets.front().undetermined);
+    for (const RivetResult& r : rivets)
+        if (!r.undetermined.empty()) spdlog::warn("{}: left out, the other rivets are fitted", r.undetermined);
     return rivets;
 }
 

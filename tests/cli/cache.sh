@@ -92,10 +92,11 @@ nan = bytearray(data); struct.pack_into("<f", nan, 32 + 12 * 625 * 3 + 4, float(
 short = bytearray(data[:32]); struct.pack_into("<i", short, 16, 600); short += data[32:32 + 12 * 600 * 91]
 open(f"{d}/points.pc2", "wb").write(short)
 m = bytearray(open(f"{d}/cloth.mdd", "rb").read()); struct.pack_into(">i", m, 0, 2000000000); open(f"{d}/count.mdd", "wb").write(m)
+open(f"{d}/pc2_named.mdd", "wb").write(data)
 PY
 rm "$c/seq/cloth_0050.obj"
 for case in "truncated.pc2 3 truncated" "count.pc2 3 1000000000 samples" "nan.pc2 3 sample 3 (at 0.166667 s), point 0 is not a finite" \
-            "count.mdd 3 count.mdd" "points.pc2 5 600 points" "seq/cloth_0001.obj 3 cloth_0050.obj is missing" \
+            "count.mdd 3 count.mdd" "pc2_named.mdd 3 pc2_named.mdd: this is a PC2 file" "points.pc2 5 600 points" "seq/cloth_0001.obj 3 cloth_0050.obj is missing" \
             "seq/cloth_####.obj 3 cloth_0050.obj is missing"; do
     set -- $case
     f=$1 code=$2; shift 2

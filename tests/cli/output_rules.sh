@@ -18,6 +18,18 @@ for target in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
     check "-o $target >> log: the earlier line is kept" -- test "$(head -1 "$WORK/log.txt")" = "an earlier line"
     check "-o $target >> log: the output follows it, whole" -- bash -c 'tail -n +2 "$1" | cmp -s - "$2"' _ "$WORK/log.txt" "$WORK/want.csv"
 done
+# A symlink to a descriptor path (directly, or through a second link) is that descriptor too,
+# inside a group whose output the shell sends to one log (issue 57): the lines before and after
+# the run stay in the log, the output between them.
+ln -s /proc/self/fd/1 "$WORK/fd1_link.csv"
+ln -s fd1_link.csv "$WORK/fd1_link2.csv"
+ln -s /dev/stdout "$WORK/stdout_link.csv"
+for link in fd1_link.csv fd1_link2.csv stdout_link.csv; do
+    (echo a; "$RIGSCOPE" -q deform "$BEND" --frames 1 -o "$WORK/$link"; echo b) >"$WORK/group.log"
+    check "(echo a; rigscope -o $link -> descriptor 1; echo b) > log: a, the output, b" -- \
+        bash -c '[ "$(head -1 "$1")" = a ] && [ "$(tail -1 "$1")" = b ] && sed "1d;\$d" "$1" | cmp -s - "$2"' _ "$WORK/group.log" "$WORK/want.csv"
+    check "-o $link: still a link" -- test -L "$WORK/$link"
+done
 echo "first" >"$WORK/fd3.txt"
 "$RIGSCOPE" -q deform "$BEND" --frames 1 -o /dev/fd/3 3>>"$WORK/fd3.txt"
 check "-o /dev/fd/3 3>> file: appended to what the shell opened" -- \
@@ -43,6 +55,15 @@ for verb in "tension $BEND --frames 1" "diff $BEND $BEND --frames 1" "rom $BEND"
     check "${words[0]} -o x.gltf: says to name it .glb" -- one_line_naming "x.gltf: .*binary glTF; name the file .glb"
 done
 check "no x.gltf written" -- test ! -e "$WORK/x.gltf"
+# USD opens .usdc as a binary crate and .usdz as a zip whatever they hold (issue 57): a text layer
+# under either name is refused, before any output.
+for ext in usdc usdz; do
+    for verb in tension deform; do
+        expect 2 "$verb -o x.$ext --format usda" -- "$RIGSCOPE" "$verb" "$CORPUS/usd/lbs.usda" -o "$WORK/x.$ext" --format usda
+        check "$verb -o x.$ext --format usda: says to name it .usda" -- one_line_naming "x.$ext: USD reads a $ext file as .* name it .usda"
+    done
+    check "no x.$ext written" -- test ! -e "$WORK/x.$ext"
+done
 
 # --- '#' patterns only where frames are written one file each -------------------------------------
 expect 0 "tension -o t_####.glb writes a file per frame" -- "$RIGSCOPE" -q tension "$BEND" --frames 1,2 -o "$WORK/t_####.glb"
@@ -92,5 +113,18 @@ check "--max-stretch: not a positive number" -- one_line_naming "'0' is not a po
 mkdir -p "$WORK/rigdir"
 expect 2 "--rig DIR" -- "$RIGSCOPE" check "$BEND" --max-compress 1.5 --rig "$WORK/rigdir"
 check "--rig DIR: names a directory" -- one_line_naming "$WORK/rigdir: is a directory, not a rig file"
+
+# --- a folder that cannot be written says so, not "not enough free space" (issue 57) ------------
+# A read-only tmpfs of 64 KiB, mounted in a mount namespace of its own (nothing outside sees it):
+# deform's 91 frames of 625 vertices need far more than 64 KiB, and the file system is read-only;
+# the second is the problem to name.
+mkdir -p "$WORK/ro"
+if unshare -m sh -c 'mount -t tmpfs -o ro,size=64k none "$1"' _ "$WORK/ro" 2>/dev/null; then
+    expect 4 "-o into a read-only file system" -- unshare -m sh -c 'mount -t tmpfs -o ro,size=64k none "$1" && shift && exec "$@"' _ \
+        "$WORK/ro" "$RIGSCOPE" -q deform "$BEND" -o "$WORK/ro/d.csv"
+    check "read-only: named as such, not as free space" -- one_line_naming "ro/d.csv: cannot write: Read-only file system"
+else
+    skip_later "cannot mount a read-only tmpfs in a mount namespace here (unshare -m needs CAP_SYS_ADMIN)"
+fi
 
 finish

@@ -49,7 +49,7 @@ def test_check_and_report_refuse_a_rig_without_animation(tmp_path):
         pytest.skip(f"no {STATIC}")
     s = rigscope.load(str(STATIC))
     for call in (lambda: s.check(max_compress=1.5), lambda: s.report(str(tmp_path / "p.html"))):
-        with pytest.raises(rigscope.BadValueError, match=r"nothing to check: .*arnaud.fbx has no animation \(use --rom or --animation, or --frames bind to judge the bind pose alone\)"):
+        with pytest.raises(rigscope.BadValueError, match=r'nothing to check: .*arnaud.fbx has no animation \(use rom= or animation=, or frames="bind" to judge the bind pose alone\)'):
             call()
     assert not (tmp_path / "p.html").exists()
     # The bind pose, asked for, is checked.

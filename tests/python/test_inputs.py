@@ -77,7 +77,7 @@ def test_paths_take_os_pathlike(tmp_path):
 @pytest.mark.parametrize("form", [[], (), range(0), range(5, 5)])
 def test_an_empty_selection_is_the_clis_refusal(bend, form):
     # Not "" (which means the clip's own frames): no frame at all is refused.
-    with pytest.raises(rigscope.BadValueError, match="--frames: empty frame list"):
+    with pytest.raises(rigscope.BadValueError, match="frames: empty frame list"):
         bend.tension(frames=form)
 
 
@@ -88,5 +88,5 @@ def test_other_types_are_a_type_error_naming_the_forms(bend, form):
 
 
 def test_a_frame_outside_the_clip_keeps_the_clis_message(bend):
-    with pytest.raises(rigscope.BadValueError, match="--frames: frame 490 is outside clip"):
+    with pytest.raises(rigscope.BadValueError, match="frames: frame 490 is outside clip"):
         bend.tension(frames=range(490, 501))

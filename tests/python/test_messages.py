@@ -45,7 +45,7 @@ def test_a_warning_without_a_file_is_given_the_sessions(capfd):
         rigscope.load(BEND, threads=MORE_THREADS)
     [w] = caught
     assert w.category is rigscope.RigscopeWarning
-    assert str(w.message).startswith(f"{BEND}: --threads {MORE_THREADS}: this machine has ")
+    assert str(w.message).startswith(f"{BEND}: threads={MORE_THREADS}: this machine has ")
     assert capfd.readouterr().err == ""
 
 
@@ -53,7 +53,7 @@ def test_warnings_filters_apply_an_error_filter_raises():
     need_fewer_cores()
     with warnings.catch_warnings():
         warnings.simplefilter("error", rigscope.RigscopeWarning)
-        with pytest.raises(rigscope.RigscopeWarning, match="--threads"):
+        with pytest.raises(rigscope.RigscopeWarning, match="threads="):
             rigscope.load(BEND, threads=MORE_THREADS)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rigscope.RigscopeWarning)

@@ -30,5 +30,5 @@ def test_file_method_is_dual_quaternion():
 
 
 def test_bad_skinning_is_a_usage_error():
-    with pytest.raises(rigscope.BadValueError, match="--skinning: 'spline' is not file, linear or dq"):
+    with pytest.raises(rigscope.BadValueError, match="skinning: 'spline' is not file, linear or dq"):
         rigscope.load(TWIST, skinning="spline")

@@ -69,7 +69,7 @@ void refuse_input_as_output(const std::string& output, const std::vector<ReadFil
 void refuse_input_as_output(const std::string& output, const std::vector<std::string>& inputs);
 
 // The descriptor a path names when it stands for one already open: "-" (stdout), /dev/stdout,
-// /dev/stderr, /dev/fd/N, /proc/self/fd/N; -1 for any other path. Such a path is written to
+// /dev/stderr, /dev/fd/N, /proc/self/fd/N, or a symlink to one of those; -1 for any other path. Such a path is written to
 // the descriptor, as the shell opened it (`>> log.txt` appends): renaming a temporary over
 // where the link points would replace the file behind it.
 int open_descriptor_of(const std::string& path);

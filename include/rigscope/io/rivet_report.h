@@ -20,6 +20,9 @@ struct RivetResult {
     std::optional<Eigen::Vector3d> analytic;
     Eigen::Vector3d pivot_world = Eigen::Vector3d::Zero();
     RivetFit fit;
+    // Why the fit is undetermined (its joint does not turn over the frames), "" when it is not:
+    // such a vertex is reported and judged failed, never written, and the others are fitted.
+    std::string undetermined;
 };
 
 // "Bone:0.75;Bone.001:0.25": the CSV's influences field and the --joint error's list.

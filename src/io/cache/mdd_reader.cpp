@@ -4,6 +4,7 @@
 #include "mdd_reader.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "rigscope/core/error.h"
 #include "sample_file.h"
@@ -12,6 +13,10 @@ namespace rigscope {
 
 std::shared_ptr<const PointCache> open_mdd(const std::string& path, const LoadOptions& options) {
     const std::vector<unsigned char> h = read_head(path, 8, "MDD header");
+    // MDD has no signature, so a PC2 renamed .mdd would read its "POIN" as a frame count of
+    // 1.3 billion: its own signature says what it is.
+    if (std::memcmp(h.data(), "POINTCAC", 8) == 0)
+        throw bad_input(path, "this is a PC2 file (it starts with the POINTCACHE2 signature), not an MDD: rename it .pc2");
     const std::uint32_t frames = be32(&h[0]), points = be32(&h[4]);
     if (frames > 0x7fffffffu || points > 0x7fffffffu) throw bad_input(path, "a count past 2^31 (a corrupt header, or not MDD)");
     if (frames == 0) throw bad_input(path, "the cache has no samples");

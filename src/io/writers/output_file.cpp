@@ -113,7 +113,10 @@ void refuse_input_as_output(const std::string& output, const std::vector<std::st
     refuse_input_as_output(output, std::vector<ReadFile>(inputs.begin(), inputs.end()));
 }
 
-int open_descriptor_of(const std::string& path) {
+namespace {
+
+// The descriptor `path` names by its spelling alone.
+int descriptor_named(const std::string& path) {
     if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
     if (path == "/dev/stderr") return STDERR_FILENO;
     for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
@@ -124,6 +127,31 @@ int open_descriptor_of(const std::string& path) {
         const char* last = path.c_str() + path.size();
         const auto r = std::from_chars(first, last, fd);
         if (r.ec == std::errc() && r.ptr == last && fd >= 0) return fd;
+    }
+    return -1;
+}
+
+}  // namespace
+
+int open_descriptor_of(const std::string& path) {
+    // A symlink to one of those names (out.csv -> /proc/self/fd/1) is the descriptor too: each
+    // link is read one step at a time, since following /proc/self/fd/1 itself would reach the
+    // file the shell opened, and a temporary renamed over that file would replace what the
+    // shell has written there before and after the run.
+    std::string p = path;
+    for (int hops = 0; hops < 40; ++hops) {
+        if (const int fd = descriptor_named(p); fd >= 0) return fd;
+        struct stat ls {};
+        if (lstat(p.c_str(), &ls) != 0 || !S_ISLNK(ls.st_mode)) return -1;
+        char buf[PATH_MAX];
+        const ssize_t n = readlink(p.c_str(), buf, sizeof buf - 1);
+        if (n <= 0) return -1;
+        std::string target(buf, static_cast<std::size_t>(n));
+        if (target[0] != '/') {
+            const auto slash = p.find_last_of('/');
+            if (slash != std::string::npos) target = p.substr(0, slash + 1) + target;
+        }
+        p = target;
     }
     return -1;
 }
@@ -168,6 +196,12 @@ std::string output_format_unchecked(const std::string& format, const std::string
         // A known extension that says otherwise is a slip (a .json file holding CSV), not a wish.
         if (!by_name.empty() && by_name[0] != '.' && by_name != format)
             throw Error(kExitUsage, out + ": the extension says " + by_name + " but --format says " + format + " (rename the output or drop --format)");
+        // USD opens a .usdc as a binary crate and a .usdz as a zip package whatever they hold:
+        // a text layer under either name is a file no USD tool opens.
+        if (format == "usda" && (by_name == ".usdc" || by_name == ".usdz"))
+            throw Error(kExitUsage, out + ": USD reads a " + by_name.substr(1) + " file as " +
+                                        (by_name == ".usdc" ? "a binary crate" : "a zip package") +
+                                        " but rigscope writes the layer as text (usda): name it .usda (usdcat converts it)");
         return format;
     }
     if (by_name.empty()) return fallback;
@@ -196,6 +230,9 @@ void check_free_space(const std::string& path, double bytes) {
     const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
     struct statvfs fs {};
     if (statvfs(dir.c_str(), &fs) != 0) return;  // the output's own open names the problem
+    // A folder that cannot be written at all (read-only file system, no permission) says so:
+    // such a file system often reports no free space, which is not the user's problem.
+    if (access(dir.c_str(), W_OK) != 0) throw Error(kExitCannotWrite, path + ": cannot write: " + describe_errno(errno));
     // An existing file is replaced only once the new one is complete: its space is not free
     // before then.
     const double free_bytes = double(fs.f_bavail) * double(fs.f_frsize);
