@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "rigscope/run/clip_select.h"
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -53,7 +55,8 @@ py::object Session::TensionFrames::next() {
 
 Session::Session(InputOptions opt) : opt_(std::move(opt)) {
     py::gil_scoped_release release;
-    in_ = load_input(opt_);
+    // clip="all" (issue 57) loads the first clip; check() judges every clip in turn.
+    in_ = load_input(clip_load_options(opt_));
 }
 
 py::object Session::info() const {

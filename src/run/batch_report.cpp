@@ -2,6 +2,7 @@
 // JUnit report, the text on stdout, and the files written all or none.
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -150,17 +151,26 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
 
 std::string batch_summary_csv(const BatchResult& r) {
     // `new`: a diff pair's NEW file (empty for the other verbs), as the JSON's "new" member.
-    std::string out = "file,path,new,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
+    // `clip` (check): the clip the T columns are of; a file of several clips judged is followed by
+    // a row per clip (issue 57).
+    std::string out = "file,path,new,clip,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
                       "max_t_vertex,max_t_frame";
     for (const char* l : kLimits) out += std::string(",past_") + l;
     out += ",lint_errors,lint_warnings,message,seconds,peak_mib\n";
+    std::vector<const BatchRow*> rows;
     for (const BatchFileResult& f : r.files) {
-        const BatchRow& w = f.row;
+        rows.push_back(&f.row);
+        for (const BatchRow& c : f.row.clips) rows.push_back(&c);
+    }
+    for (const BatchRow* row : rows) {
+        const BatchRow& w = *row;
         append_csv_field(out, w.relpath);
         out += ',';
         append_csv_field(out, w.path);
         out += ',';
         append_csv_field(out, w.partner);
+        out += ',';
+        append_csv_field(out, w.clip);
         out += ',' + w.status + ',' + std::to_string(w.exit_code) + ',';
         const bool ran = batch_row_ran(w);
         for (std::size_t n : {w.frames, w.meshes, w.vertices}) {
@@ -199,11 +209,12 @@ std::string batch_summary_json(const BatchResult& r) {
     j.begin_object().member("rigscope", RIGSCOPE_VERSION).member("command", r.verb).member("exit_code", r.exit_code);
     j.member("counts", r.counts).key("task").begin_object().member("index", r.task_index).member("count", r.task_count).end_object();
     j.member("batch_files", r.batch_files).key("files").begin_array();
-    for (const BatchFileResult& f : r.files) {
-        const BatchRow& w = f.row;
+    // A file's row, and (check, several clips judged) a row per clip in its "clips".
+    std::function<void(const BatchRow&, const std::string&)> row = [&](const BatchRow& w, const std::string& page) {
         const bool ran = batch_row_ran(w);
         j.begin_object().member("file", w.relpath).member("path", w.path);
         if (!w.partner.empty()) j.member("new", w.partner);
+        if (!w.clip.empty()) j.member("clip", w.clip);
         j.member("status", w.status).member("exit_code", w.exit_code);
         if (ran) j.member("frames", w.frames).member("meshes", w.meshes).member("vertices", w.vertices);
         if (w.has_t) {
@@ -226,9 +237,20 @@ std::string batch_summary_json(const BatchResult& r) {
         if (!w.message.empty()) j.member("message", w.message);
         // The page this file wrote (report -o, check --html): what `merge index.html` of the
         // tasks' summaries links, since no --task writes an index of its own part.
-        if (ran && !f.page.empty()) j.member("page", f.page);
+        if (ran && !page.empty()) j.member("page", page);
+        if (!w.clips.empty()) {
+            j.key("clips").begin_array();
+            for (const BatchRow& c : w.clips) row(c, "");
+            j.end_array();
+        }
+        if (!w.not_judged.empty()) {
+            j.key("not_judged").begin_array();
+            for (const std::string& n : w.not_judged) j.value(n);
+            j.end_array();
+        }
         j.member("seconds", w.seconds).member("peak_mib", w.peak_mib).end_object();
-    }
+    };
+    for (const BatchFileResult& f : r.files) row(f.row, f.page);
     j.end_array().end_object();
     out += '\n';
     return out;
@@ -253,7 +275,8 @@ std::string batch_junit(const BatchResult& r) {
         s.name = f.row.relpath;
         s.document = f.junit;
         s.package = f.package.empty() ? "rigscope." + r.verb : f.package;
-        s.classname = s.package + "." + junit_stem(f.row.path);
+        // Unique in the batch, as each judged file's class names are (io/junit_report.h).
+        s.classname = s.package + "." + junit_path_key(f.row.relpath);
         s.input = f.row.path;
         s.error_type = s.package + (f.row.status == "not checked" ? ".not_checked" : ".error");
         s.error_message = f.row.message;
