@@ -407,6 +407,7 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
         job.format.clear();
         job.input.file = in.path;
         job.new_file = in.partner;
+        job.relpath = in.relpath;  // the JUnit class names carry it: unique in the batch
         return job;
     };
     return run_batch(

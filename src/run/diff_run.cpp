@@ -264,6 +264,8 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     r.fps = a.fps;
     r.frames = a.frames;
     r.limits = opt.limits();
+    r.limits.clip = a.has_clip ? a.clip.name : "bind";
+    r.limits.relpath = opt.relpath;
     r.new_scene = std::move(b.scene);
     r.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     r.verdict = diff_outcome(r.limits, r.run, r.extremes, r.frame_maxima);

@@ -58,6 +58,9 @@ struct DiffLimits {
     bool has_displacement = false, has_t_change = false;
     int worst = 10;
     std::string old_file, new_file;
+    // The clip compared and OLD's path relative to a batch's root ("" for one pair: NEW's file
+    // name stands): the JUnit class name rigscope.diff.<path>.<clip> (io/junit_report.h).
+    std::string clip, relpath;
     // --match index with the weld on: OLD's welded vertices were checked for seams NEW tears.
     // Without it there is no seam case (a pass would claim what was not checked).
     bool seams_checked = false;

@@ -1,6 +1,7 @@
 #include "rigscope/io/diff_report.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <charconv>
 #include <cstdlib>
 #include <cmath>
@@ -233,13 +234,17 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
     suite.name = junit_stem(lim.new_file);
     suite.package = "rigscope.diff";
     suite.properties = {{"old", lim.old_file}, {"new", lim.new_file}};
+    // Unique per pair and clip in any batch (issue 57): the class is the clip, its package the path.
+    const std::string classname = "rigscope.diff." +
+                                  junit_path_key(lim.relpath.empty() ? std::filesystem::path(lim.new_file).filename().string() : lim.relpath) +
+                                  "." + junit_key_part(lim.clip);
     auto limit = [&](bool t_limit) {
         const double bound = t_limit ? lim.max_t_change : lim.max_displacement;
         std::string bound_text;
         append_number(bound_text, bound);
         suite.properties.emplace_back(t_limit ? "max_t_change" : "max_displacement", bound_text);
         JUnitCase c;
-        c.classname = "rigscope.diff." + suite.name;
+        c.classname = classname;
         c.name = (t_limit ? "|change in T| > " : "displacement > ") + bound_text;
         c.type = t_limit ? "rigscope.diff.t_change" : "rigscope.diff.displacement";
         std::size_t failures = 0;
@@ -265,7 +270,7 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
     if (!compared) {
         r += "nothing compared: no vertex of any mesh was evaluated\n";
         JUnitCase c;
-        c.classname = "rigscope.diff." + suite.name;
+        c.classname = classname;
         c.name = "vertices compared";
         c.failed = true;
         c.type = "rigscope.diff.nothing_compared";
@@ -281,7 +286,7 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
     if (lim.seams_checked && (lim.has_displacement || lim.has_t_change)) {
         const double bound = lim.has_displacement ? lim.max_displacement : 0.0;
         JUnitCase c;
-        c.classname = "rigscope.diff." + suite.name;
+        c.classname = classname;
         c.name = "seam torn";
         c.type = "rigscope.diff.seam_torn";
         std::size_t failures = 0;
