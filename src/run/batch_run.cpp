@@ -419,6 +419,8 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
                 throw bad_input(in.path, "no partner under " + diff.against + " (" + in.partner + " does not exist)");
             DiffOptions job = pair_job(in);
             job.input.threads = threads_per_file(opt, diff.diff.input.threads);
+            // Named so that run_diff refuses several clips for it (one clip's frames); written below.
+            if (!opt.output.empty()) job.out = expand_placeholders(opt.output, in);
             const DiffResult result = run_diff(job);
             if (!opt.output.empty()) {
                 const std::string out = expand_placeholders(opt.output, in);

@@ -84,6 +84,26 @@ void use_clip(Input& in, const InputOptions& opt, int index) {
     }
 }
 
+std::vector<std::string> clip_outputs(const std::string& out, const ClipPlan& plan, const char* verb) {
+    const std::string key = "{clip}";
+    if (out.find(key) == std::string::npos || is_stdout_path(out))
+        throw Error(kExitUsage, std::string(verb) + " --clip all writes an output per clip: put {clip} in -o's name, e.g. -o 'maps/{clip}.csv' (-o " +
+                                    (out.empty() ? "-" : out) + ")");
+    std::vector<std::string> outs;
+    for (std::size_t k = 0; k < plan.names.size(); ++k) {
+        std::string name = plan.names[k].empty() ? "clip" + std::to_string(k) : plan.names[k];
+        for (char& c : name)
+            if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
+        std::string path = out;
+        for (std::size_t at; (at = path.find(key)) != std::string::npos;) path.replace(at, key.size(), name);
+        for (std::size_t j = 0; j < outs.size(); ++j)
+            if (outs[j] == path)
+                throw Error(kExitUsage, "--clip all: clips '" + plan.names[j] + "' and '" + plan.names[k] + "' would both write " + path);
+        outs.push_back(std::move(path));
+    }
+    return outs;
+}
+
 std::string clip_coverage(const ClipPlan& plan) {
     const std::size_t total = plan.names.size() + plan.not_judged.size();
     std::string s = std::to_string(plan.names.size()) + " of " + std::to_string(total) + (total == 1 ? " clip" : " clips") + " judged: ";

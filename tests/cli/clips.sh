@@ -97,6 +97,56 @@ check "merge of one clip's chunks: the run's text, coverage note included" -- cm
 for f in big merged; do sed -E 's/ time="[0-9.]+" timestamp="[0-9T:-]+"//' "$WORK/$f.xml" >"$WORK/$f.norm.xml"; done
 check "merge of one clip's chunks: the run's JUnit but for timing" -- cmp -s "$WORK/big.norm.xml" "$WORK/merged.norm.xml"
 
+# --- diff: every clip of OLD against NEW's of the same name ------------------------------------
+# NEW: the same first clip, BigBend at 2.2 times the angle instead of 2: only BigBend moves.
+/usr/bin/python3 tests/cli/add_clip.py "$BEND" "$WORK/new.glb" BigBend 2.2 || { echo "FAIL: add_clip.py"; exit 1; }
+expect 0 "diff --clip $FIRST: the clip alone passes" -- "$RIGSCOPE" diff "$TWO" "$WORK/new.glb" --max-displacement 0.001 --clip "$FIRST"
+check "diff --clip $FIRST: its PASS says which clips it judged" -- \
+    test "$(tail -1 "$WORK/out")" = "PASS (1 of 2 clips judged: $FIRST; not judged: BigBend)"
+expect 1 "diff --clip BigBend fails" -- "$RIGSCOPE" diff "$TWO" "$WORK/new.glb" --max-displacement 0.001 --clip BigBend
+cp "$WORK/out" "$WORK/dbig.txt"
+expect 1 "diff of both clips fails on BigBend (exit 1)" -- "$RIGSCOPE" diff "$TWO" "$WORK/new.glb" --max-displacement 0.001 --junit "$WORK/diff.xml"
+cp "$WORK/out" "$WORK/dall.txt"
+check "diff text: a verdict per clip, BigBend's lines those of its own run" -- /usr/bin/python3 - "$WORK" "$FIRST" <<'PY'
+import sys
+w, first = sys.argv[1], sys.argv[2]
+both, big = open(f"{w}/dall.txt").read().splitlines(), open(f"{w}/dbig.txt").read().splitlines()
+at = both.index("clip 'BigBend':")
+assert both[1] == f"clip '{first}':" and both[at - 1] == "PASS", both
+assert both[at + 1:-2] == big[1:-1] + ["FAIL"], (both[at + 1:], big)
+assert both[-2:] == ["clips: 2 judged, 1 fail: BigBend", "FAIL"]
+PY
+check "diff JUnit validates" -- valid "$WORK/diff.xml"
+check "diff JUnit: a class per clip, the failure in BigBend's" -- /usr/bin/python3 - "$WORK/diff.xml" "$FIRST" <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().findall("testsuite/testcase")
+got = sorted((c.get("classname"), c.get("name"), c.find("failure") is not None) for c in cases)
+first = sys.argv[2]
+assert got == sorted([(f"rigscope.diff.new~2Eglb.{first}", "displacement > 0.001", False), (f"rigscope.diff.new~2Eglb.{first}", "seam torn", False),
+                      ("rigscope.diff.new~2Eglb.BigBend", "displacement > 0.001", True), ("rigscope.diff.new~2Eglb.BigBend", "seam torn", False)]), got
+PY
+expect 5 "diff against a NEW without BigBend" -- "$RIGSCOPE" diff "$TWO" "$BEND" --max-displacement 0.001
+check "diff: names the clip NEW lacks" -- one_line_naming "no clip 'BigBend' to compare with"
+expect 2 "diff -o over two clips is refused" -- "$RIGSCOPE" diff "$TWO" "$WORK/new.glb" -o "$WORK/d.csv"
+check "diff -o over two clips: says to choose one, writes nothing" -- bash -c "grep -q 'choose one with --clip NAME' '$WORK/err' && test ! -e '$WORK/d.csv'"
+
+# --- tension, rivet, report: --clip all writes an output per clip, by {clip} --------------------
+expect 0 "tension --clip all -o {clip}" -- "$RIGSCOPE" tension "$TWO" --clip all -o "$WORK/t_{clip}.csv"
+for c in "$FIRST" BigBend; do
+    "$RIGSCOPE" -q tension "$TWO" --clip "$c" -o "$WORK/one_$c.csv"
+    check "tension --clip all: $c's file is --clip $c's" -- cmp -s "$WORK/t_$c.csv" "$WORK/one_$c.csv"
+done
+expect 2 "tension --clip all without {clip} in -o" -- "$RIGSCOPE" tension "$TWO" --clip all -o "$WORK/t.csv"
+check "tension --clip all without {clip}: says how, writes nothing" -- bash -c "grep -q 'put {clip} in -o' '$WORK/err' && test ! -e '$WORK/t.csv'"
+expect 0 "rivet --clip all -o {clip}" -- "$RIGSCOPE" rivet "$TWO" --clip all --vertices 5,300 --bake -o "$WORK/r_{clip}.csv"
+for c in "$FIRST" BigBend; do
+    "$RIGSCOPE" -q rivet "$TWO" --clip "$c" --vertices 5,300 --bake -o "$WORK/rone_$c.csv"
+    check "rivet --clip all: $c's file is --clip $c's" -- cmp -s "$WORK/r_$c.csv" "$WORK/rone_$c.csv"
+done
+check "rivet --clip all: the clips' bakes differ" -- bash -c "! cmp -s '$WORK/r_$FIRST.csv' '$WORK/r_BigBend.csv'"
+expect 0 "report --clip all -o {clip}" -- "$RIGSCOPE" report "$TWO" --clip all -o "$WORK/p_{clip}.html"
+check "report --clip all: a page per clip" -- test -s "$WORK/p_$FIRST.html" -a -s "$WORK/p_BigBend.html"
+
 # --- a library: same-named files in two folders, a row per clip -------------------------------
 mkdir -p "$WORK/lib/a" "$WORK/lib/b" "$WORK/lib/c.d"
 cp "$TWO" "$WORK/lib/a/rig.glb"

@@ -38,6 +38,14 @@ ClipPlan plan_clips(const Input& in, const InputOptions& opt, bool all_by_defaul
 // load_input chooses them); index -1 leaves the loaded motion as it is.
 void use_clip(Input& in, const InputOptions& opt, int index);
 
+// --clip all on a verb whose output is per frame (tension, rivet): one output per clip, `out`
+// with {clip} replaced by each clip's name ('/', '\\' and control characters as '_'; an empty
+// name "clip<index>"), so that each file is what --clip NAME writes: the formats' frames are one
+// clip's (frame 1 of Walk and of Run would share a row's key in a clip column, and the readers
+// of each format, merge, Python and the per-frame glTF files, assume one clip). Throws Error
+// (exit 2) for an `out` without {clip} (or stdout), or two clips that would write one file.
+std::vector<std::string> clip_outputs(const std::string& out, const ClipPlan& plan, const char* verb);
+
 // "1 of 3 clips judged: Walk; not judged: Run, Idle": what a partial run says beside its verdict.
 std::string clip_coverage(const ClipPlan& plan);
 
