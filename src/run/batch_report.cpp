@@ -151,12 +151,12 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
 
 std::string batch_summary_csv(const BatchResult& r) {
     // `new`: a diff pair's NEW file (empty for the other verbs), as the JSON's "new" member.
-    // `clip` (check): the clip the T columns are of; a file of several clips judged is followed by
-    // a row per clip (issue 57).
-    std::string out = "file,path,new,clip,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
+    // `clip` (check), after the counts so that the columns before it keep their places: the clip
+    // the T columns are of; a file of several clips judged is followed by a row per clip (issue 57).
+    std::string out = "file,path,new,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
                       "max_t_vertex,max_t_frame";
     for (const char* l : kLimits) out += std::string(",past_") + l;
-    out += ",lint_errors,lint_warnings,message,seconds,peak_mib\n";
+    out += ",lint_errors,lint_warnings,clip,message,seconds,peak_mib\n";
     std::vector<const BatchRow*> rows;
     for (const BatchFileResult& f : r.files) {
         rows.push_back(&f.row);
@@ -169,8 +169,6 @@ std::string batch_summary_csv(const BatchResult& r) {
         append_csv_field(out, w.path);
         out += ',';
         append_csv_field(out, w.partner);
-        out += ',';
-        append_csv_field(out, w.clip);
         out += ',' + w.status + ',' + std::to_string(w.exit_code) + ',';
         const bool ran = batch_row_ran(w);
         for (std::size_t n : {w.frames, w.meshes, w.vertices}) {
@@ -195,6 +193,8 @@ std::string batch_summary_csv(const BatchResult& r) {
             if (w.has_lint) append_number(out, static_cast<unsigned long>(n));
             out += ',';
         }
+        append_csv_field(out, w.clip);
+        out += ',';
         append_csv_field(out, w.message);
         out += ',' + junit_seconds(w.seconds) + ',';
         append_number(out, static_cast<double>(static_cast<long>(w.peak_mib * 10 + 0.5)) / 10);
