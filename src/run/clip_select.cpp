@@ -32,10 +32,9 @@ ClipPlan plan_clips(const Input& in, const InputOptions& opt, bool all_by_defaul
     p.file_clips = clips.size();
     if (own_motion(in, opt) || !in.has_clip) {
         p.indices.push_back(-1);
+        // The motion asked for instead of the file's clips (--rom, --cache, --animation) is the one
+        // "clip" judged; the file's own are not a part it left out.
         p.names.push_back(in.has_clip ? in.clip.name : "bind");
-        // --rom judges its sweep instead of the file's clips: said, as any run that leaves clips out.
-        if (in.has_rom)
-            for (const Clip& c : clips) p.not_judged.push_back(c.name);
         return p;
     }
     if (wants_all(opt, all_by_default)) {

@@ -20,7 +20,7 @@ struct ClipPlan {
     // which stands as one "clip" of its own.
     std::vector<int> indices;
     std::vector<std::string> names;       // per judged clip: its name ("rom", "cache", "bind" for none)
-    std::vector<std::string> not_judged;  // the file's clips left out (--clip NAME of several; --rom)
+    std::vector<std::string> not_judged;  // the file's clips --clip NAME left out (not --rom's, --animation's)
     std::size_t file_clips = 0;           // how many clips the file holds
 
     bool partial() const { return !not_judged.empty(); }
