@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <spdlog/spdlog.h>
 
 #include "rigscope/core/error.h"
@@ -206,10 +207,19 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
     // Its path and viewer checked before any frame is evaluated.
     std::unique_ptr<ReportPage> page = opt.html.out.empty() ? nullptr : std::make_unique<ReportPage>(opt.html, in);
+    if (opt.lint) {
+        // The same loaded input (its clip as loaded): one read of the file for both verdicts.
+        r.lint = run_lint(opt.lint_options, in);
+        r.has_lint = true;
+    }
     {
-        const ClipRestore restore(in);
+        // One clip is the one loaded (load_input picked it by the same --clip): nothing to select
+        // or put back.
+        const bool several = plan.indices.size() > 1;
+        std::optional<ClipRestore> restore;
+        if (several) restore.emplace(in);
         for (std::size_t k = 0; k < plan.indices.size(); ++k) {
-            use_clip(in, opt.tension.input, plan.indices[k]);
+            if (several) use_clip(in, opt.tension.input, plan.indices[k]);
             r.clips.push_back(judge_clip(r.limits, plan.names[k], in, meshes, progress));
             r.frames += r.clips.back().frames;
         }
@@ -227,11 +237,6 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         r.chunk_index = in.chunk_index;
         r.chunk_count = in.chunk_count;
         r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        if (opt.lint) {
-            // The same loaded input: one read of the file for both verdicts.
-            r.lint = run_lint(opt.lint_options, in);
-            r.has_lint = true;
-        }
         // The file's verdict is the worst clip's (with --lint, the lint's too): decided here, the
         // writers only say it.
         bool failed = r.has_lint && r.lint.failed();
@@ -242,8 +247,8 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         }
         r.outcome = check_clips_outcome(reports, r.worst_clip, failed, r.not_judged, r.info, r.has_lint ? &r.lint : nullptr);
         if (page) {
-            // One page, of the worst clip (its verdict and limits): the text says which.
-            use_clip(in, opt.tension.input, plan.indices[r.worst_clip]);
+            // One page, of the worst clip (its verdict and limits), which names its clip.
+            if (several) use_clip(in, opt.tension.input, plan.indices[r.worst_clip]);
             r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.verdict, progress);
             r.has_html = true;
         }

@@ -313,7 +313,7 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     const std::vector<std::string> new_clips = several ? new_clips_named(opt, plan.names) : std::vector<std::string>{clip_load_options(opt.input).clip};
     std::vector<DiffResult> clips;
     for (std::size_t k = 0; k < plan.indices.size(); ++k) {
-        use_clip(a, opt.input, plan.indices[k]);
+        if (several) use_clip(a, opt.input, plan.indices[k]);  // one clip: the one loaded
         const std::string& new_clip = new_clips[k];
         clips.push_back(diff_clip_run(opt, a, new_clip, progress));
         clips.back().limits.clip = plan.names[k];
