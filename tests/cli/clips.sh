@@ -212,7 +212,8 @@ cp "$TWO" "$WORK/readme/rigs/chars/hero.glb"
 cp "$BEND" "$WORK/readme/rigs/props/door.glb"
 cmd=$(grep -m1 '^rigscope check rigs/ --max-stretch 0.7 --max-compress 2.5' README.md)
 check "README: the multi-clip example is there" -- test -n "$cmd"
-(cd "$WORK/readme" && eval "\"$RIGSCOPE\" ${cmd#rigscope }" >out.txt 2>/dev/null)
+BIN=$(cd "$(dirname "$RIGSCOPE")" && pwd)/$(basename "$RIGSCOPE")  # the run is in the library's folder
+(cd "$WORK/readme" && eval "\"$BIN\" ${cmd#rigscope }" >out.txt 2>/dev/null)
 check "README: the multi-clip run exits 1" -- test $? -eq 1
 check "README: its output is the README's" -- /usr/bin/python3 - README.md "$WORK/readme/out.txt" <<'PY'
 import sys
