@@ -213,9 +213,11 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         r.has_lint = true;
     }
     {
-        // One clip is the one loaded (load_input picked it by the same --clip): nothing to select
-        // or put back.
-        const bool several = plan.indices.size() > 1;
+        // One clip is usually the one loaded (load_input picked it by the same --clip): nothing to
+        // select or put back. A Python session's clip= may name another than the session's.
+        const int first = plan.indices.front();
+        const bool several = plan.indices.size() > 1 ||
+                             (first >= 0 && (!in.has_clip || in.clip.name != in.scene.clips[static_cast<std::size_t>(first)].name));
         std::optional<ClipRestore> restore;
         if (several) restore.emplace(in);
         for (std::size_t k = 0; k < plan.indices.size(); ++k) {
