@@ -150,6 +150,7 @@ struct SessionCalls {
     }
 
     static ReportResult report(Session& s, const TensionOptions& topt, ReportOptions ropt, const py::object& progress) {
+        s.one_clip();
         ropt.viewer = package_viewer();
         ropt.validate();
         std::lock_guard<std::mutex> lock(s.mutex_);

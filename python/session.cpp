@@ -53,6 +53,11 @@ py::object Session::TensionFrames::next() {
     return py::make_tuple(frame_label(f), cols.frame_result(s_->names(), meshes_));
 }
 
+void Session::one_clip() const {
+    if (opt_.clip == kAllClips)
+        throw Error(kExitUsage, "clip=\"all\": this call evaluates one clip (check() judges every clip): load the file with clip=NAME or an index");
+}
+
 Session::Session(InputOptions opt) : opt_(std::move(opt)) {
     py::gil_scoped_release release;
     // clip="all" (issue 57) loads the first clip; check() judges every clip in turn.

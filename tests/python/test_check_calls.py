@@ -60,7 +60,11 @@ def test_check_judges_every_clip_as_the_cli(tmp_path):
     first = r.summary["clips"][0]["clip"]
     assert [c["clip"] for c in r.summary["clips"]] == [first, "BigBend"]
     assert r.failures and {f["clip"] for f in r.failures} == {"BigBend"}
-    assert rigscope.load(str(two), clip="all").check(**limits).summary == r.summary
+    all_clips = rigscope.load(str(two), clip="all")
+    assert all_clips.check(**limits).summary == r.summary
+    # A call that evaluates one clip does not take the first silently.
+    with pytest.raises(rigscope.BadValueError, match="clip=NAME"):
+        all_clips.tension(frames="1")
     one = session.check(clip=first, **limits)
     assert one.passed and one.summary["not_judged"] == ["BigBend"]
     assert one.report.splitlines()[-1] == f"PASS (1 of 2 clips judged: {first}; not judged: BigBend)"
