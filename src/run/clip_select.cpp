@@ -21,6 +21,10 @@ bool own_motion(const Input& in, const InputOptions& opt) { return in.has_rom ||
 }  // namespace
 
 InputOptions clip_load_options(const InputOptions& opt) {
+    // Those motions are one clip each: "all" of them would be the first, said as every one.
+    if (opt.clip == kAllClips && (opt.rom || !opt.cache.empty() || !opt.animation.empty()))
+        throw Error(kExitUsage, std::string("--clip all: ") + (opt.rom ? "--rom's sweep" : !opt.cache.empty() ? "--cache" : "--animation's clip") +
+                                    " is one motion; drop --clip all (with --animation, --clip NAME picks the animation file's clip)");
     InputOptions o = opt;
     if (o.clip == kAllClips) o.clip.clear();
     return o;

@@ -85,6 +85,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["passed"] is True and d["not_judged"] == ["BigBend"] and [c["clip"] for c in d["clips"]] == [sys.argv[2]]' "$WORK/first.json" "$FIRST"
 
+expect 2 "--clip all with --animation is refused (one clip is retargeted)" -- "$RIGSCOPE" check "$BEND" "${LIMITS[@]}" --clip all --animation "$TWO"
+check "--clip all with --animation: says why" -- one_line_naming "is one motion; drop --clip all"
+
 # --- a chunk splits one clip's frames -----------------------------------------------------------
 expect 2 "--chunk over 2 clips is refused" -- "$RIGSCOPE" check "$TWO" "${LIMITS[@]}" --chunk 0/2 --junit "$WORK/c.xml"
 check "--chunk over 2 clips: says to choose one" -- one_line_naming "choose one with --clip NAME"
