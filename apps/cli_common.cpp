@@ -79,7 +79,9 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
                   "glTF buffers and images, USD sublayers, references and payloads: read files named by absolute paths or outside the file's folder (UNSAFE for files from outside)");
     if (!per_frame) return;
     cmd->add_option("--frames", opt.frames, "Frames: 1..91, 1..91:5, 0,10,20, bind (default: every frame of the clip)");
-    cmd->add_option("--clip", opt.clip, "Animation by name or index (default: the first)");
+    cmd->add_option("--clip", opt.clip,
+                    "Animation by name or index, or all (check, diff: every clip by default; tension, report, rivet: the first by "
+                    "default, all writes an output per clip, {clip} in -o)");
     cmd->add_option("--fps", opt.fps, "Frame rate for frame numbers (default: the file's, else 24)")
         ->check(finite_in("a frame rate", kMinFps, kMaxFps));
     cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");

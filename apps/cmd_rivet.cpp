@@ -7,6 +7,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/clip_select.h"
 #include "rigscope/run/rivet_run.h"
 
 namespace rigscope::cli {
@@ -45,6 +46,12 @@ int write_rivet(const RivetJobOptions& opt, const Input& in, const RivetJobResul
 int run_rivet_command(RivetJobOptions opt, RunContext& ctx) {
     opt.format = output_format(opt.format, opt.out, "json");
     ctx.chunk(chunk_spec(opt));
+    if (opt.input.clip == kAllClips) {
+        // An output per clip ({clip} in -o); the exit code is the worst clip's verdict.
+        const bool failed = run_rivet_clips(opt, terminal_progress("rivet"),
+                                            [](const RivetJobOptions& one, const Input& in, const RivetJobResult& r) { write_rivet(one, in, r); });
+        return failed ? kExitCheckFailed : kExitOk;
+    }
     const RivetJobLoaded l = load_and_run_rivet(opt, terminal_progress("rivet"));
     return write_rivet(opt, l.input, l.result);
 }

@@ -129,8 +129,11 @@ struct SessionCalls {
         out.summary = json_loads(r.outcome.json);
         // From the verdict itself, the rows check --json lists (check_listed_failures), not
         // parsed back from that text.
-        for (const CheckListedFailure& row : check_listed_failures(r.verdict, r.meshes, r.has_rom ? &r.rom : nullptr)) {
+        // Every clip judged (issue 57), each row naming its clip.
+        for (const CheckClipResult& clip : r.clips)
+        for (const CheckListedFailure& row : check_listed_failures(clip.verdict, clip.meshes, clip.has_rom ? &clip.rom : nullptr)) {
             py::dict f;
+            f["clip"] = clip.clip;
             f["mesh"] = row.mesh->name;
             f["mesh_index"] = row.failure->mesh;
             f["vertices"] = std::vector<std::uint32_t>(row.ids, row.ids + row.id_count);
@@ -148,6 +151,7 @@ struct SessionCalls {
     }
 
     static ReportResult report(Session& s, const TensionOptions& topt, ReportOptions ropt, const py::object& progress) {
+        s.one_clip();
         ropt.viewer = package_viewer();
         ropt.validate();
         std::lock_guard<std::mutex> lock(s.mutex_);
@@ -196,9 +200,13 @@ void add_check_calls(py::module_& m) {
         "check",
         [](Session& s, std::optional<double> max_stretch, std::optional<double> max_compress, std::optional<double> max_lambda,
            std::optional<double> min_lambda, int worst, std::optional<std::string> frames, std::optional<std::pair<int, int>> chunk,
-           RIGSCOPE_TENSION_PARAMS std::optional<std::string> html, std::optional<std::string> junit, const py::object& progress) {
+           RIGSCOPE_TENSION_PARAMS std::optional<std::string> html, std::optional<std::string> junit, std::optional<std::string> clip,
+           const py::object& progress) {
             CheckJobOptions opt;
             opt.tension = SessionCalls::tension(s, TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, std::nullopt}, chunk);
+            // clip= (issue 57): "all" or None (the session's, by default every clip), or one
+            // clip by name or index, as the CLI's --clip.
+            if (clip) opt.tension.input.clip = given(clip, "clip=");
             set_check_limits(opt, max_stretch, max_compress, max_lambda, min_lambda);
             opt.worst = worst;
             const std::string junit_path = given(junit, "junit=");
@@ -212,8 +220,10 @@ void add_check_calls(py::module_& m) {
         },
         py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(), py::arg("max_lambda") = py::none(),
         py::arg("min_lambda") = py::none(), py::arg("worst") = CheckJobOptions{}.worst, py::arg("frames") = py::none(), py::arg("chunk") = py::none(),
-        RIGSCOPE_TENSION_PYARGS py::arg("html") = py::none(), py::arg("junit") = py::none(), py::arg("progress") = py::none(),
-        "Rig CI: T (and with measure='principal', lambda) limits over the frames, as `rigscope check`; returns a CheckResult");
+        RIGSCOPE_TENSION_PYARGS py::arg("html") = py::none(), py::arg("junit") = py::none(), py::arg("clip") = py::none(),
+        py::arg("progress") = py::none(),
+        "Rig CI: T (and with measure='principal', lambda) limits over the frames of every clip (clip='all', the default) or one "
+        "(clip=NAME), as `rigscope check`; returns a CheckResult");
     session.def(
         "report",
         [](Session& s, const std::string& path, int worst, double max_size, std::optional<std::string> frames,

@@ -97,6 +97,9 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
     }
     py::dict out;
     out["meshes"] = meshes;
+    // Several clips judged (clip="all", the default): the arrays are the worst clip's, named here;
+    // report and passed are over every clip (issue 57).
+    out["clip"] = r.limits.clip;
     out["frames"] = frame_labels(r.frames);
     out["times"] = frame_times(r.frames);
     out["frame_offset"] = r.frame_offset;

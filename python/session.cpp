@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "rigscope/run/clip_select.h"
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -51,9 +53,15 @@ py::object Session::TensionFrames::next() {
     return py::make_tuple(frame_label(f), cols.frame_result(s_->names(), meshes_));
 }
 
+void Session::one_clip() const {
+    if (opt_.clip == kAllClips)
+        throw Error(kExitUsage, "clip=\"all\": this call evaluates one clip (check() judges every clip): load the file with clip=NAME or an index");
+}
+
 Session::Session(InputOptions opt) : opt_(std::move(opt)) {
     py::gil_scoped_release release;
-    in_ = load_input(opt_);
+    // clip="all" (issue 57) loads the first clip; check() judges every clip in turn.
+    in_ = load_input(clip_load_options(opt_));
 }
 
 py::object Session::info() const {

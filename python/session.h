@@ -88,6 +88,7 @@ private:
         Session& s;
         std::vector<Frame> saved;
         Selection(Session& session, const std::optional<std::string>& spec) : s(session), saved(session.in_.frames) {
+            s.one_clip();
             s.in_.frames = select_frames(s.in_, spec.value_or(""), s.clip_file());
         }
         Selection(Session& session, const std::vector<Frame>& frames) : s(session), saved(session.in_.frames) { s.in_.frames = frames; }
@@ -99,6 +100,9 @@ private:
     TensionOptions tension_options(const TensionArgs& a) const;
 
     std::string clip_file() const { return opt_.animation.empty() ? opt_.file : opt_.animation; }
+    // clip="all" (issue 57) is for check(), which judges every clip in turn; a call that
+    // evaluates one clip (tension, deform, rivet, report, ...) refuses it rather than take the first.
+    void one_clip() const;
     std::size_t vertex_count(std::size_t i) const { return in_.scene.meshes[in_.meshes[i]].vertex_count(); }
     double total_vertices() const;
 

@@ -319,6 +319,7 @@ class Session:
         smooth_weights: str = "uniform",
         html: Optional[PathArg] = None,
         junit: Optional[PathArg] = None,
+        clip: Optional[str] = None,
         progress: Progress = None,
     ) -> CheckResult: ...
     def report(

@@ -54,7 +54,8 @@ void read_rom(const ChunkRecord& r, std::string_view s, json_text::Span value, C
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run,
-                                                                   const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
+                                                                   const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom,
+                                                                   const std::vector<std::string>& not_judged) {
     std::string b;
     JsonWriter w(b);
     auto maybe = [&](const char* key, bool has, double v) {
@@ -66,7 +67,11 @@ std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLi
     maybe("max_compress", opt.has_compress, opt.max_compress);
     maybe("max_lambda", opt.has_max_lambda, opt.max_lambda);
     maybe("min_lambda", opt.has_min_lambda, opt.min_lambda);
-    w.member("worst", opt.worst).member("file", opt.file).key("rom");
+    // The clip a chunk's frames belong to, and the file's clips the run left out (issue 57):
+    // the merge's reports name them as one run's do.
+    w.member("worst", opt.worst).member("file", opt.file).member("clip", opt.clip).key("not_judged").begin_array();
+    for (const std::string& n : not_judged) w.value(n);
+    w.end_array().key("rom");
     if (rom) {
         const RomPlan& p = rom->plan;
         w.begin_object().member("angle_deg", p.angle_deg).member("frames_per_sweep", p.frames_per_sweep).key("sweeps").begin_array();
@@ -97,6 +102,7 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
     CheckLimits limits;
     CheckRom rom;
     bool has_rom = false;
+    std::vector<std::string> not_judged;
     std::vector<CheckMeshExtremes> all;
     for (const ChunkRecord& r : chunks) {
         const std::string* state = nullptr;
@@ -123,6 +129,9 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
             if (limits.has_min_lambda) limits.min_lambda = number<double>(r, nl);
             limits.worst = number<int>(r, get("worst").of(s));
             limits.file = json_text::string_value(s, get("file"));
+            limits.clip = json_text::string_value(s, get("clip"));
+            if (&r == &chunks.front())
+                for (const json_text::Span& n : json_text::elements(s, get("not_judged"))) not_judged.push_back(json_text::string_value(s, n));
             const json_text::Span rom_value = get("rom");
             if (&r == &chunks.front()) has_rom = rom_value.of(s) != "null";
             if (has_rom != (rom_value.of(s) != "null")) bad_state(r, has_rom ? "no ROM frames, as chunk 0 has" : "ROM frames, which chunk 0 has not");
@@ -178,7 +187,9 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
         }
     }
     // Judged once on the merged extremes, as one run judges its own.
-    return check_outcome(judge_check(limits, all), merged_run_info(chunks), all, has_rom ? &rom : nullptr);
+    const CheckVerdict verdict = judge_check(limits, all);
+    return check_clips_outcome({CheckClipReport{&verdict, &all, has_rom ? &rom : nullptr}}, 0, verdict.failed(), not_judged,
+                               merged_run_info(chunks));
 }
 
 }  // namespace rigscope

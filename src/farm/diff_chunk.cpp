@@ -22,7 +22,10 @@ std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffLimi
     if (lim.has_displacement) w.value(lim.max_displacement); else w.null();
     w.key("max_t_change");
     if (lim.has_t_change) w.value(lim.max_t_change); else w.null();
-    w.member("worst", lim.worst).member(k::old_input, lim.old_file).member(k::new_input, lim.new_file);
+    w.member("worst", lim.worst).member(k::old_input, lim.old_file).member(k::new_input, lim.new_file).member("clip", lim.clip);
+    w.key("not_judged").begin_array();
+    for (const std::string& n : lim.not_judged) w.value(n);
+    w.end_array();
     w.member("seams_checked", lim.seams_checked).key(k::frames).begin_array();
     for (const DiffFrame& f : frames) {
         w.begin_array().frame(f.frame);
@@ -90,6 +93,9 @@ void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, 
             lim.worst = number<int>(r, top_get("worst").of(s));
             lim.old_file = json_text::string_value(s, top_get("old"));
             lim.new_file = json_text::string_value(s, top_get("new"));
+            lim.clip = json_text::string_value(s, top_get("clip"));
+            lim.not_judged.clear();
+            for (const json_text::Span& n : json_text::elements(s, top_get("not_judged"))) lim.not_judged.push_back(json_text::string_value(s, n));
             if (const json_text::Member* sc = json_text::find(top, "seams_checked")) lim.seams_checked = sc->value.of(s) == "true";
             for (const json_text::Span& f : json_text::elements(s, top_get("frames"))) {
                 const auto e = json_text::elements(s, f);

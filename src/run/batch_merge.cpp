@@ -64,6 +64,11 @@ BatchRow row_of(const nlohmann::json& f) {
         w.lint_errors = f.at("lint").at("errors").get<std::size_t>();
         w.lint_warnings = f.at("lint").at("warnings").get<std::size_t>();
     }
+    w.clip = f.value("clip", std::string());
+    if (f.contains("clips"))
+        for (const auto& c : f.at("clips")) w.clips.push_back(row_of(c));
+    if (f.contains("not_judged"))
+        for (const auto& n : f.at("not_judged")) w.not_judged.push_back(n.get<std::string>());
     w.message = f.value("message", std::string());
     w.seconds = f.value("seconds", 0.0);
     w.peak_mib = f.value("peak_mib", 0.0);

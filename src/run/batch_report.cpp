@@ -166,17 +166,21 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
 
 std::string batch_summary_csv_header() {
     // `new`: a diff pair's NEW file (empty for the other verbs), as the JSON's "new" member.
+    // `clip` (check), after the counts so that the columns before it keep their places: the clip
+    // the T columns are of; a file of several clips judged is followed by a row per clip (issue 57).
     std::string out = "file,path,new,status,exit_code,frames,meshes,vertices,min_t,min_t_mesh,min_t_vertex,min_t_frame,max_t,max_t_mesh,"
                       "max_t_vertex,max_t_frame";
     for (const char* l : kLimits) out += std::string(",past_") + l;
-    out += ",lint_errors,lint_warnings,message,seconds,peak_mib\n";
+    out += ",lint_errors,lint_warnings,clip,message,seconds,peak_mib\n";
     return out;
 }
 
 std::string batch_summary_csv_row(const BatchFileResult& f) {
     std::string out;
-    {
-        const BatchRow& w = f.row;
+    std::vector<const BatchRow*> rows{&f.row};
+    for (const BatchRow& c : f.row.clips) rows.push_back(&c);
+    for (const BatchRow* row : rows) {
+        const BatchRow& w = *row;
         append_csv_field(out, w.relpath);
         out += ',';
         append_csv_field(out, w.path);
@@ -206,6 +210,8 @@ std::string batch_summary_csv_row(const BatchFileResult& f) {
             if (w.has_lint) append_number(out, static_cast<unsigned long>(n));
             out += ',';
         }
+        append_csv_field(out, w.clip);
+        out += ',';
         append_csv_field(out, w.message);
         out += ',' + junit_seconds(w.seconds) + ',';
         append_number(out, static_cast<double>(static_cast<long>(w.peak_mib * 10 + 0.5)) / 10);
@@ -222,37 +228,46 @@ std::string batch_summary_csv(const BatchResult& r) {
 
 namespace {
 
-void json_row(JsonWriter& j, const BatchFileResult& f) {
-    {
-        const BatchRow& w = f.row;
-        const bool ran = batch_row_ran(w);
-        j.begin_object().member("file", w.relpath).member("path", w.path);
-        if (!w.partner.empty()) j.member("new", w.partner);
-        j.member("status", w.status).member("exit_code", w.exit_code);
-        if (ran) j.member("frames", w.frames).member("meshes", w.meshes).member("vertices", w.vertices);
-        if (w.has_t) {
-            for (int side = 0; side < 2; ++side) {
-                j.key(side ? "max_t" : "min_t").begin_object().member("value", static_cast<float>(side ? w.max_t : w.min_t));
-                j.member("mesh", side ? w.max_mesh : w.min_mesh).member("vertex", side ? w.max_vertex : w.min_vertex);
-                const std::string& frame = side ? w.max_frame : w.min_frame;
-                j.key("frame");
-                if (frame == "bind") j.value(frame);
-                else j.raw(frame);
-                j.end_object();
-            }
-        }
-        if (!w.past.empty()) {
-            j.key("past").begin_object();
-            for (const auto& [limit, n] : w.past) j.member(limit, n);
+// A file's row, and (check, several clips judged) a row per clip in its "clips".
+void json_row(JsonWriter& j, const BatchRow& w, const std::string& page) {
+    const bool ran = batch_row_ran(w);
+    j.begin_object().member("file", w.relpath).member("path", w.path);
+    if (!w.partner.empty()) j.member("new", w.partner);
+    if (!w.clip.empty()) j.member("clip", w.clip);
+    j.member("status", w.status).member("exit_code", w.exit_code);
+    if (ran) j.member("frames", w.frames).member("meshes", w.meshes).member("vertices", w.vertices);
+    if (w.has_t) {
+        for (int side = 0; side < 2; ++side) {
+            j.key(side ? "max_t" : "min_t").begin_object().member("value", static_cast<float>(side ? w.max_t : w.min_t));
+            j.member("mesh", side ? w.max_mesh : w.min_mesh).member("vertex", side ? w.max_vertex : w.min_vertex);
+            const std::string& frame = side ? w.max_frame : w.min_frame;
+            j.key("frame");
+            if (frame == "bind") j.value(frame);
+            else j.raw(frame);
             j.end_object();
         }
-        if (w.has_lint) j.key("lint").begin_object().member("errors", w.lint_errors).member("warnings", w.lint_warnings).end_object();
-        if (!w.message.empty()) j.member("message", w.message);
-        // The page this file wrote (report -o, check --html): what `merge index.html` of the
-        // tasks' summaries links, since no --task writes an index of its own part.
-        if (ran && !f.page.empty()) j.member("page", f.page);
-        j.member("seconds", w.seconds).member("peak_mib", w.peak_mib).end_object();
     }
+    if (!w.past.empty()) {
+        j.key("past").begin_object();
+        for (const auto& [limit, n] : w.past) j.member(limit, n);
+        j.end_object();
+    }
+    if (w.has_lint) j.key("lint").begin_object().member("errors", w.lint_errors).member("warnings", w.lint_warnings).end_object();
+    if (!w.message.empty()) j.member("message", w.message);
+    // The page this file wrote (report -o, check --html): what `merge index.html` of the
+    // tasks' summaries links, since no --task writes an index of its own part.
+    if (ran && !page.empty()) j.member("page", page);
+    if (!w.clips.empty()) {
+        j.key("clips").begin_array();
+        for (const BatchRow& c : w.clips) json_row(j, c, "");
+        j.end_array();
+    }
+    if (!w.not_judged.empty()) {
+        j.key("not_judged").begin_array();
+        for (const std::string& n : w.not_judged) j.value(n);
+        j.end_array();
+    }
+    j.member("seconds", w.seconds).member("peak_mib", w.peak_mib).end_object();
 }
 
 // What the batch was and how it ended: the JSON summary's head, the JSONL summary's last line.
@@ -269,7 +284,7 @@ void json_head(JsonWriter& j, const BatchResult& r) {
 std::string batch_summary_jsonl_row(const BatchFileResult& f) {
     std::string out;
     JsonWriter j(out);
-    json_row(j, f);
+    json_row(j, f.row, f.page);
     out += '\n';
     return out;
 }
@@ -294,7 +309,7 @@ std::string batch_summary_json(const BatchResult& r) {
     j.begin_object();
     json_head(j, r);
     j.key("files").begin_array();
-    for (const BatchFileResult& f : r.files) json_row(j, f);
+    for (const BatchFileResult& f : r.files) json_row(j, f.row, f.page);
     j.end_array();
     // --task: what merge checks the parts against each other by (farm/batch_identity.h).
     if (r.has_identity) {
@@ -331,7 +346,8 @@ std::string batch_junit(const BatchResult& r) {
         s.name = f.row.relpath;
         s.document = f.junit;
         s.package = f.package.empty() ? "rigscope." + r.verb : f.package;
-        s.classname = s.package + "." + junit_stem(f.row.path);
+        // Unique in the batch, as each judged file's class names are (io/junit_report.h).
+        s.classname = s.package + "." + junit_path_key(f.row.relpath);
         s.input = f.row.path;
         s.error_type = s.package + (f.row.status == "not checked" ? ".not_checked" : f.row.status == "interrupted" ? ".interrupted" : ".error");
         s.error_message = f.row.message;

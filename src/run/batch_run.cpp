@@ -158,6 +158,24 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
     extremes_row(row, r.meshes, r.frames);
     const nlohmann::json verdict = nlohmann::json::parse(r.outcome.json);
     for (const auto& l : verdict.at("limits")) row.past.emplace_back(l.at("limit").get<std::string>(), l.at("file_vertices").get<std::size_t>());
+    // Each clip judged is a row of its own when there are several (issue 57): the file's row is
+    // the worst clip's numbers with the file's status.
+    row.clip = r.clips[r.worst_clip].clip;
+    row.not_judged = r.not_judged;
+    if (r.clips.size() > 1)
+        for (std::size_t k = 0; k < r.clips.size(); ++k) {
+            const CheckClipResult& c = r.clips[k];
+            BatchRow one;
+            one.path = row.path;
+            one.relpath = row.relpath;
+            one.clip = c.clip;
+            one.exit_code = c.verdict.failed() ? kExitCheckFailed : kExitOk;
+            one.status = one.exit_code == kExitOk ? "pass" : "fail";
+            extremes_row(one, c.meshes, c.frames);
+            for (const auto& l : verdict.at("clips").at(k).at("limits"))
+                one.past.emplace_back(l.at("limit").get<std::string>(), l.at("file_vertices").get<std::size_t>());
+            row.clips.push_back(std::move(one));
+        }
     if (r.has_lint) {
         row.has_lint = true;
         row.lint_errors = r.lint.count(Severity::Error);
@@ -436,6 +454,7 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         f.package = "rigscope.check";
         CheckJobOptions job = check;
         job.tension.input.file = in.path;
+        job.relpath = in.relpath;  // the JUnit class names carry it: unique in the batch
         job.tension.input.threads = threads_per_file(opt, check.tension.input.threads);
         expand_reference(job.tension, check.tension, in);
         if (!opt.html.empty()) job.html.out = expand_placeholders(opt.html, in);
@@ -558,6 +577,7 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
         job.format.clear();
         job.input.file = in.path;
         job.new_file = in.partner;
+        job.relpath = in.relpath;  // the JUnit class names carry it: unique in the batch
         return job;
     };
     ChunkOptions identity = chunk_identity(diff.diff);
@@ -571,6 +591,8 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
                 throw bad_input(in.path, "no partner under " + diff.against + " (" + in.partner + " does not exist)");
             DiffOptions job = pair_job(in);
             job.input.threads = threads_per_file(opt, diff.diff.input.threads);
+            // Named so that run_diff refuses several clips for it (one clip's frames); written below.
+            if (!opt.output.empty()) job.out = expand_placeholders(opt.output, in);
             const DiffResult result = run_diff(job);
             if (!opt.output.empty()) {
                 const std::string out = expand_placeholders(opt.output, in);

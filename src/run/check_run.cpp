@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <spdlog/spdlog.h>
 
 #include "rigscope/core/error.h"
@@ -85,6 +86,7 @@ CheckLimits CheckJobOptions::limits() const {
     l.has_min_lambda = min_lambda.has_value();
     l.worst = worst;
     l.file = tension.input.file;
+    l.relpath = relpath;
     return l;
 }
 
@@ -113,38 +115,51 @@ void require_meshes(const Input& in, const std::string& file, const char* verb) 
 }
 
 std::vector<std::pair<std::string, std::string>> CheckJobResult::chunk_state() const {
-    return check_chunk_state(limits, info, meshes, has_rom ? &rom : nullptr);
+    // A chunk judges one clip (plan_clips refuses --chunk over several): its verdict's limits
+    // name it.
+    return check_chunk_state(verdict.given, info, meshes, has_rom ? &rom : nullptr, not_judged);
 }
 
 CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progress) {
     opt.validate();
     const CheckRunInfo info = start_run_info();
     const auto started = std::chrono::steady_clock::now();
-    Input in = load_input(opt.tension.input);
+    Input in = load_input(clip_load_options(opt.tension.input));
     return run_check(opt, in, progress, info, started);
 }
 
-CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
-                         std::chrono::steady_clock::time_point started) {
-    opt.validate();
-    refuse_outputs_over_inputs(in, {opt.json, opt.junit, opt.html.out});
-    CheckJobResult r;
-    r.limits = opt.limits();
-    r.info = info;
-    require_animation(in, opt.tension.input);
-    // Per frame the job keeps one byte (which frames failed, for --rom); per file vertex, its
-    // extremes twice (the tracker's, then the report's with frames and file ids).
-    double vertices = 0;
-    for (int m : in.meshes) vertices += double(in.scene.meshes[m].vertex_count());
-    check_run_budget(in, opt.tension, in.frames.size() + static_cast<std::uint64_t>(96 * vertices), "check");
-    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
-    // Its path and viewer checked before any frame is evaluated.
-    std::unique_ptr<ReportPage> page = opt.html.out.empty() ? nullptr : std::make_unique<ReportPage>(opt.html, in);
+namespace {
+
+// The loaded clip and frames of an input, put back when a check has selected its clips in turn
+// (a Python session's input is used again).
+struct ClipRestore {
+    Input& in;
+    Clip clip;
+    bool has_clip;
+    std::vector<Frame> frames;
+    int chunk_index, chunk_count;
+    explicit ClipRestore(Input& i)
+        : in(i), clip(i.clip), has_clip(i.has_clip), frames(i.frames), chunk_index(i.chunk_index), chunk_count(i.chunk_count) {}
+    ~ClipRestore() {
+        in.clip = std::move(clip);
+        in.has_clip = has_clip;
+        in.frames = std::move(frames);
+        in.chunk_index = chunk_index;
+        in.chunk_count = chunk_count;
+    }
+};
+
+// One clip of `in` (selected) evaluated once and judged.
+CheckClipResult judge_clip(const CheckLimits& file_limits, const std::string& name, const Input& in, std::vector<MeshTension>& meshes,
+                           const FrameProgress& progress) {
+    CheckClipResult c;
+    c.clip = name;
+    CheckLimits l = file_limits;
+    l.clip = name;
     // Per welded vertex, the lowest and highest T seen and where: enough to rank violations
     // without keeping any frame.
     VertexTensionExtremes extremes;
     extremes.reset(meshes, false);
-    const CheckLimits& l = r.limits;
     // Which frames failed, for --rom's sweeps: a T past a limit of its side, by the verdict's
     // own rule (core/check_verdict.h).
     std::vector<char> frame_failed(in.frames.size(), 0);
@@ -162,27 +177,84 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         },
         progress);
     for (std::size_t m = 0; m < meshes.size(); ++m)
-        r.meshes.push_back(check_mesh_extremes(in.scene.meshes[meshes[m].mesh].name, extremes, m, meshes[m].topo.welded_of, in.frames));
-    r.frames = in.frames.size();
-    r.paths = in.paths;
-    r.chunk_index = in.chunk_index;
-    r.chunk_count = in.chunk_count;
-    r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        c.meshes.push_back(check_mesh_extremes(in.scene.meshes[meshes[m].mesh].name, extremes, m, meshes[m].topo.welded_of, in.frames));
+    c.frames = in.frames.size();
     if (in.has_rom) {
-        r.has_rom = true;
-        r.rom = CheckRom{in.rom, in.frames, std::move(frame_failed)};
+        c.has_rom = true;
+        c.rom = CheckRom{in.rom, in.frames, std::move(frame_failed)};
     }
+    // Judged once; the text, JUnit, JSON and the page all read this verdict.
+    c.verdict = judge_check(l, c.meshes);
+    return c;
+}
+
+}  // namespace
+
+CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
+                         std::chrono::steady_clock::time_point started) {
+    opt.validate();
+    refuse_outputs_over_inputs(in, {opt.json, opt.junit, opt.html.out});
+    CheckJobResult r;
+    r.limits = opt.limits();
+    r.info = info;
+    require_animation(in, opt.tension.input);
+    const ClipPlan plan = plan_clips(in, opt.tension.input, true);
+    r.not_judged = plan.not_judged;
+    // Per frame the job keeps one byte (which frames failed, for --rom); per file vertex and clip,
+    // its extremes twice (the tracker's, then the report's with frames and file ids).
+    double vertices = 0;
+    for (int m : in.meshes) vertices += double(in.scene.meshes[m].vertex_count());
+    check_run_budget(in, opt.tension, in.frames.size() + static_cast<std::uint64_t>(96 * vertices * double(plan.indices.size())), "check");
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    // Its path and viewer checked before any frame is evaluated.
+    std::unique_ptr<ReportPage> page = opt.html.out.empty() ? nullptr : std::make_unique<ReportPage>(opt.html, in);
     if (opt.lint) {
-        // The same loaded input: one read of the file for both verdicts.
+        // The same loaded input (its clip as loaded): one read of the file for both verdicts.
         r.lint = run_lint(opt.lint_options, in);
         r.has_lint = true;
     }
-    // Judged once; the text, JUnit, JSON and the page all read this verdict.
-    r.verdict = judge_check(r.limits, r.meshes);
-    r.outcome = check_outcome(r.verdict, r.info, r.meshes, r.has_rom ? &r.rom : nullptr, r.has_lint ? &r.lint : nullptr);
-    if (page) {
-        r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.verdict, progress);
-        r.has_html = true;
+    {
+        // One clip is usually the one loaded (load_input picked it by the same --clip): nothing to
+        // select or put back. A Python session's clip= may name another than the session's.
+        const int first = plan.indices.front();
+        const bool several = plan.indices.size() > 1 ||
+                             (first >= 0 && (!in.has_clip || in.clip.name != in.scene.clips[static_cast<std::size_t>(first)].name));
+        std::optional<ClipRestore> restore;
+        if (several) restore.emplace(in);
+        for (std::size_t k = 0; k < plan.indices.size(); ++k) {
+            if (several) use_clip(in, opt.tension.input, plan.indices[k]);
+            r.clips.push_back(judge_clip(r.limits, plan.names[k], in, meshes, progress));
+            r.frames += r.clips.back().frames;
+        }
+        for (std::size_t k = 0; k < r.clips.size(); ++k)
+            if (r.clips[k].verdict.failed()) {
+                r.worst_clip = k;
+                break;
+            }
+        const CheckClipResult& worst = r.clips[r.worst_clip];
+        r.meshes = worst.meshes;
+        r.has_rom = worst.has_rom;
+        r.rom = worst.rom;
+        r.verdict = worst.verdict;
+        r.paths = in.paths;
+        r.chunk_index = in.chunk_index;
+        r.chunk_count = in.chunk_count;
+        r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        // The file's verdict is the worst clip's (with --lint, the lint's too): decided here, the
+        // writers only say it.
+        bool failed = r.has_lint && r.lint.failed();
+        std::vector<CheckClipReport> reports;
+        for (const CheckClipResult& c : r.clips) {
+            failed = failed || c.verdict.failed();
+            reports.push_back(CheckClipReport{&c.verdict, &c.meshes, c.has_rom ? &c.rom : nullptr});
+        }
+        r.outcome = check_clips_outcome(reports, r.worst_clip, failed, r.not_judged, r.info, r.has_lint ? &r.lint : nullptr);
+        if (page) {
+            // One page, of the worst clip (its verdict and limits), which names its clip.
+            if (several) use_clip(in, opt.tension.input, plan.indices[r.worst_clip]);
+            r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.verdict, progress);
+            r.has_html = true;
+        }
     }
     return r;
 }

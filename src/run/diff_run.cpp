@@ -14,6 +14,7 @@
 #include "rigscope/farm/diff_chunk.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
+#include "rigscope/run/clip_select.h"
 #include "rigscope/run/tension_run.h"
 
 namespace rigscope {
@@ -89,20 +90,20 @@ void DiffOptions::validate() const {
 
 DiffLimits DiffOptions::limits() const {
     return DiffLimits{max_displacement.value_or(0), max_t_change.value_or(0), max_displacement.has_value(), max_t_change.has_value(), worst, input.file, new_file,
-                      match == "index" && input.weld != "off"};
+                      match == "index" && input.weld != "off", "", relpath, {}};
 }
 
-DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
-    opt.validate();
+namespace {
+
+// One clip of OLD (selected on `a`) against NEW's clip `new_clip` (--clip's value for NEW).
+DiffResult diff_clip_run(const DiffOptions& opt, Input& a, const std::string& new_clip, const FrameProgress& progress) {
     DiffResult r;
     r.run = start_run_info();
     const auto started = std::chrono::steady_clock::now();
-    Input a = load_input(opt.input);
-    // Without a clip both files stand in their bind pose, where a change of weights cannot show.
-    require_animation(a, opt.input);
     // NEW's frames are OLD's mapped (new_frames), and its meshes are found by name: neither
     // OLD's --frames, --chunk nor --mesh applies to it as given.
     InputOptions nopt = opt.input;
+    nopt.clip = new_clip;
     nopt.file = opt.new_file;
     nopt.frames.clear();
     nopt.chunk.clear();
@@ -266,9 +267,75 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     r.fps = a.fps;
     r.frames = a.frames;
     r.limits = opt.limits();
+    r.limits.clip = a.has_clip ? a.clip.name : "bind";
+    r.limits.relpath = opt.relpath;
     r.new_scene = std::move(b.scene);
     r.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    r.verdict = diff_outcome(r.limits, r.run, r.extremes, r.frame_maxima);
+    return r;
+}
+
+// NEW's clips for OLD's clips `names` (several): each the one of its name, as --clip INDEX. NEW
+// lacking one is refused before any frame.
+std::vector<std::string> new_clips_named(const DiffOptions& opt, const std::vector<std::string>& names) {
+    const Scene scene = load_scene(opt.new_file, load_options(opt.input));
+    std::vector<std::string> out;
+    for (const std::string& name : names) {
+        const auto it = std::find_if(scene.clips.begin(), scene.clips.end(), [&](const Clip& c) { return c.name == name; });
+        if (it == scene.clips.end()) {
+            std::string listed;
+            for (const Clip& c : scene.clips) listed += (listed.empty() ? "" : ", ") + c.name;
+            throw Error(kExitMismatch, opt.new_file + ": no clip '" + name + "' to compare with " + opt.input.file + "'s (clips: " +
+                                           (listed.empty() ? "none" : listed) + "); --clip NAME compares one clip");
+        }
+        out.push_back(std::to_string(it - scene.clips.begin()));
+    }
+    return out;
+}
+
+}  // namespace
+
+DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
+    opt.validate();
+    const CheckRunInfo run = start_run_info();
+    const auto started = std::chrono::steady_clock::now();
+    Input a = load_input(clip_load_options(opt.input));
+    // Without a clip both files stand in their bind pose, where a change of weights cannot show.
+    require_animation(a, opt.input);
+    // Every clip of OLD by default (issue 57), each against NEW's of the same name; one clip
+    // (OLD's only, or --clip's) against NEW's by the same --clip, as before.
+    const ClipPlan plan = plan_clips(a, opt.input, true);
+    const bool several = plan.indices.size() > 1;
+    if (several && !opt.out.empty())
+        throw Error(kExitUsage, "diff -o holds one clip's frames: " + opt.input.file + " has " + std::to_string(plan.indices.size()) +
+                                    " clips (" + [&] {
+                                        std::string n;
+                                        for (const std::string& c : plan.names) n += (n.empty() ? "" : ", ") + c;
+                                        return n;
+                                    }() + "); choose one with --clip NAME");
+    const std::vector<std::string> new_clips = several ? new_clips_named(opt, plan.names) : std::vector<std::string>{clip_load_options(opt.input).clip};
+    std::vector<DiffResult> clips;
+    for (std::size_t k = 0; k < plan.indices.size(); ++k) {
+        if (several) use_clip(a, opt.input, plan.indices[k]);  // one clip: the one loaded
+        const std::string& new_clip = new_clips[k];
+        clips.push_back(diff_clip_run(opt, a, new_clip, progress));
+        clips.back().limits.clip = plan.names[k];
+        clips.back().limits.not_judged = plan.not_judged;
+    }
+    // The file's verdict is the worst clip's: decided here, over every clip's own.
+    std::size_t worst = 0;
+    for (std::size_t k = 0; k < clips.size(); ++k) {
+        clips[k].verdict = diff_outcome(clips[k].limits, clips[k].run, clips[k].extremes, clips[k].frame_maxima);
+        if (clips[k].verdict.failed && !clips[worst].verdict.failed) worst = k;
+    }
+    std::vector<DiffClipReport> reports;
+    for (const DiffResult& c : clips) reports.push_back(DiffClipReport{&c.limits, &c.extremes, &c.frame_maxima});
+    CheckRunInfo all = run;
+    all.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    CheckOutcome verdict = several ? diff_clips_outcome(reports, all) : clips.front().verdict;
+    // The result holds the worst clip's per-vertex values (one clip: its own), and the file's verdict.
+    DiffResult r = std::move(clips[worst]);
+    r.verdict = std::move(verdict);
+    if (several) r.run = all;
     return r;
 }
 

@@ -2,6 +2,8 @@
 // budget, the worst-vertex table and the plotted series.
 #include "rigscope/run/report_run.h"
 
+#include "rigscope/run/clip_select.h"
+
 #include <algorithm>
 #include <cmath>
 #include <spdlog/spdlog.h>
@@ -263,6 +265,8 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
     return r;
 }
 
+ReportResult report_loaded(const ReportJobOptions& opt, Input& in, const FrameProgress& progress);
+
 void ReportJobOptions::validate() const {
     report.validate();
     check_tension_options(tension);
@@ -270,7 +274,26 @@ void ReportJobOptions::validate() const {
 
 ReportResult run_report(const ReportJobOptions& opt, const FrameProgress& progress) {
     opt.validate();
+    if (opt.tension.input.clip == kAllClips) {
+        // --clip all: a page per clip ({clip} in -o), each the page --clip NAME writes.
+        Input in = load_input(clip_load_options(opt.tension.input));
+        const ClipPlan plan = plan_clips(in, opt.tension.input, false);
+        const std::vector<std::string> outs = clip_outputs(opt.report.out, plan, "report");
+        ReportResult first;
+        for (std::size_t k = 0; k < plan.indices.size(); ++k) {
+            use_clip(in, opt.tension.input, plan.indices[k]);
+            ReportJobOptions one = opt;
+            one.report.out = outs[k];
+            ReportResult r = report_loaded(one, in, progress);
+            if (k == 0) first = std::move(r);
+        }
+        return first;
+    }
     Input in = load_input(opt.tension.input);
+    return report_loaded(opt, in, progress);
+}
+
+ReportResult report_loaded(const ReportJobOptions& opt, Input& in, const FrameProgress& progress) {
     refuse_outputs_over_inputs(in, {opt.report.out});
     require_animation(in, opt.tension.input);
     require_meshes(in, opt.tension.input.file, "report");

@@ -14,6 +14,8 @@
 #include "rigscope/io/rivet_verdict.h"
 #include "rigscope/run/rivet_run.h"
 
+#include "rigscope/run/clip_select.h"
+
 namespace rigscope {
 
 void RivetJobOptions::validate() const {
@@ -68,6 +70,27 @@ RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgres
     RivetJobLoaded l{load_input(opt.input), {}};
     l.result = run_rivet(opt, l.input, progress);
     return l;
+}
+
+bool run_rivet_clips(const RivetJobOptions& opt, const FrameProgress& progress,
+                     const std::function<void(const RivetJobOptions&, const Input&, const RivetJobResult&)>& each) {
+    opt.validate();
+    Input in = load_input(clip_load_options(opt.input));
+    const ClipPlan plan = plan_clips(in, opt.input, false);
+    const std::vector<std::string> outs = clip_outputs(opt.out, plan, "rivet");
+    const std::vector<std::string> junits = opt.junit.empty() ? std::vector<std::string>(outs.size()) : clip_outputs(opt.junit, plan, "rivet --junit");
+    bool failed = false;
+    for (std::size_t k = 0; k < plan.indices.size(); ++k) {
+        use_clip(in, opt.input, plan.indices[k]);
+        RivetJobOptions one = opt;
+        one.input.clip = plan.names[k];
+        one.out = outs[k];
+        one.junit = junits[k];
+        const RivetJobResult r = run_rivet(one, in, progress);
+        failed = failed || (r.judged && r.verdict.failed);
+        each(one, in, r);
+    }
+    return failed;
 }
 
 Scene rivet_output_scene(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r) {

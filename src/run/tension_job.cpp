@@ -14,6 +14,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
 #include "rigscope/run/check_run.h"
+#include "rigscope/run/clip_select.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_gltf.h"
 #include "rigscope/run/usd_output_run.h"
@@ -138,8 +139,25 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
 
 TensionJobResult load_and_run_tension(const TensionJobOptions& opt, const FrameProgress& progress, const FrameProgress& range_progress) {
     opt.validate();
-    Input in = load_input(opt.tension.input);
-    return run_tension(opt, in, progress, range_progress);
+    if (opt.tension.input.clip != kAllClips) {
+        Input in = load_input(opt.tension.input);
+        return run_tension(opt, in, progress, range_progress);
+    }
+    // --clip all: an output per clip, each what --clip NAME writes (clip_outputs says why).
+    Input in = load_input(clip_load_options(opt.tension.input));
+    const ClipPlan plan = plan_clips(in, opt.tension.input, false);
+    const std::vector<std::string> outs = clip_outputs(opt.out, plan, "tension");
+    TensionJobResult all;
+    for (std::size_t k = 0; k < plan.indices.size(); ++k) {
+        use_clip(in, opt.tension.input, plan.indices[k]);
+        TensionJobOptions one = opt;
+        one.out = outs[k];
+        TensionJobResult r = run_tension(one, in, progress, range_progress);
+        all.run = r.run;
+        all.frames += r.frames;
+        for (auto& s : r.chunk_state) all.chunk_state.push_back(std::move(s));
+    }
+    return all;
 }
 
 }  // namespace rigscope

@@ -38,11 +38,29 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 }  // namespace
 
-TEST_CASE("check report: class names rigscope.check.<stem>.<mesh>, dots and spaces as _", "[check_report]") {
-    CHECK(junit_class_name("data/bend_cylinder.glb", "Cylinder", 0) == "rigscope.check.bend_cylinder.Cylinder");
-    CHECK(junit_class_name("/a/b.c/my rig.v2.fbx", "arm.L 01", 3) == "rigscope.check.my_rig_v2.arm_L_01");
-    CHECK(junit_class_name("x.glb", "", 2) == "rigscope.check.x.mesh_2");
-    CHECK(junit_class_name("", "m", 0) == "rigscope.check.input.m");
+TEST_CASE("check report: class names rigscope.check.<path>.<clip>.<mesh>, each part an injective code", "[check_report]") {
+    // Hand-written by the rule (io/junit_report.h): letters, digits, '_', '-' and non-ASCII UTF-8
+    // stay, every other byte is ~HH, an empty part is "~"; folders are package levels.
+    CheckLimits l;
+    l.file = "data/bend_cylinder.glb";
+    l.clip = "Walk";
+    CHECK(junit_class_name(l, "Cylinder", 0) == "rigscope.check.bend_cylinder~2Eglb.Walk.Cylinder");
+    l.file = "/a/b.c/my rig.v2.fbx";
+    l.clip = "Take 001";
+    CHECK(junit_class_name(l, "arm.L 01", 3) == "rigscope.check.my~20rig~2Ev2~2Efbx.Take~20001.arm~2EL~2001");
+    l.relpath = "chars/b.c/rig.glb";
+    l.clip = "";
+    CHECK(junit_class_name(l, "", 2) == "rigscope.check.chars.b~2Ec.rig~2Eglb.~.~m2");
+    CHECK(junit_key_part("épée<1>") == "épée~3C1~3E");
+    // Names a dot-to-underscore rule, or Jenkins' safe() (which makes '/' '_'), would join stay apart.
+    CHECK(junit_path_key("c.d/rig.glb") != junit_path_key("c_d.rig.glb"));
+    CHECK(junit_key_part("a.b") != junit_key_part("a_b"));
+    CHECK(junit_key_part("a/b") != junit_key_part("a_b"));
+    CHECK(junit_key_part("~7E") != junit_key_part("~"));
+    // No part holds a dot (the split) or a character Jenkins' safe() changes; a path's dots are
+    // its folder levels only.
+    CHECK(junit_key_part("a/b\\c:d?e#f%g<h>i.j k").find_first_of("/\\:?#%<>. ") == std::string::npos);
+    CHECK(junit_path_key("x y/z.w") == "x~20y.z~2Ew");
 }
 
 TEST_CASE("check report: the file ids of each welded vertex, ascending", "[check_report]") {
@@ -74,8 +92,8 @@ TEST_CASE("check report: JUnit attributes the schemas require, a test case per m
     const std::string& x = o.junit;
     CHECK(contains(x, "<testsuite name=\"rig\" package=\"rigscope.check\" id=\"0\" tests=\"2\" failures=\"2\" errors=\"0\" "
                       "skipped=\"0\" time=\"1.250\" timestamp=\"2026-01-02T03:04:05\" hostname=\"farm01\">"));
-    CHECK(contains(x, "<testcase classname=\"rigscope.check.rig.a\" name=\"stretch T &lt; 0.6\" time=\"0\">"));
-    CHECK(contains(x, "<testcase classname=\"rigscope.check.rig.b\" name=\"stretch T &lt; 0.6\" time=\"0\">"));
+    CHECK(contains(x, "<testcase classname=\"rigscope.check.rig~2Eglb.~.a\" name=\"stretch T &lt; 0.6\" time=\"0\">"));
+    CHECK(contains(x, "<testcase classname=\"rigscope.check.rig~2Eglb.~.b\" name=\"stretch T &lt; 0.6\" time=\"0\">"));
     CHECK(contains(x, "<failure type=\"rigscope.check.stretch\" message=\"1 welded vertex (3 file vertices) past the limit\">"));
     CHECK(contains(x, "<property name=\"max_stretch\" value=\"0.6\"/>"));
     CHECK(contains(x, "<system-out>stretch limit T &lt; 0.6"));
@@ -145,10 +163,10 @@ TEST_CASE("diff report: JUnit through check's writer, with the attributes the sc
     CHECK(contains(x, "<testsuite name=\"rig_v2\" package=\"rigscope.diff\" id=\"0\" tests=\"2\" failures=\"1\" errors=\"0\" "
                       "skipped=\"0\" time=\"1.250\" timestamp=\"2026-01-02T03:04:05\" hostname=\"farm01\">"));
     CHECK(contains(x, "<property name=\"old\" value=\"old/rig.glb\"/>\n      <property name=\"new\" value=\"new/rig.v2.glb\"/>"));
-    CHECK(contains(x, "<testcase classname=\"rigscope.diff.rig_v2\" name=\"displacement &gt; 0.1\" time=\"0\">\n"
+    CHECK(contains(x, "<testcase classname=\"rigscope.diff.rig~2Ev2~2Eglb.~\" name=\"displacement &gt; 0.1\" time=\"0\">\n"
                       "      <failure type=\"rigscope.diff.displacement\" message=\"1 vertices past the limit\">"
                       "mesh 'body' vertex 0 (under 'arm.L') frame 7: moved 0.5 m (0.25 of the diagonal)\n</failure>"));
-    CHECK(contains(x, "<testcase classname=\"rigscope.diff.rig_v2\" name=\"|change in T| &gt; 1\" time=\"0\"/>"));
+    CHECK(contains(x, "<testcase classname=\"rigscope.diff.rig~2Ev2~2Eglb.~\" name=\"|change in T| &gt; 1\" time=\"0\"/>"));
     CHECK(contains(x, "<system-out>diff old/rig.glb -&gt; new/rig.v2.glb\n"));
     CHECK(contains(o.report, "limit displacement > 0.1: 1 vertices past the limit\n  mesh 'body' vertex 0 (under 'arm.L') frame 7: moved"));
 }

@@ -4,6 +4,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 from pathlib import Path
 
@@ -38,10 +39,36 @@ def test_check_equals_cli_json_and_text(tmp_path, load_args, limits, cli_args):
     assert r.report == text
     assert bool(r) == r.passed == r.summary["passed"]
     # The failures are the summary's worst vertices, each with its limit.
-    want = [dict(w, limit=l["limit"]) for l in r.summary["limits"] for w in l["worst"]]
+    want = [dict(w, limit=l["limit"], clip=c["clip"]) for c in r.summary["clips"] for l in c["limits"] for w in l["worst"]]
     assert r.failures == want
     if load_args.get("rom"):
         assert r.failures and all(f["joint"] in ("Bone", "Bone.001") and f["axis"] in "XYZ" for f in r.failures)
+
+
+def test_check_judges_every_clip_as_the_cli(tmp_path):
+    """Issue 57: a second clip (BigBend, twice the bend, made by tests/cli/add_clip.py) is judged
+    by default and fails the file, as `rigscope check` does; clip= chooses one, and says which
+    clips were left out."""
+    two = tmp_path / "two.glb"
+    subprocess.run([sys.executable, str(ROOT / "tests" / "cli" / "add_clip.py"), BEND, str(two), "BigBend", "2"], check=True)
+    limits = {"max_stretch": 0.7, "max_compress": 2.5}
+    session = rigscope.load(str(two))
+    r = session.check(**limits)
+    code, text = run("check", two, "--max-stretch", "0.7", "--max-compress", "2.5", "--json", tmp_path / "v.json")
+    assert code == 1 and not r.passed
+    assert r.report == text and r.summary == json.load(open(tmp_path / "v.json"))
+    first = r.summary["clips"][0]["clip"]
+    assert [c["clip"] for c in r.summary["clips"]] == [first, "BigBend"]
+    assert r.failures and {f["clip"] for f in r.failures} == {"BigBend"}
+    all_clips = rigscope.load(str(two), clip="all")
+    assert all_clips.check(**limits).summary == r.summary
+    # A call that evaluates one clip does not take the first silently.
+    with pytest.raises(rigscope.BadValueError, match="clip=NAME"):
+        all_clips.tension(frames="1")
+    one = session.check(clip=first, **limits)
+    assert one.passed and one.summary["not_judged"] == ["BigBend"]
+    assert one.report.splitlines()[-1] == f"PASS (1 of 2 clips judged: {first}; not judged: BigBend)"
+    assert not session.check(clip="BigBend", **limits).passed
 
 
 def test_check_and_report_refuse_a_rig_without_animation(tmp_path):

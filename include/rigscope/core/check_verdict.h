@@ -23,6 +23,10 @@ struct CheckLimits {
     bool has_max_lambda = false, has_min_lambda = false;
     int worst = 10;
     std::string file;  // the input as named; its stem is part of the JUnit class names
+    // The clip judged (issue 57: each clip of a file is judged on its own) and the file's path
+    // relative to a batch's root ("" for a single run: the file's name); both are part of the
+    // JUnit class names (io/junit_report.h junit_case_class).
+    std::string clip, relpath;
 };
 
 // Per welded vertex of one mesh: the file vertices it stands for, lowest and highest T and the

@@ -15,7 +15,8 @@ namespace rigscope {
 // "run" state: (kind, JSON) pairs for the chunk record.
 std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& limits, const CheckRunInfo& run,
                                                                    const std::vector<CheckMeshExtremes>& meshes,
-                                                                   const CheckRom* rom = nullptr);
+                                                                   const CheckRom* rom = nullptr,
+                                                                   const std::vector<std::string>& not_judged = {});
 
 // The outcome of a check over all frames of `chunks` (records of check --chunk runs), from
 // their states. Throws Error (exit 3) naming a chunk whose state is unreadable.

@@ -48,6 +48,24 @@ void set_file_ids(CheckMeshExtremes& mesh, const std::vector<std::uint32_t>& wel
 CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes,
                            const CheckRom* rom = nullptr, const LintResult* lint = nullptr);
 
+// One clip's verdict as the reports list it (issue 57: each clip of a file judged on its own):
+// the clip's name is verdict->given.clip.
+struct CheckClipReport {
+    const CheckVerdict* verdict = nullptr;
+    const std::vector<CheckMeshExtremes>* meshes = nullptr;
+    const CheckRom* rom = nullptr;  // a --rom run's
+};
+
+// The file's reports over its judged clips, whose verdicts the run layer gave (run/check_run.h);
+// `failed` is the file's verdict (any clip failed, or lint). One clip and none left out: exactly
+// check_outcome's. Several: the text has each clip's lines under "clip 'NAME':" and its own
+// PASS/FAIL, then a line counting the clips, then the file's PASS/FAIL; the JUnit report a case
+// per clip, mesh and limit (class names by junit_case_class); the JSON the worst clip's members
+// at the top and every clip's in "clips". `not_judged` (the file's clips a --clip left out) is
+// said on the verdict line, in the JSON ("not_judged") and as a skipped JUnit case per clip.
+CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std::size_t worst_clip, bool failed,
+                                 const std::vector<std::string>& not_judged, const CheckRunInfo& run, const LintResult* lint = nullptr);
+
 // One listed offender (the worst `worst` of each limit), as check --json lists it and Python's
 // CheckResult.failures holds it.
 struct CheckListedFailure {
@@ -65,8 +83,8 @@ struct CheckListedFailure {
 std::vector<CheckListedFailure> check_listed_failures(const CheckVerdict& verdict, const std::vector<CheckMeshExtremes>& meshes,
                                                       const CheckRom* rom = nullptr);
 
-// `rigscope.check.<file stem>.<mesh>`: dots and white space in the stem and the mesh name become
-// '_' so that CI servers, which split class names on dots, group by input file and mesh.
-std::string junit_class_name(const std::string& file, const std::string& mesh, std::size_t mesh_index);
+// `rigscope.check.<path>.<clip>.<mesh>` of a check's limits (io/junit_report.h junit_case_class):
+// unique per file, clip and mesh in any batch, so that CI servers trace a failure to its file.
+std::string junit_class_name(const CheckLimits& limits, const std::string& mesh, std::size_t mesh_index);
 
 }  // namespace rigscope

@@ -61,6 +61,10 @@ struct DiffLimits {
     // --match index with the weld on: OLD's welded vertices were checked for seams NEW tears.
     // Without it there is no seam case (a pass would claim what was not checked).
     bool seams_checked = false;
+    // The clip compared and OLD's path relative to a batch's root ("" for one pair: NEW's file
+    // name stands): the JUnit class name rigscope.diff.<path>.<clip> (io/junit_report.h).
+    std::string clip, relpath;
+    std::vector<std::string> not_judged;  // OLD's clips --clip left out: said beside the verdict
 };
 
 // The "summary" member of diff's JSON (an object, no trailing newline).
@@ -71,5 +75,19 @@ std::string diff_summary_json(const DiffLimits& limits, const std::vector<DiffMe
 // limit given, classname rigscope.diff.<NEW stem>.
 CheckOutcome diff_outcome(const DiffLimits& limits, const CheckRunInfo& run, const std::vector<DiffMesh>& meshes,
                           const std::vector<DiffFrame>& frames);
+
+// One clip's part of a diff over several clips (run/diff_run.h): its limits (clip named), the
+// per-mesh extremes and per-frame maxima.
+struct DiffClipReport {
+    const DiffLimits* limits = nullptr;
+    const std::vector<DiffMesh>* meshes = nullptr;
+    const std::vector<DiffFrame>* frames = nullptr;
+};
+
+// The verdict over several clips, each judged on its own: the text gives each clip's summary and
+// verdict under "clip 'NAME':", a count and the file's verdict (the worst clip's); the JUnit
+// report a suite with every clip's cases (class rigscope.diff.<path>.<clip>). One clip: exactly
+// diff_outcome's.
+CheckOutcome diff_clips_outcome(const std::vector<DiffClipReport>& clips, const CheckRunInfo& run);
 
 }  // namespace rigscope

@@ -25,6 +25,7 @@ CheckRunInfo start_run_info();
 struct JUnitCase {
     std::string classname, name;
     bool failed = false;
+    bool skipped = false;             // not judged (a clip --clip left out): <skipped message=...>
     std::string type, message, text;  // the failure's type, message and text lines
 };
 
@@ -66,6 +67,22 @@ std::string junit_class_part(std::string s);
 
 // A file's stem as a class name part ("input" when it has none).
 std::string junit_stem(const std::string& file);
+
+// Class names CI servers can trace (issue 57). Jenkins splits a class name at its last dot into
+// package and class and keys each by its "safe" form (/ \ : ? # % < > made '_'), then a case by
+// its name within the class; GitLab keys a case on its suite name, class name and name. So each
+// part is written by an injective code that leaves no dot and none of those characters: letters,
+// digits, '_', '-' and non-ASCII UTF-8 stay; every other byte is ~HH (two upper-case hex digits),
+// an empty part is "~". Distinct names give distinct parts, and no part changes under Jenkins'
+// safe(): distinct (file, clip, mesh) give distinct keys on both servers.
+std::string junit_key_part(const std::string& name);
+// A relative path as class name parts: each folder and the file name a part, joined by dots
+// (folders read as packages); an absolute or empty path by its file name alone.
+std::string junit_path_key(const std::string& relpath);
+// `rigscope.<verb>.<path parts>.<clip>.<mesh>`: path is relpath, or for a single run ("") the
+// file's name; a mesh without a name is "~m<index>".
+std::string junit_case_class(const std::string& verb, const std::string& file, const std::string& relpath, const std::string& clip,
+                             const std::string& mesh, std::size_t mesh_index);
 
 // Seconds as the reports write them (3 decimals, never negative).
 std::string junit_seconds(double s);

@@ -118,6 +118,12 @@ struct BatchRow {
     std::size_t lint_errors = 0, lint_warnings = 0;
     double seconds = 0;          // wall time of the file's job
     double peak_mib = 0;         // the process's peak resident memory over the job (see batch_run.cpp)
+    // check (issue 57): the clip the T columns and past counts are of (the worst clip judged), a
+    // row per clip when several were judged (each its own status), and the file's clips --clip
+    // left out.
+    std::string clip;
+    std::vector<BatchRow> clips;
+    std::vector<std::string> not_judged;
 };
 
 // True when the row's file ran to the end (pass, fail or ok): its numbers and outputs exist.

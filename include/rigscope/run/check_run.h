@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rigscope/io/check_report.h"
+#include "rigscope/run/clip_select.h"
 #include "rigscope/run/lint_run.h"
 #include "rigscope/run/progress.h"
 #include "rigscope/run/report_run.h"
@@ -30,6 +31,9 @@ struct CheckJobOptions {
     // The reports the caller writes from the result, judged with the rest ("" for none):
     // --junit's and --json's paths. run_check writes neither.
     std::string junit, json;
+    // The file's path relative to a batch's root, in the JUnit class names ("" for a single run:
+    // the file's name). tension.input.clip: "" or "all" judges every clip, NAME or INDEX one.
+    std::string relpath;
 
     // Throws Error (exit 2) for options that cannot make a check, before any file is read.
     void validate() const;
@@ -39,19 +43,33 @@ struct CheckJobOptions {
     CheckLimits limits() const;
 };
 
+// One clip's part of a check: each clip of a file is judged on its own frames (issue 57).
+struct CheckClipResult {
+    std::string clip;                       // its name ("rom" for --rom, "cache", "bind" for none)
+    std::vector<CheckMeshExtremes> meshes;
+    std::size_t frames = 0;
+    bool has_rom = false;
+    CheckRom rom;
+    CheckVerdict verdict;                   // judge_check's on this clip's extremes
+};
+
 struct CheckJobResult {
     CheckLimits limits;
     CheckRunInfo info;                      // start, host, wall time of the evaluation
+    std::vector<CheckClipResult> clips;     // every clip judged, in the file's order
+    std::size_t worst_clip = 0;             // the first clip that fails, else 0
+    std::vector<std::string> not_judged;    // the file's clips --clip left out
+    // The worst clip's (clips[worst_clip]), as a run of one clip has them:
     std::vector<CheckMeshExtremes> meshes;  // the selected meshes, in order
     bool has_rom = false;
     CheckRom rom;                           // --rom: the sweeps and which frames failed
-    std::size_t frames = 0;                 // frames evaluated
-    std::vector<ReadFile> paths;           // every input file: no report may replace one
+    std::size_t frames = 0;                 // frames evaluated, over every clip
+    std::vector<ReadFile> paths;            // every input file: no report may replace one
     int chunk_index = 0, chunk_count = 1;
-    CheckVerdict verdict;                   // who passed which limit (judge_check): every output reads it
-    CheckOutcome outcome;                   // text and JUnit (a chunk's: partial)
+    CheckVerdict verdict;                   // the worst clip's (judge_check): who passed which limit
+    CheckOutcome outcome;                   // text, JUnit, JSON; outcome.failed is the file's verdict (a chunk's: partial)
     bool has_html = false;
-    ReportResult html;                      // --html: the page written
+    ReportResult html;                      // --html: the page written (of the worst clip)
     bool has_lint = false;
     LintResult lint;                        // --lint: its findings (in outcome too)
 
@@ -59,12 +77,15 @@ struct CheckJobResult {
     std::vector<std::pair<std::string, std::string>> chunk_state() const;
 };
 
-// Loads, evaluates every selected frame once and judges. A verdict covers what was evaluated:
-// a file without animation is refused unless frames are named (require_animation).
+// Loads, evaluates every selected frame of every clip judged once and judges each clip; the
+// file's verdict is the worst clip's. A verdict covers what was evaluated: a file without
+// animation is refused unless frames are named (require_animation).
 CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progress = {});
 
-// The same on an input already loaded with opt.tension.input (a Python session's, its frames
-// and chunk selected); `info` and `started` time the run from wherever the caller began it.
+// The same on an input already loaded with clip_load_options(opt.tension.input) (a Python
+// session's, its frames and chunk selected); `info` and `started` time the run from wherever the
+// caller began it. Every clip judged is selected on `in` in turn, and its loaded clip and frames
+// are restored after.
 CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
                          std::chrono::steady_clock::time_point started);
 

@@ -33,6 +33,8 @@ struct DiffOptions {
     std::string out;
     std::string format;
     std::string junit;
+    // OLD's path relative to a batch's root, in the JUnit class names ("" for one pair).
+    std::string relpath;
 
     // Throws Error (exit 2) naming the option whose value is out of range or that excludes another.
     void validate() const;

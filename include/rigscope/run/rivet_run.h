@@ -2,6 +2,8 @@
 // and what the glTF output adds to the input scene for each (docs/rivet.md).
 #pragma once
 
+#include <functional>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +65,13 @@ Scene rivet_output_scene(const RivetJobOptions& opt, const Input& in, const Rive
 // The output in opt.format (json, csv or gltf) of a fit or, with opt.bake, of baked transforms
 // (io/rivet_report.h, docs/rivet.md), written to `out` (not committed).
 void write_rivet_output(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r, OutputFile& out);
+
+// --clip all (issue 57): the job over every clip of the file in turn, each with the outputs -o
+// and --junit name for it ({clip} replaced: run/clip_select.h clip_outputs), `each` called with
+// the clip's options, input and result while that clip is selected (the CLI writes them).
+// Returns whether any clip's judged verdict failed: the file's verdict is the worst clip's.
+bool run_rivet_clips(const RivetJobOptions& opt, const FrameProgress& progress,
+                     const std::function<void(const RivetJobOptions&, const Input&, const RivetJobResult&)>& each);
 
 // Rivets pin to one surface, so one skinned mesh: `spec`'s (--mesh), else the file's only
 // skinned one. Throws Error naming the candidates otherwise.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 
 #include "rigscope/io/json_text.h"
 #include "rigscope/core/error.h"
@@ -114,8 +115,8 @@ void set_file_ids(CheckMeshExtremes& e, const std::vector<std::uint32_t>& welded
     for (std::size_t v = 0; v < welded_of.size(); ++v) e.file_ids[next[welded_of[v]]++] = static_cast<std::uint32_t>(v);
 }
 
-std::string junit_class_name(const std::string& file, const std::string& mesh, std::size_t mesh_index) {
-    return "rigscope.check." + junit_stem(file) + "." + junit_class_part(mesh.empty() ? "mesh_" + std::to_string(mesh_index) : mesh);
+std::string junit_class_name(const CheckLimits& limits, const std::string& mesh, std::size_t mesh_index) {
+    return junit_case_class("check", limits.file, limits.relpath, limits.clip, mesh, mesh_index);
 }
 
 namespace {
@@ -164,43 +165,30 @@ std::vector<CheckListedFailure> check_listed_failures(const CheckVerdict& verdic
     return out;
 }
 
-CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom,
-                           const LintResult* lint) {
-    const CheckLimits& opt = verdict.given;
-    const std::size_t worst = static_cast<std::size_t>(opt.worst);
-    const bool evaluated = verdict.evaluated;
+namespace {
 
-    CheckOutcome o;
+// A clip's lines before its PASS/FAIL: per limit its count and worst vertices.
+std::string limit_lines(const CheckVerdict& verdict, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
+    const std::size_t worst = static_cast<std::size_t>(verdict.given.worst);
+    std::string out;
     for (const CheckLimitVerdict& l : verdict.limits) {
         const LimitNames& n = names_of(l.kind);
-        o.report += std::string(n.header) + " " + limit_text(l) + ": " + counted(l.failures.size(), l.file_vertices) + "\n";
-        for (std::size_t i = 0; i < l.failures.size() && i < worst; ++i) o.report += "  " + describe(l.failures[i], meshes, rom, n.value) + "\n";
+        out += std::string(n.header) + " " + limit_text(l) + ": " + counted(l.failures.size(), l.file_vertices) + "\n";
+        for (std::size_t i = 0; i < l.failures.size() && i < worst; ++i) out += "  " + describe(l.failures[i], meshes, rom, n.value) + "\n";
     }
-    bool lint_failed = false;
-    if (lint) {
-        // lint_text ends with lint's own PASS/FAIL; the one verdict line below covers both.
-        std::string text = lint_text(*lint, worst);
-        for (const char* v : {"PASS\n", "FAIL\n"})
-            if (text.size() >= 5 && text.compare(text.size() - 5, 5, v) == 0) text.resize(text.size() - 5);
-        o.report += text;
-        lint_failed = lint->failed();
-    }
-    // A verdict covers what was evaluated: with no frame (or no mesh) nothing was checked, and
-    // that is never a pass.
-    if (!evaluated) o.report += "nothing checked: no frame of any mesh was evaluated\n";
-    o.failed = verdict.failed() || lint_failed;
-    o.report += o.failed ? "FAIL\n" : "PASS\n";
-    if (rom) o.report += rom_failures(*rom);
+    if (!verdict.evaluated) out += "nothing checked: no frame of any mesh was evaluated\n";
+    return out;
+}
 
-    // One test case per mesh and limit, so that CI servers show which mesh failed.
-    JUnitSuite suite;
-    suite.name = junit_stem(opt.file);
-    suite.package = "rigscope.check";
-    suite.properties.emplace_back("input", opt.file);
-    for (const CheckLimitVerdict& l : verdict.limits) suite.properties.emplace_back(names_of(l.kind).property, limit_text(l));
-    if (!evaluated) {
+// One test case per mesh and limit of a clip, so that CI servers show which clip and mesh failed.
+void clip_cases(JUnitSuite& suite, const CheckVerdict& verdict, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
+    const CheckLimits& opt = verdict.given;
+    const std::size_t worst = static_cast<std::size_t>(opt.worst);
+    if (!verdict.evaluated) {
         JUnitCase c;
-        c.classname = "rigscope.check." + junit_stem(opt.file);
+        // The clip's class: its package is the file's path, as the meshes' are.
+        const std::string mesh_class = junit_class_name(opt, "", 0);
+        c.classname = mesh_class.substr(0, mesh_class.rfind('.'));
         c.name = "frames evaluated";
         c.failed = true;
         c.type = "rigscope.check.nothing_checked";
@@ -218,7 +206,7 @@ CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run,
                     files += meshes[m].file_offsets[f.welded + 1] - meshes[m].file_offsets[f.welded];
                 }
             JUnitCase c;
-            c.classname = junit_class_name(opt.file, meshes[m].name, m);
+            c.classname = junit_class_name(opt, meshes[m].name, m);
             c.name = std::string(n.case_name) + " " + limit_text(l);
             c.failed = !mine.empty();
             if (c.failed) {
@@ -234,19 +222,14 @@ CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run,
             }
             suite.cases.push_back(std::move(c));
         }
-    if (lint)
-        for (JUnitCase& c : lint_junit_cases(*lint, worst)) suite.cases.push_back(std::move(c));
-    suite.system_out = o.report;
-    o.junit = junit_xml(suite, run);
+}
 
-    // The same verdict for a machine (check --json, Python's Session.check): every limit with
-    // its counts and its worst vertices, as the text lists them.
+// A clip's "meshes" and "limits" members: every limit with its counts and worst vertices, as the
+// text lists them.
+void clip_json(JsonWriter& j, const CheckVerdict& verdict, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom) {
     namespace jk = json_keys;
     const std::vector<CheckListedFailure> listed = check_listed_failures(verdict, meshes, rom);
-    JsonWriter j(o.json);
-    j.begin_object();
-    write_json_header(j, "check", opt.file);
-    j.member("passed", !o.failed).member("evaluated", evaluated).member("worst", opt.worst).key(jk::meshes).begin_array();
+    j.key(jk::meshes).begin_array();
     for (const auto& m : meshes) j.value(m.name);
     j.end_array().key("limits").begin_array();
     std::size_t next = 0;
@@ -264,6 +247,110 @@ CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run,
         }
         j.end_array().end_object();
     }
+    j.end_array();
+}
+
+std::string name_list(const std::vector<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+}  // namespace
+
+CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom,
+                           const LintResult* lint) {
+    return check_clips_outcome({CheckClipReport{&verdict, &meshes, rom}}, 0, verdict.failed() || (lint && lint->failed()), {}, run, lint);
+}
+
+CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std::size_t worst_clip, bool failed,
+                                 const std::vector<std::string>& not_judged, const CheckRunInfo& run, const LintResult* lint) {
+    if (clips.empty() || worst_clip >= clips.size()) throw internal_error("check: a verdict over no clip");
+    const CheckVerdict& top = *clips[worst_clip].verdict;
+    const CheckLimits& opt = top.given;
+    const std::size_t worst = static_cast<std::size_t>(opt.worst);
+    const bool several = clips.size() > 1;
+    bool evaluated = true;
+    for (const CheckClipReport& c : clips) evaluated = evaluated && c.verdict->evaluated;
+
+    CheckOutcome o;
+    o.failed = failed;
+    std::vector<std::string> failing;
+    for (const CheckClipReport& c : clips) {
+        const std::string& name = c.verdict->given.clip;
+        if (c.verdict->failed()) failing.push_back(name);
+        if (several) o.report += "clip '" + name + "':\n";
+        o.report += limit_lines(*c.verdict, *c.meshes, c.rom);
+        if (several) o.report += c.verdict->failed() ? "FAIL\n" : "PASS\n";
+    }
+    if (several)
+        o.report += "clips: " + std::to_string(clips.size()) + " judged, " + std::to_string(failing.size()) + " fail" +
+                    (failing.empty() ? "" : ": " + name_list(failing)) + "\n";
+    if (lint) {
+        // lint_text ends with lint's own PASS/FAIL; the one verdict line below covers both.
+        std::string text = lint_text(*lint, worst);
+        for (const char* v : {"PASS\n", "FAIL\n"})
+            if (text.size() >= 5 && text.compare(text.size() - 5, 5, v) == 0) text.resize(text.size() - 5);
+        o.report += text;
+    }
+    // A run that left clips out says so on its verdict line: a PASS covers the clips it names.
+    std::vector<std::string> judged;
+    for (const CheckClipReport& c : clips) judged.push_back(c.verdict->given.clip);
+    const std::string coverage = not_judged.empty() ? ""
+                                                    : std::to_string(judged.size()) + " of " + std::to_string(judged.size() + not_judged.size()) +
+                                                          " clips judged: " + name_list(judged) + "; not judged: " + name_list(not_judged);
+    o.report += std::string(o.failed ? "FAIL" : "PASS") + (coverage.empty() ? "" : " (" + coverage + ")") + "\n";
+    for (const CheckClipReport& c : clips)
+        if (c.rom) o.report += rom_failures(*c.rom);
+
+    JUnitSuite suite;
+    suite.name = junit_stem(opt.file);
+    suite.package = "rigscope.check";
+    suite.properties.emplace_back("input", opt.file);
+    for (const CheckLimitVerdict& l : top.limits) suite.properties.emplace_back(names_of(l.kind).property, limit_text(l));
+    suite.properties.emplace_back("clips", name_list(judged));
+    if (!not_judged.empty()) suite.properties.emplace_back("clips_not_judged", name_list(not_judged));
+    for (const CheckClipReport& c : clips) clip_cases(suite, *c.verdict, *c.meshes, c.rom);
+    // Each clip left out is a skipped case of its own class, so a CI page shows what the PASS
+    // does not cover.
+    for (const std::string& name : not_judged) {
+        CheckLimits other = opt;
+        other.clip = name;
+        const std::string mesh_class = junit_class_name(other, "", 0);
+        JUnitCase c;
+        c.classname = mesh_class.substr(0, mesh_class.rfind('.'));
+        c.name = "clip judged";
+        c.skipped = true;
+        c.message = "not judged: --clip chose " + name_list(judged) + " (--clip all judges every clip)";
+        suite.cases.push_back(std::move(c));
+    }
+    if (lint)
+        for (JUnitCase& c : lint_junit_cases(*lint, worst)) {
+            // lint names cases by the file's stem; in check's report they carry the path too.
+            const std::string lint_class = "rigscope.lint." + junit_stem(lint->file);
+            if (c.classname.rfind(lint_class, 0) == 0)
+                c.classname = "rigscope.lint." + junit_path_key(opt.relpath.empty() ? std::filesystem::path(opt.file).filename().string() : opt.relpath) +
+                              c.classname.substr(lint_class.size());
+            suite.cases.push_back(std::move(c));
+        }
+    suite.system_out = o.report;
+    o.junit = junit_xml(suite, run);
+
+    // The same verdict for a machine (check --json, Python's Session.check): the worst clip's
+    // limits at the top (one clip: its own), every clip's in "clips".
+    JsonWriter j(o.json);
+    j.begin_object();
+    write_json_header(j, "check", opt.file);
+    j.member("passed", !o.failed).member("evaluated", evaluated).member("worst", opt.worst);
+    clip_json(j, top, *clips[worst_clip].meshes, clips[worst_clip].rom);
+    j.member("clip", opt.clip).key("clips").begin_array();
+    for (const CheckClipReport& c : clips) {
+        j.begin_object().member("clip", c.verdict->given.clip).member("passed", !c.verdict->failed()).member("evaluated", c.verdict->evaluated);
+        clip_json(j, *c.verdict, *c.meshes, c.rom);
+        j.end_object();
+    }
+    j.end_array().key("not_judged").begin_array();
+    for (const std::string& n : not_judged) j.value(n);
     j.end_array();
     if (lint) {
         std::string l = lint_json(*lint);

@@ -1,6 +1,7 @@
 #include "rigscope/io/diff_report.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <charconv>
 #include <cstdlib>
 #include <cmath>
@@ -176,11 +177,20 @@ std::string diff_summary_json(const DiffLimits& lim, const std::vector<DiffMesh>
     return b;
 }
 
-CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+namespace {
+
+std::string name_list(const std::vector<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+// One clip's summary and limits: its text appended to `r` (without the final PASS/FAIL), its
+// cases to `suite`; whether any case failed.
+bool diff_clip(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames, JUnitSuite& suite, std::string& r,
+               bool properties) {
     CheckOutcome o;
     const std::size_t worst = static_cast<std::size_t>(lim.worst);
-    std::string& r = o.report;
-    r += "diff " + lim.old_file + " -> " + lim.new_file + "\n";
     const auto by_disp = ranked(meshes, [&](const VertexRef& v) { return meshes[v.mesh].displacement[v.vertex]; });
     const auto by_t = ranked(meshes, [&](const VertexRef& v) { return std::fabs(meshes[v.mesh].t_change[v.vertex]); });
     const std::vector<float> d = sorted_values(meshes, false), t = sorted_values(meshes, true);
@@ -229,17 +239,18 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
     }
 
     // One test case per limit given.
-    JUnitSuite suite;
-    suite.name = junit_stem(lim.new_file);
-    suite.package = "rigscope.diff";
-    suite.properties = {{"old", lim.old_file}, {"new", lim.new_file}};
+    if (properties) suite.properties = {{"old", lim.old_file}, {"new", lim.new_file}};
+    // Unique per pair and clip in any batch (issue 57): the class is the clip, its package the path.
+    const std::string classname = "rigscope.diff." +
+                                  junit_path_key(lim.relpath.empty() ? std::filesystem::path(lim.new_file).filename().string() : lim.relpath) +
+                                  "." + junit_key_part(lim.clip);
     auto limit = [&](bool t_limit) {
         const double bound = t_limit ? lim.max_t_change : lim.max_displacement;
         std::string bound_text;
         append_number(bound_text, bound);
-        suite.properties.emplace_back(t_limit ? "max_t_change" : "max_displacement", bound_text);
+        if (properties) suite.properties.emplace_back(t_limit ? "max_t_change" : "max_displacement", bound_text);
         JUnitCase c;
-        c.classname = "rigscope.diff." + suite.name;
+        c.classname = classname;
         c.name = (t_limit ? "|change in T| > " : "displacement > ") + bound_text;
         c.type = t_limit ? "rigscope.diff.t_change" : "rigscope.diff.displacement";
         std::size_t failures = 0;
@@ -265,7 +276,7 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
     if (!compared) {
         r += "nothing compared: no vertex of any mesh was evaluated\n";
         JUnitCase c;
-        c.classname = "rigscope.diff." + suite.name;
+        c.classname = classname;
         c.name = "vertices compared";
         c.failed = true;
         c.type = "rigscope.diff.nothing_compared";
@@ -281,7 +292,7 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
     if (lim.seams_checked && (lim.has_displacement || lim.has_t_change)) {
         const double bound = lim.has_displacement ? lim.max_displacement : 0.0;
         JUnitCase c;
-        c.classname = "rigscope.diff." + suite.name;
+        c.classname = classname;
         c.name = "seam torn";
         c.type = "rigscope.diff.seam_torn";
         std::size_t failures = 0;
@@ -296,7 +307,65 @@ CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const 
         o.failed = o.failed || c.failed;
         suite.cases.push_back(std::move(c));
     }
-    if (!suite.cases.empty()) r += o.failed ? "FAIL\n" : "PASS\n";
+    return o.failed;
+}
+
+// The verdict line: PASS or FAIL, and the clips a --clip left out.
+std::string verdict_line(bool failed, const std::vector<std::string>& judged, const std::vector<std::string>& not_judged) {
+    std::string line = failed ? "FAIL" : "PASS";
+    if (!not_judged.empty())
+        line += " (" + std::to_string(judged.size()) + " of " + std::to_string(judged.size() + not_judged.size()) +
+                " clips judged: " + name_list(judged) + "; not judged: " + name_list(not_judged) + ")";
+    return line + "\n";
+}
+
+}  // namespace
+
+CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
+    return diff_clips_outcome({DiffClipReport{&lim, &meshes, &frames}}, run);
+}
+
+CheckOutcome diff_clips_outcome(const std::vector<DiffClipReport>& clips, const CheckRunInfo& run) {
+    if (clips.empty()) throw internal_error("diff: a verdict over no clip");
+    const DiffLimits& lim = *clips.front().limits;
+    const bool several = clips.size() > 1;
+    CheckOutcome o;
+    std::string& r = o.report;
+    r += "diff " + lim.old_file + " -> " + lim.new_file + "\n";
+    JUnitSuite suite;
+    suite.name = junit_stem(lim.new_file);
+    suite.package = "rigscope.diff";
+    std::vector<std::string> judged, failing;
+    for (std::size_t k = 0; k < clips.size(); ++k) {
+        const DiffClipReport& c = clips[k];
+        judged.push_back(c.limits->clip);
+        if (several) r += "clip '" + c.limits->clip + "':\n";
+        const std::size_t cases = suite.cases.size();
+        const bool failed = diff_clip(*c.limits, *c.meshes, *c.frames, suite, r, k == 0);
+        if (failed) failing.push_back(c.limits->clip);
+        o.failed = o.failed || failed;
+        // A clip's own verdict, when it had cases to judge (a limit, or nothing compared).
+        if (several && suite.cases.size() > cases) r += failed ? "FAIL\n" : "PASS\n";
+    }
+    if (several)
+        r += "clips: " + std::to_string(clips.size()) + " judged, " + std::to_string(failing.size()) + " fail" +
+             (failing.empty() ? "" : ": " + name_list(failing)) + "\n";
+    if (!suite.cases.empty()) r += verdict_line(o.failed, judged, lim.not_judged);
+    if (!lim.not_judged.empty()) {
+        suite.properties.emplace_back("clips", name_list(judged));
+        suite.properties.emplace_back("clips_not_judged", name_list(lim.not_judged));
+        // Each clip left out is a skipped case of its own class, as check's.
+        for (const std::string& name : lim.not_judged) {
+            JUnitCase c;
+            c.classname = "rigscope.diff." +
+                          junit_path_key(lim.relpath.empty() ? std::filesystem::path(lim.new_file).filename().string() : lim.relpath) + "." +
+                          junit_key_part(name);
+            c.name = "clip judged";
+            c.skipped = true;
+            c.message = "not judged: --clip chose " + name_list(judged) + " (--clip all judges every clip)";
+            suite.cases.push_back(std::move(c));
+        }
+    }
     suite.system_out = r;
     o.junit = junit_xml(suite, run);
     return o;

@@ -107,14 +107,60 @@ std::string junit_stem(const std::string& file) {
     return junit_class_part(stem.empty() ? "input" : stem);
 }
 
+std::string junit_key_part(const std::string& name) {
+    if (name.empty()) return "~";
+    static const char hex[] = "0123456789ABCDEF";
+    std::string out;
+    for (std::size_t i = 0; i < name.size();) {
+        const auto c = static_cast<unsigned char>(name[i]);
+        const std::size_t n = utf8_length(name, i);
+        if (n > 1) {
+            out.append(name, i, n);
+            i += n;
+            continue;
+        }
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-') {
+            out += static_cast<char>(c);
+        } else {
+            out += '~';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+        ++i;
+    }
+    return out;
+}
+
+std::string junit_path_key(const std::string& relpath) {
+    const std::filesystem::path p(relpath);
+    if (relpath.empty() || p.is_absolute()) return junit_key_part(p.filename().string());
+    std::string out;
+    for (const auto& part : p.lexically_normal()) {
+        if (part.empty()) continue;
+        if (!out.empty()) out += '.';
+        out += junit_key_part(part.string());
+    }
+    return out.empty() ? junit_key_part("") : out;
+}
+
+std::string junit_case_class(const std::string& verb, const std::string& file, const std::string& relpath, const std::string& clip,
+                             const std::string& mesh, std::size_t mesh_index) {
+    const std::string path = junit_path_key(relpath.empty() ? std::filesystem::path(file).filename().string() : relpath);
+    return "rigscope." + verb + "." + path + "." + junit_key_part(clip) + "." +
+           (mesh.empty() ? "~m" + std::to_string(mesh_index) : junit_key_part(mesh));
+}
+
 std::string junit_xml(const JUnitSuite& suite, const CheckRunInfo& run) {
-    std::size_t failures = 0;
-    for (const JUnitCase& c : suite.cases) failures += c.failed;
+    std::size_t failures = 0, skipped = 0;
+    for (const JUnitCase& c : suite.cases) {
+        failures += c.failed;
+        skipped += c.skipped && !c.failed;
+    }
     std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite";
     attribute(x, "name", suite.name);
     attribute(x, "package", suite.package);
     x += " id=\"0\" tests=\"" + std::to_string(suite.cases.size()) + "\" failures=\"" + std::to_string(failures) +
-         "\" errors=\"0\" skipped=\"0\" time=\"" + junit_seconds(run.seconds) + "\"";
+         "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + junit_seconds(run.seconds) + "\"";
     attribute(x, "timestamp", run.timestamp);
     attribute(x, "hostname", run.hostname.empty() ? "localhost" : run.hostname);
     x += ">\n    <properties>\n";
@@ -130,6 +176,12 @@ std::string junit_xml(const JUnitSuite& suite, const CheckRunInfo& run) {
         attribute(x, "classname", c.classname);
         attribute(x, "name", c.name);
         x += " time=\"0\"";
+        if (!c.failed && c.skipped) {
+            x += ">\n      <skipped";
+            attribute(x, "message", c.message);
+            x += "/>\n    </testcase>\n";
+            continue;
+        }
         if (!c.failed) {
             x += "/>\n";
             continue;
