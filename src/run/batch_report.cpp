@@ -97,7 +97,7 @@ std::string batch_index_path(const BatchOptions& opt, const std::string& verb, c
 
 std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchOptions& opt, const std::string& verb,
                                                                     const std::vector<BatchInput>& inputs) {
-    std::vector<std::string> input_paths;
+    std::vector<ReadFile> input_paths;
     for (const BatchInput& in : inputs) {
         input_paths.push_back(in.path);
         if (!in.partner.empty()) input_paths.push_back(in.partner);

@@ -228,7 +228,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
     r.files.resize(r.inputs.size());
     const std::size_t n = r.inputs.size();
     const unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(1, n))));
-    std::vector<std::string> input_paths;
+    std::vector<ReadFile> input_paths;
     for (const BatchInput& in : r.inputs) {
         input_paths.push_back(in.path);
         if (!in.partner.empty()) input_paths.push_back(in.partner);

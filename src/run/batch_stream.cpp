@@ -41,7 +41,7 @@ bool LiveSummary::streams(const std::string& path) {
     return ext == ".csv" || ext == ".jsonl";
 }
 
-LiveSummary::LiveSummary(const std::string& path, const std::vector<std::string>& inputs) : path_(path) {
+LiveSummary::LiveSummary(const std::string& path, const std::vector<ReadFile>& inputs) : path_(path) {
     jsonl_ = lower_extension(path) == ".jsonl";
     {
         // The old summary replaced whole, at once, by the new one's header.

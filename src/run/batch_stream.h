@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "rigscope/core/read_file.h"
 #include "rigscope/run/batch.h"
 
 namespace rigscope {
@@ -19,7 +20,7 @@ namespace rigscope {
 // end (killed by SIGKILL, the machine stopped).
 class LiveSummary {
 public:
-    LiveSummary(const std::string& path, const std::vector<std::string>& inputs);
+    LiveSummary(const std::string& path, const std::vector<ReadFile>& inputs);
     ~LiveSummary();
     LiveSummary(const LiveSummary&) = delete;
     LiveSummary& operator=(const LiveSummary&) = delete;

@@ -12,8 +12,8 @@ namespace rigscope {
 
 namespace {
 
-std::vector<std::string> input_paths(const ChunkRecord& r) {
-    std::vector<std::string> paths;
+std::vector<ReadFile> input_paths(const ChunkRecord& r) {
+    std::vector<ReadFile> paths;
     for (const InputFingerprint& f : r.inputs) paths.push_back(f.path);
     return paths;
 }

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
                 extra.push_back({static_cast<int>(m), {std::move(color), std::move(tension)}});
             }
         }
-        OutputFile out(argv[first + 1], {argv[first]});
+        OutputFile out(argv[first + 1], std::vector<std::string>{argv[first]});
         write_glb(scene, extra, out);
         out.commit();
     } catch (const Error& e) {
