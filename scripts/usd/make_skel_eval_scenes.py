@@ -168,7 +168,7 @@ def scene_euler_ops(path):
 
 def scene_shear_stack(path):
     """xformOp stacks that shear: a rotation followed by a non-uniform scale (xformOpOrder scale,
-    rotateZ: the point is rotated first), animated on the rotation, above a skinned rig; and a
+    rotateZ: the point is rotated first), animated on the rotation (sampled at 1, 5 and 9), above a skinned rig; and a
     mirrored, unevenly scaled parent above a child rotated by an orient op. Translate/rotate/scale
     cannot hold the first Xform's matrix at any code but 1; the hierarchy's world matrix is a
     product of plain ones."""
@@ -178,13 +178,24 @@ def scene_shear_stack(path):
     squash.AddScaleOp().Set(Gf.Vec3f(1.0, 2.5, 0.5))
     rz = squash.AddRotateZOp()
     rz.Set(0.0, 1)
-    rz.Set(90.0, 9)
+    rz.Set(50.0, 5)
+    rz.Set(120.0, 9)
     UsdSkel.Root.Define(stage, "/Squash/Rig")
     joints = ["a", "a/b"]
     skel = skel_of(stage, "/Squash/Rig/Skel", joints, Vt.Matrix4dArray([translate(0), translate(1.5)]))
     mesh, pts, *_ = tube(stage, "/Squash/Rig/Tube", rings=4, sides=6, length=3.0)
     idx, w = linear_weights(pts, 3.0, 2)
     bind(mesh.GetPrim(), skel, idx, w, 2)
+    anim = UsdSkel.Animation.Define(stage, "/Squash/Rig/Skel/Anim")
+    anim.CreateJointsAttr(joints)
+    tr, ro, sc = anim.CreateTranslationsAttr(), anim.CreateRotationsAttr(), anim.CreateScalesAttr()
+    for t in range(1, 10):  # the joints turn too, so a rivet on the tube has frames to fit
+        u = (t - 1) / 8
+        tr.Set(Vt.Vec3fArray([Gf.Vec3f(0, 0, 0), Gf.Vec3f(1.5, 0, 0)]), t)
+        ro.Set(Vt.QuatfArray([Gf.Quatf(Gf.Rotation(Gf.Vec3d(0, 1, 1), 40 * u * u).GetQuat()),
+                              Gf.Quatf(Gf.Rotation(Gf.Vec3d(1, 0, 1), 60 * u).GetQuat())]), t)
+        sc.Set(Vt.Vec3hArray([Gf.Vec3h(1, 1, 1)] * 2), t)
+    UsdSkel.BindingAPI.Apply(skel.GetPrim()).CreateAnimationSourceRel().SetTargets([anim.GetPath()])
     mirror = UsdGeom.Xform.Define(stage, "/Mirror")
     mirror.AddScaleOp().Set(Gf.Vec3f(-1, 2, 1))
     child = UsdGeom.Xform.Define(stage, "/Mirror/Child")
