@@ -141,7 +141,8 @@ std::vector<XformOp> xform_ops(const PrimSpec& p, const TransformPlace& where) {
     const PropertySpec* order = p.property("xformOpOrder");
     if (!order || !order->has_default) return ops;
     for (const auto& name : strings_of(order->value)) {
-        if (name == "!resetXformStack!") fail(where, "resets the transform stack (!resetXformStack!), which rigscope does not read");
+        if (name == "!resetXformStack!")
+            throw bad_input(where.file, "prim " + where.prim + " resets the transform stack (!resetXformStack!), which rigscope does not read");
         const bool invert = name.compare(0, 8, "!invert!") == 0;
         const std::string op = invert ? name.substr(8) : name;
         if (op.compare(0, 8, "xformOp:") != 0) fail(where, "xformOpOrder names '" + name + "', not an xformOp");
