@@ -3,12 +3,35 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rigscope/core/local_matrices.h"
+
 namespace rigscope {
+
+namespace {
+
+// The nodes' rest matrices (Node::rest_matrix) into pose.matrix / has_matrix, which stay empty
+// when no node has one.
+void rest_matrices(const Scene& scene, Pose& pose) {
+    pose.matrix.clear();
+    pose.has_matrix.clear();
+    for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+        if (!scene.nodes[i].rest_matrix) continue;
+        if (pose.has_matrix.empty()) {
+            pose.matrix.assign(scene.nodes.size(), Eigen::Matrix4d::Identity());
+            pose.has_matrix.assign(scene.nodes.size(), 0);
+        }
+        pose.matrix[i] = *scene.nodes[i].rest_matrix;
+        pose.has_matrix[i] = 1;
+    }
+}
+
+}  // namespace
 
 Pose rest_pose(const Scene& scene) {
     Pose pose;
     pose.local.reserve(scene.nodes.size());
     for (const Node& n : scene.nodes) pose.local.push_back(n.rest);
+    rest_matrices(scene, pose);
     pose.morph_weights.reserve(scene.meshes.size());
     for (const Mesh& m : scene.meshes) {
         std::vector<float> w = m.default_weights;
@@ -66,15 +89,17 @@ std::vector<int> parents_first(const Scene& scene, std::vector<int>& parent) {
 
 }  // namespace
 
-void world_matrices(const Scene& scene, const std::vector<Transform>& local, std::vector<Eigen::Matrix4d>& world) {
+void world_matrices(const Scene& scene, const std::vector<Transform>& local, std::vector<Eigen::Matrix4d>& world,
+                    const std::vector<Eigen::Matrix4d>* matrix, const std::vector<char>* has_matrix) {
     const std::size_t n = scene.nodes.size();
     world.resize(n);
     std::vector<int> parent;
     const std::vector<int> order = parents_first(scene, parent);
     const bool plain = std::all_of(scene.nodes.begin(), scene.nodes.end(), [](const Node& x) { return x.inherit == InheritScale::Full; });
+    const bool full = matrix && has_matrix && has_matrix->size() == n && matrix->size() == n;
     if (plain) {
         for (const int i : order) {
-            const Eigen::Matrix4d m = local[i].matrix();
+            const Eigen::Matrix4d m = full && (*has_matrix)[i] ? (*matrix)[i] : local[i].matrix();
             world[i] = parent[i] < 0 ? m : Eigen::Matrix4d(world[parent[i]] * m);
         }
         return;
@@ -86,10 +111,12 @@ void world_matrices(const Scene& scene, const std::vector<Transform>& local, std
     std::vector<Eigen::Vector3d> handed(n);
     std::vector<int> scale_from(n, -1);
     for (const int i : order) {
-        const Transform& l = local[i];
+        const bool has = full && (*has_matrix)[i];
+        // A full matrix is composed as Full inheritance (USD's rule, the only reader that makes them).
+        const Transform l = has ? decompose((*matrix)[i]) : local[i];
         const int p = parent[i];
-        if (p < 0 || scene.nodes[i].inherit == InheritScale::Full) {
-            const Eigen::Matrix4d m = l.matrix();
+        if (p < 0 || has || scene.nodes[i].inherit == InheritScale::Full) {
+            const Eigen::Matrix4d m = has ? (*matrix)[i] : l.matrix();
             world[i] = p < 0 ? m : Eigen::Matrix4d(world[p] * m);
             unscaled[i] = p < 0 ? unscaled_matrix(l.translation, l.rotation) : Eigen::Matrix4d(world[p] * unscaled_matrix(l.translation, l.rotation));
             handed[i] = l.scale;
@@ -106,7 +133,7 @@ void world_matrices(const Scene& scene, const std::vector<Transform>& local, std
     }
 }
 
-void pose_world(const Scene& scene, Pose& pose) { world_matrices(scene, pose.local, pose.world); }
+void pose_world(const Scene& scene, Pose& pose) { world_matrices(scene, pose.local, pose.world, &pose.matrix, &pose.has_matrix); }
 
 namespace {
 
@@ -195,6 +222,7 @@ void sample_pose(const Scene& scene, const Clip* clip, double time, Pose& pose) 
     pose.bind = false;
     pose.time = time;
     for (std::size_t i = 0; i < scene.nodes.size(); ++i) pose.local[i] = scene.nodes[i].rest;
+    if (!pose.has_matrix.empty() || (clip && !clip->matrices.empty())) rest_matrices(scene, pose);
     for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
         auto& w = pose.morph_weights[m];
         w = scene.meshes[m].default_weights;
@@ -212,6 +240,9 @@ void sample_pose(const Scene& scene, const Clip* clip, double time, Pose& pose) 
             }
             sample_channel(ch, time, out);
             Transform& t = pose.local[ch.node];
+            // A channel replaces the node's rest, its rest matrix too (a reader's own matrices
+            // below replace the channel in turn).
+            if (!pose.has_matrix.empty() && ch.path != ChannelPath::Weights) pose.has_matrix[ch.node] = 0;
             switch (ch.path) {
                 case ChannelPath::Translation: t.translation = Eigen::Vector3d(out[0], out[1], out[2]); break;
                 case ChannelPath::Scale: t.scale = Eigen::Vector3d(out[0], out[1], out[2]); break;
@@ -229,6 +260,22 @@ void sample_pose(const Scene& scene, const Clip* clip, double time, Pose& pose) 
                     }
                     break;
                 }
+            }
+        }
+        // The reader's own local matrices win over these nodes' channels.
+        std::vector<Eigen::Matrix4d> m;
+        for (const auto& lm : clip->matrices) {
+            const std::vector<int>& nodes = lm->nodes();
+            m.resize(nodes.size());
+            lm->at(time, m.data());
+            if (pose.has_matrix.empty()) {
+                pose.matrix.assign(scene.nodes.size(), Eigen::Matrix4d::Identity());
+                pose.has_matrix.assign(scene.nodes.size(), 0);
+            }
+            for (std::size_t k = 0; k < nodes.size(); ++k) {
+                if (nodes[k] < 0 || nodes[k] >= static_cast<int>(scene.nodes.size())) continue;
+                pose.matrix[nodes[k]] = m[k];
+                pose.has_matrix[nodes[k]] = 1;
             }
         }
     }

@@ -4,6 +4,7 @@
 
 #include "corpus.h"
 #include "rigscope/io/load.h"
+#include "rigscope/core/local_matrices.h"
 #include "rigscope/core/pose.h"
 
 using namespace rigscope;
@@ -152,4 +153,63 @@ TEST_CASE("World matrices compose parents before children", "[pose]") {
     CHECK(origin.x() == Approx(0).margin(1e-12));
     CHECK(origin.y() == Approx(1));
     CHECK(origin.z() == Approx(2));
+}
+
+namespace {
+
+// Local matrices given by a function of time, as a reader's own evaluator gives them.
+class TimedMatrix final : public LocalMatrices {
+public:
+    TimedMatrix(int node, Eigen::Matrix4d (*f)(double)) : LocalMatrices({node}), f_(f) {}
+    void at(double seconds, Eigen::Matrix4d* out) const override { out[0] = f_(seconds); }
+    std::vector<double> sample_times() const override { return {0.0, 1.0}; }
+    std::string name(std::size_t) const override { return "/Sheared"; }
+
+private:
+    Eigen::Matrix4d (*f_)(double);
+};
+
+// A rotation by `degrees` about z followed by the scale (1, 3, 1): a shear no TRS holds.
+Eigen::Matrix4d sheared(double degrees) {
+    Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+    m.topLeftCorner<3, 3>() = Eigen::Vector3d(1, 3, 1).asDiagonal() *
+                              Eigen::AngleAxisd(degrees * M_PI / 180, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    m(0, 3) = 0.5;
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("A node's rest matrix and a clip's local matrices replace its TRS in world matrices", "[pose]") {
+    Scene s;
+    s.nodes.resize(2);
+    s.nodes[0].children = {1};
+    s.nodes[0].rest.translation = Eigen::Vector3d(0, 0, 2);
+    s.nodes[1].parent = 0;
+    s.nodes[1].rest = decompose(sheared(30));  // loses the shear
+    s.nodes[1].rest_matrix = std::make_shared<const Eigen::Matrix4d>(sheared(30));
+    Eigen::Matrix4d parent = Eigen::Matrix4d::Identity();
+    parent(2, 3) = 2;
+
+    // At rest: parent world x the whole matrix, which the TRS alone is far from.
+    const Pose rest = rest_pose(s);
+    CHECK((rest.world[1] - parent * sheared(30)).norm() < 1e-12);
+    CHECK((parent * s.nodes[1].rest.matrix() - parent * sheared(30)).norm() > 0.1);
+
+    // A clip's LocalMatrices win over the node's channel at every time, not only at keys.
+    Clip clip;
+    Channel ch{1, ChannelPath::Translation, Interpolation::Linear, 3, {0.0f, 1.0f}, {9, 9, 9, 9, 9, 9}};
+    clip.channels.push_back(ch);
+    clip.matrices.push_back(std::make_shared<TimedMatrix>(1, [](double t) { return sheared(90 * t); }));
+    Pose p = rest_pose(s);
+    sample_pose(s, &clip, 0.25, p);
+    CHECK((p.world[1] - parent * sheared(22.5)).norm() < 1e-12);
+
+    // Without them, a channel replaces the rest matrix (a retargeted clip keys the node's TRS).
+    clip.matrices.clear();
+    sample_pose(s, &clip, 0.5, p);
+    CHECK(p.world[1].topRightCorner<3, 1>().isApprox(Eigen::Vector3d(9, 9, 11)));
+    // And the rest pose again takes the rest matrix.
+    sample_pose(s, nullptr, 0.0, p);
+    CHECK((p.world[1] - parent * sheared(30)).norm() < 1e-12);
 }

@@ -11,6 +11,10 @@ namespace rigscope {
 // matrices, and morph weights per mesh.
 struct Pose {
     std::vector<Transform> local;
+    // Per node, a full local matrix that replaces local[i] where has_matrix[i] (Node::rest_matrix,
+    // a clip's LocalMatrices); both empty when no node of the scene or clip has one.
+    std::vector<Eigen::Matrix4d> matrix;
+    std::vector<char> has_matrix;
     std::vector<Eigen::Matrix4d> world;
     std::vector<std::vector<float>> morph_weights;  // per mesh, one per target
     // The bind pose: every joint at its bind transform, so skinned meshes are exactly as stored.
@@ -36,7 +40,10 @@ void pose_world(const Scene& scene, Pose& pose);
 // World matrices from local transforms (one per node), each node inheriting its parent's scale
 // as its Node::inherit says. A bad parent index or a cycle (readers reject both) makes the node a
 // root rather than looping.
-void world_matrices(const Scene& scene, const std::vector<Transform>& local, std::vector<Eigen::Matrix4d>& world);
+// matrix / has_matrix (both sized as local, or null): full local matrices that replace local
+// where set, as Pose holds them.
+void world_matrices(const Scene& scene, const std::vector<Transform>& local, std::vector<Eigen::Matrix4d>& world,
+                    const std::vector<Eigen::Matrix4d>* matrix = nullptr, const std::vector<char>* has_matrix = nullptr);
 
 // Samples one channel at `time` into out (channel.width floats). Rotations are slerped (LINEAR)
 // or normalised after the cubic Hermite (CUBICSPLINE).

@@ -16,7 +16,8 @@
 
 namespace rigscope {
 
-class PointCache;  // core/point_cache.h
+class PointCache;     // core/point_cache.h
+class LocalMatrices;  // core/local_matrices.h
 
 // Translation, rotation, scale: the local transform of a node, composed as T * R * S.
 struct Transform {
@@ -49,6 +50,10 @@ struct Node {
     Transform rest;             // the node's local transform without animation
     int mesh = -1;              // index into Scene::meshes instantiated here, or -1
     InheritScale inherit = InheritScale::Full;
+    // The local matrix at rest where `rest` cannot hold it (USD: an xformOp stack that shears, a
+    // SkelAnimation quaternion of another length than 1), which poses use instead of `rest`;
+    // null for every other node (`rest` is then exact).
+    std::shared_ptr<const Eigen::Matrix4d> rest_matrix;
 };
 
 // Skin influences of a mesh's file vertices in compressed-row form: vertex v's influences are
@@ -190,6 +195,10 @@ struct Clip {
     bool has_take = false;
     double take_start = 0.0, take_end = 0.0;
     double key_start = 0.0, key_end = 0.0;
+
+    // Nodes whose local matrices the reader evaluates itself (core/local_matrices.h: USD's own
+    // interpolation), which sample_pose takes over these nodes' channels. Empty for other formats.
+    std::vector<std::shared_ptr<const LocalMatrices>> matrices;
 };
 
 struct Scene {

@@ -43,7 +43,8 @@ struct MeshAttributes {
 // Meshes without vertices and clips without channels are left out: glTF cannot hold them.
 // Throws Error: exit 3 naming scene.source for extra attributes that do not fit their mesh (or
 // a scene whose indices contradict each other), exit 4 past GLB's 4 GiB or when out cannot be
-// written.
+// written, exit 5 naming the file and the node (USD: the prim) for a local transform that shears
+// (Node::rest_matrix, a clip's LocalMatrices at a sample), which glTF's TRS cannot hold.
 void write_glb(const Scene& scene, const std::vector<MeshAttributes>& extra, OutputFile& out);
 
 }  // namespace rigscope

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "io/usd/usd_point_samples.h"
+#include "io/usd/usd_transforms.h"
 #include "io/usd/usd_values.h"
 #include "rigscope/core/morph_channel.h"
 #include "rigscope/core/error.h"
@@ -92,90 +93,23 @@ struct Builder {
         return it == prims.end() ? nullptr : it->second;
     }
 
-    // ---- xformOps ----
+    // ---- transforms ----
 
-    struct Op {
-        const PropertySpec* prop;
-        std::string kind;
-        bool invert;
-    };
+    TransformPlace place(const std::string& prim) const { return {layer.path, prim}; }
 
-    std::vector<Op> xform_ops(const PrimSpec& p, const std::string& path) const {
-        std::vector<Op> ops;
-        const PropertySpec* order = p.property("xformOpOrder");
-        if (!order || !order->has_default) return ops;
-        for (const auto& name : strings_of(order->value)) {
-            if (name == "!resetXformStack!")
-                fail("prim " + path + " resets the transform stack (!resetXformStack!), which rigscope does not read");
-            const bool invert = name.compare(0, 8, "!invert!") == 0;
-            const std::string op = invert ? name.substr(8) : name;
-            if (op.compare(0, 8, "xformOp:") != 0) fail("prim " + path + ": xformOpOrder names '" + name + "', not an xformOp");
-            const PropertySpec* prop = p.property(op);
-            if (!prop) fail("prim " + path + ": xformOpOrder names '" + op + "', which the prim does not have");
-            std::string kind = op.substr(8);
-            kind = kind.substr(0, kind.find(':'));
-            ops.push_back({prop, kind, invert});
-        }
-        return ops;
+    // The node's rest transform from a matrix: translate/rotate/scale, and the matrix itself
+    // where those cannot hold it (a shear, a quaternion not of length 1).
+    void set_rest(int node, const Eigen::Matrix4d& m) {
+        Node& n = scene.nodes[std::size_t(node)];
+        n.rest = decompose(m);
+        n.rest_matrix = holds_as_trs(m, n.rest) ? nullptr : std::make_shared<const Eigen::Matrix4d>(m);
     }
 
-    static Eigen::Matrix3d axis_rotation(int axis, double degrees) {
-        return Eigen::AngleAxisd(degrees * M_PI / 180.0, Eigen::Vector3d::Unit(axis)).toRotationMatrix();
-    }
-
-    Eigen::Matrix4d op_matrix(const Op& op, double t, const std::string& path) const {
-        std::vector<double> n;
-        int w = 1;
-        if (!numbers_at(*op.prop, t, n, w)) fail("prim " + path + ": " + op.prop->name + " has no value");
-        auto need = [&](std::size_t count) {
-            if (n.size() != count) fail("prim " + path + ": " + op.prop->name + " holds " + std::to_string(n.size()) + " numbers, not " + std::to_string(count));
-        };
-        Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
-        const std::string& k = op.kind;
-        if (k == "translate") {
-            need(3);
-            m.block<3, 1>(0, 3) = Eigen::Vector3d(n[0], n[1], n[2]) * mpu;
-        } else if (k == "translateX" || k == "translateY" || k == "translateZ") {
-            need(1);
-            m(k.back() - 'X', 3) = n[0] * mpu;
-        } else if (k == "scale") {
-            need(3);
-            m.block<3, 3>(0, 0) = Eigen::Vector3d(n[0], n[1], n[2]).asDiagonal();
-        } else if (k == "scaleX" || k == "scaleY" || k == "scaleZ") {
-            need(1);
-            m(k.back() - 'X', k.back() - 'X') = n[0];
-        } else if (k == "rotateX" || k == "rotateY" || k == "rotateZ") {
-            need(1);
-            m.block<3, 3>(0, 0) = axis_rotation(k.back() - 'X', n[0]);
-        } else if (k.size() == 9 && k.compare(0, 6, "rotate") == 0) {
-            // rotateXYZ: about X first, then Y, then Z (each axis's angle is its own component).
-            need(3);
-            Eigen::Matrix3d r = Eigen::Matrix3d::Identity();
-            for (int i = 0; i < 3; ++i) {
-                const int axis = k[6 + i] - 'X';
-                if (axis < 0 || axis > 2) fail("prim " + path + ": unknown xformOp '" + op.prop->name + "'");
-                r = axis_rotation(axis, n[axis]) * r;
-            }
-            m.block<3, 3>(0, 0) = r;
-        } else if (k == "orient") {
-            need(4);
-            m.block<3, 3>(0, 0) = usd_quaternion(n.data()).normalized().toRotationMatrix();
-        } else if (k == "transform") {
-            need(16);
-            m = usd_matrix(n.data());
-            m.block<3, 1>(0, 3) *= mpu;
-        } else {
-            fail("prim " + path + ": unknown xformOp '" + op.prop->name + "'");
-        }
-        return op.invert ? Eigen::Matrix4d(m.inverse()) : m;
-    }
-
-    Eigen::Matrix4d local_matrix(const std::vector<Op>& ops, double t, const std::string& path) const {
-        // xformOpOrder lists the ops outermost first: the last op applies to a point first.
-        Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
-        for (const auto& op : ops) m = m * op_matrix(op, t, path);
-        return m;
-    }
+    // Nodes whose transforms OpenUSD evaluates in ways channels cannot say (usd_transforms.h):
+    // the clip's LocalMatrices.
+    std::vector<int> stack_nodes;
+    std::vector<std::vector<XformOp>> stacks;
+    std::vector<TransformPlace> stack_places;
 
     // ---- animation keys ----
 
@@ -225,18 +159,25 @@ struct Builder {
 
     void prim_node(const PrimSpec& p, int parent, Binding binding, bool in_skel_root, int depth) {
         const std::string& path = paths.at(&p);
-        const auto ops = xform_ops(p, path);
-        const int node = add_node(p.name, parent, decompose(local_matrix(ops, kNaN, path)));
+        auto ops = xform_ops(p, place(path));
+        const int node = add_node(p.name, parent, Transform{});
+        set_rest(node, stack_matrix(ops, kNaN, mpu, place(path)));
         node_of[&p] = node;
         std::set<double> times;
         for (const auto& op : ops)
-            for (double t : sample_times(*op.prop)) times.insert(t);
+            for (double t : sample_times(op.prop)) times.insert(t);
         if (!times.empty()) {
+            // Channels of the matrices at the samples, for what reads channels; poses take the
+            // stack itself, each op interpolated as USD does (Clip::matrices).
             std::vector<double> ts(times.begin(), times.end());
             std::vector<Transform> xs;
-            for (double t : ts) xs.push_back(decompose(local_matrix(ops, t, path)));
+            for (double t : ts) xs.push_back(decompose(stack_matrix(ops, t, mpu, place(path))));
             keep_quaternions_near(xs);
             trs_channels(node, ts, xs);
+            charge(double(ops.size()) * sizeof(XformOp));
+            stack_nodes.push_back(node);
+            stacks.push_back(std::move(ops));
+            stack_places.push_back(place(path));
         }
 
         if (p.type == "SkelRoot") in_skel_root = true;
@@ -315,9 +256,11 @@ struct Builder {
         const std::string& path = paths.at(&p);
         SkeletonInfo info;
         info.node = node;
+        // Unauthored, `joints` is its fallback, an empty list: a skeleton of no joints, which
+        // UsdSkel takes as valid (a blend-shape-only character: Pixar's own blendshapes.usda binds
+        // its mesh to such a skeleton, whose animation drives the shapes alone).
         const PropertySpec* jp = p.property("joints");
-        if (!jp || !jp->has_default) fail("Skeleton " + path + " has no joints");
-        info.joints = strings_of(jp->value);
+        if (jp && jp->has_default) info.joints = strings_of(jp->value);
         const std::size_t n = info.joints.size();
         charge(n * (sizeof(Eigen::Matrix4d) * 3 + 64));
         info.bind = matrices(p.property("bindTransforms"), "Skeleton " + path + "'s bindTransforms", n);
@@ -329,16 +272,18 @@ struct Builder {
             if (index.count(jn)) fail("Skeleton " + path + " lists joint '" + jn + "' twice");
             index[jn] = int(j);
         }
-        // Topology: a joint's parent is the joint whose path is its path's parent, else the skeleton.
+        // Topology as UsdSkelTopology builds it: a joint's parent is its nearest ancestor path
+        // that the list holds (`a/b/c` under `a` when `a/b` is not listed), else the skeleton.
         std::vector<int> parent(n, -1);
         for (std::size_t j = 0; j < n; ++j) {
             const std::string& jn = info.joints[j];
-            const auto slash = jn.find_last_of('/');
-            if (slash == std::string::npos) continue;
-            auto it = index.find(jn.substr(0, slash));
-            if (it != index.end()) {
+            for (auto slash = jn.find_last_of('/'); slash != std::string::npos && slash > 0;
+                 slash = jn.find_last_of('/', slash - 1)) {
+                auto it = index.find(jn.substr(0, slash));
+                if (it == index.end()) continue;
                 if (it->second >= int(j)) fail("Skeleton " + path + ": joint '" + jn + "' comes before its parent");
                 parent[j] = it->second;
+                break;
             }
         }
         // Local rest transforms: restTransforms; without them only an animation of every joint poses
@@ -348,13 +293,14 @@ struct Builder {
         for (std::size_t j = 0; j < n; ++j) {
             const std::string& jn = info.joints[j];
             const std::string leaf = jn.substr(jn.find_last_of('/') + 1);
-            info.nodes.push_back(add_node(leaf, parent[j] < 0 ? node : info.nodes[parent[j]], decompose(local[j])));
+            info.nodes.push_back(add_node(leaf, parent[j] < 0 ? node : info.nodes[parent[j]], Transform{}));
+            set_rest(info.nodes.back(), local[j]);
         }
         std::string anim = binding.animation;
         if (const PropertySpec* rel = p.property("skel:animationSource"); rel && !rel->targets.empty()) anim = resolve(p, rel->targets.front());
         const bool animated = !anim.empty() && animation(anim, path, info, index, !rest.empty());
         if (!anim.empty()) info.animation = prim_at(anim);
-        if (!animated && rest.empty())
+        if (!animated && rest.empty() && n > 0)
             fail("Skeleton " + path + " has no restTransforms and no animation that poses all its joints: UsdSkel cannot pose it");
         skeletons[path] = std::move(info);
     }
@@ -409,11 +355,22 @@ struct Builder {
                 out[j].scale = Eigen::Vector3d(v[2][3 * j], v[2][3 * j + 1], v[2][3 * j + 2]);
             }
         };
+        // The default's matrices as UsdSkelMakeTransform makes them (the quaternions as stored).
+        std::vector<double> v[3];
+        for (int k = 0; k < 3; ++k) {
+            int w = 1;
+            numbers_at(*props[k], kNaN, v[k], w);
+        }
         std::vector<Transform> base;
         values_at(kNaN, base);
         for (std::size_t j = 0; j < joints.size(); ++j)
-            if (skel_index[j] >= 0) scene.nodes[info.nodes[skel_index[j]]].rest = base[j];
+            if (skel_index[j] >= 0) set_rest(info.nodes[skel_index[j]], skel_joint_matrix(&v[0][3 * j], &v[1][4 * j], &v[2][3 * j], mpu));
         if (times.empty()) return true;
+        // Poses take the joints' matrices as UsdSkel computes them at the frame's time
+        // (usd_transforms.h); the channels below hold them at the samples for what reads channels.
+        std::vector<int> anim_nodes;
+        for (std::size_t j = 0; j < joints.size(); ++j) anim_nodes.push_back(skel_index[j] >= 0 ? info.nodes[skel_index[j]] : -1);
+        clip.matrices.push_back(skel_animation_matrices(std::move(anim_nodes), joints, *props[0], *props[1], *props[2], {layer.path, anim_path}, mpu, tcps));
         std::vector<double> ts(times.begin(), times.end());
         std::vector<std::vector<Transform>> per_joint(joints.size());
         charge(ts.size() * joints.size() * sizeof(Transform));
@@ -829,6 +786,7 @@ struct Builder {
         for (const auto& p : missing_api_prims)
             scene.warnings.push_back("prim " + p + " has UsdSkel binding properties without SkelBindingAPI applied: rigscope reads them, "
                                      "USD 23.08 and later ignore them");
+        if (!stack_nodes.empty()) clip.matrices.push_back(xform_matrices(stack_nodes, stacks, stack_places, mpu, tcps));
         if (have_keys) {
             clip.name = "animation";
             double start = 0, end = 0;

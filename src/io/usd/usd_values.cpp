@@ -1,5 +1,6 @@
 #include "io/usd/usd_values.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rigscope::usd {
@@ -68,6 +69,70 @@ bool flat(const PropertySpec& prop, const Value& v, std::vector<double>& numbers
     return true;
 }
 
+bool interpolated_type(const std::string& type) {
+    for (const char* t : {"half", "float", "double", "quat", "matrix", "point", "vector", "normal", "color", "texCoord", "timecode"})
+        if (type.compare(0, std::char_traits<char>::length(t), t) == 0) return true;
+    return false;
+}
+
+float to_half(float x) { return static_cast<float>(Eigen::half(x)); }
+
+// GfLerp(u, a, b) = (1 - u) a + u b in the arithmetic Gf runs it in for the stored type. A Gf
+// vector scales each component in place (`c *= s`): a float component takes the double product
+// rounded to float, a half one multiplies by s rounded to float and rounds to half (ilmbase's
+// half *= float); the two products are added in the component type. A scalar is promoted to
+// double and the result rounded once to the type.
+double usd_lerp(Stored as, bool vector, double a, double b, double u) {
+    if (as == Stored::Double) return (1 - u) * a + u * b;
+    if (!vector) {
+        const float r = float((1 - u) * a + u * b);
+        return as == Stored::Half ? double(to_half(r)) : double(r);
+    }
+    if (as == Stored::Single) {
+        const float x = float(a * (1 - u)), y = float(b * u);
+        return double(x + y);
+    }
+    const float x = to_half(float(a) * float(1 - u)), y = to_half(float(b) * float(u));
+    return double(to_half(x + y));
+}
+
+// GfSlerp(u, q0, q1) for a quatd, quatf or quath (real first, as stored): the short way (q1
+// negated when the dot product is negative), angle and sine held in the quaternion's scalar type,
+// a plain lerp when the two are within 1e-5 of parallel, and the result not normalised: USD
+// makes a matrix of it as it is (UsdSkel), or normalises it first (an orient xformOp's GfRotation).
+void usd_slerp(Stored as, const double* q0, const double* q1, double u, double* out) {
+    double cos_theta;
+    if (as == Stored::Double) {
+        cos_theta = q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3] + q0[0] * q1[0];
+    } else {
+        const float dot = float(q0[1]) * float(q1[1]) + float(q0[2]) * float(q1[2]) + float(q0[3]) * float(q1[3]);
+        const float real = float(q0[0]) * float(q1[0]);
+        cos_theta = as == Stored::Half ? double(to_half(dot) + real) : double(dot + real);
+    }
+    const bool flip = cos_theta < 0;
+    if (flip) cos_theta = -cos_theta;
+    double s0 = 1 - u, s1 = u;
+    if (1 - cos_theta > 0.00001) {
+        auto in_type = [as](double x) { return as == Stored::Double ? x : as == Stored::Single ? double(float(x)) : double(to_half(float(x))); };
+        const double theta = in_type(std::acos(cos_theta));
+        const double sin_theta = in_type(std::sin(theta));
+        s0 = std::sin((1 - u) * theta) / sin_theta;
+        s1 = std::sin(u * theta) / sin_theta;
+    }
+    if (flip) s1 = -s1;
+    for (int i = 0; i < 4; ++i) {
+        if (as == Stored::Double) {
+            out[i] = s0 * q0[i] + s1 * q1[i];
+        } else if (as == Stored::Single) {
+            const float x = float(q0[i] * s0), y = float(q1[i] * s1);
+            out[i] = double(x + y);
+        } else {
+            const float x = to_half(float(q0[i]) * float(s0)), y = to_half(float(q1[i]) * float(s1));
+            out[i] = double(to_half(x + y));
+        }
+    }
+}
+
 // The value a property holds without a time: its default, else its first sample; null for none.
 const Value* untimed_value(const PropertySpec& prop) {
     if (prop.has_default && !prop.value.is_none()) return &prop.value;
@@ -85,8 +150,8 @@ bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers
     const auto& s = prop.samples;
     if (t <= s.front().first) return flat(prop, s.front().second, numbers, width);
     if (t >= s.back().first) return flat(prop, s.back().second, numbers, width);
-    std::size_t k = 1;
-    while (s[k].first < t) ++k;
+    // The first sample at or after t (a frame of a long shot is evaluated against every sample).
+    const std::size_t k = std::size_t(std::lower_bound(s.begin(), s.end(), t, [](const auto& x, double v) { return x.first < v; }) - s.begin());
     if (s[k].first == t) return flat(prop, s[k].second, numbers, width);
     std::vector<double> a, b;
     int wa = 1, wb = 1;
@@ -98,17 +163,23 @@ bool numbers_at(const PropertySpec& prop, double t, std::vector<double>& numbers
         width = wa;
         return true;
     }
+    // Types USD does not interpolate (ints, bools) hold the earlier sample.
+    if (!interpolated_type(prop.type)) {
+        numbers = std::move(a);
+        width = wa;
+        return true;
+    }
     const double u = (t - s[k - 1].first) / (s[k].first - s[k - 1].first);
     numbers.resize(a.size());
     width = wa;
+    const Stored as = stored_as(prop.type);
     if (is_quaternion_type(prop.type) && wa == 4) {
-        for (std::size_t e = 0; e + 4 <= a.size(); e += 4) {
-            Eigen::Quaterniond qa = usd_quaternion(&a[e]), qb = usd_quaternion(&b[e]);
-            Eigen::Quaterniond q = qa.slerp(u, qb);
-            numbers[e] = q.w(), numbers[e + 1] = q.x(), numbers[e + 2] = q.y(), numbers[e + 3] = q.z();
-        }
+        for (std::size_t e = 0; e + 4 <= a.size(); e += 4) usd_slerp(as, &a[e], &b[e], u, &numbers[e]);
     } else {
-        for (std::size_t i = 0; i < a.size(); ++i) numbers[i] = a[i] + (b[i] - a[i]) * u;
+        // A tuple element (float3, half3, double3, matrix4d) is a Gf vector, scaled in place in
+        // its own type; a scalar (float, half, their arrays) is interpolated as a double.
+        const bool vector = wa > 1;
+        for (std::size_t i = 0; i < a.size(); ++i) numbers[i] = usd_lerp(as, vector, a[i], b[i], u);
     }
     return true;
 }

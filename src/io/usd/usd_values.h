@@ -1,6 +1,8 @@
 // Reading typed values out of a layer's specs: an attribute at a time code with USD's rules
 // (time samples win over the default, held before the first and after the last sample, linear
-// between samples, quaternions slerped), numbers checked against the shape the schema wants.
+// between samples in the stored type's arithmetic as Gf runs it, half and float included,
+// quaternions by GfSlerp and not normalised, ints and bools held), numbers checked against the
+// shape the schema wants.
 #pragma once
 
 #include <Eigen/Core>

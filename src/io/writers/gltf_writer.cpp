@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 
@@ -11,6 +12,7 @@
 #include "rigscope/core/axes.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/inherit.h"
+#include "rigscope/core/local_matrices.h"
 
 namespace rigscope {
 
@@ -202,7 +204,55 @@ json write_skin(GlbBuilder& glb, const Scene& scene, int s) {
 
 namespace {
 
+// How far a local matrix is from the translation, rotation and scale glTF holds, as a share of
+// its size: 0 but for rounding unless it shears (or, from USD, rotates by a quaternion not of
+// length 1).
+double shear_of(const Eigen::Matrix4d& m) {
+    const Eigen::Matrix3d a = m.topLeftCorner<3, 3>(), b = decompose(m).matrix().topLeftCorner<3, 3>();
+    return (a - b).norm() / std::max(1.0, a.norm());
+}
+
+// A node path for messages: the names from the root down (a USD node's are its prim's).
+std::string node_path(const Scene& scene, int n) {
+    std::string path;
+    for (int i = n, guard = 0; i >= 0 && i < static_cast<int>(scene.nodes.size()) && guard < 1000; i = scene.nodes[i].parent, ++guard)
+        path = "/" + scene.nodes[i].name + path;
+    return path;
+}
+
+// glTF holds a node's local transform as translation, rotation and scale, and interpolates those:
+// a node whose local matrix shears (Node::rest_matrix; a clip's LocalMatrices at one of the
+// file's samples) is refused, as FBX's inherit types that shear are (core/inherit.h), before a
+// byte is written. Between samples the channels hold the matrices at the samples, interpolated
+// as glTF does.
+void refuse_shear(const Scene& scene) {
+    constexpr double kTolerance = 1e-5;  // the project's tolerance on positions, of the size
+    const std::string file = scene.source.empty() ? std::string("the scene") : scene.source;
+    auto refuse = [&](const std::string& what, const std::string& when, double by) {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.2g", by);
+        throw Error(kExitMismatch, file + ": glTF cannot hold " + what + ": its transform shears " + when + " (by " + share +
+                                       " of its size), which a glTF node's translation, rotation and scale cannot (write JSON or "
+                                       "CSV instead, or tension's glTF, which bakes the positions)");
+    };
+    for (std::size_t n = 0; n < scene.nodes.size(); ++n)
+        if (scene.nodes[n].rest_matrix)
+            if (const double by = shear_of(*scene.nodes[n].rest_matrix); by > kTolerance)
+                refuse("node " + node_path(scene, static_cast<int>(n)), "at rest", by);
+    for (const Clip& clip : scene.clips)
+        for (const auto& lm : clip.matrices) {
+            std::vector<Eigen::Matrix4d> m(lm->nodes().size());
+            for (const double t : lm->sample_times()) {
+                lm->at(t, m.data());
+                for (std::size_t k = 0; k < m.size(); ++k)
+                    if (const double by = shear_of(m[k]); lm->nodes()[k] >= 0 && by > kTolerance)
+                        refuse(lm->name(k), "in clip '" + clip.name + "' at " + std::to_string(t) + " s", by);
+            }
+        }
+}
+
 void write_glb_checked(const Scene& scene, const std::vector<MeshAttributes>& extra, OutputFile& out) {
+    refuse_shear(scene);
     const auto extra_of = check_extra(scene, extra);
     GlbBuilder glb;
     const std::size_t scene_nodes = scene.nodes.size();
