@@ -205,6 +205,9 @@ struct Scene {
     // What the reader composed the scene from, for `info` (USD: sublayers, references, payloads,
     // variant selections and instances, usd_compose.h); empty for a single-file format.
     std::vector<std::string> composed;
+    // Per-mesh data the reader found and lists for `info` but does not evaluate (Alembic: uv, N,
+    // arbGeomParams, visibility); empty for the other formats.
+    std::vector<std::string> attributes;
 
     int find_node(const std::string& name) const;
 };
