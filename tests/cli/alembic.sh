@@ -27,6 +27,14 @@ for spec in "anim.abc 30" "subd.abc 40" "acyclic.abc 20" "houdini.abc 24" "stati
     expect 0 "$f: deform" -- "$RIGSCOPE" -q deform "$A/$f" "${fps_opt[@]}" --format csv -o "$WORK/d.csv"
     check "$f: every P sample's world-space points as alembic3d places them" -- "$PY" tests/cli/alembic_oracle.py positions "$A/$f" "$WORK/d.csv" "$fps"
 done
+# The info document of an archive with attributes against docs/schema/info.schema.json.
+expect 0 "info of anim.abc -o info.json" -- "$RIGSCOPE" -q info "$A/anim.abc" -o "$WORK/anim_info.json"
+printf 'info\t%s\n' "$WORK/anim_info.json" >"$WORK/manifest"
+# (The checker also reports every schema's range cases no document of this one run exercised:
+# only this document's own line is looked at.)
+/usr/bin/python3 tests/cli/json_schema_check.py docs/schema "$WORK/manifest" >"$WORK/schema.out" 2>&1
+check "the checker ran" -- grep -q "^json schemas: " "$WORK/schema.out"
+check "info of an archive matches info.schema.json" -- bash -c "! grep -q 'anim_info.json' '$WORK/schema.out'"
 expect 0 "info of anim.abc (text)" -- "$RIGSCOPE" -q info "$A/anim.abc"
 check "names carry spaces and brackets" -- grep -q "mesh 'Body \[main\] shape'" "$WORK/out"
 check "the frame rate is the P sampling's, rounded (1/30 s as a float)" -- grep -q "frame rate: 30.000 fps (the time sampling of /rig/Body \[main\] shape's P" "$WORK/out"
