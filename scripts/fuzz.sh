@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [fbx_ascii] [collada]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz obj ply pc2 mdd)
+[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz obj ply pc2 mdd alembic)
 corpus_root=${RIGSCOPE_CORPUS:-$(pwd)/../shared/corpus}
 build=build-fuzz
 
@@ -132,6 +132,15 @@ if [[ " ${targets[*]} " == *" usd"* ]]; then
         done < <(find "$corpus_root" data tests "$scenes" -type f -iname "*.$k" -size -200k 2>/dev/null)
     done
     rm -rf "$scenes"
+fi
+
+# Alembic: tests/cli/alembic_write.py's archives (one per schema feature, and the refused ones)
+# when setup's venv has alembic3d, and the archives kept in tests/alembic.
+if [[ " ${targets[*]} " == *" alembic "* ]]; then
+    if [ -x build/usd-venv/bin/python ]; then
+        build/usd-venv/bin/python tests/cli/alembic_write.py "$build/seeds/alembic" >/dev/null || true
+    fi
+    find tests/alembic -type f -name '*.abc' -size -200k -exec cp {} "$build/seeds/alembic/" \; 2>/dev/null || true
 fi
 
 # A benchmark run: the benchmark executable, or the CLI timed by scripts/bench.sh (its build step

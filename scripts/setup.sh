@@ -50,6 +50,12 @@ if ! "$usd_venv/bin/python" -c 'import pxr.UsdSkel' 2>/dev/null; then
     # Pinned: the oracle of a test is the version the test was checked against.
     "$usd_venv/bin/pip" install -q --disable-pip-version-check usd-core==26.11
 fi
+# Alembic's own Python bindings (alembic3d, PyPI: Debian packages no Alembic) are the oracle of
+# the Alembic reader's tests (tests/cli/alembic*.sh): in the same venv, added when not importable.
+if ! "$usd_venv/bin/python" -c 'import alembic3d' 2>/dev/null; then
+    echo "setup: installing alembic3d into $usd_venv" >&2
+    "$usd_venv/bin/pip" install -q --disable-pip-version-check alembic3d==1.8.12.1
+fi
 
 # Blender as a Python module (bpy 4.5, PyPI), the tool that wrote tests/usd_blender's files
 # (scripts/usd/blender_usd_export.py): only with RIGSCOPE_SETUP_BPY=1. The files are committed, so

@@ -51,10 +51,11 @@ Scene read_by_extension(const std::string& path, const LoadOptions& options) {
     if (ext == ".obj") return read_obj(path, options);
     if (ext == ".ply") return read_ply(path, options);
     if (ext == ".usda" || ext == ".usd" || ext == ".usdc" || ext == ".usdz") return read_usd(path, options);
+    if (ext == ".abc") return read_alembic(path, options);
     if (const char* name = untested_assimp_format(ext))
         throw bad_input(path, std::string(name) + " is not read: Assimp reads it, but its skins and animation are untested in rigscope "
                                                   "(convert to glTF, FBX or Collada)");
-    throw bad_input(path, "unknown extension '" + ext + "' (rigscope reads .fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz, .obj and .ply)");
+    throw bad_input(path, "unknown extension '" + ext + "' (rigscope reads .fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz, .abc, .obj and .ply)");
 }
 
 }  // namespace

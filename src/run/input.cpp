@@ -140,12 +140,12 @@ void attach_cache(Input& in, const InputOptions& opt, const LoadOptions& lo) {
     // A sequence's frames are files of their own (cloth_0001.obj ...), each read by the run.
     for (const std::string& f : cache->files())
         if (f != opt.cache) in.paths.push_back({f, "a frame of the --cache sequence " + opt.cache});
-    // MDD stores seconds: without --fps, its own spacing is the frame rate where it is even
-    // (Blender's exporter writes frame / fps), so its samples are the frames.
+    // MDD and Alembic store seconds: without --fps, the cache's own spacing is the frame rate
+    // where it is even (Blender's exporter writes frame / fps), so its samples are the frames.
     const std::vector<double>& t = cache->times();
     std::string ext = opt.cache.size() > 4 ? opt.cache.substr(opt.cache.size() - 4) : "";
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (opt.fps <= 0 && t.size() > 1 && ext == ".mdd") {
+    if (opt.fps <= 0 && t.size() > 1 && (ext == ".mdd" || ext == ".abc")) {
         const double step = (t.back() - t.front()) / double(t.size() - 1);
         bool even = step > 0;
         for (std::size_t i = 1; i < t.size() && even; ++i) even = std::abs((t[i] - t[i - 1]) - step) <= 1e-4 * step;

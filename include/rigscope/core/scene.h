@@ -225,6 +225,9 @@ struct Scene {
     // references, payloads and packages, a glTF's external buffers), in the order opened: no
     // output of the run may be written over one (run/input.h).
     std::vector<ReadFile> read_files;
+    // Per-mesh data the reader found and lists for `info` but does not evaluate (Alembic: uv, N,
+    // arbGeomParams, visibility); empty for the other formats.
+    std::vector<std::string> attributes;
 
     int find_node(const std::string& name) const;
 };

@@ -39,5 +39,7 @@ Scene read_obj(const std::string& path, const LoadOptions& options);
 Scene read_ply(const std::string& path, const LoadOptions& options);
 // OpenUSD: text layers (src/io/usd; docs/usd_notes.md says what is read and what is refused).
 Scene read_usd(const std::string& path, const LoadOptions& options);
+// Alembic: Ogawa archives (src/io/alembic; docs/alembic_notes.md says what is read and refused).
+Scene read_alembic(const std::string& path, const LoadOptions& options);
 
 }  // namespace rigscope

@@ -12,14 +12,15 @@
 
 namespace rigscope {
 
-// By extension: .pc2, .mdd, or .obj whose name ends in digits (the sequence of every file that
+// By extension: .pc2, .mdd, .abc (the archive's one mesh, its P in world space at the archive's
+// own times: io/alembic/alembic_reader.h), or .obj whose name ends in digits (the sequence of every file that
 // differs from it only in those digits, as many digits or more) or has one run of '#' (the files
 // with a frame number there: N '#'s, N digits zero-padded or more; none is refused naming the
 // pattern). A gap in the numbers is refused naming the missing file. fps turns PC2's and a sequence's frame numbers into seconds (MDD
 // stores seconds). Throws Error (exit 3) naming the file and the problem.
 std::shared_ptr<const PointCache> open_point_cache(const std::string& path, double fps, const LoadOptions& options);
 
-// Whether `path` is a point cache by its extension (.pc2, .mdd; not .obj, which is also a mesh).
+// Whether `path` is a point cache by its extension (.pc2, .mdd, .abc; not .obj, which is also a mesh).
 bool is_point_cache_file(const std::string& path);
 
 }  // namespace rigscope

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "io/alembic/alembic_reader.h"
 #include "mdd_reader.h"
 #include "obj_sequence.h"
 #include "pc2_reader.h"
@@ -24,19 +25,20 @@ std::string extension(const std::string& path) {
 
 bool is_point_cache_file(const std::string& path) {
     const std::string e = extension(path);
-    return e == ".pc2" || e == ".mdd";
+    return e == ".pc2" || e == ".mdd" || e == ".abc";
 }
 
 std::shared_ptr<const PointCache> open_point_cache(const std::string& path, double fps, const LoadOptions& options) {
     const std::string e = extension(path);
     if (e == ".pc2") return open_pc2(path, fps, options);
     if (e == ".mdd") return open_mdd(path, options);
+    if (e == ".abc") return open_alembic_cache(path, options);  // Alembic stores seconds, as MDD
     if (e == ".obj") {
         if (!is_numbered_obj(path)) throw bad_input(path, "an OBJ cache is a numbered sequence, named by one of its files (cloth_0001.obj) or by a pattern "
                                   "(cloth_####.obj): this name has no frame number and no '#'");
         return open_obj_sequence(path, fps, options);
     }
-    throw bad_input(path, "not a point cache rigscope reads (.pc2, .mdd, or a numbered .obj sequence: cloth_0001.obj or cloth_####.obj)");
+    throw bad_input(path, "not a point cache rigscope reads (.pc2, .mdd, .abc, or a numbered .obj sequence: cloth_0001.obj or cloth_####.obj)");
 }
 
 }  // namespace rigscope

@@ -57,6 +57,7 @@ json describe(const Scene& s, const std::vector<int>& selected, bool weld) {
     if (rrs || rrss) j["scale_inheritance"] = {{"rrs", rrs}, {"rrss", rrss}};
     j["extensions"] = s.extensions;
     if (s.format == "USD") j["composed"] = s.composed;
+    if (!s.attributes.empty()) j["attributes"] = s.attributes;
     json warnings = s.warnings;
     json meshes = json::array();
     for (int m : selected) {
@@ -155,6 +156,10 @@ std::string as_text(const json& j) {
         else line("  composed: " + std::to_string(c.size()) + (c.size() == 1 ? " arc or sublayer" : " arcs and sublayers"));
         for (std::size_t i = 0; i < c.size() && i < kShown; ++i) line("    " + c[i].get<std::string>());
         if (c.size() > kShown) line("    ... and " + std::to_string(c.size() - kShown) + " more (--json lists every one)");
+    }
+    if (j.contains("attributes")) {
+        line("  attributes (listed, not evaluated):");
+        for (const json& a : j["attributes"]) line("    " + a.get<std::string>());
     }
     for (const json& m : j["meshes"]) {
         std::string targets;
