@@ -58,9 +58,10 @@ bool is_batch(const BatchOptions& opt) {
 int finish_batch(const BatchOptions& opt, const BatchResult& r) {
     // Each file's text went to stdout as it was done (on_file above).
     write_batch_outputs(opt, r);
-    // Each file's error once more on stderr, where a single run says it, then the counts.
+    // Each file's error once more on stderr, where a single run says it, then the counts. A
+    // fail's message is the line of its text (on stdout already) that failed it, not an error.
     for (const BatchFileResult& f : r.files)
-        if (!f.row.message.empty()) std::fprintf(stderr, "rigscope: %s: %s\n", f.row.status.c_str(), f.row.message.c_str());
+        if (!f.row.message.empty() && f.row.status != "fail") std::fprintf(stderr, "rigscope: %s: %s\n", f.row.status.c_str(), f.row.message.c_str());
     if (spdlog::should_log(spdlog::level::info)) std::fprintf(stderr, "%s\n", r.counts.c_str());
     return r.exit_code;
 }

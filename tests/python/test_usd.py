@@ -52,9 +52,10 @@ def test_outputs_never_replace_a_layer_the_stage_composes(tmp_path):
     shot = tmp_path / "shot.usda"
     shot.write_text('#usda 1.0\n(\n    defaultPrim = "root"\n    subLayers = [\n        @./layout.usda@\n    ]\n)\n')
     (tmp_path / "report.xml").symlink_to("layout.usda")
+    (tmp_path / "report.html").symlink_to("layout.usda")
     before = layout.read_bytes()
     s = rigscope.load(shot)
-    for kw in ({"junit": tmp_path / "report.xml"}, {"html": layout}):
+    for kw in ({"junit": tmp_path / "report.xml"}, {"html": tmp_path / "report.html"}):
         with pytest.raises(rigscope.BadValueError, match=r"layout\.usda, which the run reads \(subLayers names @\./layout\.usda@ in .*shot\.usda\)"):
             s.check(max_stretch=0.5, **kw)
         assert layout.read_bytes() == before
