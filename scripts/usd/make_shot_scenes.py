@@ -128,59 +128,40 @@ def scene_indexed(out):
     indexed_colour(path)
 
 
+def crowd_shot(path, body):
+    """A shot whose /Crowd/Hero is an instance of the character, with `body` inside Hero."""
+    write(path, '''#usda 1.0
+(
+    defaultPrim = "Crowd"
+    endTimeCode = 12
+    metersPerUnit = 1
+    startTimeCode = 1
+    timeCodesPerSecond = 24
+    upAxis = "Y"
+)
+
+def Xform "Crowd"
+{
+    def "Hero" (
+        instanceable = true
+        prepend references = @./assets/character.usda@
+    )
+    {
+''' + body + '''    }
+}
+''')
+
+
 def scene_instanced(out):
     d = os.path.join(out, "instanced")
     rig(os.path.join(d, "assets", "character.usda"))
     indexed_colour(os.path.join(d, "assets", "character.usda"))
-    write(os.path.join(d, "shot.usda"), '''#usda 1.0
-(
-    defaultPrim = "Crowd"
-    endTimeCode = 12
-    metersPerUnit = 1
-    startTimeCode = 1
-    timeCodesPerSecond = 24
-    upAxis = "Y"
-)
-
-def Xform "Crowd"
-{
-    def "Hero" (
-        instanceable = true
-        prepend references = @./assets/character.usda@
-    )
-    {
-        double3 xformOp:translate = (2, 0, 1)
-    }
-}
-''')
+    crowd_shot(os.path.join(d, "shot.usda"), "        double3 xformOp:translate = (2, 0, 1)\n")
 
 
 def scene_instanced_local(out):
-    d = os.path.join(out, "instanced")
-    write(os.path.join(d, "local.usda"), '''#usda 1.0
-(
-    defaultPrim = "Crowd"
-    endTimeCode = 12
-    metersPerUnit = 1
-    startTimeCode = 1
-    timeCodesPerSecond = 24
-    upAxis = "Y"
-)
-
-def Xform "Crowd"
-{
-    def "Hero" (
-        instanceable = true
-        prepend references = @./assets/character.usda@
-    )
-    {
-        over "Tube"
-        {
-            color3f[] primvars:displayColor = [(1, 0, 0)]
-        }
-    }
-}
-''')
+    crowd_shot(os.path.join(out, "instanced", "local.usda"),
+               "        over \"Tube\"\n        {\n            color3f[] primvars:displayColor = [(1, 0, 0)]\n        }\n")
 
 
 def scene_moved(out):

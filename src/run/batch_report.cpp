@@ -279,6 +279,13 @@ void json_head(JsonWriter& j, const BatchResult& r) {
     j.member("batch_files", r.batch_files);
 }
 
+// --task: what merge checks the parts against each other by (farm/batch_identity.h).
+void json_identity(JsonWriter& j, const BatchResult& r) {
+    if (!r.has_identity) return;
+    j.key("identity");
+    write_batch_identity(j, r.identity);
+}
+
 }  // namespace
 
 std::string batch_summary_jsonl_row(const BatchFileResult& f) {
@@ -294,10 +301,7 @@ std::string batch_summary_jsonl_end(const BatchResult& r) {
     JsonWriter j(out);
     j.begin_object().member("end", true);
     json_head(j, r);
-    if (r.has_identity) {
-        j.key("identity");
-        write_batch_identity(j, r.identity);
-    }
+    json_identity(j, r);
     j.end_object();
     out += '\n';
     return out;
@@ -311,11 +315,7 @@ std::string batch_summary_json(const BatchResult& r) {
     j.key("files").begin_array();
     for (const BatchFileResult& f : r.files) json_row(j, f.row, f.page);
     j.end_array();
-    // --task: what merge checks the parts against each other by (farm/batch_identity.h).
-    if (r.has_identity) {
-        j.key("identity");
-        write_batch_identity(j, r.identity);
-    }
+    json_identity(j, r);
     j.end_object();
     out += '\n';
     return out;
