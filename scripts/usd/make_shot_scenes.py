@@ -19,6 +19,9 @@ API (the rig: make_compose_scenes.rig) and .usda text for the composition, with 
 - instanced/local.usda: the same instance, and the shot's own layer holds an opinion below it
   (an over of the tube's displayColor), which USD ignores while the prim is an instance: making
   it an ordinary prim to take the outputs would apply that opinion, so the run is refused.
+- instanced/tagged.usda: a prim tagged instanceable = true that brings in nothing by an arc of
+  its own: USD does not instance it (Pcp finds no instanceable data) and composes its children
+  as usual, so its box moves with it.
 - moved/rig.usda: the rig under an Xform translated 1 m and rotated (the SkelRoot's parent):
   its rest pose is its bind pose, which lint and info must see in one space.
 
@@ -164,6 +167,34 @@ def scene_instanced_local(out):
                "        over \"Tube\"\n        {\n            color3f[] primvars:displayColor = [(1, 0, 0)]\n        }\n")
 
 
+def scene_tagged(out):
+    write(os.path.join(out, "instanced", "tagged.usda"), '''#usda 1.0
+(
+    defaultPrim = "Lonely"
+    endTimeCode = 4
+    metersPerUnit = 1
+    startTimeCode = 1
+    timeCodesPerSecond = 24
+    upAxis = "Y"
+)
+
+def Xform "Lonely" (
+    instanceable = true
+)
+{
+    double3 xformOp:translate.timeSamples = {1: (0, 0, 0), 4: (0, 3, 0)}
+    uniform token[] xformOpOrder = ["xformOp:translate"]
+
+    def Mesh "Box"
+    {
+        point3f[] points = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)]
+        int[] faceVertexCounts = [4, 4, 4, 4, 4, 4]
+        int[] faceVertexIndices = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 5, 4, 1, 2, 6, 5, 2, 3, 7, 6, 3, 0, 4, 7]
+    }
+}
+''')
+
+
 def scene_moved(out):
     d = os.path.join(out, "moved")
     os.makedirs(d, exist_ok=True)
@@ -196,6 +227,7 @@ def main():
     scene_indexed(out)
     scene_instanced(out)
     scene_instanced_local(out)
+    scene_tagged(out)
     scene_moved(out)
 
 

@@ -20,7 +20,7 @@ OUT=$WORK/out.d
 mkdir -p "$OUT"
 
 # Each scene deforms as OpenUSD composes and skins it.
-for scene in sublayer/shot reference/shot indexed/rig instanced/shot moved/rig; do
+for scene in sublayer/shot reference/shot indexed/rig instanced/shot instanced/tagged moved/rig; do
     name=${scene//\//_}
     expect 0 "$scene: deform" -- "$RIGSCOPE" -q deform "$S/$scene.usda" -o "$OUT/$name.d.csv"
     expect 0 "$scene: BakeSkinning" -- "$USDPY" scripts/usd/bake_oracle.py "$S/$scene.usda" "$OUT/$name.oracle.json"

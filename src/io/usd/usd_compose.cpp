@@ -462,8 +462,12 @@ struct Composer {
                 if (std::find(names.begin(), names.end(), c->name) == names.end()) names.push_back(c->name);
         // An instance's descendants are its prototype's: Usd ignores what the instance's own layer
         // stack says below it (its variants and arcs still count; the prim's own opinions too).
+        // Only a prim that brings in data by an arc of its own (a reference, payload or variant
+        // authored at this prim, with specs) is an instance: Pcp finds no instanceable data in a
+        // prim tagged instanceable = true without one, and composes its children as usual.
         bool instance = false;
-        if (const Value* v = out->meta("instanceable"); v && v->kind == Value::Kind::Number && v->number != 0) instance = true;
+        if (const Value* v = out->meta("instanceable"); v && v->kind == Value::Kind::Number && v->number != 0)
+            instance = std::any_of(order.begin(), order.end(), [&](const IndexNode* n) { return n != &index && n->depth == depth && !n->sites.empty(); });
         if (instance) record("instance " + prim_path);
         for (const auto& child : names) {
             auto ci = child_index(index, child, nullptr);
