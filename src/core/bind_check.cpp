@@ -10,13 +10,25 @@ namespace rigscope {
 namespace {
 
 // Rest world matrices, each node inheriting scale as the file says (pose.h's world_matrices,
-// which also survives a bad parent index or a cycle that a reader should never produce).
+// which also survives a bad parent index or a cycle that a reader should never produce), and a
+// node's full rest matrix where translate/rotate/scale cannot hold it (a USD stack that shears).
 std::vector<Eigen::Matrix4d> rest_world(const Scene& scene) {
+    const std::size_t n = scene.nodes.size();
     std::vector<Transform> local;
-    local.reserve(scene.nodes.size());
-    for (const Node& n : scene.nodes) local.push_back(n.rest);
+    local.reserve(n);
+    std::vector<Eigen::Matrix4d> matrix;
+    std::vector<char> has_matrix;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Node& node = scene.nodes[i];
+        local.push_back(node.rest);
+        if (!node.rest_matrix) continue;
+        if (matrix.empty()) matrix.assign(n, Eigen::Matrix4d::Identity()), has_matrix.assign(n, 0);
+        matrix[i] = *node.rest_matrix;
+        has_matrix[i] = 1;
+    }
     std::vector<Eigen::Matrix4d> world;
-    world_matrices(scene, local, world);
+    if (matrix.empty()) world_matrices(scene, local, world);
+    else world_matrices(scene, local, world, &matrix, &has_matrix);
     return world;
 }
 
