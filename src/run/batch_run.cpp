@@ -636,7 +636,7 @@ BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint
         f.output = json ? lint_json(result) : text;
         // Without -o, each file's lint goes to stdout as `rigscope lint FILE` prints it.
         f.report = out.empty() ? f.output : text;
-        f.junit = lint_junit(result, info, lint.listed);
+        f.junit = lint_junit(result, info, lint.listed, f.row.relpath);
         f.row.exit_code = result.failed() ? kExitCheckFailed : kExitOk;
         f.row.meshes = loaded.meshes.size();
         for (int m : loaded.meshes) f.row.vertices += loaded.scene.meshes[m].vertex_count();

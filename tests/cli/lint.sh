@@ -75,7 +75,8 @@ suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
 cases = suite.findall("testcase")
 assert [c.get("name") for c in cases] == ["weights_sum", "influences", "small_weight", "unweighted", "seam_weights", "unused_joint",
                                           "mirror", "mirror_unpaired", "degenerate_face", "bind_pose", "joint_scale", "legacy_binding"], [c.get("name") for c in cases]
-assert all(c.get("classname") == "rigscope.lint.cesium_man" for c in cases)
+# The class name carries the file's name, encoded as check's are (junit_key_part: '.' is ~2E).
+assert all(c.get("classname") == "rigscope.lint.cesium_man~2Egltf" for c in cases), {c.get("classname") for c in cases}
 failed = {c.get("name") for c in cases if c.find("failure") is not None}
 assert suite.get("failures") == str(len(failed)) and "weights_sum" in failed, failed
 assert suite.get("package") == "rigscope.lint"
@@ -142,5 +143,18 @@ alone = json.loads(subprocess.run(['$RIGSCOPE', 'lint', '$CES', '--format', 'jso
 assert j['lint']['findings'] == alone['findings']
 "
 expect 2 "check --lint with --chunk" -- "$RIGSCOPE" -q check "$CES" --max-compress 100 --lint --chunk 0/2 --junit "$WORK/c0.xml"
+
+# A batch's JUnit: two rig.glb in two folders get distinct class names (the path relative to the
+# batch root), so no (classname, name) pair repeats: the key Jenkins and GitLab trace a case by.
+mkdir -p "$WORK/twins/a" "$WORK/twins/b"
+cp data/bend_cylinder.glb "$WORK/twins/a/rig.glb"
+cp data/bend_cylinder.glb "$WORK/twins/b/rig.glb"
+"$RIGSCOPE" -q lint "$WORK/twins" --junit "$WORK/twins.xml" >/dev/null 2>&1
+check "batch JUnit: the same file name in two folders never shares a (classname, name) key" -- $PY - "$WORK/twins.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+keys = [(c.get("classname"), c.get("name")) for c in ET.parse(sys.argv[1]).getroot().iter("testcase")]
+assert len(keys) == 20 and len(set(keys)) == len(keys), keys
+assert {k[0] for k in keys} == {"rigscope.lint.a.rig~2Eglb", "rigscope.lint.b.rig~2Eglb"}, {k[0] for k in keys}
+PY
 
 finish

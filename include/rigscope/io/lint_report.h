@@ -44,13 +44,14 @@ std::string lint_text(const LintResult& r, std::size_t listed);
 //  "face", "partner", "value" where they apply, "message"}]}: every finding.
 std::string lint_json(const LintResult& r);
 
-// One test case per check run (classname rigscope.lint.<file stem>, name the check), failed
-// when a finding of it counts; its text lists at most `listed` findings (0: all). A check not
-// run is a failed case of type rigscope.lint.not_checked (a skipped case would let the suite
-// pass).
-std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed);
+// One test case per check run (classname rigscope.lint.<path key>: the file's path relative to
+// the batch root, else its name, as junit_path_key writes it, so that two rig.glb in two folders
+// never share a key; name the check), failed when a finding of it counts; its text lists at most
+// `listed` findings (0: all). A check not run is a failed case of type rigscope.lint.not_checked
+// (a skipped case would let the suite pass).
+std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed, const std::string& relpath = "");
 
 // The test cases of lint_junit (one per check), for a suite of another command (check --lint).
-std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed);
+std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed, const std::string& relpath = "");
 
 }  // namespace rigscope

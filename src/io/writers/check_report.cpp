@@ -325,14 +325,8 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
         suite.cases.push_back(std::move(c));
     }
     if (lint)
-        for (JUnitCase& c : lint_junit_cases(*lint, worst)) {
-            // lint names cases by the file's stem; in check's report they carry the path too.
-            const std::string lint_class = "rigscope.lint." + junit_stem(lint->file);
-            if (c.classname.rfind(lint_class, 0) == 0)
-                c.classname = "rigscope.lint." + junit_path_key(opt.relpath.empty() ? std::filesystem::path(opt.file).filename().string() : opt.relpath) +
-                              c.classname.substr(lint_class.size());
+        for (JUnitCase& c : lint_junit_cases(*lint, worst, opt.relpath.empty() ? std::filesystem::path(opt.file).filename().string() : opt.relpath))
             suite.cases.push_back(std::move(c));
-        }
     suite.system_out = o.report;
     o.junit = junit_xml(suite, run);
 

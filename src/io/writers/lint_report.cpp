@@ -1,5 +1,6 @@
 #include "rigscope/io/lint_report.h"
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "io/json_document.h"
@@ -110,11 +111,13 @@ std::string lint_json(const LintResult& r) {
     return json_with_header("lint", r.file, doc);
 }
 
-std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed) {
+std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed, const std::string& relpath) {
     std::vector<JUnitCase> cases;
+    const std::string classname =
+        "rigscope.lint." + junit_path_key(relpath.empty() ? std::filesystem::path(r.file).filename().string() : relpath);
     for (const std::string& check : r.checks) {
         JUnitCase c;
-        c.classname = "rigscope.lint." + junit_stem(r.file);
+        c.classname = classname;
         c.name = check;
         std::size_t counted = 0, shown = 0;
         for (const Finding& f : r.findings) {
@@ -132,7 +135,7 @@ std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed)
     }
     for (const std::string& check : r.not_checked) {
         JUnitCase c;
-        c.classname = "rigscope.lint." + junit_stem(r.file);
+        c.classname = classname;
         c.name = check;
         c.failed = true;
         c.type = "rigscope.lint.not_checked";
@@ -142,13 +145,13 @@ std::vector<JUnitCase> lint_junit_cases(const LintResult& r, std::size_t listed)
     return cases;
 }
 
-std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed) {
+std::string lint_junit(const LintResult& r, const CheckRunInfo& run, std::size_t listed, const std::string& relpath) {
     JUnitSuite suite;
     suite.name = junit_stem(r.file);
     suite.package = "rigscope.lint";
     suite.properties.emplace_back("input", r.file);
     suite.properties.emplace_back("strict", r.strict ? "true" : "false");
-    suite.cases = lint_junit_cases(r, listed);
+    suite.cases = lint_junit_cases(r, listed, relpath);
     suite.system_out = lint_text(r, listed);
     return junit_xml(suite, run);
 }
