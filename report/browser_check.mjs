@@ -10,6 +10,7 @@
 //   frame (skinned in the page, or decoded) must match it within the page's quantization.
 //   --measure: the run's --measure (edge, area, principal): the page must say which measure it
 //   shows, and for principal show lambda (= 1 / the stored T of the row's side) in the table.
+//   --clips A,B: the page's clip menu lists exactly these clips, #clip=NAME and the menu show each.
 //   --screenshot: only writes the page with its first worst-vertex row clicked
 //   (scripts/report_screenshot.sh).
 import puppeteer from 'puppeteer-core';
@@ -89,6 +90,35 @@ try {
         const want = lambda ? 1 / t : t;
         if (!(Math.abs(Number(m.table[i + 1]) / want - 1) <= 1e-4)) fail(`table row ${i + 1} shows ${m.table[i + 1]}, expected ${want}`);
       });
+    }
+
+    // --clips A,B: a page of several clips lists them on its menu, opens on the one #clip=NAME
+    // names, and the menu switches the page to the clip chosen (its header says which).
+    const clips = opt('--clips');
+    if (clips) {
+      const want = clips.split(',');
+      const state = async () => page.evaluate(() => ({
+        clips: window.rigscopeReport.clips, clip: window.rigscopeReport.clip,
+        menu: [...document.querySelectorAll('#clip option')].map((o) => o.textContent),
+        hidden: document.getElementById('clips').hidden, meta: document.getElementById('meta').textContent,
+      }));
+      let st = await state();
+      if (st.hidden) fail('the clip menu is hidden on a page of several clips');
+      if (JSON.stringify(st.clips) !== JSON.stringify(want)) fail(`the page holds clips ${st.clips}, expected ${want}`);
+      if (!want.every((c, i) => (st.menu[i] || '').startsWith(c))) fail(`the menu lists ${st.menu}`);
+      for (const c of want) {
+        await page.goto('about:blank');  // a page opened afresh on report.html#clip=NAME
+        await open(`#clip=${encodeURIComponent(c)}`);
+        st = await state();
+        if (st.clip !== c || !st.meta.includes(`clip ${c}`)) fail(`#clip=${c} shows clip ${st.clip} (header: ${st.meta})`);
+      }
+      // The menu, as a user picks from it: the page reloads on the clip chosen.
+      // (A broken menu never shows it: the wait then ends with the test's own time limit.)
+      await page.select('#clip', '0');
+      await page.waitForFunction((c) => window.rigscopeReport && window.rigscopeReport.clip === c &&
+                                   document.getElementById('clip').value === '0', { polling: 100, timeout: 0 }, want[0]);
+      st = await state();
+      if (st.clip !== want[0]) fail(`choosing ${want[0]} on the menu shows clip ${st.clip}`);
     }
 
     // Pixels of the 3D view from a screenshot, decoded by the browser itself.

@@ -3,8 +3,31 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
-const data = JSON.parse(document.getElementById('rigscope-data').textContent);
 const $ = (id) => document.getElementById(id);
+// A page of several clips holds {clips: [{name, data}], initial}: the clip shown is the one
+// report.html#clip=NAME names, else `initial` (a check's worst clip). The menu reloads the page
+// on another clip, so every view below is built from one clip's data as on a one-clip page.
+const page = JSON.parse(document.getElementById('rigscope-data').textContent);
+const clipAsked = () => {
+  const m = /(?:^#|&)clip=([^&]*)/.exec(location.hash);
+  return m ? page.clips.findIndex((c) => c.name === decodeURIComponent(m[1])) : -1;
+};
+const clipIndex = page.clips ? (clipAsked() >= 0 ? clipAsked() : page.initial || 0) : 0;
+const data = page.clips ? page.clips[clipIndex].data : page;
+if (page.clips) {
+  const menu = $('clip');
+  page.clips.forEach((c, i) => {
+    const o = document.createElement('option');
+    o.value = String(i);
+    o.textContent = c.name + (c.data.check ? (c.data.check.failed ? ' (FAIL)' : ' (PASS)') : '');
+    menu.append(o);
+  });
+  menu.value = String(clipIndex);
+  menu.addEventListener('change', () => { location.hash = 'clip=' + encodeURIComponent(page.clips[Number(menu.value)].name); });
+  // #clip=NAME typed, or set by the menu: the page starts again on that clip.
+  window.addEventListener('hashchange', () => { const k = clipAsked(); if (k >= 0 && k !== clipIndex) location.reload(); });
+  $('clips').hidden = false;
+}
 
 function bytesOf(b64) {
   const s = atob(b64);
@@ -433,6 +456,8 @@ if (!fromHash()) { applyFrame(); play(); }
 
 // For the browser tests and scripts: the state, and where a vertex is on the canvas.
 window.rigscopeReport = {
+  clips: page.clips ? page.clips.map((c) => c.name) : [],
+  clip: page.clips ? page.clips[clipIndex].name : data.clip,
   get frameIndex() { return shown[state.index]; },
   get frameNumber() { return allFrames[shown[state.index]].number; },
   get playing() { return state.playing; },

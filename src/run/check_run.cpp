@@ -130,25 +130,6 @@ CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progre
 
 namespace {
 
-// The loaded clip and frames of an input, put back when a check has selected its clips in turn
-// (a Python session's input is used again).
-struct ClipRestore {
-    Input& in;
-    Clip clip;
-    bool has_clip;
-    std::vector<Frame> frames;
-    int chunk_index, chunk_count;
-    explicit ClipRestore(Input& i)
-        : in(i), clip(i.clip), has_clip(i.has_clip), frames(i.frames), chunk_index(i.chunk_index), chunk_count(i.chunk_count) {}
-    ~ClipRestore() {
-        in.clip = std::move(clip);
-        in.has_clip = has_clip;
-        in.frames = std::move(frames);
-        in.chunk_index = chunk_index;
-        in.chunk_count = chunk_count;
-    }
-};
-
 // One clip of `in` (selected) evaluated once and judged.
 CheckClipResult judge_clip(const CheckLimits& file_limits, const std::string& name, const Input& in, std::vector<MeshTension>& meshes,
                            const FrameProgress& progress) {
@@ -250,9 +231,16 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         }
         r.outcome = check_clips_outcome(reports, r.worst_clip, failed, r.not_judged, r.info, r.has_lint ? &r.lint : nullptr);
         if (page) {
-            // One page, of the worst clip (its verdict and limits), which names its clip.
-            if (several) use_clip(in, opt.tension.input, plan.indices[r.worst_clip]);
-            r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.verdict, progress);
+            // One page: every judged clip with its own verdict on the page's clip menu, opening
+            // on the worst.
+            if (r.clips.size() == 1) {
+                r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.verdict, progress);
+            } else {
+                std::vector<ReportPageClip> clips;
+                for (std::size_t k = 0; k < r.clips.size(); ++k)
+                    clips.push_back(ReportPageClip{plan.indices[k], plan.names[k], &r.clips[k].verdict});
+                r.html = page->write_clips(in, opt.tension, meshes, clips, r.worst_clip, progress);
+            }
             r.has_html = true;
         }
     }

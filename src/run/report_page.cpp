@@ -83,9 +83,34 @@ ReportPage::ReportPage(const ReportOptions& opt, const Input& in)
 
 ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
                                const FrameProgress& progress) {
+    ReportData d;
+    ReportResult r = build(in, meshes, run, verdict, progress, 1, d);
+    write_report_html(d, viewer_, out_);
+    out_.commit();
+    return r;
+}
+
+ReportResult ReportPage::write_clips(Input& in, const TensionOptions& tension, std::vector<MeshTension>& meshes,
+                                     const std::vector<ReportPageClip>& clips, std::size_t initial, const FrameProgress& progress) {
+    if (clips.empty() || initial >= clips.size()) throw internal_error("report: a page of no clip");
+    std::vector<ReportClipData> data(clips.size());
+    ReportResult shown;
+    for (std::size_t k = 0; k < clips.size(); ++k) {
+        use_clip(in, tension.input, clips[k].index);
+        data[k].name = clips[k].name;
+        ReportResult r = build(in, meshes, describe_run(in, tension), clips[k].verdict, progress, clips.size(), data[k].data);
+        if (k == initial) shown = std::move(r);
+    }
+    write_report_html_clips(data, initial, viewer_, out_);
+    out_.commit();
+    shown.clips = clips.size();
+    return shown;
+}
+
+ReportResult ReportPage::build(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
+                               const FrameProgress& progress, std::size_t clips, ReportData& d) {
     const CheckLimits* limits = verdict ? &verdict->given : nullptr;
     const std::size_t nm = meshes.size(), nf = in.frames.size();
-    ReportData d;
     d.run = run;
     d.up_axis = in.scene.up_axis;
     d.frames = in.frames;
@@ -136,7 +161,9 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
     // The budget decides T's width and how many frames the page holds: 16-bit T if every frame
     // fits so, else 8-bit, else 8-bit on an even subsample of the frames.
     const std::size_t rows = 2 * static_cast<std::size_t>(limits ? limits->worst : opt_.worst);
-    const double budget = opt_.max_mb * 1e6;
+    // Several clips share the page: the viewer once, the rest of --max-size in equal parts.
+    const double viewer_bytes = double(viewer_.size());
+    const double budget = clips == 1 ? opt_.max_mb * 1e6 : viewer_bytes + std::max(0.0, opt_.max_mb * 1e6 - viewer_bytes) / double(clips);
     const double fixed = double(report_fixed_bytes(viewer_.size(), d.meshes, nf, rows));
     auto fit = [&](int bits) {
         const double per = double(report_frame_bytes(d.meshes, bits));
@@ -156,7 +183,8 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
     d.shown = spread(nf, k);
     if (d.shown.size() < nf) {
         d.subsample_reason = std::to_string(d.shown.size()) + " of " + std::to_string(nf) +
-                             " frames shown, evenly spread, to keep the page within " + mb(opt_.max_mb) + " MB (--max-size)";
+                             " frames shown, evenly spread, to keep the page within " + mb(opt_.max_mb) + " MB (--max-size" +
+                             (clips > 1 ? ", shared by " + std::to_string(clips) + " clips)" : ")");
         spdlog::info("report: {}", d.subsample_reason);
     }
 
@@ -252,8 +280,6 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
             }
         }, progress);
 
-    write_report_html(d, viewer_, out_);
-    out_.commit();
     ReportResult r;
     r.path = opt_.out;
     r.frames = nf;
@@ -265,7 +291,30 @@ ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes
     return r;
 }
 
-ReportResult report_loaded(const ReportJobOptions& opt, Input& in, const FrameProgress& progress);
+namespace {
+
+// The page of `plan`'s clips on a loaded input: one clip as `--clip NAME` shows it, several with
+// the page's clip menu.
+ReportResult report_loaded(const ReportJobOptions& opt, Input& in, const ClipPlan& plan, const FrameProgress& progress) {
+    refuse_outputs_over_inputs(in, {opt.report.out});
+    require_animation(in, opt.tension.input);
+    require_meshes(in, opt.tension.input.file, "report");
+    // Beyond the prepared meshes the page holds: every frame's T while it fits in 512 MiB (else
+    // a second pass; one clip at a time), and the page itself, within --max-size, and its text.
+    double vertices = 0;
+    for (int m : in.meshes) vertices += double(in.scene.meshes[m].vertex_count());
+    const double series = std::min(8.0 * vertices * double(in.frames.size()), 512.0 * 1024 * 1024);
+    check_run_budget(in, opt.tension, static_cast<std::uint64_t>(series + 2 * opt.report.max_mb * 1e6), "report");
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    // After prepare_tension, which adds a --reference file to the paths the page may not replace.
+    ReportPage page(opt.report, in);
+    if (plan.indices.size() == 1) return page.write(in, meshes, describe_run(in, opt.tension), nullptr, progress);
+    std::vector<ReportPageClip> clips;
+    for (std::size_t k = 0; k < plan.indices.size(); ++k) clips.push_back(ReportPageClip{plan.indices[k], plan.names[k], nullptr});
+    return page.write_clips(in, opt.tension, meshes, clips, 0, progress);
+}
+
+}  // namespace
 
 void ReportJobOptions::validate() const {
     report.validate();
@@ -274,39 +323,27 @@ void ReportJobOptions::validate() const {
 
 ReportResult run_report(const ReportJobOptions& opt, const FrameProgress& progress) {
     opt.validate();
-    if (opt.tension.input.clip == kAllClips) {
-        // --clip all: a page per clip ({clip} in -o), each the page --clip NAME writes.
-        Input in = load_input(clip_load_options(opt.tension.input));
-        const ClipPlan plan = plan_clips(in, opt.tension.input, false);
+    Input in = load_input(clip_load_options(opt.tension.input));
+    const ClipPlan plan = plan_clips(in, opt.tension.input, true);
+    if (opt.tension.input.clip == kAllClips && opt.report.out.find("{clip}") != std::string::npos) {
+        // --clip all with {clip} in -o: a page per clip, each the page --clip NAME writes.
         const std::vector<std::string> outs = clip_outputs(opt.report.out, plan, "report");
         ReportResult first;
         for (std::size_t k = 0; k < plan.indices.size(); ++k) {
             use_clip(in, opt.tension.input, plan.indices[k]);
             ReportJobOptions one = opt;
             one.report.out = outs[k];
-            ReportResult r = report_loaded(one, in, progress);
+            ClipPlan single;
+            single.indices = {plan.indices[k]};
+            single.names = {plan.names[k]};
+            ReportResult r = report_loaded(one, in, single, progress);
             if (k == 0) first = std::move(r);
         }
         return first;
     }
-    Input in = load_input(opt.tension.input);
-    return report_loaded(opt, in, progress);
-}
-
-ReportResult report_loaded(const ReportJobOptions& opt, Input& in, const FrameProgress& progress) {
-    refuse_outputs_over_inputs(in, {opt.report.out});
-    require_animation(in, opt.tension.input);
-    require_meshes(in, opt.tension.input.file, "report");
-    // Beyond the prepared meshes the page holds: every frame's T while it fits in 512 MiB (else
-    // a second pass), and the page itself, within --max-size, and its text.
-    double vertices = 0;
-    for (int m : in.meshes) vertices += double(in.scene.meshes[m].vertex_count());
-    const double series = std::min(8.0 * vertices * double(in.frames.size()), 512.0 * 1024 * 1024);
-    check_run_budget(in, opt.tension, static_cast<std::uint64_t>(series + 2 * opt.report.max_mb * 1e6), "report");
-    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
-    // After prepare_tension, which adds a --reference file to the paths the page may not replace.
-    ReportPage page(opt.report, in);
-    return page.write(in, meshes, describe_run(in, opt.tension), nullptr, progress);
+    // Every clip of the file by default (--clip NAME: that one): one page, a clip menu when
+    // there are several.
+    return report_loaded(opt, in, plan, progress);
 }
 
 }  // namespace rigscope

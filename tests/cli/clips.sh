@@ -150,6 +150,42 @@ check "rivet --clip all: the clips' bakes differ" -- bash -c "! cmp -s '$WORK/r_
 expect 0 "report --clip all -o {clip}" -- "$RIGSCOPE" report "$TWO" --clip all -o "$WORK/p_{clip}.html"
 check "report --clip all: a page per clip" -- test -s "$WORK/p_$FIRST.html" -a -s "$WORK/p_BigBend.html"
 
+# --- report and check --html: one page of every clip, with a clip menu -----------------------
+# Each clip's part of the page is the page --clip NAME writes (a second run, one clip at a time),
+# and check's page opens on its worst clip, each clip with the verdict the JSON gives it.
+page_json() {  # the data a page embeds
+    /usr/bin/python3 -c 'import json,re,sys; t=open(sys.argv[1],encoding="utf-8").read(); print(re.search(r"<script type=\"application/json\" id=\"rigscope-data\">(.*?)</script>", t, re.S).group(1))' "$1"
+}
+expect 0 "report of a 2-clip file: one page" -- "$RIGSCOPE" report "$TWO" -o "$WORK/menu.html"
+page_json "$WORK/menu.html" >"$WORK/menu.json"
+for c in "$FIRST" BigBend; do
+    "$RIGSCOPE" -q report "$TWO" --clip "$c" -o "$WORK/menu_$c.html"
+    page_json "$WORK/menu_$c.html" >"$WORK/menu_$c.json"
+done
+check "report: the page holds every clip, each as --clip NAME's page" -- /usr/bin/python3 - "$WORK/menu.json" "$WORK/menu_$FIRST.json" "$WORK/menu_BigBend.json" <<'PY'
+import json, sys
+page = json.load(open(sys.argv[1]))
+ones = [json.load(open(f)) for f in sys.argv[2:]]
+assert [c["name"] for c in page["clips"]] == [o["clip"] for o in ones], page["clips"]
+for c, one in zip(page["clips"], ones):
+    assert c["data"] == one, c["name"]
+assert page["initial"] == 0
+PY
+expect 1 "check --html of a 2-clip file" -- "$RIGSCOPE" check "$TWO" "${LIMITS[@]}" --html "$WORK/cmenu.html" --json "$WORK/cmenu_check.json"
+page_json "$WORK/cmenu.html" >"$WORK/cmenu.json"
+check "check --html: every clip with its own verdict, opening on the worst" -- /usr/bin/python3 - "$WORK/cmenu.json" "$WORK/cmenu_check.json" <<'PY'
+import json, sys
+page, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+verdicts = {c["clip"]: c["passed"] for c in run["clips"]}
+names = [c["name"] for c in page["clips"]]
+assert names == list(verdicts), (names, verdicts)
+for c in page["clips"]:
+    assert c["data"]["check"]["failed"] == (not verdicts[c["name"]]), c["name"]
+assert names[page["initial"]] == "BigBend"
+PY
+check "report and check pages in Chromium: the clip menu lists and shows each clip" -- bash -c \
+    "node report/browser_check.mjs '$WORK/menu.html' --clips '$FIRST,BigBend' && node report/browser_check.mjs '$WORK/cmenu.html' --clips '$FIRST,BigBend'"
+
 # --- a library: same-named files in two folders, a row per clip -------------------------------
 mkdir -p "$WORK/lib/a" "$WORK/lib/b" "$WORK/lib/c.d"
 cp "$TWO" "$WORK/lib/a/rig.glb"

@@ -91,6 +91,17 @@ std::string load_report_viewer(const std::string& build_time_path);
 // Writes the page: the viewer with the data in place of its marker.
 void write_report_html(const ReportData& data, const std::string& viewer, OutputFile& out);
 
+// One clip of a page of several: its name on the page's clip menu and its data.
+struct ReportClipData {
+    std::string name;
+    ReportData data;
+};
+
+// A page of several clips: {"clips": [{"name", "data"}...], "initial": k}; the viewer shows
+// clips[initial] and lists every clip (with its verdict, when checked) in a menu. One clip: the
+// page write_report_html writes.
+void write_report_html_clips(const std::vector<ReportClipData>& clips, std::size_t initial, const std::string& viewer, OutputFile& out);
+
 // Standard base64 of a byte range (exposed for tests).
 void append_base64(std::string& out, const std::uint8_t* bytes, std::size_t n);
 

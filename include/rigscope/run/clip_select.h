@@ -38,6 +38,27 @@ ClipPlan plan_clips(const Input& in, const InputOptions& opt, bool all_by_defaul
 // load_input chooses them); index -1 leaves the loaded motion as it is.
 void use_clip(Input& in, const InputOptions& opt, int index);
 
+// The loaded clip and frames of an input, put back when a job has selected its clips in turn
+// (a Python session's input is used again).
+struct ClipRestore {
+    Input& in;
+    Clip clip;
+    bool has_clip;
+    std::vector<Frame> frames;
+    int chunk_index, chunk_count;
+    explicit ClipRestore(Input& i)
+        : in(i), clip(i.clip), has_clip(i.has_clip), frames(i.frames), chunk_index(i.chunk_index), chunk_count(i.chunk_count) {}
+    ~ClipRestore() {
+        in.clip = std::move(clip);
+        in.has_clip = has_clip;
+        in.frames = std::move(frames);
+        in.chunk_index = chunk_index;
+        in.chunk_count = chunk_count;
+    }
+    ClipRestore(const ClipRestore&) = delete;
+    ClipRestore& operator=(const ClipRestore&) = delete;
+};
+
 // --clip all on a verb whose output is per frame (tension, rivet): one output per clip, `out`
 // with {clip} replaced by each clip's name ('/', '\\' and control characters as '_'; an empty
 // name "clip<index>"), so that each file is what --clip NAME writes: the formats' frames are one

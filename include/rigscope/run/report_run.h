@@ -14,6 +14,8 @@
 
 namespace rigscope {
 
+struct ReportData;  // io/report_html.h
+
 struct ReportOptions {
     std::string out;        // the page
     int worst = 10;         // rows in the worst-vertex table
@@ -33,6 +35,16 @@ struct ReportResult {
     // Per mesh, each welded vertex's T extremes and their frames, as the page ranked them (a
     // batch's row and index read them).
     std::vector<CheckMeshExtremes> meshes;
+    // Clips the page holds (its clip menu); the fields above are the clip it opens on.
+    std::size_t clips = 1;
+};
+
+// A clip of a page of several (ReportPage::write_clips): its index in the scene (-1: the input's
+// own motion), its name on the menu, and a check's verdict on it (null for `report`).
+struct ReportPageClip {
+    int index = -1;
+    std::string name;
+    const CheckVerdict* verdict = nullptr;
 };
 
 // Checks the output path and loads the viewer when made, before any frame is evaluated, so a
@@ -45,8 +57,18 @@ public:
     // the verdict and limits; the page judges nothing itself.
     ReportResult write(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
                        const FrameProgress& progress = {});
+    // One page of several clips with a clip menu (issue 57: a library's rigs carry many clips,
+    // each judged on its own): each clip selected on `in` in turn (use_clip; the caller restores
+    // the input's clip), evaluated and held with its own verdict, the page's size budget shared;
+    // the page opens on clips[initial] (check: the worst clip). One clip: the page `write` makes.
+    ReportResult write_clips(Input& in, const TensionOptions& tension, std::vector<MeshTension>& meshes,
+                             const std::vector<ReportPageClip>& clips, std::size_t initial, const FrameProgress& progress = {});
 
 private:
+    // One clip's page data into `d`; `clips` share the size budget.
+    ReportResult build(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
+                       const FrameProgress& progress, std::size_t clips, ReportData& d);
+
     ReportOptions opt_;
     std::string viewer_;
     OutputFile out_;

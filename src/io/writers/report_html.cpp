@@ -158,7 +158,10 @@ std::string load_report_viewer(const std::string& build_time_path) {
     return text;
 }
 
-void write_report_html(const ReportData& d, const std::string& viewer, OutputFile& out) {
+namespace {
+
+// One clip's data object.
+void write_report_data(JsonWriter& w, const ReportData& d) {
     // T as steps of log T over the shown range: even relative precision on both sides of 1.
     // One encoding for both sides of a two-sided measure.
     float lo = 0, hi = 0;
@@ -175,8 +178,6 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
     const double levels = d.t_bits == 8 ? 255.0 : 65535.0;
     const double t_step = hi > lo ? (double(hi) - lo) / levels : 1e-6;
 
-    std::string j;
-    JsonWriter w(j, true);
     w.begin_object();
     write_json_header(w, "report", d.run.input);
     if (!is_y_up(d.up_axis)) {
@@ -282,11 +283,37 @@ void write_report_html(const ReportData& d, const std::string& viewer, OutputFil
         w.member("compress_count", static_cast<unsigned long>(c.compress_count)).end_object();
     }
     w.end_object();
+}
 
+// The viewer with `data` (JSON) in place of its marker.
+void write_page(const std::string& viewer, const std::string& data, OutputFile& out) {
     const auto at = viewer.find(kDataMarker);
     out.write(std::string_view(viewer).substr(0, at));
-    out.write(j);
+    out.write(data);
     out.write(std::string_view(viewer).substr(at + kDataMarker.size()));
+}
+
+}  // namespace
+
+void write_report_html(const ReportData& d, const std::string& viewer, OutputFile& out) {
+    std::string j;
+    JsonWriter w(j, true);
+    write_report_data(w, d);
+    write_page(viewer, j, out);
+}
+
+void write_report_html_clips(const std::vector<ReportClipData>& clips, std::size_t initial, const std::string& viewer, OutputFile& out) {
+    if (clips.size() == 1) return write_report_html(clips.front().data, viewer, out);
+    std::string j;
+    JsonWriter w(j, true);
+    w.begin_object().key("clips").begin_array();
+    for (const ReportClipData& c : clips) {
+        w.begin_object().member("name", c.name).key("data");
+        write_report_data(w, c.data);
+        w.end_object();
+    }
+    w.end_array().member("initial", static_cast<unsigned long>(initial)).end_object();
+    write_page(viewer, j, out);
 }
 
 ReportCheck report_check(const CheckVerdict& verdict) {
