@@ -99,7 +99,7 @@ struct SessionCalls {
         const CheckRunInfo info = start_run_info();
         const auto started = std::chrono::steady_clock::now();
         opt.validate();
-        std::lock_guard<std::mutex> lock(s.mutex_);
+        std::lock_guard<std::recursive_mutex> lock(s.mutex_);
         // A chunk's record is begun before its run (a stale one removed) and written after,
         // as the CLI's (run/chunk_run.h).
         const bool chunked = !opt.tension.input.chunk.empty();
@@ -150,17 +150,28 @@ struct SessionCalls {
         return out;
     }
 
-    static ReportResult report(Session& s, const TensionOptions& topt, ReportOptions ropt, const py::object& progress) {
-        s.one_clip();
+    // clip= None: load()'s clip= (every clip by default, as `rigscope report`), "all", or one.
+    static ReportResult report(Session& s, TensionOptions topt, ReportOptions ropt, const std::optional<std::string>& clip,
+                               const py::object& progress) {
         ropt.viewer = package_viewer();
         ropt.validate();
-        std::lock_guard<std::mutex> lock(s.mutex_);
-        Scope scope(s, topt.input.frames, "");
+        std::lock_guard<std::recursive_mutex> lock(s.mutex_);
+        if (clip) topt.input.clip = given(clip, "clip=");
+        const ClipPlan plan = plan_clips(s.in_, topt.input, true);
+        ClipRestore restore(s.in_);
         py::gil_scoped_release release;
         require_animation(s.in_, topt.input);
         std::vector<MeshTension> meshes = prepare_tension(s.in_, topt);
         ReportPage page(ropt, s.in_);
-        return page.write(s.in_, meshes, describe_run(s.in_, topt), nullptr, python_progress(progress));
+        if (plan.indices.size() == 1) {
+            // The loaded motion (--rom's, a cache's) keeps its clip: only the call's frames.
+            if (plan.indices.front() >= 0) use_clip(s.in_, topt.input, plan.indices.front());
+            else s.in_.frames = select_frames(s.in_, topt.input.frames, s.clip_file());
+            return page.write(s.in_, meshes, describe_run(s.in_, topt), nullptr, python_progress(progress));
+        }
+        std::vector<ReportPageClip> clips;
+        for (std::size_t k = 0; k < plan.indices.size(); ++k) clips.push_back(ReportPageClip{plan.indices[k], plan.names[k], nullptr});
+        return page.write_clips(s.in_, topt, meshes, clips, 0, python_progress(progress));
     }
 
     // The sweep options default to the session's (load(rom_angle=...)).
@@ -172,7 +183,7 @@ struct SessionCalls {
         if (frames) opt.input.rom_options.frames_per_sweep = *frames;
         if (joints) opt.input.joints = *joints;
         opt.out = out;
-        std::lock_guard<std::mutex> lock(s.mutex_);
+        std::lock_guard<std::recursive_mutex> lock(s.mutex_);
         return run_rom(opt, s.in_.scene);
     }
 };
@@ -227,15 +238,16 @@ void add_check_calls(py::module_& m) {
     session.def(
         "report",
         [](Session& s, const std::string& path, int worst, double max_size, std::optional<std::string> frames,
-           RIGSCOPE_TENSION_PARAMS const py::object& progress) {
+           RIGSCOPE_TENSION_PARAMS std::optional<std::string> clip, const py::object& progress) {
             const TensionOptions topt = SessionCalls::tension(s, TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, std::nullopt}, std::nullopt);
             ReportOptions ropt;
             ropt.out = path;
             ropt.worst = worst;
             ropt.max_mb = max_size;
-            const ReportResult r = SessionCalls::report(s, topt, ropt, progress);
+            const ReportResult r = SessionCalls::report(s, topt, ropt, clip, progress);
             py::dict out;
             out["path"] = r.path;
+            out["clips"] = r.clips;
             out["frames"] = r.frames;
             out["shown"] = r.shown;
             out["t_bits"] = r.t_bits;
@@ -243,7 +255,8 @@ void add_check_calls(py::module_& m) {
             return out;
         },
         py::arg("path"), py::kw_only(), py::arg("worst") = ReportOptions{}.worst, py::arg("max_size") = ReportOptions{}.max_mb, py::arg("frames") = py::none(),
-        RIGSCOPE_TENSION_PYARGS py::arg("progress") = py::none(), "Writes `rigscope report`'s HTML page to PATH; returns what it holds");
+        RIGSCOPE_TENSION_PYARGS py::arg("clip") = py::none(), py::arg("progress") = py::none(),
+        "Writes `rigscope report`'s HTML page to PATH (every clip, with a clip menu, unless clip=NAME); returns what it holds");
     session.def(
         "rom",
         [](Session& s, std::optional<std::string> output, std::optional<double> rom_angle, std::optional<int> rom_frames,

@@ -12,7 +12,7 @@ using namespace rigscope;
 
 struct LintCalls {
     static py::object lint(Session& s, const LintOptions& opt) {
-        std::lock_guard<std::mutex> lock(s.mutex_);
+        std::lock_guard<std::recursive_mutex> lock(s.mutex_);
         std::string json;
         {
             py::gil_scoped_release release;

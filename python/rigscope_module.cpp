@@ -86,18 +86,26 @@ PYBIND11_MODULE(_rigscope, m) {
         .def(
             "tension",
             [](Session& s, std::optional<std::string> frames, RIGSCOPE_TENSION_PARAMS std::optional<double> auto_range,
-               const py::object& progress) {
-                return s.tension(TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, auto_range}, progress);
+               std::optional<std::string> clip, const py::object& progress) {
+                return s.for_clips(clip, [&] { return s.tension(TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, auto_range}, progress); });
             },
-            RIGSCOPE_TENSION_ARGS, py::arg("progress") = py::none(), "The tension map per frame: t, compress, stretch as float32 (frames, vertices)")
+            RIGSCOPE_TENSION_ARGS, py::arg("clip") = py::none(), py::arg("progress") = py::none(),
+            "The tension map per frame: t, compress, stretch as float32 (frames, vertices); clip='all': a dict of them by clip")
         .def(
             "iter_tension",
             [](std::shared_ptr<Session> s, std::optional<std::string> frames, RIGSCOPE_TENSION_PARAMS std::optional<double> auto_range) {
                 return Session::TensionFrames(s, TensionArgs{{RIGSCOPE_TENSION_KEYWORDS_OF}, frames, auto_range});
             },
             RIGSCOPE_TENSION_ARGS, "Yields (frame, maps) one frame at a time, in constant memory")
-        .def("rivets", &Session::rivets, py::arg("vertices"), py::kw_only(), py::arg("joint") = py::none(), py::arg("frames") = py::none(),
-             py::arg("bake") = false, py::arg("progress") = py::none(), "Rivet fits (list of dicts), or with bake=True per-frame transforms")
+        .def(
+            "rivets",
+            [](Session& s, const std::vector<std::uint32_t>& ids, const std::optional<std::string>& joint, const std::optional<std::string>& frames,
+               bool bake, std::optional<std::string> clip, const py::object& progress) {
+                return s.for_clips(clip, [&] { return s.rivets(ids, joint, frames, bake, progress); });
+            },
+            py::arg("vertices"), py::kw_only(), py::arg("joint") = py::none(), py::arg("frames") = py::none(), py::arg("bake") = false,
+            py::arg("clip") = py::none(), py::arg("progress") = py::none(),
+            "Rivet fits (list of dicts), or with bake=True per-frame transforms; clip='all': a dict of them by clip")
         .def("drive", &Session::drive, py::arg("rig") = py::none(), py::kw_only(), py::arg("frames") = py::none(), py::arg("progress") = py::none(),
              "A rig's joystick controls evaluated into morph weights");
 #undef RIGSCOPE_TENSION_ARGS

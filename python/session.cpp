@@ -26,7 +26,7 @@ namespace rigscope_python {
 using namespace rigscope;
 
 Session::TensionFrames::TensionFrames(std::shared_ptr<Session> s, const TensionArgs& args) : s_(std::move(s)) {
-    std::lock_guard<std::mutex> lock(s_->mutex_);
+    std::lock_guard<std::recursive_mutex> lock(s_->mutex_);
     const TensionOptions topt = s_->tension_options(args);
     frames_ = select_frames(s_->in_, args.frames.value_or(""), s_->clip_file());
     Selection sel(*s_, args.frames);
@@ -40,7 +40,7 @@ Session::TensionFrames::TensionFrames(std::shared_ptr<Session> s, const TensionA
 
 py::object Session::TensionFrames::next() {
     if (next_ >= frames_.size()) throw py::stop_iteration();
-    std::lock_guard<std::mutex> lock(s_->mutex_);
+    std::lock_guard<std::recursive_mutex> lock(s_->mutex_);
     Selection sel(*s_, frames_);
     TensionColumns cols;
     {
@@ -54,8 +54,8 @@ py::object Session::TensionFrames::next() {
 }
 
 void Session::one_clip() const {
-    if (opt_.clip == kAllClips)
-        throw Error(kExitUsage, "clip=\"all\": this call evaluates one clip (check() judges every clip): load the file with clip=NAME or an index");
+    if (opt_.clip == kAllClips && !clip_chosen_)
+        throw Error(kExitUsage, "clip=\"all\": this call evaluates one clip (check() and report() take every clip): give the call clip=NAME, or clip=\"all\" for a dict by clip");
 }
 
 Session::Session(InputOptions opt) : opt_(std::move(opt)) {
@@ -70,7 +70,7 @@ py::object Session::info() const {
 }
 
 py::object Session::deform(const std::optional<std::string>& frames, const py::object& progress) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
     Selection sel(*this, frames);
     const std::size_t nf = in_.frames.size();
     std::vector<FloatArray> out(in_.meshes.size());
@@ -98,7 +98,7 @@ py::object Session::deform(const std::optional<std::string>& frames, const py::o
 }
 
 py::object Session::tension(const TensionArgs& args, const py::object& progress) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
     Selection sel(*this, args.frames);
     const TensionOptions topt = tension_options(args);
     const std::size_t nf = in_.frames.size();
@@ -132,7 +132,7 @@ py::object Session::tension(const TensionArgs& args, const py::object& progress)
 
 py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::optional<std::string>& joint,
                             const std::optional<std::string>& frames, bool bake, const py::object& progress) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
     Selection sel(*this, frames);
     // The CLI's job: its refusals, vertex list (range checks, repeats, messages) and fit.
     RivetJobOptions job;
@@ -186,7 +186,7 @@ py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::opt
 }
 
 py::object Session::drive(const std::optional<std::string>& rig_path, const std::optional<std::string>& frames, const py::object& progress) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
     const std::string path = rig_path.value_or(opt_.rig);
     if (path.empty()) throw Error(kExitUsage, "drive needs a rig: drive(\"RIG.json\") or load(..., rig=\"RIG.json\")");
     // The session's pose follows its own rig (load's rig=); drive() evaluates the one named.

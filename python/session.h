@@ -16,8 +16,10 @@
 #include "rigscope/core/pose.h"
 #include "rigscope/core/rivet.h"
 #include "rigscope/core/tension_map.h"
+#include "rigscope/run/clip_select.h"
 #include "rigscope/run/input.h"
 #include "rigscope/run/tension_run.h"
+#include "path_args.h"
 #include "tension_keywords.h"
 
 namespace rigscope_python {
@@ -103,6 +105,15 @@ private:
     // clip="all" (issue 57) is for check(), which judges every clip in turn; a call that
     // evaluates one clip (tension, deform, rivet, report, ...) refuses it rather than take the first.
     void one_clip() const;
+
+public:
+    // clip= of a call that evaluates one clip (issue 57; tension, rivets): None: the session's
+    // clip; NAME or an index: that clip for this call; "all": {clip name: the call's result} over
+    // every clip of the file, in the file's order. The session's clip is put back afterwards.
+    template <typename F>
+    py::object for_clips(const std::optional<std::string>& clip, F&& call);
+
+private:
     std::size_t vertex_count(std::size_t i) const { return in_.scene.meshes[in_.meshes[i]].vertex_count(); }
     double total_vertices() const;
 
@@ -117,7 +128,10 @@ private:
     std::optional<std::string> reference_, reference_match_;
     std::optional<double> reference_scale_;
     Input in_;
-    std::mutex mutex_;  // calls release the GIL: one evaluation of a session at a time
+    // Calls release the GIL: one evaluation of a session at a time. Recursive: a call made for
+    // each clip (for_clips) holds it across the calls it makes.
+    std::recursive_mutex mutex_;
+    bool clip_chosen_ = false;  // inside for_clips: the call's clip= chose the clip, not load()'s
 };
 
 // rigscope.load(): the CLI's input options as keywords.
@@ -128,5 +142,31 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
                               const std::string& skinning, const std::optional<std::string>& cache,
                               const std::optional<std::string>& reference, const std::optional<std::string>& reference_match,
                               const std::optional<double>& reference_scale);
+
+template <typename F>
+py::object Session::for_clips(const std::optional<std::string>& clip, F&& call) {
+    if (!clip) return py::object(call());
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    rigscope::InputOptions o = opt_;
+    o.clip = given(clip, "clip=");
+    const rigscope::ClipPlan plan = rigscope::plan_clips(in_, o, false);
+    rigscope::ClipRestore restore(in_);
+    struct Chosen {
+        bool& flag;
+        bool was;
+        explicit Chosen(bool& f) : flag(f), was(f) { flag = true; }
+        ~Chosen() { flag = was; }
+    } chosen(clip_chosen_);
+    if (o.clip != rigscope::kAllClips) {
+        rigscope::use_clip(in_, opt_, plan.indices.front());
+        return py::object(call());
+    }
+    py::dict out;
+    for (std::size_t k = 0; k < plan.indices.size(); ++k) {
+        rigscope::use_clip(in_, opt_, plan.indices[k]);
+        out[py::str(plan.names[k])] = call();
+    }
+    return std::move(out);
+}
 
 }  // namespace rigscope_python

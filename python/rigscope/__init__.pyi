@@ -249,8 +249,9 @@ class Session:
         smooth: int = 0,
         smooth_weights: str = "uniform",  # "uniform" or "cotan"
         auto_range: Optional[float] = None,
+        clip: Optional[str] = None,  # a clip's name or index for this call; "all": a dict of results by clip
         progress: Progress = None,
-    ) -> Union[TensionResult, Any]: ...
+    ) -> Union[TensionResult, Any]: ...  # clip="all": Dict[str, TensionResult]
     def iter_tension(
         self,
         *,
@@ -272,12 +273,13 @@ class Session:
     @overload
     def rivets(
         self, vertices: Vertices, *, joint: Optional[str] = None, frames: Frames = None, bake: Literal[False] = False,
-        progress: Progress = None,
-    ) -> List[RivetFit]: ...
+        clip: Optional[str] = None, progress: Progress = None,
+    ) -> List[RivetFit]: ...  # clip="all": Dict[str, List[RivetFit]]
     @overload
     def rivets(
-        self, vertices: Vertices, *, joint: None = None, frames: Frames = None, bake: Literal[True], progress: Progress = None
-    ) -> RivetBake: ...
+        self, vertices: Vertices, *, joint: None = None, frames: Frames = None, bake: Literal[True], clip: Optional[str] = None,
+        progress: Progress = None,
+    ) -> RivetBake: ...  # clip="all": Dict[str, RivetBake]
     def drive(self, rig: Optional[PathArg] = None, *, frames: Frames = None, progress: Progress = None) -> DriveResult: ...
     # Rig lint (lint_calls.cpp): `rigscope lint --format json` as a dict (findings, counts,
     # failed, checks, parameters).
@@ -341,6 +343,7 @@ class Session:
         measure: str = "edge",
         smooth: int = 0,
         smooth_weights: str = "uniform",
+        clip: Optional[str] = None,  # None: every clip (one page, a clip menu), or a clip's name or index
         progress: Progress = None,
     ) -> Dict[str, Any]: ...
     def rom(

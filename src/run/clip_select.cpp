@@ -47,11 +47,8 @@ ClipPlan plan_clips(const Input& in, const InputOptions& opt, bool all_by_defaul
             p.names.push_back(clips[i].name);
         }
     } else {
-        // The one load_input picked, by its rule: the first of that name, else that index.
-        std::size_t chosen = 0;
-        const auto named = std::find_if(clips.begin(), clips.end(), [&](const Clip& c) { return c.name == opt.clip; });
-        if (named != clips.end()) chosen = static_cast<std::size_t>(named - clips.begin());
-        else if (!opt.clip.empty()) chosen = static_cast<std::size_t>(std::strtol(opt.clip.c_str(), nullptr, 10));
+        // The one load_input picks, by its rule (a Python call's clip= was not loaded: checked here).
+        const std::size_t chosen = static_cast<std::size_t>(pick_clip(in.scene, opt.clip, opt.file) - clips.data());
         p.indices.push_back(static_cast<int>(chosen));
         p.names.push_back(clips[chosen].name);
         for (std::size_t i = 0; i < clips.size(); ++i)

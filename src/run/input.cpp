@@ -29,8 +29,6 @@ std::vector<std::string> split_joint_list(const std::string& list) {
     return out;
 }
 
-namespace {
-
 const Clip* pick_clip(const Scene& scene, const std::string& spec, const std::string& path) {
     if (scene.clips.empty()) {
         if (!spec.empty()) throw Error(kExitMismatch, path + ": --clip " + spec + ": the file has no animation");
@@ -46,6 +44,8 @@ const Clip* pick_clip(const Scene& scene, const std::string& spec, const std::st
     for (const Clip& c : scene.clips) names += (names.empty() ? "" : ", ") + c.name;
     throw Error(kExitMismatch, path + ": no clip '" + spec + "' (clips: " + names + ")");
 }
+
+namespace {
 
 // The sweep's options checked under their own names before the core (whose messages name
 // none) sees them.

@@ -71,6 +71,41 @@ def test_check_judges_every_clip_as_the_cli(tmp_path):
     assert not session.check(clip="BigBend", **limits).passed
 
 
+def test_calls_take_clip_all_as_the_cli(tmp_path):
+    """Issue 57: tension(), rivets() and report() take clip= as the CLI's --clip: a clip by name
+    for one call, "all" for a dict by clip (tension, rivets) or one page of every clip (report's
+    default, as `rigscope report`); each clip's result is what a session loaded on that clip gives."""
+    two = tmp_path / "two.glb"
+    subprocess.run([sys.executable, str(ROOT / "tests" / "cli" / "add_clip.py"), BEND, str(two), "BigBend", "2"], check=True)
+    session = rigscope.load(str(two))
+    first = session.info()["clips"][0]["name"]
+    names = [first, "BigBend"]
+    by_clip = session.tension(clip="all", frames="1..40:13")
+    assert list(by_clip) == names
+    for name in names:
+        alone = rigscope.load(str(two), clip=name).tension(frames="1..40:13")
+        assert (by_clip[name].t == alone.t).all() and (session.tension(clip=name, frames="1..40:13").t == alone.t).all()
+    assert not (by_clip[first].t == by_clip["BigBend"].t).all()
+    # The session's own clip is back after a call on another.
+    assert (session.tension(frames="1..40:13").t == by_clip[first].t).all()
+    fits = session.rivets([5, 300], clip="all")
+    assert list(fits) == names
+    for name in names:
+        assert [f["pivot_world"].tolist() for f in fits[name]] == \
+            [f["pivot_world"].tolist() for f in rigscope.load(str(two), clip=name).rivets([5, 300])]
+    # report(): every clip by default, one page with a menu, each clip as the CLI's --clip NAME page.
+    page = session.report(str(tmp_path / "all.html"))
+    assert page["clips"] == 2
+    assert session.report(str(tmp_path / "big.html"), clip="BigBend")["clips"] == 1
+    run("report", two, "--clip", "BigBend", "-o", tmp_path / "cli_big.html")
+    strip = lambda p: re.sub(r'"(rigscope|seconds)":[^,]*,', "", open(p, encoding="utf-8").read())
+    assert strip(tmp_path / "big.html") == strip(tmp_path / "cli_big.html")
+    run("report", two, "-o", tmp_path / "cli_all.html")
+    assert strip(tmp_path / "all.html") == strip(tmp_path / "cli_all.html")
+    with pytest.raises(rigscope.Error, match="no clip .Nope."):
+        session.tension(clip="Nope")
+
+
 def test_check_and_report_refuse_a_rig_without_animation(tmp_path):
     if not STATIC.exists():
         pytest.skip(f"no {STATIC}")

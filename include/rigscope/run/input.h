@@ -93,6 +93,11 @@ Input input_from_scene(Scene scene, const InputOptions& opt, bool per_frame = tr
 // against the clip; `clip_file` is blamed when the clip itself is unusable.
 std::vector<Frame> select_frames(const Input& in, const std::string& spec, const std::string& clip_file);
 
+// The clip --clip `spec` names in `scene` (read from `path`): by name, else by index; the first
+// for an empty spec; null for a file without clips and no spec. Throws Error (exit 5) naming the
+// file's clips for one it does not hold.
+const Clip* pick_clip(const Scene& scene, const std::string& spec, const std::string& path);
+
 // "A,B" as {"A", "B"} (--joints).
 std::vector<std::string> split_joint_list(const std::string& list);
 
