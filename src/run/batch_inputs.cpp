@@ -223,9 +223,15 @@ std::string expand_placeholders(const std::string& pattern, const BatchInput& in
         const auto close = pattern.find('}', i);
         const std::string word = close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
         const auto* v = std::find_if(std::begin(values), std::end(values), [&](const auto& kv) { return word == kv.first; });
+        // {clip} is each file's own (--clip all, clip_select.h): left for its job to fill.
+        if (word == "clip") {
+            out += "{clip}";
+            i = close + 1;
+            continue;
+        }
         if (v == std::end(values))
             throw Error(kExitUsage, pattern + ": '" + pattern.substr(i, close == std::string::npos ? std::string::npos : close - i + 1) +
-                                        "' is not a placeholder ({stem}, {name}, {ext}, {relpath}, {dir})");
+                                        "' is not a placeholder ({stem}, {name}, {ext}, {relpath}, {dir}, and with --clip all {clip})");
         out += v->second;
         i = close + 1;
     }

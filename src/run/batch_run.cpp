@@ -221,10 +221,11 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
     } else {
         r.inputs = std::move(all);
     }
-    batch_output_paths(opt, verb, r.inputs);
-    r.index = batch_index_path(opt, verb, r.inputs);
+    // Each file's options first: a pattern its job refuses makes no folder.
     if (precheck)
         for (const BatchInput& in : r.inputs) precheck(in);
+    batch_output_paths(opt, verb, r.inputs);
+    r.index = batch_index_path(opt, verb, r.inputs);
     r.files.resize(r.inputs.size());
     const std::size_t n = r.inputs.size();
     const unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(1, n))));

@@ -104,6 +104,12 @@ std::vector<std::string> clip_outputs(const std::string& out, const ClipPlan& pl
     return outs;
 }
 
+void refuse_clip_placeholder(const char* option, const std::string& out, const InputOptions& opt) {
+    if (out.find("{clip}") != std::string::npos && opt.clip != kAllClips)
+        throw Error(kExitUsage, std::string(option) + " " + out + ": {clip} names an output per clip, which --clip all writes: add --clip all" +
+                                    (opt.clip.empty() ? "" : " (--clip " + opt.clip + " writes one)"));
+}
+
 std::string clip_coverage(const ClipPlan& plan) {
     const std::size_t total = plan.names.size() + plan.not_judged.size();
     std::string s = std::to_string(plan.names.size()) + " of " + std::to_string(total) + (total == 1 ? " clip" : " clips") + " judged: ";

@@ -318,6 +318,7 @@ ReportResult report_loaded(const ReportJobOptions& opt, Input& in, const ClipPla
 
 void ReportJobOptions::validate() const {
     report.validate();
+    refuse_clip_placeholder("-o", report.out, tension.input);
     check_tension_options(tension);
 }
 

@@ -39,6 +39,8 @@ void RivetJobOptions::validate() const {
         throw Error(kExitUsage, "--weld " + input.weld + " shapes a baked rivet's edge frame (--bake); a fitted rivet reads file vertices");
     if (!input.chunk.empty() && (!bake || format == "gltf"))
         throw Error(kExitUsage, "--chunk splits per-frame rows: a fit, or a glTF's animation, needs all its frames");
+    refuse_clip_placeholder("-o", out, input);
+    refuse_clip_placeholder("--junit", junit, input);
 }
 
 RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const FrameProgress& progress) {

@@ -44,6 +44,7 @@ void TensionJobOptions::validate() const {
         throw Error(kExitUsage, "-o " + out + ": '#' numbers one file per frame, which only tension's glTF frames are (-o out_####.glb, without --bake-max)");
     if (!vertices.empty() && (format == "gltf" || format == "usda"))
         throw Error(kExitUsage, "--vertices selects CSV rows and JSON series; glTF and USD hold every vertex: drop it or write CSV or JSON");
+    refuse_clip_placeholder("-o", out, tension.input);
 }
 
 namespace {

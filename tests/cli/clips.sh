@@ -150,6 +150,19 @@ check "rivet --clip all: the clips' bakes differ" -- bash -c "! cmp -s '$WORK/r_
 expect 0 "report --clip all -o {clip}" -- "$RIGSCOPE" report "$TWO" --clip all -o "$WORK/p_{clip}.html"
 check "report --clip all: a page per clip" -- test -s "$WORK/p_$FIRST.html" -a -s "$WORK/p_BigBend.html"
 
+# --- {clip} in a batch's per-file pattern: each file's own clips; refused without --clip all -----
+mkdir -p "$WORK/clib/a" "$WORK/clib/b"
+cp "$TWO" "$WORK/clib/a/rig.glb"
+cp "$BEND" "$WORK/clib/b/rig.glb"
+expect 0 "batch tension --clip all -o '{relpath}.{clip}.csv'" -- "$RIGSCOPE" tension "$WORK/clib" --clip all -o "$WORK/cout/{relpath}.{clip}.csv"
+"$RIGSCOPE" -q tension "$WORK/clib/a/rig.glb" --clip BigBend -o "$WORK/one_big.csv"
+check "batch {clip}: a file per clip of each file" -- test "$(cd "$WORK/cout" && find . -type f | sort | tr '\n' ' ')" = "./a/rig.glb.$FIRST.csv ./a/rig.glb.BigBend.csv ./b/rig.glb.$FIRST.csv "
+check "batch {clip}: each what one run of that clip writes" -- cmp -s "$WORK/cout/a/rig.glb.BigBend.csv" "$WORK/one_big.csv"
+expect 2 "{clip} without --clip all (one file)" -- "$RIGSCOPE" tension "$TWO" -o "$WORK/x.{clip}.csv"
+check "{clip} without --clip all: says to add it, writes nothing" -- bash -c "grep -q 'add --clip all' '$WORK/err' && ! ls '$WORK'/x.* 2>/dev/null"
+expect 2 "{clip} without --clip all (a batch)" -- "$RIGSCOPE" tension "$WORK/clib" -o "$WORK/cout2/{relpath}.{clip}.csv"
+check "batch {clip} without --clip all: refused, nothing written" -- bash -c "grep -q 'add --clip all' '$WORK/err' && test ! -e '$WORK/cout2'"
+
 # --- report and check --html: one page of every clip, with a clip menu -----------------------
 # Each clip's part of the page is the page --clip NAME writes (a second run, one clip at a time),
 # and check's page opens on its worst clip, each clip with the verdict the JSON gives it.

@@ -67,6 +67,10 @@ struct ClipRestore {
 // (exit 2) for an `out` without {clip} (or stdout), or two clips that would write one file.
 std::vector<std::string> clip_outputs(const std::string& out, const ClipPlan& plan, const char* verb);
 
+// Throws Error (exit 2) for {clip} in an output's name (`option`'s) when --clip is not all: only
+// --clip all writes an output per clip, and the name would otherwise be written as it stands.
+void refuse_clip_placeholder(const char* option, const std::string& out, const InputOptions& opt);
+
 // "1 of 3 clips judged: Walk; not judged: Run, Idle": what a partial run says beside its verdict.
 std::string clip_coverage(const ClipPlan& plan);
 
