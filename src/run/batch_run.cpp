@@ -11,7 +11,6 @@
 #include <iostream>
 #include <map>
 #include <new>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <memory>
 #include <condition_variable>
@@ -152,12 +151,16 @@ void extremes_row(BatchRow& row, const std::vector<CheckMeshExtremes>& meshes, s
     }
 }
 
-// A check's row: its extremes, and, from check's own JSON verdict, the file vertices past each
-// limit: the batch counts what check judged, it does not judge again.
+// The file vertices past each limit, from a verdict: the batch counts what check judged, it
+// does not judge again.
+void past_limits(BatchRow& row, const CheckVerdict& v) {
+    for (const CheckLimitVerdict& l : v.limits) row.past.emplace_back(check_limit_key(l.kind), l.file_vertices);
+}
+
+// A check's row: its extremes and its verdict's counts.
 void check_row(BatchRow& row, const CheckJobResult& r) {
     extremes_row(row, r.meshes, r.frames);
-    const nlohmann::json verdict = nlohmann::json::parse(r.outcome.json);
-    for (const auto& l : verdict.at("limits")) row.past.emplace_back(l.at("limit").get<std::string>(), l.at("file_vertices").get<std::size_t>());
+    past_limits(row, r.verdict);
     // Each clip judged is a row of its own when there are several (issue 57): the file's row is
     // the worst clip's numbers with the file's status.
     row.clip = r.clips[r.worst_clip].clip;
@@ -172,8 +175,7 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
             one.exit_code = c.verdict.failed() ? kExitCheckFailed : kExitOk;
             one.status = one.exit_code == kExitOk ? "pass" : "fail";
             extremes_row(one, c.meshes, c.frames);
-            for (const auto& l : verdict.at("clips").at(k).at("limits"))
-                one.past.emplace_back(l.at("limit").get<std::string>(), l.at("file_vertices").get<std::size_t>());
+            past_limits(one, c.verdict);
             row.clips.push_back(std::move(one));
         }
     if (r.has_lint) {

@@ -324,11 +324,13 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     // The file's verdict is the worst clip's: decided here, over every clip's own.
     std::size_t worst = 0;
     for (std::size_t k = 0; k < clips.size(); ++k) {
-        clips[k].verdict = diff_outcome(clips[k].limits, clips[k].run, clips[k].extremes, clips[k].frame_maxima);
-        if (clips[k].verdict.failed && !clips[worst].verdict.failed) worst = k;
+        DiffResult& c = clips[k];
+        c.judged = judge_diff(c.limits, c.extremes, c.frame_maxima);
+        c.verdict = diff_outcome(DiffClipReport{&c.limits, &c.extremes, &c.frame_maxima, &c.judged}, c.run);
+        if (c.judged.failed() && !clips[worst].judged.failed()) worst = k;
     }
     std::vector<DiffClipReport> reports;
-    for (const DiffResult& c : clips) reports.push_back(DiffClipReport{&c.limits, &c.extremes, &c.frame_maxima});
+    for (const DiffResult& c : clips) reports.push_back(DiffClipReport{&c.limits, &c.extremes, &c.frame_maxima, &c.judged});
     CheckRunInfo all = run;
     all.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     CheckOutcome verdict = several ? diff_clips_outcome(reports, all) : clips.front().verdict;

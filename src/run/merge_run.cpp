@@ -143,7 +143,8 @@ MergeJobResult run_merge(const MergeJobOptions& opt) {
         std::vector<DiffMesh> meshes;
         std::vector<DiffFrame> frames;
         merge_diff_chunks(chunks, limits, meshes, frames);
-        const CheckOutcome outcome = diff_outcome(limits, merged_run_info(chunks), meshes, frames);
+        const DiffVerdict judged = judge_diff(limits, meshes, frames);
+        const CheckOutcome outcome = diff_outcome(DiffClipReport{&limits, &meshes, &frames, &judged}, merged_run_info(chunks));
         refuse_contradicting_extension(opt.out, chunks);
         std::vector<std::string> keep = chunk_files(chunks);
         OutputFile out(opt.out, keep);

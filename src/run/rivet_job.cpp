@@ -11,7 +11,7 @@
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"
 #include "rigscope/io/rivet_report.h"
-#include "rigscope/io/rivet_verdict.h"
+#include "rigscope/io/rivet_fit_report.h"
 #include "rigscope/run/rivet_run.h"
 
 #include "rigscope/run/clip_select.h"
@@ -59,8 +59,10 @@ RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const Fram
     r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // Judged once, here: the CLI's text, JUnit and exit code, and Python, read this verdict.
     r.judged = opt.max_fit_error.has_value();
-    r.verdict = rivet_fit_outcome(RivetFitLimit{opt.max_fit_error.value_or(kRivetFitWarning), r.judged, opt.input.file}, r.info, in.scene,
-                                  r.mesh, r.rivets, r.diagonal);
+    std::vector<RivetFitSample> samples;
+    for (const RivetResult& v : r.rivets) samples.push_back(RivetFitSample{v.fit.max_error, !v.undetermined.empty()});
+    r.fit_verdict = judge_rivet_fit(RivetFitLimit{opt.max_fit_error.value_or(kRivetFitWarning), r.judged, opt.input.file}, samples, r.diagonal);
+    r.verdict = rivet_fit_outcome(r.fit_verdict, r.info, in.scene, r.mesh, r.rivets);
     // The verdict named the undetermined vertices; the outputs hold the fitted ones only.
     r.rivets.erase(std::remove_if(r.rivets.begin(), r.rivets.end(), [](const RivetResult& v) { return !v.undetermined.empty(); }),
                    r.rivets.end());

@@ -157,7 +157,9 @@ TEST_CASE("diff report: JUnit through check's writer, with the attributes the sc
     m.displacement_frame = m.t_change_frame = {Frame{false, 7, 0.0}, Frame{false, 1, 0.0}};
     const std::vector<DiffFrame> frames = {DiffFrame{Frame{false, 7, 0.0}, 0.5f, 0.25f, 0, 0, 0, 0}};
     const DiffLimits limits{0.1, 1, true, true, 10, "old/rig.glb", "new/rig.v2.glb"};
-    const CheckOutcome o = diff_outcome(limits, run_info(), {m}, frames);
+    const std::vector<DiffMesh> meshes = {m};
+    const DiffVerdict judged = judge_diff(limits, meshes, frames);
+    const CheckOutcome o = diff_outcome(DiffClipReport{&limits, &meshes, &frames, &judged}, run_info());
     const std::string& x = o.junit;
     CHECK(o.failed);
     CHECK(contains(x, "<testsuite name=\"rig_v2\" package=\"rigscope.diff\" id=\"0\" tests=\"2\" failures=\"1\" errors=\"0\" "

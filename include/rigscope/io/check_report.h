@@ -24,6 +24,10 @@ struct CheckRom {
     std::vector<char> failed;
 };
 
+// A limit's key: "max_stretch", "max_compress", "max_lambda", "min_lambda" (the option's name),
+// as the JSON's "limit", the JUnit properties and a batch's summary name it.
+const char* check_limit_key(CheckLimitKind kind);
+
 struct CheckOutcome {
     std::string report;  // stdout
     std::string junit;

@@ -47,7 +47,8 @@ struct DiffResult {
     CheckRunInfo run;
     std::vector<ReadFile> paths;    // every input file, so outputs never overwrite one
     Scene new_scene;                 // NEW, for the glTF
-    CheckOutcome verdict;            // judged once by run_diff (diff_outcome); text, JUnit and Python read it
+    DiffVerdict judged;              // judged once by run_diff (judge_diff)
+    CheckOutcome verdict;            // what the text, JUnit and Python say of it (diff_outcome)
 };
 
 // frame,time,mesh,vertex,new_vertex,displacement,relative,t_change,seam_vertex,seam_gap rows; the

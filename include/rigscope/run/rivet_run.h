@@ -12,7 +12,7 @@
 #include "rigscope/io/check_report.h"
 #include "rigscope/io/junit_report.h"
 #include "rigscope/io/rivet_report.h"
-#include "rigscope/io/rivet_verdict.h"
+#include "rigscope/io/rivet_fit_report.h"
 #include "rigscope/run/input.h"
 #include "rigscope/run/progress.h"
 
@@ -44,7 +44,10 @@ struct RivetJobResult {
     double diagonal = 0;                               // the mesh's bounding diagonal at rest
     CheckRunInfo info;                                 // start, host, the fit's wall time
     bool judged = false;                               // a fit judged against --max-fit-error
-    RivetFitOutcome verdict;                           // a fit's: failed past the limit (or the warning level)
+    // A fit's, judged once: past the limit (or the warning level). Its per-rivet lists index the
+    // rivets as fitted, before the undetermined ones were dropped from `rivets`.
+    RivetFitVerdict fit_verdict;
+    RivetFitOutcome verdict;                           // what the text and JUnit say of it
 };
 
 // Runs on an input already loaded with opt.input (a Python session's, its frames selected).

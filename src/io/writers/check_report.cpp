@@ -140,6 +140,12 @@ const LimitNames& names_of(CheckLimitKind kind) {
     return names[static_cast<int>(kind)];
 }
 
+}  // namespace
+
+const char* check_limit_key(CheckLimitKind kind) { return names_of(kind).property; }
+
+namespace {
+
 std::string limit_text(const CheckLimitVerdict& l) {
     std::string n;
     append_number(n, l.limit);

@@ -20,9 +20,7 @@ namespace {
 
 std::uint32_t file_vertex(const DiffMesh& m, std::uint32_t c) { return m.vertex.empty() ? c : m.vertex[c]; }
 
-struct VertexRef {
-    std::uint32_t mesh, vertex;
-};
+using VertexRef = DiffVertexRef;
 
 // Nearest-rank percentile of sorted values (0 for none).
 float percentile(const std::vector<float>& sorted, double p) {
@@ -30,16 +28,6 @@ float percentile(const std::vector<float>& sorted, double p) {
     std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
     rank = std::clamp<std::size_t>(rank, 1, sorted.size());
     return sorted[rank - 1];
-}
-
-// Every vertex of every mesh ordered by `key` descending; ties keep mesh and vertex order.
-template <typename Key>
-std::vector<VertexRef> ranked(const std::vector<DiffMesh>& meshes, Key key) {
-    std::vector<VertexRef> all;
-    for (std::uint32_t m = 0; m < meshes.size(); ++m)
-        for (std::uint32_t v = 0; v < meshes[m].displacement.size(); ++v) all.push_back({m, v});
-    std::stable_sort(all.begin(), all.end(), [&](const VertexRef& a, const VertexRef& b) { return key(a) > key(b); });
-    return all;
 }
 
 std::string describe(const std::vector<DiffMesh>& meshes, const VertexRef& r, bool t) {
@@ -66,16 +54,6 @@ std::string describe_seam(const DiffMesh& m, const SeamTear& t) {
     s += " m at frame ";
     append_frame(s, t.frame, false);
     return s;
-}
-
-// Every torn seam of every mesh, the widest first; ties keep mesh and seam order.
-std::vector<VertexRef> ranked_seams(const std::vector<DiffMesh>& meshes) {
-    std::vector<VertexRef> all;
-    for (std::uint32_t m = 0; m < meshes.size(); ++m)
-        for (std::uint32_t s = 0; s < meshes[m].seams.size(); ++s) all.push_back({m, s});
-    std::stable_sort(all.begin(), all.end(),
-                     [&](const VertexRef& a, const VertexRef& b) { return meshes[a.mesh].seams[a.vertex].gap > meshes[b.mesh].seams[b.vertex].gap; });
-    return all;
 }
 
 struct Region {
@@ -136,8 +114,8 @@ std::string diff_summary_json(const DiffLimits& lim, const std::vector<DiffMesh>
         w.key(k::frame).frame(m.displacement_frame[r.vertex]).member("t_change", m.t_change[r.vertex]);
         w.key("t_frame").frame(m.t_change_frame[r.vertex]).end_object();
     };
-    const auto by_disp = ranked(meshes, [&](const VertexRef& r) { return meshes[r.mesh].displacement[r.vertex]; });
-    const auto by_t = ranked(meshes, [&](const VertexRef& r) { return std::fabs(meshes[r.mesh].t_change[r.vertex]); });
+    const auto by_disp = diff_ranked(meshes, false);
+    const auto by_t = diff_ranked(meshes, true);
     std::size_t changed = 0;
     for (const DiffMesh& m : meshes)
         for (std::size_t v = 0; v < m.displacement.size(); ++v) changed += m.displacement[v] > 0 || m.t_change[v] != 0;
@@ -162,7 +140,7 @@ std::string diff_summary_json(const DiffLimits& lim, const std::vector<DiffMesh>
         w.member(k::mesh, meshes.empty() ? "" : meshes[f.mesh].name).member(k::vertex, f.vertex).member("t_change", f.t_change).end_object();
     }
     w.end_array().key("seams_torn").begin_array();
-    for (const VertexRef& ref : ranked_seams(meshes)) {
+    for (const VertexRef& ref : diff_ranked_seams(meshes)) {
         const DiffMesh& m = meshes[ref.mesh];
         const SeamTear& t = m.seams[ref.vertex];
         w.begin_object().member(k::mesh, m.name).member(k::vertex, t.vertex).member("other", t.other).member("gap", t.gap);
@@ -185,14 +163,15 @@ std::string name_list(const std::vector<std::string>& names) {
     return s;
 }
 
-// One clip's summary and limits: its text appended to `r` (without the final PASS/FAIL), its
-// cases to `suite`; whether any case failed.
-bool diff_clip(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames, JUnitSuite& suite, std::string& r,
-               bool properties) {
-    CheckOutcome o;
+// One clip's summary and the cases of its verdict: its text appended to `r` (without the final
+// PASS/FAIL), its cases to `suite`; whether the verdict failed. Nothing here compares a value with
+// a limit: judge_diff did (core/diff_verdict.h).
+bool diff_clip(const DiffClipReport& clip, JUnitSuite& suite, std::string& r, bool properties) {
+    const DiffLimits& lim = *clip.limits;
+    const std::vector<DiffMesh>& meshes = *clip.meshes;
+    const std::vector<DiffFrame>& frames = *clip.frames;
     const std::size_t worst = static_cast<std::size_t>(lim.worst);
-    const auto by_disp = ranked(meshes, [&](const VertexRef& v) { return meshes[v.mesh].displacement[v.vertex]; });
-    const auto by_t = ranked(meshes, [&](const VertexRef& v) { return std::fabs(meshes[v.mesh].t_change[v.vertex]); });
+    const auto by_disp = diff_ranked(meshes, false);
     const std::vector<float> d = sorted_values(meshes, false), t = sorted_values(meshes, true);
     auto stats = [&](const char* what, const std::vector<float>& v, const char* unit) {
         r += std::string(what) + ": max ";
@@ -231,83 +210,59 @@ bool diff_clip(const DiffLimits& lim, const std::vector<DiffMesh>& meshes, const
     } else {
         r += "no vertex moved\n";
     }
-    const std::vector<VertexRef> seams = ranked_seams(meshes);
+    const std::vector<VertexRef> seams = diff_ranked_seams(meshes);
     if (!seams.empty()) {
         r += "seams torn: " + std::to_string(seams.size()) + "\n";
         for (std::size_t i = 0; i < seams.size() && i < worst; ++i)
             r += "  " + describe_seam(meshes[seams[i].mesh], meshes[seams[i].mesh].seams[seams[i].vertex]) + "\n";
     }
 
-    // One test case per limit given.
+    // One test case per case judged.
     if (properties) suite.properties = {{"old", lim.old_file}, {"new", lim.new_file}};
     // Unique per pair and clip in any batch (issue 57): the class is the clip, its package the path.
     const std::string classname = "rigscope.diff." +
                                   junit_path_key(lim.relpath.empty() ? std::filesystem::path(lim.new_file).filename().string() : lim.relpath) +
                                   "." + junit_key_part(lim.clip);
-    auto limit = [&](bool t_limit) {
-        const double bound = t_limit ? lim.max_t_change : lim.max_displacement;
+    for (const DiffCaseVerdict& v : clip.verdict->cases) {
+        JUnitCase c;
+        c.classname = classname;
+        c.failed = v.failed();
         std::string bound_text;
-        append_number(bound_text, bound);
-        if (properties) suite.properties.emplace_back(t_limit ? "max_t_change" : "max_displacement", bound_text);
-        JUnitCase c;
-        c.classname = classname;
-        c.name = (t_limit ? "|change in T| > " : "displacement > ") + bound_text;
-        c.type = t_limit ? "rigscope.diff.t_change" : "rigscope.diff.displacement";
-        std::size_t failures = 0;
-        std::vector<std::string> lines;  // the worst, worst first
-        for (const VertexRef& v : t_limit ? by_t : by_disp) {
-            const double x = t_limit ? std::fabs(meshes[v.mesh].t_change[v.vertex]) : meshes[v.mesh].displacement[v.vertex];
-            if (!(x > bound)) break;
-            if (failures++ < worst) lines.push_back(describe(meshes, v, t_limit));
+        append_number(bound_text, v.bound);
+        switch (v.kind) {
+            case DiffCaseKind::nothing_compared:
+                r += "nothing compared: no vertex of any mesh was evaluated\n";
+                c.name = "vertices compared";
+                c.type = "rigscope.diff.nothing_compared";
+                c.message = "no vertex of any mesh was evaluated: nothing compared";
+                break;
+            case DiffCaseKind::displacement:
+            case DiffCaseKind::t_change: {
+                const bool t_limit = v.kind == DiffCaseKind::t_change;
+                if (properties) suite.properties.emplace_back(t_limit ? "max_t_change" : "max_displacement", bound_text);
+                c.name = (t_limit ? "|change in T| > " : "displacement > ") + bound_text;
+                c.type = t_limit ? "rigscope.diff.t_change" : "rigscope.diff.displacement";
+                c.message = std::to_string(v.failures.size()) + " vertices past the limit";
+                r += (t_limit ? "limit |change in T| > " : "limit displacement > ") + bound_text + ": " + c.message + "\n";
+                for (std::size_t i = 0; i < v.failures.size() && i < worst; ++i) {
+                    const std::string line = describe(meshes, v.failures[i], t_limit);
+                    r += "  " + line + "\n";
+                    c.text += line + "\n";
+                }
+                break;
+            }
+            case DiffCaseKind::seam_torn:
+                c.name = "seam torn";
+                c.type = "rigscope.diff.seam_torn";
+                for (std::size_t i = 0; i < v.failures.size() && i < worst; ++i)
+                    c.text += describe_seam(meshes[v.failures[i].mesh], meshes[v.failures[i].mesh].seams[v.failures[i].vertex]) + "\n";
+                c.message = std::to_string(v.failures.size()) + " seams torn" + (lim.has_displacement ? " by more than the displacement limit" : "");
+                r += "limit seam torn: " + c.message + "\n";
+                break;
         }
-        c.failed = failures > 0;
-        c.message = std::to_string(failures) + " vertices past the limit";
-        r += (t_limit ? "limit |change in T| > " : "limit displacement > ") + bound_text + ": " + c.message + "\n";
-        for (const std::string& line : lines) {
-            r += "  " + line + "\n";
-            c.text += line + "\n";
-        }
-        o.failed = o.failed || c.failed;
-        suite.cases.push_back(std::move(c));
-    };
-    // A verdict covers what was compared: no vertex of any mesh (a file without meshes) or no
-    // frame is never a pass, with a limit or without.
-    const bool compared = !by_disp.empty() && !frames.empty();
-    if (!compared) {
-        r += "nothing compared: no vertex of any mesh was evaluated\n";
-        JUnitCase c;
-        c.classname = classname;
-        c.name = "vertices compared";
-        c.failed = true;
-        c.type = "rigscope.diff.nothing_compared";
-        c.message = "no vertex of any mesh was evaluated: nothing compared";
-        suite.cases.push_back(std::move(c));
-        o.failed = true;
-    }
-    if (lim.has_displacement) limit(false);
-    if (lim.has_t_change) limit(true);
-    // With a limit given the diff is a check, and a torn seam (a crack in NEW's surface where
-    // OLD had none) is its own case: failed by a gap past --max-displacement, or by any gap
-    // without one.
-    if (lim.seams_checked && (lim.has_displacement || lim.has_t_change)) {
-        const double bound = lim.has_displacement ? lim.max_displacement : 0.0;
-        JUnitCase c;
-        c.classname = classname;
-        c.name = "seam torn";
-        c.type = "rigscope.diff.seam_torn";
-        std::size_t failures = 0;
-        for (const VertexRef& ref : seams) {
-            const SeamTear& t = meshes[ref.mesh].seams[ref.vertex];
-            if (!(t.gap > bound)) continue;
-            if (failures++ < worst) c.text += describe_seam(meshes[ref.mesh], t) + "\n";
-        }
-        c.failed = failures > 0;
-        c.message = std::to_string(failures) + " seams torn" + (lim.has_displacement ? " by more than the displacement limit" : "");
-        r += "limit seam torn: " + c.message + "\n";
-        o.failed = o.failed || c.failed;
         suite.cases.push_back(std::move(c));
     }
-    return o.failed;
+    return clip.verdict->failed();
 }
 
 // The verdict line: PASS or FAIL, and the clips a --clip left out.
@@ -321,9 +276,7 @@ std::string verdict_line(bool failed, const std::vector<std::string>& judged, co
 
 }  // namespace
 
-CheckOutcome diff_outcome(const DiffLimits& lim, const CheckRunInfo& run, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames) {
-    return diff_clips_outcome({DiffClipReport{&lim, &meshes, &frames}}, run);
-}
+CheckOutcome diff_outcome(const DiffClipReport& clip, const CheckRunInfo& run) { return diff_clips_outcome({clip}, run); }
 
 CheckOutcome diff_clips_outcome(const std::vector<DiffClipReport>& clips, const CheckRunInfo& run) {
     if (clips.empty()) throw internal_error("diff: a verdict over no clip");
@@ -341,7 +294,7 @@ CheckOutcome diff_clips_outcome(const std::vector<DiffClipReport>& clips, const 
         judged.push_back(c.limits->clip);
         if (several) r += "clip '" + c.limits->clip + "':\n";
         const std::size_t cases = suite.cases.size();
-        const bool failed = diff_clip(*c.limits, *c.meshes, *c.frames, suite, r, k == 0);
+        const bool failed = diff_clip(c, suite, r, k == 0);
         if (failed) failing.push_back(c.limits->clip);
         o.failed = o.failed || failed;
         // A clip's own verdict, when it had cases to judge (a limit, or nothing compared).

@@ -1,4 +1,4 @@
-#include "rigscope/io/rivet_verdict.h"
+#include "rigscope/io/rivet_fit_report.h"
 
 #include <algorithm>
 
@@ -6,17 +6,10 @@
 
 namespace rigscope {
 
-RivetFitOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo& run, const Scene& scene, int mesh,
-                               const std::vector<RivetResult>& rivets, double diagonal) {
-    auto relative = [&](const RivetResult& r) { return diagonal > 0 ? r.fit.max_error / diagonal : 0.0; };
-    // A fit whose error is not a number has not shown it is good enough.
-    auto past = [&](const RivetResult& r) { return !(relative(r) <= limit.max_relative); };
-    std::vector<const RivetResult*> worse, unfit;  // unfit: undetermined, never a pass
-    for (const RivetResult& r : rivets) {
-        if (!r.undetermined.empty()) unfit.push_back(&r);
-        else if (past(r)) worse.push_back(&r);
-    }
-    std::stable_sort(worse.begin(), worse.end(), [&](const auto* a, const auto* b) { return relative(*a) > relative(*b); });
+RivetFitOutcome rivet_fit_outcome(const RivetFitVerdict& verdict, const CheckRunInfo& run, const Scene& scene, int mesh,
+                                  const std::vector<RivetResult>& rivets) {
+    const RivetFitLimit& limit = verdict.limit;
+    auto relative = [&](const RivetResult& r) { return verdict.relative[static_cast<std::size_t>(&r - rivets.data())]; };
     std::string limit_text;
     append_number(limit_text, limit.max_relative);
     auto line = [&](const RivetResult& r) {
@@ -28,8 +21,11 @@ RivetFitOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo
         return s;
     };
 
+    std::vector<const RivetResult*> worse, unfit;
+    for (std::size_t i : verdict.worse) worse.push_back(&rivets[i]);
+    for (std::size_t i : verdict.unfit) unfit.push_back(&rivets[i]);
     RivetFitOutcome o;
-    o.failed = !worse.empty() || !unfit.empty();
+    o.failed = verdict.failed();
     const std::string summary = "rivet fit limit max_error > " + limit_text + " of the diagonal: " + std::to_string(worse.size()) + " of " +
                                 std::to_string(rivets.size()) + (rivets.size() == 1 ? " rivet" : " rivets") + " past the limit";
     o.report = summary + "\n";
@@ -51,7 +47,7 @@ RivetFitOutcome rivet_fit_outcome(const RivetFitLimit& limit, const CheckRunInfo
         JUnitCase c;
         c.classname = "rigscope.rivet." + junit_stem(limit.file) + "." + junit_class_part(scene.meshes[mesh].name);
         c.name = "vertex " + std::to_string(r.vertex) + " fit error <= " + limit_text;
-        c.failed = past(r) || !r.undetermined.empty();
+        c.failed = verdict.rivet_failed[static_cast<std::size_t>(&r - rivets.data())] != 0;
         if (!r.undetermined.empty()) {
             c.type = "rigscope.rivet.undetermined";
             c.message = r.undetermined;
