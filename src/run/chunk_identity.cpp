@@ -124,6 +124,7 @@ ChunkOptions chunk_identity(const CheckJobOptions& opt) {
     id.number("--max-compress", opt.max_compress);
     id.number("--max-lambda", opt.max_lambda);
     id.number("--min-lambda", opt.min_lambda);
+    id.number("--max-volume-loss", opt.max_volume_loss);
     id.integer("--worst", opt.worst);
     id.number("--max-size", opt.html.max_mb);
     id.flag("--lint", opt.lint);

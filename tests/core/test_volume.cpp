@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rigscope/core/check_verdict.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
@@ -257,4 +258,29 @@ TEST_CASE("volume: a position that is not finite is an error; a ratio needs a bi
     CHECK(volume_ratio(0.5, 1.0, 1.0) == 0.5);
     CHECK(std::isnan(volume_ratio(0.5, 1e-12, 1.0)));
     CHECK(volume_ratio(0.5, -0.25, 1.0) == -2.0);
+}
+
+TEST_CASE("volume: --max-volume-loss fails a volume whose loss passes the limit, at its worst frame", "[volume][check]") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<Frame> frames{{false, 1, 0}, {false, 2, 0}, {false, 3, 0}};
+    std::vector<VolumeSeries> s{{"Body", "*", {1.0, 0.8, 0.9}},      // loss 0.2 at frame 2
+                                {"Body", "Elbow", {1.0, 0.7, 0.7}},  // 0.3, first at frame 2
+                                {"Body", "Hand", {nan, nan, nan}},   // no bind measure
+                                {"Body", "Knee", {1.0, 0.75, 1.1}}};  // exactly 0.25
+    const VolumeLossVerdict v = judge_volume_loss(0.25, s, frames);
+    CHECK(v.unjudged == 1);
+    REQUIRE(v.failures.size() == 1);  // a loss equal to the limit passes
+    CHECK(v.failures[0].series == 1);
+    CHECK(v.failures[0].frame == 1);
+    CHECK(v.failures[0].loss == Approx(0.3));
+    CHECK(v.failed());
+    const VolumeLossVerdict lower = judge_volume_loss(0.1, s, frames);
+    REQUIRE(lower.failures.size() == 3);
+    CHECK(lower.failures[0].series == 1);  // worst first
+    CHECK(lower.failures[1].series == 3);
+    CHECK(lower.failures[2].series == 0);
+    CHECK_FALSE(judge_volume_loss(0.5, s, frames).failed());
+    // Nothing judged never passes.
+    CHECK(judge_volume_loss(0.5, {s[2]}, frames).failed());
+    CHECK(judge_volume_loss(0.5, s, {}).failed());
 }
