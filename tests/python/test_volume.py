@@ -68,3 +68,14 @@ def test_no_faces_is_a_bad_input(tmp_path):
     path = made(tmp_path, "--no-faces")
     with pytest.raises(rigscope.BadInputError, match="no selected mesh is closed or has joint regions"):
         rigscope.load(path).volume()
+
+
+def test_check_max_volume_loss(tmp_path):
+    # The candy wrapper loses exactly 1/3 under linear blend at 180 degrees (volume.sh).
+    s = rigscope.load(made(tmp_path), skinning="linear")
+    assert s.check(max_volume_loss=0.3334).passed
+    r = s.check(max_volume_loss=0.3332)
+    assert not r.passed
+    v = r.summary["volume"]
+    assert [(f["mesh"], f["region"], f["frame"]) for f in v["failures"]] == [("Cylinder", "*", 24)]
+    assert "volume loss" in r.junit
