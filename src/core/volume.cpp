@@ -7,6 +7,8 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
+#include "rigscope/core/simd.h"
+#include "volume_lanes.h"
 
 namespace rigscope {
 
@@ -48,48 +50,73 @@ int face_joint(const std::vector<std::uint32_t>& corners, const std::vector<int>
     return best;
 }
 
-struct DirectedEdge {
-    std::uint64_t key;  // (smaller welded id << 32) | larger
-    bool forward;       // the face runs from the smaller to the larger
-};
+// A face's edge from welded a to welded b as one sortable word: the undirected edge
+// (min << 33 | max << 1) and the direction in the low bit (1: from the smaller end). Welded ids
+// stay below 2^31 (a mesh's vertex count is far below).
+std::uint64_t directed_edge(std::uint32_t a, std::uint32_t b) {
+    const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    return lo << 33 | hi << 1 | (a < b ? 1u : 0u);
+}
 
-VolumeClosure closure_of(std::vector<DirectedEdge>& edges, std::size_t faces) {
-    std::sort(edges.begin(), edges.end(), [](const DirectedEdge& a, const DirectedEdge& b) {
-        return a.key != b.key ? a.key < b.key : a.forward < b.forward;
-    });
+VolumeClosure closure_of(std::vector<std::uint64_t>& edges, std::size_t faces) {
+    std::sort(edges.begin(), edges.end());
     VolumeClosure c;
     for (std::size_t i = 0; i < edges.size();) {
         std::size_t j = i;
-        while (j < edges.size() && edges[j].key == edges[i].key) ++j;
+        while (j < edges.size() && edges[j] >> 1 == edges[i] >> 1) ++j;
         const std::size_t n = j - i;
         if (n == 1) ++c.boundary_edges;
         else if (n > 2) ++c.nonmanifold_edges;
-        else if (edges[i].forward == edges[i + 1].forward) ++c.misoriented_edges;
+        else if ((edges[i] & 1) == (edges[i + 1] & 1)) ++c.misoriented_edges;
         i = j;
     }
     c.closed = faces > 0 && !edges.empty() && c.boundary_edges == 0 && c.nonmanifold_edges == 0 && c.misoriented_edges == 0;
     return c;
 }
 
-// The sums a run of triangles gives, relative to an origin o: s = sum p0.(p1 x p2) and
-// a = sum (p0 x p1 + p1 x p2 + p2 x p0). The volume swept from any point q over them is then
-// (s - (q - o).a) / 6, so one pass serves the mesh (o itself) and every region (its joint).
+// The sums a run of triangles gives, relative to an origin o: with n = (p1 - p0) x (p2 - p0)
+// (twice the triangle's area vector), s = sum (p0 - o).n and a = sum n. The volume swept from any
+// point q over them is then (s - (q - o).a) / 6, since (p0 - q).((p1 - q) x (p2 - q)) =
+// (p0 - q).n: one pass serves the mesh (o itself) and every region (its joint). Two fan
+// triangles (p0, p1, p2), (p0, p2, p3) are one quad with n = (p2 - p0) x (p3 - p1) (the sum of
+// theirs), so a quad costs one cross and one dot product. Summed in four lanes (volume_lanes.h),
+// on AVX2 where the CPU has it: the same bits either way.
 struct TriangleSums {
     double s = 0;
     Eigen::Vector3d a = Eigen::Vector3d::Zero();
 };
 
-TriangleSums sum_triangles(const std::uint32_t* tri, std::size_t count, const Eigen::Vector3f* p, const Eigen::Vector3d& origin) {
+TriangleSums sum_quads(const std::uint32_t* quads, std::size_t count, const Eigen::Vector3f* p, const Eigen::Vector3d& origin, bool avx2) {
+    detail::VolumeLanes lanes;
+    const double o[3] = {origin.x(), origin.y(), origin.z()};
+    const float* points = p->data();
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    if (avx2) detail::add_quads_avx2(quads, count, points, o, lanes);
+    else detail::add_quads_scalar(quads, 0, count, points, o, lanes);
+#else
+    (void)avx2;
+    detail::add_quads_scalar(quads, 0, count, points, o, lanes);
+#endif
     TriangleSums out;
-    for (std::size_t t = 0; t < count; ++t, tri += 3) {
-        const Eigen::Vector3d a = p[tri[0]].cast<double>() - origin;
-        const Eigen::Vector3d b = p[tri[1]].cast<double>() - origin;
-        const Eigen::Vector3d c = p[tri[2]].cast<double>() - origin;
-        const Eigen::Vector3d bc = b.cross(c);
-        out.s += a.dot(bc);
-        out.a += a.cross(b) + bc + c.cross(a);
-    }
+    out.s = detail::lane_total(lanes.s);
+    out.a = Eigen::Vector3d(detail::lane_total(lanes.ax), detail::lane_total(lanes.ay), detail::lane_total(lanes.az));
     return out;
+}
+
+// Whether triangles t = (a, b, c) and u make one quad (p, q, r, s) with t = (p, q, r) and
+// u = (p, r, s), each turned any way round: two triangles sharing the diagonal p-r, run opposite
+// ways along it (a split quad, consecutive fan triangles of a polygon).
+bool quad_of(const std::uint32_t* t, const std::uint32_t* u, std::uint32_t* quad) {
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t p = t[i], q = t[(i + 1) % 3], r = t[(i + 2) % 3];
+            if (u[k] != p || u[(k + 1) % 3] != r) continue;
+            const std::uint32_t s = u[(k + 2) % 3];
+            if (s == q) return false;  // the same triangle turned over: no quad
+            quad[0] = p, quad[1] = q, quad[2] = r, quad[3] = s;
+            return true;
+        }
+    return false;
 }
 
 }  // namespace
@@ -109,9 +136,10 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
         for (std::size_t w = 0; w < topo.welded_count(); ++w) joint_of[w] = heaviest_joint(mesh.influences, topo.representative[w]);
     }
 
-    std::vector<DirectedEdge> edges;
+    if (topo.welded_count() >= (std::size_t(1) << 31)) throw Error(kExitBadInput, "mesh '" + mesh.name + "': too many vertices for a volume");
+    std::vector<std::uint64_t> edges;
     edges.reserve(mesh.face_indices.size());
-    std::vector<std::uint32_t> tris;     // welded ids, file order
+    std::vector<std::uint32_t> tris;     // fan triangles, welded ids, file order
     std::vector<int> tri_joint;          // per triangle, its face's skin joint (-1: none)
     std::vector<std::size_t> faces_of(joint_count, 0);
     std::vector<std::uint32_t> corners;
@@ -131,7 +159,7 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
         }
         for (std::size_t i = 0; i < corners.size(); ++i) {
             const std::uint32_t a = corners[i], b = corners[(i + 1) % corners.size()];
-            edges.push_back({a < b ? (std::uint64_t(a) << 32 | b) : (std::uint64_t(b) << 32 | a), a < b});
+            edges.push_back(directed_edge(a, b));
         }
         const int joint = face_joint(corners, joint_of);
         if (joint >= 0) ++faces_of[joint];
@@ -159,17 +187,29 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
             r.faces = faces_of[j];
             L.regions.push_back(r);
         }
+    // Fan triangles paired into quads where two in a row share a diagonal run both ways (a
+    // polygon's fan, a split quad: half the work); a lone one is the quad (a, b, c, c).
     const std::size_t groups = L.regions.size() + 1;
-    std::vector<std::uint32_t> count(groups + 1, 0);
     auto group_of = [&](std::size_t t) { return tri_joint[t] < 0 ? L.regions.size() : std::size_t(region_of[tri_joint[t]]); };
-    for (std::size_t t = 0; t < tri_joint.size(); ++t) ++count[group_of(t) + 1];
+    std::vector<std::uint32_t> quads;
+    std::vector<std::uint32_t> quad_group;
+    quads.reserve(tris.size() / 3 * 4);
+    for (std::size_t t = 0; t < tri_joint.size(); ++t) {
+        std::uint32_t q[4] = {tris[3 * t], tris[3 * t + 1], tris[3 * t + 2], tris[3 * t + 2]};
+        const bool paired = t + 1 < tri_joint.size() && group_of(t) == group_of(t + 1) && quad_of(&tris[3 * t], &tris[3 * t + 3], q);
+        quads.insert(quads.end(), q, q + 4);
+        quad_group.push_back(static_cast<std::uint32_t>(group_of(t)));
+        if (paired) ++t;
+    }
+    std::vector<std::uint32_t> count(groups + 1, 0);
+    for (std::uint32_t g : quad_group) ++count[g + 1];
     for (std::size_t g = 0; g < groups; ++g) count[g + 1] += count[g];
     L.group_begin = count;
-    for (std::size_t r = 0; r < L.regions.size(); ++r) L.regions[r].triangles = count[r + 1] - count[r];
-    L.triangles.resize(tris.size());
-    for (std::size_t t = 0; t < tri_joint.size(); ++t) {
-        const std::uint32_t slot = count[group_of(t)]++;
-        for (int c = 0; c < 3; ++c) L.triangles[3 * std::size_t(slot) + c] = topo.representative[tris[3 * t + c]];
+    for (std::size_t r = 0; r < L.regions.size(); ++r) L.regions[r].quads = count[r + 1] - count[r];
+    L.quads.resize(quads.size());
+    for (std::size_t k = 0; k < quad_group.size(); ++k) {
+        const std::uint32_t slot = count[quad_group[k]]++;
+        for (int c = 0; c < 4; ++c) L.quads[4 * std::size_t(slot) + c] = topo.representative[quads[4 * k + c]];
     }
 
     if (skinned) {
@@ -187,25 +227,25 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
 }
 
 void measure_volume(const VolumeLayout& layout, const Eigen::Vector3f* positions, const std::vector<Eigen::Vector3d>& region_joints,
-                    VolumeMeasures& out, ThreadPool* pool) {
+                    VolumeMeasures& out, ThreadPool* pool, bool avx2) {
     const std::size_t groups = layout.group_begin.empty() ? 0 : layout.group_begin.size() - 1;
     out.regions.assign(layout.regions.size(), 0.0);
     out.volume = 0;
-    if (layout.triangles.empty()) return;
-    // Tasks: each group cut into blocks of kBlock triangles, so a task's triangles share a region
-    // and the cuts do not depend on the thread count.
-    std::vector<std::pair<std::size_t, std::size_t>> tasks;  // (group, first triangle)
+    if (layout.quads.empty()) return;
+    // Tasks: each group cut into blocks of kBlock quads, so a task's quads share a region and the
+    // cuts do not depend on the thread count.
+    std::vector<std::pair<std::size_t, std::size_t>> tasks;  // (group, first quad)
     for (std::size_t g = 0; g < groups; ++g)
         for (std::size_t t = layout.group_begin[g]; t < layout.group_begin[g + 1]; t += MeshVolume::kBlock) tasks.emplace_back(g, t);
     // Relative to a corner of the mesh itself: a mesh far from the file's origin keeps its
     // digits (the closed volume does not depend on the point; the regions' measures are moved
     // back to their joints below).
-    const Eigen::Vector3d origin = positions[layout.triangles[0]].cast<double>();
+    const Eigen::Vector3d origin = positions[layout.quads[0]].cast<double>();
     std::vector<TriangleSums> sums(tasks.size());
     run_tasks(pool, tasks.size(), [&](std::size_t i) {
         const auto [g, first] = tasks[i];
         const std::size_t end = std::min<std::size_t>(layout.group_begin[g + 1], first + MeshVolume::kBlock);
-        sums[i] = sum_triangles(layout.triangles.data() + 3 * first, end - first, positions, origin);
+        sums[i] = sum_quads(layout.quads.data() + 4 * first, end - first, positions, origin, avx2);
     });
     // Added in task order: the same bits for any thread count.
     std::vector<TriangleSums> group(groups);
@@ -239,7 +279,7 @@ void MeshVolume::evaluate(const Scene& scene, const Pose& pose, ThreadPool* pool
         const VolumeRegion& reg = layout_.regions[r];
         joints_[r] = pose.bind ? layout_.bind_joints[reg.skin_joint] : Eigen::Vector3d(pose.world[reg.node].block<3, 1>(0, 3));
     }
-    measure_volume(layout_, positions_.data(), joints_, measures_, pool);
+    measure_volume(layout_, positions_.data(), joints_, measures_, pool, avx2_);
     evaluated_ = true;
 }
 

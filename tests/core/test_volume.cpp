@@ -83,7 +83,7 @@ TEST_CASE("volume: a unit cube of quads encloses 1, wherever it is and split at 
     const Scene s = scene_of(cube());
     const VolumeLayout L = layout_of(s);
     CHECK(L.closure.closed);
-    CHECK(L.triangles.size() == 6 * 2 * 3);  // each quad as its fan of two triangles
+    CHECK(L.quads.size() == 6 * 4);  // each face's fan of two triangles as one quad
     CHECK(L.bind_volume == Approx(1.0).epsilon(1e-12));
     // Far from the origin, scaled by 2: 8, to the digits the floats hold.
     const Scene far = scene_of(cube(false, Eigen::Vector3f(1000, -2000, 500), 2));
@@ -139,7 +139,7 @@ TEST_CASE("volume: an open, a misoriented and an inside-out cube; a collapsed fa
         m.face_offsets = {0};
         const VolumeLayout L = layout_of(scene_of(m));
         CHECK(!L.closure.closed);
-        CHECK(L.triangles.empty());
+        CHECK(L.quads.empty());
     }
 }
 
@@ -230,7 +230,7 @@ TEST_CASE("volume: the same bits for any thread count, several blocks a region",
     const Scene s = scene_of(m);
     const VolumeLayout L = layout_of(s);
     REQUIRE(L.closure.closed);
-    REQUIRE(L.triangles.size() / 3 > 2 * MeshVolume::kBlock);
+    REQUIRE(L.quads.size() / 4 > 2 * MeshVolume::kBlock);
     CHECK(L.bind_volume == Approx(4.0 / 3.0 * M_PI).epsilon(2e-3));  // the inscribed polyhedron, a little less
     CHECK(L.bind_volume < 4.0 / 3.0 * M_PI);
     VolumeMeasures one, many;

@@ -11,6 +11,7 @@
 
 #include "rigscope/core/pose.h"
 #include "rigscope/core/scene.h"
+#include "rigscope/core/simd.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/core/topology.h"
 
@@ -32,17 +33,19 @@ struct VolumeRegion {
     int skin_joint = -1;  // index into the skin's joints
     int node = -1;        // the joint's node: the region's name
     std::size_t faces = 0;       // file faces in the region
-    std::size_t triangles = 0;   // their fan triangles
+    std::size_t quads = 0;       // their fan triangles, paired into quads (VolumeLayout::quads)
     double bind = 0;             // the region's measure on the bind mesh, joint at its bind position
 };
 
 // What is fixed for a mesh: its welded fan triangles grouped by region, the regions, whether it
 // is closed, and the bind measures. Built once, evaluated per frame.
 struct VolumeLayout {
-    // Fan triangles as welded representatives (file vertex ids), grouped: region r's are
-    // triangles [group_begin[r], group_begin[r+1]); the last group (r = regions.size()) is the
-    // faces in no region (corners without influences).
-    std::vector<std::uint32_t> triangles;
+    // Fan triangles as welded representatives (file vertex ids), 4 per entry: two triangles
+    // (p0, p1, p2), (p0, p2, p3) in a row (a polygon's fan, a split quad) are one quad
+    // (p0, p1, p2, p3), a lone triangle the quad (p0, p1, p2, p2). Grouped: region r's are quads
+    // [group_begin[r], group_begin[r+1]); the last group (r = regions.size()) is the faces in no
+    // region (corners without influences).
+    std::vector<std::uint32_t> quads;
     std::vector<std::uint32_t> group_begin;
     std::vector<VolumeRegion> regions;
     VolumeClosure closure;
@@ -61,13 +64,14 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
 // The measures of one set of positions: the mesh's signed volume (every triangle, whichever
 // region) and each region's measure swept from joints[r] (its joint's position). Triangles are
 // summed in fixed blocks whose partial sums are added in block order: the same bits for any
-// thread count. Throws Error (bad input) when a position is not finite.
+// thread count, and on the AVX2 kernel or not (`avx2`: simd.h's avx2_default() decides). Throws
+// Error (bad input) when a position is not finite.
 struct VolumeMeasures {
     double volume = 0;
     std::vector<double> regions;
 };
 void measure_volume(const VolumeLayout& layout, const Eigen::Vector3f* positions, const std::vector<Eigen::Vector3d>& region_joints,
-                    VolumeMeasures& out, ThreadPool* pool = nullptr);
+                    VolumeMeasures& out, ThreadPool* pool = nullptr, bool avx2 = avx2_default());
 
 // Per frame: the mesh deformed at a pose, then measured. Holds what stays between frames.
 class MeshVolume {
@@ -82,7 +86,7 @@ public:
     // Where each region's joint is at the last pose evaluated (its world position).
     const std::vector<Eigen::Vector3d>& joints() const { return joints_; }
 
-    // Triangles a task sums: large enough to outweigh its dispatch.
+    // Quads a task sums: large enough to outweigh its dispatch.
     static constexpr std::size_t kBlock = 32768;
 
 private:
@@ -93,6 +97,7 @@ private:
     std::vector<Eigen::Vector3d> joints_;
     VolumeMeasures measures_;
     bool evaluated_ = false;
+    bool avx2_ = avx2_default();  // the triangle sums' AVX2 kernel (the same bits either way)
 };
 
 // A region's ratio: measure over bind measure; NaN where the bind measure is too close to 0 to
