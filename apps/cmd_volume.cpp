@@ -40,6 +40,8 @@ void add_volume_command(CLI::App& app, Runner& run) {
     opt->format.clear();  // from -o's extension unless --format names one
     CLI::App* cmd = app.add_subcommand("volume", "Volume per frame: each closed mesh's and each joint region's, with ratios to the bind mesh");
     add_input_options(cmd, opt->input);
+    // A clip's volumes are one run's (the job refuses a chunk): --help lists only what it takes.
+    cmd->remove_option(cmd->get_option("--chunk"));
     add_weld_option(cmd, opt->input);
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
