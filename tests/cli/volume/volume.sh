@@ -86,6 +86,10 @@ rows = [(str(f['frame']), v['region'], v['volume']) for f in d['frames'] for v i
 c = [(r[0], r[2], float(r[3])) for r in list(csv.reader(open('$WORK/linear.csv')))[1:] if int(r[0]) % 6 == 0]
 sys.exit(rows != c)"
 
+# --clip all: an output per clip, each what --clip NAME writes.
+expect 0 "--clip all" -- "$RIGSCOPE" -q volume "$WORK/twist.glb" --clip all --frames 0..24:3 --skinning linear -o "$WORK/clip_{clip}.csv"
+check "--clip all wrote Twist's rows as --clip Twist does" -- cmp -s "$WORK/clip_Twist.csv" "$WORK/linear.csv"
+
 # Bad input: one line naming the file, exit 3, no output.
 python3 "$MAKE" "$WORK/points.glb" --no-faces
 expect 3 "a mesh without faces" -- "$RIGSCOPE" volume "$WORK/points.glb" -o "$WORK/points.csv"
