@@ -96,3 +96,20 @@ TEST_CASE("volume job: no output over an input", "[volume][job][corpus]") {
         CHECK(e.code() == kExitUsage);
     }
 }
+
+TEST_CASE("volume job: what the run holds is checked against --max-memory before it is made", "[volume][job][corpus]") {
+    VolumeJobOptions o;
+    o.input.file = test::corpus("bend_cylinder/bend_cylinder.glb");
+    o.input.frames = "1..91";
+    Input in = load_input(o.input);
+    // The loaded scene fits; the job's arrays on top of it (a few hundred KB) do not.
+    in.max_memory = 4096;
+    try {
+        run_volume(o, in);
+        FAIL("no refusal");
+    } catch (const Error& e) {
+        CHECK(e.code() == kExitBadInput);
+        CHECK_THAT(e.what(), Catch::Contains("volume would hold about"));
+        CHECK_THAT(e.what(), Catch::Contains("--max-memory"));
+    }
+}
