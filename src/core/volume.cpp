@@ -16,14 +16,14 @@ namespace {
 
 // The skin joint a vertex leans on most: its heaviest influence, a tie going to the lower skin
 // joint index (the file's order of the skin's joints); -1 without influences.
-int heaviest_joint(const Influences& inf, std::size_t v) {
+int heaviest_joint(const Influences& inf, std::size_t v, std::size_t joint_count) {
     if (v >= inf.vertex_count()) return -1;
     int best = -1;
     float weight = 0;
     for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k) {
         const int j = inf.joints[k];
         const float w = inf.weights[k];
-        if (!(w > 0)) continue;
+        if (!(w > 0) || std::size_t(j) >= joint_count) continue;  // readers refuse a joint past the skin's; never trusted here
         if (best < 0 || w > weight || (w == weight && j < best)) {
             best = j;
             weight = w;
@@ -133,7 +133,7 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
     std::vector<int> joint_of;
     if (skinned) {
         joint_of.resize(topo.welded_count());
-        for (std::size_t w = 0; w < topo.welded_count(); ++w) joint_of[w] = heaviest_joint(mesh.influences, topo.representative[w]);
+        for (std::size_t w = 0; w < topo.welded_count(); ++w) joint_of[w] = heaviest_joint(mesh.influences, topo.representative[w], joint_count);
     }
 
     if (topo.welded_count() >= (std::size_t(1) << 31)) throw Error(kExitBadInput, "mesh '" + mesh.name + "': too many vertices for a volume");
@@ -215,7 +215,8 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
     if (skinned) {
         const Skin& skin = scene.skins[mesh.skin];
         L.bind_joints.resize(joint_count);
-        for (std::size_t j = 0; j < joint_count; ++j) L.bind_joints[j] = skin.inverse_bind[j].inverse().block<3, 1>(0, 3);
+        for (std::size_t j = 0; j < joint_count && j < skin.inverse_bind.size(); ++j)
+            L.bind_joints[j] = skin.inverse_bind[j].inverse().block<3, 1>(0, 3);
     }
     std::vector<Eigen::Vector3d> joints;
     for (const VolumeRegion& r : L.regions) joints.push_back(L.bind_joints[r.skin_joint]);
