@@ -14,6 +14,7 @@
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/tension_job.h"
+#include "rigscope/run/volume_job.h"
 
 namespace rigscope {
 
@@ -152,6 +153,13 @@ ChunkOptions chunk_identity(const DeformJobOptions& opt) {
     add_input(id, opt.input, false, true);
     id.text("--format", opt.format);
     id.text("--axes", opt.axes);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const VolumeJobOptions& opt) {
+    Identity id;
+    add_input(id, opt.input, true, true);
+    id.text("--format", opt.format);
     return id.o;
 }
 

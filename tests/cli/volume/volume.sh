@@ -100,6 +100,16 @@ expect 3 "a NaN position" -- "$RIGSCOPE" volume "$WORK/nan.glb" -o "$WORK/nan.cs
 check "NaN: one line naming the file" -- one_line_naming "nan.glb"
 check "NaN: no output" -- test ! -e "$WORK/nan.csv"
 
+# A batch: a folder of three, each file's -o by placeholder, what a single run writes; the file
+# without faces fails alone (the batch's exit code is the worst file's).
+mkdir -p "$WORK/batch"
+cp "$WORK/twist.glb" "$WORK/open.glb" "$WORK/points.glb" "$WORK/batch/"
+expect 0 "single run of open.glb" -- "$RIGSCOPE" -q volume "$WORK/open.glb" -o "$WORK/open_all.csv"
+expect 0 "single run of twist.glb" -- "$RIGSCOPE" -q volume "$WORK/twist.glb" -o "$WORK/twist_all.csv"
+expect 3 "batch over a folder" -- "$RIGSCOPE" volume "$WORK/batch" -o "$WORK/batch_out/{stem}.csv"
+check "batch: each file's output is its single run's" -- bash -c "cmp -s '$WORK/batch_out/twist.csv' '$WORK/twist_all.csv' && cmp -s '$WORK/batch_out/open.csv' '$WORK/open_all.csv'"
+check "batch: no output for the file without faces, its error said" -- bash -c "test ! -e '$WORK/batch_out/points.csv' && grep -q 'points.glb' '$WORK/err'"
+
 # Usage: exit 2 before any work.
 expect 2 "--chunk" -- "$RIGSCOPE" volume "$WORK/twist.glb" --chunk 0/2 -o "$WORK/c.csv"
 check "--chunk: not an option of volume" -- grep -q -- "--chunk" "$WORK/err"
