@@ -28,12 +28,13 @@ struct VolumeCommand {
     BatchOptions batch;  // FILE... and the batch's options
 };
 
-int run_volume_command(VolumeCommand cmd) {
+int run_volume_command(VolumeCommand cmd, RunContext& ctx) {
     cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
     if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_volume_batch(cmd.batch, cmd.job));
     VolumeJobOptions& opt = cmd.job;
     opt.input.file = cmd.batch.inputs.front();
     opt.format = output_format(opt.format, opt.out, "csv");
+    ctx.chunk(chunk_spec(opt));
     if (opt.input.clip == kAllClips) {
         run_volume_clips(opt, terminal_progress("volume"), write_volume);
         return kExitOk;
@@ -51,15 +52,13 @@ void add_volume_command(CLI::App& app, Runner& run) {
     opt->format.clear();  // from -o's extension unless --format names one
     CLI::App* cmd = app.add_subcommand("volume", "Volume per frame: each closed mesh's and each joint region's, with ratios to the bind mesh");
     add_input_options(cmd, opt->input);
-    // A clip's volumes are one run's (the job refuses a chunk): --help lists only what it takes.
-    cmd->remove_option(cmd->get_option("--chunk"));
     add_batch_options(cmd, command->batch);
     add_weld_option(cmd, opt->input);
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
     cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
     cmd->add_option("--format", opt->format, "csv or json (default: from -o's extension, else csv)")->check(CLI::IsMember({"csv", "json"}));
-    cmd->callback([&run, command] { run = [command](RunContext&) { return run_volume_command(*command); }; });
+    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_volume_command(*command, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(10, add_volume_command);

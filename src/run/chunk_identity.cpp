@@ -241,6 +241,13 @@ ChunkSpec chunk_spec(const DeformJobOptions& opt) {
     return s;
 }
 
+ChunkSpec chunk_spec(const VolumeJobOptions& opt) {
+    // Each frame's ratios are to the bind mesh, not to other frames: chunks join row by row.
+    ChunkSpec s = spec_of("volume", opt.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.input, "", "");
+    return s;
+}
+
 ChunkSpec chunk_spec(const DriveJobOptions& opt) {
     ChunkSpec s = spec_of("drive", opt.input, opt.out, chunk_identity(opt));
     add_inputs(s, opt.input, "", "");

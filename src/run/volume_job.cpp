@@ -35,8 +35,6 @@ std::string open_reasons(const VolumeClosure& c) {
 
 void VolumeJobOptions::validate() const {
     if (format != "json" && format != "csv") throw Error(kExitUsage, "volume writes json or csv, not " + format);
-    if (!input.chunk.empty())
-        throw Error(kExitUsage, "volume does not split its frames into chunks (--chunk): its output is one run's (a clip's volumes are cheap)");
 }
 
 VolumeTable measure_volumes(const Input& in, const std::string& file, const FrameProgress& progress) {

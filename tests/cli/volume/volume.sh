@@ -111,8 +111,16 @@ check "batch: each file's output is its single run's" -- bash -c "cmp -s '$WORK/
 check "batch: no output for the file without faces, its error said" -- bash -c "test ! -e '$WORK/batch_out/points.csv' && grep -q 'points.glb' '$WORK/err'"
 
 # Usage: exit 2 before any work.
-expect 2 "--chunk" -- "$RIGSCOPE" volume "$WORK/twist.glb" --chunk 0/2 -o "$WORK/c.csv"
-check "--chunk: not an option of volume" -- grep -q -- "--chunk" "$WORK/err"
+# Farm chunks: two halves of the frames, merged, are the single run's output (CSV and JSON).
+for fmt in csv json; do
+    expect 0 "single run ($fmt)" -- "$RIGSCOPE" -q volume "$WORK/twist.glb" --frames 0..24:2 -o "$WORK/whole.$fmt"
+    for i in 0 1; do
+        expect 0 "chunk $i/2 ($fmt)" -- "$RIGSCOPE" -q volume "$WORK/twist.glb" --frames 0..24:2 --chunk $i/2 -o "$WORK/part$i.$fmt"
+    done
+    expect 0 "merge ($fmt)" -- "$RIGSCOPE" -q merge "$WORK/merged.$fmt" "$WORK/part0.$fmt" "$WORK/part1.$fmt"
+    check "merged chunks are the single run ($fmt)" -- cmp -s "$WORK/merged.$fmt" "$WORK/whole.$fmt"
+done
+check "a chunk holds its part of the frames" -- test "$(wc -l <"$WORK/part1.csv")" -lt "$(wc -l <"$WORK/whole.csv")"
 expect 2 "--format xml" -- "$RIGSCOPE" volume "$WORK/twist.glb" --format xml -o "$WORK/x.xml"
 cp "$WORK/twist.glb" "$WORK/keep.glb"
 expect 2 "-o over the input" -- "$RIGSCOPE" volume "$WORK/twist.glb" --format csv -o "$WORK/twist.glb"
