@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "rigscope/core/check_verdict.h"
@@ -235,6 +236,12 @@ TEST_CASE("volume: the same bits for any thread count, several blocks a region",
     CHECK(L.bind_volume < 4.0 / 3.0 * M_PI);
     VolumeMeasures one, many;
     measure_volume(L, s.meshes[0].positions.data(), {}, one, nullptr);
+    // The AVX2 kernel and its scalar twin: the same bits (where the CPU has AVX2).
+    if (avx2_default()) {
+        VolumeMeasures scalar;
+        measure_volume(L, s.meshes[0].positions.data(), {}, scalar, nullptr, false);
+        CHECK(std::memcmp(&one.volume, &scalar.volume, sizeof(double)) == 0);
+    }
     for (unsigned threads : {2u, 3u, 5u}) {
         ThreadPool pool(threads);
         measure_volume(L, s.meshes[0].positions.data(), {}, many, &pool);
