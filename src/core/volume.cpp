@@ -50,27 +50,44 @@ int face_joint(const std::vector<std::uint32_t>& corners, const std::vector<int>
     return best;
 }
 
-// A face's edge from welded a to welded b as one sortable word: the undirected edge
-// (min << 33 | max << 1) and the direction in the low bit (1: from the smaller end). Welded ids
-// stay below 2^31 (a mesh's vertex count is far below).
-std::uint64_t directed_edge(std::uint32_t a, std::uint32_t b) {
-    const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
-    return lo << 33 | hi << 1 | (a < b ? 1u : 0u);
-}
+// How many faces run along each welded edge each way, counted in the topology's neighbour lists
+// (the same polygon edges, each list ascending): the count of a -> b sits at b's place in a's
+// list. Linear in the corners, no sort.
+struct EdgeRuns {
+    const Topology& topo;
+    std::vector<std::uint16_t> runs;  // per neighbour entry, saturating
+    explicit EdgeRuns(const Topology& t) : topo(t), runs(t.neighbours.size(), 0) {}
 
-VolumeClosure closure_of(std::vector<std::uint64_t>& edges, std::size_t faces) {
-    std::sort(edges.begin(), edges.end());
-    VolumeClosure c;
-    for (std::size_t i = 0; i < edges.size();) {
-        std::size_t j = i;
-        while (j < edges.size() && edges[j] >> 1 == edges[i] >> 1) ++j;
-        const std::size_t n = j - i;
-        if (n == 1) ++c.boundary_edges;
-        else if (n > 2) ++c.nonmanifold_edges;
-        else if ((edges[i] & 1) == (edges[i + 1] & 1)) ++c.misoriented_edges;
-        i = j;
+    std::size_t slot(std::uint32_t a, std::uint32_t b) const {
+        const std::uint32_t* first = topo.neighbours.data() + topo.neighbour_offsets[a];
+        const std::uint32_t* last = topo.neighbours.data() + topo.neighbour_offsets[a + 1];
+        const std::uint32_t* it = std::lower_bound(first, last, b);
+        if (it == last || *it != b) throw internal_error("volume: a face edge missing from the welded topology");
+        return static_cast<std::size_t>(it - topo.neighbours.data());
     }
-    c.closed = faces > 0 && !edges.empty() && c.boundary_edges == 0 && c.nonmanifold_edges == 0 && c.misoriented_edges == 0;
+    void add(std::uint32_t a, std::uint32_t b) {
+        std::uint16_t& r = runs[slot(a, b)];
+        if (r < 0xffff) ++r;
+    }
+};
+
+VolumeClosure closure_of(const EdgeRuns& e, std::size_t faces) {
+    VolumeClosure c;
+    bool any = false;
+    const Topology& t = e.topo;
+    for (std::uint32_t a = 0; a + 1 < t.neighbour_offsets.size(); ++a)
+        for (std::uint32_t k = t.neighbour_offsets[a]; k < t.neighbour_offsets[a + 1]; ++k) {
+            const std::uint32_t b = t.neighbours[k];
+            if (b < a) continue;  // each edge once, from its smaller end
+            const unsigned forward = e.runs[k], backward = e.runs[e.slot(b, a)];
+            const unsigned n = forward + backward;
+            if (n == 0) continue;  // an edge of skipped (degenerate) faces only
+            any = true;
+            if (n == 1) ++c.boundary_edges;
+            else if (n > 2) ++c.nonmanifold_edges;
+            else if (forward != 1) ++c.misoriented_edges;
+        }
+    c.closed = faces > 0 && any && c.boundary_edges == 0 && c.nonmanifold_edges == 0 && c.misoriented_edges == 0;
     return c;
 }
 
@@ -136,9 +153,7 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
         for (std::size_t w = 0; w < topo.welded_count(); ++w) joint_of[w] = heaviest_joint(mesh.influences, topo.representative[w], joint_count);
     }
 
-    if (topo.welded_count() >= (std::size_t(1) << 31)) throw Error(kExitBadInput, "mesh '" + mesh.name + "': too many vertices for a volume");
-    std::vector<std::uint64_t> edges;
-    edges.reserve(mesh.face_indices.size());
+    EdgeRuns edges(topo);
     std::vector<std::uint32_t> tris;     // fan triangles, welded ids, file order
     std::vector<int> tri_joint;          // per triangle, its face's skin joint (-1: none)
     std::vector<std::size_t> faces_of(joint_count, 0);
@@ -159,7 +174,7 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
         }
         for (std::size_t i = 0; i < corners.size(); ++i) {
             const std::uint32_t a = corners[i], b = corners[(i + 1) % corners.size()];
-            edges.push_back(directed_edge(a, b));
+            edges.add(a, b);
         }
         const int joint = face_joint(corners, joint_of);
         if (joint >= 0) ++faces_of[joint];
@@ -173,7 +188,6 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
         }
     }
     L.closure = closure_of(edges, L.faces - L.degenerate_faces);
-    edges = {};
 
     // Regions: the skin joints with faces, in the skin's order; groups in that order, then the
     // faces in no region. Within a group triangles keep the file's order.
