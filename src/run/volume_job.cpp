@@ -39,8 +39,8 @@ void VolumeJobOptions::validate() const {
 
 VolumeTable measure_volumes(const Input& in, const std::string& file, const FrameProgress& progress) {
     // --max-memory covers what the run holds beside the scene: per mesh the deformed positions
-    // (twice: the deformer's and ours), the fan triangles and, while closure is judged, a
-    // directed edge per face corner; per frame a volume and a ratio per column.
+    // (twice: the deformer's and ours), the quads and, while closure is judged, a
+    // counter per welded edge end; per frame a volume and a ratio per column.
     double bytes = 0, columns_at_most = 0;
     for (int m : in.meshes) {
         const Mesh& mesh = in.scene.meshes[m];
