@@ -99,6 +99,11 @@ python3 "$MAKE" "$WORK/nan.glb" --nan
 expect 3 "a NaN position" -- "$RIGSCOPE" volume "$WORK/nan.glb" -o "$WORK/nan.csv"
 check "NaN: one line naming the file" -- one_line_naming "nan.glb"
 check "NaN: no output" -- test ! -e "$WORK/nan.csv"
+# Finite numbers whose skinning overflows a float (two rest scales of 1e30): the frame is named.
+python3 "$HERE/overflow_glb.py" "$WORK/twist.glb" "$WORK/overflow.glb"
+expect 3 "skinned positions past a float" -- "$RIGSCOPE" volume "$WORK/overflow.glb" --frames 3 -o "$WORK/overflow.csv"
+check "overflow: one line naming the file, the mesh and the frame" -- one_line_naming "overflow.glb: mesh 'Cylinder' at frame 3: a deformed position is not finite"
+check "overflow: no output" -- test ! -e "$WORK/overflow.csv"
 
 # A batch: a folder of three, each file's -o by placeholder, what a single run writes; the file
 # without faces fails alone (the batch's exit code is the worst file's).
