@@ -33,19 +33,24 @@ int heaviest_joint(const Influences& inf, std::size_t v, std::size_t joint_count
 }
 
 // The face's region: the joint most of its corners lean on; a tie goes to the lower skin joint
-// index. Corners without influences do not vote; -1 when none does.
-int face_joint(const std::vector<std::uint32_t>& corners, const std::vector<int>& joint_of) {
-    int best = -1, best_votes = 0;
-    for (std::size_t i = 0; i < corners.size(); ++i) {
-        const int j = joint_of.empty() ? -1 : joint_of[corners[i]];
-        if (j < 0) continue;
-        int votes = 0;
-        for (std::uint32_t c : corners)
-            if (joint_of[c] == j) ++votes;
-        if (votes > best_votes || (votes == best_votes && j < best)) {
-            best = j;
-            best_votes = votes;
+// index. Corners without influences do not vote; -1 when none does. Sorted votes: a polygon of
+// many corners costs n log n, not n^2.
+int face_joint(const std::vector<std::uint32_t>& corners, const std::vector<int>& joint_of, std::vector<int>& votes) {
+    if (joint_of.empty()) return -1;
+    votes.clear();
+    for (std::uint32_t c : corners)
+        if (joint_of[c] >= 0) votes.push_back(joint_of[c]);
+    std::sort(votes.begin(), votes.end());
+    int best = -1;
+    std::size_t best_count = 0;
+    for (std::size_t i = 0; i < votes.size();) {
+        std::size_t j = i;
+        while (j < votes.size() && votes[j] == votes[i]) ++j;
+        if (j - i > best_count) {  // ascending joints: an equal count keeps the lower one
+            best = votes[i];
+            best_count = j - i;
         }
+        i = j;
     }
     return best;
 }
@@ -158,7 +163,8 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
     std::vector<int> tri_joint;          // per triangle, its face's skin joint (-1: none)
     std::vector<std::size_t> faces_of(joint_count, 0);
     std::vector<std::uint32_t> corners;
-    tris.reserve(mesh.face_indices.size() * 3);
+    std::vector<int> votes;
+    tris.reserve(mesh.face_indices.size());  // a triangle mesh's exactly; polygons grow it
     for (std::size_t f = 0; f < L.faces; ++f) {
         // The face's welded corners, a corner repeated by the next one collapsed (also around
         // the end): an edge the weld shrank to a point is no edge.
@@ -176,7 +182,7 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
             const std::uint32_t a = corners[i], b = corners[(i + 1) % corners.size()];
             edges.add(a, b);
         }
-        const int joint = face_joint(corners, joint_of);
+        const int joint = face_joint(corners, joint_of, votes);
         if (joint >= 0) ++faces_of[joint];
         // A polygon as the fan from its first corner; a fan triangle with a repeated corner
         // (a polygon that passes through one point twice) has no area and is left out.
