@@ -1,4 +1,4 @@
-// Several inputs on the command line (check, lint, tension, report, info, deform, diff): FILE... takes files, folders and @lists,
+// Several inputs on the command line (check, lint, tension, report, info, deform, diff, volume): FILE... takes files, folders and @lists,
 // with --jobs, --task and --summary; the batch itself is the run layer's (rigscope/run/batch.h).
 #pragma once
 

@@ -74,6 +74,9 @@ void add_check_command(CLI::App& app, Runner& run) {
         ->check(positive_number());
     cmd->add_option("--min-lambda", job.min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")
         ->check(positive_number());
+    cmd->add_option("--max-volume-loss", job.max_volume_loss,
+                    "Fail where a closed mesh's or joint region's volume loses more than this share of its bind volume at any frame (e.g. 0.1; rigscope volume)")
+        ->check(positive_number());
     cmd->add_option("--junit", job.junit, "Also write a JUnit XML report here (several inputs: one for the batch, or one per file with a placeholder, {stem}.xml)");
     cmd->add_option("--json", job.json, "Also write the verdict as JSON here: the limits, counts and worst vertices (several inputs: with a placeholder, {stem}.json)");
     cmd->add_option("--html", job.html.out, "Also write the HTML report (rigscope report) with the verdict and limits");

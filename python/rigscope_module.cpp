@@ -106,6 +106,8 @@ PYBIND11_MODULE(_rigscope, m) {
             py::arg("vertices"), py::kw_only(), py::arg("joint") = py::none(), py::arg("frames") = py::none(), py::arg("bake") = false,
             py::arg("clip") = py::none(), py::arg("progress") = py::none(),
             "Rivet fits (list of dicts), or with bake=True per-frame transforms; clip='all': a dict of them by clip")
+        .def("volume", &Session::volume, py::kw_only(), py::arg("frames") = py::none(), py::arg("progress") = py::none(),
+             "Per frame each closed mesh's volume and each joint region's, with ratios to the bind mesh (float64 (frames, columns))")
         .def("drive", &Session::drive, py::arg("rig") = py::none(), py::kw_only(), py::arg("frames") = py::none(), py::arg("progress") = py::none(),
              "A rig's joystick controls evaluated into morph weights");
 #undef RIGSCOPE_TENSION_ARGS

@@ -19,6 +19,7 @@
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/drive_run.h"
 #include "rigscope/run/rivet_run.h"
+#include "rigscope/run/volume_job.h"
 #include "tension_result.h"
 
 namespace rigscope_python {
@@ -182,6 +183,42 @@ py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::opt
         d["max_error_relative"] = diagonal > 0 ? r.fit.max_error / diagonal : 0.0;
         out.append(d);
     }
+    return out;
+}
+
+py::object Session::volume(const std::optional<std::string>& frames, const py::object& progress) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Selection sel(*this, frames);
+    // The CLI's job on the session's input: its refusals, notes and errors.
+    VolumeJobOptions job;
+    job.input = opt_;
+    job.input.chunk.clear();
+    job.validate();
+    VolumeJobResult r;
+    {
+        py::gil_scoped_release release;
+        r = run_volume(job, in_, python_progress(progress));
+    }
+    // The CSV's rows as columns: row (frame f, column c) is volume[f, c], mesh[c], region[c].
+    py::dict out;
+    out["frames"] = frame_labels(in_.frames);
+    out["times"] = frame_times(in_.frames);
+    py::list mesh, region, closed_meshes;
+    for (std::size_t c = 0; c < r.columns.size(); ++c) {
+        mesh.append(r.meshes[r.columns[c].mesh].name);
+        region.append(r.region_name(c));
+    }
+    py::dict closed;
+    for (const VolumeMeshInfo& m : r.meshes) closed[py::str(m.name)] = m.closure.closed;
+    out["mesh"] = mesh;
+    out["region"] = region;
+    const auto shape = std::vector<py::ssize_t>{static_cast<py::ssize_t>(r.frames), static_cast<py::ssize_t>(r.columns.size())};
+    out["volume"] = owned_array(std::move(r.volumes), shape);
+    out["ratio"] = owned_array(std::move(r.ratios), shape);
+    out["closed"] = closed;
+    py::list notes;
+    for (const std::string& n : r.notes) notes.append(n);
+    out["notes"] = notes;
     return out;
 }
 

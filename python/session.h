@@ -63,6 +63,9 @@ public:
     py::object rivets(const std::vector<std::uint32_t>& ids, const std::optional<std::string>& joint,
                       const std::optional<std::string>& frames, bool bake, const py::object& progress);
 
+    // `rigscope volume`'s rows as arrays (run/volume_job.h).
+    py::object volume(const std::optional<std::string>& frames, const py::object& progress);
+
     py::object drive(const std::optional<std::string>& rig_path, const std::optional<std::string>& frames, const py::object& progress);
 
     // Streaming: one frame at a time, constant memory.

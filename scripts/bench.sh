@@ -115,6 +115,24 @@ ms, mc = max(m for _, m in runs["skin_mesh"]) / 1024, max(m for _, m in runs["ca
 print(f"point cache, the tube's skinned mesh, {len(a)} frames: skinned glb {ws:.3f} s, PC2 ({mb} MB) {wc:.3f} s = "
       f"{ws / wc:.2f}x the skinned rate; peak RSS {ms:.0f} MB vs {mc:.0f} MB; per-frame T extremes {'the same' if same else 'DIFFER'}")
 PY
+# -- Volume (issue 59: "volume at most 1.5x a tension run of the same frames"): `rigscope volume`
+# of the tube's skinned mesh against `rigscope tension` of the same mesh and frames (--fps 240,
+# both JSON), whole commands, alternating, best of 5.
+for i in 1 2 3 4 5; do
+    timed volume_tension "$build/rigscope" -q tension "$tube" --mesh Cylinder --fps 240 --format json -o "$out/volume_tension.json"
+    timed volume_cmd "$build/rigscope" -q volume "$tube" --mesh Cylinder --fps 240 --format json -o "$out/volume.json"
+done
+"$python" - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+runs = {k: [tuple(map(float, l.split())) for l in open(f"{out}/{k}")] for k in ("volume_tension", "volume_cmd")}
+frames = len(json.load(open(f"{out}/volume.json"))["frames"])
+v, t = min(w for w, _ in runs["volume_cmd"]), min(w for w, _ in runs["volume_tension"])
+pairs = sorted(a[0] / b[0] for a, b in zip(runs["volume_cmd"], runs["volume_tension"]))
+print(f"volume: volume vs tension --mesh Cylinder, {frames} frames (JSON): {v:.3f} s vs {t:.3f} s = {v / t:.2f}x (issue 59: at most 1.5x); "
+      f"pairs, median {pairs[len(pairs) // 2]:.2f}x; peak RSS {max(m for _, m in runs['volume_cmd']) / 1024:.0f} MB vs "
+      f"{max(m for _, m in runs['volume_tension']) / 1024:.0f} MB")
+PY
 # Resident size of a run that loads nothing: the executable and its libraries.
 /usr/bin/time -f "%M" -o "$out/baseline_rss" "$build/rigscope" --version >/dev/null
 

@@ -113,6 +113,19 @@ class DriveSeries(TypedDict):
     target: str
     weights: Float32Array
 
+class VolumeResult(TypedDict):
+    """volume(): `rigscope volume`'s CSV rows as arrays: row (frame f, column c) is
+    frames[f], mesh[c], region[c] ("*" for a closed mesh), volume[f, c], ratio[f, c] (NaN where the
+    bind measure is too close to 0 to divide by)."""
+    frames: List[Union[int, str]]
+    times: Float64Array
+    mesh: List[str]
+    region: List[str]
+    volume: Float64Array  # (frames, columns)
+    ratio: Float64Array  # (frames, columns)
+    closed: Dict[str, bool]  # per measured mesh: closed once welded
+    notes: List[str]  # open meshes, meshes without faces, skipped faces
+
 class DriveResult(TypedDict):
     """The keys of `rigscope drive --format json`."""
     input: str
@@ -280,6 +293,7 @@ class Session:
         self, vertices: Vertices, *, joint: None = None, frames: Frames = None, bake: Literal[True], clip: Optional[str] = None,
         progress: Progress = None,
     ) -> RivetBake: ...  # clip="all": Dict[str, RivetBake]
+    def volume(self, *, frames: Frames = None, progress: Progress = None) -> VolumeResult: ...
     def drive(self, rig: Optional[PathArg] = None, *, frames: Frames = None, progress: Progress = None) -> DriveResult: ...
     # Rig lint (lint_calls.cpp): `rigscope lint --format json` as a dict (findings, counts,
     # failed, checks, parameters).
@@ -304,6 +318,7 @@ class Session:
         max_compress: Optional[float] = None,
         max_lambda: Optional[float] = None,
         min_lambda: Optional[float] = None,
+        max_volume_loss: Optional[float] = None,  # 1 - volume ratio, any closed mesh or joint region, any frame
         worst: int = 10,
         frames: Frames = None,
         chunk: Optional[Tuple[int, int]] = None,

@@ -1,6 +1,8 @@
 #include "rigscope/core/check_verdict.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <tuple>
 
 namespace rigscope {
@@ -85,6 +87,28 @@ std::vector<CheckFailure> side_failures(const CheckVerdict& verdict, bool stretc
     out.erase(std::unique(out.begin(), out.end(), [&](const CheckFailure& a, const CheckFailure& b) { return where(a) == where(b); }), out.end());
     std::stable_sort(out.begin(), out.end(), [stretch](const CheckFailure& a, const CheckFailure& b) { return stretch ? a.t < b.t : a.t > b.t; });
     return out;
+}
+
+VolumeLossVerdict judge_volume_loss(double limit, std::vector<VolumeSeries> series, std::vector<Frame> frames) {
+    VolumeLossVerdict v;
+    v.limit = limit;
+    v.series = std::move(series);
+    v.frames = std::move(frames);
+    for (std::size_t s = 0; s < v.series.size(); ++s) {
+        const std::vector<double>& r = v.series[s].ratios;
+        bool any = false;
+        VolumeLossFailure worst{s, 0, 1, -std::numeric_limits<double>::infinity()};
+        for (std::size_t f = 0; f < r.size(); ++f) {
+            if (std::isnan(r[f])) continue;
+            any = true;
+            const double loss = 1.0 - r[f];
+            if (loss > worst.loss) worst = VolumeLossFailure{s, f, r[f], loss};
+        }
+        if (!any) ++v.unjudged;
+        else if (worst.loss > limit) v.failures.push_back(worst);
+    }
+    std::stable_sort(v.failures.begin(), v.failures.end(), [](const VolumeLossFailure& a, const VolumeLossFailure& b) { return a.loss > b.loss; });
+    return v;
 }
 
 }  // namespace rigscope

@@ -288,7 +288,7 @@ void rivet_bake(const std::vector<View>& views, OutputFile& out) {
 Rules rules_for(const std::vector<ChunkRecord>& chunks) {
     const std::string& c = chunks.front().command;
     if (c == "tension") return tension_rules(chunks);
-    if (c == "deform") return {{k::frames, Rule::concat()}};
+    if (c == "deform" || c == "volume") return {{k::frames, Rule::concat()}};
     if (c == "drive")
         return {{k::frames, Rule::concat()},
                 {k::times, Rule::concat()},

@@ -51,6 +51,7 @@ const BatchVerb kVerbs[] = {
     {"report", false, true, true, "-o", false},
     {"info", false, false, false, nullptr, false},
     {"deform", false, true, true, nullptr, false},
+    {"volume", false, true, true, nullptr, false},
     {"diff", true, true, false, nullptr, true},
 };
 

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <new>
+#include <spdlog/spdlog.h>
 #include <stdexcept>
 #include <memory>
 #include <condition_variable>
@@ -557,6 +558,33 @@ BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& de
             f.row.frames = result.frames;
             f.row.meshes = result.meshes;
             f.row.vertices = result.vertices;
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_volume_batch(const BatchOptions& opt, const VolumeJobOptions& volume) {
+    if (!volume.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    auto file_job = [&](const BatchInput& in) {
+        VolumeJobOptions job = volume;
+        job.input.file = in.path;
+        job.input.threads = threads_per_file(opt, volume.input.threads);
+        job.out = expand_placeholders(opt.output, in);
+        job.format = output_format(volume.format, job.out, "csv");
+        return job;
+    };
+    return run_batch(
+        opt, "volume", chunk_identity(volume),
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const VolumeJobOptions job = file_job(in);
+            const VolumeJobLoaded l = load_and_run_volume(job);
+            // The notes (an open mesh, skipped faces) as a single run says them, under the file.
+            for (const std::string& note : l.result.notes) spdlog::warn("{}: {}", in.path, note);
+            OutputFile out(job.out, l.input.paths);
+            write_volume_output(job, l.input, l.result, out);
+            out.commit();
+            f.row.exit_code = kExitOk;
+            f.row.frames = l.result.frames;
+            f.row.meshes = l.result.meshes.size();
         },
         [&](const BatchInput& in) { file_job(in).validate(); });
 }

@@ -1,6 +1,7 @@
 #include "rigscope/run/check_run.h"
 
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <spdlog/spdlog.h>
@@ -9,14 +10,20 @@
 #include "rigscope/farm/check_chunk.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/run_budget.h"
+#include "rigscope/run/volume_job.h"
 
 namespace rigscope {
 
 void CheckJobOptions::validate() const {
     if (!json.empty() && !tension.input.chunk.empty())
         throw Error(kExitUsage, "check --json gives the run's verdict: merge the chunks' --junit reports instead");
-    if (!max_stretch && !max_compress && !max_lambda && !min_lambda)
-        throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
+    if (!max_stretch && !max_compress && !max_lambda && !min_lambda && !max_volume_loss)
+        throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda, --min-lambda and/or --max-volume-loss");
+    if (max_volume_loss && !(std::isfinite(*max_volume_loss) && *max_volume_loss > 0))
+        throw Error(kExitUsage, "--max-volume-loss: must be a positive number (the share of a bind volume that may be lost, e.g. 0.1)");
+    // A volume's loss is judged over a clip's frames; merge joins the chunks' T extremes only.
+    if (max_volume_loss && !tension.input.chunk.empty())
+        throw Error(kExitUsage, "--max-volume-loss judges whole clips: run it without --chunk");
     if ((max_lambda || min_lambda) && tension.measure != "principal")
         throw Error(kExitUsage, "--max-lambda and --min-lambda need --measure principal");
     // The CLI's validators saw the command line; these see what Python passes.
@@ -169,6 +176,19 @@ CheckClipResult judge_clip(const CheckLimits& file_limits, const std::string& na
     return c;
 }
 
+// --max-volume-loss over the clip selected on `in`: its volumes measured (run/volume_job.h) and
+// judged here, once.
+VolumeLossVerdict judge_clip_volume(double limit, const Input& in, const std::string& file, const FrameProgress& progress) {
+    const VolumeTable t = measure_volumes(in, file, progress);
+    std::vector<VolumeSeries> series(t.columns.size());
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        series[c].mesh = t.meshes[t.columns[c].mesh].name;
+        series[c].region = t.region_name(c);
+        for (std::size_t f = 0; f < t.frames; ++f) series[c].ratios.push_back(t.ratio(f, c));
+    }
+    return judge_volume_loss(limit, std::move(series), in.frames);
+}
+
 }  // namespace
 
 CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
@@ -205,10 +225,11 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         for (std::size_t k = 0; k < plan.indices.size(); ++k) {
             if (several) use_clip(in, opt.tension.input, plan.indices[k]);
             r.clips.push_back(judge_clip(r.limits, plan.names[k], in, meshes, progress));
+            if (opt.max_volume_loss) r.clips.back().volume = judge_clip_volume(*opt.max_volume_loss, in, opt.tension.input.file, progress);
             r.frames += r.clips.back().frames;
         }
         for (std::size_t k = 0; k < r.clips.size(); ++k)
-            if (r.clips[k].verdict.failed()) {
+            if (r.clips[k].failed()) {
                 r.worst_clip = k;
                 break;
             }
@@ -226,8 +247,8 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         bool failed = r.has_lint && r.lint.failed();
         std::vector<CheckClipReport> reports;
         for (const CheckClipResult& c : r.clips) {
-            failed = failed || c.verdict.failed();
-            reports.push_back(CheckClipReport{&c.verdict, &c.meshes, c.has_rom ? &c.rom : nullptr});
+            failed = failed || c.failed();
+            reports.push_back(CheckClipReport{&c.verdict, &c.meshes, c.has_rom ? &c.rom : nullptr, c.volume ? &*c.volume : nullptr});
         }
         r.outcome = check_clips_outcome(reports, r.worst_clip, failed, r.not_judged, r.info, r.has_lint ? &r.lint : nullptr);
         if (page) {

@@ -14,6 +14,7 @@
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/tension_job.h"
+#include "rigscope/run/volume_job.h"
 
 namespace rigscope {
 
@@ -124,6 +125,7 @@ ChunkOptions chunk_identity(const CheckJobOptions& opt) {
     id.number("--max-compress", opt.max_compress);
     id.number("--max-lambda", opt.max_lambda);
     id.number("--min-lambda", opt.min_lambda);
+    id.number("--max-volume-loss", opt.max_volume_loss);
     id.integer("--worst", opt.worst);
     id.number("--max-size", opt.html.max_mb);
     id.flag("--lint", opt.lint);
@@ -151,6 +153,13 @@ ChunkOptions chunk_identity(const DeformJobOptions& opt) {
     add_input(id, opt.input, false, true);
     id.text("--format", opt.format);
     id.text("--axes", opt.axes);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const VolumeJobOptions& opt) {
+    Identity id;
+    add_input(id, opt.input, true, true);
+    id.text("--format", opt.format);
     return id.o;
 }
 
@@ -228,6 +237,13 @@ ChunkSpec chunk_spec(const DiffOptions& opt) {
 
 ChunkSpec chunk_spec(const DeformJobOptions& opt) {
     ChunkSpec s = spec_of("deform", opt.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.input, "", "");
+    return s;
+}
+
+ChunkSpec chunk_spec(const VolumeJobOptions& opt) {
+    // Each frame's ratios are to the bind mesh, not to other frames: chunks join row by row.
+    ChunkSpec s = spec_of("volume", opt.input, opt.out, chunk_identity(opt));
     add_inputs(s, opt.input, "", "");
     return s;
 }

@@ -85,6 +85,9 @@ run 0 deform "$O/deform_dae.json" -- deform "$DAE" --frames 1 --axes y-up -o "$O
 run 0 rivet "$O/rivet.json" -- rivet "$GLB" --vertices 272,300 -o "$O/rivet.json"
 run 0 rivet "$O/rivet_cesium.json" -- rivet "$CESIUM" --vertices 656 -o "$O/rivet_cesium.json"
 run 0 rivet "$O/rivet_bake.json" -- rivet "$FBX" --vertices 0,100 --bake --frames 0..20 -o "$O/rivet_bake.json"
+# volume: a closed mesh (its "*" rows and regions) on glTF and FBX.
+run 0 volume "$O/volume.json" -- volume "$GLB" --frames 1..91:15 -o "$O/volume.json"
+run 0 volume "$O/volume_fbx.json" -- volume "$FBX" --frames 0..90:30 -o "$O/volume_fbx.json"
 run 0 drive "$O/drive.json" -- drive "$FACE" --rig "$RIG" -o "$O/drive.json"
 
 # info: each format, -o x.json and --json on stdout; rom's listing; lint.

@@ -89,6 +89,29 @@ struct CheckVerdict {
     bool failed() const;
 };
 
+// --max-volume-loss (issue 59): each measured volume of a clip (a closed mesh's "*", a joint
+// region's; run/volume_job.h) as its ratio to the bind measure per frame, judged on its loss,
+// 1 - ratio: it fails where the loss is above the limit. Decided here, never by a writer.
+struct VolumeSeries {
+    std::string mesh, region;   // region "*": the closed mesh itself, else the joint's node name
+    std::vector<double> ratios;  // per frame; NaN where the bind measure is too close to 0 to divide by
+};
+struct VolumeLossFailure {
+    std::size_t series = 0;  // index into VolumeLossVerdict::series
+    std::size_t frame = 0;   // index into VolumeLossVerdict::frames: its worst (first of equals)
+    double ratio = 1, loss = 0;
+};
+struct VolumeLossVerdict {
+    double limit = 0;
+    std::vector<VolumeSeries> series;
+    std::vector<Frame> frames;
+    std::size_t unjudged = 0;                 // series without a ratio at any frame
+    std::vector<VolumeLossFailure> failures;  // each failing series once, worst loss first (equal: series order)
+    // A volume past the limit, or none judged: a verdict never passes what it did not check.
+    bool failed() const { return !failures.empty() || unjudged == series.size() || frames.empty(); }
+};
+VolumeLossVerdict judge_volume_loss(double limit, std::vector<VolumeSeries> series, std::vector<Frame> frames);
+
 // Judges every welded vertex's extremes against every limit given.
 CheckVerdict judge_check(const CheckLimits& limits, const std::vector<CheckMeshExtremes>& meshes);
 

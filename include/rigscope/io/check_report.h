@@ -58,6 +58,8 @@ struct CheckClipReport {
     const CheckVerdict* verdict = nullptr;
     const std::vector<CheckMeshExtremes>* meshes = nullptr;
     const CheckRom* rom = nullptr;  // a --rom run's
+    const VolumeLossVerdict* volume = nullptr;  // --max-volume-loss's (issue 59)
+    bool failed() const { return verdict->failed() || (volume && volume->failed()); }
 };
 
 // The file's reports over its judged clips, whose verdicts the run layer gave (run/check_run.h);

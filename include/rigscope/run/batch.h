@@ -22,6 +22,7 @@
 #include "rigscope/run/lint_run.h"
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/tension_job.h"
+#include "rigscope/run/volume_job.h"
 
 namespace rigscope {
 
@@ -210,6 +211,10 @@ BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info);
 // The deform job over every input, each file writing -o by placeholder as it streams (its format
 // from --format or the name's extension). The row: frames, meshes, vertices written.
 BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& deform);
+
+// The volume job over every input, each file's -o by placeholder (its format from --format or
+// the name's extension). The row: frames and meshes measured.
+BatchResult run_volume_batch(const BatchOptions& opt, const VolumeJobOptions& volume);
 
 // The diff job over pairs (expand_diff_pairs): each pair runs run_diff (OLD the input, NEW its
 // partner); its text on stdout under OLD's relpath, its JUnit suite in the batch's one report,

@@ -24,6 +24,9 @@ struct CheckJobOptions {
     // stretches themselves; a limit counts where it is given.
     std::optional<double> max_stretch, max_compress;  // fail where T < max_stretch, T > max_compress
     std::optional<double> max_lambda, min_lambda;     // fail where lambda_max > max_lambda, lambda_min < min_lambda
+    // --max-volume-loss (issue 59): fail where a closed mesh's or joint region's volume loses more
+    // than this share of its bind measure (1 - ratio, run/volume_job.h) at any frame.
+    std::optional<double> max_volume_loss;
     int worst = 10;
     ReportOptions html;  // --html: out non-empty writes the report page with the verdict
     bool lint = false;   // --lint: the rig lint (run/lint_run.h) on the same input, in the verdict
@@ -51,6 +54,8 @@ struct CheckClipResult {
     bool has_rom = false;
     CheckRom rom;
     CheckVerdict verdict;                   // judge_check's on this clip's extremes
+    std::optional<VolumeLossVerdict> volume;  // --max-volume-loss's on this clip's frames
+    bool failed() const { return verdict.failed() || (volume && volume->failed()); }
 };
 
 struct CheckJobResult {

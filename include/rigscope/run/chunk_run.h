@@ -15,6 +15,7 @@ struct TensionJobOptions;
 struct CheckJobOptions;
 struct DiffOptions;
 struct DeformJobOptions;
+struct VolumeJobOptions;
 struct DriveJobOptions;
 struct RivetJobOptions;
 struct ReportJobOptions;
@@ -36,6 +37,7 @@ ChunkOptions chunk_identity(const TensionJobOptions& opt);
 ChunkOptions chunk_identity(const CheckJobOptions& opt);
 ChunkOptions chunk_identity(const DiffOptions& opt);
 ChunkOptions chunk_identity(const DeformJobOptions& opt);
+ChunkOptions chunk_identity(const VolumeJobOptions& opt);
 ChunkOptions chunk_identity(const DriveJobOptions& opt);
 ChunkOptions chunk_identity(const RivetJobOptions& opt);
 // Verbs that are never chunked but run in batches, whose --task parts record their options too
@@ -60,6 +62,7 @@ struct ChunkSpec {
 ChunkSpec chunk_spec(const TensionJobOptions& opt);
 ChunkSpec chunk_spec(const CheckJobOptions& opt);
 ChunkSpec chunk_spec(const DiffOptions& opt);
+ChunkSpec chunk_spec(const VolumeJobOptions& opt);
 ChunkSpec chunk_spec(const DeformJobOptions& opt);
 ChunkSpec chunk_spec(const DriveJobOptions& opt);
 ChunkSpec chunk_spec(const RivetJobOptions& opt);

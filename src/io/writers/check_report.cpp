@@ -256,6 +256,63 @@ void clip_json(JsonWriter& j, const CheckVerdict& verdict, const std::vector<Che
     j.end_array();
 }
 
+// --max-volume-loss (issue 59): where a volume failed, "mesh 'Body' joint 'Elbow' at frame 24".
+std::string volume_where(const VolumeLossVerdict& v, const VolumeLossFailure& f) {
+    const VolumeSeries& s = v.series[f.series];
+    std::string w = "mesh '" + s.mesh + "' " + (s.region == "*" ? std::string("(whole mesh)") : "joint '" + s.region + "'") + " at frame ";
+    append_frame(w, v.frames[f.frame], false);
+    return w;
+}
+
+std::string volume_failure_text(const VolumeLossVerdict& v, const VolumeLossFailure& f) {
+    return volume_where(v, f) + ": ratio " + number_text(f.ratio) + ", loss " + number_text(f.loss);
+}
+
+std::string volume_limit_text(const VolumeLossVerdict& v) { return "1 - ratio <= " + number_text(v.limit); }
+
+// The verdict's lines, as the limits' are written.
+std::string volume_lines(const VolumeLossVerdict& v, std::size_t worst) {
+    const std::size_t judged = v.series.size() - v.unjudged;
+    std::string s = "volume loss limit " + volume_limit_text(v) + ": " + std::to_string(v.failures.size()) + " of " + std::to_string(judged) +
+                    " volumes (closed meshes and joint regions) over " + std::to_string(v.frames.size()) + " frames fail";
+    if (v.unjudged) s += "; " + std::to_string(v.unjudged) + " without a bind measure to divide by, not judged";
+    if (judged == 0 || v.frames.empty()) s += "; nothing judged";
+    s += "\n";
+    for (std::size_t i = 0; i < v.failures.size() && i < worst; ++i) s += "  " + volume_failure_text(v, v.failures[i]) + "\n";
+    return s;
+}
+
+// Its own test case per clip, named "volume loss ...", in the clip's class.
+JUnitCase volume_case(const CheckLimits& opt, const VolumeLossVerdict& v, std::size_t worst) {
+    JUnitCase c;
+    const std::string mesh_class = junit_class_name(opt, "", 0);
+    c.classname = mesh_class.substr(0, mesh_class.rfind('.'));
+    c.name = "volume loss " + volume_limit_text(v);
+    c.failed = v.failed();
+    if (!c.failed) return c;
+    c.type = "rigscope.check.volume_loss";
+    if (v.failures.empty()) {
+        c.message = "no volume judged: no frame, or no closed mesh or joint region with a bind measure";
+        return c;
+    }
+    c.message = std::to_string(v.failures.size()) + " volumes lose more than " + number_text(v.limit) + "; the worst " +
+                volume_failure_text(v, v.failures.front());
+    for (std::size_t i = 0; i < v.failures.size() && i < worst; ++i) c.text += volume_failure_text(v, v.failures[i]) + "\n";
+    return c;
+}
+
+void volume_json(JsonWriter& j, const VolumeLossVerdict& v) {
+    j.key("volume").begin_object().member("limit", v.limit).member("passed", !v.failed());
+    j.member("judged", static_cast<unsigned long>(v.series.size() - v.unjudged)).member("unjudged", static_cast<unsigned long>(v.unjudged));
+    j.key("failures").begin_array();
+    for (const VolumeLossFailure& f : v.failures) {
+        const VolumeSeries& s = v.series[f.series];
+        j.begin_object().member(json_keys::mesh, s.mesh).member("region", s.region).key(json_keys::frame).frame(v.frames[f.frame]);
+        j.member("ratio", f.ratio).member("loss", f.loss).end_object();
+    }
+    j.end_array().end_object();
+}
+
 std::string name_list(const std::vector<std::string>& names) {
     std::string s;
     for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
@@ -276,6 +333,7 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
     const CheckLimits& opt = top.given;
     const std::size_t worst = static_cast<std::size_t>(opt.worst);
     const bool several = clips.size() > 1;
+    const VolumeLossVerdict* top_volume = clips[worst_clip].volume;
     bool evaluated = true;
     for (const CheckClipReport& c : clips) evaluated = evaluated && c.verdict->evaluated;
 
@@ -284,10 +342,11 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
     std::vector<std::string> failing;
     for (const CheckClipReport& c : clips) {
         const std::string& name = c.verdict->given.clip;
-        if (c.verdict->failed()) failing.push_back(name);
+        if (c.failed()) failing.push_back(name);
         if (several) o.report += "clip '" + name + "':\n";
         o.report += limit_lines(*c.verdict, *c.meshes, c.rom);
-        if (several) o.report += c.verdict->failed() ? "FAIL\n" : "PASS\n";
+        if (c.volume) o.report += volume_lines(*c.volume, worst);
+        if (several) o.report += c.failed() ? "FAIL\n" : "PASS\n";
     }
     if (several)
         o.report += "clips: " + std::to_string(clips.size()) + " judged, " + std::to_string(failing.size()) + " fail" +
@@ -316,7 +375,11 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
     for (const CheckLimitVerdict& l : top.limits) suite.properties.emplace_back(names_of(l.kind).property, limit_text(l));
     suite.properties.emplace_back("clips", name_list(judged));
     if (!not_judged.empty()) suite.properties.emplace_back("clips_not_judged", name_list(not_judged));
-    for (const CheckClipReport& c : clips) clip_cases(suite, *c.verdict, *c.meshes, c.rom);
+    if (top_volume) suite.properties.emplace_back("max_volume_loss", number_text(top_volume->limit));
+    for (const CheckClipReport& c : clips) {
+        clip_cases(suite, *c.verdict, *c.meshes, c.rom);
+        if (c.volume) suite.cases.push_back(volume_case(c.verdict->given, *c.volume, worst));
+    }
     // Each clip left out is a skipped case of its own class, so a CI page shows what the PASS
     // does not cover.
     for (const std::string& name : not_judged) {
@@ -343,10 +406,12 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
     write_json_header(j, "check", opt.file);
     j.member("passed", !o.failed).member("evaluated", evaluated).member("worst", opt.worst);
     clip_json(j, top, *clips[worst_clip].meshes, clips[worst_clip].rom);
+    if (top_volume) volume_json(j, *top_volume);
     j.member("clip", opt.clip).key("clips").begin_array();
     for (const CheckClipReport& c : clips) {
-        j.begin_object().member("clip", c.verdict->given.clip).member("passed", !c.verdict->failed()).member("evaluated", c.verdict->evaluated);
+        j.begin_object().member("clip", c.verdict->given.clip).member("passed", !c.failed()).member("evaluated", c.verdict->evaluated);
         clip_json(j, *c.verdict, *c.meshes, c.rom);
+        if (c.volume) volume_json(j, *c.volume);
         j.end_object();
     }
     j.end_array().key("not_judged").begin_array();
