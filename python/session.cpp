@@ -187,7 +187,7 @@ py::object Session::rivets(const std::vector<std::uint32_t>& ids, const std::opt
 }
 
 py::object Session::volume(const std::optional<std::string>& frames, const py::object& progress) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
     Selection sel(*this, frames);
     // The CLI's job on the session's input: its refusals, notes and errors.
     VolumeJobOptions job;
