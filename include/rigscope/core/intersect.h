@@ -1,0 +1,75 @@
+// Interpenetration per frame (`intersect`, issue 59): every pair of faces that cross, within
+// a mesh and between meshes. docs/methods.md ("Interpenetration") states the rules: faces as the
+// file stores them (a polygon as the fan of triangles from its first corner), faces of one mesh
+// that share a vertex after welding are neighbours and never a pair, the exact crossing test of
+// core/tri_tri.h, zero-area triangles skipped.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <vector>
+
+#include "rigscope/core/scene.h"
+#include "rigscope/core/triangle_bvh.h"
+
+namespace rigscope {
+
+class ThreadPool;
+
+// Two faces that cross in a frame; (mesh_a, face_a) < (mesh_b, face_b), meshes as scene indices.
+struct FacePair {
+    std::uint32_t mesh_a = 0, face_a = 0, mesh_b = 0, face_b = 0;
+    // The node of the heaviest influence over both faces' corners (face a's corners in order,
+    // then face b's, each vertex's influences as stored; the first of equal weights wins);
+    // -1 when neither face is skinned.
+    int joint = -1;
+    double length = 0;  // length of the segments where their triangles cross
+};
+
+struct IntersectFrame {
+    std::vector<FacePair> pairs;  // sorted by (mesh_a, face_a, mesh_b, face_b), each pair once
+    double length = 0;            // the pairs' lengths summed in that order
+    std::size_t degenerate = 0;   // triangles skipped this frame: their corners on one line
+};
+
+class IntersectEngine {
+public:
+    // `meshes`: scene mesh indices. weld: faces sharing a welded vertex are neighbours (the
+    // tension weld, core/topology.h); false: only faces sharing a file vertex are.
+    IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld);
+
+    // One frame: positions[i] are meshes[i]'s file vertices this frame. The BVHs are built at
+    // the first call and refitted after. Throws Error (bad input) for a position that is not
+    // finite, naming the mesh and vertex. The result does not depend on the pool's size.
+    void evaluate(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool, IntersectFrame& out);
+
+    std::size_t triangle_count() const;
+
+private:
+    struct Part {
+        int mesh = -1;
+        std::vector<std::uint32_t> corners;   // 3 file vertices per triangle (fans)
+        std::vector<std::uint32_t> face;      // per triangle, its file face
+        std::vector<std::uint32_t> welded;    // per file vertex, its welded vertex
+        std::vector<int> heavy_node;          // per file vertex, its heaviest influence's node (-1)
+        std::vector<float> heavy_weight;
+        std::vector<BvhBox> boxes;            // per triangle, this frame
+        std::vector<std::uint8_t> skip;       // per triangle, zero area this frame
+        TriangleBvh bvh;
+    };
+    struct Hit;
+    struct Job;
+
+    bool neighbours(const Part& p, std::uint32_t fa, std::uint32_t fb) const;
+    void test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
+                   const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
+    void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
+    int joint_of(const FacePair& p) const;
+
+    const Scene& scene_;
+    std::vector<Part> parts_;
+    std::vector<int> part_of_mesh_;  // scene mesh -> part, -1
+    bool built_ = false;
+};
+
+}  // namespace rigscope

@@ -1,0 +1,274 @@
+// Interpenetration per frame (core/intersect.h): fans, welded neighbours, a BVH per mesh built
+// once and refitted, its node pairs spread over the run's threads, the exact crossing test.
+#include "rigscope/core/intersect.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <tuple>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/topology.h"
+#include "rigscope/core/tri_tri.h"
+
+namespace rigscope {
+
+struct IntersectEngine::Hit {
+    std::uint32_t mesh_a, face_a, mesh_b, face_b, tri_a, tri_b;
+    double length;
+    auto key() const { return std::tie(mesh_a, face_a, mesh_b, face_b, tri_a, tri_b); }
+};
+
+// A node of part pa against a node of part pb; self: a node against itself (pa == pb, na == nb).
+struct IntersectEngine::Job {
+    std::uint32_t pa, na, pb, nb;
+    bool self;
+};
+
+namespace {
+
+// Triangles per task for the per-frame boxes: fixed, so the split never depends on the threads.
+constexpr std::size_t kTriangleBlock = 16384;
+// Node pairs the traversal is cut into before it is spread over the threads: enough to balance
+// a few cores, few enough that each outweighs its dispatch. Fixed for the same reason.
+constexpr std::size_t kJobs = 512;
+
+float extent(const BvhBox& b) {
+    return (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]);
+}
+
+// Whether the triangle's corners lie on one line. A double estimate of its normal decides when
+// a component is clearly not zero (the usual case); else the exact test.
+bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c) {
+    const double bx = double(b.x()) - a.x(), by = double(b.y()) - a.y(), bz = double(b.z()) - a.z();
+    const double cx = double(c.x()) - a.x(), cy = double(c.y()) - a.y(), cz = double(c.z()) - a.z();
+    const double t[6] = {by * cz, bz * cy, bz * cx, bx * cz, bx * cy, by * cx};
+    for (int k = 0; k < 3; ++k) {
+        const double v = t[2 * k] - t[2 * k + 1], bound = 1e-14 * (std::abs(t[2 * k]) + std::abs(t[2 * k + 1]));
+        if (std::abs(v) > bound && bound > 1e-250) return false;
+    }
+    return collinear(a, b, c);
+}
+
+}  // namespace
+
+IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld)
+    : scene_(scene), part_of_mesh_(scene.meshes.size(), -1) {
+    for (int m : meshes) {
+        const Mesh& mesh = scene.meshes[m];
+        Part p;
+        p.mesh = m;
+        for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+            const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+            // A polygon as the fan from its first corner, as the file lists its corners.
+            for (std::uint32_t k = b + 1; k + 1 < e; ++k) {
+                p.corners.insert(p.corners.end(), {mesh.face_indices[b], mesh.face_indices[k], mesh.face_indices[k + 1]});
+                p.face.push_back(static_cast<std::uint32_t>(f));
+            }
+        }
+        if (weld && !mesh.face_indices.empty()) {
+            p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false).welded_of;
+        } else {
+            p.welded.resize(mesh.vertex_count());
+            for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);
+        }
+        p.heavy_node.assign(mesh.vertex_count(), -1);
+        p.heavy_weight.assign(mesh.vertex_count(), 0.f);
+        if (mesh.skin >= 0 && !mesh.influences.empty()) {
+            const Skin& skin = scene.skins[mesh.skin];
+            const Influences& inf = mesh.influences;
+            for (std::size_t v = 0; v < mesh.vertex_count() && v + 1 < inf.offsets.size(); ++v)
+                for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
+                    if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < skin.joints.size()) {
+                        p.heavy_weight[v] = inf.weights[k];
+                        p.heavy_node[v] = skin.joints[inf.joints[k]];
+                    }
+        }
+        p.boxes.resize(p.face.size());
+        p.skip.resize(p.face.size());
+        part_of_mesh_[m] = static_cast<int>(parts_.size());
+        parts_.push_back(std::move(p));
+    }
+}
+
+std::size_t IntersectEngine::triangle_count() const {
+    std::size_t n = 0;
+    for (const Part& p : parts_) n += p.face.size();
+    return n;
+}
+
+bool IntersectEngine::neighbours(const Part& p, std::uint32_t fa, std::uint32_t fb) const {
+    const Mesh& mesh = scene_.meshes[p.mesh];
+    for (std::uint32_t i = mesh.face_offsets[fa]; i < mesh.face_offsets[fa + 1]; ++i)
+        for (std::uint32_t k = mesh.face_offsets[fb]; k < mesh.face_offsets[fb + 1]; ++k)
+            if (p.welded[mesh.face_indices[i]] == p.welded[mesh.face_indices[k]]) return true;
+    return false;
+}
+
+void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
+                                const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
+    const Part& a = parts_[pa];
+    const Part& b = parts_[pb];
+    if (a.skip[ta] || b.skip[tb] || !a.boxes[ta].overlaps(b.boxes[tb])) return;
+    const std::uint32_t fa = a.face[ta], fb = b.face[tb];
+    if (pa == pb && (fa == fb || neighbours(a, fa, fb))) return;
+    const std::vector<Eigen::Vector3f>& xa = positions[pa];
+    const std::vector<Eigen::Vector3f>& xb = positions[pb];
+    const Eigen::Vector3f p[3] = {xa[a.corners[3 * ta]], xa[a.corners[3 * ta + 1]], xa[a.corners[3 * ta + 2]]};
+    const Eigen::Vector3f q[3] = {xb[b.corners[3 * tb]], xb[b.corners[3 * tb + 1]], xb[b.corners[3 * tb + 2]]};
+    if (!triangles_cross(p, q)) return;
+    Hit h{static_cast<std::uint32_t>(a.mesh), fa, static_cast<std::uint32_t>(b.mesh), fb, ta, tb, crossing_length(p, q)};
+    if (std::tie(h.mesh_b, h.face_b) < std::tie(h.mesh_a, h.face_a)) {
+        std::swap(h.mesh_a, h.mesh_b);
+        std::swap(h.face_a, h.face_b);
+        std::swap(h.tri_a, h.tri_b);
+    }
+    hits.push_back(h);
+}
+
+void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
+    std::vector<Job> stack{job};
+    while (!stack.empty()) {
+        const Job j = stack.back();
+        stack.pop_back();
+        const TriangleBvh& ba = parts_[j.pa].bvh;
+        const TriangleBvh& bb = parts_[j.pb].bvh;
+        const TriangleBvh::Node& na = ba.nodes()[j.na];
+        const TriangleBvh::Node& nb = bb.nodes()[j.nb];
+        if (j.self) {
+            if (na.leaf()) {
+                for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
+                    for (std::uint32_t k = i + 1; k < na.first + na.count; ++k) test_pair(j.pa, ba.order()[i], j.pa, ba.order()[k], positions, hits);
+            } else {
+                stack.push_back({j.pa, j.na + 1, j.pa, na.first, false});
+                stack.push_back({j.pa, na.first, j.pa, na.first, true});
+                stack.push_back({j.pa, j.na + 1, j.pa, j.na + 1, true});
+            }
+            continue;
+        }
+        if (!na.box.overlaps(nb.box)) continue;
+        if (na.leaf() && nb.leaf()) {
+            for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
+                for (std::uint32_t k = nb.first; k < nb.first + nb.count; ++k) test_pair(j.pa, ba.order()[i], j.pb, bb.order()[k], positions, hits);
+        } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
+            stack.push_back({j.pa, na.first, j.pb, j.nb, false});
+            stack.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
+        } else {
+            stack.push_back({j.pa, j.na, j.pb, nb.first, false});
+            stack.push_back({j.pa, j.na, j.pb, j.nb + 1, false});
+        }
+    }
+}
+
+int IntersectEngine::joint_of(const FacePair& pair) const {
+    int node = -1;
+    float best = 0;
+    for (const auto& [m, f] : {std::pair{pair.mesh_a, pair.face_a}, std::pair{pair.mesh_b, pair.face_b}}) {
+        const Part& p = parts_[part_of_mesh_[m]];
+        const Mesh& mesh = scene_.meshes[m];
+        for (std::uint32_t i = mesh.face_offsets[f]; i < mesh.face_offsets[f + 1]; ++i) {
+            const std::uint32_t v = mesh.face_indices[i];
+            if (p.heavy_weight[v] > best) {
+                best = p.heavy_weight[v];
+                node = p.heavy_node[v];
+            }
+        }
+    }
+    return node;
+}
+
+void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool, IntersectFrame& out) {
+    if (positions.size() != parts_.size()) throw internal_error("intersect: positions for " + std::to_string(positions.size()) + " meshes, not " + std::to_string(parts_.size()));
+    out = IntersectFrame{};
+    // Boxes, zero-area triangles and the finite check, in fixed blocks of triangles.
+    for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
+        Part& p = parts_[pi];
+        const std::vector<Eigen::Vector3f>& x = positions[pi];
+        const Mesh& mesh = scene_.meshes[p.mesh];
+        if (x.size() != mesh.vertex_count()) throw internal_error("intersect: positions of mesh '" + mesh.name + "' do not match its vertices");
+        const std::size_t blocks = (p.face.size() + kTriangleBlock - 1) / kTriangleBlock;
+        std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
+        run_tasks(pool, blocks, [&](std::size_t blk) {
+            const std::size_t end = std::min(p.face.size(), (blk + 1) * kTriangleBlock);
+            for (std::size_t t = blk * kTriangleBlock; t < end; ++t) {
+                const std::uint32_t* c = &p.corners[3 * t];
+                const Eigen::Vector3f &a = x[c[0]], &b = x[c[1]], &d = x[c[2]];
+                if (!(a.allFinite() && b.allFinite() && d.allFinite())) {
+                    for (int k = 0; k < 3 && bad[blk] == SIZE_MAX; ++k)
+                        if (!x[c[k]].allFinite()) bad[blk] = c[k];
+                    p.skip[t] = 1;
+                    continue;
+                }
+                BvhBox& box = p.boxes[t];
+                for (int k = 0; k < 3; ++k) {
+                    box.lo[k] = std::min({a[k], b[k], d[k]});
+                    box.hi[k] = std::max({a[k], b[k], d[k]});
+                }
+                p.skip[t] = zero_area(a, b, d) ? 1 : 0;
+            }
+        });
+        for (std::size_t v : bad)
+            if (v != SIZE_MAX) throw Error(kExitBadInput, "mesh '" + mesh.name + "': vertex " + std::to_string(v) + "'s position is not finite");
+        for (std::uint8_t s : p.skip) out.degenerate += s;
+        if (!built_) p.bvh.build(p.boxes);
+        else p.bvh.refit(p.boxes);
+    }
+    built_ = true;
+
+    // Every mesh against itself and every later mesh, cut into node pairs for the threads.
+    std::vector<Job> jobs;
+    for (std::uint32_t a = 0; a < parts_.size(); ++a) {
+        if (parts_[a].bvh.empty()) continue;
+        jobs.push_back({a, 0, a, 0, true});
+        for (std::uint32_t b = a + 1; b < parts_.size(); ++b)
+            if (!parts_[b].bvh.empty()) jobs.push_back({a, 0, b, 0, false});
+    }
+    for (bool split = true; split && jobs.size() < kJobs;) {
+        split = false;
+        std::vector<Job> next;
+        for (const Job& j : jobs) {
+            const TriangleBvh::Node& na = parts_[j.pa].bvh.nodes()[j.na];
+            const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
+            if (j.self && !na.leaf()) {
+                next.push_back({j.pa, j.na + 1, j.pa, j.na + 1, true});
+                next.push_back({j.pa, na.first, j.pa, na.first, true});
+                next.push_back({j.pa, j.na + 1, j.pa, na.first, false});
+                split = true;
+            } else if (!j.self && !na.box.overlaps(nb.box)) {
+                split = true;  // dropped: nothing under it can meet
+            } else if (!j.self && !(na.leaf() && nb.leaf())) {
+                if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
+                    next.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
+                    next.push_back({j.pa, na.first, j.pb, j.nb, false});
+                } else {
+                    next.push_back({j.pa, j.na, j.pb, j.nb + 1, false});
+                    next.push_back({j.pa, j.na, j.pb, nb.first, false});
+                }
+                split = true;
+            } else {
+                next.push_back(j);
+            }
+        }
+        jobs.swap(next);
+    }
+    std::vector<std::vector<Hit>> found(jobs.size());
+    run_tasks(pool, jobs.size(), [&](std::size_t i) { run_job(jobs[i], positions, found[i]); });
+
+    // One order whatever the threads found first: by face pair, then by triangle pair.
+    std::vector<Hit> hits;
+    for (const auto& f : found) hits.insert(hits.end(), f.begin(), f.end());
+    std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.key() < y.key(); });
+    for (const Hit& h : hits) {
+        if (out.pairs.empty() || std::tie(out.pairs.back().mesh_a, out.pairs.back().face_a, out.pairs.back().mesh_b, out.pairs.back().face_b) !=
+                                     std::tie(h.mesh_a, h.face_a, h.mesh_b, h.face_b))
+            out.pairs.push_back(FacePair{h.mesh_a, h.face_a, h.mesh_b, h.face_b, -1, 0});
+        out.pairs.back().length += h.length;
+    }
+    for (FacePair& p : out.pairs) {
+        p.joint = joint_of(p);
+        out.length += p.length;
+    }
+}
+
+}  // namespace rigscope
