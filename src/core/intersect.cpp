@@ -73,6 +73,10 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
             p.welded.resize(mesh.vertex_count());
             for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);
         }
+        p.welded_corners.resize(p.corners.size());
+        for (std::size_t i = 0; i < p.corners.size(); ++i) p.welded_corners[i] = p.welded[p.corners[i]];
+        p.whole.resize(p.face.size());
+        for (std::size_t t = 0; t < p.face.size(); ++t) p.whole[t] = mesh.face_offsets[p.face[t] + 1] - mesh.face_offsets[p.face[t]] == 3;
         p.heavy_node.assign(mesh.vertex_count(), -1);
         p.heavy_weight.assign(mesh.vertex_count(), 0.f);
         if (mesh.skin >= 0 && !mesh.influences.empty()) {
@@ -98,12 +102,35 @@ std::size_t IntersectEngine::triangle_count() const {
     return n;
 }
 
-bool IntersectEngine::neighbours(const Part& p, std::uint32_t fa, std::uint32_t fb) const {
+bool IntersectEngine::neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const {
+    if (p.whole[ta] && p.whole[tb]) {
+        const std::uint32_t* a = &p.welded_corners[3 * ta];
+        const std::uint32_t* b = &p.welded_corners[3 * tb];
+        for (int i = 0; i < 3; ++i)
+            if (a[i] == b[0] || a[i] == b[1] || a[i] == b[2]) return true;
+        return false;
+    }
     const Mesh& mesh = scene_.meshes[p.mesh];
+    const std::uint32_t fa = p.face[ta], fb = p.face[tb];
     for (std::uint32_t i = mesh.face_offsets[fa]; i < mesh.face_offsets[fa + 1]; ++i)
         for (std::uint32_t k = mesh.face_offsets[fb]; k < mesh.face_offsets[fb + 1]; ++k)
             if (p.welded[mesh.face_indices[i]] == p.welded[mesh.face_indices[k]]) return true;
     return false;
+}
+
+void IntersectEngine::renumber(Part& p) {
+    const std::vector<std::uint32_t> order = p.bvh.take_order();
+    auto permute = [&](auto& v, std::size_t width) {
+        auto old = v;
+        for (std::size_t i = 0; i < order.size(); ++i)
+            for (std::size_t k = 0; k < width; ++k) v[width * i + k] = old[width * order[i] + k];
+    };
+    permute(p.corners, 3);
+    permute(p.welded_corners, 3);
+    permute(p.face, 1);
+    permute(p.whole, 1);
+    permute(p.boxes, 1);
+    permute(p.skip, 1);
 }
 
 void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
@@ -112,7 +139,7 @@ void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_
     const Part& b = parts_[pb];
     if (a.skip[ta] || b.skip[tb] || !a.boxes[ta].overlaps(b.boxes[tb])) return;
     const std::uint32_t fa = a.face[ta], fb = b.face[tb];
-    if (pa == pb && (fa == fb || neighbours(a, fa, fb))) return;
+    if (pa == pb && (fa == fb || neighbours(a, ta, tb))) return;
     const std::vector<Eigen::Vector3f>& xa = positions[pa];
     const std::vector<Eigen::Vector3f>& xb = positions[pb];
     const Eigen::Vector3f p[3] = {xa[a.corners[3 * ta]], xa[a.corners[3 * ta + 1]], xa[a.corners[3 * ta + 2]]};
@@ -139,7 +166,7 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         if (j.self) {
             if (na.leaf()) {
                 for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
-                    for (std::uint32_t k = i + 1; k < na.first + na.count; ++k) test_pair(j.pa, ba.order()[i], j.pa, ba.order()[k], positions, hits);
+                    for (std::uint32_t k = i + 1; k < na.first + na.count; ++k) test_pair(j.pa, i, j.pa, k, positions, hits);
             } else {
                 stack.push_back({j.pa, j.na + 1, j.pa, na.first, false});
                 stack.push_back({j.pa, na.first, j.pa, na.first, true});
@@ -150,7 +177,7 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         if (!na.box.overlaps(nb.box)) continue;
         if (na.leaf() && nb.leaf()) {
             for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
-                for (std::uint32_t k = nb.first; k < nb.first + nb.count; ++k) test_pair(j.pa, ba.order()[i], j.pb, bb.order()[k], positions, hits);
+                for (std::uint32_t k = nb.first; k < nb.first + nb.count; ++k) test_pair(j.pa, i, j.pb, k, positions, hits);
         } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
             stack.push_back({j.pa, na.first, j.pb, j.nb, false});
             stack.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
@@ -211,8 +238,12 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
         for (std::size_t v : bad)
             if (v != SIZE_MAX) throw Error(kExitBadInput, "mesh '" + mesh.name + "': vertex " + std::to_string(v) + "'s position is not finite");
         for (std::uint8_t s : p.skip) out.degenerate += s;
-        if (!built_) p.bvh.build(p.boxes);
-        else p.bvh.refit(p.boxes);
+        if (!built_) {
+            p.bvh.build(p.boxes);
+            renumber(p);
+        } else {
+            p.bvh.refit(p.boxes);
+        }
     }
     built_ = true;
 

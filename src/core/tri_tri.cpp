@@ -88,6 +88,38 @@ double orient3d_estimate(const Eigen::Vector3f& a, const Eigen::Vector3f& b, con
 
 constexpr double kTiny = 1e-250;  // below this the estimate's bound could itself underflow
 
+// The difference b - a of two floats in double, and whether it is exact (its rounding error,
+// by Knuth's two-sum, is zero): close floats differ exactly, far apart ones may not.
+bool exact_difference(float b, float a, double& d) {
+    d = double(b) - double(a);
+    const double bv = d - b;
+    const double av = d - bv;
+    return (double(b) - av) + (-double(a) - bv) == 0;
+}
+
+// The exact sign from the nine differences when they are exact and their pairwise products are
+// too (fewer than 54 bits: the usual case of a mesh's nearby points): six triple products, each
+// the exact sum of two doubles, summed as an expansion. Returns 2 when the shortcut does not apply.
+int orient3d_differences(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
+    double u[3], v[3], w[3];
+    for (int k = 0; k < 3; ++k)
+        if (!exact_difference(b[k], a[k], u[k]) || !exact_difference(c[k], a[k], v[k]) || !exact_difference(d[k], a[k], w[k])) return 2;
+    // u . (v x w) = sum of u_i v_j w_k over the permutations (i, j, k), signed.
+    static constexpr int kPerm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
+    Expansion e;
+    for (int p = 0; p < 6; ++p) {
+        const double x = u[kPerm[p][0]], y = v[kPerm[p][1]], z = w[kPerm[p][2]];
+        const double xy = x * y;
+        if (std::fma(x, y, -xy) != 0) return 2;
+        const double sign = p < 3 ? 1.0 : -1.0;
+        const double hi = xy * z;
+        const double lo = std::fma(xy, z, -hi);
+        e.add(sign * lo);
+        e.add(sign * hi);
+    }
+    return e.sign();
+}
+
 int orient3d_sign(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
     double bound;
     const double v = orient3d_estimate(a, b, c, d, bound);
@@ -95,7 +127,8 @@ int orient3d_sign(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eige
         if (v > bound) return 1;
         if (v < -bound) return -1;
     }
-    return orient3d_exact(a, b, c, d);
+    const int s = orient3d_differences(a, b, c, d);
+    return s != 2 ? s : orient3d_exact(a, b, c, d);
 }
 
 // Whether the 2D determinant | u 1; v 1; w 1 | over coordinates i, j is exactly zero.

@@ -303,3 +303,49 @@ TEST_CASE("intersect: a mesh without faces has no pairs", "[intersect]") {
     scene.meshes = {a};
     CHECK(engine_pairs(scene).empty());
 }
+
+TEST_CASE("intersect: orient3d's sign against integer arithmetic on coplanar and nearly coplanar points", "[intersect]") {
+    // Coordinates k / 1024 with |k| < 2^20 are floats exactly; the determinant of their integer
+    // numerators is exact in 128 bits, an oracle that rounds nothing.
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<int> coord(-(1 << 19), 1 << 19), small(-3, 3), nudge(-1, 1);
+    auto as_float = [](const std::array<long long, 3>& p) { return Eigen::Vector3f(p[0] / 1024.f, p[1] / 1024.f, p[2] / 1024.f); };
+    int zeros = 0, nonzeros = 0;
+    for (int i = 0; i < 20000; ++i) {
+        std::array<long long, 3> a, b, c, d;
+        for (int k = 0; k < 3; ++k) {
+            a[k] = coord(rng) / 4;
+            b[k] = a[k] + coord(rng) / 8;
+            c[k] = a[k] + coord(rng) / 8;
+        }
+        // d on the plane abc (integer combination), then perhaps one unit off it.
+        const int s = small(rng), t = small(rng);
+        for (int k = 0; k < 3; ++k) d[k] = a[k] + s * (b[k] - a[k]) + t * (c[k] - a[k]) + (i % 2 ? nudge(rng) : 0);
+        bool fits = true;
+        for (long long x : {d[0], d[1], d[2]}) fits = fits && std::llabs(x) < (1LL << 23);
+        if (!fits) continue;
+        __int128 u[3], v[3], w[3];
+        for (int k = 0; k < 3; ++k) {
+            u[k] = b[k] - a[k];
+            v[k] = c[k] - a[k];
+            w[k] = d[k] - a[k];
+        }
+        const __int128 det = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
+        const int expected = det > 0 ? 1 : det < 0 ? -1 : 0;
+        (expected == 0 ? zeros : nonzeros)++;
+        REQUIRE(orient3d(as_float(a), as_float(b), as_float(c), as_float(d)) == expected);
+    }
+    CHECK(zeros > 1000);
+    CHECK(nonzeros > 1000);
+}
+
+TEST_CASE("intersect: orient3d is exact where float differences round in double", "[intersect]") {
+    // 1 - 1e-30 is not a double: the sign comes from the products of the raw coordinates.
+    const Eigen::Vector3f a(1e-30f, 0, 0), b(1, 0, 0), c(0, 1, 0);
+    CHECK(orient3d(a, b, c, Eigen::Vector3f(0.25f, 0.5f, 0)) == 0);
+    CHECK(orient3d(a, b, c, Eigen::Vector3f(0.25f, 0.5f, 1e-38f)) == 1);
+    CHECK(orient3d(a, b, c, Eigen::Vector3f(0.25f, 0.5f, -1e-38f)) == -1);
+    const Eigen::Vector3f e(1e-30f, 1e-30f, 1e-30f);
+    CHECK(orient3d(e, b, c, Eigen::Vector3f(0, 0, 1)) == 1);
+    CHECK(orient3d(Eigen::Vector3f(0, 0, 0), b, c, Eigen::Vector3f(1e-30f, 1e-30f, 1e-30f)) == 1);
+}

@@ -48,8 +48,11 @@ public:
 private:
     struct Part {
         int mesh = -1;
+        // Triangles numbered in the BVH's leaf order once it is built (a leaf's are contiguous).
         std::vector<std::uint32_t> corners;   // 3 file vertices per triangle (fans)
+        std::vector<std::uint32_t> welded_corners;  // the same, welded
         std::vector<std::uint32_t> face;      // per triangle, its file face
+        std::vector<std::uint8_t> whole;      // per triangle, 1 when its face is this one triangle
         std::vector<std::uint32_t> welded;    // per file vertex, its welded vertex
         std::vector<int> heavy_node;          // per file vertex, its heaviest influence's node (-1)
         std::vector<float> heavy_weight;
@@ -60,7 +63,8 @@ private:
     struct Hit;
     struct Job;
 
-    bool neighbours(const Part& p, std::uint32_t fa, std::uint32_t fb) const;
+    bool neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const;
+    void renumber(Part& p);
     void test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
                    const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
     void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;

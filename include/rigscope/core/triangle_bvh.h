@@ -10,9 +10,12 @@ namespace rigscope {
 
 struct BvhBox {
     float lo[3], hi[3];
+    // Open boxes: boxes that only touch hold triangles that can only touch. (Were the triangles
+    // to cross, the crossing point would lie strictly inside one of them, in the plane where the
+    // boxes touch, with that whole triangle on one side of the plane: so the triangle lies in the
+    // plane, and the other's edge cannot pass through it from one side to the other.)
     bool overlaps(const BvhBox& o) const {
-        // Closed boxes: touching boxes overlap, so the exact test sees every contact.
-        return lo[0] <= o.hi[0] && o.lo[0] <= hi[0] && lo[1] <= o.hi[1] && o.lo[1] <= hi[1] && lo[2] <= o.hi[2] && o.lo[2] <= hi[2];
+        return lo[0] < o.hi[0] && o.lo[0] < hi[0] && lo[1] < o.hi[1] && o.lo[1] < hi[1] && lo[2] < o.hi[2] && o.lo[2] < hi[2];
     }
 };
 
@@ -29,17 +32,20 @@ public:
 
     static constexpr std::uint32_t kLeafSize = 4;
 
-    // Splits at the median of the boxes' centres along their widest axis, until kLeafSize.
+    // Sorts the boxes' centres along a Morton curve and splits where the curve's cells do.
     void build(const std::vector<BvhBox>& triangle_boxes);
     // The same tree with the boxes of this frame's triangles.
     void refit(const std::vector<BvhBox>& triangle_boxes);
+
+    // The triangles in leaf order, and order() from then on the identity: for a caller that
+    // renumbers its triangles so that each leaf's are contiguous in its own arrays.
+    std::vector<std::uint32_t> take_order();
 
     bool empty() const { return nodes_.empty(); }
     const std::vector<Node>& nodes() const { return nodes_; }
     const std::vector<std::uint32_t>& order() const { return order_; }
 
 private:
-    std::uint32_t build_range(const std::vector<BvhBox>& boxes, std::uint32_t begin, std::uint32_t end);
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> order_;  // triangle indices, leaf by leaf
 };
