@@ -207,11 +207,34 @@ bool collinear(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::
     return det2_zero(a, b, c, 1, 2) && det2_zero(a, b, c, 2, 0) && det2_zero(a, b, c, 0, 1);
 }
 
+namespace {
+
+// The signs of orient3d(t0, t1, t2, x) for the three corners x of `p`: t's normal and its
+// error bound's factors computed once in double, the exact predicate only where the estimate
+// is within its bound (orient3d_estimate's evaluation, the same bound).
+void plane_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s) {
+    const double bx = double(t[1].x()) - t[0].x(), by = double(t[1].y()) - t[0].y(), bz = double(t[1].z()) - t[0].z();
+    const double cx = double(t[2].x()) - t[0].x(), cy = double(t[2].y()) - t[0].y(), cz = double(t[2].z()) - t[0].z();
+    const double nx = by * cz - bz * cy, ny = bz * cx - bx * cz, nz = bx * cy - by * cx;
+    const double px = std::abs(by * cz) + std::abs(bz * cy), py = std::abs(bz * cx) + std::abs(bx * cz),
+                 pz = std::abs(bx * cy) + std::abs(by * cx);
+    for (int i = 0; i < 3; ++i) {
+        const double dx = double(p[i].x()) - t[0].x(), dy = double(p[i].y()) - t[0].y(), dz = double(p[i].z()) - t[0].z();
+        const double v = nx * dx + ny * dy + nz * dz;
+        const double bound = 8e-15 * (px * std::abs(dx) + py * std::abs(dy) + pz * std::abs(dz));
+        if (bound > kTiny && v > bound) s[i] = 1;
+        else if (bound > kTiny && v < -bound) s[i] = -1;
+        else s[i] = orient3d_sign(t[0], t[1], t[2], p[i]);
+    }
+}
+
+}  // namespace
+
 bool triangles_cross(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {
     int sp[3], sq[3];
-    for (int i = 0; i < 3; ++i) sp[i] = orient3d_sign(q[0], q[1], q[2], p[i]);
+    plane_signs(q, p, sp);
     if (one_side(sp)) return false;  // apart, touching q's plane, or coplanar
-    for (int i = 0; i < 3; ++i) sq[i] = orient3d_sign(p[0], p[1], p[2], q[i]);
+    plane_signs(p, q, sq);
     if (one_side(sq)) return false;
     return edge_pierces(p, sp, q) || edge_pierces(q, sq, p);
 }
