@@ -8,6 +8,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/farm/check_chunk.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/intersect_job.h"
 #include "rigscope/run/run_budget.h"
 
 namespace rigscope {
@@ -15,8 +16,12 @@ namespace rigscope {
 void CheckJobOptions::validate() const {
     if (!json.empty() && !tension.input.chunk.empty())
         throw Error(kExitUsage, "check --json gives the run's verdict: merge the chunks' --junit reports instead");
-    if (!max_stretch && !max_compress && !max_lambda && !min_lambda)
-        throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda and/or --min-lambda");
+    if (!max_stretch && !max_compress && !max_lambda && !min_lambda && !max_intersections)
+        throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda, --min-lambda and/or --max-intersections");
+    if (max_intersections && *max_intersections < 0) throw Error(kExitUsage, "--max-intersections: must be 0 or more");
+    // The pairs are judged over whole clips; a chunk record keeps T's extremes only.
+    if (max_intersections && !tension.input.chunk.empty())
+        throw Error(kExitUsage, "--max-intersections judges every frame of a clip: run it without --chunk");
     if ((max_lambda || min_lambda) && tension.measure != "principal")
         throw Error(kExitUsage, "--max-lambda and --min-lambda need --measure principal");
     // The CLI's validators saw the command line; these see what Python passes.
@@ -225,6 +230,16 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
             if (several) use_clip(in, opt.tension.input, plan.indices[k]);
             r.clips.push_back(judge_clip(r.limits, plan.names[k], in, meshes, progress));
             r.frames += r.clips.back().frames;
+            if (opt.max_intersections) {
+                // The same clip and frames through the intersect job, judged here once.
+                IntersectJobOptions ij;
+                ij.input = opt.tension.input;
+                ij.input.chunk.clear();
+                ij.out.clear();
+                r.intersections.limit = static_cast<std::size_t>(*opt.max_intersections);
+                add_intersection_frames(r.intersections, plan.names[k], in.scene, in.frames, run_intersect(ij, in, progress).frames);
+                r.has_intersections = true;
+            }
         }
         for (std::size_t k = 0; k < r.clips.size(); ++k)
             if (r.clips[k].verdict.failed()) {
@@ -242,13 +257,14 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         // The file's verdict is the worst clip's (with --lint, the lint's too): decided here, the
         // writers only say it.
-        bool failed = r.has_lint && r.lint.failed();
+        bool failed = (r.has_lint && r.lint.failed()) || (r.has_intersections && r.intersections.failed());
         std::vector<CheckClipReport> reports;
         for (const CheckClipResult& c : r.clips) {
             failed = failed || c.verdict.failed();
             reports.push_back(CheckClipReport{&c.verdict, &c.meshes, c.has_rom ? &c.rom : nullptr});
         }
-        r.outcome = check_clips_outcome(reports, r.worst_clip, failed, r.not_judged, r.info, r.has_lint ? &r.lint : nullptr);
+        r.outcome = check_clips_outcome(reports, r.worst_clip, failed, r.not_judged, r.info, r.has_lint ? &r.lint : nullptr,
+                                        r.has_intersections ? &r.intersections : nullptr);
         if (page) {
             // One page, of the worst clip (its verdict and limits), which names its clip.
             if (several) use_clip(in, opt.tension.input, plan.indices[r.worst_clip]);

@@ -13,6 +13,7 @@
 #include "intersect_oracle.h"
 #include "refusal.h"
 #include "rigscope/core/error.h"
+#include "rigscope/run/check_run.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/intersect_job.h"
 #include "temp_dir.h"
@@ -195,4 +196,40 @@ TEST_CASE("intersect job: the memory budget and an output over the input are ref
     big.input.max_memory_mib = 64;
     in.max_memory = 64ull << 20;
     CHECK(run_intersect(big, in).frames.at(0).pairs.empty());  // a flat sheet does not cross itself
+}
+
+TEST_CASE("check --max-intersections: validate() cases, then the verdict decided in the run layer", "[intersect][job][check]") {
+    CheckJobOptions o;
+    o.tension.input.file = test::corpus("bend_cylinder/bend_cylinder.glb");
+    CHECK_THAT(refusal(o), Catch::Contains("--max-intersections"));  // no limit at all
+    o.max_intersections = -1;
+    CHECK_THAT(refusal(o), Catch::Contains("--max-intersections: must be 0 or more"));
+    o.max_intersections = 0;
+    CHECK(refusal(o).empty());
+    {
+        CheckJobOptions b = o;
+        b.tension.input.chunk = "0/2";
+        CHECK_THAT(refusal(b), Catch::Contains("run it without --chunk"));
+    }
+    // The worst frame by the intersect job's own count: a limit of its pairs passes, one less fails.
+    IntersectJobOptions ij;
+    ij.input = o.tension.input;
+    const IntersectJobLoaded l = load_and_run_intersect(ij);
+    const long worst = l.result.worst_frame();
+    REQUIRE(worst >= 0);
+    const std::size_t most = l.result.frames[static_cast<std::size_t>(worst)].pairs.size();
+    REQUIRE(most > 0);
+    o.max_intersections = static_cast<long>(most) - 1;
+    const CheckJobResult fail = run_check(o);
+    REQUIRE(fail.has_intersections);
+    CHECK(fail.intersections.failed());
+    CHECK(fail.outcome.failed);
+    CHECK(fail.intersections.frame.number == l.input.frames[static_cast<std::size_t>(worst)].number);
+    CHECK(fail.intersections.pairs == most);
+    CHECK(fail.intersections.meshes == std::vector<std::string>{"Cylinder with itself"});
+    CHECK_THAT(fail.outcome.junit, Catch::Contains("name=\"intersections: at most"));
+    o.max_intersections = static_cast<long>(most);
+    const CheckJobResult pass = run_check(o);
+    CHECK_FALSE(pass.intersections.failed());
+    CHECK_FALSE(pass.outcome.failed);
 }

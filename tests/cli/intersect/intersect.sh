@@ -66,6 +66,24 @@ expect 0 "threads 1" -- "$RIGSCOPE" intersect "$bend" --threads 1 -o "$WORK/t1.j
 expect 0 "threads 2" -- "$RIGSCOPE" intersect "$bend" --threads 2 -o "$WORK/t2.json"
 check "1 and 2 threads write the same bytes" -- cmp -s "$WORK/t1.json" "$WORK/t2.json"
 
+# -- check --max-intersections: its own JUnit case naming the worst frame, meshes and joint, as
+# the intersect CSV counts them; N pairs in the worst frame pass a limit of N and fail N - 1.
+worst=$(awk -F, 'NR > 1 { n[$1]++ } END { for (f in n) if (n[f] > m || (n[f] == m && f + 0 < w)) { m = n[f]; w = f + 0 } print w, m }' "$WORK/bend.csv")
+read -r wframe wpairs <<<"$worst"
+wjoint=$(awk -F, -v f="$wframe" 'NR > 1 && $1 == f { n[$6]++ } END { for (j in n) if (n[j] > m) { m = n[j]; b = j } print b }' "$WORK/bend.csv")
+expect 1 "check --max-intersections $((wpairs - 1))" -- "$RIGSCOPE" check "$bend" --max-intersections "$((wpairs - 1))" --junit "$WORK/check.xml"
+check "the JUnit case says intersections, frame $wframe, Cylinder with itself, joint $wjoint" -- python3 - "$WORK/check.xml" "$wframe" "$wpairs" "$wjoint" <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = [c for c in ET.parse(sys.argv[1]).iter("testcase") if "intersection" in c.get("name")]
+assert len(cases) == 1, cases
+f = cases[0].find("failure")
+m = f.get("message")
+assert f"frame {sys.argv[2]} " in m and f"{sys.argv[3]} face pairs" in m and "Cylinder with itself" in m and f"joint {sys.argv[4]} " in m, m
+PY
+expect 0 "check --max-intersections $wpairs" -- "$RIGSCOPE" check "$bend" --max-intersections "$wpairs" --junit "$WORK/check_pass.xml"
+check "a passing intersection case" -- grep -q 'name="intersections: at most '"$wpairs"' face pairs in any frame" time="0"/>' "$WORK/check_pass.xml"
+expect 2 "check --max-intersections with --chunk" -- "$RIGSCOPE" check "$bend" --max-intersections 0 --chunk 0/2
+
 # -- Exit codes: options (2), the output over the input (2), an unreadable file (3).
 expect 2 "format" -- "$RIGSCOPE" intersect "$bend" --format usda -o "$WORK/x.usda"
 expect 2 "extension" -- "$RIGSCOPE" intersect "$bend" -o "$WORK/x.glb"
