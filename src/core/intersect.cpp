@@ -9,16 +9,11 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
+#include "rigscope/core/skin.h"
 #include "rigscope/core/topology.h"
 #include "rigscope/core/tri_tri.h"
 
 namespace rigscope {
-
-struct IntersectEngine::Hit {
-    std::uint32_t mesh_a, face_a, mesh_b, face_b, tri_a, tri_b;
-    double length;
-    auto key() const { return std::tie(mesh_a, face_a, mesh_b, face_b, tri_a, tri_b); }
-};
 
 // A node of part pa against a node of part pb; self: a node against itself (pa == pb, na == nb).
 struct IntersectEngine::Job {
@@ -89,6 +84,30 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
                         p.heavy_node[v] = skin.joints[inf.joints[k]];
                     }
         }
+        // Triangles that one joint alone moves: each corner weighted 1 to it (every other
+        // influence 0) under linear skinning, which then maps them by that joint's matrix alone.
+        p.rigid.assign(p.face.size(), -1);
+        const bool linear = mesh.skin >= 0 && (scene.skins[mesh.skin].method == SkinningMethod::Linear ||
+                                               scene.skins[mesh.skin].method == SkinningMethod::Rigid);
+        if (linear && !mesh.influences.empty() && mesh.targets.empty() && !mesh.cache) {
+            const Influences& inf = mesh.influences;
+            const std::size_t joints = scene.skins[mesh.skin].joints.size();
+            std::vector<int> alone(mesh.vertex_count(), -1);
+            for (std::size_t v = 0; v < mesh.vertex_count() && v + 1 < inf.offsets.size(); ++v) {
+                int joint = -1;
+                bool one = true;
+                for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1] && one; ++k) {
+                    if (inf.weights[k] == 0.f) continue;
+                    one = inf.weights[k] == 1.f && joint < 0 && inf.joints[k] < joints;
+                    joint = inf.joints[k];
+                }
+                if (one) alone[v] = joint;
+            }
+            for (std::size_t t = 0; t < p.face.size(); ++t) {
+                const int j = alone[p.corners[3 * t]];
+                if (j >= 0 && alone[p.corners[3 * t + 1]] == j && alone[p.corners[3 * t + 2]] == j) p.rigid[t] = j;
+            }
+        }
         p.boxes.resize(p.face.size());
         p.skip.resize(p.face.size());
         part_of_mesh_[m] = static_cast<int>(parts_.size());
@@ -131,6 +150,7 @@ void IntersectEngine::renumber(Part& p) {
     permute(p.whole, 1);
     permute(p.boxes, 1);
     permute(p.skip, 1);
+    permute(p.rigid, 1);
 }
 
 void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
@@ -139,7 +159,13 @@ void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_
     const Part& b = parts_[pb];
     if (a.skip[ta] || b.skip[tb] || !a.boxes[ta].overlaps(b.boxes[tb])) return;
     const std::uint32_t fa = a.face[ta], fb = b.face[tb];
-    if (pa == pb && (fa == fb || neighbours(a, ta, tb))) return;
+    if (pa == pb) {
+        const int ra = a.rigid[ta];
+        const bool same_joint = ra >= 0 && ra == a.rigid[tb];
+        // The stored positions' pass tests only pairs one joint moves; a frame skips those it keeps.
+        if (rigid_pass_ ? !same_joint : same_joint && kept(pa, ra)) return;
+        if (fa == fb || neighbours(a, ta, tb)) return;
+    }
     const std::vector<Eigen::Vector3f>& xa = positions[pa];
     const std::vector<Eigen::Vector3f>& xb = positions[pb];
     const Eigen::Vector3f p[3] = {xa[a.corners[3 * ta]], xa[a.corners[3 * ta + 1]], xa[a.corners[3 * ta + 2]]};
@@ -163,6 +189,10 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         const TriangleBvh& bb = parts_[j.pb].bvh;
         const TriangleBvh::Node& na = ba.nodes()[j.na];
         const TriangleBvh::Node& nb = bb.nodes()[j.nb];
+        if (!rigid_pass_ && j.pa == j.pb) {
+            const int r = parts_[j.pa].node_rigid[j.na];
+            if (r >= 0 && r == parts_[j.pa].node_rigid[j.nb] && kept(j.pa, r)) continue;  // kept from the stored positions
+        }
         if (j.self) {
             if (na.leaf()) {
                 for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
@@ -188,6 +218,11 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
     }
 }
 
+bool IntersectEngine::kept(std::uint32_t part, int joint) const {
+    return joint >= 0 && frame_rigid_ && part < frame_rigid_->size() && static_cast<std::size_t>(joint) < (*frame_rigid_)[part].size() &&
+           (*frame_rigid_)[part][static_cast<std::size_t>(joint)];
+}
+
 int IntersectEngine::joint_of(const FacePair& pair) const {
     int node = -1;
     float best = 0;
@@ -205,47 +240,93 @@ int IntersectEngine::joint_of(const FacePair& pair) const {
     return node;
 }
 
-void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool, IntersectFrame& out) {
-    if (positions.size() != parts_.size()) throw internal_error("intersect: positions for " + std::to_string(positions.size()) + " meshes, not " + std::to_string(parts_.size()));
-    out = IntersectFrame{};
-    // Boxes, zero-area triangles and the finite check, in fixed blocks of triangles.
+namespace {
+
+// Boxes and zero-area flags of a part's triangles at positions x, in fixed blocks; returns the
+// first vertex that is not finite (SIZE_MAX: none), whose triangles are skipped.
+template <typename PartT>
+std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
+    const std::size_t blocks = (p.face.size() + kTriangleBlock - 1) / kTriangleBlock;
+    std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        const std::size_t end = std::min(p.face.size(), (blk + 1) * kTriangleBlock);
+        for (std::size_t t = blk * kTriangleBlock; t < end; ++t) {
+            const std::uint32_t* c = &p.corners[3 * t];
+            const Eigen::Vector3f &a = x[c[0]], &b = x[c[1]], &d = x[c[2]];
+            if (!(a.allFinite() && b.allFinite() && d.allFinite())) {
+                for (int k = 0; k < 3 && bad[blk] == SIZE_MAX; ++k)
+                    if (!x[c[k]].allFinite()) bad[blk] = c[k];
+                p.skip[t] = 1;
+                continue;
+            }
+            BvhBox& box = p.boxes[t];
+            for (int k = 0; k < 3; ++k) {
+                box.lo[k] = std::min({a[k], b[k], d[k]});
+                box.hi[k] = std::max({a[k], b[k], d[k]});
+            }
+            p.skip[t] = zero_area(a, b, d) ? 1 : 0;
+        }
+    });
+    for (std::size_t v : bad)
+        if (v != SIZE_MAX) return v;
+    return SIZE_MAX;
+}
+
+}  // namespace
+
+void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) {
+    // The tree is built once, on the stored positions (the bind pose), and refitted per frame.
+    std::vector<std::vector<Eigen::Vector3f>> stored(parts_.size());
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
-        const std::vector<Eigen::Vector3f>& x = positions[pi];
-        const Mesh& mesh = scene_.meshes[p.mesh];
-        if (x.size() != mesh.vertex_count()) throw internal_error("intersect: positions of mesh '" + mesh.name + "' do not match its vertices");
-        const std::size_t blocks = (p.face.size() + kTriangleBlock - 1) / kTriangleBlock;
-        std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
-        run_tasks(pool, blocks, [&](std::size_t blk) {
-            const std::size_t end = std::min(p.face.size(), (blk + 1) * kTriangleBlock);
-            for (std::size_t t = blk * kTriangleBlock; t < end; ++t) {
-                const std::uint32_t* c = &p.corners[3 * t];
-                const Eigen::Vector3f &a = x[c[0]], &b = x[c[1]], &d = x[c[2]];
-                if (!(a.allFinite() && b.allFinite() && d.allFinite())) {
-                    for (int k = 0; k < 3 && bad[blk] == SIZE_MAX; ++k)
-                        if (!x[c[k]].allFinite()) bad[blk] = c[k];
-                    p.skip[t] = 1;
-                    continue;
-                }
-                BvhBox& box = p.boxes[t];
-                for (int k = 0; k < 3; ++k) {
-                    box.lo[k] = std::min({a[k], b[k], d[k]});
-                    box.hi[k] = std::max({a[k], b[k], d[k]});
-                }
-                p.skip[t] = zero_area(a, b, d) ? 1 : 0;
+        stored[pi] = scene_.meshes[p.mesh].positions;
+        frame_boxes(p, stored[pi], pool);  // a stored position not finite: its triangles skipped here
+        p.bvh.build(p.boxes);
+        renumber(p);
+        // Per node, the joint that alone moves all its triangles (children follow their parent).
+        const auto& nodes = p.bvh.nodes();
+        p.node_rigid.assign(nodes.size(), -1);
+        for (std::size_t n = nodes.size(); n-- > 0;) {
+            const TriangleBvh::Node& node = nodes[n];
+            if (node.leaf()) {
+                int r = p.rigid[node.first];
+                for (std::uint32_t t = node.first + 1; t < node.first + node.count; ++t)
+                    if (p.rigid[t] != r) r = -1;
+                p.node_rigid[n] = r;
+            } else {
+                const int l = p.node_rigid[n + 1];
+                p.node_rigid[n] = l == p.node_rigid[node.first] ? l : -1;
             }
-        });
-        for (std::size_t v : bad)
-            if (v != SIZE_MAX) throw Error(kExitBadInput, "mesh '" + mesh.name + "': vertex " + std::to_string(v) + "'s position is not finite");
-        for (std::uint8_t s : p.skip) out.degenerate += s;
-        if (!built_) {
-            p.bvh.build(p.boxes);
-            renumber(p);
-        } else {
-            p.bvh.refit(p.boxes);
         }
     }
+    // The pairs one joint alone moves, tested once on the stored positions.
+    rigid_pass_ = true;
+    std::vector<std::vector<Hit>> found(parts_.size());
+    for (std::uint32_t pi = 0; pi < parts_.size(); ++pi)
+        if (!parts_[pi].bvh.empty()) run_job(Job{pi, 0, pi, 0, true}, stored, found[pi]);
+    rigid_pass_ = false;
+    for (const auto& f : found) rigid_hits_.insert(rigid_hits_.end(), f.begin(), f.end());
     built_ = true;
+    (void)positions;
+}
+
+void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool, IntersectFrame& out,
+                               const std::vector<std::vector<std::uint8_t>>* rigid) {
+    if (positions.size() != parts_.size()) throw internal_error("intersect: positions for " + std::to_string(positions.size()) + " meshes, not " + std::to_string(parts_.size()));
+    for (std::size_t pi = 0; pi < parts_.size(); ++pi)
+        if (positions[pi].size() != scene_.meshes[parts_[pi].mesh].vertex_count())
+            throw internal_error("intersect: positions of mesh '" + scene_.meshes[parts_[pi].mesh].name + "' do not match its vertices");
+    if (!built_) build(positions, pool);
+    out = IntersectFrame{};
+    frame_rigid_ = rigid;
+    for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
+        Part& p = parts_[pi];
+        const std::size_t bad = frame_boxes(p, positions[pi], pool);
+        if (bad != SIZE_MAX)
+            throw Error(kExitBadInput, "mesh '" + scene_.meshes[p.mesh].name + "': vertex " + std::to_string(bad) + "'s position is not finite");
+        for (std::uint8_t s : p.skip) out.degenerate += s;
+        p.bvh.refit(p.boxes);
+    }
 
     // Every mesh against itself and every later mesh, cut into node pairs for the threads.
     std::vector<Job> jobs;
@@ -289,7 +370,22 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
     // One order whatever the threads found first: by face pair, then by triangle pair.
     std::vector<Hit> hits;
     for (const auto& f : found) hits.insert(hits.end(), f.begin(), f.end());
-    std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.key() < y.key(); });
+    // The kept pairs: crossing as on the stored positions; their length measured on this frame's.
+    for (const Hit& h : rigid_hits_) {
+        const std::uint32_t pi = static_cast<std::uint32_t>(part_of_mesh_[h.mesh_a]);
+        const Part& p = parts_[pi];
+        if (!kept(pi, p.rigid[h.tri_a])) continue;
+        const std::vector<Eigen::Vector3f>& x = positions[pi];
+        const Eigen::Vector3f a[3] = {x[p.corners[3 * h.tri_a]], x[p.corners[3 * h.tri_a + 1]], x[p.corners[3 * h.tri_a + 2]]};
+        const Eigen::Vector3f b[3] = {x[p.corners[3 * h.tri_b]], x[p.corners[3 * h.tri_b + 1]], x[p.corners[3 * h.tri_b + 2]]};
+        Hit k = h;
+        k.length = crossing_length(a, b);
+        hits.push_back(k);
+    }
+    frame_rigid_ = nullptr;
+    std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) {
+        return std::tie(x.mesh_a, x.face_a, x.mesh_b, x.face_b, x.tri_a, x.tri_b) < std::tie(y.mesh_a, y.face_a, y.mesh_b, y.face_b, y.tri_a, y.tri_b);
+    });
     for (const Hit& h : hits) {
         if (out.pairs.empty() || std::tie(out.pairs.back().mesh_a, out.pairs.back().face_a, out.pairs.back().mesh_b, out.pairs.back().face_b) !=
                                      std::tie(h.mesh_a, h.face_a, h.mesh_b, h.face_b))
@@ -300,6 +396,26 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
         p.joint = joint_of(p);
         out.length += p.length;
     }
+}
+
+std::vector<std::vector<std::uint8_t>> rigid_joints(const Scene& scene, const std::vector<int>& meshes, const Pose& pose) {
+    std::vector<std::vector<std::uint8_t>> out(meshes.size());
+    std::vector<Affine3x4> m;
+    for (std::size_t i = 0; i < meshes.size(); ++i) {
+        const Mesh& mesh = scene.meshes[meshes[i]];
+        if (mesh.skin < 0) continue;
+        skin_matrices(scene, mesh, pose, m);
+        for (const Affine3x4& a : m) {
+            bool finite = true;
+            for (float v : a.m) finite = finite && std::isfinite(v);
+            // Row-major 3x4: the 3x3 part's determinant, in double.
+            const double det = double(a.m[0]) * (double(a.m[5]) * a.m[10] - double(a.m[6]) * a.m[9]) -
+                               double(a.m[1]) * (double(a.m[4]) * a.m[10] - double(a.m[6]) * a.m[8]) +
+                               double(a.m[2]) * (double(a.m[4]) * a.m[9] - double(a.m[5]) * a.m[8]);
+            out[i].push_back(finite && std::abs(det) >= 1e-18 ? 1 : 0);
+        }
+    }
+    return out;
 }
 
 }  // namespace rigscope

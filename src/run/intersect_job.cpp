@@ -74,7 +74,8 @@ IntersectJobResult run_intersect(const IntersectJobOptions& opt, const Input& in
         pose_at(in, in.frames[fi], pose);
         for (std::size_t i = 0; i < deformers.size(); ++i) deformers[i].deform(in.scene, pose, positions[i], &pool);
         try {
-            engine.evaluate(positions, &pool, r.frames[fi]);
+            const std::vector<std::vector<std::uint8_t>> rigid = rigid_joints(in.scene, in.meshes, pose);
+            engine.evaluate(positions, &pool, r.frames[fi], &rigid);
         } catch (const Error& e) {
             if (e.code() != kExitBadInput) throw;
             throw bad_input(file, "frame " + frame_name(in.frames[fi]) + ": " + e.what());

@@ -7,8 +7,10 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
+#include "rigscope/core/pose.h"
 #include "rigscope/core/scene.h"
 #include "rigscope/core/triangle_bvh.h"
 
@@ -39,9 +41,18 @@ public:
     IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld);
 
     // One frame: positions[i] are meshes[i]'s file vertices this frame. The BVHs are built at
-    // the first call and refitted after. Throws Error (bad input) for a position that is not
-    // finite, naming the mesh and vertex. The result does not depend on the pool's size.
-    void evaluate(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool, IntersectFrame& out);
+    // the first call (from the meshes' stored positions) and refitted after. Throws Error (bad
+    // input) for a position that is not finite, naming the mesh and vertex. The result does not
+    // depend on the pool's size.
+    //
+    // `rigid` (null: not used): per mesh, per joint of its skin, whether the joint's skinning
+    // matrix this frame is affine and invertible (rigid_joints gives it). Two triangles that the
+    // same such joint alone moves (every corner weighted 1 to it, by linear skinning, no morph
+    // target or cache) keep their relation: whether they cross is decided once on the stored
+    // positions and kept, and only their length is measured again. Exact arithmetic gives the
+    // same answer either way; in single precision only pairs within rounding of touching differ.
+    void evaluate(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool, IntersectFrame& out,
+                  const std::vector<std::vector<std::uint8_t>>* rigid = nullptr);
 
     std::size_t triangle_count() const;
 
@@ -58,9 +69,17 @@ private:
         std::vector<float> heavy_weight;
         std::vector<BvhBox> boxes;            // per triangle, this frame
         std::vector<std::uint8_t> skip;       // per triangle, zero area this frame
+        // Per triangle, the skin joint (index into the skin's joints) that alone moves its
+        // corners, -1 for none; per BVH node, the same of all its triangles.
+        std::vector<int> rigid;
+        std::vector<int> node_rigid;
         TriangleBvh bvh;
     };
-    struct Hit;
+    // A crossing triangle pair, (mesh_a, face_a) < (mesh_b, face_b).
+    struct Hit {
+        std::uint32_t mesh_a, face_a, mesh_b, face_b, tri_a, tri_b;
+        double length;
+    };
     struct Job;
 
     bool neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const;
@@ -68,12 +87,23 @@ private:
     void test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
                    const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
     void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
+    bool kept(std::uint32_t part, int joint) const;  // a pair both moved by `joint` alone is kept from the stored positions
+    void build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool);
     int joint_of(const FacePair& p) const;
 
     const Scene& scene_;
     std::vector<Part> parts_;
     std::vector<int> part_of_mesh_;  // scene mesh -> part, -1
     bool built_ = false;
+    // While the stored positions are tested once: only pairs of triangles moved by one joint alone.
+    bool rigid_pass_ = false;
+    const std::vector<std::vector<std::uint8_t>>* frame_rigid_ = nullptr;  // this frame's `rigid`
+    std::vector<Hit> rigid_hits_;  // those pairs that cross, from the stored positions
 };
+
+// Per selected mesh, per joint of its skin: whether the joint's skinning matrix (skin_matrices:
+// world x inverse bind) is finite with a determinant of at least 1e-18 (a joint scaled to
+// nothing collapses its faces, which then cross nothing). IntersectEngine::evaluate's `rigid`.
+std::vector<std::vector<std::uint8_t>> rigid_joints(const Scene& scene, const std::vector<int>& meshes, const Pose& pose);
 
 }  // namespace rigscope
