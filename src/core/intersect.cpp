@@ -151,6 +151,7 @@ void IntersectEngine::renumber(Part& p) {
     permute(p.boxes, 1);
     permute(p.skip, 1);
     permute(p.rigid, 1);
+    p.stored_skip = p.skip;
 }
 
 void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
@@ -244,8 +245,10 @@ namespace {
 
 // Boxes and zero-area flags of a part's triangles at positions x, in fixed blocks; returns the
 // first vertex that is not finite (SIZE_MAX: none), whose triangles are skipped.
-template <typename PartT>
-std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
+// `keep_flag(t)`: triangle t keeps its zero-area flag from the stored positions (one joint moves
+// it by an invertible affine map, which neither makes nor unmakes a line).
+template <typename PartT, typename KeepFlag>
+std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool, KeepFlag keep_flag) {
     const std::size_t blocks = (p.face.size() + kTriangleBlock - 1) / kTriangleBlock;
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
     run_tasks(pool, blocks, [&](std::size_t blk) {
@@ -264,7 +267,7 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
                 box.lo[k] = std::min({a[k], b[k], d[k]});
                 box.hi[k] = std::max({a[k], b[k], d[k]});
             }
-            p.skip[t] = zero_area(a, b, d) ? 1 : 0;
+            if (!keep_flag(t)) p.skip[t] = zero_area(a, b, d) ? 1 : 0;
         }
     });
     for (std::size_t v : bad)
@@ -280,7 +283,7 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         stored[pi] = scene_.meshes[p.mesh].positions;
-        frame_boxes(p, stored[pi], pool);  // a stored position not finite: its triangles skipped here
+        frame_boxes(p, stored[pi], pool, [](std::size_t) { return false; });  // a stored position not finite: its triangles skipped here
         p.bvh.build(p.boxes);
         renumber(p);
         // Per node, the joint that alone moves all its triangles (children follow their parent).
@@ -321,7 +324,12 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
     frame_rigid_ = rigid;
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
-        const std::size_t bad = frame_boxes(p, positions[pi], pool);
+        const std::uint32_t part = static_cast<std::uint32_t>(pi);
+        const std::size_t bad = frame_boxes(p, positions[pi], pool, [&](std::size_t t) {
+            if (!kept(part, p.rigid[t])) return false;
+            p.skip[t] = p.stored_skip[t];
+            return true;
+        });
         if (bad != SIZE_MAX)
             throw Error(kExitBadInput, "mesh '" + scene_.meshes[p.mesh].name + "': vertex " + std::to_string(bad) + "'s position is not finite");
         for (std::uint8_t s : p.skip) out.degenerate += s;

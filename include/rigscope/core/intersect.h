@@ -69,6 +69,7 @@ private:
         std::vector<float> heavy_weight;
         std::vector<BvhBox> boxes;            // per triangle, this frame
         std::vector<std::uint8_t> skip;       // per triangle, zero area this frame
+        std::vector<std::uint8_t> stored_skip;  // the same on the stored positions
         // Per triangle, the skin joint (index into the skin's joints) that alone moves its
         // corners, -1 for none; per BVH node, the same of all its triangles.
         std::vector<int> rigid;
