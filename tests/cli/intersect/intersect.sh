@@ -80,6 +80,13 @@ f = cases[0].find("failure")
 m = f.get("message")
 assert f"frame {sys.argv[2]} " in m and f"{sys.argv[3]} face pairs" in m and "Cylinder with itself" in m and f"joint {sys.argv[4]} " in m, m
 PY
+if command -v xmllint >/dev/null; then
+    for xsd in tests/schemas/junit-10.xsd tests/schemas/ant-junit.xsd; do
+        check "the report with the intersection case validates against $xsd" -- xmllint --noout --schema "$xsd" "$WORK/check.xml"
+    done
+else
+    skip_later "xmllint is not installed: the JUnit report is not validated"
+fi
 expect 0 "check --max-intersections $wpairs" -- "$RIGSCOPE" check "$bend" --max-intersections "$wpairs" --junit "$WORK/check_pass.xml"
 check "a passing intersection case" -- grep -q 'name="intersections: at most '"$wpairs"' face pairs in any frame" time="0"/>' "$WORK/check_pass.xml"
 expect 2 "check --max-intersections with --chunk" -- "$RIGSCOPE" check "$bend" --max-intersections 0 --chunk 0/2
