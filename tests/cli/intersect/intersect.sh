@@ -82,7 +82,7 @@ assert f"frame {sys.argv[2]} " in m and f"{sys.argv[3]} face pairs" in m and "Cy
 PY
 if command -v xmllint >/dev/null; then
     for xsd in tests/schemas/junit-10.xsd tests/schemas/ant-junit.xsd; do
-        check "the report with the intersection case validates against $xsd" -- xmllint --noout --schema "$xsd" "$WORK/check.xml"
+        check "the report with the intersection case validates against $xsd" -- bash -c "xmllint --noout --schema $xsd $WORK/check.xml 2>/dev/null"
     done
 else
     skip_later "xmllint is not installed: the JUnit report is not validated"
