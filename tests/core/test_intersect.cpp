@@ -301,3 +301,52 @@ TEST_CASE("intersect: orient3d is exact where float differences round in double"
     CHECK(orient3d(e, b, c, Eigen::Vector3f(0, 0, 1)) == 1);
     CHECK(orient3d(Eigen::Vector3f(0, 0, 0), b, c, Eigen::Vector3f(1e-30f, 1e-30f, 1e-30f)) == 1);
 }
+
+TEST_CASE("intersect: pairs one joint alone moves are kept from the stored positions, as the full test finds them", "[intersect]") {
+    // A soup skinned wholly to joint 0 of a skin, moved by a rotation and a translation (what
+    // that joint's matrix does): kept pairs and lengths against the full test of the moved soup.
+    std::mt19937 rng(11);
+    Scene scene;
+    scene.skins.resize(1);
+    scene.skins[0].joints = {0, 1};
+    scene.nodes.resize(2);
+    scene.nodes[0].name = "Root";
+    scene.nodes[1].name = "Other";
+    scene.meshes.push_back(soup(rng, 600, 3, 2.f));
+    Mesh& m = scene.meshes[0];
+    m.skin = 0;
+    m.influences.offsets = {0};
+    for (std::size_t v = 0; v < m.vertex_count(); ++v) {
+        m.influences.joints.push_back(0);
+        m.influences.weights.push_back(1.f);
+        m.influences.offsets.push_back(static_cast<std::uint32_t>(v + 1));
+    }
+    const Eigen::Matrix3f r = Eigen::AngleAxisf(0.7f, Eigen::Vector3f(1, 2, 3).normalized()).toRotationMatrix();
+    std::vector<std::vector<Eigen::Vector3f>> moved(1);
+    for (const Eigen::Vector3f& p : m.positions) moved[0].push_back(r * p + Eigen::Vector3f(0.5f, -1, 2));
+    IntersectEngine full(scene, {0}, true), keeping(scene, {0}, true);
+    IntersectFrame a, b;
+    full.evaluate(moved, nullptr, a);
+    const std::vector<std::vector<std::uint8_t>> ok{{1, 1}};
+    keeping.evaluate(moved, nullptr, b, &ok);
+    REQUIRE(a.pairs.size() > 20);
+    REQUIRE(a.pairs.size() == b.pairs.size());
+    for (std::size_t i = 0; i < a.pairs.size(); ++i) {
+        CHECK(std::tie(a.pairs[i].face_a, a.pairs[i].face_b, a.pairs[i].joint) == std::tie(b.pairs[i].face_a, b.pairs[i].face_b, b.pairs[i].joint));
+        CHECK(a.pairs[i].length == Approx(b.pairs[i].length).epsilon(1e-9));
+    }
+    // A joint scaled to nothing is not kept: its faces collapse to a point and cross nothing.
+    std::vector<std::vector<Eigen::Vector3f>> collapsed{std::vector<Eigen::Vector3f>(m.vertex_count(), Eigen::Vector3f(1, 1, 1))};
+    const std::vector<std::vector<std::uint8_t>> singular{{0, 1}};
+    keeping.evaluate(collapsed, nullptr, b, &singular);
+    CHECK(b.pairs.empty());
+    CHECK(b.degenerate == m.face_count());
+    // A vertex weighted below 1 (0.5 and 0.5) leaves its faces to the full test every frame.
+    m.influences.joints.insert(m.influences.joints.begin() + 1, 1);
+    m.influences.weights[0] = 0.5f;
+    m.influences.weights.insert(m.influences.weights.begin() + 1, 0.5f);
+    for (std::size_t v = 1; v < m.influences.offsets.size(); ++v) ++m.influences.offsets[v];
+    IntersectEngine blended(scene, {0}, true);
+    blended.evaluate(moved, nullptr, b, &ok);
+    CHECK(b.pairs.size() == a.pairs.size());
+}
