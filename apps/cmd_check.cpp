@@ -83,6 +83,9 @@ void add_check_command(CLI::App& app, Runner& run) {
     add_report_options(cmd, job.html, false);
     cmd->add_flag("--lint", job.lint,
                   "Also run the rig lint (rigscope lint, its default tolerances) on the bind pose: its errors fail the check too");
+    cmd->add_option("--max-intersections", job.max_intersections,
+                    "Fail where a frame has more than N face pairs that pass through each other (rigscope intersect; 0: any)")
+        ->check(CLI::Range(0L, 1000000000000L));
     cmd->add_option("--worst", job.worst, "How many of the worst vertices to list (default 10)")->check(positive_number());
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_check_command(*opt, ctx); }; });
 }

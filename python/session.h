@@ -87,6 +87,7 @@ public:
 
 private:
     friend struct LintCalls;  // Session.lint(), bound in lint_calls.cpp
+    friend struct IntersectCalls;  // Session.intersect(), bound in intersect_calls.cpp
 
     // The session's frames for one call (--frames; None: the clip's), restored afterwards.
     struct Selection {

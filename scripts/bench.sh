@@ -133,6 +133,21 @@ print(f"volume: volume vs tension --mesh Cylinder, {frames} frames (JSON): {v:.3
       f"pairs, median {pairs[len(pairs) // 2]:.2f}x; peak RSS {max(m for _, m in runs['volume_cmd']) / 1024:.0f} MB vs "
       f"{max(m for _, m in runs['volume_tension']) / 1024:.0f} MB")
 PY
+# Interpenetration (issue 59: intersect over the tube's skinned mesh "costs at most 3x a tension
+# run of the same frames"): both on the clip's own frames, alternating, best of 3 each.
+for i in 1 2 3; do
+    timed intersect_mesh "$build/rigscope" -q intersect "$tube" --mesh Cylinder --format json -o "$out/intersect_mesh.json"
+    timed tension_mesh "$build/rigscope" -q tension "$tube" --mesh Cylinder --format json -o "$out/tension_mesh.json"
+done
+"$python" - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+best = {k: min(float(l.split()[0]) for l in open(f"{out}/{k}")) for k in ("intersect_mesh", "tension_mesh")}
+frames = json.load(open(f"{out}/intersect_mesh.json"))["frames"]
+print(f"intersect, the tube's skinned mesh, {len(frames)} frames ({max(f['pairs'] for f in frames)} face pairs at most): "
+      f"{best['intersect_mesh']:.3f} s vs tension {best['tension_mesh']:.3f} s = {best['intersect_mesh'] / best['tension_mesh']:.2f}x "
+      "(issue 59: at most 3x)")
+PY
 # Resident size of a run that loads nothing: the executable and its libraries.
 /usr/bin/time -f "%M" -o "$out/baseline_rss" "$build/rigscope" --version >/dev/null
 

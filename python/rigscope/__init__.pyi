@@ -30,6 +30,7 @@ Vertices = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
 # The names below (PathArg ... DriveResult) exist for type checkers only, not at run time.
 Float32Array = npt.NDArray[np.float32]
 Float64Array = npt.NDArray[np.float64]
+Int64Array = npt.NDArray[np.int64]
 
 # --- Errors and warnings (rigscope_module.cpp, __init__.py) ----------------------------------
 class Error(Exception): ...
@@ -100,6 +101,23 @@ class RivetBake(TypedDict):
     vertices: List[int]
     position: Float64Array  # (frames, vertices, 3)
     rotation: Float64Array  # (frames, vertices, 4), quaternion x, y, z, w
+
+class IntersectResult(TypedDict):
+    # Session.intersect() (intersect_calls.cpp): the rows of `rigscope intersect --format csv`
+    # column by column, and per frame its JSON's pairs and length.
+    frames: List[Union[int, str]]
+    times: Float64Array
+    meshes: List[str]
+    joints: List[str]
+    frame: Int64Array   # per pair: index into frames
+    mesh_a: Int64Array  # index into meshes
+    face_a: Int64Array
+    mesh_b: Int64Array
+    face_b: Int64Array
+    joint: Int64Array   # index into joints, -1 where neither face is skinned
+    pairs: Int64Array   # per frame
+    length: Float64Array  # per frame: metres of the crossings
+    zero_area_triangles: int
 
 class DriveControl(TypedDict):
     control: str
@@ -295,6 +313,7 @@ class Session:
     ) -> RivetBake: ...  # clip="all": Dict[str, RivetBake]
     def volume(self, *, frames: Frames = None, progress: Progress = None) -> VolumeResult: ...
     def drive(self, rig: Optional[PathArg] = None, *, frames: Frames = None, progress: Progress = None) -> DriveResult: ...
+    def intersect(self, *, frames: Frames = None, progress: Progress = None) -> IntersectResult: ...
     # Rig lint (lint_calls.cpp): `rigscope lint --format json` as a dict (findings, counts,
     # failed, checks, parameters).
     def lint(

@@ -9,6 +9,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/farm/check_chunk.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/intersect_job.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/volume_job.h"
 
@@ -17,13 +18,17 @@ namespace rigscope {
 void CheckJobOptions::validate() const {
     if (!json.empty() && !tension.input.chunk.empty())
         throw Error(kExitUsage, "check --json gives the run's verdict: merge the chunks' --junit reports instead");
-    if (!max_stretch && !max_compress && !max_lambda && !min_lambda && !max_volume_loss)
-        throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda, --min-lambda and/or --max-volume-loss");
+    if (!max_stretch && !max_compress && !max_lambda && !min_lambda && !max_volume_loss && !max_intersections)
+        throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda, --min-lambda, --max-volume-loss and/or --max-intersections");
     if (max_volume_loss && !(std::isfinite(*max_volume_loss) && *max_volume_loss > 0))
         throw Error(kExitUsage, "--max-volume-loss: must be a positive number (the share of a bind volume that may be lost, e.g. 0.1)");
     // A volume's loss is judged over a clip's frames; merge joins the chunks' T extremes only.
     if (max_volume_loss && !tension.input.chunk.empty())
         throw Error(kExitUsage, "--max-volume-loss judges whole clips: run it without --chunk");
+    if (max_intersections && *max_intersections < 0) throw Error(kExitUsage, "--max-intersections: must be 0 or more");
+    // The pairs are judged over whole clips; a chunk record keeps T's extremes only.
+    if (max_intersections && !tension.input.chunk.empty())
+        throw Error(kExitUsage, "--max-intersections judges every frame of a clip: run it without --chunk");
     if ((max_lambda || min_lambda) && tension.measure != "principal")
         throw Error(kExitUsage, "--max-lambda and --min-lambda need --measure principal");
     // The CLI's validators saw the command line; these see what Python passes.
@@ -227,6 +232,16 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
             r.clips.push_back(judge_clip(r.limits, plan.names[k], in, meshes, progress));
             if (opt.max_volume_loss) r.clips.back().volume = judge_clip_volume(*opt.max_volume_loss, in, opt.tension.input.file, progress);
             r.frames += r.clips.back().frames;
+            if (opt.max_intersections) {
+                // The same clip and frames through the intersect job, judged here once.
+                IntersectJobOptions ij;
+                ij.input = opt.tension.input;
+                ij.input.chunk.clear();
+                ij.out.clear();
+                r.intersections.limit = static_cast<std::size_t>(*opt.max_intersections);
+                add_intersection_frames(r.intersections, plan.names[k], in.scene, in.frames, run_intersect(ij, in, progress).frames);
+                r.has_intersections = true;
+            }
         }
         for (std::size_t k = 0; k < r.clips.size(); ++k)
             if (r.clips[k].failed()) {
@@ -244,13 +259,14 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         // The file's verdict is the worst clip's (with --lint, the lint's too): decided here, the
         // writers only say it.
-        bool failed = r.has_lint && r.lint.failed();
+        bool failed = (r.has_lint && r.lint.failed()) || (r.has_intersections && r.intersections.failed());
         std::vector<CheckClipReport> reports;
         for (const CheckClipResult& c : r.clips) {
             failed = failed || c.failed();
             reports.push_back(CheckClipReport{&c.verdict, &c.meshes, c.has_rom ? &c.rom : nullptr, c.volume ? &*c.volume : nullptr});
         }
-        r.outcome = check_clips_outcome(reports, r.worst_clip, failed, r.not_judged, r.info, r.has_lint ? &r.lint : nullptr);
+        r.outcome = check_clips_outcome(reports, r.worst_clip, failed, r.not_judged, r.info, r.has_lint ? &r.lint : nullptr,
+                                        r.has_intersections ? &r.intersections : nullptr);
         if (page) {
             // One page: every judged clip with its own verdict on the page's clip menu, opening
             // on the worst.

@@ -129,6 +129,8 @@ ChunkOptions chunk_identity(const CheckJobOptions& opt) {
     id.integer("--worst", opt.worst);
     id.number("--max-size", opt.html.max_mb);
     id.flag("--lint", opt.lint);
+    // validate() refuses it with --chunk; named so that every option of check is.
+    id.number("--max-intersections", opt.max_intersections ? std::optional<double>(double(*opt.max_intersections)) : std::nullopt);
     return id.o;
 }
 

@@ -64,6 +64,11 @@ run 1 check "$O/c_rom.json" -- check "$GLB" --rom --max-compress 1.3 --json "$O/
 run 1 check "$O/c_lint.json" -- check "$CESIUM" --lint --max-stretch 0.5 --json "$O/c_lint.json"
 run 0 check "$O/c_fbx.json" -- check "$FBX" --max-stretch 0.5 --max-compress 9 --json "$O/c_fbx.json"
 run 0 check "$O/c_bind.json" -- check "$CESIUM" --frames bind --max-compress 9 --json "$O/c_bind.json"
+run 1 check "$O/c_intersect.json" -- check "$GLB" --max-intersections 0 --json "$O/c_intersect.json"
+run 0 check "$O/c_clear.json" -- check "$GLB" --frames 1..30 --max-intersections 0 --json "$O/c_clear.json"
+# intersect: the bend folding through itself, and a clear run.
+run 0 intersect "$O/intersect.json" -- intersect "$GLB" -o "$O/intersect.json"
+run 0 intersect "$O/intersect_fbx.json" -- intersect "$FBX" --frames 1..10 --format json -o "$O/intersect_fbx.json"
 
 # diff: glTF against FBX by position (both inputs in the header), and a file against itself.
 run 0 diff "$O/d_glb_fbx.json" -- diff "$GLB" "$FBX" --match position --align start --frames 1..91:10 -o "$O/d_glb_fbx.json"

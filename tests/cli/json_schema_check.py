@@ -39,6 +39,7 @@ RANGE_CASES = {
     "drive": [(["series", "*", "weights", "*"], 1.25), (["controls", "*", "x", "*"], -2)],
     "info": [(["format"], "OBJ"), (["skins", "*", "method"], "linear"), (["up_axis"], "W"), (["nodes"], 0.5)],
     "rom": [(["frames_per_sweep"], 6), (["sweeps", "*", "axis"], "W"), (["angle_deg"], 180)],
+    "intersect": [(["frames", "*", "pairs"], -1), (["frames", "*", "length"], -0.5), (["weld"], "on"), (["frames", "*", "by_joint"], [])],
     "lint": [(["findings", "*", "severity"], "fatal"), (["counts", "error"], -1), (["checks", "*"], "spelling")],
     "chunk": [(["rigscope_chunk"], 2), (["inputs", "*", "fnv1a64"], "xyz"), (["chunk", "count"], 0),
               (["state", "diff", "meshes", "*", "seams", "*"], [1, 2, 0.5])],

@@ -13,6 +13,7 @@
 #include "rigscope/core/tension_map.h"
 #include "rigscope/io/junit_report.h"
 #include "rigscope/io/lint_report.h"
+#include "rigscope/core/intersection_verdict.h"
 
 namespace rigscope {
 
@@ -69,8 +70,11 @@ struct CheckClipReport {
 // per clip, mesh and limit (class names by junit_case_class); the JSON the worst clip's members
 // at the top and every clip's in "clips". `not_judged` (the file's clips a --clip left out) is
 // said on the verdict line, in the JSON ("not_judged") and as a skipped JUnit case per clip.
+// With `intersections` (check --max-intersections), its line comes before the PASS/FAIL line, its
+// case joins the suite and the JSON has an "intersections" key (io/intersection_report.h).
 CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std::size_t worst_clip, bool failed,
-                                 const std::vector<std::string>& not_judged, const CheckRunInfo& run, const LintResult* lint = nullptr);
+                                 const std::vector<std::string>& not_judged, const CheckRunInfo& run, const LintResult* lint = nullptr,
+                                 const IntersectionVerdict* intersections = nullptr);
 
 // One listed offender (the worst `worst` of each limit), as check --json lists it and Python's
 // CheckResult.failures holds it.

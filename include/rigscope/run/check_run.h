@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rigscope/io/check_report.h"
+#include "rigscope/core/intersection_verdict.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/lint_run.h"
 #include "rigscope/run/progress.h"
@@ -31,6 +32,9 @@ struct CheckJobOptions {
     ReportOptions html;  // --html: out non-empty writes the report page with the verdict
     bool lint = false;   // --lint: the rig lint (run/lint_run.h) on the same input, in the verdict
     LintOptions lint_options;
+    // --max-intersections N (issue 59): fail where a frame has more than N face pairs that cross
+    // (run/intersect_job.h on the same frames), a verdict of its own beside T's.
+    std::optional<long> max_intersections;
     // The reports the caller writes from the result, judged with the rest ("" for none):
     // --junit's and --json's paths. run_check writes neither.
     std::string junit, json;
@@ -77,6 +81,8 @@ struct CheckJobResult {
     ReportResult html;                      // --html: the page written (of the worst clip)
     bool has_lint = false;
     LintResult lint;                        // --lint: its findings (in outcome too)
+    bool has_intersections = false;
+    IntersectionVerdict intersections;      // --max-intersections: over every clip judged (in outcome too)
 
     // What a chunk record keeps so that merge reports over all chunks (farm/check_chunk.h).
     std::vector<std::pair<std::string, std::string>> chunk_state() const;

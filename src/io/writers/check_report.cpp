@@ -1,4 +1,5 @@
 #include "rigscope/io/check_report.h"
+#include "rigscope/io/intersection_report.h"
 
 #include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_writer.h"
@@ -327,7 +328,8 @@ CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run,
 }
 
 CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std::size_t worst_clip, bool failed,
-                                 const std::vector<std::string>& not_judged, const CheckRunInfo& run, const LintResult* lint) {
+                                 const std::vector<std::string>& not_judged, const CheckRunInfo& run, const LintResult* lint,
+                                 const IntersectionVerdict* intersections) {
     if (clips.empty() || worst_clip >= clips.size()) throw internal_error("check: a verdict over no clip");
     const CheckVerdict& top = *clips[worst_clip].verdict;
     const CheckLimits& opt = top.given;
@@ -358,6 +360,7 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
             if (text.size() >= 5 && text.compare(text.size() - 5, 5, v) == 0) text.resize(text.size() - 5);
         o.report += text;
     }
+    if (intersections) o.report += intersection_text(*intersections);
     // A run that left clips out says so on its verdict line: a PASS covers the clips it names.
     std::vector<std::string> judged;
     for (const CheckClipReport& c : clips) judged.push_back(c.verdict->given.clip);
@@ -396,6 +399,7 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
     if (lint)
         for (JUnitCase& c : lint_junit_cases(*lint, worst, opt.relpath.empty() ? std::filesystem::path(opt.file).filename().string() : opt.relpath))
             suite.cases.push_back(std::move(c));
+    if (intersections) suite.cases.push_back(intersection_junit_case(*intersections, opt.file, opt.relpath));
     suite.system_out = o.report;
     o.junit = junit_xml(suite, run);
 
@@ -422,6 +426,7 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
         while (!l.empty() && l.back() == '\n') l.pop_back();
         j.key("lint").raw(l);
     }
+    if (intersections) j.key("intersections").raw(intersection_json(*intersections));
     j.end_object();
     o.json += '\n';
     return o;

@@ -1,0 +1,27 @@
+// Exact predicates on single-precision points and the triangle-triangle crossing test that
+// `intersect` counts with (docs/methods.md "Interpenetration"): signs are exact for any finite
+// float input, so a pair's verdict never depends on the order of evaluation or the thread.
+#pragma once
+
+#include <Eigen/Core>
+
+namespace rigscope {
+
+// Sign (-1, 0, 1) of the determinant | a 1; b 1; c 1; d 1 | (rows x y z 1): positive when d lies
+// on the side of plane abc that (b - a) x (c - a) points away from. Exact: a double-precision
+// estimate with an error bound decides, else the determinant is summed as an exact expansion.
+int orient3d(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d);
+
+// Whether a, b and c lie on one line (the triangle has zero area), exactly.
+bool collinear(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c);
+
+// Whether triangles p and q cross: an edge of one passes strictly through the inside of the
+// other (its ends strictly on both sides of the other's plane, the crossing point strictly
+// inside the other's three edges). Contact is not crossing: coplanar pairs, and pairs that only
+// touch at a vertex or along an edge, are not counted. Both triangles must have nonzero area.
+bool triangles_cross(const Eigen::Vector3f* p, const Eigen::Vector3f* q);
+
+// Length of the segment where two crossing triangles meet (double precision, not exact).
+double crossing_length(const Eigen::Vector3f* p, const Eigen::Vector3f* q);
+
+}  // namespace rigscope

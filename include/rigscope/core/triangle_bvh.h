@@ -1,0 +1,53 @@
+// A bounding-volume hierarchy over a mesh's triangles for `intersect`: its shape (which
+// triangles share a node) is built once, from the first frame's boxes, and each later frame
+// only refits the boxes, since a skinned mesh keeps its neighbourhoods as it moves.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace rigscope {
+
+struct BvhBox {
+    float lo[3], hi[3];
+    // Open boxes: boxes that only touch hold triangles that can only touch. (Were the triangles
+    // to cross, the crossing point would lie strictly inside one of them, in the plane where the
+    // boxes touch, with that whole triangle on one side of the plane: so the triangle lies in the
+    // plane, and the other's edge cannot pass through it from one side to the other.)
+    bool overlaps(const BvhBox& o) const {
+        return lo[0] < o.hi[0] && o.lo[0] < hi[0] && lo[1] < o.hi[1] && o.lo[1] < hi[1] && lo[2] < o.hi[2] && o.lo[2] < hi[2];
+    }
+};
+
+class TriangleBvh {
+public:
+    // A leaf (count > 0) holds order()[first .. first + count); an inner node's children are the
+    // next node and node `first`, so a node's children always follow it in the array.
+    struct Node {
+        BvhBox box;
+        std::uint32_t first = 0;
+        std::uint32_t count = 0;
+        bool leaf() const { return count > 0; }
+    };
+
+    static constexpr std::uint32_t kLeafSize = 4;
+
+    // Sorts the boxes' centres along a Morton curve and splits where the curve's cells do.
+    void build(const std::vector<BvhBox>& triangle_boxes);
+    // The same tree with the boxes of this frame's triangles.
+    void refit(const std::vector<BvhBox>& triangle_boxes);
+
+    // The triangles in leaf order, and order() from then on the identity: for a caller that
+    // renumbers its triangles so that each leaf's are contiguous in its own arrays.
+    std::vector<std::uint32_t> take_order();
+
+    bool empty() const { return nodes_.empty(); }
+    const std::vector<Node>& nodes() const { return nodes_; }
+    const std::vector<std::uint32_t>& order() const { return order_; }
+
+private:
+    std::vector<Node> nodes_;
+    std::vector<std::uint32_t> order_;  // triangle indices, leaf by leaf
+};
+
+}  // namespace rigscope

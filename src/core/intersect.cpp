@@ -1,0 +1,429 @@
+// Interpenetration per frame (core/intersect.h): fans, welded neighbours, a BVH per mesh built
+// once and refitted, its node pairs spread over the run's threads, the exact crossing test.
+#include "rigscope/core/intersect.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <tuple>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/skin.h"
+#include "rigscope/core/topology.h"
+#include "rigscope/core/tri_tri.h"
+
+namespace rigscope {
+
+// A node of part pa against a node of part pb; self: a node against itself (pa == pb, na == nb).
+struct IntersectEngine::Job {
+    std::uint32_t pa, na, pb, nb;
+    bool self;
+};
+
+namespace {
+
+// Triangles per task for the per-frame boxes: fixed, so the split never depends on the threads.
+constexpr std::size_t kTriangleBlock = 16384;
+// Node pairs the traversal is cut into before it is spread over the threads: enough to balance
+// a few cores, few enough that each outweighs its dispatch. Fixed for the same reason.
+constexpr std::size_t kJobs = 512;
+
+float extent(const BvhBox& b) {
+    return (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]);
+}
+
+// Whether the triangle's corners lie on one line. A double estimate of its normal decides when
+// a component is clearly not zero (the usual case); else the exact test.
+bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c) {
+    const double bx = double(b.x()) - a.x(), by = double(b.y()) - a.y(), bz = double(b.z()) - a.z();
+    const double cx = double(c.x()) - a.x(), cy = double(c.y()) - a.y(), cz = double(c.z()) - a.z();
+    const double t[6] = {by * cz, bz * cy, bz * cx, bx * cz, bx * cy, by * cx};
+    for (int k = 0; k < 3; ++k) {
+        const double v = t[2 * k] - t[2 * k + 1], bound = 1e-14 * (std::abs(t[2 * k]) + std::abs(t[2 * k + 1]));
+        if (std::abs(v) > bound && bound > 1e-250) return false;
+    }
+    return collinear(a, b, c);
+}
+
+}  // namespace
+
+IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld)
+    : scene_(scene), part_of_mesh_(scene.meshes.size(), -1) {
+    for (int m : meshes) {
+        const Mesh& mesh = scene.meshes[m];
+        Part p;
+        p.mesh = m;
+        for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+            const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+            // A polygon as the fan from its first corner, as the file lists its corners.
+            for (std::uint32_t k = b + 1; k + 1 < e; ++k) {
+                p.corners.insert(p.corners.end(), {mesh.face_indices[b], mesh.face_indices[k], mesh.face_indices[k + 1]});
+                p.face.push_back(static_cast<std::uint32_t>(f));
+            }
+        }
+        if (weld && !mesh.face_indices.empty()) {
+            p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false).welded_of;
+        } else {
+            p.welded.resize(mesh.vertex_count());
+            for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);
+        }
+        p.welded_corners.resize(p.corners.size());
+        for (std::size_t i = 0; i < p.corners.size(); ++i) p.welded_corners[i] = p.welded[p.corners[i]];
+        p.whole.resize(p.face.size());
+        for (std::size_t t = 0; t < p.face.size(); ++t) p.whole[t] = mesh.face_offsets[p.face[t] + 1] - mesh.face_offsets[p.face[t]] == 3;
+        p.heavy_node.assign(mesh.vertex_count(), -1);
+        p.heavy_weight.assign(mesh.vertex_count(), 0.f);
+        if (mesh.skin >= 0 && !mesh.influences.empty()) {
+            const Skin& skin = scene.skins[mesh.skin];
+            const Influences& inf = mesh.influences;
+            for (std::size_t v = 0; v < mesh.vertex_count() && v + 1 < inf.offsets.size(); ++v)
+                for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
+                    if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < skin.joints.size()) {
+                        p.heavy_weight[v] = inf.weights[k];
+                        p.heavy_node[v] = skin.joints[inf.joints[k]];
+                    }
+        }
+        // Triangles that one joint alone moves: each corner weighted 1 to it (every other
+        // influence 0) under linear skinning, which then maps them by that joint's matrix alone.
+        p.rigid.assign(p.face.size(), -1);
+        const bool linear = mesh.skin >= 0 && (scene.skins[mesh.skin].method == SkinningMethod::Linear ||
+                                               scene.skins[mesh.skin].method == SkinningMethod::Rigid);
+        if (linear && !mesh.influences.empty() && mesh.targets.empty() && !mesh.cache) {
+            const Influences& inf = mesh.influences;
+            const std::size_t joints = scene.skins[mesh.skin].joints.size();
+            std::vector<int> alone(mesh.vertex_count(), -1);
+            for (std::size_t v = 0; v < mesh.vertex_count() && v + 1 < inf.offsets.size(); ++v) {
+                int joint = -1;
+                bool one = true;
+                for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1] && one; ++k) {
+                    if (inf.weights[k] == 0.f) continue;
+                    one = inf.weights[k] == 1.f && joint < 0 && inf.joints[k] < joints;
+                    joint = inf.joints[k];
+                }
+                if (one) alone[v] = joint;
+            }
+            for (std::size_t t = 0; t < p.face.size(); ++t) {
+                const int j = alone[p.corners[3 * t]];
+                if (j >= 0 && alone[p.corners[3 * t + 1]] == j && alone[p.corners[3 * t + 2]] == j) p.rigid[t] = j;
+            }
+        }
+        p.boxes.resize(p.face.size());
+        p.skip.resize(p.face.size());
+        part_of_mesh_[m] = static_cast<int>(parts_.size());
+        parts_.push_back(std::move(p));
+    }
+}
+
+std::size_t IntersectEngine::triangle_count() const {
+    std::size_t n = 0;
+    for (const Part& p : parts_) n += p.face.size();
+    return n;
+}
+
+bool IntersectEngine::neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const {
+    if (p.whole[ta] && p.whole[tb]) {
+        const std::uint32_t* a = &p.welded_corners[3 * ta];
+        const std::uint32_t* b = &p.welded_corners[3 * tb];
+        for (int i = 0; i < 3; ++i)
+            if (a[i] == b[0] || a[i] == b[1] || a[i] == b[2]) return true;
+        return false;
+    }
+    const Mesh& mesh = scene_.meshes[p.mesh];
+    const std::uint32_t fa = p.face[ta], fb = p.face[tb];
+    for (std::uint32_t i = mesh.face_offsets[fa]; i < mesh.face_offsets[fa + 1]; ++i)
+        for (std::uint32_t k = mesh.face_offsets[fb]; k < mesh.face_offsets[fb + 1]; ++k)
+            if (p.welded[mesh.face_indices[i]] == p.welded[mesh.face_indices[k]]) return true;
+    return false;
+}
+
+void IntersectEngine::renumber(Part& p) {
+    const std::vector<std::uint32_t> order = p.bvh.take_order();
+    auto permute = [&](auto& v, std::size_t width) {
+        auto old = v;
+        for (std::size_t i = 0; i < order.size(); ++i)
+            for (std::size_t k = 0; k < width; ++k) v[width * i + k] = old[width * order[i] + k];
+    };
+    permute(p.corners, 3);
+    permute(p.welded_corners, 3);
+    permute(p.face, 1);
+    permute(p.whole, 1);
+    permute(p.boxes, 1);
+    permute(p.skip, 1);
+    permute(p.rigid, 1);
+    p.stored_skip = p.skip;
+}
+
+void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
+                                const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
+    const Part& a = parts_[pa];
+    const Part& b = parts_[pb];
+    if (a.skip[ta] || b.skip[tb] || !a.boxes[ta].overlaps(b.boxes[tb])) return;
+    const std::uint32_t fa = a.face[ta], fb = b.face[tb];
+    if (pa == pb) {
+        const int ra = a.rigid[ta];
+        const bool same_joint = ra >= 0 && ra == a.rigid[tb];
+        // The stored positions' pass tests only pairs one joint moves; a frame skips those it keeps.
+        if (rigid_pass_ ? !same_joint : same_joint && kept(pa, ra)) return;
+        if (fa == fb || neighbours(a, ta, tb)) return;
+    }
+    const std::vector<Eigen::Vector3f>& xa = positions[pa];
+    const std::vector<Eigen::Vector3f>& xb = positions[pb];
+    const Eigen::Vector3f p[3] = {xa[a.corners[3 * ta]], xa[a.corners[3 * ta + 1]], xa[a.corners[3 * ta + 2]]};
+    const Eigen::Vector3f q[3] = {xb[b.corners[3 * tb]], xb[b.corners[3 * tb + 1]], xb[b.corners[3 * tb + 2]]};
+    if (!triangles_cross(p, q)) return;
+    Hit h{static_cast<std::uint32_t>(a.mesh), fa, static_cast<std::uint32_t>(b.mesh), fb, ta, tb, crossing_length(p, q)};
+    if (std::tie(h.mesh_b, h.face_b) < std::tie(h.mesh_a, h.face_a)) {
+        std::swap(h.mesh_a, h.mesh_b);
+        std::swap(h.face_a, h.face_b);
+        std::swap(h.tri_a, h.tri_b);
+    }
+    hits.push_back(h);
+}
+
+void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
+    std::vector<Job> stack{job};
+    while (!stack.empty()) {
+        const Job j = stack.back();
+        stack.pop_back();
+        const TriangleBvh& ba = parts_[j.pa].bvh;
+        const TriangleBvh& bb = parts_[j.pb].bvh;
+        const TriangleBvh::Node& na = ba.nodes()[j.na];
+        const TriangleBvh::Node& nb = bb.nodes()[j.nb];
+        if (!rigid_pass_ && j.pa == j.pb) {
+            const int r = parts_[j.pa].node_rigid[j.na];
+            if (r >= 0 && r == parts_[j.pa].node_rigid[j.nb] && kept(j.pa, r)) continue;  // kept from the stored positions
+        }
+        if (j.self) {
+            if (na.leaf()) {
+                for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
+                    for (std::uint32_t k = i + 1; k < na.first + na.count; ++k) test_pair(j.pa, i, j.pa, k, positions, hits);
+            } else {
+                stack.push_back({j.pa, j.na + 1, j.pa, na.first, false});
+                stack.push_back({j.pa, na.first, j.pa, na.first, true});
+                stack.push_back({j.pa, j.na + 1, j.pa, j.na + 1, true});
+            }
+            continue;
+        }
+        if (!na.box.overlaps(nb.box)) continue;
+        if (na.leaf() && nb.leaf()) {
+            for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
+                for (std::uint32_t k = nb.first; k < nb.first + nb.count; ++k) test_pair(j.pa, i, j.pb, k, positions, hits);
+        } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
+            stack.push_back({j.pa, na.first, j.pb, j.nb, false});
+            stack.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
+        } else {
+            stack.push_back({j.pa, j.na, j.pb, nb.first, false});
+            stack.push_back({j.pa, j.na, j.pb, j.nb + 1, false});
+        }
+    }
+}
+
+bool IntersectEngine::kept(std::uint32_t part, int joint) const {
+    return joint >= 0 && frame_rigid_ && part < frame_rigid_->size() && static_cast<std::size_t>(joint) < (*frame_rigid_)[part].size() &&
+           (*frame_rigid_)[part][static_cast<std::size_t>(joint)];
+}
+
+int IntersectEngine::joint_of(const FacePair& pair) const {
+    int node = -1;
+    float best = 0;
+    for (const auto& [m, f] : {std::pair{pair.mesh_a, pair.face_a}, std::pair{pair.mesh_b, pair.face_b}}) {
+        const Part& p = parts_[part_of_mesh_[m]];
+        const Mesh& mesh = scene_.meshes[m];
+        for (std::uint32_t i = mesh.face_offsets[f]; i < mesh.face_offsets[f + 1]; ++i) {
+            const std::uint32_t v = mesh.face_indices[i];
+            if (p.heavy_weight[v] > best) {
+                best = p.heavy_weight[v];
+                node = p.heavy_node[v];
+            }
+        }
+    }
+    return node;
+}
+
+namespace {
+
+// Boxes and zero-area flags of a part's triangles at positions x, in fixed blocks; returns the
+// first vertex that is not finite (SIZE_MAX: none), whose triangles are skipped.
+// `keep_flag(t)`: triangle t keeps its zero-area flag from the stored positions (one joint moves
+// it by an invertible affine map, which neither makes nor unmakes a line).
+template <typename PartT, typename KeepFlag>
+std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool, KeepFlag keep_flag) {
+    const std::size_t blocks = (p.face.size() + kTriangleBlock - 1) / kTriangleBlock;
+    std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        const std::size_t end = std::min(p.face.size(), (blk + 1) * kTriangleBlock);
+        for (std::size_t t = blk * kTriangleBlock; t < end; ++t) {
+            const std::uint32_t* c = &p.corners[3 * t];
+            const Eigen::Vector3f &a = x[c[0]], &b = x[c[1]], &d = x[c[2]];
+            if (!(a.allFinite() && b.allFinite() && d.allFinite())) {
+                for (int k = 0; k < 3 && bad[blk] == SIZE_MAX; ++k)
+                    if (!x[c[k]].allFinite()) bad[blk] = c[k];
+                p.skip[t] = 1;
+                continue;
+            }
+            BvhBox& box = p.boxes[t];
+            for (int k = 0; k < 3; ++k) {
+                box.lo[k] = std::min({a[k], b[k], d[k]});
+                box.hi[k] = std::max({a[k], b[k], d[k]});
+            }
+            if (!keep_flag(t)) p.skip[t] = zero_area(a, b, d) ? 1 : 0;
+        }
+    });
+    for (std::size_t v : bad)
+        if (v != SIZE_MAX) return v;
+    return SIZE_MAX;
+}
+
+}  // namespace
+
+void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) {
+    // The tree is built once, on the stored positions (the bind pose), and refitted per frame.
+    std::vector<std::vector<Eigen::Vector3f>> stored(parts_.size());
+    for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
+        Part& p = parts_[pi];
+        stored[pi] = scene_.meshes[p.mesh].positions;
+        frame_boxes(p, stored[pi], pool, [](std::size_t) { return false; });  // a stored position not finite: its triangles skipped here
+        p.bvh.build(p.boxes);
+        renumber(p);
+        // Per node, the joint that alone moves all its triangles (children follow their parent).
+        const auto& nodes = p.bvh.nodes();
+        p.node_rigid.assign(nodes.size(), -1);
+        for (std::size_t n = nodes.size(); n-- > 0;) {
+            const TriangleBvh::Node& node = nodes[n];
+            if (node.leaf()) {
+                int r = p.rigid[node.first];
+                for (std::uint32_t t = node.first + 1; t < node.first + node.count; ++t)
+                    if (p.rigid[t] != r) r = -1;
+                p.node_rigid[n] = r;
+            } else {
+                const int l = p.node_rigid[n + 1];
+                p.node_rigid[n] = l == p.node_rigid[node.first] ? l : -1;
+            }
+        }
+    }
+    // The pairs one joint alone moves, tested once on the stored positions.
+    rigid_pass_ = true;
+    std::vector<std::vector<Hit>> found(parts_.size());
+    for (std::uint32_t pi = 0; pi < parts_.size(); ++pi)
+        if (!parts_[pi].bvh.empty()) run_job(Job{pi, 0, pi, 0, true}, stored, found[pi]);
+    rigid_pass_ = false;
+    for (const auto& f : found) rigid_hits_.insert(rigid_hits_.end(), f.begin(), f.end());
+    built_ = true;
+    (void)positions;
+}
+
+void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool, IntersectFrame& out,
+                               const std::vector<std::vector<std::uint8_t>>* rigid) {
+    if (positions.size() != parts_.size()) throw internal_error("intersect: positions for " + std::to_string(positions.size()) + " meshes, not " + std::to_string(parts_.size()));
+    for (std::size_t pi = 0; pi < parts_.size(); ++pi)
+        if (positions[pi].size() != scene_.meshes[parts_[pi].mesh].vertex_count())
+            throw internal_error("intersect: positions of mesh '" + scene_.meshes[parts_[pi].mesh].name + "' do not match its vertices");
+    if (!built_) build(positions, pool);
+    out = IntersectFrame{};
+    frame_rigid_ = rigid;
+    for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
+        Part& p = parts_[pi];
+        const std::uint32_t part = static_cast<std::uint32_t>(pi);
+        const std::size_t bad = frame_boxes(p, positions[pi], pool, [&](std::size_t t) {
+            if (!kept(part, p.rigid[t])) return false;
+            p.skip[t] = p.stored_skip[t];
+            return true;
+        });
+        if (bad != SIZE_MAX)
+            throw Error(kExitBadInput, "mesh '" + scene_.meshes[p.mesh].name + "': vertex " + std::to_string(bad) + "'s position is not finite");
+        for (std::uint8_t s : p.skip) out.degenerate += s;
+        p.bvh.refit(p.boxes);
+    }
+
+    // Every mesh against itself and every later mesh, cut into node pairs for the threads.
+    std::vector<Job> jobs;
+    for (std::uint32_t a = 0; a < parts_.size(); ++a) {
+        if (parts_[a].bvh.empty()) continue;
+        jobs.push_back({a, 0, a, 0, true});
+        for (std::uint32_t b = a + 1; b < parts_.size(); ++b)
+            if (!parts_[b].bvh.empty()) jobs.push_back({a, 0, b, 0, false});
+    }
+    for (bool split = true; split && jobs.size() < kJobs;) {
+        split = false;
+        std::vector<Job> next;
+        for (const Job& j : jobs) {
+            const TriangleBvh::Node& na = parts_[j.pa].bvh.nodes()[j.na];
+            const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
+            if (j.self && !na.leaf()) {
+                next.push_back({j.pa, j.na + 1, j.pa, j.na + 1, true});
+                next.push_back({j.pa, na.first, j.pa, na.first, true});
+                next.push_back({j.pa, j.na + 1, j.pa, na.first, false});
+                split = true;
+            } else if (!j.self && !na.box.overlaps(nb.box)) {
+                split = true;  // dropped: nothing under it can meet
+            } else if (!j.self && !(na.leaf() && nb.leaf())) {
+                if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
+                    next.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
+                    next.push_back({j.pa, na.first, j.pb, j.nb, false});
+                } else {
+                    next.push_back({j.pa, j.na, j.pb, j.nb + 1, false});
+                    next.push_back({j.pa, j.na, j.pb, nb.first, false});
+                }
+                split = true;
+            } else {
+                next.push_back(j);
+            }
+        }
+        jobs.swap(next);
+    }
+    std::vector<std::vector<Hit>> found(jobs.size());
+    run_tasks(pool, jobs.size(), [&](std::size_t i) { run_job(jobs[i], positions, found[i]); });
+
+    // One order whatever the threads found first: by face pair, then by triangle pair.
+    std::vector<Hit> hits;
+    for (const auto& f : found) hits.insert(hits.end(), f.begin(), f.end());
+    // The kept pairs: crossing as on the stored positions; their length measured on this frame's.
+    for (const Hit& h : rigid_hits_) {
+        const std::uint32_t pi = static_cast<std::uint32_t>(part_of_mesh_[h.mesh_a]);
+        const Part& p = parts_[pi];
+        if (!kept(pi, p.rigid[h.tri_a])) continue;
+        const std::vector<Eigen::Vector3f>& x = positions[pi];
+        const Eigen::Vector3f a[3] = {x[p.corners[3 * h.tri_a]], x[p.corners[3 * h.tri_a + 1]], x[p.corners[3 * h.tri_a + 2]]};
+        const Eigen::Vector3f b[3] = {x[p.corners[3 * h.tri_b]], x[p.corners[3 * h.tri_b + 1]], x[p.corners[3 * h.tri_b + 2]]};
+        Hit k = h;
+        k.length = crossing_length(a, b);
+        hits.push_back(k);
+    }
+    frame_rigid_ = nullptr;
+    std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) {
+        return std::tie(x.mesh_a, x.face_a, x.mesh_b, x.face_b, x.tri_a, x.tri_b) < std::tie(y.mesh_a, y.face_a, y.mesh_b, y.face_b, y.tri_a, y.tri_b);
+    });
+    for (const Hit& h : hits) {
+        if (out.pairs.empty() || std::tie(out.pairs.back().mesh_a, out.pairs.back().face_a, out.pairs.back().mesh_b, out.pairs.back().face_b) !=
+                                     std::tie(h.mesh_a, h.face_a, h.mesh_b, h.face_b))
+            out.pairs.push_back(FacePair{h.mesh_a, h.face_a, h.mesh_b, h.face_b, -1, 0});
+        out.pairs.back().length += h.length;
+    }
+    for (FacePair& p : out.pairs) {
+        p.joint = joint_of(p);
+        out.length += p.length;
+    }
+}
+
+std::vector<std::vector<std::uint8_t>> rigid_joints(const Scene& scene, const std::vector<int>& meshes, const Pose& pose) {
+    std::vector<std::vector<std::uint8_t>> out(meshes.size());
+    std::vector<Affine3x4> m;
+    for (std::size_t i = 0; i < meshes.size(); ++i) {
+        const Mesh& mesh = scene.meshes[meshes[i]];
+        if (mesh.skin < 0) continue;
+        skin_matrices(scene, mesh, pose, m);
+        for (const Affine3x4& a : m) {
+            bool finite = true;
+            for (float v : a.m) finite = finite && std::isfinite(v);
+            // Row-major 3x4: the 3x3 part's determinant, in double.
+            const double det = double(a.m[0]) * (double(a.m[5]) * a.m[10] - double(a.m[6]) * a.m[9]) -
+                               double(a.m[1]) * (double(a.m[4]) * a.m[10] - double(a.m[6]) * a.m[8]) +
+                               double(a.m[2]) * (double(a.m[4]) * a.m[9] - double(a.m[5]) * a.m[8]);
+            out[i].push_back(finite && std::abs(det) >= 1e-18 ? 1 : 0);
+        }
+    }
+    return out;
+}
+
+}  // namespace rigscope

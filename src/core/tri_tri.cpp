@@ -1,0 +1,255 @@
+// Exact orientation predicates on float points, and the crossing test built on them
+// (core/tri_tri.h). Compiled with -ffp-contract=off: the two-term sums below are exact only
+// when each operation rounds on its own.
+#include "rigscope/core/tri_tri.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rigscope {
+
+namespace {
+
+// A nonoverlapping expansion (Shewchuk's representation): the exact value is the sum of the
+// terms, kept in increasing magnitude, so its sign is the sign of the last nonzero term.
+struct Expansion {
+    double term[64];
+    int n = 0;
+
+    // Adds b exactly: each term is swept into a running sum whose rounding errors stay terms.
+    void add(double b) {
+        int m = 0;
+        double q = b;
+        for (int i = 0; i < n; ++i) {
+            const double x = q + term[i];
+            const double bv = x - q;
+            const double av = x - bv;
+            const double err = (q - av) + (term[i] - bv);
+            q = x;
+            if (err != 0) term[m++] = err;
+        }
+        term[m++] = q;
+        n = m;
+    }
+    // Adds x*y*z, where x*y is exact in double (two floats' product has 48 bits): the last
+    // product is split into its rounded value and the exact remainder fma gives.
+    void add_product(double x, double y, double z, double sign) {
+        const double xy = x * y * sign;
+        const double hi = xy * z;
+        const double lo = std::fma(xy, z, -hi);
+        add(lo);
+        add(hi);
+    }
+    int sign() const {
+        for (int i = n - 1; i >= 0; --i)
+            if (term[i] != 0) return term[i] > 0 ? 1 : -1;
+        return 0;
+    }
+};
+
+// det3(u, v, w) = u . (v x w), as six signed triple products added to e with `sign`.
+void add_det3(Expansion& e, const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f& w, double sign) {
+    e.add_product(u.x(), v.y(), w.z(), sign);
+    e.add_product(u.x(), v.z(), w.y(), -sign);
+    e.add_product(u.y(), v.z(), w.x(), sign);
+    e.add_product(u.y(), v.x(), w.z(), -sign);
+    e.add_product(u.z(), v.x(), w.y(), sign);
+    e.add_product(u.z(), v.y(), w.x(), -sign);
+}
+
+// ((b - a) x (c - a)) . (d - a) is the 4x4 determinant of the rows (p, 1) negated; expanded
+// along the ones it is det3(b,c,d) - det3(a,c,d) + det3(a,b,d) - det3(a,b,c), every term a
+// product of three input floats, so the sum is exact.
+int orient3d_exact(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
+    Expansion e;
+    add_det3(e, b, c, d, 1);
+    add_det3(e, a, c, d, -1);
+    add_det3(e, a, b, d, 1);
+    add_det3(e, a, b, c, -1);
+    return e.sign();
+}
+
+// The same determinant in double and a bound on its rounding error: differences of floats
+// rounded once, then products and sums. 8e-15 of the permanent is ten times Shewchuk's bound
+// for this evaluation order; below it, or for tiny magnitudes, the exact sum decides.
+double orient3d_estimate(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d,
+                         double& bound) {
+    const double bx = double(b.x()) - a.x(), by = double(b.y()) - a.y(), bz = double(b.z()) - a.z();
+    const double cx = double(c.x()) - a.x(), cy = double(c.y()) - a.y(), cz = double(c.z()) - a.z();
+    const double dx = double(d.x()) - a.x(), dy = double(d.y()) - a.y(), dz = double(d.z()) - a.z();
+    const double nx = by * cz - bz * cy, ny = bz * cx - bx * cz, nz = bx * cy - by * cx;
+    const double px = std::abs(by * cz) + std::abs(bz * cy), py = std::abs(bz * cx) + std::abs(bx * cz),
+                 pz = std::abs(bx * cy) + std::abs(by * cx);
+    bound = 8e-15 * (px * std::abs(dx) + py * std::abs(dy) + pz * std::abs(dz));
+    return nx * dx + ny * dy + nz * dz;
+}
+
+constexpr double kTiny = 1e-250;  // below this the estimate's bound could itself underflow
+
+// The difference b - a of two floats in double, and whether it is exact (its rounding error,
+// by Knuth's two-sum, is zero): close floats differ exactly, far apart ones may not.
+bool exact_difference(float b, float a, double& d) {
+    d = double(b) - double(a);
+    const double bv = d - b;
+    const double av = d - bv;
+    return (double(b) - av) + (-double(a) - bv) == 0;
+}
+
+// The exact sign from the nine differences when they are exact and their pairwise products are
+// too (fewer than 54 bits: the usual case of a mesh's nearby points): six triple products, each
+// the exact sum of two doubles, summed as an expansion. Returns 2 when the shortcut does not apply.
+int orient3d_differences(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
+    double u[3], v[3], w[3];
+    for (int k = 0; k < 3; ++k)
+        if (!exact_difference(b[k], a[k], u[k]) || !exact_difference(c[k], a[k], v[k]) || !exact_difference(d[k], a[k], w[k])) return 2;
+    // u . (v x w) = sum of u_i v_j w_k over the permutations (i, j, k), signed.
+    static constexpr int kPerm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
+    Expansion e;
+    for (int p = 0; p < 6; ++p) {
+        const double x = u[kPerm[p][0]], y = v[kPerm[p][1]], z = w[kPerm[p][2]];
+        const double xy = x * y;
+        if (std::fma(x, y, -xy) != 0) return 2;
+        const double sign = p < 3 ? 1.0 : -1.0;
+        const double hi = xy * z;
+        const double lo = std::fma(xy, z, -hi);
+        e.add(sign * lo);
+        e.add(sign * hi);
+    }
+    return e.sign();
+}
+
+int orient3d_sign(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
+    double bound;
+    const double v = orient3d_estimate(a, b, c, d, bound);
+    if (bound > kTiny) {
+        if (v > bound) return 1;
+        if (v < -bound) return -1;
+    }
+    const int s = orient3d_differences(a, b, c, d);
+    return s != 2 ? s : orient3d_exact(a, b, c, d);
+}
+
+// Whether the 2D determinant | u 1; v 1; w 1 | over coordinates i, j is exactly zero.
+bool det2_zero(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f& w, int i, int j) {
+    // Each term is a product of two floats, exact in double.
+    Expansion e;
+    e.add(double(u[i]) * v[j]);
+    e.add(-double(u[j]) * v[i]);
+    e.add(double(v[i]) * w[j]);
+    e.add(-double(v[j]) * w[i]);
+    e.add(double(w[i]) * u[j]);
+    e.add(-double(w[j]) * u[i]);
+    return e.sign() == 0;
+}
+
+// Whether segment uv passes strictly through the inside of triangle q (its ends already known
+// to be strictly on both sides of q's plane): the three tetrahedra over q's edges agree in sign.
+bool pierces(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q) {
+    const int s0 = orient3d_sign(u, v, q[0], q[1]);
+    if (s0 == 0) return false;
+    const int s1 = orient3d_sign(u, v, q[1], q[2]);
+    if (s1 != s0) return false;
+    return orient3d_sign(u, v, q[2], q[0]) == s0;
+}
+
+// Whether an edge of p pierces q, given the signs of p's corners against q's plane.
+bool edge_pierces(const Eigen::Vector3f* p, const int* s, const Eigen::Vector3f* q) {
+    for (int i = 0; i < 3; ++i) {
+        const int k = (i + 1) % 3;
+        if (s[i] * s[k] < 0 && pierces(p[i], p[k], q)) return true;
+    }
+    return false;
+}
+
+// Whether the signs leave the triangle wholly on one side of the plane (or in it).
+bool one_side(const int* s) {
+    return (s[0] >= 0 && s[1] >= 0 && s[2] >= 0) || (s[0] <= 0 && s[1] <= 0 && s[2] <= 0);
+}
+
+// The ends of the segment where triangle p meets the plane of q, as positions along `dir`.
+bool plane_interval(const Eigen::Vector3f* p, const Eigen::Vector3d& n, const Eigen::Vector3d& origin, const Eigen::Vector3d& dir,
+                    double& lo, double& hi) {
+    double dist[3];
+    Eigen::Vector3d pd[3];
+    for (int i = 0; i < 3; ++i) {
+        pd[i] = p[i].cast<double>();
+        dist[i] = n.dot(pd[i] - origin);
+    }
+    lo = std::numeric_limits<double>::infinity();
+    hi = -lo;
+    for (int i = 0; i < 3; ++i) {
+        if (dist[i] == 0) {
+            const double t = dir.dot(pd[i]);
+            lo = std::min(lo, t);
+            hi = std::max(hi, t);
+        }
+        const int k = (i + 1) % 3;
+        if ((dist[i] < 0 && dist[k] > 0) || (dist[i] > 0 && dist[k] < 0)) {
+            const Eigen::Vector3d x = pd[i] + (pd[k] - pd[i]) * (dist[i] / (dist[i] - dist[k]));
+            const double t = dir.dot(x);
+            lo = std::min(lo, t);
+            hi = std::max(hi, t);
+        }
+    }
+    return lo <= hi;
+}
+
+}  // namespace
+
+int orient3d(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
+    return orient3d_sign(a, b, c, d);
+}
+
+bool collinear(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c) {
+    // (b - a) x (c - a) = 0 exactly: each component is a 2D determinant of the three points.
+    return det2_zero(a, b, c, 1, 2) && det2_zero(a, b, c, 2, 0) && det2_zero(a, b, c, 0, 1);
+}
+
+namespace {
+
+// The signs of orient3d(t0, t1, t2, x) for the three corners x of `p`: t's normal and its
+// error bound's factors computed once in double, the exact predicate only where the estimate
+// is within its bound (orient3d_estimate's evaluation, the same bound).
+void plane_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s) {
+    const double bx = double(t[1].x()) - t[0].x(), by = double(t[1].y()) - t[0].y(), bz = double(t[1].z()) - t[0].z();
+    const double cx = double(t[2].x()) - t[0].x(), cy = double(t[2].y()) - t[0].y(), cz = double(t[2].z()) - t[0].z();
+    const double nx = by * cz - bz * cy, ny = bz * cx - bx * cz, nz = bx * cy - by * cx;
+    const double px = std::abs(by * cz) + std::abs(bz * cy), py = std::abs(bz * cx) + std::abs(bx * cz),
+                 pz = std::abs(bx * cy) + std::abs(by * cx);
+    for (int i = 0; i < 3; ++i) {
+        const double dx = double(p[i].x()) - t[0].x(), dy = double(p[i].y()) - t[0].y(), dz = double(p[i].z()) - t[0].z();
+        const double v = nx * dx + ny * dy + nz * dz;
+        const double bound = 8e-15 * (px * std::abs(dx) + py * std::abs(dy) + pz * std::abs(dz));
+        if (bound > kTiny && v > bound) s[i] = 1;
+        else if (bound > kTiny && v < -bound) s[i] = -1;
+        else s[i] = orient3d_sign(t[0], t[1], t[2], p[i]);
+    }
+}
+
+}  // namespace
+
+bool triangles_cross(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {
+    int sp[3], sq[3];
+    plane_signs(q, p, sp);
+    if (one_side(sp)) return false;  // apart, touching q's plane, or coplanar
+    plane_signs(p, q, sq);
+    if (one_side(sq)) return false;
+    return edge_pierces(p, sp, q) || edge_pierces(q, sq, p);
+}
+
+double crossing_length(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {
+    const Eigen::Vector3d p0 = p[0].cast<double>(), q0 = q[0].cast<double>();
+    const Eigen::Vector3d np = (p[1].cast<double>() - p0).cross(p[2].cast<double>() - p0);
+    const Eigen::Vector3d nq = (q[1].cast<double>() - q0).cross(q[2].cast<double>() - q0);
+    const Eigen::Vector3d dir = np.cross(nq);
+    const double norm = dir.norm();
+    if (!(norm > 0)) return 0;  // planes parallel in double: a crossing too shallow to measure
+    double alo, ahi, blo, bhi;
+    if (!plane_interval(p, nq, q0, dir, alo, ahi) || !plane_interval(q, np, p0, dir, blo, bhi)) return 0;
+    const double overlap = std::min(ahi, bhi) - std::max(alo, blo);
+    return overlap > 0 ? overlap / norm : 0;
+}
+
+}  // namespace rigscope

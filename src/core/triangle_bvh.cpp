@@ -1,0 +1,133 @@
+// The triangle BVH of `intersect` (core/triangle_bvh.h).
+#include "rigscope/core/triangle_bvh.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace rigscope {
+
+namespace {
+
+BvhBox empty_box() {
+    const float inf = std::numeric_limits<float>::infinity();
+    return BvhBox{{inf, inf, inf}, {-inf, -inf, -inf}};
+}
+
+void grow(BvhBox& b, const BvhBox& o) {
+    for (int k = 0; k < 3; ++k) {
+        b.lo[k] = std::min(b.lo[k], o.lo[k]);
+        b.hi[k] = std::max(b.hi[k], o.hi[k]);
+    }
+}
+
+}  // namespace
+
+namespace {
+
+// Spreads the low 21 bits of v to every third bit of 63.
+std::uint64_t spread(std::uint64_t v) {
+    v &= 0x1fffff;
+    v = (v | v << 32) & 0x1f00000000ffffULL;
+    v = (v | v << 16) & 0x1f0000ff0000ffULL;
+    v = (v | v << 8) & 0x100f00f00f00f00fULL;
+    v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+    v = (v | v << 2) & 0x1249249249249249ULL;
+    return v;
+}
+
+// The tree over triangles sorted along a Morton curve of their box centres: a node's range is
+// split where the codes' highest differing bit changes (the middle when all codes are equal),
+// so a node is a cell of the curve's octree. One sort instead of a partition per level.
+struct Builder {
+    std::vector<TriangleBvh::Node>& nodes;
+    const std::vector<std::uint64_t>& codes;  // sorted
+
+    std::uint32_t build(std::uint32_t begin, std::uint32_t end) {
+        const std::uint32_t index = static_cast<std::uint32_t>(nodes.size());
+        nodes.emplace_back();
+        if (end - begin <= TriangleBvh::kLeafSize) {
+            nodes[index].first = begin;
+            nodes[index].count = end - begin;
+            return index;
+        }
+        std::uint32_t mid = begin + (end - begin) / 2;
+        const std::uint64_t diff = codes[begin] ^ codes[end - 1];
+        if (diff != 0) {
+            int bit = 63;
+            while (!(diff >> bit & 1)) --bit;
+            // The first code with that bit set (codes in the range agree above it).
+            mid = static_cast<std::uint32_t>(
+                std::partition_point(codes.begin() + begin, codes.begin() + end, [bit](std::uint64_t c) { return !(c >> bit & 1); }) - codes.begin());
+        }
+        build(begin, mid);
+        const std::uint32_t right = build(mid, end);
+        nodes[index].first = right;
+        nodes[index].count = 0;
+        return index;
+    }
+};
+
+}  // namespace
+
+void TriangleBvh::build(const std::vector<BvhBox>& boxes) {
+    nodes_.clear();
+    order_.clear();
+    if (boxes.empty()) return;
+    // Centres doubled (lo + hi), quantised over their bounds to 21 bits an axis.
+    float lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+        lo[k] = std::numeric_limits<float>::infinity();
+        hi[k] = -lo[k];
+    }
+    for (const BvhBox& b : boxes)
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = std::min(lo[k], b.lo[k] + b.hi[k]);
+            hi[k] = std::max(hi[k], b.lo[k] + b.hi[k]);
+        }
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(boxes.size());
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        std::uint64_t code = 0;
+        for (int k = 0; k < 3; ++k) {
+            const double span = double(hi[k]) - lo[k];
+            const double x = span > 0 ? (double(boxes[i].lo[k] + boxes[i].hi[k]) - lo[k]) / span : 0.0;
+            code |= spread(static_cast<std::uint64_t>(std::min(x, 1.0) * 2097151.0)) << k;
+        }
+        keyed[i] = {code, static_cast<std::uint32_t>(i)};
+    }
+    // Ties by triangle index: one order, whatever the sort.
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<std::uint64_t> codes(boxes.size());
+    order_.resize(boxes.size());
+    for (std::size_t i = 0; i < keyed.size(); ++i) {
+        codes[i] = keyed[i].first;
+        order_[i] = keyed[i].second;
+    }
+    nodes_.reserve(2 * (boxes.size() / kLeafSize + 1));
+    Builder{nodes_, codes}.build(0, static_cast<std::uint32_t>(boxes.size()));
+    refit(boxes);
+}
+
+std::vector<std::uint32_t> TriangleBvh::take_order() {
+    std::vector<std::uint32_t> out(order_.size());
+    std::iota(out.begin(), out.end(), 0u);
+    out.swap(order_);
+    return out;
+}
+
+void TriangleBvh::refit(const std::vector<BvhBox>& boxes) {
+    // Children follow their parent: one backward sweep sees every child before its parent.
+    for (std::size_t n = nodes_.size(); n-- > 0;) {
+        Node& node = nodes_[n];
+        BvhBox b = empty_box();
+        if (node.leaf()) {
+            for (std::uint32_t i = node.first; i < node.first + node.count; ++i) grow(b, boxes[order_[i]]);
+        } else {
+            b = nodes_[n + 1].box;
+            grow(b, nodes_[node.first].box);
+        }
+        node.box = b;
+    }
+}
+
+}  // namespace rigscope
