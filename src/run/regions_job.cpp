@@ -1,0 +1,247 @@
+// The `regions` job: the regions --by names, the weighted mean of the map per frame and region,
+// and the writer chosen by format (run/regions_job.h).
+#include "rigscope/run/regions_job.h"
+
+#include <cmath>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/check_run.h"
+#include "rigscope/run/output_names.h"
+#include "rigscope/run/run_budget.h"
+#include "rigscope/run/usd_output_run.h"
+
+namespace rigscope {
+
+namespace {
+
+std::string region_format(const RegionsJobOptions& opt) {
+    if (!opt.format.empty()) return opt.format;
+    const std::string f = extension_format(opt.out);
+    return f.empty() ? "csv" : f;
+}
+
+// {name: [ids]} or {name: {"id": weight}} from the file after '@', on mesh `mesh` of `vertices`.
+std::vector<Region> regions_from_file(const std::string& path, const Input& in, std::size_t mesh, std::size_t vertices) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) throw bad_input(path, "no such file (--by @FILE.json)");
+    if (double(st.st_size) > double(in.max_memory ? in.max_memory : ~0ull) / 8)
+        throw bad_input(path, "a region file of " + size_text(double(st.st_size)) + " is past the memory budget (--max-memory)");
+    std::ifstream f(path);
+    std::stringstream text;
+    text << f.rdbuf();
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text.str());
+    } catch (const std::exception& e) {
+        throw bad_input(path, std::string("not JSON: ") + e.what());
+    }
+    if (!doc.is_object() || doc.empty()) throw bad_input(path, "expected {region: [vertex ids]} or {region: {\"id\": weight}}");
+    std::vector<Region> out;
+    auto id_of = [&](double x, const std::string& name) {
+        if (!(x >= 0 && x < double(vertices) && x == std::floor(x)))
+            throw bad_input(path, "region '" + name + "': vertex " + number_text(x) + " is not one of the mesh's " + std::to_string(vertices));
+        return std::uint32_t(x);
+    };
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+        Region r;
+        r.mesh = mesh;
+        r.name = it.key();
+        if (it->is_array()) {
+            for (const auto& v : *it) {
+                if (!v.is_number()) throw bad_input(path, "region '" + r.name + "': a vertex id that is not a number");
+                r.weights.push_back({id_of(v.get<double>(), r.name), 1.0f});
+            }
+        } else if (it->is_object()) {
+            for (auto w = it->begin(); w != it->end(); ++w) {
+                char* end = nullptr;
+                const double id = std::strtod(w.key().c_str(), &end);
+                if (w.key().empty() || *end) throw bad_input(path, "region '" + r.name + "': '" + w.key() + "' is not a vertex id");
+                if (!w->is_number() || !std::isfinite(w->get<double>()) || w->get<double>() < 0)
+                    throw bad_input(path, "region '" + r.name + "': vertex " + w.key() + "'s weight is not a number >= 0");
+                if (w->get<double>() > 0) r.weights.push_back({id_of(id, r.name), float(w->get<double>())});
+            }
+        } else {
+            throw bad_input(path, "region '" + r.name + "': expected a list of vertex ids or {\"id\": weight}");
+        }
+        for (const auto& w : r.weights) r.total += w.second;
+        if (!(r.total > 0)) throw bad_input(path, "region '" + r.name + "' weights no vertex");
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+// A region's name as a USD property name's last part: letters, digits and '_' (others as '_'),
+// not starting with a digit.
+std::string usd_region_name(const std::string& name) {
+    std::string s = name.empty() ? "_" : name;
+    for (char& c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) && c != '_') c = '_';
+    if (std::isdigit(static_cast<unsigned char>(s[0]))) s.insert(0, "_");
+    return s;
+}
+
+}  // namespace
+
+void RegionsJobOptions::validate() const {
+    check_tension_options(tension);
+    if (map != "compress" && map != "stretch" && map != "tension") throw Error(kExitUsage, "--map is compress, stretch or tension, not " + map);
+    if (by != "joints" && (by.size() < 2 || by[0] != '@'))
+        throw Error(kExitUsage, "--by is joints or @FILE.json ({region: [vertex ids]}), not " + by);
+    const std::string f = region_format(*this);
+    if (f != "csv" && f != "json" && f != "usda") throw Error(kExitUsage, "regions writes csv, json or usda, not " + f);
+    if (!out.empty()) refuse_other_format_extension("-o", out, f == "usda" ? "usd" : f);
+    if (f == "usda") check_usda_output(tension.input, out);
+}
+
+std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& in) {
+    std::vector<Region> out;
+    if (opt.by != "joints") {
+        if (in.meshes.size() != 1)
+            throw Error(kExitUsage, "--by " + opt.by + " names vertex ids of one mesh: " + std::to_string(in.meshes.size()) +
+                                        " meshes are selected (choose one with --mesh)");
+        return regions_from_file(opt.by.substr(1), in, 0, in.scene.meshes[std::size_t(in.meshes[0])].vertex_count());
+    }
+    for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+        const Mesh& mesh = in.scene.meshes[std::size_t(in.meshes[m])];
+        if (mesh.skin < 0 || mesh.influences.empty()) {
+            spdlog::warn("{}: mesh '{}' has no skin: no joint regions", opt.tension.input.file, mesh.name);
+            continue;
+        }
+        const Skin& skin = in.scene.skins[std::size_t(mesh.skin)];
+        std::vector<Region> joints(skin.joints.size());
+        for (std::size_t j = 0; j < joints.size(); ++j) {
+            joints[j].mesh = m;
+            joints[j].name = in.scene.nodes[std::size_t(skin.joints[j])].name;
+        }
+        const Influences& inf = mesh.influences;
+        for (std::size_t v = 0; v < inf.vertex_count(); ++v)
+            for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
+                if (inf.weights[k] > 0) joints[inf.joints[k]].weights.push_back({std::uint32_t(v), inf.weights[k]});
+        // A joint that weights nothing has no region (no row).
+        for (Region& r : joints) {
+            for (const auto& w : r.weights) r.total += w.second;
+            if (r.total > 0) out.push_back(std::move(r));
+        }
+    }
+    return out;
+}
+
+RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const FrameProgress& progress) {
+    require_meshes(in, opt.tension.input.file, "measure");
+    if (opt.by != "joints") in.paths.push_back(ReadFile(opt.by.substr(1), "--by"));
+    if (!opt.out.empty()) refuse_outputs_over_inputs(in, {opt.out});
+    RegionsJobResult r;
+    r.regions = resolve_regions(opt, in);
+    if (r.regions.empty()) throw bad_input(opt.tension.input.file, "no region to measure: no selected mesh has a skin joint that weights a vertex");
+    for (int m : in.meshes) r.mesh_names.push_back(in.scene.meshes[std::size_t(m)].name);
+    r.frames = in.frames;
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    const TensionRunInfo run = describe_run(in, opt.tension);
+    const TensionRemap remap(run.range, run.params);
+    r.values.reserve(in.frames.size());
+    for_each_tension_frame(
+        in, meshes,
+        [&](std::size_t) {
+            std::vector<double> row(r.regions.size());
+            for (std::size_t k = 0; k < r.regions.size(); ++k) {
+                const Region& reg = r.regions[k];
+                const MeshTension& mt = meshes[reg.mesh];
+                double sum = 0;
+                // The map of each weighted vertex, as tension's CSV writes it for that file vertex.
+                for (const auto& [v, w] : reg.weights) {
+                    const std::uint32_t welded = mt.topo.welded_of[v];
+                    const float value = opt.map == "compress" ? remap.compress(mt.compress_t()[welded])
+                                        : opt.map == "stretch" ? remap.stretch(mt.stretch_t()[welded])
+                                                               : mt.t[welded];
+                    sum += double(w) * double(value);
+                }
+                row[k] = sum / reg.total;
+            }
+            r.values.push_back(std::move(row));
+        },
+        progress);
+    return r;
+}
+
+RegionsJobResult load_and_run_regions(const RegionsJobOptions& opt, const FrameProgress& progress) {
+    opt.validate();
+    Input in = load_input(opt.tension.input);
+    RegionsJobResult r = run_regions(opt, in, progress);
+    if (!opt.out.empty()) {
+        OutputFile out(opt.out, in.paths);
+        write_regions_output(opt, in, r, out);
+        out.commit();
+    }
+    return r;
+}
+
+void write_regions_output(const RegionsJobOptions& opt, const Input& in, const RegionsJobResult& r, OutputFile& out) {
+    const std::string f = region_format(opt);
+    if (f == "csv") {
+        std::string& s = out.buffer();
+        s += "frame,mesh,region,value\n";
+        for (std::size_t fi = 0; fi < r.frames.size(); ++fi)
+            for (std::size_t k = 0; k < r.regions.size(); ++k) {
+                append_frame(s, r.frames[fi], false);
+                s += ',';
+                append_csv_field(s, r.mesh_names[r.regions[k].mesh]);
+                s += ',';
+                append_csv_field(s, r.regions[k].name);
+                s += ',';
+                append_number(s, r.values[fi][k]);
+                s += '\n';
+            }
+        return;
+    }
+    if (f == "json") {
+        std::string& s = out.buffer();
+        s += "{\"input\": ";
+        append_json_string(s, opt.tension.input.file);
+        s += ", \"map\": ";
+        append_json_string(s, opt.map);
+        s += ", \"frames\": [";
+        for (std::size_t fi = 0; fi < r.frames.size(); ++fi) {
+            if (fi) s += ", ";
+            append_frame(s, r.frames[fi], true);
+        }
+        s += "], \"regions\": [";
+        for (std::size_t k = 0; k < r.regions.size(); ++k) {
+            s += k ? ",\n  {\"mesh\": " : "\n  {\"mesh\": ";
+            append_json_string(s, r.mesh_names[r.regions[k].mesh]);
+            s += ", \"region\": ";
+            append_json_string(s, r.regions[k].name);
+            s += ", \"vertices\": ";
+            append_number(s, static_cast<unsigned long>(r.regions[k].weights.size()));
+            s += ", \"values\": [";
+            for (std::size_t fi = 0; fi < r.frames.size(); ++fi) {
+                if (fi) s += ", ";
+                append_number(s, r.values[fi][k]);
+            }
+            s += "]}";
+        }
+        s += "\n]}\n";
+        return;
+    }
+    std::map<std::pair<std::size_t, std::string>, std::string> names;  // (mesh, USD name) -> region
+    for (const Region& reg : r.regions) {
+        const auto [it, fresh] = names.emplace(std::make_pair(reg.mesh, usd_region_name(reg.name)), reg.name);
+        if (!fresh)
+            throw Error(kExitUsage, "regions '" + it->second + "' and '" + reg.name + "' would both be the USD attribute rigscope:region:" +
+                                        it->first.second + ": rename one (or write CSV or JSON)");
+    }
+    UsdaOutput usda(in, opt.tension.input.file, opt.out, false);
+    for (std::size_t fi = 0; fi < r.frames.size(); ++fi)
+        for (std::size_t k = 0; k < r.regions.size(); ++k)
+            usda.scalar(fi, r.regions[k].mesh, "rigscope:region:" + usd_region_name(r.regions[k].name), float(r.values[fi][k]));
+    usda.write(out);
+}
+
+}  // namespace rigscope
