@@ -459,7 +459,7 @@ struct Builder {
     void uv_sets(const PrimSpec& p, const std::string& path, Mesh& m) {
         std::vector<const PropertySpec*> found;
         for (const PropertySpec& prop : p.properties) {
-            if (prop.name.rfind("primvars:", 0) != 0 || !prop.array || prop.name.size() > 8 && prop.name.find(':', 9) != std::string::npos) continue;
+            if (prop.name.rfind("primvars:", 0) != 0 || !prop.array || prop.name.find(':', 9) != std::string::npos) continue;
             const bool texcoord = prop.type.rfind("texCoord2", 0) == 0 || (prop.name == "primvars:st" && prop.type.rfind("float2", 0) == 0);
             if (!texcoord || p.property(prop.name) != &prop) continue;  // the last spec of a name only
             found.push_back(&prop);

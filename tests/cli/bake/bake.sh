@@ -36,7 +36,7 @@ cat "$WORK/out"
 # planar projection of the rest points, a seam-free copy per corner), which is also the oracle's.
 LBS="$CORPUS/usd/lbs.usda"
 if [ -f "$LBS" ]; then
-    expect 3 "a mesh without UVs is refused, naming it" -- "$RIGSCOPE" bake "$LBS" --mesh Mesh --size 16 -o "$WORK/lbs.{frame}.png"
+    expect 3 "a mesh without UVs is refused, naming it" -- "$RIGSCOPE" -q bake "$LBS" --mesh Mesh --size 16 -o "$WORK/lbs.{frame}.png"
     check "  ... in one line naming the mesh" -- one_line_naming "mesh 'Mesh' has no UVs"
     check "  ... and no file" -- test -z "$(ls "$WORK" | grep '^lbs\.')"
     "$PY" - "$LBS" "$WORK/lbs_st.usda" <<'PYEOF'

@@ -124,8 +124,9 @@ def read_image(path):
     import OpenEXR
     with OpenEXR.File(path) as f:
         h = f.header()
-        assert h["dataWindow"][0].tolist() == [0, 0] and h["dataWindow"] == h["displayWindow"] or \
-            (np.array_equal(h["dataWindow"][0], h["displayWindow"][0]) and np.array_equal(h["dataWindow"][1], h["displayWindow"][1])), h
+        dw, disp = [a.tolist() for a in h["dataWindow"]], [a.tolist() for a in h["displayWindow"]]
+        assert dw == disp and dw[0] == [0, 0], (dw, disp)
+        assert str(h["type"]).endswith("scanlineimage"), h["type"]
         assert str(h["lineOrder"]).endswith("INCREASING_Y"), h["lineOrder"]
         ch = f.channels()
         assert list(ch) == ["Y"], list(ch)
