@@ -32,6 +32,29 @@ expect 0 "EXR frame 61 matches the oracle (T, half)" -- "$PY" "$HERE/bake_oracle
     "$WORK/t.exr" 64 2 0 1
 cat "$WORK/out"
 
+# FBX: row 0 is v = 1, UVs per polygon corner (ByPolygonVertex, IndexToDirect). No reader of FBX
+# UVs independent of rigscope's is at hand, so the FBX that Blender wrote beside the glTF (the same
+# UV layout; glTF's v stored flipped) is baked at the same size: each image lands on the mesh in its
+# file's convention, so the two must cover the same texels (the glTF's coverage is the oracle's
+# above). The values differ by the topology's T (quads against triangles: 0.787..1.533 against
+# 0.794..1.480 at frame 61, corpus README), so they are compared loosely.
+FBX="$CORPUS/bend_cylinder/bend_cylinder.fbx"
+expect 0 "bake the FBX twin" -- "$RIGSCOPE" bake "$FBX" --frames 61 --map tension --range 0,2 --size 96 --padding 0 -o "$WORK/fbx.png"
+expect 0 "bake the glTF at the same size" -- "$RIGSCOPE" bake "$CYL" --frames 61 --map tension --range 0,2 --size 96 --padding 0 -o "$WORK/glb.png"
+expect 0 "the FBX's image covers the glTF's texels" -- "$PY" - "$WORK/fbx.png" "$WORK/glb.png" <<'PYEOF'
+import sys
+import numpy as np
+from PIL import Image
+a, b = (np.array(Image.open(p), dtype=np.float64) / 65535 for p in sys.argv[1:3])
+ca, cb = a > 0, b > 0
+differ = int((ca != cb).sum())
+both = ca & cb
+mean = float(np.abs(a - b)[both].mean())
+print(f"FBX {int(ca.sum())} texels, glTF {int(cb.sum())}, {differ} differ; mean |T/2 difference| {mean:.4f}")
+sys.exit(0 if cb.sum() > 1000 and differ <= 0.002 * cb.sum() and mean < 0.05 else 1)
+PYEOF
+cat "$WORK/out"
+
 # USD: row 0 is v = 1. lbs.usda has no UVs; the test adds a faceVarying st with usd-core (a
 # planar projection of the rest points, a seam-free copy per corner), which is also the oracle's.
 LBS="$CORPUS/usd/lbs.usda"
