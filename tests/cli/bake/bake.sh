@@ -85,6 +85,39 @@ PYEOF
     expect 0 "USD PNG matches the oracle (v up)" -- "$PY" "$HERE/bake_oracle.py" check "$WORK/lbs.json" "$WORK/lbs.csv" t "$last" \
         "$WORK/lbs_bake.png" 48 1 0 2
     cat "$WORK/out"
+    # UDIM: the same UVs moved one tile right (tile 1002) and one corner's into no tile (u < 0).
+    "$PY" - "$WORK/lbs_st.usda" "$WORK/lbs_udim.usda" <<'PYEOF'
+import sys
+from pxr import Usd, UsdGeom, Vt, Gf
+stage = Usd.Stage.Open(sys.argv[1])
+pv = UsdGeom.PrimvarsAPI(stage.GetPrimAtPath("/Root/Mesh")).GetPrimvar("st")
+uv = [Gf.Vec2f(p[0] + 1, p[1]) for p in pv.Get()]
+pv.Set(Vt.Vec2fArray(uv))
+stage.GetRootLayer().Export(sys.argv[2])
+PYEOF
+    expect 0 "bake UDIM tiles" -- "$RIGSCOPE" bake "$WORK/lbs_udim.usda" --mesh Mesh --frames "$last" --map tension --range 0,2 \
+        --size 48 --padding 1 --udim -o "$WORK/udim/lbs.{udim}.png"
+    check "  ... one image, tile 1002" -- test "$(ls "$WORK/udim")" = "lbs.1002.png"
+    # The oracle over the tile's UVs shifted back (in double, as the file's floats minus 1).
+    "$PY" "$HERE/bake_oracle.py" usd_mesh "$WORK/lbs_udim.usda" /Root/Mesh "$WORK/udim.json"
+    "$PY" -c 'import json, sys; m = json.load(open(sys.argv[1])); m["uv"] = [[u - 1, v] for u, v in m["uv"]]; json.dump(m, open(sys.argv[1], "w"))' \
+        "$WORK/udim.json"
+    expect 0 "tile 1002 matches the oracle" -- "$PY" "$HERE/bake_oracle.py" check "$WORK/udim.json" "$WORK/lbs.csv" t "$last" \
+        "$WORK/udim/lbs.1002.png" 48 1 0 2
+    cat "$WORK/out"
+    expect 2 "--udim without {udim}" -- "$RIGSCOPE" bake "$WORK/lbs_udim.usda" --mesh Mesh --udim --size 8 -o "$WORK/udim/x.png"
+    "$PY" - "$WORK/lbs_st.usda" "$WORK/lbs_out.usda" <<'PYEOF'
+import sys
+from pxr import Usd, UsdGeom, Vt, Gf
+stage = Usd.Stage.Open(sys.argv[1])
+pv = UsdGeom.PrimvarsAPI(stage.GetPrimAtPath("/Root/Mesh")).GetPrimvar("st")
+uv = list(pv.Get())
+uv[0] = Gf.Vec2f(-0.5, uv[0][1])
+pv.Set(Vt.Vec2fArray(uv))
+stage.GetRootLayer().Export(sys.argv[2])
+PYEOF
+    expect 0 "a UV in no tile" -- "$RIGSCOPE" bake "$WORK/lbs_out.usda" --mesh Mesh --frames "$last" --size 8 --udim -o "$WORK/udim/o.{udim}.png"
+    check "  ... is warned about" -- grep -q "1 UVs of set st lie in no UDIM tile" "$WORK/err"
 else
     skip_later "no usd/lbs.usda in the corpus"
 fi
