@@ -1,5 +1,5 @@
 // `rigscope regions`: per frame and region, the weighted mean of a tension map (wrinkle-map
-// curves), as CSV, JSON or a USD layer. The job (run/regions_job.h) computes; this parses options.
+// curves), as CSV, JSON, a USD layer or a glTF morph-weight animation. The job (run/regions_job.h) computes; this parses options.
 #include <memory>
 
 #include "cli_common.h"
@@ -26,9 +26,10 @@ void add_regions_command(CLI::App& app, Runner& run) {
     cmd->add_option("--by", opt->by,
                     "joints (each skin joint, weighted by its skin weights; default) or @FILE.json ({region: [vertex ids]} or {region: {\"id\": weight}})");
     cmd->add_option("--map", opt->map, "compress (default), stretch or tension (T)")->check(CLI::IsMember({"compress", "stretch", "tension"}));
-    cmd->add_option("--format", opt->format, "csv, json or usda (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json", "usda"}));
-    cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json, .usda) or - for stdout");
+    cmd->add_option("--format", opt->format, "csv, json, usda or gltf (default: from -o's extension, else csv)")
+        ->check(CLI::IsMember({"csv", "json", "usda", "gltf"}));
+    cmd->add_option("-o,--output", opt->out,
+                    "Output file (.csv, .json, .usda over a USD input, .glb: the input with the curves as morph weights) or - for stdout");
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_regions_command(*opt, ctx); }; });
 }
 

@@ -3,6 +3,7 @@
 #include "rigscope/run/regions_job.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "rigscope/core/error.h"
+#include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/output_names.h"
@@ -88,6 +90,63 @@ std::string usd_region_name(const std::string& name) {
     return s;
 }
 
+// The glTF output: the input scene with, per mesh that has regions, a morph target per region
+// (zero deltas: the shape is unchanged, and the writer stores such a target with no data) named
+// by the region in mesh.extras.targetNames, and a clip "rigscope_regions" whose weights channel
+// on the mesh's node keys the curves, after the mesh's own targets at their default weights.
+// Game engines import a glTF morph-weight animation as named blend-shape curves (Unity, Unreal,
+// Godot, three.js), which is what a wrinkle-map material reads. The bind pose has no time: left out.
+Scene regions_gltf_scene(const Input& in, const RegionsJobResult& r) {
+    Scene scene = in.scene;
+    std::vector<std::size_t> keys;  // frame indices, by time
+    for (std::size_t fi = 0; fi < r.frames.size(); ++fi)
+        if (!r.frames[fi].bind) keys.push_back(fi);
+    if (keys.size() < r.frames.size()) spdlog::warn("regions --format gltf: the bind pose has no time on the timeline; left out of the curves");
+    std::stable_sort(keys.begin(), keys.end(), [&](std::size_t a, std::size_t b) { return r.frames[a].time < r.frames[b].time; });
+    keys.erase(std::unique(keys.begin(), keys.end(),
+                           [&](std::size_t a, std::size_t b) { return float(r.frames[a].time) == float(r.frames[b].time); }),
+               keys.end());
+    if (keys.empty()) throw Error(kExitUsage, "regions --format gltf: no animation frame selected (the bind pose cannot be keyed)");
+    Clip clip;
+    clip.name = "rigscope_regions";
+    clip.start = r.frames[keys.front()].time;
+    clip.end = r.frames[keys.back()].time;
+    for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+        std::vector<std::size_t> mine;
+        for (std::size_t k = 0; k < r.regions.size(); ++k)
+            if (r.regions[k].mesh == m) mine.push_back(k);
+        if (mine.empty()) continue;
+        Mesh& mesh = scene.meshes[std::size_t(in.meshes[m])];
+        if (mesh.node < 0 || scene.nodes[std::size_t(mesh.node)].mesh != in.meshes[m]) {
+            spdlog::warn("regions --format gltf: mesh '{}' is not its node's own mesh: its curves are not written", mesh.name);
+            continue;
+        }
+        const std::vector<float> defaults = [&] {
+            std::vector<float> d = mesh.default_weights;
+            d.resize(mesh.targets.size(), 0.0f);
+            return d;
+        }();
+        for (std::size_t k : mine) {
+            mesh.targets.push_back(MorphTarget{r.regions[k].name, std::vector<Eigen::Vector3f>(mesh.vertex_count(), Eigen::Vector3f::Zero())});
+            mesh.default_weights.resize(mesh.targets.size() - 1, 0.0f);
+            mesh.default_weights.push_back(0.0f);
+        }
+        Channel ch;
+        ch.node = mesh.node;
+        ch.path = ChannelPath::Weights;
+        ch.interpolation = Interpolation::Linear;
+        ch.width = int(mesh.targets.size());
+        for (std::size_t fi : keys) {
+            ch.times.push_back(float(r.frames[fi].time));
+            ch.values.insert(ch.values.end(), defaults.begin(), defaults.end());
+            for (std::size_t k : mine) ch.values.push_back(float(r.values[fi][k]));
+        }
+        clip.channels.push_back(std::move(ch));
+    }
+    scene.clips.push_back(std::move(clip));
+    return scene;
+}
+
 }  // namespace
 
 void RegionsJobOptions::validate() const {
@@ -96,9 +155,13 @@ void RegionsJobOptions::validate() const {
     if (by != "joints" && (by.size() < 2 || by[0] != '@'))
         throw Error(kExitUsage, "--by is joints or @FILE.json ({region: [vertex ids]}), not " + by);
     const std::string f = region_format(*this);
-    if (f != "csv" && f != "json" && f != "usda") throw Error(kExitUsage, "regions writes csv, json or usda, not " + f);
+    if (f != "csv" && f != "json" && f != "usda" && f != "gltf") throw Error(kExitUsage, "regions writes csv, json, usda or gltf, not " + f);
     if (!out.empty()) refuse_other_format_extension("-o", out, f == "usda" ? "usd" : f);
     if (f == "usda") check_usda_output(tension.input, out);
+    if (f == "gltf" && (out.empty() || is_stdout_path(out)))
+        throw Error(kExitUsage, "regions --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
+    if (f == "gltf" && out.size() >= 5 && (out.substr(out.size() - 5) == ".gltf" || out.substr(out.size() - 5) == ".GLTF"))
+        throw Error(kExitUsage, out + ": regions writes binary glTF: name the file .glb");
 }
 
 std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& in) {
@@ -228,6 +291,13 @@ void write_regions_output(const RegionsJobOptions& opt, const Input& in, const R
             s += "]}";
         }
         s += "\n]}\n";
+        return;
+    }
+    if (f == "gltf") {
+        double targets = 0;  // the regions' zero-delta targets, held in the scene's copy until written
+        for (const Region& reg : r.regions) targets += 12.0 * double(in.scene.meshes[std::size_t(in.meshes[reg.mesh])].vertex_count());
+        check_job_budget(in, targets, "regions' glTF morph targets", "write CSV, JSON or USD, or raise --max-memory");
+        write_glb(regions_gltf_scene(in, r), {}, out);
         return;
     }
     std::map<std::pair<std::size_t, std::string>, std::string> names;  // (mesh, USD name) -> region

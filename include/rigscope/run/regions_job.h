@@ -1,6 +1,7 @@
 // The `regions` job (issue 60): per frame and region, the weighted mean of a tension map over the
 // region's file vertices: the curves that drive wrinkle maps region by region (MetaHuman's
-// per-region multipliers, O3DE's wrinkle masks). CSV, JSON or a USD layer of time-sampled floats.
+// per-region multipliers, O3DE's wrinkle masks). CSV, JSON, a USD layer of time-sampled floats, or
+// a glTF of the input with the curves as a morph-weight animation.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +20,8 @@ struct RegionsJobOptions {
     // @FILE.json ({name: [vertex ids]} or {name: {"id": weight}}, the ids of the one selected mesh).
     std::string by = "joints";
     std::string map = "compress";  // --map compress, stretch or tension (T)
-    std::string out = "-";         // -o: .csv, .json or .usda
-    std::string format;            // csv, json or usda (from -o's extension when empty; else csv)
+    std::string out = "-";         // -o: .csv, .json, .usda or .glb
+    std::string format;            // csv, json, usda or gltf (from -o's extension when empty; else csv)
 
     // Throws Error (exit 2) for options that cannot make the curves asked for, before any file is
     // read.
@@ -52,8 +53,10 @@ RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const Fram
 // Validates, loads, runs and writes -o (not when out is empty: Python's).
 RegionsJobResult load_and_run_regions(const RegionsJobOptions& opt, const FrameProgress& progress = {});
 
-// The curves in opt.format to `out`: CSV `frame,mesh,region,value`, JSON, or (usda) a layer over
-// the USD input with a time-sampled float attribute rigscope:region:NAME per region on its mesh.
+// The curves in opt.format to `out`: CSV `frame,mesh,region,value`, JSON, (usda) a layer over the
+// USD input with a time-sampled float attribute rigscope:region:NAME per region on its mesh, or
+// (gltf) the input scene with a zero-delta morph target per region, named by it, and a clip
+// "rigscope_regions" keying their weights: what game engines import as named blend-shape curves.
 void write_regions_output(const RegionsJobOptions& opt, const Input& in, const RegionsJobResult& r, OutputFile& out);
 
 }  // namespace rigscope

@@ -77,6 +77,49 @@ PYEOF
 expect 0 "region means by hand" -- "$PY" "$WORK/hand.py" "$CYL" "$WORK/t.csv" "$WORK/r.csv" "$WORK/r.json" "$WORK/f.csv" "$WORK/regions.json"
 cat "$WORK/out"
 
+# glTF: the curves as a morph-weight animation on zero-delta targets named by region, read here
+# from the file's bytes and compared with the CSV.
+expect 0 "regions into a glTF" -- "$RIGSCOPE" regions "$CYL" --frames 1,31,61,91 --map compress -o "$WORK/r.glb"
+expect 0 "the glTF's weights are the CSV's curves" -- "$PY" - "$WORK/r.glb" "$WORK/r.csv" <<'PYEOF'
+import csv, json, struct, sys
+import numpy as np
+glb = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", glb, 12)[0]
+doc = json.loads(glb[20:20 + n]); base = 20 + n + 8
+def acc(i):
+    a = doc["accessors"][i]
+    w = {"SCALAR": 1, "VEC3": 3}[a["type"]]
+    if "bufferView" not in a:
+        return np.zeros((a["count"], w), np.float32)   # a zero accessor (what a zero-delta target is)
+    v = doc["bufferViews"][a["bufferView"]]
+    start = base + v.get("byteOffset", 0) + a.get("byteOffset", 0)
+    return np.frombuffer(glb, np.float32, a["count"] * w, start).reshape(a["count"], w)
+mesh = doc["meshes"][0]
+names = mesh["extras"]["targetNames"]
+targets = mesh["primitives"][0]["targets"]
+for t in targets:
+    assert not acc(t["POSITION"]).any(), "a region's target moves the shape"
+anim = [a for a in doc["animations"] if a.get("name") == "rigscope_regions"]
+assert len(anim) == 1, [a.get("name") for a in doc["animations"]]
+ch = anim[0]["channels"][0]
+assert ch["target"]["path"] == "weights"
+smp = anim[0]["samplers"][ch["sampler"]]
+times = acc(smp["input"]).reshape(-1)
+values = acc(smp["output"]).reshape(len(times), len(names))
+rows = list(csv.DictReader(open(sys.argv[2])))
+checked = 0
+for r in rows:
+    k = names.index(r["region"])
+    f = int(r["frame"])
+    i = int(np.argmin(np.abs(times - f / 24.0)))
+    assert abs(times[i] - f / 24.0) < 1e-6, (times, f)
+    assert abs(values[i, k] - np.float32(float(r["value"]))) <= 1e-7, (r, values[i, k])
+    checked += 1
+print(f"{checked} curve keys match; targets {names}")
+sys.exit(0 if checked >= 8 else 1)
+PYEOF
+cat "$WORK/out"
+
 # USD: time-sampled floats rigscope:region:NAME on the mesh, read back by usd-core.
 LBS="$CORPUS/usd/lbs.usda"
 if [ -f "$LBS" ] && "$PY" -c 'import pxr' 2>/dev/null; then
