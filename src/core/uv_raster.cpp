@@ -115,7 +115,9 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
 }
 
 void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out) {
-    out.assign(std::size_t(plan.size) * std::size_t(plan.size), 0.0f);
+    // Refilled in place: a caller that bakes frame after frame into one buffer pays no page faults.
+    out.resize(std::size_t(plan.size) * std::size_t(plan.size));
+    std::fill(out.begin(), out.end(), 0.0f);
     for (const UvRasterPlan::Texel& t : plan.covered)
         out[t.texel] = float(double(t.weight[0]) * values[t.vertex[0]] + double(t.weight[1]) * values[t.vertex[1]] +
                              double(t.weight[2]) * values[t.vertex[2]]);

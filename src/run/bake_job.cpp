@@ -138,6 +138,7 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
         UvRasterPlan plan;
     };
     std::vector<std::vector<Tile>> tiles(in.meshes.size());
+    std::vector<const UvSet*> sets(in.meshes.size());
     double plan_bytes = 0;
     for (std::size_t m = 0; m < in.meshes.size(); ++m) {
         const Mesh& mesh = in.scene.meshes[in.meshes[m]];
@@ -163,25 +164,51 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
                 spdlog::warn("{}: mesh '{}': {} UVs of set {} lie in no UDIM tile (u in 0..10, v >= 0): not baked", opt.tension.input.file,
                              mesh.name, outside, set->name);
         }
-        for (int u : udims) {
-            UvImage image{opt.size, mesh.uv_v_down, opt.udim ? (u - 1001) % 10 : 0, opt.udim ? (u - 1001) / 10 : 0};
-            tiles[m].push_back({u, plan_uv_raster(mesh, *set, image, opt.padding)});
-            const UvRasterPlan& plan = tiles[m].back().plan;
-            plan_bytes += double(plan.covered.size()) * sizeof(UvRasterPlan::Texel) + 4.0 * double(plan.padded.size() * 2 + plan.sources.size());
-            if (u == udims.front()) {
-                info.covered = plan.covered.size();
-                info.padded = plan.padded.size();
-                info.degenerate_faces = plan.degenerate_faces;
-                info.outside_faces = plan.outside_faces;
-            }
+        for (int u : udims) tiles[m].push_back({u, {}});
+        sets[m] = set;
+        r.meshes.push_back(std::move(info));
+    }
+    // What the plans and images will hold, before they are made: at most every texel of a tile
+    // covered (a Texel each) or padded (index, offset and up to 8 sources), plus the coverage mask.
+    std::size_t tile_count = 0;
+    for (const auto& t : tiles) tile_count += t.size();
+    const double texels = double(opt.size) * double(opt.size);
+    plan_bytes = double(tile_count) * texels * (sizeof(UvRasterPlan::Texel) + 4.0 * 10 + 1);
+    const unsigned threads = in.threads ? in.threads : ThreadPool::default_threads();
+    const std::size_t batch = std::max<std::size_t>(1, threads);  // frames baked side by side
+    const double image_bytes = texels * 4.0;
+    check_job_budget(in, plan_bytes + image_bytes * double(!files ? tile_count * in.frames.size() : batch * tile_count),
+                     "bake's texel plans and images (" + std::to_string(opt.size) + " x " + std::to_string(opt.size) + ")",
+                     "choose a smaller --size, fewer frames or meshes, or raise --max-memory");
+    // The plans, a mesh and tile per task on the run's threads (each plan is one thread's).
+    std::vector<std::pair<std::size_t, std::size_t>> plan_tasks;
+    for (std::size_t m = 0; m < tiles.size(); ++m)
+        for (std::size_t k = 0; k < tiles[m].size(); ++k) plan_tasks.push_back({m, k});
+    ThreadPool pool(threads);
+    run_tasks(&pool, plan_tasks.size(), [&](std::size_t task) {
+        const auto [m, k] = plan_tasks[task];
+        const Mesh& mesh = in.scene.meshes[std::size_t(in.meshes[m])];
+        const int u = tiles[m][k].udim;
+        const UvImage image{opt.size, mesh.uv_v_down, opt.udim ? (u - 1001) % 10 : 0, opt.udim ? (u - 1001) / 10 : 0};
+        tiles[m][k].plan = plan_uv_raster(mesh, *sets[m], image, opt.padding);
+    });
+    for (std::size_t m = 0; m < tiles.size(); ++m) {
+        BakeMeshInfo& info = r.meshes[m];
+        const Mesh& mesh = in.scene.meshes[std::size_t(in.meshes[m])];
+        if (!tiles[m].empty()) {
+            const UvRasterPlan& plan = tiles[m].front().plan;
+            info.covered = plan.covered.size();
+            info.padded = plan.padded.size();
+            info.degenerate_faces = plan.degenerate_faces;
+            info.outside_faces = plan.outside_faces;
         }
+        const UvSet* set = sets[m];
         if (info.degenerate_faces)
             spdlog::warn("{}: mesh '{}': {} UV triangles of set {} have no area and cover no texel", opt.tension.input.file, mesh.name,
                          info.degenerate_faces, set->name);
         if (!opt.udim && info.outside_faces)
             spdlog::warn("{}: mesh '{}': {} faces reach outside UV 0..1: their parts outside are not in the image (--udim bakes every tile)",
                          opt.tension.input.file, mesh.name, info.outside_faces);
-        r.meshes.push_back(std::move(info));
     }
 
     // Every file name, checked before any work: two images may not share one.
@@ -212,15 +239,8 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
                 throw Error(kExitCannotWrite, path + ": cannot make the folder '" + parent.string() + "' (" + ec.message() + ")");
         }
     }
-    std::size_t images_per_frame = 0;
-    for (const auto& t : tiles) images_per_frame += t.size();
-    const double image_bytes = double(opt.size) * double(opt.size) * 4.0;
-    const unsigned threads = in.threads ? in.threads : ThreadPool::default_threads();
     // Frames wait in batches of `threads` so their images are baked and encoded side by side.
-    const std::size_t batch = std::max<std::size_t>(1, threads);
-    check_job_budget(in, plan_bytes + image_bytes * double(files ? threads : images_per_frame * in.frames.size()),
-                     "bake's texel plans and images (" + std::to_string(opt.size) + " x " + std::to_string(opt.size) + ")",
-                     "choose a smaller --size, fewer frames or meshes, or raise --max-memory");
+    const std::size_t images_per_frame = tile_count;
 
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
     // The plans gather welded values: their file vertices become welded ones once.
@@ -231,12 +251,12 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     const TensionRunInfo run = describe_run(in, opt.tension);
     const TensionRemap remap(run.range, run.params);
 
-    ThreadPool pool(threads);
     std::vector<std::unique_ptr<OutputFile>> outputs(files ? paths.size() : 0);
     std::atomic<std::size_t> clamped{0};
     // values[b][m]: frame b of the batch, mesh m, per welded vertex.
     std::vector<std::vector<std::vector<float>>> values(batch, std::vector<std::vector<float>>(meshes.size()));
     std::vector<std::size_t> pending;  // frame indices waiting
+    std::vector<std::vector<float>> scratch(files ? batch * images_per_frame : 0);
     auto flush = [&] {
         const std::size_t tasks = pending.size() * images_per_frame;
         std::vector<BakeImage> made(tasks);
@@ -249,20 +269,21 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
             img.mesh = m;
             img.frame = pending[b];
             img.udim = tile.udim;
-            bake_uv_image(tile.plan, values[b][m].data(), img.texels);
+            // Files: the task's own buffer, kept from batch to batch (no page faults per image).
+            std::vector<float>& texels = files ? scratch[task] : img.texels;
+            bake_uv_image(tile.plan, values[b][m].data(), texels);
             if (opt.range) {
                 const double lo = opt.range->first, scale = 1.0 / (opt.range->second - opt.range->first);
-                for (float& x : img.texels) x = float((double(x) - lo) * scale);
+                for (float& x : texels) x = float((double(x) - lo) * scale);
             }
             if (!files) return;
             const std::size_t index = pending[b] * images_per_frame + task % images_per_frame;
             img.path = paths[index];
             auto out = std::make_unique<OutputFile>(img.path, in.paths);
-            if (format == "png") clamped += write_png_grey16(*out, img.texels.data(), opt.size, opt.size);
-            else write_exr_grey_half(*out, img.texels.data(), opt.size, opt.size);
+            if (format == "png") clamped += write_png_grey16(*out, texels.data(), opt.size, opt.size);
+            else write_exr_grey_half(*out, texels.data(), opt.size, opt.size);
             out->finish();
             outputs[index] = std::move(out);
-            img.texels = {};
         });
         for (BakeImage& img : made) r.images.push_back(std::move(img));
         pending.clear();

@@ -210,24 +210,39 @@ RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const Fram
     const TensionRunInfo run = describe_run(in, opt.tension);
     const TensionRemap remap(run.range, run.params);
     r.values.reserve(in.frames.size());
+    // Per frame: each mesh's map per welded vertex once (the remap's vectorised loop, as the
+    // writers use it), then each region's weighted sum, a region per task on the run's threads.
+    std::vector<std::vector<float>> maps(meshes.size());
+    std::vector<char> used(meshes.size(), 0);
+    for (const Region& reg : r.regions) used[reg.mesh] = 1;
+    ThreadPool pool(in.threads);
     for_each_tension_frame(
         in, meshes,
         [&](std::size_t) {
-            std::vector<double> row(r.regions.size());
-            for (std::size_t k = 0; k < r.regions.size(); ++k) {
-                const Region& reg = r.regions[k];
-                const MeshTension& mt = meshes[reg.mesh];
-                double sum = 0;
-                // The map of each weighted vertex, as tension's CSV writes it for that file vertex.
-                for (const auto& [v, w] : reg.weights) {
-                    const std::uint32_t welded = mt.topo.welded_of[v];
-                    const float value = opt.map == "compress" ? remap.compress(mt.compress_t()[welded])
-                                        : opt.map == "stretch" ? remap.stretch(mt.stretch_t()[welded])
-                                                               : mt.t[welded];
-                    sum += double(w) * double(value);
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                if (!used[m]) continue;
+                const MeshTension& mt = meshes[m];
+                std::vector<float>& map = maps[m];
+                if (opt.map == "compress") {
+                    map.resize(mt.compress_t().size());
+                    remap.compress(mt.compress_t().data(), map.size(), map.data());
+                } else if (opt.map == "stretch") {
+                    map.resize(mt.stretch_t().size());
+                    remap.stretch(mt.stretch_t().data(), map.size(), map.data());
+                } else {
+                    map = mt.t;
                 }
-                row[k] = sum / reg.total;
             }
+            std::vector<double> row(r.regions.size());
+            run_tasks(&pool, r.regions.size(), [&](std::size_t k) {
+                const Region& reg = r.regions[k];
+                const std::vector<std::uint32_t>& welded_of = meshes[reg.mesh].topo.welded_of;
+                const std::vector<float>& map = maps[reg.mesh];
+                // The map of each weighted vertex, as tension's CSV writes it for that file vertex.
+                double sum = 0;
+                for (const auto& [v, w] : reg.weights) sum += double(w) * double(map[welded_of[v]]);
+                row[k] = sum / reg.total;
+            });
             r.values.push_back(std::move(row));
         },
         progress);

@@ -52,8 +52,8 @@ struct UvRasterPlan {
 // its filled neighbours; beyond, texels stay 0.
 UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding);
 
-// The image (size x size, row 0 first) of per-file-vertex `values` through `plan`. `out` is
-// resized and zeroed first.
+// The image (size x size, row 0 first) of per-vertex `values` through `plan` (indexed as the
+// plan's vertices are). `out` is resized and zeroed first, reusing its memory.
 void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out);
 
 }  // namespace rigscope
