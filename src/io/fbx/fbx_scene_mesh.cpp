@@ -45,6 +45,21 @@ std::string child_text(const Record& r, const char* name) {
     return c && !c->props.empty() && c->props[0].is_string() ? c->props[0].str() : "";
 }
 
+// A record's numbers: its array (FBX 7.x, binary or ASCII), or its scalar properties one by one
+// (FBX 6.x writes UV and UVIndex as plain lists, which fbx_v6.cpp leaves as they are).
+std::vector<double> numbers_of(const Record& rec, const char* name, std::uint64_t max_memory) {
+    const Record* r = rec.child(name);
+    if (!r || r->props.empty()) return {};
+    if (element_size(r->props[0].type)) return as_doubles(r->props[0], max_memory);
+    std::vector<double> out;
+    out.reserve(r->props.size());
+    for (const Prop& p : r->props) {
+        if (p.is_string() || element_size(p.type)) throw Malformed(std::string(name) + " mixes numbers with other values");
+        out.push_back(p.number);
+    }
+    return out;
+}
+
 // The geometry's LayerElementUV records, lowest layer index first (the first is the one FBX
 // tools call the mesh's UVs), as per-corner UV sets. ByPolygonVertex maps a value to each
 // polygon corner (a seam is two corners of one control point with two values); ByVertice /
@@ -64,9 +79,16 @@ void read_uv_sets(const Record& geo, Mesh& mesh, std::uint64_t max_memory, const
         if (set.name.empty()) set.name = "UVSet" + std::to_string(index);
         const std::string mapping = child_text(*rec, "MappingInformationType");
         const std::string reference = child_text(*rec, "ReferenceInformationType");
-        const std::vector<double> uv = array_of(*rec, "UV", max_memory);
-        const std::vector<double> uv_index = array_of(*rec, "UVIndex", max_memory);
         auto skip = [&](const std::string& why) { warnings.push_back(what + ": UV set '" + set.name + "' " + why + ": not read"); };
+        std::vector<double> uv, uv_index;
+        try {
+            uv = numbers_of(*rec, "UV", max_memory);
+            uv_index = numbers_of(*rec, "UVIndex", max_memory);
+        } catch (const Malformed& e) {
+            // UVs never stop a mesh from loading: the deformation does not need them.
+            skip(std::string("cannot be read (") + e.what() + ")");
+            continue;
+        }
         if (uv.size() % 2) {
             skip("has an odd count of UV numbers");
             continue;
