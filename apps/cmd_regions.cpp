@@ -24,7 +24,8 @@ void add_regions_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("regions", "Per frame and region, the weighted mean of a tension map: curves that drive wrinkle maps");
     add_tension_options(cmd, opt->tension);
     cmd->add_option("--by", opt->by,
-                    "joints (each skin joint, weighted by its skin weights; default) or @FILE.json ({region: [vertex ids]} or {region: {\"id\": weight}})");
+                    "joints (each skin joint, weighted by its skin weights; default), @FILE.json ({region: [vertex ids]} or {region: {\"id\": weight}}) "
+                    "or 'masks/{region}.png' (a region per mask image, weighted by the mask at each vertex's UV)");
     cmd->add_option("--map", opt->map, "compress (default), stretch or tension (T)")->check(CLI::IsMember({"compress", "stretch", "tension"}));
     cmd->add_option("--format", opt->format, "csv, json, usda or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "usda", "gltf"}));

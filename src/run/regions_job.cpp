@@ -3,6 +3,7 @@
 #include "rigscope/run/regions_job.h"
 
 #include <cmath>
+#include <filesystem>
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/image_input.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/output_names.h"
@@ -147,13 +149,73 @@ Scene regions_gltf_scene(const Input& in, const RegionsJobResult& r) {
     return scene;
 }
 
+// --by DIR/PREFIX{region}SUFFIX.png: a region per file of that folder matching the pattern,
+// named by what stands for {region}; on each selected mesh with UVs (its first set), a file
+// vertex's weight is the mask at its UV: the UV of its first corner in face order, the pixel whose
+// square holds it (rows in the file's convention, as bake's images: glTF row 0 is v = 0, others
+// v = 1), 0 outside the image or for a vertex of no face.
+std::vector<Region> regions_from_masks(const std::string& pattern, const Input& in, const std::string& file) {
+    const auto slash = pattern.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : pattern.substr(0, slash == 0 ? 1 : slash);
+    const std::string base = slash == std::string::npos ? pattern : pattern.substr(slash + 1);
+    const auto key = base.find("{region}");
+    if (key == std::string::npos || base.find("{region}", key + 1) != std::string::npos)
+        throw Error(kExitUsage, "--by " + pattern + ": a mask pattern has {region} once, in the file name (masks/{region}.png)");
+    const std::string prefix = base.substr(0, key), suffix = base.substr(key + 8);
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string n = entry.path().filename().string();
+        if (n.size() > prefix.size() + suffix.size() && n.compare(0, prefix.size(), prefix) == 0 &&
+            n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0 && entry.is_regular_file(ec))
+            names.push_back(n.substr(prefix.size(), n.size() - prefix.size() - suffix.size()));
+    }
+    if (ec) throw Error(kExitUsage, "--by " + pattern + ": cannot list the folder '" + dir + "' (" + ec.message() + ")");
+    if (names.empty()) throw Error(kExitUsage, "--by " + pattern + ": no file in '" + dir + "' matches " + base);
+    std::sort(names.begin(), names.end());
+    // Each vertex's UV: its first corner's.
+    std::vector<std::vector<Eigen::Vector2f>> uvs(in.meshes.size());
+    for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+        const Mesh& mesh = in.scene.meshes[std::size_t(in.meshes[m])];
+        if (mesh.uv_sets.empty()) {
+            spdlog::warn("{}: mesh '{}' has no UVs: no mask region on it", file, mesh.name);
+            continue;
+        }
+        const UvSet& set = mesh.uv_sets.front();
+        uvs[m].assign(mesh.vertex_count(), Eigen::Vector2f(std::nanf(""), std::nanf("")));
+        for (std::size_t c = mesh.face_indices.size(); c-- > 0;) uvs[m][mesh.face_indices[c]] = set.uv[set.corners[c]];
+    }
+    std::vector<Region> out;
+    for (const std::string& name : names) {
+        const std::string path = (dir == "." && slash == std::string::npos ? "" : dir + "/") + prefix + name + suffix;
+        const GreyImage mask = read_png_grey(path, in.max_memory ? in.max_memory : ~std::uint64_t(0));
+        for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+            if (uvs[m].empty()) continue;
+            const bool v_down = in.scene.meshes[std::size_t(in.meshes[m])].uv_v_down;
+            Region r;
+            r.mesh = m;
+            r.name = name;
+            for (std::size_t v = 0; v < uvs[m].size(); ++v) {
+                const double u = uvs[m][v].x(), vv = uvs[m][v].y();
+                const double x = std::floor(u * mask.width), y = std::floor((v_down ? vv : 1.0 - vv) * mask.height);
+                if (!(x >= 0 && x < mask.width && y >= 0 && y < mask.height)) continue;  // NaN too
+                const float w = mask.values[std::size_t(y) * std::size_t(mask.width) + std::size_t(x)];
+                if (w > 0) r.weights.push_back({std::uint32_t(v), w});
+            }
+            for (const auto& w : r.weights) r.total += w.second;
+            if (r.total > 0) out.push_back(std::move(r));  // a mask that weights nothing on a mesh has no row
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 void RegionsJobOptions::validate() const {
     check_tension_options(tension);
     if (map != "compress" && map != "stretch" && map != "tension") throw Error(kExitUsage, "--map is compress, stretch or tension, not " + map);
-    if (by != "joints" && (by.size() < 2 || by[0] != '@'))
-        throw Error(kExitUsage, "--by is joints or @FILE.json ({region: [vertex ids]}), not " + by);
+    if (by != "joints" && (by.size() < 2 || by[0] != '@') && by.find("{region}") == std::string::npos)
+        throw Error(kExitUsage, "--by is joints, @FILE.json ({region: [vertex ids]}) or masks/{region}.png, not " + by);
     const std::string f = region_format(*this);
     if (f != "csv" && f != "json" && f != "usda" && f != "gltf") throw Error(kExitUsage, "regions writes csv, json, usda or gltf, not " + f);
     if (!out.empty()) refuse_other_format_extension("-o", out, f == "usda" ? "usd" : f);
@@ -166,6 +228,7 @@ void RegionsJobOptions::validate() const {
 
 std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& in) {
     std::vector<Region> out;
+    if (opt.by.find("{region}") != std::string::npos && opt.by[0] != '@') return regions_from_masks(opt.by, in, opt.tension.input.file);
     if (opt.by != "joints") {
         if (in.meshes.size() != 1)
             throw Error(kExitUsage, "--by " + opt.by + " names vertex ids of one mesh: " + std::to_string(in.meshes.size()) +
@@ -199,7 +262,7 @@ std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& i
 
 RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const FrameProgress& progress) {
     require_meshes(in, opt.tension.input.file, "measure");
-    if (opt.by != "joints") in.paths.push_back(ReadFile(opt.by.substr(1), "--by"));
+    if (opt.by != "joints" && opt.by[0] == '@') in.paths.push_back(ReadFile(opt.by.substr(1), "--by"));
     if (!opt.out.empty()) refuse_outputs_over_inputs(in, {opt.out});
     RegionsJobResult r;
     r.regions = resolve_regions(opt, in);

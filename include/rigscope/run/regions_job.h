@@ -17,7 +17,9 @@ namespace rigscope {
 struct RegionsJobOptions {
     TensionOptions tension;        // the input and every map option, as tension has them
     // --by: joints (each skin joint a region, weighted by its skin weights; named by its node) or
-    // @FILE.json ({name: [vertex ids]} or {name: {"id": weight}}, the ids of the one selected mesh).
+    // @FILE.json ({name: [vertex ids]} or {name: {"id": weight}}, the ids of the one selected mesh),
+    // or DIR/{region}.png: a region per matching mask image, weighted by the mask at each vertex's
+    // UV (first UV set; the vertex's first corner; the nearest pixel, rows as bake's images).
     std::string by = "joints";
     std::string map = "compress";  // --map compress, stretch or tension (T)
     std::string out = "-";         // -o: .csv, .json, .usda or .glb

@@ -77,6 +77,67 @@ PYEOF
 expect 0 "region means by hand" -- "$PY" "$WORK/hand.py" "$CYL" "$WORK/t.csv" "$WORK/r.csv" "$WORK/r.json" "$WORK/f.csv" "$WORK/regions.json"
 cat "$WORK/out"
 
+# Mask images: a region per PNG the pattern matches, each vertex weighted by the mask at its UV
+# (the nearest pixel; glTF rows from v = 0). The masks are made here with Pillow (8-bit grey and
+# 16-bit grey), and the weights worked out from the glTF's own TEXCOORD_0 read by the test.
+if "$PY" -c 'import PIL' 2>/dev/null; then
+    mkdir -p "$WORK/masks"
+    "$PY" - "$WORK/masks" <<'PYEOF'
+import sys
+import numpy as np
+from PIL import Image
+d = sys.argv[1]
+y, x = np.mgrid[0:40, 0:50]
+Image.fromarray(np.where(x < 25, 255, 0).astype(np.uint8), "L").save(f"{d}/left.png")          # u < 0.5: 1
+Image.fromarray(((y * 1600) % 65536).astype(np.uint16)).save(f"{d}/ramp.png")                    # 16-bit, by row
+Image.fromarray(np.zeros((8, 8), np.uint8), "L").save(f"{d}/none.png")                            # weights nothing: no row
+open(f"{d}/notes.txt", "w").write("not a mask")
+PYEOF
+    expect 0 "regions from mask images" -- "$RIGSCOPE" regions "$CYL" --frames 1,61 --map compress --by "$WORK/masks/{region}.png" -o "$WORK/m.csv"
+    expect 0 "mask region means by hand" -- "$PY" - "$CYL" "$WORK/t.csv" "$WORK/m.csv" "$WORK/masks" <<'PYEOF'
+import csv, json, struct, sys
+import numpy as np
+from PIL import Image
+glb = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", glb, 12)[0]
+doc = json.loads(glb[20:20 + n]); base = 20 + n + 8
+def acc(i, dt, w):
+    a = doc["accessors"][i]; v = doc["bufferViews"][a["bufferView"]]
+    start = base + v.get("byteOffset", 0) + a.get("byteOffset", 0)
+    stride = v.get("byteStride", np.dtype(dt).itemsize * w)
+    raw = np.frombuffer(glb, np.uint8, a["count"] * stride, start).reshape(a["count"], stride)
+    return raw[:, :np.dtype(dt).itemsize * w].copy().view(dt).reshape(a["count"], w)
+uv = acc(doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"], np.float32, 2).astype(np.float64)
+vals = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    vals.setdefault(r["frame"], {})[int(r["vertex"])] = float(r["compress"])
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert sorted({r["region"] for r in rows}) == ["left", "ramp"], {r["region"] for r in rows}
+bad = 0
+for r in rows:
+    img = np.array(Image.open(f"{sys.argv[4]}/{r['region']}.png"), dtype=np.float64)
+    img /= 65535.0 if img.max() > 255 else 255.0
+    h, w = img.shape
+    x, y = np.floor(uv[:, 0] * w), np.floor(uv[:, 1] * h)      # glTF: row 0 is v = 0
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    wt = np.zeros(len(uv))
+    wt[inside] = img[y[inside].astype(int), x[inside].astype(int)]
+    c = np.array([vals[r["frame"]][v] for v in range(len(uv))])
+    want = (wt * c).sum() / wt.sum()
+    if abs(want - float(r["value"])) > 1e-6 * max(1, abs(want)):
+        bad += 1; print("region", r["region"], "frame", r["frame"], "want", want, "got", r["value"])
+print(len(rows), "mask region means compared,", bad, "off")
+sys.exit(1 if bad or len(rows) != 4 else 0)
+PYEOF
+    cat "$WORK/out"
+    printf 'not a png' > "$WORK/masks/broken.png"
+    expect 3 "a mask that is not a PNG" -- "$RIGSCOPE" regions "$CYL" --frames 61 --by "$WORK/masks/{region}.png" -o "$WORK/y.csv"
+    check "  ... one line naming it" -- one_line_naming "broken.png"
+    check "  ... no file" -- test ! -e "$WORK/y.csv"
+else
+    skip_later "Pillow missing in build/usd-venv"
+fi
+
 # glTF: the curves as a morph-weight animation on zero-delta targets named by region, read here
 # from the file's bytes and compared with the CSV.
 expect 0 "regions into a glTF" -- "$RIGSCOPE" regions "$CYL" --frames 1,31,61,91 --map compress -o "$WORK/r.glb"
