@@ -309,7 +309,7 @@ class Session:
         self,
         *,
         frames: Frames = None,
-        by: str = "joints",  # "joints" or "@regions.json"
+        by: str = "joints",  # "joints", "@regions.json" or "masks/{region}.png"
         map: str = "compress",  # "compress", "stretch" or "tension"
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,

@@ -86,6 +86,17 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
                 }
         }
     }
+    // Texel order (each texel is covered once): a frame's gather then writes the image front to
+    // back instead of scattering over it face by face.
+    {
+        std::vector<std::uint32_t> at(texels, 0xffffffffu);
+        for (std::size_t k = 0; k < plan.covered.size(); ++k) at[plan.covered[k].texel] = std::uint32_t(k);
+        std::vector<UvRasterPlan::Texel> sorted;
+        sorted.reserve(plan.covered.size());
+        for (std::uint32_t k : at)
+            if (k != 0xffffffffu) sorted.push_back(plan.covered[k]);
+        plan.covered.swap(sorted);
+    }
     // Dilation: each pass fills the empty texels touching a filled one (8-neighbours), from the
     // texels filled before the pass.
     std::vector<std::uint32_t> pass;

@@ -28,7 +28,7 @@ struct UvImage {
 
 struct UvRasterPlan {
     int size = 0;
-    // Covered texels, by face in file order (texel = row * size + column).
+    // Covered texels in texel order (texel = row * size + column), each once.
     struct Texel {
         std::uint32_t texel;
         std::uint32_t vertex[3];  // file vertices
