@@ -77,6 +77,9 @@ std::vector<int> udim_tiles(const UvSet& set, std::size_t& outside) {
 
 void BakeJobOptions::validate() const {
     check_tension_options(tension);
+    // Farm chunks need a chunk record and identity (run/chunk_run.h), which bake has not yet.
+    if (!tension.input.chunk.empty())
+        throw Error(kExitUsage, "bake does not run in --chunk parts yet: select the chunk's frames with --frames instead");
     if (!kMaps.count(map)) throw Error(kExitUsage, "--map is compress, stretch, tension, area, lambda_max or lambda_min, not " + map);
     if (map == "area" && tension.measure != "area") throw Error(kExitUsage, "--map area is the area measure's T: give --measure area");
     if ((map == "lambda_max" || map == "lambda_min") && tension.measure != "principal")

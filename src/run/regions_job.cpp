@@ -213,6 +213,8 @@ std::vector<Region> regions_from_masks(const std::string& pattern, const Input& 
 
 void RegionsJobOptions::validate() const {
     check_tension_options(tension);
+    // A chunk's curves would need a record and a merge (run/chunk_run.h), which regions has not yet.
+    if (!tension.input.chunk.empty()) throw Error(kExitUsage, "regions does not run in --chunk parts yet: run every frame in one run");
     if (map != "compress" && map != "stretch" && map != "tension") throw Error(kExitUsage, "--map is compress, stretch or tension, not " + map);
     if (by != "joints" && (by.size() < 2 || by[0] != '@') && by.find("{region}") == std::string::npos)
         throw Error(kExitUsage, "--by is joints, @FILE.json ({region: [vertex ids]}) or masks/{region}.png, not " + by);

@@ -44,6 +44,7 @@ TEST_CASE("bake job: validate() refuses what cannot make the images asked for", 
     CHECK_THAT(with([](BakeJobOptions& b) { b.udim = true; }), Catch::Contains("{udim}"));
     CHECK_THAT(with([](BakeJobOptions& b) { b.out = "m.{udim}.{frame}.png"; }), Catch::Contains("give --udim"));
     CHECK_THAT(with([](BakeJobOptions& b) { b.format = "jpg"; }), Catch::Contains("png or exr"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.tension.input.chunk = "0/2"; }), Catch::Contains("--chunk"));
     // No -o: the images stay in memory (Python), but --udim needs file names.
     CHECK(with([](BakeJobOptions& b) { b.out.clear(); }).empty());
 }
