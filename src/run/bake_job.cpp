@@ -16,6 +16,7 @@
 #include "rigscope/io/image_output.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
+#include "rigscope/run/clip_select.h"
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_gltf.h"
@@ -77,6 +78,8 @@ std::vector<int> udim_tiles(const UvSet& set, std::size_t& outside) {
 
 void BakeJobOptions::validate() const {
     check_tension_options(tension);
+    if (tension.input.clip == kAllClips)
+        throw Error(kExitUsage, "bake evaluates one clip: name it with --clip NAME (--clip all is check's, tension's, report's and rivet's)");
     // Farm chunks need a chunk record and identity (run/chunk_run.h), which bake has not yet.
     if (!tension.input.chunk.empty())
         throw Error(kExitUsage, "bake does not run in --chunk parts yet: select the chunk's frames with --frames instead");

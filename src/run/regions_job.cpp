@@ -18,6 +18,7 @@
 #include "rigscope/io/image_input.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
+#include "rigscope/run/clip_select.h"
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
@@ -213,6 +214,8 @@ std::vector<Region> regions_from_masks(const std::string& pattern, const Input& 
 
 void RegionsJobOptions::validate() const {
     check_tension_options(tension);
+    if (tension.input.clip == kAllClips)
+        throw Error(kExitUsage, "regions evaluates one clip: name it with --clip NAME (--clip all is check's, tension's, report's and rivet's)");
     // A chunk's curves would need a record and a merge (run/chunk_run.h), which regions has not yet.
     if (!tension.input.chunk.empty()) throw Error(kExitUsage, "regions does not run in --chunk parts yet: run every frame in one run");
     if (map != "compress" && map != "stretch" && map != "tension") throw Error(kExitUsage, "--map is compress, stretch or tension, not " + map);

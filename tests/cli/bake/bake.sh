@@ -131,6 +131,7 @@ expect 2 "several frames, no {frame}" -- "$RIGSCOPE" bake "$CYL" --frames 1..3 -
 check "  ... says so" -- one_line_naming "no {frame}"
 expect 2 "--chunk (no chunk record yet)" -- "$RIGSCOPE" bake "$CYL" --chunk 0/2 --size 8 -o "$WORK/r/c.{frame}.png"
 check "  ... no file" -- test -z "$(ls "$WORK/r")"
+expect 2 "--clip all (one clip a run)" -- "$RIGSCOPE" bake "$CYL" --clip all --size 8 -o "$WORK/r/c.{frame}.png"
 expect 2 "T into a PNG without --range" -- "$RIGSCOPE" bake "$CYL" --frames 61 --map tension --size 8 -o "$WORK/r/a.png"
 expect 2 "an unknown UV set" -- "$RIGSCOPE" bake "$CYL" --frames 61 --uv UVMap2 --size 8 -o "$WORK/r/a.png"
 check "  ... lists the sets" -- one_line_naming "TEXCOORD_0"

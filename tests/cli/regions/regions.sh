@@ -209,6 +209,7 @@ fi
 # Refusals.
 expect 2 "--chunk (no chunk record yet)" -- "$RIGSCOPE" regions "$CYL" --chunk 0/2 -o "$WORK/c.csv"
 check "  ... no file" -- test ! -e "$WORK/c.csv"
+expect 2 "--clip all (one clip a run)" -- "$RIGSCOPE" regions "$CYL" --clip all -o "$WORK/c.csv"
 expect 2 "an unknown --by" -- "$RIGSCOPE" regions "$CYL" --by bones -o "$WORK/x.csv"
 printf '{"ring": [0, 99999]}' > "$WORK/bad.json"
 expect 3 "a region naming a vertex the mesh lacks" -- "$RIGSCOPE" regions "$CYL" --by "@$WORK/bad.json" -o "$WORK/x.csv"
