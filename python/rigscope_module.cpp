@@ -17,6 +17,7 @@
 #include "rigscope/io/load.h"
 #include "rigscope/core/tension.h"
 #include "batch_calls.h"
+#include "bake_calls.h"
 #include "check_calls.h"
 #include "messages.h"
 #include "intersect_calls.h"
@@ -114,6 +115,7 @@ PYBIND11_MODULE(_rigscope, m) {
 #undef RIGSCOPE_TENSION_ARGS
     rigscope_python::add_lint_calls(m);
     rigscope_python::add_intersect_calls(m);
+    rigscope_python::add_bake_calls(m);
 
     m.def("load", &rigscope_python::load, py::arg("file"), py::kw_only(), py::arg("clip") = py::none(), py::arg("animation") = py::none(),
           py::arg("rig") = py::none(), py::arg("weld") = true, py::arg("mesh") = py::none(), py::arg("fps") = py::none(),

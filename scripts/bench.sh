@@ -291,6 +291,24 @@ print(f"csv: {size/1e6:.0f} MB in {cwall:.2f} s wall = {size/1e6/cwall:.0f} MB/s
       f"peak RSS {max(m for _, m in csv_runs)/1024:.1f} MB")
 PY
 
+# -- Texture space and regions (issue 60: bake --size 1024 at most 2x, regions at most 1.2x a
+# `tension` run of the same frames writing JSON): the bench tube's rig with a cylindrical unwrap
+# (scripts/make_bench_tube.py --uv: a seam column of its own), alternating, best of 3.
+echo "== bake and regions: the UV'd tube, every frame (best of 3)"
+"$python" "$root/scripts/make_bench_tube.py" "$tube" "$out/tube_uv.glb" 512 512 --uv >/dev/null
+for i in 1 2 3; do
+    timed uv_tension "$build/rigscope" -q tension "$out/tube_uv.glb" --format json -o "$out/uv.json"
+    timed uv_bake "$build/rigscope" -q bake "$out/tube_uv.glb" --size 1024 -o "$out/maps/{mesh}.{frame}.png"
+    timed uv_regions "$build/rigscope" -q regions "$out/tube_uv.glb" -o "$out/regions.csv"
+done
+"$python" - "$out" <<'PY'
+import sys
+out = sys.argv[1]
+best = {k: min(float(l.split()[0]) for l in open(f"{out}/uv_{k}")) for k in ("tension", "bake", "regions")}
+print(f"bake --size 1024 {best['bake']:.2f} s = {best['bake'] / best['tension']:.2f}x tension --format json {best['tension']:.2f} s "
+      f"(issue 60: at most 2); regions {best['regions']:.2f} s = {best['regions'] / best['tension']:.2f}x (at most 1.2)")
+PY
+
 # -- Size (issue 44: "the 4M-vertex tube at no less than 0.9 of the 262k tube's rate"): the bench
 # tube's rig at 512 x 512 and 2048 x 2048 vertices (scripts/make_bench_tube.py: the same bones,
 # clip and weight profile, ring-major, both made by the script so that only the size differs),

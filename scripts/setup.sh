@@ -56,6 +56,12 @@ if ! "$usd_venv/bin/python" -c 'import alembic3d' 2>/dev/null; then
     echo "setup: installing alembic3d into $usd_venv" >&2
     "$usd_venv/bin/pip" install -q --disable-pip-version-check alembic3d==1.8.12.1
 fi
+# bake's images read by independent readers (tests/cli/bake/*.sh): Pillow for the 16-bit PNGs,
+# OpenEXR's own Python module for the EXRs, numpy for the test's oracle rasteriser; pinned.
+if ! "$usd_venv/bin/python" -c 'import PIL, OpenEXR, numpy' 2>/dev/null; then
+    echo "setup: installing Pillow, OpenEXR and numpy into $usd_venv" >&2
+    "$usd_venv/bin/pip" install -q --disable-pip-version-check Pillow==11.0.0 OpenEXR==3.5.3 numpy==2.1.3
+fi
 
 # Blender as a Python module (bpy 4.5, PyPI), the tool that wrote tests/usd_blender's files
 # (scripts/usd/blender_usd_export.py): only with RIGSCOPE_SETUP_BPY=1. The files are committed, so

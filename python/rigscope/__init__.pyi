@@ -314,6 +314,52 @@ class Session:
     def volume(self, *, frames: Frames = None, progress: Progress = None) -> VolumeResult: ...
     def drive(self, rig: Optional[PathArg] = None, *, frames: Frames = None, progress: Progress = None) -> DriveResult: ...
     def intersect(self, *, frames: Frames = None, progress: Progress = None) -> IntersectResult: ...
+    # Texture space and regions (bake_calls.cpp, issue 60): `rigscope bake` and `rigscope regions`.
+    # bake(): per mesh float32 (frames, size, size), row 0 first (glTF: v = 0; FBX, USD: v = 1).
+    def bake(
+        self,
+        *,
+        frames: Frames = None,
+        map: str = "compress",  # "compress", "stretch", "tension", "area", "lambda_max" or "lambda_min"
+        size: int = 1024,
+        padding: int = 2,
+        range: Optional[Tuple[float, float]] = None,  # (lo, hi): values written as (v - lo) / (hi - lo)
+        uv: Optional[str] = None,  # a UV set by name (default: each mesh's first)
+        reference: Optional[PathArg] = None,
+        reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,
+        reference_scale: Optional[float] = None,
+        falloff: float = ...,
+        stretch_area: float = ...,
+        compress_area: float = ...,
+        weight_limit: float = ...,
+        smooth_k: float = ...,
+        measure: str = "edge",
+        smooth: int = 0,
+        smooth_weights: str = "uniform",
+        progress: Progress = None,
+    ) -> Union[Float32Array, Dict[str, Float32Array]]: ...
+    # regions(): frames, times, regions [(mesh, region)], values float64 (frames, regions).
+    def regions(
+        self,
+        *,
+        frames: Frames = None,
+        by: str = "joints",  # "joints", "@regions.json" or "masks/{region}.png"
+        map: str = "compress",  # "compress", "stretch" or "tension"
+        reference: Optional[PathArg] = None,
+        reference_frame: Optional[int] = None,
+        reference_match: Optional[str] = None,
+        reference_scale: Optional[float] = None,
+        falloff: float = ...,
+        stretch_area: float = ...,
+        compress_area: float = ...,
+        weight_limit: float = ...,
+        smooth_k: float = ...,
+        measure: str = "edge",
+        smooth: int = 0,
+        smooth_weights: str = "uniform",
+        progress: Progress = None,
+    ) -> Any: ...
     # Rig lint (lint_calls.cpp): `rigscope lint --format json` as a dict (findings, counts,
     # failed, checks, parameters).
     def lint(

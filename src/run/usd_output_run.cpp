@@ -163,6 +163,12 @@ void UsdaOutput::points(std::size_t fi, std::size_t i, const std::vector<Eigen::
     add(series_[i]["points"], fi, std::move(text));
 }
 
+void UsdaOutput::scalar(std::size_t fi, std::size_t i, const std::string& name, float value) {
+    std::string v;
+    append_number(v, value);
+    add(series_[i][name], fi, std::move(v));
+}
+
 void UsdaOutput::write(OutputFile& out) const {
     UsdaLayer layer = layer_;
     for (const std::string& r : retyped_) layer.overs.push_back(UsdaOver{r, "Xform", {}, false});
@@ -189,6 +195,16 @@ void UsdaOutput::write(OutputFile& out) const {
             // resolves to exactly the values written.
             if (auto ix = indexed_.find(prim_paths_[i]); ix != indexed_.end() && ix->second.count(name))
                 o.attributes.push_back(UsdaAttribute{"int[]", std::string(name) + ":indices", "", std::string("None"), {}});
+        }
+        // Single floats (UsdaOutput::scalar), by name after the primvars.
+        for (const auto& [name, series] : series_[i]) {
+            if (name.rfind("rigscope:", 0) != 0) continue;
+            UsdaAttribute a;
+            a.type = "float";
+            a.name = name;
+            if (series.has_default) a.default_value = series.default_value;
+            a.samples.assign(series.samples.begin(), series.samples.end());
+            o.attributes.push_back(std::move(a));
         }
         layer.overs.push_back(std::move(o));
     }

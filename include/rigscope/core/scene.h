@@ -85,6 +85,15 @@ struct MorphChannel {
     std::vector<double> full;  // per target, the channel weight at which it is whole (1 = 100 %)
 };
 
+// A UV set as the file holds it (issue 60: bake): the values, and per face corner (per entry of
+// Mesh::face_indices) the value that corner takes, so a seam is where two faces give one vertex
+// two values (glTF splits vertices at seams instead: its corners index uv by vertex).
+struct UvSet {
+    std::string name;                   // glTF TEXCOORD_n, FBX's layer name, USD's primvar name (st)
+    std::vector<Eigen::Vector2f> uv;    // (u, v) as stored, in the file's own v convention
+    std::vector<std::uint32_t> corners; // per face corner: index into uv
+};
+
 struct Mesh {
     std::string name;
     int node = -1;  // node that instantiates the mesh (for an unskinned mesh, its world transform)
@@ -112,6 +121,13 @@ struct Mesh {
     // Per file vertex, the cache point it takes (a cache of the welded vertices); empty: point i
     // is file vertex i.
     std::vector<std::uint32_t> cache_points;
+
+    // UV sets, the file's first (glTF TEXCOORD_0, FBX's first layer, USD primvars:st) first;
+    // empty where the file has none or the reader reads none.
+    std::vector<UvSet> uv_sets;
+    // glTF: v = 0 is the image's top row (its UV origin is the top left); FBX, USD, Alembic, OBJ:
+    // v = 0 is the bottom row. The readers store v unchanged and say which here.
+    bool uv_v_down = false;
 
     std::size_t vertex_count() const { return positions.size(); }
     std::size_t face_count() const { return face_offsets.empty() ? 0 : face_offsets.size() - 1; }

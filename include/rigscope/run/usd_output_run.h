@@ -45,6 +45,10 @@ public:
     // the stage's units. The bind frame is the input's own points, and not written.
     void points(std::size_t fi, std::size_t i, const std::vector<Eigen::Vector3f>& world);
 
+    // One float of the i-th selected mesh at frame fi, as the attribute `name` (custom, no
+    // interpolation: regions' rigscope:region:NAME curves). Written after the primvars, by name.
+    void scalar(std::size_t fi, std::size_t i, const std::string& name, float value);
+
     void write(OutputFile& out) const;
 
 private:

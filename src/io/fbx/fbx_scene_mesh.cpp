@@ -38,6 +38,104 @@ void Builder::polygons(const Object& geo, Mesh& mesh) {
         mesh.face_offsets.push_back(static_cast<std::uint32_t>(mesh.face_indices.size()));
 }
 
+namespace {
+
+std::string child_text(const Record& r, const char* name) {
+    const Record* c = r.child(name);
+    return c && !c->props.empty() && c->props[0].is_string() ? c->props[0].str() : "";
+}
+
+// A record's numbers: its array (FBX 7.x, binary or ASCII), or its scalar properties one by one
+// (FBX 6.x writes UV and UVIndex as plain lists, which fbx_v6.cpp leaves as they are).
+std::vector<double> numbers_of(const Record& rec, const char* name, std::uint64_t max_memory) {
+    const Record* r = rec.child(name);
+    if (!r || r->props.empty()) return {};
+    if (element_size(r->props[0].type)) return as_doubles(r->props[0], max_memory);
+    std::vector<double> out;
+    out.reserve(r->props.size());
+    for (const Prop& p : r->props) {
+        if (p.is_string() || element_size(p.type)) throw Malformed(std::string(name) + " mixes numbers with other values");
+        out.push_back(p.number);
+    }
+    return out;
+}
+
+// The geometry's LayerElementUV records, lowest layer index first (the first is the one FBX
+// tools call the mesh's UVs), as per-corner UV sets. ByPolygonVertex maps a value to each
+// polygon corner (a seam is two corners of one control point with two values); ByVertice /
+// ByControlPoint one per control point; IndexToDirect goes through UVIndex. A set that breaks
+// these rules (an index past UV, a count other than the corners') is skipped with a warning:
+// the mesh deforms without it, and bake says the set is missing.
+void read_uv_sets(const Record& geo, Mesh& mesh, std::uint64_t max_memory, const std::string& what,
+                  std::vector<std::string>& warnings) {
+    std::vector<std::pair<std::int64_t, const Record*>> layers;
+    for (const Record& c : geo.children)
+        if (c.name == "LayerElementUV") layers.push_back({c.props.empty() ? 0 : c.props[0].integer, &c});
+    std::stable_sort(layers.begin(), layers.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const std::size_t corners = mesh.face_indices.size();
+    for (const auto& [index, rec] : layers) {
+        UvSet set;
+        set.name = child_text(*rec, "Name");
+        if (set.name.empty()) set.name = "UVSet" + std::to_string(index);
+        const std::string mapping = child_text(*rec, "MappingInformationType");
+        const std::string reference = child_text(*rec, "ReferenceInformationType");
+        auto skip = [&](const std::string& why) { warnings.push_back(what + ": UV set '" + set.name + "' " + why + ": not read"); };
+        std::vector<double> uv, uv_index;
+        try {
+            uv = numbers_of(*rec, "UV", max_memory);
+            uv_index = numbers_of(*rec, "UVIndex", max_memory);
+        } catch (const Malformed& e) {
+            // UVs never stop a mesh from loading: the deformation does not need them.
+            skip(std::string("cannot be read (") + e.what() + ")");
+            continue;
+        }
+        if (uv.size() % 2) {
+            skip("has an odd count of UV numbers");
+            continue;
+        }
+        bool finite = true;
+        for (double x : uv) finite = finite && std::isfinite(x);
+        if (!finite) {
+            skip("holds a NaN or infinite UV");
+            continue;
+        }
+        const bool by_corner = mapping == "ByPolygonVertex";
+        const bool by_point = mapping == "ByVertice" || mapping == "ByVertex" || mapping == "ByControlPoint";
+        if (!by_corner && !by_point) {
+            skip("has mapping '" + mapping + "' (read: ByPolygonVertex, ByVertice, ByControlPoint)");
+            continue;
+        }
+        const bool indexed = reference == "IndexToDirect" || reference == "Index";
+        const std::size_t values = uv.size() / 2;
+        // The index each corner reads in UV, before IndexToDirect's table.
+        std::vector<double> slot;
+        const std::size_t slots = by_corner ? corners : mesh.positions.size();
+        if (indexed) slot = uv_index;
+        else {
+            slot.resize(slots);
+            for (std::size_t k = 0; k < slots; ++k) slot[k] = double(k);
+        }
+        if (slot.size() != slots) {
+            skip("has " + std::to_string(slot.size()) + (by_corner ? " corner" : " control point") + " entries, the mesh " +
+                 std::to_string(slots));
+            continue;
+        }
+        bool in_range = true;
+        for (double x : slot) in_range = in_range && x >= 0 && x < double(values) && x == std::floor(x);
+        if (!in_range) {
+            skip("indexes past its " + std::to_string(values) + " UVs");
+            continue;
+        }
+        set.uv.resize(values);
+        for (std::size_t k = 0; k < values; ++k) set.uv[k] = Eigen::Vector2f(float(uv[2 * k]), float(uv[2 * k + 1]));
+        set.corners.resize(corners);
+        for (std::size_t c = 0; c < corners; ++c) set.corners[c] = std::uint32_t(slot[by_corner ? c : mesh.face_indices[c]]);
+        mesh.uv_sets.push_back(std::move(set));
+    }
+}
+
+}  // namespace
+
 const Object* Builder::first_skin(const Object& geo) const {
     for (const auto& [d, link] : doc_.sources(geo.id, "Deformer"))
         if (d->cls == "Skin" && link->prop.empty()) return d;
@@ -73,6 +171,9 @@ void Builder::mesh(int node, const Model& model, const Object& geo) {
         mesh.skin = static_cast<int>(scene_.skins.size());
         scene_.skins.push_back(std::move(skin));
     }
+
+    spend(8.0 * double(mesh.face_indices.size()), what + "'s UVs");
+    read_uv_sets(*geo.rec, mesh, max_memory_, what, scene_.warnings);
 
     MeshChannels mc = shapes(geo, place, what, mesh);
     mesh.default_weights.assign(mesh.targets.size(), 0.0f);

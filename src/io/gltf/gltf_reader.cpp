@@ -107,6 +107,7 @@ std::uint64_t mesh_bytes(const Mesh& m) {
                       m.influences.offsets.size() * 4 + m.influences.joints.size() * sizeof(m.influences.joints[0]) +
                       m.influences.weights.size() * 4;
     for (const auto& t : m.targets) b += t.deltas.size() * sizeof(t.deltas[0]);
+    for (const auto& u : m.uv_sets) b += u.uv.size() * sizeof(u.uv[0]) + u.corners.size() * 4;
     return b;
 }
 
@@ -129,6 +130,8 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
     std::vector<Staged> infl;
     std::size_t target_count = 0;
     bool any_skin = false;
+    std::vector<UvSet> uv_sets;
+    std::vector<std::size_t> uv_prims;  // per set, the primitives that have it
     for (std::size_t p = 0; p < prims.size(); ++p) {
         const std::string where = mwhere + ".primitives[" + std::to_string(p) + "]";
         const json& prim = prims[p];
@@ -150,6 +153,29 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
         mesh.positions.reserve(mesh.positions.size() + n);
         for (std::size_t v = 0; v < n; ++v) mesh.positions.emplace_back(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+
+        // UV sets TEXCOORD_n, per vertex (glTF splits vertices at UV seams). A set some
+        // primitive lacks is dropped below: a bake cannot place those faces.
+        for (std::size_t set = 0;; ++set) {
+            const std::string un = "TEXCOORD_" + std::to_string(set);
+            const int ua = doc.index(attrs, un.c_str(), where + ".attributes", accessors);
+            if (ua < 0) break;
+            int uc = 0;
+            const Document::Floats uv_data = doc.floats(ua, &uc);
+            const std::vector<float>& uv = *uv_data;
+            if (uc != 2 || uv.size() != n * 2) doc.fail(where + ".attributes." + un + ": expected " + std::to_string(n) + " VEC2");
+            if (!finite(uv)) doc.fail(where + ".attributes." + un + ": NaN or infinite UV");
+            doc.charge(n * sizeof(Eigen::Vector2f), where + "." + un);
+            if (set >= uv_sets.size()) {
+                uv_sets.resize(set + 1);
+                uv_prims.resize(set + 1, 0);
+                uv_sets[set].name = un;
+            }
+            UvSet& us = uv_sets[set];
+            us.uv.resize(base, Eigen::Vector2f(0, 0));
+            for (std::size_t v = 0; v < n; ++v) us.uv.emplace_back(uv[2 * v], uv[2 * v + 1]);
+            ++uv_prims[set];
+        }
 
         const Document::Uints tri_data = primitive_triangles(doc, prim, where, n);
         const std::vector<std::uint32_t>& tris = *tri_data;
@@ -213,6 +239,15 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         }
     }
     for (auto& t : mesh.targets) t.deltas.resize(mesh.positions.size(), Eigen::Vector3f::Zero());
+    mesh.uv_v_down = true;  // glTF's UV origin is the image's top left
+    for (std::size_t set = 0; set < uv_sets.size(); ++set) {
+        if (uv_prims[set] != prims.size()) {
+            warnings.push_back(doc.path() + ": " + mwhere + ": " + uv_sets[set].name + " is missing on some primitives: that UV set is not read");
+            continue;
+        }
+        uv_sets[set].corners = mesh.face_indices;  // per vertex: a corner takes its vertex's UV
+        mesh.uv_sets.push_back(std::move(uv_sets[set]));
+    }
 
     // Target names: the de-facto convention mesh.extras.targetNames (Blender, three.js).
     if (jm.contains("extras") && jm["extras"].is_object() && jm["extras"].contains("targetNames") && jm["extras"]["targetNames"].is_array()) {

@@ -439,6 +439,7 @@ struct Builder {
                 m.face_indices[k] = std::uint32_t(i);
             }
         });
+        uv_sets(p, path, m);
         scene.meshes.push_back(std::move(m));
         scene.nodes[node].mesh = int(scene.meshes.size()) - 1;
         if (!points->samples.empty()) point_cache(*points, path, count);
@@ -449,6 +450,66 @@ struct Builder {
         // skeleton's animation (UsdSkel's skinning query of the mesh).
         if (binding && !binding->skeleton.empty() && (p.property("skel:blendShapes") || p.property("skel:blendShapeTargets")))
             pending_shapes.push_back({&p, int(scene.meshes.size()) - 1, *binding});
+    }
+
+    // The mesh's texture-coordinate primvars (texCoord2f/2d/2h, or float2 named st), st first:
+    // faceVarying (per corner, seams as the file has them) or vertex/varying (per point), through
+    // the primvar's :indices when it has them. A primvar that breaks its counts is skipped with a
+    // warning (the mesh deforms without it; bake names the missing set).
+    void uv_sets(const PrimSpec& p, const std::string& path, Mesh& m) {
+        std::vector<const PropertySpec*> found;
+        for (const PropertySpec& prop : p.properties) {
+            if (prop.name.rfind("primvars:", 0) != 0 || !prop.array || prop.name.find(':', 9) != std::string::npos) continue;
+            const bool texcoord = prop.type.rfind("texCoord2", 0) == 0 || (prop.name == "primvars:st" && prop.type.rfind("float2", 0) == 0);
+            if (!texcoord || p.property(prop.name) != &prop) continue;  // the last spec of a name only
+            found.push_back(&prop);
+        }
+        std::stable_partition(found.begin(), found.end(), [](const PropertySpec* q) { return q->name == "primvars:st"; });
+        const std::size_t corners = m.face_indices.size(), points = m.positions.size();
+        for (const PropertySpec* prop : found) {
+            UvSet set;
+            set.name = prop->name.substr(9);
+            auto skip = [&](const std::string& why) { scene.warnings.push_back("Mesh " + path + "'s primvar " + set.name + " " + why + ": not read as UVs"); };
+            Numbers values;
+            int w = 1;
+            if (!stored_numbers(*prop, values, w) || w != 2) {
+                skip("holds no 2-vectors");
+                continue;
+            }
+            const std::string interp = interpolation(*prop);
+            const bool per_corner = interp == "faceVarying";
+            if (!per_corner && interp != "vertex" && interp != "varying") {
+                skip("has interpolation '" + interp + "' (read: faceVarying, vertex, varying)");
+                continue;
+            }
+            const std::size_t n = values.size() / 2, slots = per_corner ? corners : points;
+            std::vector<double> slot;
+            Numbers idx;
+            int wi = 1;
+            const PropertySpec* ip = p.property(prop->name + ":indices");
+            if (ip && stored_numbers(*ip, idx, wi)) slot = idx.doubles();
+            else {
+                slot.resize(n);
+                for (std::size_t k = 0; k < n; ++k) slot[k] = double(k);
+            }
+            if (slot.size() != slots) {
+                skip("has " + std::to_string(slot.size()) + " values for " + std::to_string(slots) + (per_corner ? " face corners" : " points"));
+                continue;
+            }
+            bool ok = true;
+            for (double x : slot) ok = ok && x >= 0 && x < double(n) && x == std::floor(x);
+            for (std::size_t k = 0; ok && k < values.size(); ++k) ok = std::isfinite(values[k]);
+            if (!ok) {
+                skip("has an index past its " + std::to_string(n) + " values or a value that is not finite");
+                continue;
+            }
+            charge(n * sizeof(Eigen::Vector2f) + corners * 4);
+            set.uv.resize(n);
+            for (std::size_t k = 0; k < n; ++k) set.uv[k] = Eigen::Vector2f(float(values[2 * k]), float(values[2 * k + 1]));
+            set.corners.resize(corners);
+            for (std::size_t c = 0; c < corners; ++c) set.corners[c] = std::uint32_t(slot[per_corner ? c : m.face_indices[c]]);
+            m.uv_sets.push_back(std::move(set));
+        }
     }
 
     // Time-sampled points: the mesh is animated by them, as by a point cache file (--cache), and

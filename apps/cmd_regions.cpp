@@ -1,0 +1,39 @@
+// `rigscope regions`: per frame and region, the weighted mean of a tension map (wrinkle-map
+// curves), as CSV, JSON, a USD layer or a glTF morph-weight animation. The job (run/regions_job.h) computes; this parses options.
+#include <memory>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/regions_job.h"
+#include "tension_setup.h"
+
+namespace rigscope::cli {
+
+namespace {
+
+int run_regions_command(RegionsJobOptions opt, RunContext&) {
+    load_and_run_regions(opt, terminal_progress("regions"));
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_regions_command(CLI::App& app, Runner& run) {
+    auto opt = std::make_shared<RegionsJobOptions>();
+    CLI::App* cmd = app.add_subcommand("regions", "Per frame and region, the weighted mean of a tension map: curves that drive wrinkle maps");
+    add_tension_options(cmd, opt->tension);
+    cmd->add_option("--by", opt->by,
+                    "joints (each skin joint, weighted by its skin weights; default), @FILE.json ({region: [vertex ids]} or {region: {\"id\": weight}}) "
+                    "or 'masks/{region}.png' (a region per mask image, weighted by the mask at each vertex's UV)");
+    cmd->add_option("--map", opt->map, "compress (default), stretch or tension (T)")->check(CLI::IsMember({"compress", "stretch", "tension"}));
+    cmd->add_option("--format", opt->format, "csv, json, usda or gltf (default: from -o's extension, else csv)")
+        ->check(CLI::IsMember({"csv", "json", "usda", "gltf"}));
+    cmd->add_option("-o,--output", opt->out,
+                    "Output file (.csv, .json, .usda over a USD input, .glb: the input with the curves as morph weights) or - for stdout");
+    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_regions_command(*opt, ctx); }; });
+}
+
+RIGSCOPE_REGISTER_COMMAND(5, add_regions_command);
+
+}  // namespace rigscope::cli

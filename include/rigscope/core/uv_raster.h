@@ -1,0 +1,59 @@
+// A per-vertex value baked into UV space (issue 60, docs/methods.md "Baking into UV space"): the
+// texels a mesh's UV faces cover, each with the three file vertices and the weights that
+// interpolate it, worked out once per mesh and image size; a frame is then one gather per texel.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rigscope/core/scene.h"
+
+namespace rigscope {
+
+// The largest image side bake writes: 16384^2 texels is 1 GiB of 32-bit floats per image and the
+// plan's 24 bytes per covered texel on top; past it a mistyped size would only exhaust memory.
+constexpr int kMaxBakeSize = 16384;
+// The most padding passes: a texel farther than this from every face is 0 anyway at any size.
+constexpr int kMaxBakePadding = 4096;
+
+// Where the image sits in UV space. Row 0 of the image is v = 0 when `v_down` (glTF), else v = 1
+// (FBX, USD, Alembic, OBJ). `tile_u`, `tile_v` shift the image to another unit square (UDIM
+// tile 1001 + tile_u + 10 tile_v).
+struct UvImage {
+    int size = 0;
+    bool v_down = false;
+    int tile_u = 0, tile_v = 0;
+};
+
+struct UvRasterPlan {
+    int size = 0;
+    // Covered texels in texel order (texel = row * size + column), each once.
+    struct Texel {
+        std::uint32_t texel;
+        std::uint32_t vertex[3];  // file vertices
+        float weight[3];          // barycentric weights, summing to 1
+    };
+    std::vector<Texel> covered;
+    // Padding: texels filled pass after pass, each the mean of its 8-neighbours filled before
+    // its pass began (covered, or padded in an earlier pass): sources[source_begin[k] ..
+    // source_begin[k + 1]) for padded[k].
+    std::vector<std::uint32_t> padded, source_begin{0}, sources;
+    std::size_t degenerate_faces = 0;  // UV triangles of zero area: cover nothing
+    std::size_t outside_faces = 0;     // faces with a corner outside the image's unit square
+};
+
+// Rasterises `set`'s faces (polygons fanned from their first corner) into an image of `image`.
+// A texel centre ((i + 0.5) / N, (j + 0.5) / N) in image space is inside a triangle when every
+// edge function is positive, or zero on a top or left edge (image x right, y down: the edge whose
+// inside lies at larger x, or, horizontal, at larger y): two triangles sharing an edge never
+// both take a texel on it. Where faces overlap, the first face in file order keeps the texel.
+// Then `padding` passes of 8-neighbour dilation (Chebyshev distance), each new texel the mean of
+// its filled neighbours; beyond, texels stay 0.
+UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding);
+
+// The image (size x size, row 0 first) of per-vertex `values` through `plan` (indexed as the
+// plan's vertices are). `out` is resized and zeroed first, reusing its memory.
+void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out);
+
+}  // namespace rigscope

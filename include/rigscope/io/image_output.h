@@ -1,0 +1,21 @@
+// Greyscale images of a baked map (issue 60): 16-bit PNG and half-float EXR, each written in one
+// place (src/io/writers/png_writer.cpp, exr_writer.cpp) into an OutputFile's buffer.
+#pragma once
+
+#include <cstddef>
+
+#include "rigscope/io/output.h"
+
+namespace rigscope {
+
+// A 16-bit greyscale PNG of width x height values, row 0 first: round(clamp(v, 0, 1) x 65535),
+// no gamma, sRGB or other colour chunk (the values are data). Returns how many values were
+// outside 0..1 and clamped (NaN counts and is written as 0).
+std::size_t write_png_grey16(OutputFile& out, const float* values, int width, int height);
+
+// A scanline EXR of one HALF channel "Y", row 0 first (increasing Y), data window = display
+// window = (0, 0)..(width - 1, height - 1), ZIP compression. Values past half's range become
+// infinities as the half conversion makes them.
+void write_exr_grey_half(OutputFile& out, const float* values, int width, int height);
+
+}  // namespace rigscope

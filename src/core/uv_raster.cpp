@@ -1,0 +1,142 @@
+// The UV rasteriser of `bake` (core/uv_raster.h; the rules in docs/methods.md, "Baking into UV
+// space"). Geometry in double, so an edge function's sign (what decides coverage) is the same
+// on every machine and thread count.
+#include "rigscope/core/uv_raster.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rigscope {
+
+namespace {
+
+struct Point {
+    double x, y;
+};
+
+// Twice the signed area of (a, b, p): positive when p lies left of a->b in a y-up frame.
+double edge(const Point& a, const Point& b, const Point& p) { return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x); }
+
+// Whether a texel centre exactly on edge a->b belongs to the triangle whose inside is E > 0: the
+// edge's inward normal (the gradient of E) points to larger x (a left edge), or, for a
+// horizontal edge, to larger y (a top edge: image y grows downward).
+bool owns_edge(const Point& a, const Point& b) {
+    const double nx = -(b.y - a.y), ny = b.x - a.x;
+    return nx > 0 || (nx == 0 && ny > 0);
+}
+
+bool inside(double e, bool owned) { return e > 0 || (e == 0 && owned); }
+
+}  // namespace
+
+UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding) {
+    UvRasterPlan plan;
+    const int n = image.size;
+    plan.size = n;
+    const std::size_t texels = std::size_t(n) * std::size_t(n);
+    std::vector<std::uint8_t> filled(texels, 0);
+    auto to_image = [&](const Eigen::Vector2f& uv) {
+        const double u = double(uv.x()) - image.tile_u, v = double(uv.y()) - image.tile_v;
+        return Point{u * n, (image.v_down ? v : 1.0 - v) * n};
+    };
+    auto outside_unit = [&](const Eigen::Vector2f& uv) {
+        const double u = double(uv.x()) - image.tile_u, v = double(uv.y()) - image.tile_v;
+        return !(u >= 0 && u <= 1 && v >= 0 && v <= 1);
+    };
+    for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+        const std::uint32_t begin = mesh.face_offsets[f], end = mesh.face_offsets[f + 1];
+        if (end - begin < 3) continue;
+        bool outside = false;
+        for (std::uint32_t c = begin; c < end; ++c) outside = outside || outside_unit(set.uv[set.corners[c]]);
+        plan.outside_faces += outside;
+        // A polygon as a fan from its first corner, as the file orders its corners.
+        for (std::uint32_t c = begin + 1; c + 1 < end; ++c) {
+            std::uint32_t corner[3] = {begin, c, c + 1};
+            Point p[3] = {to_image(set.uv[set.corners[corner[0]]]), to_image(set.uv[set.corners[corner[1]]]),
+                          to_image(set.uv[set.corners[corner[2]]])};
+            double area = edge(p[0], p[1], p[2]);
+            if (!(area != 0) || !std::isfinite(area)) {
+                ++plan.degenerate_faces;
+                continue;
+            }
+            if (area < 0) {  // mirrored UVs: the same triangle wound the other way
+                std::swap(p[1], p[2]);
+                std::swap(corner[1], corner[2]);
+                area = -area;
+            }
+            const double min_x = std::min({p[0].x, p[1].x, p[2].x}), max_x = std::max({p[0].x, p[1].x, p[2].x});
+            const double min_y = std::min({p[0].y, p[1].y, p[2].y}), max_y = std::max({p[0].y, p[1].y, p[2].y});
+            // Texel centres i + 0.5 within the box, clamped to the image.
+            const double i0 = std::max(0.0, std::ceil(min_x - 0.5)), i1 = std::min(double(n - 1), std::floor(max_x - 0.5));
+            const double j0 = std::max(0.0, std::ceil(min_y - 0.5)), j1 = std::min(double(n - 1), std::floor(max_y - 0.5));
+            if (!(i0 <= i1 && j0 <= j1)) continue;
+            const bool own01 = owns_edge(p[0], p[1]), own12 = owns_edge(p[1], p[2]), own20 = owns_edge(p[2], p[0]);
+            std::uint32_t vertex[3];
+            for (int k = 0; k < 3; ++k) vertex[k] = mesh.face_indices[corner[k]];
+            for (int j = int(j0); j <= int(j1); ++j)
+                for (int i = int(i0); i <= int(i1); ++i) {
+                    const std::uint32_t t = std::uint32_t(j) * std::uint32_t(n) + std::uint32_t(i);
+                    if (filled[t]) continue;  // overlap: the first face in file order keeps it
+                    const Point q{i + 0.5, j + 0.5};
+                    const double e01 = edge(p[0], p[1], q), e12 = edge(p[1], p[2], q), e20 = edge(p[2], p[0], q);
+                    if (!inside(e01, own01) || !inside(e12, own12) || !inside(e20, own20)) continue;
+                    filled[t] = 1;
+                    plan.covered.push_back({t, {vertex[0], vertex[1], vertex[2]},
+                                            {float(e12 / area), float(e20 / area), float(e01 / area)}});
+                }
+        }
+    }
+    // Texel order (each texel is covered once): a frame's gather then writes the image front to
+    // back instead of scattering over it face by face.
+    {
+        std::vector<std::uint32_t> at(texels, 0xffffffffu);
+        for (std::size_t k = 0; k < plan.covered.size(); ++k) at[plan.covered[k].texel] = std::uint32_t(k);
+        std::vector<UvRasterPlan::Texel> sorted;
+        sorted.reserve(plan.covered.size());
+        for (std::uint32_t k : at)
+            if (k != 0xffffffffu) sorted.push_back(plan.covered[k]);
+        plan.covered.swap(sorted);
+    }
+    // Dilation: each pass fills the empty texels touching a filled one (8-neighbours), from the
+    // texels filled before the pass.
+    std::vector<std::uint32_t> pass;
+    for (int k = 0; k < padding; ++k) {
+        pass.clear();
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) {
+                const std::uint32_t t = std::uint32_t(j) * std::uint32_t(n) + std::uint32_t(i);
+                if (filled[t]) continue;
+                const std::size_t before = plan.sources.size();
+                for (int dj = -1; dj <= 1; ++dj)
+                    for (int di = -1; di <= 1; ++di) {
+                        const int y = j + dj, x = i + di;
+                        if ((di == 0 && dj == 0) || x < 0 || y < 0 || x >= n || y >= n) continue;
+                        const std::uint32_t s = std::uint32_t(y) * std::uint32_t(n) + std::uint32_t(x);
+                        if (filled[s] == 1) plan.sources.push_back(s);
+                    }
+                if (plan.sources.size() == before) continue;
+                plan.padded.push_back(t);
+                plan.source_begin.push_back(std::uint32_t(plan.sources.size()));
+                pass.push_back(t);
+            }
+        if (pass.empty()) break;
+        for (std::uint32_t t : pass) filled[t] = 1;
+    }
+    return plan;
+}
+
+void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out) {
+    // Refilled in place: a caller that bakes frame after frame into one buffer pays no page faults.
+    out.resize(std::size_t(plan.size) * std::size_t(plan.size));
+    std::fill(out.begin(), out.end(), 0.0f);
+    for (const UvRasterPlan::Texel& t : plan.covered)
+        out[t.texel] = float(double(t.weight[0]) * values[t.vertex[0]] + double(t.weight[1]) * values[t.vertex[1]] +
+                             double(t.weight[2]) * values[t.vertex[2]]);
+    for (std::size_t k = 0; k < plan.padded.size(); ++k) {
+        double sum = 0;
+        for (std::uint32_t s = plan.source_begin[k]; s < plan.source_begin[k + 1]; ++s) sum += out[plan.sources[s]];
+        out[plan.padded[k]] = float(sum / double(plan.source_begin[k + 1] - plan.source_begin[k]));
+    }
+}
+
+}  // namespace rigscope

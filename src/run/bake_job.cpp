@@ -1,0 +1,322 @@
+// The `bake` job: its refusals, the UV plans per mesh and tile, and the images per frame written
+// on the run's threads, none renamed into place before all are written (run/bake_job.h).
+#include "rigscope/run/bake_job.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <spdlog/spdlog.h>
+
+#include "rigscope/core/error.h"
+#include "rigscope/core/uv_raster.h"
+#include "rigscope/io/image_output.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/check_run.h"
+#include "rigscope/run/clip_select.h"
+#include "rigscope/run/output_names.h"
+#include "rigscope/run/run_budget.h"
+#include "rigscope/run/tension_gltf.h"
+
+namespace rigscope {
+
+namespace {
+
+const std::set<std::string> kMaps = {"compress", "stretch", "tension", "area", "lambda_max", "lambda_min"};
+
+std::string lower_extension(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    const auto dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+    std::string e = path.substr(dot + 1);
+    for (char& c : e) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return e;
+}
+
+std::string image_format(const BakeJobOptions& opt) {
+    if (!opt.format.empty()) return opt.format;
+    const std::string e = lower_extension(opt.out);
+    return e == "exr" ? "exr" : e == "png" ? "png" : "";
+}
+
+bool has(const std::string& s, const char* key) { return s.find(key) != std::string::npos; }
+
+// A mesh's map per welded vertex at the evaluated frame, before --range.
+void map_values(const std::string& map, const MeshTension& mt, const TensionRemap& remap, std::vector<float>& out) {
+    if (map == "compress") {
+        out.resize(mt.compress_t().size());
+        remap.compress(mt.compress_t().data(), out.size(), out.data());
+    } else if (map == "stretch") {
+        out.resize(mt.stretch_t().size());
+        remap.stretch(mt.stretch_t().data(), out.size(), out.data());
+    } else if (map == "tension") out = mt.t;
+    else if (map == "area") out = mt.t_area;
+    else if (map == "lambda_max") out = mt.lambda_max;
+    else out = mt.lambda_min;
+}
+
+// The UDIM tiles `set`'s UVs touch (1001 + u + 10 v for u in 0..9, v >= 0), and how many of its
+// values lie in none.
+std::vector<int> udim_tiles(const UvSet& set, std::size_t& outside) {
+    std::set<int> tiles;
+    outside = 0;
+    for (const Eigen::Vector2f& uv : set.uv) {
+        const double u = std::floor(double(uv.x())), v = std::floor(double(uv.y()));
+        if (!(u >= 0 && u <= 9 && v >= 0 && v < 100)) {
+            ++outside;
+            continue;
+        }
+        tiles.insert(1001 + int(u) + 10 * int(v));
+    }
+    return {tiles.begin(), tiles.end()};
+}
+
+}  // namespace
+
+void BakeJobOptions::validate() const {
+    check_tension_options(tension);
+    if (tension.input.clip == kAllClips)
+        throw Error(kExitUsage, "bake evaluates one clip: name it with --clip NAME (--clip all is check's, tension's, report's and rivet's)");
+    // Farm chunks need a chunk record and identity (run/chunk_run.h), which bake has not yet.
+    if (!tension.input.chunk.empty())
+        throw Error(kExitUsage, "bake does not run in --chunk parts yet: select the chunk's frames with --frames instead");
+    if (!kMaps.count(map)) throw Error(kExitUsage, "--map is compress, stretch, tension, area, lambda_max or lambda_min, not " + map);
+    if (map == "area" && tension.measure != "area") throw Error(kExitUsage, "--map area is the area measure's T: give --measure area");
+    if ((map == "lambda_max" || map == "lambda_min") && tension.measure != "principal")
+        throw Error(kExitUsage, "--map " + map + " is a principal stretch: give --measure principal");
+    if (size < 1 || size > kMaxBakeSize)
+        throw Error(kExitUsage, "--size " + std::to_string(size) + " is not in 1.." + std::to_string(kMaxBakeSize) + " texels");
+    if (padding < 0 || padding > kMaxBakePadding)
+        throw Error(kExitUsage, "--padding " + std::to_string(padding) + " is not in 0.." + std::to_string(kMaxBakePadding) + " texels");
+    if (range && !(std::isfinite(range->first) && std::isfinite(range->second) && range->first < range->second))
+        throw Error(kExitUsage, "--range " + number_text(range->first) + "," + number_text(range->second) + " is not LO,HI with LO < HI");
+    if (!format.empty() && format != "png" && format != "exr") throw Error(kExitUsage, "bake writes png or exr, not " + format);
+    if (out.empty()) {
+        if (udim) throw Error(kExitUsage, "--udim names a file per tile: give -o with {udim}");
+        return;  // the images stay in memory (Python)
+    }
+    if (is_stdout_path(out)) throw Error(kExitUsage, "bake writes a file per frame and mesh: give -o 'maps/{mesh}.{frame}.png', not stdout");
+    const std::string f = image_format(*this);
+    if (f.empty()) throw Error(kExitUsage, "-o " + out + ": bake writes .png or .exr files (or --format png|exr)");
+    refuse_other_format_extension("-o", out, f);
+    const std::string ext = lower_extension(out);
+    if ((ext == "png" || ext == "exr") && ext != f)
+        throw Error(kExitUsage, "-o " + out + ": the extension ." + ext + " says " + ext + " but --format is " + f + ": name it ." + f);
+    if (f == "png" && !range && map != "compress" && map != "stretch")
+        throw Error(kExitUsage, "--map " + map + " is not in 0..1, which a PNG holds: give --range LO,HI (e.g. --range 0.5,2), or write .exr");
+    if (udim && !has(out, "{udim}")) throw Error(kExitUsage, "--udim writes a file per tile: put {udim} in -o (-o " + out + ")");
+    if (!udim && has(out, "{udim}")) throw Error(kExitUsage, "-o " + out + ": {udim} numbers UDIM tiles: give --udim");
+}
+
+std::string bake_file_mesh_name(const std::string& name, std::size_t index) {
+    std::string s = name;
+    for (char& c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) && c != '.' && c != '_' && c != '-') c = '_';
+    if (s.find_first_not_of('.') == std::string::npos) s = "mesh" + std::to_string(index);
+    return s;
+}
+
+std::string bake_file_name(const std::string& pattern, const std::string& mesh, const Frame& f, int udim) {
+    std::string p = pattern;
+    auto replace = [&p](const std::string& key, const std::string& by) {
+        for (std::size_t at = 0; (at = p.find(key, at)) != std::string::npos; at += by.size()) p.replace(at, key.size(), by);
+    };
+    replace("{frame}", "####");
+    p = frame_file_name(p, f);
+    replace("{udim}", std::to_string(udim));
+    replace("{mesh}", mesh);
+    return p;
+}
+
+BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress& progress) {
+    require_meshes(in, opt.tension.input.file, "bake");
+    const std::string format = image_format(opt);
+    const bool files = !opt.out.empty();
+    BakeJobResult r;
+    r.size = opt.size;
+
+    // Each mesh's UV set and its plans (one per tile), before any frame is evaluated.
+    struct Tile {
+        int udim;
+        UvRasterPlan plan;
+    };
+    std::vector<std::vector<Tile>> tiles(in.meshes.size());
+    std::vector<const UvSet*> sets(in.meshes.size());
+    double plan_bytes = 0;
+    for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+        const Mesh& mesh = in.scene.meshes[in.meshes[m]];
+        if (mesh.uv_sets.empty()) throw bad_input(opt.tension.input.file, "mesh '" + mesh.name + "' has no UVs to bake into (choose another with --mesh)");
+        const UvSet* set = &mesh.uv_sets.front();
+        if (!opt.uv.empty()) {
+            set = nullptr;
+            std::string names;
+            for (const UvSet& s : mesh.uv_sets) {
+                if (s.name == opt.uv) set = &s;
+                names += (names.empty() ? "" : ", ") + s.name;
+            }
+            if (!set) throw Error(kExitUsage, "--uv " + opt.uv + ": mesh '" + mesh.name + "' has the UV sets " + names);
+        }
+        BakeMeshInfo info;
+        info.name = mesh.name;
+        info.uv_set = set->name;
+        std::vector<int> udims{0};
+        if (opt.udim) {
+            std::size_t outside = 0;
+            udims = udim_tiles(*set, outside);
+            if (outside)
+                spdlog::warn("{}: mesh '{}': {} UVs of set {} lie in no UDIM tile (u in 0..10, v >= 0): not baked", opt.tension.input.file,
+                             mesh.name, outside, set->name);
+        }
+        for (int u : udims) tiles[m].push_back({u, {}});
+        sets[m] = set;
+        r.meshes.push_back(std::move(info));
+    }
+    // What the plans and images will hold, before they are made: at most every texel of a tile
+    // covered (a Texel each) or padded (index, offset and up to 8 sources), plus the coverage mask.
+    std::size_t tile_count = 0;
+    for (const auto& t : tiles) tile_count += t.size();
+    const double texels = double(opt.size) * double(opt.size);
+    plan_bytes = double(tile_count) * texels * (sizeof(UvRasterPlan::Texel) + 4.0 * 10 + 1);
+    const unsigned threads = in.threads ? in.threads : ThreadPool::default_threads();
+    const std::size_t batch = std::max<std::size_t>(1, threads);  // frames baked side by side
+    const double image_bytes = texels * 4.0;
+    check_job_budget(in, plan_bytes + image_bytes * double(!files ? tile_count * in.frames.size() : batch * tile_count),
+                     "bake's texel plans and images (" + std::to_string(opt.size) + " x " + std::to_string(opt.size) + ")",
+                     "choose a smaller --size, fewer frames or meshes, or raise --max-memory");
+    // The plans, a mesh and tile per task on the run's threads (each plan is one thread's).
+    std::vector<std::pair<std::size_t, std::size_t>> plan_tasks;
+    for (std::size_t m = 0; m < tiles.size(); ++m)
+        for (std::size_t k = 0; k < tiles[m].size(); ++k) plan_tasks.push_back({m, k});
+    ThreadPool pool(threads);
+    run_tasks(&pool, plan_tasks.size(), [&](std::size_t task) {
+        const auto [m, k] = plan_tasks[task];
+        const Mesh& mesh = in.scene.meshes[std::size_t(in.meshes[m])];
+        const int u = tiles[m][k].udim;
+        const UvImage image{opt.size, mesh.uv_v_down, opt.udim ? (u - 1001) % 10 : 0, opt.udim ? (u - 1001) / 10 : 0};
+        tiles[m][k].plan = plan_uv_raster(mesh, *sets[m], image, opt.padding);
+    });
+    for (std::size_t m = 0; m < tiles.size(); ++m) {
+        BakeMeshInfo& info = r.meshes[m];
+        const Mesh& mesh = in.scene.meshes[std::size_t(in.meshes[m])];
+        if (!tiles[m].empty()) {
+            const UvRasterPlan& plan = tiles[m].front().plan;
+            info.covered = plan.covered.size();
+            info.padded = plan.padded.size();
+            info.degenerate_faces = plan.degenerate_faces;
+            info.outside_faces = plan.outside_faces;
+        }
+        const UvSet* set = sets[m];
+        if (info.degenerate_faces)
+            spdlog::warn("{}: mesh '{}': {} UV triangles of set {} have no area and cover no texel", opt.tension.input.file, mesh.name,
+                         info.degenerate_faces, set->name);
+        if (!opt.udim && info.outside_faces)
+            spdlog::warn("{}: mesh '{}': {} faces reach outside UV 0..1: their parts outside are not in the image (--udim bakes every tile)",
+                         opt.tension.input.file, mesh.name, info.outside_faces);
+    }
+
+    // Every file name, checked before any work: two images may not share one.
+    std::map<std::string, std::string> named;  // path -> what writes it
+    std::vector<std::string> paths;
+    if (files) {
+        if (in.frames.size() > 1 && !has(opt.out, "{frame}") && opt.out.substr(opt.out.find_last_of('/') + 1).find('#') == std::string::npos)
+            throw Error(kExitUsage, "-o " + opt.out + ": " + std::to_string(in.frames.size()) +
+                                        " frames selected but the name has no {frame} (e.g. -o 'maps/{mesh}.{frame}.png', or --frames N)");
+        for (std::size_t fi = 0; fi < in.frames.size(); ++fi)
+            for (std::size_t m = 0; m < in.meshes.size(); ++m)
+                for (const Tile& t : tiles[m]) {
+                    const std::string path = bake_file_name(opt.out, bake_file_mesh_name(r.meshes[m].name, m), in.frames[fi], t.udim);
+                    std::string what = "mesh '" + r.meshes[m].name + "'";
+                    if (opt.udim) what += " tile " + std::to_string(t.udim);
+                    const auto [it, fresh] = named.emplace(path, what);
+                    if (!fresh && in.meshes.size() > 1 && !has(opt.out, "{mesh}"))
+                        throw Error(kExitUsage, "-o " + opt.out + ": " + std::to_string(in.meshes.size()) +
+                                                    " meshes selected but the name has no {mesh} (e.g. -o 'maps/{mesh}.{frame}.png', or --mesh NAME)");
+                    if (!fresh) throw Error(kExitUsage, "-o " + opt.out + ": " + it->second + " and " + what + " would both write " + path);
+                    paths.push_back(path);
+                }
+        refuse_outputs_over_inputs(in, paths);
+        for (const std::string& path : paths) {
+            const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+            std::error_code ec;
+            if (!parent.empty() && !std::filesystem::is_directory(parent, ec) && !std::filesystem::create_directories(parent, ec))
+                throw Error(kExitCannotWrite, path + ": cannot make the folder '" + parent.string() + "' (" + ec.message() + ")");
+        }
+    }
+    // Frames wait in batches of `threads` so their images are baked and encoded side by side.
+    const std::size_t images_per_frame = tile_count;
+
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    // The plans gather welded values: their file vertices become welded ones once.
+    for (std::size_t m = 0; m < meshes.size(); ++m)
+        for (Tile& t : tiles[m])
+            for (UvRasterPlan::Texel& x : t.plan.covered)
+                for (std::uint32_t& v : x.vertex) v = meshes[m].topo.welded_of[v];
+    const TensionRunInfo run = describe_run(in, opt.tension);
+    const TensionRemap remap(run.range, run.params);
+
+    std::vector<std::unique_ptr<OutputFile>> outputs(files ? paths.size() : 0);
+    std::atomic<std::size_t> clamped{0};
+    // values[b][m]: frame b of the batch, mesh m, per welded vertex.
+    std::vector<std::vector<std::vector<float>>> values(batch, std::vector<std::vector<float>>(meshes.size()));
+    std::vector<std::size_t> pending;  // frame indices waiting
+    std::vector<std::vector<float>> scratch(files ? batch * images_per_frame : 0);
+    auto flush = [&] {
+        const std::size_t tasks = pending.size() * images_per_frame;
+        std::vector<BakeImage> made(tasks);
+        run_tasks(&pool, tasks, [&](std::size_t task) {
+            const std::size_t b = task / images_per_frame;
+            std::size_t k = task % images_per_frame, m = 0;
+            while (k >= tiles[m].size()) k -= tiles[m++].size();
+            const Tile& tile = tiles[m][k];
+            BakeImage& img = made[task];
+            img.mesh = m;
+            img.frame = pending[b];
+            img.udim = tile.udim;
+            // Files: the task's own buffer, kept from batch to batch (no page faults per image).
+            std::vector<float>& texels = files ? scratch[task] : img.texels;
+            bake_uv_image(tile.plan, values[b][m].data(), texels);
+            if (opt.range) {
+                const double lo = opt.range->first, scale = 1.0 / (opt.range->second - opt.range->first);
+                for (float& x : texels) x = float((double(x) - lo) * scale);
+            }
+            if (!files) return;
+            const std::size_t index = pending[b] * images_per_frame + task % images_per_frame;
+            img.path = paths[index];
+            auto out = std::make_unique<OutputFile>(img.path, in.paths);
+            if (format == "png") clamped += write_png_grey16(*out, texels.data(), opt.size, opt.size);
+            else write_exr_grey_half(*out, texels.data(), opt.size, opt.size);
+            out->finish();
+            outputs[index] = std::move(out);
+        });
+        for (BakeImage& img : made) r.images.push_back(std::move(img));
+        pending.clear();
+    };
+    for_each_tension_frame(
+        in, meshes,
+        [&](std::size_t fi) {
+            const std::size_t b = pending.size();
+            for (std::size_t m = 0; m < meshes.size(); ++m) map_values(opt.map, meshes[m], remap, values[b][m]);
+            pending.push_back(fi);
+            if (pending.size() == batch || fi + 1 == in.frames.size()) flush();
+        },
+        progress);
+    if (!pending.empty()) flush();
+    // Every image written: now each takes its name.
+    for (auto& o : outputs) o->commit();
+    r.clamped = clamped;
+    if (r.clamped)
+        spdlog::warn("{}: {} texel values outside 0..1 were clamped in the PNG files{}", opt.tension.input.file, r.clamped,
+                     opt.range ? " (--range " + number_text(opt.range->first) + "," + number_text(opt.range->second) + ")" : " (--range LO,HI maps another span)");
+    return r;
+}
+
+BakeJobResult load_and_run_bake(const BakeJobOptions& opt, const FrameProgress& progress) {
+    opt.validate();
+    Input in = load_input(opt.tension.input);
+    return run_bake(opt, in, progress);
+}
+
+}  // namespace rigscope

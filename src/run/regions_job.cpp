@@ -1,0 +1,400 @@
+// The `regions` job: the regions --by names, the weighted mean of the map per frame and region,
+// and the writer chosen by format (run/regions_job.h).
+#include "rigscope/run/regions_job.h"
+
+#include <cmath>
+#include <filesystem>
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "rigscope/core/error.h"
+#include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/image_input.h"
+#include "rigscope/io/output.h"
+#include "rigscope/run/check_run.h"
+#include "rigscope/run/clip_select.h"
+#include "rigscope/run/output_names.h"
+#include "rigscope/run/run_budget.h"
+#include "rigscope/run/usd_output_run.h"
+
+namespace rigscope {
+
+namespace {
+
+std::string region_format(const RegionsJobOptions& opt) {
+    if (!opt.format.empty()) return opt.format;
+    const std::string f = extension_format(opt.out);
+    return f.empty() ? "csv" : f;
+}
+
+// {name: [ids]} or {name: {"id": weight}} from the file after '@', on mesh `mesh` of `vertices`.
+std::vector<Region> regions_from_file(const std::string& path, const Input& in, std::size_t mesh, std::size_t vertices) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) throw bad_input(path, "no such file (--by @FILE.json)");
+    if (double(st.st_size) > double(in.max_memory ? in.max_memory : ~0ull) / 8)
+        throw bad_input(path, "a region file of " + size_text(double(st.st_size)) + " is past the memory budget (--max-memory)");
+    std::ifstream f(path);
+    std::stringstream text;
+    text << f.rdbuf();
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text.str());
+    } catch (const std::exception& e) {
+        throw bad_input(path, std::string("not JSON: ") + e.what());
+    }
+    if (!doc.is_object() || doc.empty()) throw bad_input(path, "expected {region: [vertex ids]} or {region: {\"id\": weight}}");
+    std::vector<Region> out;
+    auto id_of = [&](double x, const std::string& name) {
+        if (!(x >= 0 && x < double(vertices) && x == std::floor(x)))
+            throw bad_input(path, "region '" + name + "': vertex " + number_text(x) + " is not one of the mesh's " + std::to_string(vertices));
+        return std::uint32_t(x);
+    };
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+        Region r;
+        r.mesh = mesh;
+        r.name = it.key();
+        if (it->is_array()) {
+            for (const auto& v : *it) {
+                if (!v.is_number()) throw bad_input(path, "region '" + r.name + "': a vertex id that is not a number");
+                r.weights.push_back({id_of(v.get<double>(), r.name), 1.0f});
+            }
+        } else if (it->is_object()) {
+            for (auto w = it->begin(); w != it->end(); ++w) {
+                char* end = nullptr;
+                const double id = std::strtod(w.key().c_str(), &end);
+                if (w.key().empty() || *end) throw bad_input(path, "region '" + r.name + "': '" + w.key() + "' is not a vertex id");
+                if (!w->is_number() || !std::isfinite(w->get<double>()) || w->get<double>() < 0)
+                    throw bad_input(path, "region '" + r.name + "': vertex " + w.key() + "'s weight is not a number >= 0");
+                if (w->get<double>() > 0) r.weights.push_back({id_of(id, r.name), float(w->get<double>())});
+            }
+        } else {
+            throw bad_input(path, "region '" + r.name + "': expected a list of vertex ids or {\"id\": weight}");
+        }
+        for (const auto& w : r.weights) r.total += w.second;
+        if (!(r.total > 0)) throw bad_input(path, "region '" + r.name + "' weights no vertex");
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+// A region's name as a USD property name's last part: letters, digits and '_' (others as '_'),
+// not starting with a digit.
+std::string usd_region_name(const std::string& name) {
+    std::string s = name.empty() ? "_" : name;
+    for (char& c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) && c != '_') c = '_';
+    if (std::isdigit(static_cast<unsigned char>(s[0]))) s.insert(0, "_");
+    return s;
+}
+
+// The glTF output: the input scene with, per mesh that has regions, a morph target per region
+// (zero deltas: the shape is unchanged, and the writer stores such a target with no data) named
+// by the region in mesh.extras.targetNames, and a clip "rigscope_regions" whose weights channel
+// on the mesh's node keys the curves, after the mesh's own targets at their default weights.
+// Game engines import a glTF morph-weight animation as named blend-shape curves (Unity, Unreal,
+// Godot, three.js), which is what a wrinkle-map material reads. The bind pose has no time: left out.
+Scene regions_gltf_scene(const Input& in, const RegionsJobResult& r) {
+    Scene scene = in.scene;
+    std::vector<std::size_t> keys;  // frame indices, by time
+    for (std::size_t fi = 0; fi < r.frames.size(); ++fi)
+        if (!r.frames[fi].bind) keys.push_back(fi);
+    if (keys.size() < r.frames.size()) spdlog::warn("regions --format gltf: the bind pose has no time on the timeline; left out of the curves");
+    std::stable_sort(keys.begin(), keys.end(), [&](std::size_t a, std::size_t b) { return r.frames[a].time < r.frames[b].time; });
+    keys.erase(std::unique(keys.begin(), keys.end(),
+                           [&](std::size_t a, std::size_t b) { return float(r.frames[a].time) == float(r.frames[b].time); }),
+               keys.end());
+    if (keys.empty()) throw Error(kExitUsage, "regions --format gltf: no animation frame selected (the bind pose cannot be keyed)");
+    Clip clip;
+    clip.name = "rigscope_regions";
+    clip.start = r.frames[keys.front()].time;
+    clip.end = r.frames[keys.back()].time;
+    for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+        std::vector<std::size_t> mine;
+        for (std::size_t k = 0; k < r.regions.size(); ++k)
+            if (r.regions[k].mesh == m) mine.push_back(k);
+        if (mine.empty()) continue;
+        Mesh& mesh = scene.meshes[std::size_t(in.meshes[m])];
+        if (mesh.node < 0 || scene.nodes[std::size_t(mesh.node)].mesh != in.meshes[m]) {
+            spdlog::warn("regions --format gltf: mesh '{}' is not its node's own mesh: its curves are not written", mesh.name);
+            continue;
+        }
+        const std::vector<float> defaults = [&] {
+            std::vector<float> d = mesh.default_weights;
+            d.resize(mesh.targets.size(), 0.0f);
+            return d;
+        }();
+        for (std::size_t k : mine) {
+            mesh.targets.push_back(MorphTarget{r.regions[k].name, std::vector<Eigen::Vector3f>(mesh.vertex_count(), Eigen::Vector3f::Zero())});
+            mesh.default_weights.resize(mesh.targets.size() - 1, 0.0f);
+            mesh.default_weights.push_back(0.0f);
+        }
+        Channel ch;
+        ch.node = mesh.node;
+        ch.path = ChannelPath::Weights;
+        ch.interpolation = Interpolation::Linear;
+        ch.width = int(mesh.targets.size());
+        for (std::size_t fi : keys) {
+            ch.times.push_back(float(r.frames[fi].time));
+            ch.values.insert(ch.values.end(), defaults.begin(), defaults.end());
+            for (std::size_t k : mine) ch.values.push_back(float(r.values[fi][k]));
+        }
+        clip.channels.push_back(std::move(ch));
+    }
+    scene.clips.push_back(std::move(clip));
+    return scene;
+}
+
+// --by DIR/PREFIX{region}SUFFIX.png: a region per file of that folder matching the pattern,
+// named by what stands for {region}; on each selected mesh with UVs (its first set), a file
+// vertex's weight is the mask at its UV: the UV of its first corner in face order, the pixel whose
+// square holds it (rows in the file's convention, as bake's images: glTF row 0 is v = 0, others
+// v = 1), 0 outside the image or for a vertex of no face.
+std::vector<Region> regions_from_masks(const std::string& pattern, const Input& in, const std::string& file) {
+    const auto slash = pattern.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : pattern.substr(0, slash == 0 ? 1 : slash);
+    const std::string base = slash == std::string::npos ? pattern : pattern.substr(slash + 1);
+    const auto key = base.find("{region}");
+    if (key == std::string::npos || base.find("{region}", key + 1) != std::string::npos)
+        throw Error(kExitUsage, "--by " + pattern + ": a mask pattern has {region} once, in the file name (masks/{region}.png)");
+    const std::string prefix = base.substr(0, key), suffix = base.substr(key + 8);
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string n = entry.path().filename().string();
+        if (n.size() > prefix.size() + suffix.size() && n.compare(0, prefix.size(), prefix) == 0 &&
+            n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0 && entry.is_regular_file(ec))
+            names.push_back(n.substr(prefix.size(), n.size() - prefix.size() - suffix.size()));
+    }
+    if (ec) throw Error(kExitUsage, "--by " + pattern + ": cannot list the folder '" + dir + "' (" + ec.message() + ")");
+    if (names.empty()) throw Error(kExitUsage, "--by " + pattern + ": no file in '" + dir + "' matches " + base);
+    std::sort(names.begin(), names.end());
+    // Each vertex's UV: its first corner's.
+    std::vector<std::vector<Eigen::Vector2f>> uvs(in.meshes.size());
+    for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+        const Mesh& mesh = in.scene.meshes[std::size_t(in.meshes[m])];
+        if (mesh.uv_sets.empty()) {
+            spdlog::warn("{}: mesh '{}' has no UVs: no mask region on it", file, mesh.name);
+            continue;
+        }
+        const UvSet& set = mesh.uv_sets.front();
+        uvs[m].assign(mesh.vertex_count(), Eigen::Vector2f(std::nanf(""), std::nanf("")));
+        for (std::size_t c = mesh.face_indices.size(); c-- > 0;) uvs[m][mesh.face_indices[c]] = set.uv[set.corners[c]];
+    }
+    std::vector<Region> out;
+    for (const std::string& name : names) {
+        const std::string path = (dir == "." && slash == std::string::npos ? "" : dir + "/") + prefix + name + suffix;
+        const GreyImage mask = read_png_grey(path, in.max_memory ? in.max_memory : ~std::uint64_t(0));
+        for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+            if (uvs[m].empty()) continue;
+            const bool v_down = in.scene.meshes[std::size_t(in.meshes[m])].uv_v_down;
+            Region r;
+            r.mesh = m;
+            r.name = name;
+            for (std::size_t v = 0; v < uvs[m].size(); ++v) {
+                const double u = uvs[m][v].x(), vv = uvs[m][v].y();
+                const double x = std::floor(u * mask.width), y = std::floor((v_down ? vv : 1.0 - vv) * mask.height);
+                if (!(x >= 0 && x < mask.width && y >= 0 && y < mask.height)) continue;  // NaN too
+                const float w = mask.values[std::size_t(y) * std::size_t(mask.width) + std::size_t(x)];
+                if (w > 0) r.weights.push_back({std::uint32_t(v), w});
+            }
+            for (const auto& w : r.weights) r.total += w.second;
+            if (r.total > 0) out.push_back(std::move(r));  // a mask that weights nothing on a mesh has no row
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+void RegionsJobOptions::validate() const {
+    check_tension_options(tension);
+    if (tension.input.clip == kAllClips)
+        throw Error(kExitUsage, "regions evaluates one clip: name it with --clip NAME (--clip all is check's, tension's, report's and rivet's)");
+    // A chunk's curves would need a record and a merge (run/chunk_run.h), which regions has not yet.
+    if (!tension.input.chunk.empty()) throw Error(kExitUsage, "regions does not run in --chunk parts yet: run every frame in one run");
+    if (map != "compress" && map != "stretch" && map != "tension") throw Error(kExitUsage, "--map is compress, stretch or tension, not " + map);
+    if (by != "joints" && (by.size() < 2 || by[0] != '@') && by.find("{region}") == std::string::npos)
+        throw Error(kExitUsage, "--by is joints, @FILE.json ({region: [vertex ids]}) or masks/{region}.png, not " + by);
+    const std::string f = region_format(*this);
+    if (f != "csv" && f != "json" && f != "usda" && f != "gltf") throw Error(kExitUsage, "regions writes csv, json, usda or gltf, not " + f);
+    if (!out.empty()) refuse_other_format_extension("-o", out, f == "usda" ? "usd" : f);
+    if (f == "usda") check_usda_output(tension.input, out);
+    if (f == "gltf" && (out.empty() || is_stdout_path(out)))
+        throw Error(kExitUsage, "regions --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
+    if (f == "gltf" && out.size() >= 5 && (out.substr(out.size() - 5) == ".gltf" || out.substr(out.size() - 5) == ".GLTF"))
+        throw Error(kExitUsage, out + ": regions writes binary glTF: name the file .glb");
+}
+
+std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& in) {
+    std::vector<Region> out;
+    if (opt.by.find("{region}") != std::string::npos && opt.by[0] != '@') return regions_from_masks(opt.by, in, opt.tension.input.file);
+    if (opt.by != "joints") {
+        if (in.meshes.size() != 1)
+            throw Error(kExitUsage, "--by " + opt.by + " names vertex ids of one mesh: " + std::to_string(in.meshes.size()) +
+                                        " meshes are selected (choose one with --mesh)");
+        return regions_from_file(opt.by.substr(1), in, 0, in.scene.meshes[std::size_t(in.meshes[0])].vertex_count());
+    }
+    for (std::size_t m = 0; m < in.meshes.size(); ++m) {
+        const Mesh& mesh = in.scene.meshes[std::size_t(in.meshes[m])];
+        if (mesh.skin < 0 || mesh.influences.empty()) {
+            spdlog::warn("{}: mesh '{}' has no skin: no joint regions", opt.tension.input.file, mesh.name);
+            continue;
+        }
+        const Skin& skin = in.scene.skins[std::size_t(mesh.skin)];
+        std::vector<Region> joints(skin.joints.size());
+        for (std::size_t j = 0; j < joints.size(); ++j) {
+            joints[j].mesh = m;
+            joints[j].name = in.scene.nodes[std::size_t(skin.joints[j])].name;
+        }
+        const Influences& inf = mesh.influences;
+        for (std::size_t v = 0; v < inf.vertex_count(); ++v)
+            for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
+                if (inf.weights[k] > 0) joints[inf.joints[k]].weights.push_back({std::uint32_t(v), inf.weights[k]});
+        // A joint that weights nothing has no region (no row).
+        for (Region& r : joints) {
+            for (const auto& w : r.weights) r.total += w.second;
+            if (r.total > 0) out.push_back(std::move(r));
+        }
+    }
+    return out;
+}
+
+RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const FrameProgress& progress) {
+    require_meshes(in, opt.tension.input.file, "measure");
+    if (opt.by != "joints" && opt.by[0] == '@') in.paths.push_back(ReadFile(opt.by.substr(1), "--by"));
+    if (!opt.out.empty()) refuse_outputs_over_inputs(in, {opt.out});
+    RegionsJobResult r;
+    r.regions = resolve_regions(opt, in);
+    if (r.regions.empty()) throw bad_input(opt.tension.input.file, "no region to measure: no selected mesh has a skin joint that weights a vertex");
+    for (int m : in.meshes) r.mesh_names.push_back(in.scene.meshes[std::size_t(m)].name);
+    r.frames = in.frames;
+    std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
+    const TensionRunInfo run = describe_run(in, opt.tension);
+    const TensionRemap remap(run.range, run.params);
+    r.values.reserve(in.frames.size());
+    // Per frame: each mesh's map per welded vertex once (the remap's vectorised loop, as the
+    // writers use it), then each region's weighted sum, a region per task on the run's threads.
+    std::vector<std::vector<float>> maps(meshes.size());
+    std::vector<char> used(meshes.size(), 0);
+    for (const Region& reg : r.regions) used[reg.mesh] = 1;
+    ThreadPool pool(in.threads);
+    for_each_tension_frame(
+        in, meshes,
+        [&](std::size_t) {
+            for (std::size_t m = 0; m < meshes.size(); ++m) {
+                if (!used[m]) continue;
+                const MeshTension& mt = meshes[m];
+                std::vector<float>& map = maps[m];
+                if (opt.map == "compress") {
+                    map.resize(mt.compress_t().size());
+                    remap.compress(mt.compress_t().data(), map.size(), map.data());
+                } else if (opt.map == "stretch") {
+                    map.resize(mt.stretch_t().size());
+                    remap.stretch(mt.stretch_t().data(), map.size(), map.data());
+                } else {
+                    map = mt.t;
+                }
+            }
+            std::vector<double> row(r.regions.size());
+            run_tasks(&pool, r.regions.size(), [&](std::size_t k) {
+                const Region& reg = r.regions[k];
+                const std::vector<std::uint32_t>& welded_of = meshes[reg.mesh].topo.welded_of;
+                const std::vector<float>& map = maps[reg.mesh];
+                // The map of each weighted vertex, as tension's CSV writes it for that file vertex.
+                double sum = 0;
+                for (const auto& [v, w] : reg.weights) sum += double(w) * double(map[welded_of[v]]);
+                row[k] = sum / reg.total;
+            });
+            r.values.push_back(std::move(row));
+        },
+        progress);
+    return r;
+}
+
+RegionsJobResult load_and_run_regions(const RegionsJobOptions& opt, const FrameProgress& progress) {
+    opt.validate();
+    Input in = load_input(opt.tension.input);
+    RegionsJobResult r = run_regions(opt, in, progress);
+    if (!opt.out.empty()) {
+        OutputFile out(opt.out, in.paths);
+        write_regions_output(opt, in, r, out);
+        out.commit();
+    }
+    return r;
+}
+
+void write_regions_output(const RegionsJobOptions& opt, const Input& in, const RegionsJobResult& r, OutputFile& out) {
+    const std::string f = region_format(opt);
+    if (f == "csv") {
+        std::string& s = out.buffer();
+        s += "frame,mesh,region,value\n";
+        for (std::size_t fi = 0; fi < r.frames.size(); ++fi)
+            for (std::size_t k = 0; k < r.regions.size(); ++k) {
+                append_frame(s, r.frames[fi], false);
+                s += ',';
+                append_csv_field(s, r.mesh_names[r.regions[k].mesh]);
+                s += ',';
+                append_csv_field(s, r.regions[k].name);
+                s += ',';
+                append_number(s, r.values[fi][k]);
+                s += '\n';
+            }
+        return;
+    }
+    if (f == "json") {
+        std::string& s = out.buffer();
+        s += "{\"input\": ";
+        append_json_string(s, opt.tension.input.file);
+        s += ", \"map\": ";
+        append_json_string(s, opt.map);
+        s += ", \"frames\": [";
+        for (std::size_t fi = 0; fi < r.frames.size(); ++fi) {
+            if (fi) s += ", ";
+            append_frame(s, r.frames[fi], true);
+        }
+        s += "], \"regions\": [";
+        for (std::size_t k = 0; k < r.regions.size(); ++k) {
+            s += k ? ",\n  {\"mesh\": " : "\n  {\"mesh\": ";
+            append_json_string(s, r.mesh_names[r.regions[k].mesh]);
+            s += ", \"region\": ";
+            append_json_string(s, r.regions[k].name);
+            s += ", \"vertices\": ";
+            append_number(s, static_cast<unsigned long>(r.regions[k].weights.size()));
+            s += ", \"values\": [";
+            for (std::size_t fi = 0; fi < r.frames.size(); ++fi) {
+                if (fi) s += ", ";
+                append_number(s, r.values[fi][k]);
+            }
+            s += "]}";
+        }
+        s += "\n]}\n";
+        return;
+    }
+    if (f == "gltf") {
+        double targets = 0;  // the regions' zero-delta targets, held in the scene's copy until written
+        for (const Region& reg : r.regions) targets += 12.0 * double(in.scene.meshes[std::size_t(in.meshes[reg.mesh])].vertex_count());
+        check_job_budget(in, targets, "regions' glTF morph targets", "write CSV, JSON or USD, or raise --max-memory");
+        write_glb(regions_gltf_scene(in, r), {}, out);
+        return;
+    }
+    std::map<std::pair<std::size_t, std::string>, std::string> names;  // (mesh, USD name) -> region
+    for (const Region& reg : r.regions) {
+        const auto [it, fresh] = names.emplace(std::make_pair(reg.mesh, usd_region_name(reg.name)), reg.name);
+        if (!fresh)
+            throw Error(kExitUsage, "regions '" + it->second + "' and '" + reg.name + "' would both be the USD attribute rigscope:region:" +
+                                        it->first.second + ": rename one (or write CSV or JSON)");
+    }
+    UsdaOutput usda(in, opt.tension.input.file, opt.out, false);
+    for (std::size_t fi = 0; fi < r.frames.size(); ++fi)
+        for (std::size_t k = 0; k < r.regions.size(); ++k)
+            usda.scalar(fi, r.regions[k].mesh, "rigscope:region:" + usd_region_name(r.regions[k].name), float(r.values[fi][k]));
+    usda.write(out);
+}
+
+}  // namespace rigscope

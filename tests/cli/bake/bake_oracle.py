@@ -1,0 +1,243 @@
+"""The oracle of tests/cli/bake/bake.sh: a UV rasteriser written here with numpy, independent of
+rigscope's (src/core/uv_raster.cpp), over rigscope's own per-vertex values (`tension -o x.csv`),
+and the images read back by independent readers (Pillow for PNG, OpenEXR's module for EXR).
+
+  bake_oracle.py check MESH_JSON VALUES_CSV COLUMN FRAME IMAGE SIZE PADDING LO HI [values-only]
+    MESH_JSON: {"faces": [[corner, ...], ...] (file vertex per corner), "uv": [[u, v] per corner
+    of the faces, flattened], "v_down": bool}; the column of VALUES_CSV at FRAME, mapped by
+    (x - LO) / (HI - LO), is the value per file vertex.
+Prints what it compared and exits 1 on a mismatch.
+"""
+import json
+import struct
+import sys
+
+import numpy as np
+
+
+def read_values(path, column, frame):
+    import csv
+    vals = {}
+    with open(path) as f:
+        rows = csv.DictReader(f)
+        for r in rows:
+            if r["frame"] == frame:
+                vals[int(r["vertex"])] = float(r[column])
+    out = np.zeros(max(vals) + 1)
+    for k, v in vals.items():
+        out[k] = v
+    return out
+
+
+def rasterise(faces, uv, v_down, n, values):
+    """Per texel: value and coverage, loose (centre on or inside an edge, 1e-9 of the area) and
+    strict (inside by that margin), the first face in file order giving the value."""
+    value = np.zeros((n, n))
+    loose = np.zeros((n, n), bool)
+    strict = np.zeros((n, n), bool)
+    corner = 0
+    jj, ii = np.mgrid[0:n, 0:n]
+    cx, cy = ii + 0.5, jj + 0.5
+    for face in faces:
+        k = len(face)
+        pts = uv[corner:corner + k].astype(np.float64)
+        corner += k
+        x = pts[:, 0] * n
+        y = (pts[:, 1] if v_down else 1.0 - pts[:, 1]) * n
+        for t in range(1, k - 1):
+            idx = [0, t, t + 1]
+            ax, ay = x[idx], y[idx]
+            area = (ax[1] - ax[0]) * (ay[2] - ay[0]) - (ay[1] - ay[0]) * (ax[2] - ax[0])
+            if area == 0:
+                continue
+            x0, x1 = max(0, int(np.floor(ax.min())) - 1), min(n, int(np.ceil(ax.max())) + 1)
+            y0, y1 = max(0, int(np.floor(ay.min())) - 1), min(n, int(np.ceil(ay.max())) + 1)
+            if x0 >= x1 or y0 >= y1:
+                continue
+            px, py = cx[y0:y1, x0:x1], cy[y0:y1, x0:x1]
+
+            def e(a, b):
+                return ((ax[b] - ax[a]) * (py - ay[a]) - (ay[b] - ay[a]) * (px - ax[a])) / area
+            w0, w1, w2 = e(1, 2), e(2, 0), e(0, 1)   # barycentric weights of corners 0, 1, 2
+            eps = 1e-9
+            inl = (w0 >= -eps) & (w1 >= -eps) & (w2 >= -eps)
+            ins = (w0 > eps) & (w1 > eps) & (w2 > eps)
+            v = values[face[idx[0]]] * w0 + values[face[idx[1]]] * w1 + values[face[idx[2]]] * w2
+            sub_v, sub_l, sub_s = value[y0:y1, x0:x1], loose[y0:y1, x0:x1], strict[y0:y1, x0:x1]
+            take = inl & ~sub_l          # the first face in file order keeps a texel
+            sub_v[take] = v[take]
+            sub_l |= inl
+            sub_s |= ins
+    return value, loose, strict
+
+
+def dilate(value, filled, passes):
+    """Padding: pass after pass, an empty texel touching filled ones (8-neighbours) takes their mean."""
+    n = value.shape[0]
+    value, filled = value.copy(), filled.copy()
+    for _ in range(passes):
+        s = np.zeros_like(value)
+        c = np.zeros_like(value)
+        pv = np.pad(value * filled, 1)
+        pf = np.pad(filled.astype(float), 1)
+        for dj in (-1, 0, 1):
+            for di in (-1, 0, 1):
+                if di == 0 and dj == 0:
+                    continue
+                s += pv[1 + dj:1 + dj + n, 1 + di:1 + di + n]
+                c += pf[1 + dj:1 + dj + n, 1 + di:1 + di + n]
+        new = ~filled & (c > 0)
+        if not new.any():
+            break
+        value[new] = s[new] / c[new]
+        filled = filled | new
+    return value, filled
+
+
+def png_chunks(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, chunks = 8, []
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunks.append((kind.decode(), data[pos + 8:pos + 8 + length]))
+        pos += 12 + length
+    return chunks
+
+
+def read_image(path):
+    """(values in 0..1 or as stored, quantum) read by Pillow (PNG) or OpenEXR (EXR)."""
+    if path.endswith(".png"):
+        chunks = png_chunks(path)
+        ihdr = chunks[0][1]
+        width, height, depth, colour = struct.unpack(">IIBB", ihdr[:10])
+        assert depth == 16 and colour == 0, f"{path}: bit depth {depth}, colour type {colour}: not 16-bit grey"
+        kinds = [k for k, _ in chunks]
+        for bad in ("gAMA", "sRGB", "iCCP", "cHRM"):
+            assert bad not in kinds, f"{path}: has a {bad} chunk"
+        from PIL import Image
+        img = Image.open(path)
+        assert img.mode in ("I;16", "I;16B", "I"), img.mode
+        a = np.array(img, dtype=np.float64)
+        assert a.shape == (height, width)
+        return a / 65535.0, 1.0 / 65535.0
+    import OpenEXR
+    with OpenEXR.File(path) as f:
+        h = f.header()
+        dw, disp = [a.tolist() for a in h["dataWindow"]], [a.tolist() for a in h["displayWindow"]]
+        assert dw == disp and dw[0] == [0, 0], (dw, disp)
+        assert str(h["type"]).endswith("scanlineimage"), h["type"]
+        assert str(h["lineOrder"]).endswith("INCREASING_Y"), h["lineOrder"]
+        ch = f.channels()
+        assert list(ch) == ["Y"], list(ch)
+        px = ch["Y"].pixels
+        assert px.dtype == np.float16, px.dtype
+        return px.astype(np.float64), None
+
+
+def check(mesh_json, values_csv, column, frame, image, size, padding, lo, hi, mode="coverage"):
+    m = json.load(open(mesh_json))
+    n = int(size)
+    vals = (read_values(values_csv, column, frame) - float(lo)) / (float(hi) - float(lo))
+    value, loose, strict = rasterise(m["faces"], np.array(m["uv"]), m["v_down"], n, vals)
+    got, quantum = read_image(image)
+    assert got.shape == (n, n), got.shape
+    # Coverage: the values here never reach 0, so a texel is covered where the image is not 0.
+    covered = got > 0
+    # values-only: a map that is 0 on covered texels (compress where nothing bends) shows no
+    # coverage; its values are compared where they are not 0.
+    bad_strict = int((strict & ~covered).sum()) if mode == "coverage" else 0
+    outside_loose = covered & ~loose
+    dil, dfilled = dilate(value, covered & loose, int(padding))
+    bad_pad = int((outside_loose & ~dfilled).sum())
+    if quantum:
+        want = np.round(np.clip(value, 0, 1) * 65535) / 65535
+        dwant = np.round(np.clip(dil, 0, 1) * 65535) / 65535
+        tol = quantum * 1.0001
+    else:
+        want, dwant = value, dil
+        tol = None
+    inner = covered & loose
+    if tol is None:
+        err = np.abs(got - want)[inner] / np.maximum(np.abs(want[inner]), 1e-3)
+        worst = float(err.max()) if err.size else 0.0
+        limit = 2.0 ** -10  # half's relative step, with room for its rounding
+    else:
+        err = np.abs(got - want)[inner]
+        worst = float(err.max()) if err.size else 0.0
+        limit = tol
+    pad = covered & ~loose
+    perr = np.abs(got - dwant)[pad]
+    pworst = float(perr.max()) if perr.size else 0.0
+    plimit = limit if tol is not None else 2.0 ** -10
+    if tol is None:
+        perr = perr / np.maximum(np.abs(dwant[pad]), 1e-3)
+        pworst = float(perr.max()) if perr.size else 0.0
+    print(f"{image}: {int(inner.sum())} covered texels (oracle: {int(strict.sum())} inside, {int(loose.sum())} touching), "
+          f"worst {worst:.3g} (limit {limit:.3g}); {int(pad.sum())} padded, worst {pworst:.3g}; "
+          f"{bad_strict} inside texels empty, {bad_pad} texels filled past the padding")
+    if mode != "coverage":
+        bad_pad = 0
+    ok = bad_strict == 0 and bad_pad == 0 and worst <= limit and pworst <= plimit and inner.sum() > 0
+    if int(padding) > 0:
+        ok = ok and pad.sum() > 0
+    return ok
+
+
+def gltf_mesh(path, out):
+    """Faces and per-corner TEXCOORD_0 of a .glb's first mesh (triangles), read here from its bytes."""
+    glb = open(path, "rb").read()
+    n = struct.unpack_from("<I", glb, 12)[0]
+    doc = json.loads(glb[20:20 + n])
+    base = 20 + n + 8
+    types = {5126: np.float32, 5121: np.uint8, 5123: np.uint16, 5125: np.uint32}
+    widths = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
+
+    def acc(i):
+        a = doc["accessors"][i]
+        v = doc["bufferViews"][a["bufferView"]]
+        dt = np.dtype(types[a["componentType"]])
+        w = widths[a["type"]]
+        stride = v.get("byteStride", dt.itemsize * w)
+        start = base + v.get("byteOffset", 0) + a.get("byteOffset", 0)
+        raw = np.frombuffer(glb, np.uint8, a["count"] * stride, start).reshape(a["count"], stride)
+        return raw[:, :dt.itemsize * w].copy().view(dt).reshape(a["count"], w)
+    faces, uv, offset = [], [], 0
+    for prim in doc["meshes"][0]["primitives"]:
+        t = acc(prim["attributes"]["TEXCOORD_0"]).astype(np.float64)
+        idx = acc(prim["indices"]).reshape(-1) + offset
+        for k in range(0, len(idx), 3):
+            faces.append([int(x) for x in idx[k:k + 3]])
+            uv.extend(t[idx[k:k + 3] - offset].tolist())
+        offset += len(t)
+    json.dump({"faces": faces, "uv": uv, "v_down": True}, open(out, "w"))
+
+
+def usd_mesh(path, prim_path, out):
+    """Faces and per-corner st of a USD mesh, as usd-core reads them (faceVarying or vertex, indexed or not)."""
+    from pxr import Usd, UsdGeom
+    stage = Usd.Stage.Open(path)
+    mesh = UsdGeom.Mesh(stage.GetPrimAtPath(prim_path))
+    counts = mesh.GetFaceVertexCountsAttr().Get()
+    idx = list(mesh.GetFaceVertexIndicesAttr().Get())
+    pv = UsdGeom.PrimvarsAPI(mesh).GetPrimvar("st")
+    flat = pv.ComputeFlattened()
+    per_corner = pv.GetInterpolation() == "faceVarying"
+    faces, uv, c = [], [], 0
+    for k in counts:
+        faces.append(idx[c:c + k])
+        for j in range(c, c + k):
+            p = flat[j] if per_corner else flat[idx[j]]
+            uv.append([float(p[0]), float(p[1])])
+        c += k
+    json.dump({"faces": faces, "uv": uv, "v_down": False}, open(out, "w"))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "gltf_mesh":
+        sys.exit(gltf_mesh(*sys.argv[2:]))
+    if sys.argv[1] == "usd_mesh":
+        sys.exit(usd_mesh(*sys.argv[2:]))
+    if sys.argv[1] == "check":
+        sys.exit(0 if check(*sys.argv[2:]) else 1)
+    sys.exit(f"unknown command {sys.argv[1]}")

@@ -1,0 +1,136 @@
+// The UV rasteriser of bake (core/uv_raster.h): the edge rule, the overlap rule, the row
+// orientation and the padding, on meshes small enough to work out by hand.
+#include <catch2/catch.hpp>
+
+#include "rigscope/core/uv_raster.h"
+
+using namespace rigscope;
+
+namespace {
+
+// A quad over the unit square as two triangles sharing the diagonal (0,0)-(1,1), with the UV
+// corners given per face corner.
+Mesh square(bool quad) {
+    Mesh m;
+    m.positions.assign(4, Eigen::Vector3f::Zero());
+    UvSet s;
+    s.uv = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    if (quad) {
+        m.face_indices = {0, 1, 2, 3};
+        m.face_offsets = {0, 4};
+    } else {
+        m.face_indices = {0, 1, 2, 0, 2, 3};
+        m.face_offsets = {0, 3, 6};
+    }
+    s.corners = m.face_indices;
+    m.uv_sets.push_back(s);
+    return m;
+}
+
+std::vector<int> coverage(const UvRasterPlan& p) {
+    std::vector<int> count(std::size_t(p.size) * std::size_t(p.size), 0);
+    for (const auto& t : p.covered) ++count[t.texel];
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("uv raster: texel centres on a shared edge are taken once", "[bake][uv_raster]") {
+    // The diagonal u = v passes through every texel centre (i + 0.5, i + 0.5) of an odd image.
+    const Mesh m = square(false);
+    const UvRasterPlan p = plan_uv_raster(m, m.uv_sets[0], UvImage{5, false}, 0);
+    const std::vector<int> count = coverage(p);
+    for (int c : count) CHECK(c == 1);  // every texel once: no gap, no double cover
+    CHECK(p.covered.size() == 25);
+}
+
+TEST_CASE("uv raster: the top-left rule decides which face takes an edge", "[bake][uv_raster]") {
+    // Triangle (0,0),(1,0),(1,1) in UV, image rows v = 1 first (v up): in image space its corners
+    // are (0,N),(N,N),(N,0): the diagonal is its upper-left edge, so it owns the diagonal's centres.
+    Mesh m = square(false);
+    m.face_indices = {0, 1, 2};
+    m.face_offsets = {0, 3};
+    m.uv_sets[0].corners = m.face_indices;
+    const UvRasterPlan p = plan_uv_raster(m, m.uv_sets[0], UvImage{5, false}, 0);
+    // Row j (v = 1 - (j + 0.5) / 5), column i: inside when u >= v, i.e. i + j >= 4.
+    std::vector<int> count = coverage(p);
+    for (int j = 0; j < 5; ++j)
+        for (int i = 0; i < 5; ++i) CHECK(count[std::size_t(j * 5 + i)] == (i + j >= 4 ? 1 : 0));
+    // With v down (glTF), the same triangle is mirrored in the image (its upper right), and the
+    // diagonal is still an edge whose inside lies at larger x: it owns the centres on it. The
+    // other triangle of the square, (0,0),(1,1),(0,1), then takes none of them.
+    const UvRasterPlan q = plan_uv_raster(m, m.uv_sets[0], UvImage{5, true}, 0);
+    count = coverage(q);
+    for (int j = 0; j < 5; ++j)
+        for (int i = 0; i < 5; ++i) CHECK(count[std::size_t(j * 5 + i)] == (i >= j ? 1 : 0));
+    m.face_indices = {0, 2, 3};
+    m.uv_sets[0].corners = m.face_indices;
+    count = coverage(plan_uv_raster(m, m.uv_sets[0], UvImage{5, true}, 0));
+    for (int j = 0; j < 5; ++j)
+        for (int i = 0; i < 5; ++i) CHECK(count[std::size_t(j * 5 + i)] == (i < j ? 1 : 0));
+}
+
+TEST_CASE("uv raster: values interpolate linearly and rows follow the file's v", "[bake][uv_raster]") {
+    const Mesh m = square(true);  // a quad, fanned from its first corner
+    const float values[4] = {0.0f, 1.0f, 1.0f, 0.0f};  // value = u
+    std::vector<float> img;
+    bake_uv_image(plan_uv_raster(m, m.uv_sets[0], UvImage{4, false}, 0), values, img);
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) CHECK(img[std::size_t(j * 4 + i)] == Approx((i + 0.5) / 4).margin(1e-6));
+    const float by_v[4] = {0.0f, 0.0f, 1.0f, 1.0f};  // value = v
+    bake_uv_image(plan_uv_raster(m, m.uv_sets[0], UvImage{4, false}, 0), by_v, img);
+    CHECK(img[0] == Approx(1 - 0.5 / 4));  // row 0 is v = 1 (FBX, USD)
+    bake_uv_image(plan_uv_raster(m, m.uv_sets[0], UvImage{4, true}, 0), by_v, img);
+    CHECK(img[0] == Approx(0.5 / 4));      // row 0 is v = 0 (glTF)
+}
+
+TEST_CASE("uv raster: overlapping faces keep the first face in file order", "[bake][uv_raster]") {
+    Mesh m;
+    m.positions.assign(6, Eigen::Vector3f::Zero());
+    m.face_indices = {0, 1, 2, 3, 4, 5};
+    m.face_offsets = {0, 3, 6};
+    UvSet s;
+    s.uv = {{0, 0}, {1, 0}, {0, 1}, {0, 0}, {1, 0}, {0, 1}};  // the same triangle twice
+    s.corners = m.face_indices;
+    m.uv_sets.push_back(s);
+    const float values[6] = {0.25f, 0.25f, 0.25f, 0.75f, 0.75f, 0.75f};
+    std::vector<float> img;
+    const UvRasterPlan p = plan_uv_raster(m, m.uv_sets[0], UvImage{8, false}, 0);
+    bake_uv_image(p, values, img);
+    std::size_t first = 0;
+    for (float v : img) {
+        CHECK((v == 0.0f || v == 0.25f));
+        first += v == 0.25f;
+    }
+    CHECK(first == p.covered.size());
+    CHECK(first > 0);
+}
+
+TEST_CASE("uv raster: padding fills by 8-neighbour passes with the mean, 0 beyond", "[bake][uv_raster]") {
+    // One texel's worth of triangle in the middle of a 9 x 9 image: texel (4, 4) alone covered.
+    Mesh m;
+    m.positions.assign(3, Eigen::Vector3f::Zero());
+    m.face_indices = {0, 1, 2};
+    m.face_offsets = {0, 3};
+    UvSet s;
+    s.uv = {{4.2f / 9, 4.2f / 9}, {4.9f / 9, 4.2f / 9}, {4.2f / 9, 4.9f / 9}};
+    s.corners = m.face_indices;
+    m.uv_sets.push_back(s);
+    const float values[3] = {0.5f, 0.5f, 0.5f};
+    std::vector<float> img;
+    const UvRasterPlan p = plan_uv_raster(m, m.uv_sets[0], UvImage{9, false}, 2);
+    REQUIRE(p.covered.size() == 1);
+    bake_uv_image(p, values, img);
+    for (int j = 0; j < 9; ++j)
+        for (int i = 0; i < 9; ++i) {
+            // Chebyshev distance from the covered texel (4, 4).
+            const int d = std::max(std::abs(i - 4), std::abs(j - 4));
+            CHECK(img[std::size_t(j * 9 + i)] == (d <= 2 ? 0.5f : 0.0f));
+        }
+    CHECK(p.padded.size() == 24);
+    // A degenerate UV triangle covers nothing and is counted.
+    m.uv_sets[0].uv = {{0.1f, 0.1f}, {0.2f, 0.2f}, {0.3f, 0.3f}};
+    const UvRasterPlan d = plan_uv_raster(m, m.uv_sets[0], UvImage{9, false}, 0);
+    CHECK(d.covered.empty());
+    CHECK(d.degenerate_faces == 1);
+}

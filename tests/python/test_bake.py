@@ -1,0 +1,48 @@
+"""Session.bake() and Session.regions() (issue 60) against the CLI's own outputs: bake()'s arrays
+are the images `rigscope bake` writes (its 16-bit PNG read by Pillow, so equal within the PNG's
+rounding), regions()'s values are `rigscope regions`'s CSV."""
+import numpy as np
+import pytest
+
+import rigscope
+from conftest import CORPUS, csv_rows
+
+CYL = CORPUS / "bend_cylinder" / "bend_cylinder.glb"
+
+
+@pytest.fixture(scope="module")
+def session():
+    if not CYL.exists():
+        pytest.skip("no corpus")
+    return rigscope.load(str(CYL))
+
+
+def test_bake_matches_the_cli_png(session, cli, tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    maps = session.bake(frames="31,61", map="tension", range=(0.0, 2.0), size=40, padding=1)
+    assert maps.shape == (2, 40, 40) and maps.dtype == np.float32
+    cli("bake", CYL, "--frames", "31,61", "--map", "tension", "--range", "0,2", "--size", "40", "--padding", "1",
+        "-o", tmp_path / "{frame}.png")
+    for k, frame in enumerate(("0031", "0061")):
+        png = np.array(Image.open(tmp_path / f"{frame}.png"), dtype=np.float64)
+        assert png.shape == (40, 40)
+        want = np.round(np.clip(maps[k].astype(np.float64), 0, 1) * 65535)
+        assert np.array_equal(png, want)
+        assert (png > 0).sum() > 400  # the cylinder covers much of its UV square
+
+
+def test_bake_refuses_as_the_cli(session):
+    with pytest.raises(rigscope.BadValueError, match="size=0"):
+        session.bake(frames="61", size=0)
+
+
+def test_regions_match_the_cli_csv(session, cli):
+    r = session.regions(frames="1,61,91", map="compress")
+    assert r.values.shape == (3, len(r.regions))
+    assert r.frames == [1, 61, 91]
+    rows = csv_rows(cli("regions", CYL, "--frames", "1,61,91", "--map", "compress"))
+    got = {(int(row["frame"]), row["region"]): float(row["value"]) for row in rows}
+    assert len(got) == r.values.size
+    for fi, frame in enumerate(r.frames):
+        for k, (_mesh, region) in enumerate(r.regions):
+            assert got[(frame, region)] == pytest.approx(r.values[fi, k], rel=1e-15, abs=0)

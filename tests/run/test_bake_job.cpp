@@ -1,0 +1,83 @@
+// The bake job (run/bake_job.h): its validate() cases first, then its file names and a run kept
+// in memory (tests/cli/bake/bake.sh checks the images against an oracle rasteriser).
+#include <catch2/catch.hpp>
+
+#include "corpus.h"
+#include "refusal.h"
+#include "rigscope/core/error.h"
+#include "rigscope/core/uv_raster.h"
+#include "rigscope/run/bake_job.h"
+
+using namespace rigscope;
+using rigscope_test::refusal;
+
+TEST_CASE("bake job: validate() refuses what cannot make the images asked for", "[bake][job]") {
+    BakeJobOptions o;
+    o.out = "maps/{mesh}.{frame}.png";
+    CHECK(refusal(o).empty());
+    auto with = [&](auto change) {
+        BakeJobOptions b = o;
+        change(b);
+        return refusal(b);
+    };
+    CHECK_THAT(with([](BakeJobOptions& b) { b.size = 0; }), Catch::Contains("--size 0 is not in 1..16384"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.size = kMaxBakeSize + 1; }), Catch::Contains("--size 16385"));
+    CHECK(with([](BakeJobOptions& b) { b.size = kMaxBakeSize; }).empty());
+    CHECK_THAT(with([](BakeJobOptions& b) { b.padding = -1; }), Catch::Contains("--padding -1"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.map = "colour"; }), Catch::Contains("not colour"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.map = "area"; }), Catch::Contains("--measure area"));
+    CHECK(with([](BakeJobOptions& b) {
+              b.map = "area";
+              b.tension.measure = "area";
+              b.range = std::make_pair(0.5, 2.0);
+          }).empty());
+    CHECK_THAT(with([](BakeJobOptions& b) { b.map = "lambda_max"; }), Catch::Contains("--measure principal"));
+    // T is not in 0..1: a PNG needs --range; an EXR holds it as it is.
+    CHECK_THAT(with([](BakeJobOptions& b) { b.map = "tension"; }), Catch::Contains("--range LO,HI"));
+    CHECK(with([](BakeJobOptions& b) {
+              b.map = "tension";
+              b.out = "t.{frame}.exr";
+          }).empty());
+    CHECK_THAT(with([](BakeJobOptions& b) { b.range = std::make_pair(2.0, 0.5); }), Catch::Contains("LO < HI"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.out = "maps/{frame}.tif"; }), Catch::Contains(".png or .exr"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.out = "-"; }), Catch::Contains("not stdout"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.udim = true; }), Catch::Contains("{udim}"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.out = "m.{udim}.{frame}.png"; }), Catch::Contains("give --udim"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.format = "jpg"; }), Catch::Contains("png or exr"));
+    CHECK_THAT(with([](BakeJobOptions& b) { b.tension.input.chunk = "0/2"; }), Catch::Contains("--chunk"));
+    // No -o: the images stay in memory (Python), but --udim needs file names.
+    CHECK(with([](BakeJobOptions& b) { b.out.clear(); }).empty());
+}
+
+TEST_CASE("bake job: file names are safe and numbered as -o patterns elsewhere", "[bake][job]") {
+    CHECK(bake_file_mesh_name("Body/Head:01", 0) == "Body_Head_01");
+    CHECK(bake_file_mesh_name("..", 3) == "mesh3");
+    CHECK(bake_file_mesh_name("", 2) == "mesh2");
+    CHECK(bake_file_mesh_name("a b\xc3\xa9", 0) == "a_b__");
+    Frame f;
+    f.number = 7;
+    CHECK(bake_file_name("maps/{mesh}.{frame}.png", "Cyl", f, 0) == "maps/Cyl.0007.png");
+    CHECK(bake_file_name("maps/{mesh}.{udim}.##.exr", "Cyl", f, 1002) == "maps/Cyl.1002.07.exr");
+    f.bind = true;
+    CHECK(bake_file_name("{mesh}_{frame}.png", "Cyl", f, 0) == "Cyl_bind.png");
+}
+
+TEST_CASE("bake job: a run kept in memory gives an image per frame and mesh", "[bake][job]") {
+    BakeJobOptions o;
+    o.tension.input.file = rigscope::test::corpus("bend_cylinder/bend_cylinder.glb");
+    o.tension.input.frames = "1,61";
+    o.size = 32;
+    o.padding = 0;
+    const BakeJobResult r = load_and_run_bake(o);
+    REQUIRE(r.images.size() == 2);
+    REQUIRE(r.meshes.size() == 1);
+    CHECK(r.meshes[0].uv_set == "TEXCOORD_0");
+    CHECK(r.meshes[0].covered > 32 * 32 / 2);
+    for (const BakeImage& img : r.images) CHECK(img.texels.size() == 32 * 32);
+    // Frame 1 is the rest pose (compress 0 everywhere); frame 61 bends 60 degrees.
+    float max0 = 0, max1 = 0;
+    for (float v : r.images[0].texels) max0 = std::max(max0, v);
+    for (float v : r.images[1].texels) max1 = std::max(max1, v);
+    CHECK(max0 < 1e-3f);
+    CHECK(max1 > 0.5f);
+}
