@@ -210,7 +210,8 @@ void add_check_calls(py::module_& m) {
     session.def(
         "check",
         [](Session& s, std::optional<double> max_stretch, std::optional<double> max_compress, std::optional<double> max_lambda,
-           std::optional<double> min_lambda, std::optional<double> max_volume_loss, int worst, std::optional<std::string> frames,
+           std::optional<double> min_lambda, std::optional<double> max_volume_loss, std::optional<long> max_intersections, int worst,
+           std::optional<std::string> frames,
            std::optional<std::pair<int, int>> chunk, RIGSCOPE_TENSION_PARAMS std::optional<std::string> html, std::optional<std::string> junit,
            std::optional<std::string> clip, const py::object& progress) {
             CheckJobOptions opt;
@@ -220,6 +221,7 @@ void add_check_calls(py::module_& m) {
             if (clip) opt.tension.input.clip = given(clip, "clip=");
             set_check_limits(opt, max_stretch, max_compress, max_lambda, min_lambda);
             opt.max_volume_loss = max_volume_loss;  // issue 59: the CLI's --max-volume-loss
+            opt.max_intersections = max_intersections;  // and --max-intersections
             opt.worst = worst;
             const std::string junit_path = given(junit, "junit=");
             refuse_misnamed_output("junit=", junit_path);  // a JUnit report named x.json
@@ -231,7 +233,8 @@ void add_check_calls(py::module_& m) {
             return SessionCalls::check(s, opt, junit_path, progress);
         },
         py::kw_only(), py::arg("max_stretch") = py::none(), py::arg("max_compress") = py::none(), py::arg("max_lambda") = py::none(),
-        py::arg("min_lambda") = py::none(), py::arg("max_volume_loss") = py::none(), py::arg("worst") = CheckJobOptions{}.worst,
+        py::arg("min_lambda") = py::none(), py::arg("max_volume_loss") = py::none(), py::arg("max_intersections") = py::none(),
+        py::arg("worst") = CheckJobOptions{}.worst,
         py::arg("frames") = py::none(), py::arg("chunk") = py::none(),
         RIGSCOPE_TENSION_PYARGS py::arg("html") = py::none(), py::arg("junit") = py::none(), py::arg("clip") = py::none(),
         py::arg("progress") = py::none(),

@@ -384,6 +384,7 @@ class Session:
         max_lambda: Optional[float] = None,
         min_lambda: Optional[float] = None,
         max_volume_loss: Optional[float] = None,  # 1 - volume ratio, any closed mesh or joint region, any frame
+        max_intersections: Optional[int] = None,  # face pairs crossing in any frame (intersect)
         worst: int = 10,
         frames: Frames = None,
         chunk: Optional[Tuple[int, int]] = None,

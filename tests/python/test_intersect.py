@@ -1,6 +1,7 @@
 """Session.intersect() against the CLI's CSV of the same run: the same pairs, joints and order
 (both call the run layer's job; this checks the module's arrays say what the CSV says)."""
 import json
+import subprocess
 
 import numpy as np
 import pytest
@@ -36,3 +37,19 @@ def test_intersect_clear_frames_and_errors():
     assert r["pairs"].tolist() == [0] * 10 and len(r["frame"]) == 0 and r["joints"] == []
     with pytest.raises(rigscope.BadValueError):
         s.intersect(frames="1..500")
+
+
+@pytest.mark.skipif(not BEND.exists(), reason="no corpus")
+def test_check_max_intersections_as_the_cli(cli, tmp_path):
+    """check(max_intersections=N) is `rigscope check --max-intersections N`: the same verdict and
+    JSON (bend_cylinder folds through itself from frame 64: the worst frame has the most pairs)."""
+    s = rigscope.load(str(BEND))
+    worst = max(s.intersect()["pairs"].tolist())
+    assert s.check(max_intersections=worst).passed
+    r = s.check(max_intersections=worst - 1)
+    assert not r.passed
+    with pytest.raises(subprocess.CalledProcessError) as failed:  # exit 1: the check failed
+        cli("check", BEND, "--max-intersections", str(worst - 1), "--json", tmp_path / "c.json")
+    assert failed.value.returncode == 1
+    assert r.summary == json.load(open(tmp_path / "c.json"))
+    assert r.summary["intersections"]["worst"]["pairs"] == worst
