@@ -1,9 +1,10 @@
 """Reads an archive rigscope wrote (`deform/tension IN -o out.abc`) with Alembic's own library
 (alembic3d, in build/usd-venv) and compares it with rigscope's CSV output of the same run:
 
-    abc_written_check.py OUT.abc FPS DEFORM.csv FACES.obj [TENSION.csv]
+    abc_written_check.py OUT.abc FPS DEFORM.csv FACES.obj|- [TENSION.csv]
 
-- the archive's meshes are the CSV's (PolyMesh objects named as its mesh column);
+- the archive's meshes are the CSV's (PolyMesh objects named as its mesh column, a '/' of a
+  name made '_': Alembic's names hold none);
 - P's time sampling: a sample per CSV frame, at frame / FPS seconds (ISampleSelector by time);
 - every P sample equals the CSV's x, y, z as float32, exactly (CSV numbers are the shortest text
   of the float32);
@@ -35,7 +36,7 @@ def read_csv(path, cols):
     """{mesh: {frame: [tuple of float32 per vertex]}} in vertex order."""
     out = {}
     for r in csv.DictReader(open(path)):
-        rows = out.setdefault(r["mesh"], {}).setdefault(int(r["frame"]), [])
+        rows = out.setdefault(r["mesh"].replace("/", "_"), {}).setdefault(int(r["frame"]), [])
         if int(r["vertex"]) != len(rows):
             fail(f"{path}: vertex {r['vertex']} out of order")
         rows.append(tuple(f32(r[c]) for c in cols))
@@ -72,7 +73,7 @@ def main():
     found = meshes(archive.getTop())
     if sorted(found) != sorted(deform):
         fail(f"meshes {sorted(found)} in the archive, {sorted(deform)} in the CSV")
-    faces = obj_faces(faces_obj)
+    faces = obj_faces(faces_obj) if faces_obj != "-" else None
     for name, schema in found.items():
         frames = sorted(deform.get(name, {}))
         if schema.getNumSamples() != len(frames):
@@ -120,7 +121,7 @@ def main():
                 if (p.x, p.y, p.z) != w:
                     fail(f"{name} frame {frame} point {i}: {(p.x, p.y, p.z)} in the archive, {w} in the CSV")
                     break
-            if k == 0:
+            if k == 0 and faces is not None:
                 counts, idx = list(s.getFaceCounts()), list(s.getFaceIndices())
                 got, at = [], 0
                 for c in counts:
