@@ -45,6 +45,19 @@ check "alembic3d: every 5th frame at its time" -- test ! -s "$WORK/out"
 expect 0 "deform of s.abc --fps 24 at its frames" -- "$RIGSCOPE" -q deform "$WORK/s.abc" --fps 24 --frames 1..91:5 --format csv -o "$WORK/s2.csv"
 check "round trip of every 5th frame" -- cmp -s "$WORK/s.csv" "$WORK/s2.csv"
 
+# Repeated samples (a held pose, a cycle): a PC2 whose samples are frames 1 1 40 40 40 91 1 91 of
+# the glb's deformation, on its OBJ. Stored once per change, as Alembic does; every sample reads back.
+python3 "$HERE/repeat_pc2.py" "$WORK/d.csv" "$WORK/rep.pc2" 1,1,40,40,40,91,1,91 || { echo "FAIL: repeat_pc2.py"; exit 1; }
+expect 0 "deform of a cache with repeats -o" -- "$RIGSCOPE" -q deform "$WORK/n/ref.obj" --cache "$WORK/rep.pc2" -o "$WORK/rep.abc"
+expect 0 "deform of a cache with repeats csv" -- "$RIGSCOPE" -q deform "$WORK/n/ref.obj" --cache "$WORK/rep.pc2" --format csv -o "$WORK/rep.csv"
+expect 0 "alembic3d reads rep.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/rep.abc" 24 "$WORK/rep.csv" "$WORK/n/ref.obj"
+check "alembic3d: every repeated sample at its frame" -- test ! -s "$WORK/out"
+cat "$WORK/out"
+expect 0 "deform of rep.abc" -- "$RIGSCOPE" -q deform "$WORK/rep.abc" --format csv -o "$WORK/rep2.csv"
+check "round trip of the repeated samples" -- cmp -s "$WORK/rep.csv" "$WORK/rep2.csv"
+check "a repeated sample is stored once: smaller than distinct ones" -- \
+    test "$(stat -c %s "$WORK/rep.abc")" -lt "$(( $(stat -c %s "$WORK/d.abc") * 6 / 91 ))"
+
 # A Z-up file (3ds Max's FBX): Alembic is Y-up, as Blender's exporter writes.
 FBX=$CORPUS/ufbx_dcc/max_transformed_skin_6100_binary.fbx
 if [ -f "$FBX" ]; then
