@@ -14,6 +14,9 @@ void DeformJobOptions::validate() const {
     if (format != "csv" && format != "json" && format != "usda" && format != "abc")
         throw Error(kExitUsage, "deform writes csv, json, usda or abc, not " + format);
     if (format == "abc") check_abc_output(out, "deform");
+    // An archive holds the run's frames in one sampling; merge joins CSV and JSON chunks, not archives.
+    if (format == "abc" && !input.chunk.empty())
+        throw Error(kExitUsage, "--chunk with an Alembic output: merge joins CSV and JSON chunks, not archives; write the frames in one run");
     if (axes != "file" && axes != "y-up") throw Error(kExitUsage, "--axes is file or y-up, not " + axes);
     if (format == "usda") {
         if (out.empty() || is_stdout_path(out))

@@ -26,6 +26,9 @@ void TensionJobOptions::validate() const {
     if (format != "csv" && format != "json" && format != "gltf" && format != "usda" && format != "abc")
         throw Error(kExitUsage, "tension writes csv, json, gltf, usda or abc, not " + format);
     if (format == "abc") check_abc_output(out, "tension");
+    // An archive holds the run's frames in one sampling; merge joins CSV and JSON chunks, not archives.
+    if (format == "abc" && !tension.input.chunk.empty())
+        throw Error(kExitUsage, "--chunk with an Alembic output: merge joins CSV and JSON chunks, not archives; write the frames in one run");
     if (bake_points && format == "abc") throw Error(kExitUsage, "--bake-points writes the points into a USD layer; an Alembic output holds them already");
     if (format == "usda" && (out.empty() || is_stdout_path(out)))
         throw Error(kExitUsage, "tension --format usda needs -o FILE.usda (the layer names the input relative to its own folder)");

@@ -94,6 +94,8 @@ check "stdout: one line saying why" -- one_line_naming "give -o FILE.abc (an arc
 expect 2 "tension --format abc without -o" -- "$RIGSCOPE" -q tension "$GLB" --format abc
 expect 2 "tension --vertices -o out.abc" -- "$RIGSCOPE" -q tension "$GLB" --vertices 0 -o "$WORK/v.abc"
 check "--vertices: nothing written" -- test ! -e "$WORK/v.abc"
+expect 2 "--chunk with an archive" -- "$RIGSCOPE" -q tension "$GLB" --chunk 0/2 -o "$WORK/ch.abc"
+check "--chunk: one line saying why, nothing written" -- bash -c "grep -q 'merge joins CSV and JSON chunks, not archives' '$WORK/err' && test ! -e '$WORK/ch.abc'"
 cp "$WORK/d.abc" "$WORK/in.abc"
 expect 2 "an archive written over its input" -- "$RIGSCOPE" -q tension "$WORK/in.abc" -o "$WORK/in.abc"
 check "the input is untouched" -- cmp -s "$WORK/d.abc" "$WORK/in.abc"
