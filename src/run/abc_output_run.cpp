@@ -17,6 +17,7 @@ AlembicMeshOut mesh_out(const Mesh& m) {
     o.points = m.vertex_count();
     o.face_offsets = &m.face_offsets;
     o.face_indices = &m.face_indices;
+    o.uvs = &m.uvs;
     return o;
 }
 

@@ -113,6 +113,11 @@ struct Mesh {
     // is file vertex i.
     std::vector<std::uint32_t> cache_points;
 
+    // Per file vertex, the first UV set as Blender shows it (v up: glTF's TEXCOORD_0 as 1 - v), or
+    // empty (the reader keeps none, or a primitive lacks it). Carried to outputs that hold UVs
+    // (Alembic's uv), never evaluated.
+    std::vector<Eigen::Vector2f> uvs;
+
     std::size_t vertex_count() const { return positions.size(); }
     std::size_t face_count() const { return face_offsets.empty() ? 0 : face_offsets.size() - 1; }
 };

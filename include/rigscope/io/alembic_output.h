@@ -25,6 +25,8 @@ struct AlembicMeshOut {
     // Faces as rigscope holds them (counter-clockwise); written in Alembic's clockwise order.
     const std::vector<std::uint32_t>* face_offsets = nullptr;
     const std::vector<std::uint32_t>* face_indices = nullptr;
+    // Per point, the UVs (v up), or null / empty: written once as Alembic's uv (indexed, per corner).
+    const std::vector<Eigen::Vector2f>* uvs = nullptr;
 };
 
 struct AlembicOptions {

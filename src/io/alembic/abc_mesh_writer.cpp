@@ -14,7 +14,7 @@ namespace rigscope::abc {
 namespace {
 
 // Alembic's plain-old-data numbers (abc_archive.h's Pod) for what is written.
-constexpr int kPodI32 = 6, kPodF32 = 10, kPodF64 = 11;
+constexpr int kPodU32 = 5, kPodI32 = 6, kPodF32 = 10, kPodF64 = 11;
 constexpr std::uint32_t kSampling = 1;  // index 0 is the archive's default (1 s a sample), never a frame rate
 
 // AbcGeom's metadata, keys in the sorted order Alembic serialises them ("k=v;k=v").
@@ -23,6 +23,9 @@ const char* const kMeshObjectMeta =
 const char* const kGeomMeta = "schema=AbcGeom_PolyMesh_v1;schemaBaseType=AbcGeom_GeomBase_v1";
 const char* const kPointMeta = "geoScope=vtx;interpretation=point";
 const char* const kBoxMeta = "interpretation=box";
+// The schema's uv: an indexed V2f of facevarying scope (per corner), as Maya and Blender write
+// it (Blender's importer reads only indexed UVs).
+const char* const kUvMeta = "arrayExtent=1;geoScope=fvr;interpretation=vector;isGeomParam=true;podExtent=2;podName=float32_t";
 const char* const kFloatParamMeta = "arrayExtent=1;geoScope=vtx;isGeomParam=true;podExtent=1;podName=float32_t";
 // A C3f geometry parameter of vertex scope with Maya's mark: Maya's AbcImport makes a C3f/C4f
 // parameter with `mayaColorSet` a colour set (1: the current one, shown); Blender's importer
@@ -107,6 +110,12 @@ AbcArchiveWriter::AbcArchiveWriter(OutputFile& out, const std::vector<AbcMeshOut
         geom->add("P", 2, kPodF32, 3, kPointMeta);
         geom->add(".faceIndices", 2, kPodI32, 1, "");
         geom->add(".faceCounts", 2, kPodI32, 1, "");
+        if (m.uvs && !m.uvs->empty()) {
+            if (m.uvs->size() != m.points) throw internal_error("UVs of another count than the points");
+            Prop& uv = geom->add("uv", 0, 0, 1, kUvMeta);
+            uv.add(".vals", 2, kPodF32, 2, kUvMeta);
+            uv.add(".indices", 2, kPodU32, 1, "");
+        }
         if (opt_.maps) {
             Prop& arb = geom->add(".arbGeomParams", 0, 0, 1, "");
             arb.add("tension", 2, kPodF32, 1, kFloatParamMeta);
@@ -183,10 +192,12 @@ void AbcArchiveWriter::points(std::size_t m, const std::vector<Eigen::Vector3f>&
     sample(*geom.child("P"), pts->data(), pts->size() * 12, pts->size());
     Prop& fi = *geom.child(".faceIndices");
     Prop& fc = *geom.child(".faceCounts");
+    Prop* uv = geom.child("uv");
     if (fi.next > 0) {
         // The topology is constant: every sample names the first (Alembic's first and last changed 0).
         repeat(fi);
         repeat(fc);
+        if (uv) repeat(*uv->child(".vals")), repeat(*uv->child(".indices"));
         return;
     }
     // Alembic's faces wind clockwise: each face's corners reversed, as the reader reverses them back.
@@ -201,6 +212,12 @@ void AbcArchiveWriter::points(std::size_t m, const std::vector<Eigen::Vector3f>&
     }
     sample(fi, indices.data(), indices.size() * 4, indices.size());
     sample(fc, counts.data(), counts.size() * 4, counts.size());
+    if (uv) {
+        // A value per point, each corner indexing its point's: the corners in the written order.
+        static_assert(sizeof(Eigen::Vector2f) == 8, "UVs are written as packed float pairs");
+        sample(*uv->child(".vals"), mesh.uvs->data(), mesh.uvs->size() * 8, mesh.uvs->size());
+        sample(*uv->child(".indices"), indices.data(), indices.size() * 4, indices.size());
+    }
 }
 
 void AbcArchiveWriter::maps(std::size_t m, const float* t, const float* compress, const float* stretch, const float* rgb) {

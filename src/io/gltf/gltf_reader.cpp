@@ -129,6 +129,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
     std::vector<Staged> infl;
     std::size_t target_count = 0;
     bool any_skin = false;
+    bool uvs_complete = true;
     for (std::size_t p = 0; p < prims.size(); ++p) {
         const std::string where = mwhere + ".primitives[" + std::to_string(p) + "]";
         const json& prim = prims[p];
@@ -150,6 +151,22 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
         mesh.positions.reserve(mesh.positions.size() + n);
         for (std::size_t v = 0; v < n; ++v) mesh.positions.emplace_back(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+
+        // The first UV set, kept for outputs that carry it (Alembic): every primitive has it, or
+        // the mesh keeps none. glTF's v runs down from the image's top; Blender's, Maya's and
+        // Alembic's up: stored as 1 - v, as Blender's glTF importer does.
+        const int uv_acc = doc.index(attrs, "TEXCOORD_0", where + ".attributes", accessors);
+        if (uv_acc < 0 || (p > 0 && mesh.uvs.size() != base)) {
+            uvs_complete = false;
+        } else if (uvs_complete) {
+            int uc = 0;
+            const Document::Floats uv_data = doc.floats(uv_acc, &uc);
+            const std::vector<float>& uv = *uv_data;
+            if (uc != 2 || uv.size() != n * 2) doc.fail(where + ".attributes.TEXCOORD_0: expected " + std::to_string(n) + " VEC2");
+            doc.charge(n * sizeof(Eigen::Vector2f), where + ".attributes.TEXCOORD_0");
+            mesh.uvs.reserve(mesh.uvs.size() + n);
+            for (std::size_t v = 0; v < n; ++v) mesh.uvs.emplace_back(uv[2 * v], 1.0f - uv[2 * v + 1]);
+        }
 
         const Document::Uints tri_data = primitive_triangles(doc, prim, where, n);
         const std::vector<std::uint32_t>& tris = *tri_data;
@@ -256,6 +273,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         }
         if (zero) warnings.push_back(doc.path() + ": " + mwhere + ": " + std::to_string(zero) + " vertices have no skin weight (they stay at rest)");
     }
+    if (!uvs_complete || mesh.uvs.size() != mesh.positions.size()) std::vector<Eigen::Vector2f>().swap(mesh.uvs);
     return mesh;
 }
 

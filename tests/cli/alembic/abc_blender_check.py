@@ -1,7 +1,7 @@
 """Blender 4.5's own Alembic importer (PyPI's bpy, in build/bpy-venv) reads an archive rigscope
 wrote, compared with rigscope's CSV output of the same run:
 
-    bpy-venv/bin/python abc_blender_check.py OUT.abc FPS DEFORM.csv [TENSION.csv]
+    bpy-venv/bin/python abc_blender_check.py -- OUT.abc FPS DEFORM.csv [TENSION.csv] [--uv=IN.glb]
 
 - Blender makes one mesh object per CSV mesh, driven by a Mesh Sequence Cache modifier;
 - at every CSV frame (scene.frame_set at FPS), the evaluated mesh's vertices are the CSV's
@@ -10,6 +10,8 @@ wrote, compared with rigscope's CSV output of the same run:
 - with TENSION.csv: the colour attribute Cd Blender makes of the C3f parameter (byte colours per
   corner, unit_float_to_uchar_clamp of each channel: floor(255 c + 0.5) clamped) holds, at every
   frame and corner, the bytes of (compress, stretch, 0) of the corner's vertex.
+- with --uv=IN.glb: Blender's UV map of the mesh, at every corner, is the glb's TEXCOORD_0 of the
+  corner's vertex as Blender's glTF importer shows it, (u, 1 - v), float32 exactly.
 Exit 0 when all agree; else one line per difference (at most 20).
 """
 import csv
@@ -36,8 +38,30 @@ def read_csv(path, cols):
     return out
 
 
+def glb_uvs(path):
+    """The first mesh's TEXCOORD_0 per vertex, primitives in order, as float32 (u, 1 - v)."""
+    import json
+    data = open(path, "rb").read()
+    json_len, = struct.unpack_from("<I", data, 12)
+    doc = json.loads(data[20:20 + json_len])
+    blob = data[20 + json_len + 8:]
+    out = []
+    for prim in doc["meshes"][0]["primitives"]:
+        acc = doc["accessors"][prim["attributes"]["TEXCOORD_0"]]
+        view = doc["bufferViews"][acc["bufferView"]]
+        stride = view.get("byteStride", 8)
+        base = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
+        for i in range(acc["count"]):
+            u, v = struct.unpack_from("<2f", blob, base + i * stride)
+            out.append((u, f32(1.0 - v)))
+    return out
+
+
 def main():
     argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
+    uv_glb = [a[5:] for a in argv if a.startswith("--uv=")]
+    argv = [a for a in argv if not a.startswith("--uv=")]
+    uvs = glb_uvs(uv_glb[0]) if uv_glb else None
     path, fps, deform_csv = argv[0], float(argv[1]), argv[2]
     tension = read_csv(argv[3], ("t", "compress", "stretch")) if len(argv) > 3 else None
     deform = read_csv(deform_csv, ("x", "y", "z"))
@@ -69,6 +93,19 @@ def main():
                         problems.append(f"{name} frame {frame} vertex {i}: {tuple(co[3 * i:3 * i + 3])} in Blender, "
                                         f"{(x, -z, y)} from the CSV")
                         break
+            if uvs is not None and frame == min(deform[name]):
+                if len(me.uv_layers) != 1:
+                    problems.append(f"{name}: {len(me.uv_layers)} UV maps in Blender, not 1")
+                else:
+                    verts = [0] * len(me.loops)
+                    me.loops.foreach_get("vertex_index", verts)
+                    got = [0.0] * (2 * len(me.loops))
+                    me.uv_layers[0].data.foreach_get("uv", got)
+                    for k, v in enumerate(verts):
+                        if (got[2 * k], got[2 * k + 1]) != uvs[v]:
+                            problems.append(f"{name} corner {k} (vertex {v}): UV {tuple(got[2 * k:2 * k + 2])} in Blender, "
+                                            f"{uvs[v]} from the glb")
+                            break
             if tension is not None:
                 cd = me.color_attributes.get("Cd")
                 if cd is None or cd.domain != "CORNER" or cd.data_type != "BYTE_COLOR":

@@ -1,7 +1,7 @@
 """Reads an archive rigscope wrote (`deform/tension IN -o out.abc`) with Alembic's own library
 (alembic3d, in build/usd-venv) and compares it with rigscope's CSV output of the same run:
 
-    abc_written_check.py OUT.abc FPS DEFORM.csv FACES.obj|- [TENSION.csv]
+    abc_written_check.py OUT.abc FPS DEFORM.csv FACES.obj|- [TENSION.csv] [--uv=IN.glb]
 
 - the archive's meshes are the CSV's (PolyMesh objects named as its mesh column, a '/' of a
   name made '_': Alembic's names hold none);
@@ -13,9 +13,13 @@
 - with TENSION.csv: the arbGeomParams tension, compress and stretch (float32, vertex scope) equal
   the CSV's columns at every frame, and Cd (C3f, vertex scope, interpretation rgb, mayaColorSet=1:
   Maya's mark of a colour set) is (compress, stretch, 0) per vertex, the maps colour.
+- with --uv=IN.glb: the uv (indexed, facevarying), at every corner, is the glb's TEXCOORD_0 of the
+  corner's vertex as Blender shows it, (u, 1 - v) (read from the glb here, not by rigscope);
+  without it, the archive has no uv.
 Exit 0 when all agree; else one line per difference (at most 20).
 """
 import csv
+import json
 import struct
 import sys
 
@@ -51,6 +55,26 @@ def obj_faces(path):
     return faces
 
 
+def glb_uvs(path):
+    """The first mesh's TEXCOORD_0 per vertex, primitives in order, as float32 (u, 1 - v)."""
+    data = open(path, "rb").read()
+    json_len, = struct.unpack_from("<I", data, 12)
+    doc = json.loads(data[20:20 + json_len])
+    blob = data[20 + json_len + 8:]
+    out = []
+    for prim in doc["meshes"][0]["primitives"]:
+        acc = doc["accessors"][prim["attributes"]["TEXCOORD_0"]]
+        if acc["componentType"] != 5126 or acc["type"] != "VEC2":
+            raise SystemExit(f"{path}: TEXCOORD_0 is not float VEC2 (this check reads only those)")
+        view = doc["bufferViews"][acc["bufferView"]]
+        stride = view.get("byteStride", 8)
+        base = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
+        for i in range(acc["count"]):
+            u, v = struct.unpack_from("<2f", blob, base + i * stride)
+            out.append((u, f32(1.0 - v)))
+    return out
+
+
 def meshes(top):
     out = {}
 
@@ -65,8 +89,11 @@ def meshes(top):
 
 
 def main():
-    path, fps, deform_csv, faces_obj = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
-    tension_csv = sys.argv[5] if len(sys.argv) > 5 else None
+    uv_glb = [a[5:] for a in sys.argv if a.startswith("--uv=")]
+    args = [a for a in sys.argv if not a.startswith("--uv=")]
+    path, fps, deform_csv, faces_obj = args[1], float(args[2]), args[3], args[4]
+    tension_csv = args[5] if len(args) > 5 else None
+    uvs = glb_uvs(uv_glb[0]) if uv_glb else None
     deform = read_csv(deform_csv, ("x", "y", "z"))
     tension = read_csv(tension_csv, ("t", "compress", "stretch")) if tension_csv else None
     archive = Abc.IArchive(path)
@@ -121,6 +148,24 @@ def main():
                 if (p.x, p.y, p.z) != w:
                     fail(f"{name} frame {frame} point {i}: {(p.x, p.y, p.z)} in the archive, {w} in the CSV")
                     break
+            if k == 0:
+                uvp = schema.getUVsParam()
+                if uvs is None and uvp.valid():
+                    fail(f"{name}: a uv the input does not have")
+                elif uvs is not None:
+                    if not uvp.valid() or not uvp.isIndexed() or uvp.getScope() != G.GeometryScope.kFacevaryingScope:
+                        fail(f"{name}: no indexed facevarying uv")
+                    else:
+                        ex = uvp.getExpandedValue(sel).getVals()
+                        idx = s.getFaceIndices()
+                        if len(ex) != len(idx):
+                            fail(f"{name}: {len(ex)} uv corners, {len(idx)} face corners")
+                        else:
+                            for c in range(len(idx)):
+                                if (ex[c][0], ex[c][1]) != uvs[idx[c]]:
+                                    fail(f"{name}: corner {c} (vertex {idx[c]}): uv {(ex[c][0], ex[c][1])}, the glb's "
+                                         f"(u, 1 - v) {uvs[idx[c]]}")
+                                    break
             if k == 0 and faces is not None:
                 counts, idx = list(s.getFaceCounts()), list(s.getFaceIndices())
                 got, at = [], 0

@@ -2,10 +2,11 @@
 # Ogawa archive, read back by two programs that share no code with rigscope's writer:
 # - Alembic's own library (alembic3d, build/usd-venv; abc_written_check.py): every P sample at
 #   frame / fps equals rigscope's `deform --format csv` (float32, exactly), the faces (reversed
-#   from Alembic's clockwise winding) are the glb's as write_neutral.py reads them, and tension,
+#   from Alembic's clockwise winding) are the glb's as write_neutral.py reads them, the uv per
+#   corner is the glb's TEXCOORD_0 read by the script (v flipped, as Blender shows it), and tension,
 #   compress, stretch and Cd (C3f, vertex scope, mayaColorSet=1) equal the tension CSV's columns;
 # - Blender 4.5's importer (bpy, build/bpy-venv; abc_blender_check.py): the vertices at every
-#   frame (in Blender's Z-up) and the colour attribute it makes of Cd;
+#   frame (in Blender's Z-up), the UV map and the colour attribute it makes of Cd;
 # and by rigscope's own reader (the round trip gives the CSVs byte for byte). Refusals: stdout,
 # the input as the output, --vertices; a failed write leaves no file.
 . "$(dirname "$0")/../common.bash"
@@ -21,10 +22,10 @@ expect 0 "deform -o d.abc" -- "$RIGSCOPE" -q deform "$GLB" -o "$WORK/d.abc"
 expect 0 "deform --format csv" -- "$RIGSCOPE" -q deform "$GLB" --format csv -o "$WORK/d.csv"
 expect 0 "tension -o t.abc" -- "$RIGSCOPE" -q tension "$GLB" -o "$WORK/t.abc"
 expect 0 "tension --format csv" -- "$RIGSCOPE" -q tension "$GLB" --format csv -o "$WORK/t.csv"
-expect 0 "alembic3d reads d.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/d.abc" 24 "$WORK/d.csv" "$WORK/n/ref.obj"
-check "alembic3d: d.abc's points at every frame, faces, no maps" -- test ! -s "$WORK/out"
+expect 0 "alembic3d reads d.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/d.abc" 24 "$WORK/d.csv" "$WORK/n/ref.obj" --uv="$GLB"
+check "alembic3d: d.abc's points at every frame, faces, the glb's UVs, no maps" -- test ! -s "$WORK/out"
 cat "$WORK/out"
-expect 0 "alembic3d reads t.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/t.abc" 24 "$WORK/d.csv" "$WORK/n/ref.obj" "$WORK/t.csv"
+expect 0 "alembic3d reads t.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/t.abc" 24 "$WORK/d.csv" "$WORK/n/ref.obj" "$WORK/t.csv" --uv="$GLB"
 check "alembic3d: t.abc's points, faces, tension, compress, stretch and Cd at every frame" -- test ! -s "$WORK/out"
 cat "$WORK/out"
 
@@ -40,7 +41,7 @@ check "the maps are listed" -- grep -q "arbGeomParam Cd (float32 x3 rgb, vertex,
 # Every 5th frame: the times stay frame / fps (a list: a 5/24 s step would read as 4.8 fps).
 expect 0 "deform --frames 1..91:5 -o" -- "$RIGSCOPE" -q deform "$GLB" --frames 1..91:5 -o "$WORK/s.abc"
 expect 0 "deform --frames 1..91:5 csv" -- "$RIGSCOPE" -q deform "$GLB" --frames 1..91:5 --format csv -o "$WORK/s.csv"
-expect 0 "alembic3d reads s.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/s.abc" 24 "$WORK/s.csv" "$WORK/n/ref.obj"
+expect 0 "alembic3d reads s.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/s.abc" 24 "$WORK/s.csv" "$WORK/n/ref.obj" --uv="$GLB"
 check "alembic3d: every 5th frame at its time" -- test ! -s "$WORK/out"
 expect 0 "deform of s.abc --fps 24 at its frames" -- "$RIGSCOPE" -q deform "$WORK/s.abc" --fps 24 --frames 1..91:5 --format csv -o "$WORK/s2.csv"
 check "round trip of every 5th frame" -- cmp -s "$WORK/s.csv" "$WORK/s2.csv"
@@ -78,8 +79,8 @@ check "alembic3d: two meshes, named _a_mesh and _b_mesh" -- test ! -s "$WORK/out
 
 # Blender 4.5's importer, the second oracle.
 if "$BPY" -c 'import bpy' 2>/dev/null; then
-    expect 0 "Blender imports d.abc" -- "$BPY" "$HERE/abc_blender_check.py" -- "$WORK/d.abc" 24 "$WORK/d.csv"
-    check "Blender: d.abc's vertices at every frame" -- bash -c "! grep -v '^Alembic import' '$WORK/out' | grep -q ."
+    expect 0 "Blender imports d.abc" -- "$BPY" "$HERE/abc_blender_check.py" -- "$WORK/d.abc" 24 "$WORK/d.csv" --uv="$GLB"
+    check "Blender: d.abc's vertices at every frame and its UV map" -- bash -c "! grep -v '^Alembic import' '$WORK/out' | grep -q ."
     grep -v '^Alembic import' "$WORK/out"
     expect 0 "Blender imports t.abc" -- "$BPY" "$HERE/abc_blender_check.py" -- "$WORK/t.abc" 24 "$WORK/d.csv" "$WORK/t.csv"
     check "Blender: t.abc's vertices and colour attribute Cd at every frame" -- bash -c "! grep -v '^Alembic import' '$WORK/out' | grep -q ."
