@@ -33,15 +33,15 @@ void add_deform_command(CLI::App& app, Runner& run) {
     auto command = std::make_shared<DeformCommand>();
     DeformJobOptions* opt = &command->job;
     opt->format.clear();  // from -o's extension unless --format names one
-    CLI::App* cmd = app.add_subcommand("deform", "Deformed vertex positions per frame (CSV or JSON)");
+    CLI::App* cmd = app.add_subcommand("deform", "Deformed vertex positions per frame (CSV, JSON, USD or Alembic)");
     add_input_options(cmd, opt->input);
     add_batch_options(cmd, command->batch);
     add_skinning_option(cmd, opt->input);
     add_max_output_option(cmd, opt->input);
     cmd->add_option("-o,--output", opt->out,
-                    "Output file (.csv, .json; .usda: the points over a USD input) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
-    cmd->add_option("--format", opt->format, "csv, json or usda (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json", "usda"}));
+                    "Output file (.csv, .json, .abc; .usda: the points over a USD input) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
+    cmd->add_option("--format", opt->format, "csv, json, usda or abc (default: from -o's extension, else csv)")
+        ->check(CLI::IsMember({"csv", "json", "usda", "abc"}));
     cmd->add_option("--axes", opt->axes, "Positions in the file's axes ('file', default) or turned to glTF's Y-up ('y-up'); info says which the file has")
         ->check(CLI::IsMember({"file", "y-up"}));
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_deform_command(*command, ctx); }; });

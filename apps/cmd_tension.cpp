@@ -34,7 +34,7 @@ void add_tension_command(CLI::App& app, Runner& run) {
     auto command = std::make_shared<TensionCommand>();
     TensionJobOptions* opt = &command->job;
     opt->format.clear();  // from -o's extension unless --format names one
-    CLI::App* cmd = app.add_subcommand("tension", "Tension map per vertex and frame: T, compress, stretch (CSV, JSON, glTF, USD)");
+    CLI::App* cmd = app.add_subcommand("tension", "Tension map per vertex and frame: T, compress, stretch (CSV, JSON, glTF, USD, Alembic)");
     add_tension_options(cmd, opt->tension);
     add_max_output_option(cmd, opt->tension.input);
     add_batch_options(cmd, command->batch);
@@ -46,12 +46,12 @@ void add_tension_command(CLI::App& app, Runner& run) {
         ->check(number_in(50.0, 100.0));
     cmd->add_flag("--bake-max", opt->bake_max, "glTF: one file of the rest mesh with each vertex's maximum maps over the frames (_TENSION: the T farthest from 1)");
     cmd->add_option("--color", opt->color,
-                    "glTF COLOR_0 and USD displayColor: maps (R = compress, G = stretch; default) or t (heat map of T: log2 T in [-1, 1], blue-white-red)")
+                    "glTF COLOR_0, USD displayColor and Alembic Cd: maps (R = compress, G = stretch; default) or t (heat map of T: log2 T in [-1, 1], blue-white-red)")
         ->check(CLI::IsMember({"maps", "t"}));
     cmd->add_flag("--bake-points", opt->bake_points,
                   "USD output: the deformed points too, for viewers that do not skin (the SkelRoots above become Xforms)");
-    cmd->add_option("--format", opt->format, "csv, json, gltf or usda (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json", "gltf", "usda"}));
+    cmd->add_option("--format", opt->format, "csv, json, gltf, usda or abc (default: from -o's extension, else csv)")
+        ->check(CLI::IsMember({"csv", "json", "gltf", "usda", "abc"}));
     cmd->add_option("-o,--output", opt->out,
                     "Output file, - for stdout; glTF: out_####.glb writes one file per frame (several inputs: with a placeholder, out/{relpath}.csv)");
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_tension_command(*command, ctx); }; });

@@ -78,7 +78,7 @@ bool option_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9
 bool word_value(const std::string& v) {
     static const char* const kWords[] = {"index", "position", "edge",  "area", "principal", "uniform", "cotan", "file", "linear",
                                          "dq",    "on",       "off",   "start", "rotation", "full",    "csv",   "json", "gltf",
-                                         "usda",  "bind",     "maps",  "t",     "text",     "all"};
+                                         "usda",  "abc",      "bind",  "maps",  "t",     "text",     "all"};
     for (const char* w : kWords)
         if (v == w) return true;
     return false;

@@ -148,6 +148,30 @@ print(f"intersect, the tube's skinned mesh, {len(frames)} frames ({max(f['pairs'
       f"{best['intersect_mesh']:.3f} s vs tension {best['tension_mesh']:.3f} s = {best['intersect_mesh'] / best['tension_mesh']:.2f}x "
       "(issue 59: at most 3x)")
 PY
+# Alembic (issue 58): the same 231 frames written by `deform -o tube.abc` (rigscope's own Ogawa
+# writer), read as the cache against the PC2 above, alternately, best of 3 (target: at least as
+# fast); then `tension -o out.abc` of the tube (points and four maps a frame) against the JSON
+# run of the same frames, alternately, best of 3 (target: at most 1.5x).
+"$build/rigscope" -q deform "$tube" --mesh Cylinder --fps 240 -o "$out/tube.abc"
+for i in 1 2 3; do
+    timed abc_pc2 "$build/rigscope" -q tension "$tube" --mesh Cylinder --fps 240 --cache "$out/tube.pc2" --format json -o "$out/abc_pc2.json"
+    timed abc_cache "$build/rigscope" -q tension "$tube" --mesh Cylinder --fps 240 --cache "$out/tube.abc" --format json -o "$out/abc_cache.json"
+done
+for i in 1 2 3; do
+    timed abc_json "$build/rigscope" -q tension "$tube" --fps 240 --format json -o "$out/abc_json.json"
+    timed abc_write "$build/rigscope" -q tension "$tube" --fps 240 -o "$out/out.abc"
+done
+"$python" - "$out" "$(( $(stat -c %s "$out/tube.abc") / 1000000 ))" "$(( $(stat -c %s "$out/out.abc") / 1000000 ))" <<'PY'
+import json, sys
+out, mb, out_mb = sys.argv[1], sys.argv[2], sys.argv[3]
+best = {k: min(float(l.split()[0]) for l in open(f"{out}/{k}")) for k in ("abc_pc2", "abc_cache", "abc_json", "abc_write")}
+same = json.load(open(f"{out}/abc_pc2.json"))["frames"] == json.load(open(f"{out}/abc_cache.json"))["frames"]
+print(f"Alembic cache ({mb} MB) {best['abc_cache']:.3f} s vs PC2 {best['abc_pc2']:.3f} s = {best['abc_pc2'] / best['abc_cache']:.2f}x "
+      f"the PC2 rate (target >= 1); per-frame T extremes {'the same' if same else 'DIFFER'}")
+print(f"tension -o out.abc ({out_mb} MB) {best['abc_write']:.3f} s vs JSON {best['abc_json']:.3f} s = "
+      f"{best['abc_write'] / best['abc_json']:.2f}x (target <= 1.5)")
+PY
+rm -f "$out/tube.abc" "$out/out.abc"
 # Resident size of a run that loads nothing: the executable and its libraries.
 /usr/bin/time -f "%M" -o "$out/baseline_rss" "$build/rigscope" --version >/dev/null
 

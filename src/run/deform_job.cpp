@@ -2,6 +2,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/io/deform_output.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/abc_output_run.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/run_budget.h"
@@ -10,7 +11,12 @@
 namespace rigscope {
 
 void DeformJobOptions::validate() const {
-    if (format != "csv" && format != "json" && format != "usda") throw Error(kExitUsage, "deform writes csv, json or usda, not " + format);
+    if (format != "csv" && format != "json" && format != "usda" && format != "abc")
+        throw Error(kExitUsage, "deform writes csv, json, usda or abc, not " + format);
+    if (format == "abc") check_abc_output(out, "deform");
+    // An archive holds the run's frames in one sampling; merge joins CSV and JSON chunks, not archives.
+    if (format == "abc" && !input.chunk.empty())
+        throw Error(kExitUsage, "--chunk with an Alembic output: merge joins CSV and JSON chunks, not archives; write the frames in one run");
     if (axes != "file" && axes != "y-up") throw Error(kExitUsage, "--axes is file or y-up, not " + axes);
     if (format == "usda") {
         if (out.empty() || is_stdout_path(out))
@@ -26,6 +32,14 @@ DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const F
     require_meshes(in, opt.input.file, "write");
     refuse_outputs_over_inputs(in, {opt.out});
     DeformJobResult r;
+    if (opt.format == "abc") {
+        // Alembic is Y-up whatever --axes says: the writer turns the file's axes as Blender's exporter does.
+        write_deform_abc(in, opt.out, opt.input.max_output_mb, progress);
+        r.frames = in.frames.size();
+        r.meshes = in.meshes.size();
+        for (int m : in.meshes) r.vertices += in.scene.meshes[m].vertex_count();
+        return r;
+    }
     if (opt.format == "usda") {
         check_usda_budget(in, 3);  // the points
         UsdaOutput usda(in, opt.input.file, opt.out, true);

@@ -13,6 +13,7 @@
 #include "rigscope/io/deform_output.h"
 #include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
+#include "rigscope/run/abc_output_run.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/run_budget.h"
@@ -22,8 +23,13 @@
 namespace rigscope {
 
 void TensionJobOptions::validate() const {
-    if (format != "csv" && format != "json" && format != "gltf" && format != "usda")
-        throw Error(kExitUsage, "tension writes csv, json, gltf or usda, not " + format);
+    if (format != "csv" && format != "json" && format != "gltf" && format != "usda" && format != "abc")
+        throw Error(kExitUsage, "tension writes csv, json, gltf, usda or abc, not " + format);
+    if (format == "abc") check_abc_output(out, "tension");
+    // An archive holds the run's frames in one sampling; merge joins CSV and JSON chunks, not archives.
+    if (format == "abc" && !tension.input.chunk.empty())
+        throw Error(kExitUsage, "--chunk with an Alembic output: merge joins CSV and JSON chunks, not archives; write the frames in one run");
+    if (bake_points && format == "abc") throw Error(kExitUsage, "--bake-points writes the points into a USD layer; an Alembic output holds them already");
     if (format == "usda" && (out.empty() || is_stdout_path(out)))
         throw Error(kExitUsage, "tension --format usda needs -o FILE.usda (the layer names the input relative to its own folder)");
     if (bake_points && format != "usda") throw Error(kExitUsage, "--bake-points writes the points into a USD layer: give -o FILE.usda");
@@ -32,8 +38,8 @@ void TensionJobOptions::validate() const {
         throw Error(kExitUsage, "tension --format gltf needs -o FILE.glb (binary output does not go to a terminal)");
     if (bake_max && format != "gltf") throw Error(kExitUsage, "--bake-max writes glTF: give -o FILE.glb");
     if (!color.empty() && color != "maps" && color != "t") throw Error(kExitUsage, "--color is maps or t, not " + color);
-    if (!color.empty() && format != "gltf" && format != "usda")
-        throw Error(kExitUsage, "--color sets glTF's COLOR_0 or USD's displayColor: give -o FILE.glb or FILE.usda");
+    if (!color.empty() && format != "gltf" && format != "usda" && format != "abc")
+        throw Error(kExitUsage, "--color sets glTF's COLOR_0, USD's displayColor or Alembic's Cd: give -o FILE.glb, FILE.usda or FILE.abc");
     if (auto_range && !(*auto_range >= 50 && *auto_range <= 100)) {
         std::string v;
         append_number(v, *auto_range);
@@ -42,8 +48,8 @@ void TensionJobOptions::validate() const {
     // '#' numbers one file per frame: only glTF frames are written so (a --bake-max is one file).
     if (out.substr(out.find_last_of('/') + 1).find('#') != std::string::npos && (format != "gltf" || bake_max))
         throw Error(kExitUsage, "-o " + out + ": '#' numbers one file per frame, which only tension's glTF frames are (-o out_####.glb, without --bake-max)");
-    if (!vertices.empty() && (format == "gltf" || format == "usda"))
-        throw Error(kExitUsage, "--vertices selects CSV rows and JSON series; glTF and USD hold every vertex: drop it or write CSV or JSON");
+    if (!vertices.empty() && (format == "gltf" || format == "usda" || format == "abc"))
+        throw Error(kExitUsage, "--vertices selects CSV rows and JSON series; glTF, USD and Alembic hold every vertex: drop it or write CSV or JSON");
     refuse_clip_placeholder("-o", out, tension.input);
 }
 
@@ -104,6 +110,12 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
     if (opt.format == "usda") {
         write_tension_usda(in, opt.tension.input.file, meshes, r.run, opt.out, opt.bake_points,
                            opt.color == "t" ? TensionColor::kT : TensionColor::kMaps, progress);
+        return r;
+    }
+    if (opt.format == "abc") {
+        write_tension_abc(in, meshes, r.run, opt.out, opt.color == "t" ? TensionColor::kT : TensionColor::kMaps,
+                          opt.tension.input.max_output_mb, progress, track);
+        keep_seen();
         return r;
     }
     if (opt.format == "gltf") {

@@ -30,7 +30,7 @@ TEST_CASE("deform job: validate() and the rows it writes", "[deform][job]") {
     DeformJobOptions o;
     CHECK(refusal(o).empty());
     o.format = "gltf";
-    CHECK_THAT(refusal(o), Catch::Contains("deform writes csv, json or usda, not gltf"));
+    CHECK_THAT(refusal(o), Catch::Contains("deform writes csv, json, usda or abc, not gltf"));
     // A USD layer: over a USD input only, to a file, in the stage's own axes.
     o.format = "usda";
     o.input.file = "a.glb";

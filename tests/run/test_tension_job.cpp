@@ -31,7 +31,7 @@ TEST_CASE("tension job: validate() refuses what cannot make the output asked for
         change(b);
         return refusal(b);
     };
-    CHECK_THAT(with([](TensionJobOptions& b) { b.format = "usd"; }), Catch::Contains("csv, json, gltf or usda"));
+    CHECK_THAT(with([](TensionJobOptions& b) { b.format = "usd"; }), Catch::Contains("csv, json, gltf, usda or abc"));
     // USD output: a file beside which the sublayer path means something, a USD input, and
     // --bake-points only there.
     CHECK_THAT(with([](TensionJobOptions& b) { b.format = "usda"; b.tension.input.file = "a.usdc"; }), Catch::Contains("needs -o FILE.usda"));

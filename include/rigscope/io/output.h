@@ -6,6 +6,7 @@
 #pragma once
 
 #include <charconv>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,6 +43,10 @@ public:
     // Flushes, syncs and renames the temporary over the target. Throws Error (exit 4).
     void commit();
     const std::string& path() const { return path_; }
+    // Flushes, then writes `bytes` at `offset` of the file (a header whose fields are known only
+    // once the rest is written: Ogawa's root offset and frozen flag). A stream (stdout, a FIFO)
+    // cannot go back: Error (exit 4), so callers refuse those outputs first.
+    void overwrite(std::uint64_t offset, std::string_view bytes);
 
     // Installs the signal handlers that remove live temporaries (once, from main).
     static void install_signal_cleanup();
@@ -76,7 +81,7 @@ int open_descriptor_of(const std::string& path);
 // True when `path` writes to standard output ("-", /dev/stdout, /dev/fd/1, ...).
 bool is_stdout_path(const std::string& path);
 
-// The format an output's extension names: "csv", "json", "gltf" (.glb, .gltf) or "usda"; "" for
+// The format an output's extension names: "csv", "json", "gltf" (.glb, .gltf), "usda" or "abc"; "" for
 // none or stdout; ".EXT" (lower case) for an extension rigscope does not write.
 std::string extension_format(const std::string& out);
 // Output format from --format, else the extension of `out`, else `fallback`. Throws Error (usage)

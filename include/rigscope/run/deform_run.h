@@ -17,7 +17,7 @@ namespace rigscope {
 struct DeformJobOptions {
     InputOptions input;
     std::string out = "-";
-    std::string format = "csv";   // csv, json or usda (the CLI resolves it from -o; usda: run/usd_output_run.h)
+    std::string format = "csv";   // csv, json, usda or abc (the CLI resolves it from -o; usda: run/usd_output_run.h, abc: run/abc_output_run.h)
     std::string axes = "file";    // file, or y-up: turned from the file's up axis to glTF's +Y
     // Throws Error (exit 2) for options that cannot make the output, before any file is read.
     void validate() const;

@@ -21,7 +21,7 @@ struct TensionJobOptions {
     bool bake_max = false;               // --bake-max: one glTF of each vertex's maximum maps
     bool bake_points = false;            // --bake-points: a .usda output holds the deformed points too
     std::string color;                   // --color maps|t: glTF's COLOR_0, USD's displayColor ("" is maps)
-    std::string format = "csv";          // csv, json, gltf or usda (the CLI resolves it from -o)
+    std::string format = "csv";          // csv, json, gltf, usda or abc (the CLI resolves it from -o)
     std::string out = "-";               // -o; glTF: out_####.glb writes one file per frame
     // Also keep each vertex's lowest and highest T over the frames (TensionJobResult::meshes),
     // as check ranks them: what a batch's summary row says. Off for one file (memory per vertex).

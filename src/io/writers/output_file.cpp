@@ -166,7 +166,7 @@ std::string extension_format(const std::string& out) {
     std::string ext = out.substr(dot + 1);
     for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (ext == "glb" || ext == "gltf") return "gltf";
-    if (ext == "csv" || ext == "json" || ext == "usda") return ext;
+    if (ext == "csv" || ext == "json" || ext == "usda" || ext == "abc") return ext;
     return "." + ext;
 }
 
@@ -418,6 +418,23 @@ void OutputFile::flush() {
         done += static_cast<std::size_t>(n);
     }
     buffer_.clear();
+}
+
+void OutputFile::overwrite(std::uint64_t offset, std::string_view bytes) {
+    flush();
+    const std::string name = path_ == "-" ? std::string("stdout") : path_;
+    if (stdout_ || fd_ < 0) throw Error(kExitCannotWrite, name + ": cannot write this format to a stream (its header is written last)");
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            const int err = n < 0 ? errno : ENOSPC;
+            throw Error(kExitCannotWrite, name + ": " + (err == ESPIPE ? std::string("cannot write this format to a stream (its header is written last)")
+                                                                       : "write failed: " + describe_errno(err)));
+        }
+        done += static_cast<std::size_t>(n);
+    }
 }
 
 void OutputFile::finish() {
