@@ -105,14 +105,14 @@ for k in obj ply; do
     done < <(find "$corpus_root" "$build/seeds/neutral" -type f -iname "*.$k" -size -200k 2>/dev/null)
     rm -rf "$build/seeds/neutral"
 done
-# PC2 and MDD: tests/cli/write_cache.py's caches of bend_cylinder's first five frames.
+# PC2 and MDD: tests/cli/cache/write_cache.py's caches of bend_cylinder's first five frames.
 if [[ " ${targets[*]} " == *" pc2 "* || " ${targets[*]} " == *" mdd "* ]]; then
     caches="$build/seeds/caches"
     mkdir -p "$caches" "$build/seeds/pc2" "$build/seeds/mdd"
     rig=build/rigscope  # setup's build; the fuzz build's own CLI otherwise
     [ -x "$rig" ] || rig="$build/rigscope"
     "$rig" -q deform data/bend_cylinder.glb --frames 1..5 --format csv -o "$caches/deform.csv"
-    /usr/bin/python3 tests/cli/write_cache.py "$caches/deform.csv" 24 "$caches" >/dev/null
+    /usr/bin/python3 tests/cli/cache/write_cache.py "$caches/deform.csv" 24 "$caches" >/dev/null
     cp "$caches/cloth.pc2" "$caches/welded.pc2" "$build/seeds/pc2/"
     cp "$caches/cloth.mdd" "$build/seeds/mdd/"
     rm -rf "$caches"
@@ -134,11 +134,11 @@ if [[ " ${targets[*]} " == *" usd"* ]]; then
     rm -rf "$scenes"
 fi
 
-# Alembic: tests/cli/alembic_write.py's archives (one per schema feature, and the refused ones)
+# Alembic: tests/cli/alembic/alembic_write.py's archives (one per schema feature, and the refused ones)
 # when setup's venv has alembic3d, and the archives kept in tests/alembic.
 if [[ " ${targets[*]} " == *" alembic "* ]]; then
     if [ -x build/usd-venv/bin/python ]; then
-        build/usd-venv/bin/python tests/cli/alembic_write.py "$build/seeds/alembic" >/dev/null || true
+        build/usd-venv/bin/python tests/cli/alembic/alembic_write.py "$build/seeds/alembic" >/dev/null || true
     fi
     find tests/alembic -type f -name '*.abc' -size -200k -exec cp {} "$build/seeds/alembic/" \; 2>/dev/null || true
 fi

@@ -1,7 +1,7 @@
 """Blender's answer for a point cache: the positions its Mesh Cache modifier gives a mesh at given
 frames, as CSV (frame, vertex, x, y, z; Python's repr of Blender's float32 coordinates). Run with
 Blender 3.4 (Debian's package) by make_oracle.sh; the CSVs it writes are committed in
-tests/cache and read by tests/cli/cache_blender.sh.
+tests/cache and read by tests/cli/cache/cache_blender.sh.
 
     blender -b --factory-startup --python-exit-code 1 --python blender_mesh_cache.py -- \\
         BASE.obj CACHE FORMAT FRAME_START FRAMES OUT.csv

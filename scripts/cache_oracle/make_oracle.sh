@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Remakes tests/cache's Blender oracles: the Mesh Cache modifier of Blender 3.4 (Debian's package,
 # `apt-get install blender`) reading bend_40_49.pc2 and .mdd on bend_cylinder_bind.obj. The caches
-# are bend_cylinder's frames 40-49 as `rigscope deform` wrote them (tests/cli/write_cache.py:
+# are bend_cylinder's frames 40-49 as `rigscope deform` wrote them (tests/cli/cache/write_cache.py:
 # PC2 start frame 40, MDD times 0 to 9/24 s as Blender's exporter writes them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine, for trying the farm recipe (docs/farm.md) and for
-# tests/cli/slurm.sh. Needs root and the Debian packages slurm-wlm and munge.
+# tests/cli/batch/slurm.sh. Needs root and the Debian packages slurm-wlm and munge.
 #   eval "$(scripts/slurm/local_cluster.sh start DIR)"   # starts munged, slurmctld, slurmd; sets SLURM_CONF
 #   scripts/slurm/local_cluster.sh stop DIR               # stops them by their pids
 # Everything (configuration, munge key and socket, state, logs, pid files) lives in DIR; the

@@ -8,7 +8,7 @@ Run with Blender as a Python module (PyPI's bpy 4.5.15, Python 3.11), not with u
 Each rig is imported with Blender's glTF importer and written by `bpy.ops.wm.usd_export` with
 armatures, shape keys and animation, the way an artist exports from File > Export > USD: what
 rigscope reads is then a file a DCC wrote (its SkelRoot, Skeleton, SkelAnimation, joint order,
-BlendShapes and time codes as Blender lays them out), and tests/cli/usd_blender.sh checks
+BlendShapes and time codes as Blender lays them out), and tests/cli/usd/usd_blender.sh checks
 rigscope's deform of each against usd-core's UsdSkel.BakeSkinning.
 The joystick face's drivers do not survive a glTF, so the script keys its four shape keys itself
 (an animated blend-shape weight per key, as a rigger's action would): the export then carries

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the multi-file USD stages of rigscope's composition tests (tests/cli/usd_compose.sh):
+"""Writes the multi-file USD stages of rigscope's composition tests (tests/cli/usd/usd_compose.sh):
 each a folder whose root layer composes others, with usd-core's API for the rigs and by hand as
 .usda text for the composition, each with a stated purpose (below).
 

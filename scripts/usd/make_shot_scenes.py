@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the composed shots of rigscope's shot tests (tests/cli/usd_shot.sh): stages as a studio
+"""Writes the composed shots of rigscope's shot tests (tests/cli/usd/usd_shot.sh): stages as a studio
 hands them over, where the rig is not in the root layer. Each is a folder, made with usd-core's
 API (the rig: make_compose_scenes.rig) and .usda text for the composition, with a stated purpose.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the USD scenes of tests/cli/usd_skel_eval.sh with usd-core's own API: one scene per rule
+"""Writes the USD scenes of tests/cli/usd/usd_skel_eval.sh with usd-core's own API: one scene per rule
 of how OpenUSD evaluates a skeleton or a transform stack, each built so that a reader that departs
 from the rule is visibly off between or at the samples (the comment of each scene says how).
 

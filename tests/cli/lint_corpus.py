@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""rigscope lint on the corpus, for tests/cli/lint.sh:
+"""rigscope lint on the corpus, for tests/cli/lint/lint.sh:
 
   lint_corpus.py RIGSCOPE CORPUS TMP [EXTRA_FILES...]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Makes one bad input file from a good one, for tests/cli/bad_inputs.sh.
+"""Makes one bad input file from a good one, for tests/cli/inputs/bad_inputs.sh.
 
     make_bad_input.py MAKER OUT_PATH
 

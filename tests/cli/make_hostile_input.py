@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Makes one hostile input file, for tests/cli/hostile_inputs.sh (issue 18's classes).
+"""Makes one hostile input file, for tests/cli/inputs/hostile_inputs.sh (issue 18's classes).
 
     make_hostile_input.py MAKER OUT_PATH [ARG]
 
@@ -197,7 +197,7 @@ MAKERS = {
     "buffer_inside": lambda: buffer_as("sub/../inside.bin"),
     "image_outside": lambda: image_as("../../../../etc/passwd"),
     # Extensions that change geometry and that rigscope does not implement (Draco and meshopt
-    # are read since issue 17: tests/cli/gltf_compressed.sh).
+    # are read since issue 17: tests/cli/gltf/gltf_compressed.sh).
     "requires_instancing": lambda: required("EXT_mesh_gpu_instancing"),
     "requires_unknown": lambda: required("KHR_mesh_future_compression"),
     "requires_unlit": lambda: required("KHR_materials_unlit"),

@@ -1,4 +1,4 @@
-"""For tests/cli/axes.sh: writes a Z-up twin of a crafted FBX case, as 3ds Max would store it.
+"""For tests/cli/tension/axes.sh: writes a Z-up twin of a crafted FBX case, as 3ds Max would store it.
 
     make_z_up_fbx.py CASE OUT.fbx
 

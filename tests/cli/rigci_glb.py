@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Small glTF (GLB, or .gltf with an embedded buffer) edits and reads for tests/cli/rigci.sh, independent of rigscope's own reader.
+"""Small glTF (GLB, or .gltf with an embedded buffer) edits and reads for tests/cli/check/rigci.sh, independent of rigscope's own reader.
 
   weights IN OUT JOINT FACTOR   scale JOINT's skin weights by FACTOR (others unchanged)
   move IN OUT NODE DX DY DZ     add (DX,DY,DZ) to NODE's translation keys (the clip moves the joint)

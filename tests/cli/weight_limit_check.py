@@ -1,5 +1,5 @@
 """Checks the compress and stretch maps of a tension output against docs/methods.md's formula
-applied to the output's own T, for tests/cli/weight_limit.sh:
+applied to the output's own T, for tests/cli/tension/weight_limit.sh:
 
     weight_limit_check.py KIND FILE... --falloff F --weight-limit W
 

@@ -1,6 +1,6 @@
 // Rig lint's pure checks on scenes built here, each defect planted at a known vertex or joint:
 // found, and found only there. The corpus cases (cesium_man's sums, planted glTF files) are in
-// tests/cli/lint.sh.
+// tests/cli/lint/lint.sh.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // OpenUSD's dual-quaternion rule (SkinningMethod::UsdDualQuaternion, src/core/skin_dq_usd.cpp):
 // the split of a joint matrix, and the skinned points against the same rule evaluated by hand
 // in double. The oracle of the whole reader path is UsdSkel.BakeSkinning itself
-// (tests/cli/usd_skel.sh, scene dual_quaternion); these rows pin what the core does alone.
+// (tests/cli/usd/usd_skel.sh, scene dual_quaternion); these rows pin what the core does alone.
 // Tolerances: the split is in double (1e-12 on unit-sized matrices); skinning runs in float on
 // unit-sized points (1e-5 absolute is 100 float roundings, while Blender's sign rule moves the
 // first point by 0.05 or more, checked below).

@@ -1,4 +1,4 @@
-// src/farm: the chunk records and their gathering, tested below the CLI (tests/cli/merge.sh runs
+// src/farm: the chunk records and their gathering, tested below the CLI (tests/cli/merge/merge.sh runs
 // the same end to end). Records are written with chunk_record_json, as a chunk run writes them.
 #include <catch2/catch.hpp>
 #include <fstream>

@@ -138,7 +138,7 @@ TEST_CASE("Assimp's bad glTF files: each present, refused with exit 3 for its mi
     // The corpus keeps these four without their .bin files (corpus README), so the fault each
     // reaches first is the missing buffer, whatever it was kept for in Assimp's tests; the
     // faults themselves (index out of range, wrong accessor types and counts) are made from a
-    // good file in tests/cli/bad_inputs.sh. A missing .gltf would also give exit 3: hence the
+    // good file in tests/cli/inputs/bad_inputs.sh. A missing .gltf would also give exit 3: hence the
     // REQUIRE that it exists, and the check of the message.
     const std::pair<const char*, const char*> cases[] = {
         {"assimp/glTF2/IndexOutOfRange/IndexOutOfRange.gltf", "buffer file 'IndexOutOfRange.bin' not found"},

@@ -2,7 +2,7 @@
 // - Pixar's lbs.usda (UsdSkel's own linear-skinning test, ../shared/corpus/usd) against its
 //   baseline lbs.baked.usda, the points UsdSkel.BakeSkinning wrote for each time code 1..30;
 // - text layers: errors at line:column, refusals by name of what is not read.
-// The crafted scenes against usd-core's BakeSkinning are in tests/cli/usd_skel.sh (they need
+// The crafted scenes against usd-core's BakeSkinning are in tests/cli/usd/usd_skel.sh (they need
 // the usd-core venv).
 //
 // Tolerance: 1e-5 of each mesh's bounding-box diagonal, the issue's. The baseline's points are

@@ -1,7 +1,7 @@
 // USD composition's refusals (src/io/usd/usd_compose.cpp, usd_layer_files.cpp): cycles of
 // references and sublayers, paths outside the input's folder, missing files and prims, the depth
 // bound, and a stage read from bytes alone. Each is one line naming the file and the problem.
-// What composes, against usd-core, is tests/cli/usd_compose.sh (it needs the usd-core venv).
+// What composes, against usd-core, is tests/cli/usd/usd_compose.sh (it needs the usd-core venv).
 #include <catch2/catch.hpp>
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 """rigscope.load("x.abc") and load(base, cache="x.abc") (issue 58 item 5): the same numbers as the
 CLI, on bend_cylinder's deformation written as an Alembic cache by Alembic's own library
-(tests/cli/alembic_write.py, run in setup's build/usd-venv where alembic3d is installed). The
+(tests/cli/alembic/alembic_write.py, run in setup's build/usd-venv where alembic3d is installed). The
 cache holds the skin's positions bit for bit, so T from the archive equals the skinned glb's."""
 import subprocess
 import sys

@@ -1,6 +1,6 @@
 """rigscope.load(base, cache=, reference=, reference_match=, reference_scale=) (issue 42 item 5):
 the same numbers as the CLI's --cache and --reference-match, on bend_cylinder and the caches and
-neutrals tests/cli/write_cache.py, write_neutral.py and reference_match.py write (their own
+neutrals tests/cli/cache/write_cache.py, write_neutral.py and reference_match.py write (their own
 readers of the formats, not rigscope's). The cache holds the skin's positions bit for bit, so
 T from OBJ + cache is the skinned glb's exactly; a shuffled neutral paired by position is the
 bind mesh again, exactly."""

@@ -1,7 +1,7 @@
 """rigscope.load() of USD files (issue 39 item 5): a converter's usdz package from the corpus and a
 crate layer and a text layer Blender 4.5 wrote (tests/usd_blender), each giving the numbers the
 CLI gives for the same file, bit for bit (the CLI is checked against usd-core's BakeSkinning in
-tests/cli/usd_skel.sh and usd_blender.sh)."""
+tests/cli/usd/usd_skel.sh and usd_blender.sh)."""
 import json
 
 import numpy as np

@@ -1,4 +1,4 @@
-// The batch's pieces that the CLI tests reach only through whole runs (tests/cli/batch.sh):
+// The batch's pieces that the CLI tests reach only through whole runs (tests/cli/batch/batch.sh):
 // diff's pairs (expand_diff_pairs), the verb table and index.html's rows and links.
 #include <catch2/catch.hpp>
 #include <fstream>

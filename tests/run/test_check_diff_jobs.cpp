@@ -1,5 +1,5 @@
 // The check and diff jobs' validate() (run/check_run.h, run/diff_run.h): what each refuses
-// before any file is read, the CLI and Python alike (tests/cli/rigci.sh and cli_slips.sh run the
+// before any file is read, the CLI and Python alike (tests/cli/check/rigci.sh and cli_slips.sh run the
 // same refusals through the CLI). A refusal names the option; an accepted case returns "".
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,5 +1,5 @@
 // A chunk's identity and spec (run/chunk_run.h, run/chunk_identity.cpp): computed from each
-// chunkable job's options, so that the CLI and Python give one list for one run. tests/cli/merge.sh
+// chunkable job's options, so that the CLI and Python give one list for one run. tests/cli/merge/merge.sh
 // and tests/python/test_mixed_chunks.py merge chunks of one run made by the two front ends.
 #include <catch2/catch.hpp>
 #include <functional>

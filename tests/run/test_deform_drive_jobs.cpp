@@ -1,5 +1,5 @@
 // The deform and drive jobs (run/deform_run.h, run/drive_run.h): validate() cases first, then
-// what each writes and returns (tests/cli/drive.sh and the deform CLI tests run them end to end).
+// what each writes and returns (tests/cli/drive/drive.sh and the deform CLI tests run them end to end).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <fstream>

@@ -1,5 +1,5 @@
 // The rivet job (run/rivet_run.h): its validate() cases first, then what run_rivet returns next
-// to the writers' view of it (tests/cli/rivet.sh runs the same through the CLI).
+// to the writers' view of it (tests/cli/rivet/rivet.sh runs the same through the CLI).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>

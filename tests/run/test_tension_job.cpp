@@ -1,5 +1,5 @@
 // The tension job (run/tension_job.h): its validate() cases first, then what run_tension writes
-// and returns (tests/cli/tension.sh runs the same through the CLI).
+// and returns (tests/cli/tension/tension.sh runs the same through the CLI).
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>

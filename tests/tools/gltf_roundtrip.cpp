@@ -1,5 +1,5 @@
 // Test tool, not installed: reads any input rigscope reads and writes it back with write_glb,
-// so tests/cli/gltf_validator.sh can run the Khronos validator on what the writer makes.
+// so tests/cli/gltf/gltf_validator.sh can run the Khronos validator on what the writer makes.
 //   gltf_roundtrip [--attributes] IN OUT.glb
 // --attributes adds a COLOR_0 and a _TENSION attribute to every mesh, as the commands do.
 #include <algorithm>

@@ -60,7 +60,7 @@ void on_signal(int sig) {
 
 // Test-only pause point: with RIGSCOPE_TEST_HOLD_AT_COMMIT=MARKER in the environment, the first
 // commit of the process creates MARKER and waits for a signal with every temporary written and
-// none renamed. tests/cli/interrupt.sh signals the run there, at a known point whatever the
+// none renamed. tests/cli/batch/interrupt.sh signals the run there, at a known point whatever the
 // machine's speed (a timed wait would let a fast machine finish first).
 void hold_for_test_signal() {
     static bool held = false;

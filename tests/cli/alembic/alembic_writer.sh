@@ -71,7 +71,7 @@ else
 fi
 
 # Two meshes of one name (Houdini's /a/mesh and /b/mesh, read as those paths): each an object.
-"$PY" tests/cli/alembic_write.py "$WORK/a" >/dev/null || { echo "FAIL: alembic_write.py"; exit 1; }
+"$PY" tests/cli/alembic/alembic_write.py "$WORK/a" >/dev/null || { echo "FAIL: alembic_write.py"; exit 1; }
 expect 0 "deform houdini.abc -o" -- "$RIGSCOPE" -q deform "$WORK/a/houdini.abc" --fps 24 -o "$WORK/h.abc"
 expect 0 "deform houdini.abc csv" -- "$RIGSCOPE" -q deform "$WORK/a/houdini.abc" --fps 24 --format csv -o "$WORK/h.csv"
 expect 0 "alembic3d reads h.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/h.abc" 24 "$WORK/h.csv" -
