@@ -16,7 +16,7 @@ struct BakeCalls {
     // The images run_bake keeps (no -o): per mesh, float32 (frames, size, size), row 0 first as
     // the CLI's files hold them.
     static py::object bake(Session& s, const TensionArgs& args, BakeJobOptions opt, const py::object& progress) {
-        std::lock_guard<std::mutex> lock(s.mutex_);
+        std::lock_guard<std::recursive_mutex> lock(s.mutex_);
         Session::Selection sel(s, args.frames);
         opt.tension = s.tension_options(args);
         opt.validate();
@@ -42,7 +42,7 @@ struct BakeCalls {
 
     // regions(): frames, (mesh, region) pairs and float64 values (frames, regions).
     static py::object regions(Session& s, const TensionArgs& args, RegionsJobOptions opt, const py::object& progress) {
-        std::lock_guard<std::mutex> lock(s.mutex_);
+        std::lock_guard<std::recursive_mutex> lock(s.mutex_);
         Session::Selection sel(s, args.frames);
         opt.tension = s.tension_options(args);
         opt.out.clear();

@@ -107,6 +107,15 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
     };
 
 
+    // The least the output will take, refused past --max-output before any frame (issue 57): a
+    // USD layer's four primvars of a point (three floats and a colour, at least "0," a value as
+    // text; --bake-points three more), a glTF's COLOR_0 (three floats a vertex and frame).
+    if (opt.format == "usda" || (opt.format == "gltf" && !opt.bake_max)) {
+        double vertices = 0;
+        for (int m : in.meshes) vertices += double(in.scene.meshes[m].vertex_count());
+        const double per_vertex = opt.format == "gltf" ? 12.0 : 2.0 * (6 + (opt.bake_points ? 3 : 0));
+        check_output_size(opt.out, per_vertex * vertices * double(in.frames.size()), opt.tension.input.max_output_mb);
+    }
     if (opt.format == "usda") {
         write_tension_usda(in, opt.tension.input.file, meshes, r.run, opt.out, opt.bake_points,
                            opt.color == "t" ? TensionColor::kT : TensionColor::kMaps, progress);
