@@ -134,7 +134,7 @@ TEST_CASE("intersect: the result is the same on 1 and 2 threads, bit for bit", "
     for (std::size_t i = 0; i < one.pairs.size(); ++i) CHECK(one.pairs[i].length == two.pairs[i].length);
 }
 
-TEST_CASE("intersect: faces sharing a welded vertex are neighbours; split seam vertices are welded", "[intersect]") {
+TEST_CASE("intersect: faces sharing a welded vertex are neighbours, and split seam vertices are welded", "[intersect]") {
     // Two triangles through each other at a shared corner: the second's edge pierces the first.
     Scene scene;
     Mesh m;
@@ -226,7 +226,7 @@ TEST_CASE("intersect: the joint is the heaviest influence over both faces, the f
     CHECK(f.pairs[0].joint == -1);  // no skin, no joint
 }
 
-TEST_CASE("intersect: zero-area faces are skipped and counted; a NaN position is an error", "[intersect]") {
+TEST_CASE("intersect: zero-area faces are skipped and counted, and a NaN position is an error", "[intersect]") {
     Scene scene;
     Mesh a;
     a.name = "body";

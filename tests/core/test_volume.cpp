@@ -100,7 +100,7 @@ TEST_CASE("volume: a unit cube of quads encloses 1, wherever it is and split at 
     CHECK(U.bind_volume == 0);
 }
 
-TEST_CASE("volume: an open, a misoriented and an inside-out cube; a collapsed face is skipped", "[volume]") {
+TEST_CASE("volume: an open, a misoriented and an inside-out cube, and a collapsed face is skipped", "[volume]") {
     {
         Mesh m = cube();
         m.face_indices.resize(20);  // the last quad gone: a square hole
@@ -249,7 +249,7 @@ TEST_CASE("volume: the same bits for any thread count, several blocks a region",
     }
 }
 
-TEST_CASE("volume: a position that is not finite is an error; a ratio needs a bind measure", "[volume]") {
+TEST_CASE("volume: a position that is not finite is an error, and a ratio needs a bind measure", "[volume]") {
     Scene s = scene_of(cube());
     const VolumeLayout L = layout_of(s);
     std::vector<Eigen::Vector3f> p = s.meshes[0].positions;

@@ -23,7 +23,7 @@ def files(tmp_path_factory, cli):
     tools = ROOT / "tests" / "cli"
     subprocess.run([sys.executable, tools / "write_neutral.py", BEND, d], check=True, capture_output=True)
     (d / "deform.csv").write_text(cli("deform", BEND, "--format", "csv"))
-    subprocess.run([VENV_PY, tools / "alembic_write.py", d / "abc", d / "deform.csv", d / "ref.obj"], check=True, capture_output=True)
+    subprocess.run([VENV_PY, tools / "alembic" / "alembic_write.py", d / "abc", d / "deform.csv", d / "ref.obj"], check=True, capture_output=True)
     return d
 
 

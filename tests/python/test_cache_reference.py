@@ -21,9 +21,9 @@ def files(tmp_path_factory, cli):
     d = tmp_path_factory.mktemp("cache")
     tools = ROOT / "tests" / "cli"
     subprocess.run([sys.executable, tools / "write_neutral.py", BEND, d], check=True, capture_output=True)
-    subprocess.run([sys.executable, tools / "reference_match.py", d / "ref.obj", d], check=True, capture_output=True)
+    subprocess.run([sys.executable, tools / "tension" / "reference_match.py", d / "ref.obj", d], check=True, capture_output=True)
     (d / "deform.csv").write_text(cli("deform", BEND, "--format", "csv"))
-    subprocess.run([sys.executable, tools / "write_cache.py", d / "deform.csv", "24", d], check=True, capture_output=True)
+    subprocess.run([sys.executable, tools / "cache" / "write_cache.py", d / "deform.csv", "24", d], check=True, capture_output=True)
     return d
 
 

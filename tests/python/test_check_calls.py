@@ -46,7 +46,7 @@ def test_check_equals_cli_json_and_text(tmp_path, load_args, limits, cli_args):
 
 
 def test_check_judges_every_clip_as_the_cli(tmp_path):
-    """Issue 57: a second clip (BigBend, twice the bend, made by tests/cli/check/add_clip.py) is judged
+    """Issue 57: a second clip (BigBend, twice the bend, made by tests/cli/add_clip.py) is judged
     by default and fails the file, as `rigscope check` does; clip= chooses one, and says which
     clips were left out."""
     two = tmp_path / "two.glb"

@@ -163,14 +163,21 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             int uc = 0;
             const Document::Floats uv_data = doc.floats(ua, &uc);
             const std::vector<float>& uv = *uv_data;
-            if (uc != 2 || uv.size() != n * 2) doc.fail(where + ".attributes." + un + ": expected " + std::to_string(n) + " VEC2");
-            if (!finite(uv)) doc.fail(where + ".attributes." + un + ": NaN or infinite UV");
-            doc.charge(n * sizeof(Eigen::Vector2f), where + "." + un);
             if (set >= uv_sets.size()) {
                 uv_sets.resize(set + 1);
                 uv_prims.resize(set + 1, 0);
                 uv_sets[set].name = un;
             }
+            // UVs are read for bakes and outputs, never evaluated: a set that cannot be read is
+            // left out (not counted for this primitive, so dropped below with a warning) rather
+            // than refusing a file whose positions and skin are sound.
+            if (uc != 2 || uv.size() != n * 2 || !finite(uv)) {
+                warnings.push_back(doc.path() + ": " + where + ".attributes." + un + ": " +
+                                   (uc != 2 || uv.size() != n * 2 ? "expected " + std::to_string(n) + " VEC2" : std::string("NaN or infinite UV")) +
+                                   ": that UV set is not read");
+                continue;
+            }
+            doc.charge(n * sizeof(Eigen::Vector2f), where + "." + un);
             UvSet& us = uv_sets[set];
             us.uv.resize(base, Eigen::Vector2f(0, 0));
             for (std::size_t v = 0; v < n; ++v) us.uv.emplace_back(uv[2 * v], uv[2 * v + 1]);

@@ -93,7 +93,10 @@ def main():
     args = [a for a in sys.argv if not a.startswith("--uv=")]
     path, fps, deform_csv, faces_obj = args[1], float(args[2]), args[3], args[4]
     tension_csv = args[5] if len(args) > 5 else None
-    uvs = glb_uvs(uv_glb[0]) if uv_glb else None
+    # --uv=any: the input has UVs no second reader here gives (an FBX's): the archive's uv is
+    # checked for its form and count only.
+    any_uv = uv_glb == ["any"]
+    uvs = glb_uvs(uv_glb[0]) if uv_glb and not any_uv else None
     deform = read_csv(deform_csv, ("x", "y", "z"))
     tension = read_csv(tension_csv, ("t", "compress", "stretch")) if tension_csv else None
     archive = Abc.IArchive(path)
@@ -150,7 +153,12 @@ def main():
                     break
             if k == 0:
                 uvp = schema.getUVsParam()
-                if uvs is None and uvp.valid():
+                if any_uv:
+                    if not uvp.valid() or not uvp.isIndexed() or uvp.getScope() != G.GeometryScope.kFacevaryingScope:
+                        fail(f"{name}: no indexed facevarying uv")
+                    elif len(uvp.getExpandedValue(sel).getVals()) != len(s.getFaceIndices()):
+                        fail(f"{name}: uv corners and face corners differ in number")
+                elif uvs is None and uvp.valid():
                     fail(f"{name}: a uv the input does not have")
                 elif uvs is not None:
                     if not uvp.valid() or not uvp.isIndexed() or uvp.getScope() != G.GeometryScope.kFacevaryingScope:

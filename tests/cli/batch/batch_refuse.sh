@@ -58,13 +58,13 @@ check "nothing written, no temporary" -- test -z "$(ls -A "$WORK" | grep -e '^d\
 expect 0 "... which runs with the limit raised" -- "$RIGSCOPE" deform "$INPUT" --fps 240 -o "$WORK/d.csv" --max-output 100
 check "and writes at least the estimate" -- test "$(stat -c %s "$WORK/d.csv")" -gt 1000000
 expect 4 "tension CSV past --max-output" -- "$RIGSCOPE" tension "$INPUT" --fps 240 -o "$WORK/t.csv" --max-output 1
-# The other per-frame formats of tension: a glTF frame per file, a USD layer of primvars (each
-# some MB at 240 fps), refused alike, and written with the limit raised.
-for out in "t_####.glb" t.usda; do
-    [ "$out" = t.usda ] && in=$CORPUS/usd/bend_cylinder.usda || in=$INPUT
-    [ -f "$in" ] || in=$INPUT
-    expect 4 "tension -o $out past --max-output 1" -- "$RIGSCOPE" tension "$in" --fps 240 -o "$WORK/$out" --max-output 1
-    check "tension -o $out: the estimate named, nothing written" -- bash -c "grep -q 'past the 1.0 MB limit' '$WORK/err' && test -z \"\$(ls -A '$WORK' | grep -e '^t_' -e '^t\.usda' -e '^\.t')\""
+# The other per-frame formats of tension: a glTF frame per file (bend_cylinder at 240 fps: some
+# MB), a USD layer of primvars over a USD input (Pixar's lbs: some kB, under a 1 kB limit),
+# refused alike, with nothing written.
+for case in "t_####.glb|$INPUT|1" "t.usda|$CORPUS/usd/lbs.usda|0.001"; do
+    IFS='|' read -r out in limit <<<"$case"
+    expect 4 "tension -o $out past --max-output $limit" -- "$RIGSCOPE" tension "$in" --fps 240 -o "$WORK/$out" --max-output "$limit"
+    check "tension -o $out: the estimate named, nothing written" -- bash -c "grep -q 'past the .* limit' '$WORK/err' && test -z \"\$(ls -A '$WORK' | grep -e '^t_' -e '^t\\.usda' -e '^\\.t')\""
 done
 # ... and the default 2000 MB against deform --fps 1000000 (some 52 GB). The file size limit only
 # keeps a rigscope without the refusal from filling the disk while this test fails.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 57 items 1 and 4: every clip judged, and JUnit a CI server can trace.
 # The fixture is made here: data/bend_cylinder.glb with a second animation, BigBend, the same
-# channels at twice the angle (tests/cli/check/add_clip.py, numpy, no rigscope). The first clip passes
+# channels at twice the angle (tests/cli/add_clip.py, numpy, no rigscope). The first clip passes
 # --max-compress 2.5 and BigBend does not; before issue 57 check judged the first clip alone and
 # passed the file. Each clip's lines are checked against a run of that clip alone (--clip NAME),
 # and the JUnit report's (classname, name) pairs against the keys Jenkins and GitLab use.
@@ -13,7 +13,7 @@ command -v xmllint >/dev/null || { echo "FAIL: xmllint is missing (scripts/setup
 /usr/bin/python3 -c 'import numpy' 2>/dev/null || { echo "FAIL: numpy is missing (scripts/setup.sh installs python3-numpy)"; exit 1; }
 
 TWO=$WORK/two.glb
-/usr/bin/python3 tests/cli/check/add_clip.py "$BEND" "$TWO" BigBend 2 || { echo "FAIL: add_clip.py"; exit 1; }
+/usr/bin/python3 tests/cli/add_clip.py "$BEND" "$TWO" BigBend 2 || { echo "FAIL: add_clip.py"; exit 1; }
 FIRST=$(/usr/bin/python3 -c 'import json,struct,sys; d=open(sys.argv[1],"rb").read(); n=struct.unpack_from("<I",d,12)[0]; print(json.loads(d[20:20+n])["animations"][0]["name"])' "$TWO")
 
 valid() {  # valid FILE: against every schema
@@ -102,7 +102,7 @@ check "merge of one clip's chunks: the run's JUnit but for timing" -- cmp -s "$W
 
 # --- diff: every clip of OLD against NEW's of the same name ------------------------------------
 # NEW: the same first clip, BigBend at 2.2 times the angle instead of 2: only BigBend moves.
-/usr/bin/python3 tests/cli/check/add_clip.py "$BEND" "$WORK/new.glb" BigBend 2.2 || { echo "FAIL: add_clip.py"; exit 1; }
+/usr/bin/python3 tests/cli/add_clip.py "$BEND" "$WORK/new.glb" BigBend 2.2 || { echo "FAIL: add_clip.py"; exit 1; }
 expect 0 "diff --clip $FIRST: the clip alone passes" -- "$RIGSCOPE" diff "$TWO" "$WORK/new.glb" --max-displacement 0.001 --clip "$FIRST"
 check "diff --clip $FIRST: its PASS says which clips it judged" -- \
     test "$(tail -1 "$WORK/out")" = "PASS (1 of 2 clips judged: $FIRST; not judged: BigBend)"
