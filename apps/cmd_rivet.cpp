@@ -65,6 +65,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
     add_input_options(cmd, opt->input);
     add_weld_option(cmd, opt->input);
     add_skinning_option(cmd, opt->input);
+    add_max_output_option(cmd, opt->input);
     cmd->add_option("--vertices", opt->vertices, "File vertex ids: 12,40,100..110")->required();
     cmd->add_option("--joint", opt->joint, "Joint the rivet follows (default: the vertex's heaviest influence whose parent is also one)");
     cmd->add_flag("--bake", opt->bake, "Per-frame transforms of the vertices (position, normal and edge frame) instead of a fit");

@@ -71,24 +71,13 @@ void write_tension_abc(const Input& in, std::vector<MeshTension>& meshes, const 
     check_output_size(out, alembic_output_min_bytes(outs, true), max_output_mb);
     OutputFile file(out, in.paths);
     AlembicWriter abc(file, outs, options(in, true, "tension"));
-    std::vector<float> compress, stretch, t, c, s, rgb;
+    FileVertexMaps maps;
     for_each_tension_frame(in, meshes, [&](std::size_t fi) {
         for (std::size_t m = 0; m < meshes.size(); ++m) {
             const MeshTension& mt = meshes[m];
-            tension_maps(mt, run, compress, stretch);
-            // Every file copy of a welded vertex carries the welded vertex's values (the CSV's rows).
-            const auto& welded_of = mt.topo.welded_of;
-            const std::size_t n = welded_of.size();
-            t.resize(n), c.resize(n), s.resize(n), rgb.resize(3 * n);
-            for (std::size_t v = 0; v < n; ++v) {
-                const std::uint32_t w = welded_of[v];
-                t[v] = mt.t[w];
-                c[v] = compress[w];
-                s[v] = stretch[w];
-                tension_colour(color, t[v], c[v], s[v], &rgb[3 * v]);
-            }
+            maps.take(mt, run, color);
             abc.points(m, mt.deformed);
-            abc.maps(m, t.data(), c.data(), s.data(), rgb.data());
+            abc.maps(m, maps.t.data(), maps.compress.data(), maps.stretch.data(), maps.rgb.data());
         }
         if (each) each(fi);
     }, progress);

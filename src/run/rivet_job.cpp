@@ -13,6 +13,7 @@
 #include "rigscope/io/rivet_report.h"
 #include "rigscope/io/rivet_fit_report.h"
 #include "rigscope/run/rivet_run.h"
+#include "rigscope/run/run_budget.h"
 
 #include "rigscope/run/clip_select.h"
 
@@ -50,6 +51,13 @@ RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const Fram
     r.vertices = for_option("--vertices", [&] { return parse_vertex_list(opt.vertices, in.scene.meshes[r.mesh].vertex_count()); });
     r.diagonal = bounding_diagonal(in.scene.meshes[r.mesh].positions);
     if (opt.bake) {
+        // A row a vertex and frame: refused past --max-output before any frame (issue 57), by its
+        // least size (CSV: ten fields of one character and their commas; JSON: seven one-digit
+        // values; glTF: a translation and a rotation of floats). Python's bake writes no file.
+        if (!opt.out.empty()) {
+            const double least = opt.format == "csv" ? 20.0 : opt.format == "json" ? 14.0 : 28.0;
+            check_output_size(opt.out, least * double(r.vertices.size()) * double(in.frames.size()), opt.input.max_output_mb);
+        }
         r.frames = bake_rivets(in, r.mesh, r.vertices, progress);
         return r;
     }

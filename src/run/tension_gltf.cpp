@@ -54,6 +54,20 @@ void tension_maps(const MeshTension& mt, const TensionRunInfo& run, std::vector<
     remap.stretch(ts.data(), ts.size(), stretch.data());
 }
 
+void FileVertexMaps::take(const MeshTension& mt, const TensionRunInfo& run, TensionColor color) {
+    tension_maps(mt, run, welded_compress_, welded_stretch_);
+    const auto& welded_of = mt.topo.welded_of;
+    const std::size_t n = welded_of.size();
+    t.resize(n), compress.resize(n), stretch.resize(n), rgb.resize(3 * n);
+    for (std::size_t v = 0; v < n; ++v) {
+        const std::uint32_t w = welded_of[v];
+        t[v] = mt.t[w];
+        compress[v] = welded_compress_[w];
+        stretch[v] = welded_stretch_[w];
+        tension_colour(color, t[v], compress[v], stretch[v], &rgb[3 * v]);
+    }
+}
+
 namespace {
 
 // A scene of static meshes at the given positions (world space), one root node each, carrying

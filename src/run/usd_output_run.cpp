@@ -222,24 +222,13 @@ void write_tension_usda(const Input& in, const std::string& input_file, std::vec
     check_usda_budget(in, bake_points ? 9 : 6);
     UsdaOutput usda(in, input_file, out, bake_points);
     OutputFile file(out, in.paths);
-    std::vector<float> compress, stretch, t, c, s, rgb;
+    FileVertexMaps maps;
     for_each_tension_frame(in, meshes, [&](std::size_t fi) {
         for (const MeshTension& mt : meshes) {
             const std::size_t i = std::size_t(std::find(in.meshes.begin(), in.meshes.end(), mt.mesh) - in.meshes.begin());
             if (i == in.meshes.size()) throw internal_error("tension of a mesh that is not selected");
-            tension_maps(mt, run, compress, stretch);
-            // Every file copy of a welded vertex carries the welded vertex's values (the CSV's rows).
-            const auto& welded_of = mt.topo.welded_of;
-            const std::size_t n = welded_of.size();
-            t.resize(n), c.resize(n), s.resize(n), rgb.resize(3 * n);
-            for (std::size_t v = 0; v < n; ++v) {
-                const std::uint32_t w = welded_of[v];
-                t[v] = mt.t[w];
-                c[v] = compress[w];
-                s[v] = stretch[w];
-                tension_colour(color, t[v], c[v], s[v], &rgb[3 * v]);
-            }
-            usda.primvars(fi, i, t, c, s, rgb);
+            maps.take(mt, run, color);
+            usda.primvars(fi, i, maps.t, maps.compress, maps.stretch, maps.rgb);
             if (bake_points) usda.points(fi, i, mt.deformed);
         }
     }, progress);

@@ -26,6 +26,17 @@ void tension_colour(TensionColor color, float t, float compress, float stretch, 
 // for edge and area), remapped by the run's range: the CSV's compress and stretch columns.
 void tension_maps(const MeshTension& mt, const TensionRunInfo& run, std::vector<float>& compress, std::vector<float>& stretch);
 
+// A mesh's maps at its file vertices, every copy of a welded vertex with its values (the CSV's
+// rows): T, compress, stretch and the colour `color` makes of them (3 a vertex). The USD layer's
+// primvars and the Alembic archive's arbGeomParams; reused frame to frame.
+struct FileVertexMaps {
+    std::vector<float> t, compress, stretch, rgb;
+    void take(const MeshTension& mt, const TensionRunInfo& run, TensionColor color);
+
+private:
+    std::vector<float> welded_compress_, welded_stretch_;
+};
+
 // Throws Error (exit 2) when `pattern` has no '#' but several frames are selected.
 void check_tension_gltf_path(const std::string& pattern, std::size_t frames, bool bake_max);
 

@@ -66,6 +66,9 @@ for case in "t_####.glb|$INPUT|1" "t.usda|$CORPUS/usd/lbs.usda|0.001"; do
     expect 4 "tension -o $out past --max-output $limit" -- "$RIGSCOPE" tension "$in" --fps 240 -o "$WORK/$out" --max-output "$limit"
     check "tension -o $out: the estimate named, nothing written" -- bash -c "grep -q 'past the .* limit' '$WORK/err' && test -z \"\$(ls -A '$WORK' | grep -e '^t_' -e '^t\\.usda' -e '^\\.t')\""
 done
+# A rivet bake's rows (a row a vertex and frame: 8.9 MB here, at least 1.1 MB) by their least size.
+expect 4 "rivet --bake past --max-output 1" -- "$RIGSCOPE" -q rivet "$INPUT" --bake --vertices 0..624 -o "$WORK/rb.csv" --max-output 1
+check "rivet --bake: the estimate named, nothing written" -- bash -c "grep -q 'rb.csv: the output would be at least' '$WORK/err' && test ! -e '$WORK/rb.csv'"
 # ... and the default 2000 MB against deform --fps 1000000 (some 52 GB). The file size limit only
 # keeps a rigscope without the refusal from filling the disk while this test fails.
 ( ulimit -f 20000; "$RIGSCOPE" deform "$INPUT" --fps 1000000 -o "$WORK/big.csv" >"$WORK/out.txt" 2>"$WORK/err" )
