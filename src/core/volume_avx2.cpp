@@ -9,10 +9,11 @@ namespace rigscope::detail {
 
 namespace {
 
-// Vertex v as (x, y, z, 0): two loads and a shuffle, nothing read past its three floats.
+// Vertex v as (x, y, z, 0): two loads and a shuffle, nothing read past its three floats. x and y
+// come in as one unaligned 64-bit load (movq): a float's address is not a double's.
 inline __m128 point(const float* p, std::uint32_t v) {
     const float* q = p + 3 * std::size_t(v);
-    return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(q))), _mm_load_ss(q + 2));
+    return _mm_movelh_ps(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q))), _mm_load_ss(q + 2));
 }
 
 // Corner k of quads t .. t + 3 as x, y and z of four lanes, in double.
