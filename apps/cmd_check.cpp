@@ -9,6 +9,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
+#include "report_options.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {

@@ -18,11 +18,11 @@ struct InfoCommand {
     BatchOptions batch;  // FILE... and the batch's options
 };
 
-int run_info(InfoCommand& opt) {
+int run_info_command(InfoCommand& opt) {
     opt.batch.output = opt.job.out == "-" ? "" : opt.job.out;
     if (is_batch(opt.batch)) return finish_batch(opt.batch, run_info_batch(opt.batch, opt.job));
     opt.job.input.file = opt.batch.inputs.front();
-    const InfoJobResult r = run_info_job(opt.job);
+    const InfoJobResult r = run_info(opt.job);
     OutputFile out(opt.job.out, r.paths);
     out.write(r.text);
     out.commit();
@@ -39,7 +39,7 @@ void add_info_command(CLI::App& app, Runner& run) {
     add_weld_option(cmd, opt->job.input);
     cmd->add_flag("--json", opt->job.json, "JSON instead of text");
     cmd->add_option("-o,--output", opt->job.out, "Output file or - for stdout; a .json name writes JSON (several inputs: with a placeholder, {relpath}.json)");
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_info(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_info_command(*opt); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(0, add_info_command);

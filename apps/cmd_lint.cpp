@@ -25,7 +25,7 @@ struct LintCommand {
     BatchOptions batch;  // FILE... and the batch's options
 };
 
-int run_lint(LintCommand& opt) {
+int run_lint_command(LintCommand& opt) {
     lint_output_format(opt.format, opt.out);  // before the file is read
     opt.batch.junit = opt.junit;
     opt.batch.output = opt.out == "-" ? "" : opt.out;
@@ -76,7 +76,7 @@ void add_lint_command(CLI::App& app, Runner& run) {
     cmd->add_option("-o,--output", opt->out, "Output file or - for stdout");
     cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (one test case per check)");
     cmd->add_option("--list", opt->listed, "Findings listed per check in text and JUnit (default 20, 0: all; JSON has all)");
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_lint(*opt); }; });
+    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_lint_command(*opt); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(9, add_lint_command);

@@ -3,7 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "arrays.h"
-#include "progress.h"
+#include "progress_callback.h"
 #include "rigscope/run/bake_job.h"
 #include "rigscope/run/regions_job.h"
 #include "session.h"

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "path_args.h"
-#include "progress.h"
+#include "progress_callback.h"
 #include "rigscope/core/error.h"
 #include "rigscope/farm/chunk.h"
 #include "rigscope/io/output.h"

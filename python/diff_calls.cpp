@@ -11,7 +11,7 @@
 
 #include "arrays.h"
 #include "path_args.h"
-#include "progress.h"
+#include "progress_callback.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/chunk_run.h"

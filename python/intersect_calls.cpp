@@ -6,7 +6,7 @@
 #include <map>
 
 #include "arrays.h"
-#include "progress.h"
+#include "progress_callback.h"
 #include "rigscope/io/intersect_output.h"
 #include "rigscope/run/intersect_job.h"
 #include "session.h"

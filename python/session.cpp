@@ -10,7 +10,7 @@
 #include "arrays.h"
 #include "prefault.h"
 #include "path_args.h"
-#include "progress.h"
+#include "progress_callback.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/vertex_list.h"
 #include "rigscope/core/vertex_match.h"

@@ -1,5 +1,5 @@
 // Running a batch: each file through its verb's own job (run_check, run_lint, run_tension,
-// run_report, run_info_job, run_deform, run_diff), N at once, each result kept at its input's
+// run_report, run_info, run_deform, run_diff), N at once, each result kept at its input's
 // place so the outputs never depend on which finished first.
 #include <algorithm>
 #include <atomic>
@@ -530,7 +530,7 @@ BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info) 
     return run_batch(
         opt, "info", chunk_identity(info),
         [&](BatchFileResult& f, const BatchInput& in) {
-            const InfoJobResult result = run_info_job(file_job(in));
+            const InfoJobResult result = run_info(file_job(in));
             f.output = result.text;
             f.report = opt.output.empty() ? result.text : "";
             f.row.exit_code = kExitOk;

@@ -63,7 +63,7 @@ DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const F
     // Refused before a byte is written when the least it takes is past the folder's free space.
     check_output_size(opt.out, deform_output_min_bytes(opt.format == "csv", sizes, in.frames.size()), opt.input.max_output_mb);
     OutputFile out(opt.out, in.paths);
-    DeformWriter writer(out, opt.format == "csv", run_info(in, opt.input.file), in.threads);
+    DeformWriter writer(out, opt.format == "csv", output_run_info(in, opt.input.file), in.threads);
     DeformEngine deform(in, parse_axes_option(opt.axes));
     std::vector<std::string> names;
     std::vector<const std::vector<Eigen::Vector3f>*> positions;

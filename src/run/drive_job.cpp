@@ -24,7 +24,7 @@ namespace {
 DriveJobResult write_table(const DriveJobOptions& opt, const Input& in, const FrameProgress& progress) {
     OutputFile out(opt.out, in.paths);
     DriveEngine drive(in);
-    DriveWriter writer(out, opt.format == "csv", run_info(in, opt.input.file), opt.input.rig, drive.series(), drive.controls());
+    DriveWriter writer(out, opt.format == "csv", output_run_info(in, opt.input.file), opt.input.rig, drive.series(), drive.controls());
     drive.for_each_frame([&](std::size_t fi) { writer.frame(in.frames[fi], drive.weights(), drive.xy()); }, progress);
     writer.end();
     out.commit();

@@ -17,7 +17,7 @@ bool InfoJobOptions::writes_json() const {
 
 void InfoJobOptions::validate() const { writes_json(); }
 
-InfoJobResult run_info_job(const InfoJobOptions& opt) {
+InfoJobResult run_info(const InfoJobOptions& opt) {
     const bool json = opt.writes_json();
     const Input in = load_input(opt.input, false);
     InfoJobResult r;

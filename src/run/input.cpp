@@ -310,7 +310,7 @@ void pose_at(const Input& in, const Frame& f, Pose& pose) {
     apply_rig(in.rig, in.scene, pose);
 }
 
-RunInfo run_info(const Input& in, const std::string& file) {
+RunInfo output_run_info(const Input& in, const std::string& file) {
     RunInfo r;
     r.input = file;
     r.scene = &in.scene;

@@ -101,7 +101,7 @@ IntersectJobLoaded load_and_run_intersect(const IntersectJobOptions& opt, const 
 }
 
 void write_intersect_output(const IntersectJobOptions& opt, const Input& in, const IntersectJobResult& r, OutputFile& out) {
-    const RunInfo run = run_info(in, opt.input.file);
+    const RunInfo run = output_run_info(in, opt.input.file);
     if (opt.format == "csv") write_intersect_csv(out, run, r.frames);
     else write_intersect_json(out, run, r.meshes, in.weld, r.zero_area_triangles, r.frames);
 }

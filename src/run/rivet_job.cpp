@@ -116,10 +116,10 @@ Scene rivet_output_scene(const RivetJobOptions& opt, const Input& in, const Rive
 
 void write_rivet_output(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r, OutputFile& out) {
     if (opt.format == "gltf") write_glb(rivet_output_scene(opt, in, r), {}, out);
-    else if (opt.bake && opt.format == "csv") write_bake_csv(out, run_info(in, opt.input.file), r.vertices, r.frames);
-    else if (opt.bake) write_bake_json(out, run_info(in, opt.input.file), r.mesh, r.vertices, r.frames);
+    else if (opt.bake && opt.format == "csv") write_bake_csv(out, output_run_info(in, opt.input.file), r.vertices, r.frames);
+    else if (opt.bake) write_bake_json(out, output_run_info(in, opt.input.file), r.mesh, r.vertices, r.frames);
     else if (opt.format == "csv") write_fit_csv(out.buffer(), in.scene, r.rivets, r.diagonal);
-    else write_fit_json(out.buffer(), run_info(in, opt.input.file), r.mesh, r.rivets);
+    else write_fit_json(out.buffer(), output_run_info(in, opt.input.file), r.mesh, r.rivets);
 }
 
 }  // namespace rigscope

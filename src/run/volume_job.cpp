@@ -137,8 +137,8 @@ VolumeJobLoaded load_and_run_volume(const VolumeJobOptions& opt, const FrameProg
 }
 
 void write_volume_output(const VolumeJobOptions& opt, const Input& in, const VolumeJobResult& r, OutputFile& out) {
-    if (opt.format == "csv") write_volume_csv(out, run_info(in, opt.input.file), r);
-    else write_volume_json(out, run_info(in, opt.input.file), r);
+    if (opt.format == "csv") write_volume_csv(out, output_run_info(in, opt.input.file), r);
+    else write_volume_json(out, output_run_info(in, opt.input.file), r);
 }
 
 void run_volume_clips(const VolumeJobOptions& opt, const FrameProgress& progress,

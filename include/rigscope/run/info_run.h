@@ -27,6 +27,6 @@ struct InfoJobResult {
 };
 
 // Loads the scene and its meshes (no frames) and says what it holds; writes nothing.
-InfoJobResult run_info_job(const InfoJobOptions& opt);
+InfoJobResult run_info(const InfoJobOptions& opt);
 
 }  // namespace rigscope

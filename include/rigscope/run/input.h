@@ -139,7 +139,7 @@ LoadOptions load_options(const InputOptions& opt);
 void pose_at(const Input& in, const Frame& f, Pose& pose);
 
 // What outputs say of the run: `file` as named, and in's clip, fps and frames (pointers into in).
-RunInfo run_info(const Input& in, const std::string& file);
+RunInfo output_run_info(const Input& in, const std::string& file);
 
 // Selects meshes by name or index; throws Error (bad value) for an unknown one, listing the names.
 std::vector<int> select_meshes(const Scene& scene, const std::string& spec);

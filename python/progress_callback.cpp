@@ -1,4 +1,4 @@
-#include "progress.h"
+#include "progress_callback.h"
 
 namespace rigscope_python {
 
