@@ -13,10 +13,10 @@
 # scripts/packages-*.txt list names them (setup.sh installs every such list, CI included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [fbx_ascii] [collada]}
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [gltf] [fbx] [fbx_ascii] [collada] [png_mask] ...}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz obj ply pc2 mdd alembic)
+[ ${#targets[@]} -gt 0 ] || targets=(gltf fbx fbx_ascii collada usda usdc usdz obj ply pc2 mdd alembic png_mask)
 corpus_root=${RIGSCOPE_CORPUS:-$(pwd)/../shared/corpus}
 build=build-fuzz
 
@@ -116,6 +116,11 @@ if [[ " ${targets[*]} " == *" pc2 "* || " ${targets[*]} " == *" mdd "* ]]; then
     cp "$caches/cloth.pc2" "$caches/welded.pc2" "$build/seeds/pc2/"
     cp "$caches/cloth.mdd" "$build/seeds/mdd/"
     rm -rf "$caches"
+fi
+# PNG masks (regions --by masks/{region}.png): the repository's and the corpus's small PNGs.
+if [[ " ${targets[*]} " == *" png_mask "* ]]; then
+    while IFS= read -r f; do cp "$f" "$build/seeds/png_mask/$(seed_name "$f")"; done \
+        < <(find "$corpus_root" docs tests -type f -iname '*.png' -size -64k 2>/dev/null)
 fi
 # USD: the corpus's layers and package, and the crafted scenes of scripts/usd/make_scenes.py in
 # both encodings when setup's usd-core venv is there (its .usdc files are the only crate seeds).

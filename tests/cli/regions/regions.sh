@@ -134,6 +134,24 @@ PYEOF
     expect 3 "a mask that is not a PNG" -- "$RIGSCOPE" regions "$CYL" --frames 61 --by "$WORK/masks/{region}.png" -o "$WORK/y.csv"
     check "  ... one line naming it" -- one_line_naming "broken.png"
     check "  ... no file" -- test ! -e "$WORK/y.csv"
+    # Hostile masks: cut short inside its image data, and an IHDR claiming 100000 x 100000
+    # pixels (a valid header, CRC included), which the budget refuses before any row is made.
+    rm -f "$WORK/masks/broken.png"
+    head -c 60 "$WORK/masks/left.png" > "$WORK/masks/cut.png"
+    expect 3 "a mask cut short" -- "$RIGSCOPE" regions "$CYL" --frames 61 --by "$WORK/masks/{region}.png" -o "$WORK/y.csv"
+    check "  ... one line naming it" -- one_line_naming "cut.png"
+    check "  ... no file" -- test ! -e "$WORK/y.csv"
+    rm -f "$WORK/masks/cut.png"
+    "$PY" - "$WORK/masks/huge.png" <<'PYEOF'
+import struct, sys, zlib
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+ihdr = struct.pack(">IIBBBBB", 100000, 100000, 8, 0, 0, 0, 0)
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 16)) + chunk(b"IEND", b""))
+PYEOF
+    expect 3 "a mask past the memory budget" -- "$RIGSCOPE" regions "$CYL" --frames 61 --max-memory 64 --by "$WORK/masks/{region}.png" -o "$WORK/y.csv"
+    check "  ... one line naming it and the budget" -- one_line_naming "huge.png: a mask image of 100000 x 100000 pixels is past the memory budget"
+    check "  ... no file" -- test ! -e "$WORK/y.csv"
 else
     skip_later "Pillow missing in build/usd-venv"
 fi
