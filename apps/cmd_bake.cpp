@@ -37,8 +37,11 @@ void add_bake_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("bake", "Tension maps baked into UV space: a 16-bit PNG or half EXR per frame and mesh");
     add_tension_options(cmd, opt->tension);
     cmd->add_option("--map", opt->map,
-                    "compress (default), stretch, tension (T: needs --range for PNG), area (--measure area), lambda_max, lambda_min (--measure principal)")
-        ->check(CLI::IsMember({"compress", "stretch", "tension", "area", "lambda_max", "lambda_min"}));
+                    "compress (default), stretch, tension (T: needs --range for PNG), area (--measure area), lambda_max, lambda_min (--measure principal), "
+                    "color (RGB: --color)")
+        ->check(CLI::IsMember({"compress", "stretch", "tension", "area", "lambda_max", "lambda_min", "color"}));
+    cmd->add_option("--color", opt->color, "With --map color: maps (R compress, G stretch; default) or t (stretch blue, T = 1 white, compression red)")
+        ->check(CLI::IsMember({"maps", "t"}));
     cmd->add_option("--size", opt->size, "Image side in texels (default 1024, at most " + std::to_string(kMaxBakeSize) + ")");
     cmd->add_option("--padding", opt->padding, "Texels of dilation around the UV islands (8-neighbour passes; default 2)");
     cmd->add_option("--range", command->range, "LO,HI: write (value - LO) / (HI - LO) (T into 0..1: --range 0.5,2)")

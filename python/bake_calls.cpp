@@ -27,7 +27,8 @@ struct BakeCalls {
             py::gil_scoped_release release;
             r = run_bake(opt, s.in_, python_progress(progress));
         }
-        const std::size_t n = std::size_t(opt.size) * std::size_t(opt.size);
+        const std::size_t channels = std::size_t(r.channels);
+        const std::size_t n = std::size_t(opt.size) * std::size_t(opt.size) * channels;
         std::vector<std::vector<float>> per_mesh_data(r.meshes.size(), std::vector<float>(nf * n));
         for (const BakeImage& img : r.images)
             std::copy(img.texels.begin(), img.texels.end(), per_mesh_data[img.mesh].begin() + std::ptrdiff_t(img.frame * n));
@@ -35,7 +36,9 @@ struct BakeCalls {
         std::vector<std::string> names;
         for (std::size_t m = 0; m < r.meshes.size(); ++m) {
             names.push_back(r.meshes[m].name);
-            arrays.push_back(owned_array(std::move(per_mesh_data[m]), {py::ssize_t(nf), py::ssize_t(opt.size), py::ssize_t(opt.size)}));
+            std::vector<py::ssize_t> shape{py::ssize_t(nf), py::ssize_t(opt.size), py::ssize_t(opt.size)};
+            if (channels > 1) shape.push_back(py::ssize_t(channels));  // the colour map: (frames, size, size, 3)
+            arrays.push_back(owned_array(std::move(per_mesh_data[m]), shape));
         }
         return per_mesh(names, arrays);
     }
@@ -70,9 +73,11 @@ void add_bake_calls(py::module_& m) {
     py::object cls = m.attr("Session");
     const BakeJobOptions b;
     auto bake = [](Session& s, std::optional<std::string> frames, const std::string& map, int size, int padding,
-                   std::optional<std::pair<double, double>> range, std::optional<std::string> uv, RIGSCOPE_TENSION_PARAMS const py::object& progress) {
+                   std::optional<std::pair<double, double>> range, std::optional<std::string> uv, const std::string& color,
+                   RIGSCOPE_TENSION_PARAMS const py::object& progress) {
         BakeJobOptions opt;
         opt.map = map;
+        opt.color = color;
         opt.size = size;
         opt.padding = padding;
         opt.range = range;
@@ -82,8 +87,10 @@ void add_bake_calls(py::module_& m) {
     cls.attr("bake") = py::cpp_function(
         bake, py::name("bake"), py::is_method(cls), py::sibling(py::getattr(cls, "bake", py::none())), py::kw_only(),
         py::arg("frames") = py::none(), py::arg("map") = b.map, py::arg("size") = b.size, py::arg("padding") = b.padding,
-        py::arg("range") = py::none(), py::arg("uv") = py::none(), RIGSCOPE_TENSION_PYARGS py::arg("progress") = py::none(),
+        py::arg("range") = py::none(), py::arg("uv") = py::none(), py::arg("color") = b.color, RIGSCOPE_TENSION_PYARGS
+        py::arg("progress") = py::none(),
         "The map baked into each mesh's UV space, as `rigscope bake` writes it (after range=(lo, hi)): float32 (frames, size, size), "
+        "map=\"color\" (frames, size, size, 3) with color=\"maps\" or \"t\"; "
         "row 0 first (glTF: v = 0; FBX, USD: v = 1)");
     auto regions = [](Session& s, std::optional<std::string> frames, const std::string& by, const std::string& map,
                       RIGSCOPE_TENSION_PARAMS const py::object& progress) {

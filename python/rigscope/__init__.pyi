@@ -320,11 +320,12 @@ class Session:
         self,
         *,
         frames: Frames = None,
-        map: str = "compress",  # "compress", "stretch", "tension", "area", "lambda_max" or "lambda_min"
+        map: str = "compress",  # "compress", "stretch", "tension", "area", "lambda_max", "lambda_min" or "color"
         size: int = 1024,
         padding: int = 2,
         range: Optional[Tuple[float, float]] = None,  # (lo, hi): values written as (v - lo) / (hi - lo)
         uv: Optional[str] = None,  # a UV set by name (default: each mesh's first)
+        color: str = "maps",  # map="color": "maps" (R compress, G stretch, B 0) or "t" (a T ramp)
         reference: Optional[PathArg] = None,
         reference_frame: Optional[int] = None,
         reference_match: Optional[str] = None,

@@ -25,7 +25,7 @@ namespace rigscope {
 
 namespace {
 
-const std::set<std::string> kMaps = {"compress", "stretch", "tension", "area", "lambda_max", "lambda_min"};
+const std::set<std::string> kMaps = {"compress", "stretch", "tension", "area", "lambda_max", "lambda_min", "color"};
 
 std::string lower_extension(const std::string& path) {
     const auto slash = path.find_last_of('/');
@@ -44,8 +44,26 @@ std::string image_format(const BakeJobOptions& opt) {
 
 bool has(const std::string& s, const char* key) { return s.find(key) != std::string::npos; }
 
-// A mesh's map per welded vertex at the evaluated frame, before --range.
-void map_values(const std::string& map, const MeshTension& mt, const TensionRemap& remap, std::vector<float>& out) {
+// A mesh's map per welded vertex at the evaluated frame, before --range: one array, or for the
+// colour map three (R, G, B), each baked as its own channel.
+void map_values(const BakeJobOptions& opt, const MeshTension& mt, const TensionRemap& remap, std::vector<std::vector<float>>& channels) {
+    const std::string& map = opt.map;
+    if (map == "color") {
+        std::vector<float> compress(mt.compress_t().size()), stretch(mt.stretch_t().size());
+        remap.compress(mt.compress_t().data(), compress.size(), compress.data());
+        remap.stretch(mt.stretch_t().data(), stretch.size(), stretch.data());
+        const TensionColor color = opt.color == "t" ? TensionColor::kT : TensionColor::kMaps;
+        channels.resize(3);
+        for (auto& c : channels) c.resize(mt.t.size());
+        for (std::size_t v = 0; v < mt.t.size(); ++v) {
+            float rgb[3];
+            tension_colour(color, mt.t[v], compress[v], stretch[v], rgb);
+            for (int c = 0; c < 3; ++c) channels[std::size_t(c)][v] = rgb[c];
+        }
+        return;
+    }
+    channels.resize(1);
+    std::vector<float>& out = channels[0];
     if (map == "compress") {
         out.resize(mt.compress_t().size());
         remap.compress(mt.compress_t().data(), out.size(), out.data());
@@ -83,7 +101,10 @@ void BakeJobOptions::validate() const {
     // Farm chunks need a chunk record and identity (run/chunk_run.h), which bake has not yet.
     if (!tension.input.chunk.empty())
         throw Error(kExitUsage, "bake does not run in --chunk parts yet: select the chunk's frames with --frames instead");
-    if (!kMaps.count(map)) throw Error(kExitUsage, "--map is compress, stretch, tension, area, lambda_max or lambda_min, not " + map);
+    if (!kMaps.count(map)) throw Error(kExitUsage, "--map is compress, stretch, tension, area, lambda_max, lambda_min or color, not " + map);
+    if (color != "maps" && color != "t") throw Error(kExitUsage, "--color is maps or t, not " + color);
+    if (color != "maps" && map != "color") throw Error(kExitUsage, "--color " + color + " chooses --map color's colours: give --map color");
+    if (map == "color" && range) throw Error(kExitUsage, "--map color is in 0..1 already: --range maps one-channel maps");
     if (map == "area" && tension.measure != "area") throw Error(kExitUsage, "--map area is the area measure's T: give --measure area");
     if ((map == "lambda_max" || map == "lambda_min") && tension.measure != "principal")
         throw Error(kExitUsage, "--map " + map + " is a principal stretch: give --measure principal");
@@ -105,7 +126,7 @@ void BakeJobOptions::validate() const {
     const std::string ext = lower_extension(out);
     if ((ext == "png" || ext == "exr") && ext != f)
         throw Error(kExitUsage, "-o " + out + ": the extension ." + ext + " says " + ext + " but --format is " + f + ": name it ." + f);
-    if (f == "png" && !range && map != "compress" && map != "stretch")
+    if (f == "png" && !range && map != "compress" && map != "stretch" && map != "color")
         throw Error(kExitUsage, "--map " + map + " is not in 0..1, which a PNG holds: give --range LO,HI (e.g. --range 0.5,2), or write .exr");
     if (udim && !has(out, "{udim}")) throw Error(kExitUsage, "--udim writes a file per tile: put {udim} in -o (-o " + out + ")");
     if (!udim && has(out, "{udim}")) throw Error(kExitUsage, "-o " + out + ": {udim} numbers UDIM tiles: give --udim");
@@ -137,6 +158,8 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     const bool files = !opt.out.empty();
     BakeJobResult r;
     r.size = opt.size;
+    r.channels = opt.map == "color" ? 3 : 1;
+    const std::size_t channels = std::size_t(r.channels);
 
     // Each mesh's UV set and its plans (one per tile), before any frame is evaluated.
     struct Tile {
@@ -182,7 +205,7 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     plan_bytes = double(tile_count) * texels * (sizeof(UvRasterPlan::Texel) + 4.0 * 10 + 1);
     const unsigned threads = in.threads ? in.threads : ThreadPool::default_threads();
     const std::size_t batch = std::max<std::size_t>(1, threads);  // frames baked side by side
-    const double image_bytes = texels * 4.0;
+    const double image_bytes = texels * 4.0 * double(channels) * (channels > 1 ? 2 : 1);  // colour: the channels, then interleaved
     check_job_budget(in, plan_bytes + image_bytes * double(!files ? tile_count * in.frames.size() : batch * tile_count),
                      "bake's texel plans and images (" + std::to_string(opt.size) + " x " + std::to_string(opt.size) + ")",
                      "choose a smaller --size, fewer frames or meshes, or raise --max-memory");
@@ -259,10 +282,12 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
 
     std::vector<std::unique_ptr<OutputFile>> outputs(files ? paths.size() : 0);
     std::atomic<std::size_t> clamped{0};
-    // values[b][m]: frame b of the batch, mesh m, per welded vertex.
-    std::vector<std::vector<std::vector<float>>> values(batch, std::vector<std::vector<float>>(meshes.size()));
+    // values[b][m][c]: frame b of the batch, mesh m, channel c, per welded vertex.
+    std::vector<std::vector<std::vector<std::vector<float>>>> values(batch, std::vector<std::vector<std::vector<float>>>(meshes.size()));
     std::vector<std::size_t> pending;  // frame indices waiting
     std::vector<std::vector<float>> scratch(files ? batch * images_per_frame : 0);
+    // A colour image's channels are baked one by one, then interleaved as the files hold them.
+    std::vector<std::vector<float>> channel_scratch(channels > 1 ? batch * images_per_frame : 0);
     auto flush = [&] {
         const std::size_t tasks = pending.size() * images_per_frame;
         std::vector<BakeImage> made(tasks);
@@ -277,7 +302,15 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
             img.udim = tile.udim;
             // Files: the task's own buffer, kept from batch to batch (no page faults per image).
             std::vector<float>& texels = files ? scratch[task] : img.texels;
-            bake_uv_image(tile.plan, values[b][m].data(), texels);
+            if (channels == 1) bake_uv_image(tile.plan, values[b][m][0].data(), texels);
+            else {
+                std::vector<float>& one = channel_scratch[task];
+                texels.resize(std::size_t(opt.size) * std::size_t(opt.size) * channels);
+                for (std::size_t c = 0; c < channels; ++c) {
+                    bake_uv_image(tile.plan, values[b][m][c].data(), one);
+                    for (std::size_t t = 0; t < one.size(); ++t) texels[t * channels + c] = one[t];
+                }
+            }
             if (opt.range) {
                 const double lo = opt.range->first, scale = 1.0 / (opt.range->second - opt.range->first);
                 for (float& x : texels) x = float((double(x) - lo) * scale);
@@ -286,8 +319,8 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
             const std::size_t index = pending[b] * images_per_frame + task % images_per_frame;
             img.path = paths[index];
             auto out = std::make_unique<OutputFile>(img.path, in.paths);
-            if (format == "png") clamped += write_png_grey16(*out, texels.data(), opt.size, opt.size);
-            else write_exr_grey_half(*out, texels.data(), opt.size, opt.size);
+            if (format == "png") clamped += write_png16(*out, texels.data(), opt.size, opt.size, r.channels);
+            else write_exr_half(*out, texels.data(), opt.size, opt.size, r.channels);
             out->finish();
             outputs[index] = std::move(out);
         });
@@ -298,7 +331,7 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
         in, meshes,
         [&](std::size_t fi) {
             const std::size_t b = pending.size();
-            for (std::size_t m = 0; m < meshes.size(); ++m) map_values(opt.map, meshes[m], remap, values[b][m]);
+            for (std::size_t m = 0; m < meshes.size(); ++m) map_values(opt, meshes[m], remap, values[b][m]);
             pending.push_back(fi);
             if (pending.size() == batch || fi + 1 == in.frames.size()) flush();
         },

@@ -31,6 +31,18 @@ def test_bake_matches_the_cli_png(session, cli, tmp_path):
         assert (png > 0).sum() > 400  # the cylinder covers much of its UV square
 
 
+def test_bake_color_matches_the_cli_exr(session, cli, tmp_path):
+    OpenEXR = pytest.importorskip("OpenEXR")
+    maps = session.bake(frames="61", map="color", color="t", size=24, padding=1)
+    assert maps.shape == (1, 24, 24, 3) and maps.dtype == np.float32
+    cli("bake", CYL, "--frames", "61", "--map", "color", "--color", "t", "--size", "24", "--padding", "1", "-o", tmp_path / "c.exr")
+    with OpenEXR.File(str(tmp_path / "c.exr")) as f:
+        rgb = f.channels()["RGB"].pixels  # the file's R, G and B, gathered by the module
+        assert np.array_equal(rgb, maps[0].astype(np.float16))
+    # The ramp is white where nothing bends: every covered texel has some green.
+    assert (maps[0, :, :, 1] > 0).sum() > 100
+
+
 def test_bake_refuses_as_the_cli(session):
     with pytest.raises(rigscope.BadValueError, match="size=0"):
         session.bake(frames="61", size=0)

@@ -17,8 +17,10 @@ namespace rigscope {
 struct BakeJobOptions {
     TensionOptions tension;             // the input and every map option, as tension has them
     // --map: compress, stretch (the node group's maps, 0..1), tension (T), area (T_area, with
-    // --measure area), lambda_max, lambda_min (with --measure principal).
+    // --measure area), lambda_max, lambda_min (with --measure principal), color (three channels:
+    // the colour `tension --color` writes per vertex, chosen by `color`).
     std::string map = "compress";
+    std::string color = "maps";         // --color with --map color: maps (R compress, G stretch) or t (a T ramp)
     int size = 1024;                    // --size N: N x N texels, 1..kMaxBakeSize
     int padding = 2;                    // --padding PX: dilation passes, 0..kMaxBakePadding
     std::optional<std::pair<double, double>> range;  // --range LO,HI: written (v - LO) / (HI - LO)
@@ -40,7 +42,7 @@ struct BakeImage {
     std::size_t frame = 0;     // index into the input's frames
     int udim = 0;              // tile number with --udim, else 0
     std::string path;          // the file written; empty when kept
-    std::vector<float> texels; // size x size, row 0 first, after --range; kept only without -o
+    std::vector<float> texels; // size x size x channels, row 0 first, after --range; kept only without -o
 };
 
 struct BakeMeshInfo {
@@ -55,6 +57,7 @@ struct BakeJobResult {
     std::vector<BakeImage> images;       // frame-major, then mesh, then tile
     std::size_t clamped = 0;             // PNG values outside 0..1 after --range, clamped
     int size = 0;
+    int channels = 1;                    // 3 for --map color (R, G, B interleaved), else 1
 };
 
 // Runs on a loaded input (opt.tension.input's): evaluates the frames and writes (or keeps) the

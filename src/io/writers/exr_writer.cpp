@@ -1,6 +1,6 @@
-// Half-float greyscale EXR through OpenEXR 3 (io/image_output.h). The file is built in memory (the
-// EXR writer seeks back to fill its line offset table) and then appended to the OutputFile, so
-// the temporary-then-rename rule holds as for every output.
+// Half-float greyscale (Y) or colour (R, G, B) EXR through OpenEXR 3 (io/image_output.h). The
+// file is built in memory (the EXR writer seeks back to fill its line offset table) and then
+// appended to the OutputFile, so the temporary-then-rename rule holds as for every output.
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
@@ -38,17 +38,25 @@ private:
 
 }  // namespace
 
-void write_exr_grey_half(OutputFile& out, const float* values, int width, int height) {
-    std::vector<half> pixels(std::size_t(width) * std::size_t(height));
+void write_exr_half(OutputFile& out, const float* values, int width, int height, int channels) {
+    if (channels != 1 && channels != 3) throw Error(kExitInternal, "write_exr_half: " + std::to_string(channels) + " channels");
+    std::vector<half> pixels(std::size_t(width) * std::size_t(height) * std::size_t(channels));
     for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = half(values[i]);
     MemoryStream stream;
     try {
         Imf::Header header(width, height);  // display window = data window = (0,0)..(w-1,h-1)
         header.lineOrder() = Imf::INCREASING_Y;
         header.compression() = Imf::ZIP_COMPRESSION;
-        header.channels().insert("Y", Imf::Channel(Imf::HALF));
+        // The texels hold their channels interleaved: each channel a slice of stride `channels`.
+        static const char* const kGrey[] = {"Y"};
+        static const char* const kColour[] = {"R", "G", "B"};
+        const char* const* names = channels == 3 ? kColour : kGrey;
+        const std::size_t pixel = sizeof(half) * std::size_t(channels);
         Imf::FrameBuffer fb;
-        fb.insert("Y", Imf::Slice(Imf::HALF, reinterpret_cast<char*>(pixels.data()), sizeof(half), sizeof(half) * std::size_t(width)));
+        for (int c = 0; c < channels; ++c) {
+            header.channels().insert(names[c], Imf::Channel(Imf::HALF));
+            fb.insert(names[c], Imf::Slice(Imf::HALF, reinterpret_cast<char*>(pixels.data() + c), pixel, pixel * std::size_t(width)));
+        }
         // No OpenEXR threads: bake writes its images on the run's own threads.
         Imf::OutputFile file(stream, header, 0);
         file.setFrameBuffer(fb);

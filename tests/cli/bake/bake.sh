@@ -32,6 +32,27 @@ expect 0 "EXR frame 61 matches the oracle (T, half)" -- "$PY" "$HERE/bake_oracle
     "$WORK/t.exr" 64 2 0 1
 cat "$WORK/out"
 
+# The colour map (--map color): three channels, each the per-vertex colour `tension --color`
+# writes, baked as its own channel; EXR R, G, B and 16-bit RGB PNG (decoded by the oracle itself:
+# Pillow reads 16-bit colour as 8 bits). maps: R compress, G stretch (0 where nothing bends, so
+# values only, padding 0 as for compress above); t: the ramp of T, computed by the oracle from T.
+expect 0 "bake --map color, EXR" -- "$RIGSCOPE" bake "$CYL" --frames 61 --map color --size 64 --padding 0 -o "$WORK/rgb.exr"
+for c in R:compress G:stretch; do
+    expect 0 "EXR channel ${c%%:*} is ${c#*:}" -- "$PY" "$HERE/bake_oracle.py" check "$WORK/cyl.json" "$WORK/cyl.csv" "${c#*:}" 61 \
+        "$WORK/rgb.exr#${c%%:*}" 64 0 0 1 values-only
+    cat "$WORK/out"
+done
+expect 0 "bake --map color --color t, PNG" -- "$RIGSCOPE" bake "$CYL" --frames 61 --map color --color t --size 80 --padding 1 -o "$WORK/rgb.png"
+for c in R:ramp_r G:ramp_g B:ramp_b; do
+    expect 0 "PNG channel ${c%%:*} is the T ramp's" -- "$PY" "$HERE/bake_oracle.py" check "$WORK/cyl.json" "$WORK/cyl.csv" "${c#*:}" 61 \
+        "$WORK/rgb.png#${c%%:*}" 80 1 0 1
+    cat "$WORK/out"
+done
+expect 2 "--map color with --range" -- "$RIGSCOPE" bake "$CYL" --frames 61 --map color --range 0,2 --size 8 -o "$WORK/rr.png"
+check "  ... says why" -- one_line_naming "--map color is in 0..1"
+expect 2 "--color t without --map color" -- "$RIGSCOPE" bake "$CYL" --frames 61 --color t --size 8 -o "$WORK/rr.png"
+check "  ... no file" -- test ! -e "$WORK/rr.png"
+
 # FBX: row 0 is v = 1, UVs per polygon corner (ByPolygonVertex, IndexToDirect). No reader of FBX
 # UVs independent of rigscope's is at hand, so the FBX that Blender wrote beside the glTF (the same
 # UV layout; glTF's v stored flipped) is baked at the same size: each image lands on the mesh in its

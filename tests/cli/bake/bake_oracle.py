@@ -5,7 +5,9 @@ and the images read back by independent readers (Pillow for PNG, OpenEXR's modul
   bake_oracle.py check MESH_JSON VALUES_CSV COLUMN FRAME IMAGE SIZE PADDING LO HI [values-only]
     MESH_JSON: {"faces": [[corner, ...], ...] (file vertex per corner), "uv": [[u, v] per corner
     of the faces, flattened], "v_down": bool}; the column of VALUES_CSV at FRAME, mapped by
-    (x - LO) / (HI - LO), is the value per file vertex.
+    (x - LO) / (HI - LO), is the value per file vertex. COLUMN ramp_r, ramp_g, ramp_b: that
+    channel of `--color t`'s ramp of the t column (docs/methods.md). IMAGE#C: channel C (R, G
+    or B) of a colour image.
 Prints what it compared and exits 1 on a mismatch.
 """
 import json
@@ -15,7 +17,20 @@ import sys
 import numpy as np
 
 
+def ramp(t, channel):
+    """`--color t`'s colour of T, written here from its definition (docs: stretch blue, T = 1
+    white, compression red, log2 T clamped to -1..1)."""
+    x = np.clip(np.log2(np.maximum(t, 1e-30)), -1.0, 1.0)
+    if channel == "r":
+        return np.where(x < 0, 1 + x, 1.0)
+    if channel == "g":
+        return 1 - np.abs(x)
+    return np.where(x > 0, 1 - x, 1.0)
+
+
 def read_values(path, column, frame):
+    if column.startswith("ramp_"):
+        return ramp(read_values(path, "t", frame), column[5:])
     import csv
     vals = {}
     with open(path) as f:
@@ -105,16 +120,50 @@ def png_chunks(path):
     return chunks
 
 
+def png_rgb16(chunks, width, height):
+    """A 16-bit RGB PNG's samples, decoded here (zlib and PNG's five row filters): Pillow reads
+    16-bit colour PNGs as 8 bits a channel."""
+    import zlib
+    raw = zlib.decompress(b"".join(d for k, d in chunks if k == "IDAT"))
+    bpp, stride = 6, width * 6
+    rows, prev, pos = [], bytearray(stride), 0
+    for _ in range(height):
+        kind, line = raw[pos], bytearray(raw[pos + 1:pos + 1 + stride])
+        pos += 1 + stride
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return np.frombuffer(b"".join(rows), ">u2").reshape(height, width, 3).astype(np.float64)
+
+
 def read_image(path):
-    """(values in 0..1 or as stored, quantum) read by Pillow (PNG) or OpenEXR (EXR)."""
+    """(values in 0..1 or as stored, quantum) read by Pillow (PNG) or OpenEXR (EXR); PATH#C reads
+    channel C (R, G or B) of a colour image."""
+    path, _, channel = path.partition("#")
     if path.endswith(".png"):
         chunks = png_chunks(path)
         ihdr = chunks[0][1]
         width, height, depth, colour = struct.unpack(">IIBB", ihdr[:10])
-        assert depth == 16 and colour == 0, f"{path}: bit depth {depth}, colour type {colour}: not 16-bit grey"
         kinds = [k for k, _ in chunks]
         for bad in ("gAMA", "sRGB", "iCCP", "cHRM"):
             assert bad not in kinds, f"{path}: has a {bad} chunk"
+        if channel:
+            assert depth == 16 and colour == 2, f"{path}: bit depth {depth}, colour type {colour}: not 16-bit RGB"
+            return png_rgb16(chunks, width, height)[:, :, "RGB".index(channel)] / 65535.0, 1.0 / 65535.0
+        assert depth == 16 and colour == 0, f"{path}: bit depth {depth}, colour type {colour}: not 16-bit grey"
         from PIL import Image
         img = Image.open(path)
         assert img.mode in ("I;16", "I;16B", "I"), img.mode
@@ -129,8 +178,13 @@ def read_image(path):
         assert str(h["type"]).endswith("scanlineimage"), h["type"]
         assert str(h["lineOrder"]).endswith("INCREASING_Y"), h["lineOrder"]
         ch = f.channels()
-        assert list(ch) == ["Y"], list(ch)
-        px = ch["Y"].pixels
+        if channel:
+            # The module gathers a file's R, G and B channels into one "RGB" of 3 values a pixel.
+            assert list(ch) == ["RGB"], list(ch)
+            px = ch["RGB"].pixels[:, :, "RGB".index(channel)]
+        else:
+            assert list(ch) == ["Y"], list(ch)
+            px = ch["Y"].pixels
         assert px.dtype == np.float16, px.dtype
         return px.astype(np.float64), None
 
