@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "io/alembic/abc_point_cache.h"
+#include "io/alembic/abc_uv.h"
 #include "io/alembic/abc_xform.h"
 
 namespace rigscope::abc {
@@ -181,6 +182,7 @@ struct Walker {
         if (used != ncorners) fail(what + "'s .faceCounts add up to " + std::to_string(used) + ", not its " + std::to_string(ncorners) + " .faceIndices");
         check_constant(counts, c0, what);
         check_constant(indices, i0, what);
+        read_uv_set(a, geom, points, m.mesh, what);  // bake's and regions' UVs
 
         // P per sample: the same count at every sample; where each starts.
         std::vector<std::uint64_t> offsets(P.samples);
