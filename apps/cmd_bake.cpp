@@ -3,6 +3,7 @@
 #include <memory>
 #include <spdlog/spdlog.h>
 
+#include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/core/uv_raster.h"
@@ -17,11 +18,15 @@ namespace {
 struct BakeCommand {
     BakeJobOptions job;
     std::vector<double> range;  // --range LO,HI as CLI11 reads it
+    BatchOptions batch;         // FILE... and the batch's options
 };
 
 int run_bake_command(BakeCommand cmd, RunContext&) {
     BakeJobOptions& opt = cmd.job;
     if (!cmd.range.empty()) opt.range = std::make_pair(cmd.range[0], cmd.range[1]);
+    cmd.batch.output = opt.out;
+    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_bake_batch(cmd.batch, opt));
+    opt.tension.input.file = cmd.batch.inputs.front();
     const BakeJobResult r = load_and_run_bake(opt, terminal_progress("bake"));
     for (const BakeMeshInfo& m : r.meshes)
         spdlog::info("{}: UV set {}: {} texels covered, {} padded", m.name, m.uv_set, m.covered, m.padded);
@@ -36,6 +41,7 @@ void add_bake_command(CLI::App& app, Runner& run) {
     BakeJobOptions* opt = &command->job;
     CLI::App* cmd = app.add_subcommand("bake", "Tension maps baked into UV space: a 16-bit PNG or half EXR per frame and mesh");
     add_tension_options(cmd, opt->tension);
+    add_batch_options(cmd, command->batch);
     cmd->add_option("--map", opt->map,
                     "compress (default), stretch, tension (T: needs --range for PNG), area (--measure area), lambda_max, lambda_min (--measure principal), "
                     "color (RGB: --color)")
@@ -50,7 +56,10 @@ void add_bake_command(CLI::App& app, Runner& run) {
     cmd->add_option("--uv", opt->uv, "UV set by name (default: the mesh's first: TEXCOORD_0, FBX's first layer, USD st)");
     cmd->add_flag("--udim", opt->udim, "An image per UDIM tile the UVs touch ({udim} in -o: 1001, 1002, ...)");
     cmd->add_option("--format", opt->format, "png or exr (default: from -o's extension)")->check(CLI::IsMember({"png", "exr"}));
-    cmd->add_option("-o,--output", opt->out, "Image files: 'maps/{mesh}.{frame}.png' ({mesh}, {frame}, {udim}; .png or .exr)")->required();
+    cmd->add_option("-o,--output", opt->out,
+                    "Image files: 'maps/{mesh}.{frame}.png' ({mesh}, {frame}, {udim}; .png or .exr; several inputs: "
+                    "'maps/{relpath}/{mesh}.{frame}.png')")
+        ->required();
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_bake_command(*command, ctx); }; });
 }
 

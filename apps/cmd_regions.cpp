@@ -2,9 +2,11 @@
 // curves), as CSV, JSON, a USD layer or a glTF morph-weight animation. The job (run/regions_job.h) computes; this parses options.
 #include <memory>
 
+#include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/chunk_run.h"
 #include "rigscope/run/regions_job.h"
 #include "tension_setup.h"
 
@@ -12,7 +14,17 @@ namespace rigscope::cli {
 
 namespace {
 
-int run_regions_command(RegionsJobOptions opt, RunContext&) {
+struct RegionsCommand {
+    RegionsJobOptions job;
+    BatchOptions batch;  // FILE... and the batch's options
+};
+
+int run_regions_command(RegionsCommand cmd, RunContext& ctx) {
+    cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
+    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_regions_batch(cmd.batch, cmd.job));
+    RegionsJobOptions& opt = cmd.job;
+    opt.tension.input.file = cmd.batch.inputs.front();
+    ctx.chunk(chunk_spec(opt));
     load_and_run_regions(opt, terminal_progress("regions"));
     return kExitOk;
 }
@@ -20,9 +32,11 @@ int run_regions_command(RegionsJobOptions opt, RunContext&) {
 }  // namespace
 
 void add_regions_command(CLI::App& app, Runner& run) {
-    auto opt = std::make_shared<RegionsJobOptions>();
+    auto command = std::make_shared<RegionsCommand>();
+    RegionsJobOptions* opt = &command->job;
     CLI::App* cmd = app.add_subcommand("regions", "Per frame and region, the weighted mean of a tension map: curves that drive wrinkle maps");
     add_tension_options(cmd, opt->tension);
+    add_batch_options(cmd, command->batch);
     cmd->add_option("--by", opt->by,
                     "joints (each skin joint, weighted by its skin weights; default), @FILE.json ({region: [vertex ids]} or {region: {\"id\": weight}}) "
                     "or 'masks/{region}.png' (a region per mask image, weighted by the mask at each vertex's UV)");
@@ -30,8 +44,9 @@ void add_regions_command(CLI::App& app, Runner& run) {
     cmd->add_option("--format", opt->format, "csv, json, usda or gltf (default: from -o's extension, else csv)")
         ->check(CLI::IsMember({"csv", "json", "usda", "gltf"}));
     cmd->add_option("-o,--output", opt->out,
-                    "Output file (.csv, .json, .usda over a USD input, .glb: the input with the curves as morph weights) or - for stdout");
-    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_regions_command(*opt, ctx); }; });
+                    "Output file (.csv, .json, .usda over a USD input, .glb: the input with the curves as morph weights) or - for stdout "
+                    "(several inputs: with a placeholder, curves/{relpath}.csv)");
+    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_regions_command(*command, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(5, add_regions_command);

@@ -295,6 +295,7 @@ Rules rules_for(const std::vector<ChunkRecord>& chunks) {
                 {k::controls, Rule::each({{k::x, Rule::concat()}, {k::y, Rule::concat()}})},
                 {k::series, Rule::each({{k::weights, Rule::concat()}})}};
     if (c == "rivet") return {{k::frames, Rule::concat()}, {k::bake, Rule::custom(rivet_bake)}};
+    if (c == "regions") return {{k::frames, Rule::concat()}, {k::regions, Rule::each({{k::values, Rule::concat()}})}};
     if (c == "diff")
         return {{k::frames, Rule::concat()}, {k::summary, Rule::custom([&chunks](const std::vector<View>&, OutputFile& out) {
                      DiffLimits limits;

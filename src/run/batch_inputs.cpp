@@ -205,7 +205,7 @@ bool has_placeholder(const std::string& pattern) {
     return false;
 }
 
-std::string expand_placeholders(const std::string& pattern, const BatchInput& in) {
+std::string expand_placeholders(const std::string& pattern, const BatchInput& in, const char* job_words) {
     const fs::path p(in.path);
     const std::string name = p.filename().string();
     std::string ext = p.extension().string();
@@ -223,9 +223,10 @@ std::string expand_placeholders(const std::string& pattern, const BatchInput& in
         const auto close = pattern.find('}', i);
         const std::string word = close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
         const auto* v = std::find_if(std::begin(values), std::end(values), [&](const auto& kv) { return word == kv.first; });
-        // {clip} is each file's own (--clip all, clip_select.h): left for its job to fill.
-        if (word == "clip") {
-            out += "{clip}";
+        // {clip} is each file's own (--clip all, clip_select.h), and so are the job's own words
+        // (bake's {mesh}, {frame}, {udim}): left for its job to fill.
+        if (word == "clip" || (!word.empty() && job_words && (" " + std::string(job_words) + " ").find(" " + word + " ") != std::string::npos)) {
+            out += "{" + word + "}";
             i = close + 1;
             continue;
         }

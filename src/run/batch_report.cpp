@@ -53,7 +53,22 @@ const BatchVerb kVerbs[] = {
     {"deform", false, true, true, nullptr, false},
     {"volume", false, true, true, nullptr, false},
     {"diff", true, true, false, nullptr, true},
+    {"bake", false, true, true, nullptr, false, "mesh frame udim"},
+    {"regions", false, true, true, nullptr, false},
 };
+
+// The folder part of a per-file output the batch can make and probe: all of it, or with job
+// words (bake's {mesh}/{frame}) the components before the first that holds one.
+std::string batch_made_part(const std::string& path, const char* job_words) {
+    if (!job_words) return path;
+    std::filesystem::path kept;
+    for (const auto& part : std::filesystem::path(path)) {
+        const std::string s = part.string();
+        if (s.find('{') != std::string::npos) return (kept / "x").string();  // "x": a file in the last made folder
+        kept /= part;
+    }
+    return path;
+}
 
 std::string comparable(const std::string& path) {
     std::error_code ec;
@@ -84,7 +99,8 @@ std::string batch_index_path(const BatchOptions& opt, const std::string& verb, c
     // link is a plain relative path below it.
     std::filesystem::path root;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const std::filesystem::path folder = std::filesystem::path(comparable(expand_placeholders(pattern, inputs[i]))).parent_path();
+        const std::filesystem::path folder =
+            std::filesystem::path(comparable(expand_placeholders(pattern, inputs[i], v.job_words))).parent_path();
         if (i == 0) {
             root = folder;
             continue;
@@ -144,12 +160,13 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
                                         (std::string(o.option) == "--junit" || std::string(o.option) == "-o" ? ""
                                                                                                               : " (the batch's own reports: --junit FILE, --summary FILE)"));
         }
+        const char* job_words = batch_verb(verb).job_words;
         for (const BatchInput& in : inputs) {
-            const std::string path = expand_placeholders(*o.pattern, in);
+            const std::string path = expand_placeholders(*o.pattern, in, job_words);
             take(o.option, path, &in);
             // {relpath} and {dir} name folders the user cannot make one by one beforehand: made
             // here, before any work, so that a folder that cannot be made fails the batch first.
-            const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+            const std::filesystem::path parent = std::filesystem::path(batch_made_part(path, job_words)).parent_path();
             std::error_code ec;
             if (has_placeholder(*o.pattern) && !parent.empty() && !std::filesystem::is_directory(parent, ec) &&
                 !std::filesystem::create_directories(parent, ec))
@@ -161,7 +178,7 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
     // The index beside the pages: a page named index.html there is refused like any collision.
     if (const std::string index = batch_index_path(opt, verb, inputs); !index.empty()) take("the index", index, nullptr);
     for (const auto& [option, path] : outputs)
-        if (path != "-" && !is_stdout_path(path)) writable(option, path);
+        if (path != "-" && !is_stdout_path(path)) writable(option, batch_made_part(path, batch_verb(verb).job_words));
     return outputs;
 }
 

@@ -589,6 +589,51 @@ BatchResult run_volume_batch(const BatchOptions& opt, const VolumeJobOptions& vo
         [&](const BatchInput& in) { file_job(in).validate(); });
 }
 
+BatchResult run_bake_batch(const BatchOptions& opt, const BakeJobOptions& bake) {
+    if (!bake.tension.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    const char* words = batch_verb("bake").job_words;
+    auto file_job = [&](const BatchInput& in) {
+        BakeJobOptions job = bake;
+        job.tension.input.file = in.path;
+        job.tension.input.threads = threads_per_file(opt, bake.tension.input.threads);
+        expand_reference(job.tension, bake.tension, in);
+        job.out = expand_placeholders(opt.output, in, words);
+        return job;
+    };
+    return run_batch(
+        opt, "bake", chunk_identity(bake),
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const BakeJobResult result = load_and_run_bake(file_job(in));
+            f.row.exit_code = kExitOk;
+            f.row.frames = result.meshes.empty() ? 0 : result.images.size() / result.meshes.size();
+            f.row.meshes = result.meshes.size();
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
+BatchResult run_regions_batch(const BatchOptions& opt, const RegionsJobOptions& regions) {
+    if (!regions.tension.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    auto file_job = [&](const BatchInput& in) {
+        RegionsJobOptions job = regions;
+        job.tension.input.file = in.path;
+        job.tension.input.threads = threads_per_file(opt, regions.tension.input.threads);
+        expand_reference(job.tension, regions.tension, in);
+        // Each file's own region file or masks ('@{dir}/{stem}.regions.json'); {region} is the job's.
+        if (has_placeholder(regions.by)) job.by = expand_placeholders(regions.by, in, "region");
+        job.out = expand_placeholders(opt.output, in);
+        return job;
+    };
+    return run_batch(
+        opt, "regions", chunk_identity(regions),
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const RegionsJobResult result = load_and_run_regions(file_job(in));
+            f.row.exit_code = kExitOk;
+            f.row.frames = result.frames.size();
+            f.row.meshes = result.mesh_names.size();
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
 BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff) {
     // diff.diff.out is -o as given (the CLI's; the batch writes opt.output, its pattern).
     if (diff.diff.out == "-" || is_stdout_path(diff.diff.out))

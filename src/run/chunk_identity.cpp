@@ -15,6 +15,8 @@
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/tension_job.h"
 #include "rigscope/run/volume_job.h"
+#include "rigscope/run/bake_job.h"
+#include "rigscope/run/regions_job.h"
 
 namespace rigscope {
 
@@ -114,6 +116,30 @@ ChunkOptions chunk_identity(const TensionJobOptions& opt) {
     id.flag("--bake-max", opt.bake_max);
     id.flag("--bake-points", opt.bake_points);
     id.text("--color", opt.color.empty() ? "maps" : opt.color);
+    id.text("--format", opt.format);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const BakeJobOptions& opt) {
+    Identity id;
+    add_tension(id, opt.tension);
+    id.text("--map", opt.map);
+    id.text("--color", opt.color);
+    id.integer("--size", opt.size);
+    id.integer("--padding", opt.padding);
+    if (opt.range) id.o.emplace_back("--range", std::vector<std::string>{number_text(opt.range->first), number_text(opt.range->second)});
+    else id.none("--range");
+    id.path("--uv", opt.uv);
+    id.flag("--udim", opt.udim);
+    id.text("--format", opt.format);
+    return id.o;
+}
+
+ChunkOptions chunk_identity(const RegionsJobOptions& opt) {
+    Identity id;
+    add_tension(id, opt.tension);
+    id.text("--by", opt.by);
+    id.text("--map", opt.map);
     id.text("--format", opt.format);
     return id.o;
 }
@@ -254,6 +280,18 @@ ChunkSpec chunk_spec(const DriveJobOptions& opt) {
     ChunkSpec s = spec_of("drive", opt.input, opt.out, chunk_identity(opt));
     add_inputs(s, opt.input, "", "");
     if (opt.format == "gltf") s.refusal = "drive --format gltf bakes one animation over all frames: run it without --chunk";
+    return s;
+}
+
+ChunkSpec chunk_spec(const RegionsJobOptions& opt) {
+    // Each frame's means are of that frame alone: chunks join row by row. The region file and
+    // masks are inputs: fingerprinted, so that merge refuses chunks made from different ones.
+    ChunkSpec s = spec_of("regions", opt.tension.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.tension.input, "", opt.tension.reference);
+    for (const std::string& f : region_files(opt.by)) s.inputs.emplace_back("--by", f);
+    const std::string f = opt.format.empty() ? extension_format(opt.out) : opt.format;
+    if (f == "usda" || f == "gltf")
+        s.refusal = "regions --format " + f + " writes one animation over all frames: run it without --chunk (CSV and JSON chunks merge)";
     return s;
 }
 

@@ -15,6 +15,8 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/gltf_writer.h"
+#include "rigscope/io/json_keys.h"
+#include "rigscope/io/json_writer.h"
 #include "rigscope/io/image_input.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
@@ -155,15 +157,30 @@ Scene regions_gltf_scene(const Input& in, const RegionsJobResult& r) {
 // vertex's weight is the mask at its UV: the UV of its first corner in face order, the pixel whose
 // square holds it (rows in the file's convention, as bake's images: glTF row 0 is v = 0, others
 // v = 1), 0 outside the image or for a vertex of no face.
-std::vector<Region> regions_from_masks(const std::string& pattern, const Input& in, const std::string& file) {
+// The region names of a mask pattern (what stands for {region} in each matching file), sorted,
+// with the folder, prefix and suffix around them.
+struct MaskFiles {
+    std::string dir, prefix, suffix;
+    std::vector<std::string> names;
+    std::string path(const std::string& name, bool bare) const { return (bare ? "" : dir + "/") + prefix + name + suffix; }
+    bool bare = false;  // a pattern without a folder: files named as found
+};
+
+MaskFiles mask_files(const std::string& pattern) {
+    MaskFiles m;
     const auto slash = pattern.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : pattern.substr(0, slash == 0 ? 1 : slash);
+    m.bare = slash == std::string::npos;
+    m.dir = slash == std::string::npos ? "." : pattern.substr(0, slash == 0 ? 1 : slash);
     const std::string base = slash == std::string::npos ? pattern : pattern.substr(slash + 1);
     const auto key = base.find("{region}");
     if (key == std::string::npos || base.find("{region}", key + 1) != std::string::npos)
         throw Error(kExitUsage, "--by " + pattern + ": a mask pattern has {region} once, in the file name (masks/{region}.png)");
-    const std::string prefix = base.substr(0, key), suffix = base.substr(key + 8);
-    std::vector<std::string> names;
+    m.prefix = base.substr(0, key);
+    m.suffix = base.substr(key + 8);
+    const std::string& dir = m.dir;
+    const std::string& prefix = m.prefix;
+    const std::string& suffix = m.suffix;
+    std::vector<std::string>& names = m.names;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
         const std::string n = entry.path().filename().string();
@@ -174,6 +191,11 @@ std::vector<Region> regions_from_masks(const std::string& pattern, const Input& 
     if (ec) throw Error(kExitUsage, "--by " + pattern + ": cannot list the folder '" + dir + "' (" + ec.message() + ")");
     if (names.empty()) throw Error(kExitUsage, "--by " + pattern + ": no file in '" + dir + "' matches " + base);
     std::sort(names.begin(), names.end());
+    return m;
+}
+
+std::vector<Region> regions_from_masks(const std::string& pattern, const Input& in, const std::string& file) {
+    const MaskFiles files = mask_files(pattern);
     // Each vertex's UV: its first corner's.
     std::vector<std::vector<Eigen::Vector2f>> uvs(in.meshes.size());
     for (std::size_t m = 0; m < in.meshes.size(); ++m) {
@@ -187,8 +209,8 @@ std::vector<Region> regions_from_masks(const std::string& pattern, const Input& 
         for (std::size_t c = mesh.face_indices.size(); c-- > 0;) uvs[m][mesh.face_indices[c]] = set.uv[set.corners[c]];
     }
     std::vector<Region> out;
-    for (const std::string& name : names) {
-        const std::string path = (dir == "." && slash == std::string::npos ? "" : dir + "/") + prefix + name + suffix;
+    for (const std::string& name : files.names) {
+        const std::string path = files.path(name, files.bare);
         const GreyImage mask = read_png_grey(path, in.max_memory ? in.max_memory : ~std::uint64_t(0));
         for (std::size_t m = 0; m < in.meshes.size(); ++m) {
             if (uvs[m].empty()) continue;
@@ -212,12 +234,19 @@ std::vector<Region> regions_from_masks(const std::string& pattern, const Input& 
 
 }  // namespace
 
+std::vector<std::string> region_files(const std::string& by) {
+    if (!by.empty() && by[0] == '@') return {by.substr(1)};
+    if (by == "joints") return {};
+    const MaskFiles m = mask_files(by);
+    std::vector<std::string> out;
+    for (const std::string& name : m.names) out.push_back(m.path(name, m.bare));
+    return out;
+}
+
 void RegionsJobOptions::validate() const {
     check_tension_options(tension);
     if (tension.input.clip == kAllClips)
         throw Error(kExitUsage, "regions evaluates one clip: name it with --clip NAME (--clip all is check's, tension's, report's and rivet's)");
-    // A chunk's curves would need a record and a merge (run/chunk_run.h), which regions has not yet.
-    if (!tension.input.chunk.empty()) throw Error(kExitUsage, "regions does not run in --chunk parts yet: run every frame in one run");
     if (map != "compress" && map != "stretch" && map != "tension") throw Error(kExitUsage, "--map is compress, stretch or tension, not " + map);
     if (by != "joints" && (by.size() < 2 || by[0] != '@') && by.find("{region}") == std::string::npos)
         throw Error(kExitUsage, "--by is joints, @FILE.json ({region: [vertex ids]}) or masks/{region}.png, not " + by);
@@ -348,32 +377,23 @@ void write_regions_output(const RegionsJobOptions& opt, const Input& in, const R
         return;
     }
     if (f == "json") {
-        std::string& s = out.buffer();
-        s += "{\"input\": ";
-        append_json_string(s, opt.tension.input.file);
-        s += ", \"map\": ";
-        append_json_string(s, opt.map);
-        s += ", \"frames\": [";
-        for (std::size_t fi = 0; fi < r.frames.size(); ++fi) {
-            if (fi) s += ", ";
-            append_frame(s, r.frames[fi], true);
-        }
-        s += "], \"regions\": [";
+        // The JSON every verb writes (its header, compact): merge joins chunks' frames and each
+        // region's values into the single run's bytes.
+        JsonWriter w(out.buffer());
+        w.begin_object();
+        write_json_header(w, "regions", opt.tension.input.file);
+        w.member("map", opt.map).key(json_keys::frames).begin_array();
+        for (const Frame& frame : r.frames) w.frame(frame);
+        w.end_array().key(json_keys::regions).begin_array();
         for (std::size_t k = 0; k < r.regions.size(); ++k) {
-            s += k ? ",\n  {\"mesh\": " : "\n  {\"mesh\": ";
-            append_json_string(s, r.mesh_names[r.regions[k].mesh]);
-            s += ", \"region\": ";
-            append_json_string(s, r.regions[k].name);
-            s += ", \"vertices\": ";
-            append_number(s, static_cast<unsigned long>(r.regions[k].weights.size()));
-            s += ", \"values\": [";
-            for (std::size_t fi = 0; fi < r.frames.size(); ++fi) {
-                if (fi) s += ", ";
-                append_number(s, r.values[fi][k]);
-            }
-            s += "]}";
+            const Region& reg = r.regions[k];
+            w.begin_object().member(json_keys::mesh, r.mesh_names[reg.mesh]).member("region", reg.name);
+            w.member(json_keys::vertices, static_cast<unsigned long>(reg.weights.size())).key(json_keys::values).begin_array();
+            for (std::size_t fi = 0; fi < r.frames.size(); ++fi) w.value(r.values[fi][k]);
+            w.end_array().end_object();
         }
-        s += "\n]}\n";
+        w.end_array().end_object();
+        out.buffer() += '\n';
         return;
     }
     if (f == "gltf") {

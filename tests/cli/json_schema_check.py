@@ -44,6 +44,7 @@ RANGE_CASES = {
     "chunk": [(["rigscope_chunk"], 2), (["inputs", "*", "fnv1a64"], "xyz"), (["chunk", "count"], 0),
               (["state", "diff", "meshes", "*", "seams", "*"], [1, 2, 0.5])],
     "volume": [(["frames", "*", "frame"], 2.5), (["meshes", "*", "faces"], -1), (["meshes", "*", "closed"], "yes")],
+    "regions": [(["map"], "area"), (["regions", "*", "vertices"], 0), (["regions", "*", "values", "*"], "0.5")],
     "report": [(["t_encoding", "bits"], 12), (["meshes", "*", "motion"], "teleport"), (["meshes", "*", "t"], "not base64!")],
 }
 

@@ -57,6 +57,8 @@ constexpr std::string_view qw = "qw";
 constexpr std::string_view controls = "controls";
 constexpr std::string_view series = "series";
 constexpr std::string_view weights = "weights";
+constexpr std::string_view regions = "regions";  // regions' curves: each region's values per frame
+constexpr std::string_view values = "values";
 constexpr std::string_view x = "x";
 constexpr std::string_view y = "y";
 

@@ -23,6 +23,8 @@
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/tension_job.h"
 #include "rigscope/run/volume_job.h"
+#include "rigscope/run/bake_job.h"
+#include "rigscope/run/regions_job.h"
 
 namespace rigscope {
 
@@ -62,8 +64,9 @@ bool has_placeholder(const std::string& pattern);
 // `pattern` with each placeholder replaced for `in`: {name} the file name (walk.fbx), {stem} it
 // without its extension (walk), {ext} the extension without the dot (fbx), {relpath} the path
 // relative to the batch root (chars/walk.fbx), {dir} the folder of the path as given (beside the
-// input; "." for none). Throws Error (exit 2) for an unknown {word}.
-std::string expand_placeholders(const std::string& pattern, const BatchInput& in);
+// input; "." for none). Throws Error (exit 2) for an unknown {word}; {clip} and the words of
+// `job_words` (space-separated, e.g. bake's "mesh frame udim") are left for the file's job to fill.
+std::string expand_placeholders(const std::string& pattern, const BatchInput& in, const char* job_words = nullptr);
 
 // --task I/N: files [n·I/N, n·(I+1)/N) of the n, as --chunk splits frames (I counts from 0, like
 // SLURM_ARRAY_TASK_ID). Throws Error (exit 2) for a malformed value.
@@ -143,6 +146,9 @@ struct BatchVerb {
     // Each file's text goes to stdout even with -o (diff's verdict; lint's and info's text is
     // what -o holds, tension's, report's and deform's -o is all they write).
     bool text_beside_output;
+    // Placeholders of -o the file's job fills itself (bake's images: "mesh frame udim"), left by
+    // the batch; folders are made up to the first component holding one.
+    const char* job_words = nullptr;
 };
 // The verb's row of the table; throws internal_error for a verb that has none.
 const BatchVerb& batch_verb(const std::string& verb);
@@ -211,6 +217,15 @@ BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info);
 // The deform job over every input, each file writing -o by placeholder as it streams (its format
 // from --format or the name's extension). The row: frames, meshes, vertices written.
 BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& deform);
+
+// The bake job over every input: -o's batch placeholders ('maps/{relpath}/{mesh}.{frame}.png')
+// filled per file, {mesh}, {frame} and {udim} left for each file's job. The row: frames and meshes.
+BatchResult run_bake_batch(const BatchOptions& opt, const BakeJobOptions& bake);
+
+// The regions job over every input, each file's curves in -o by placeholder (its format from
+// --format or the name's extension); --by @'{dir}/{stem}.regions.json' takes each file's own
+// region file. The row: frames and meshes.
+BatchResult run_regions_batch(const BatchOptions& opt, const RegionsJobOptions& regions);
 
 // The volume job over every input, each file's -o by placeholder (its format from --format or
 // the name's extension). The row: frames and meshes measured.

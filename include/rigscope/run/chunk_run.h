@@ -18,6 +18,8 @@ struct DeformJobOptions;
 struct VolumeJobOptions;
 struct DriveJobOptions;
 struct RivetJobOptions;
+struct BakeJobOptions;
+struct RegionsJobOptions;
 struct ReportJobOptions;
 struct InfoJobOptions;
 struct InputOptions;
@@ -40,6 +42,10 @@ ChunkOptions chunk_identity(const DeformJobOptions& opt);
 ChunkOptions chunk_identity(const VolumeJobOptions& opt);
 ChunkOptions chunk_identity(const DriveJobOptions& opt);
 ChunkOptions chunk_identity(const RivetJobOptions& opt);
+ChunkOptions chunk_identity(const RegionsJobOptions& opt);
+// bake runs in batches but not in chunks (each chunk's images would need a record of their own):
+// its identity stamps a batch's --task parts.
+ChunkOptions chunk_identity(const BakeJobOptions& opt);
 // Verbs that are never chunked but run in batches, whose --task parts record their options too
 // (farm/batch_identity.h).
 ChunkOptions chunk_identity(const ReportJobOptions& opt);
@@ -66,6 +72,7 @@ ChunkSpec chunk_spec(const VolumeJobOptions& opt);
 ChunkSpec chunk_spec(const DeformJobOptions& opt);
 ChunkSpec chunk_spec(const DriveJobOptions& opt);
 ChunkSpec chunk_spec(const RivetJobOptions& opt);
+ChunkSpec chunk_spec(const RegionsJobOptions& opt);
 
 // Before the run: the record for `run` (inputs fingerprinted) with a stale record at its path
 // removed, so that a failing run leaves none to vouch for an old output. Throws Error: exit 2

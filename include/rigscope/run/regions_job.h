@@ -49,6 +49,11 @@ struct RegionsJobResult {
 // region that weights nothing.
 std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& in);
 
+// The files --by reads: the region file of @FILE.json, each mask a mask pattern matches (sorted),
+// none for joints. A farm chunk fingerprints them. Throws Error (exit 2) as the run would for a
+// mask pattern that matches nothing.
+std::vector<std::string> region_files(const std::string& by);
+
 // Runs on a loaded input: evaluates every frame and returns the curves (no file written).
 RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const FrameProgress& progress = {});
 

@@ -93,6 +93,9 @@ run 0 rivet "$O/rivet_bake.json" -- rivet "$FBX" --vertices 0,100 --bake --frame
 # volume: a closed mesh (its "*" rows and regions) on glTF and FBX.
 run 0 volume "$O/volume.json" -- volume "$GLB" --frames 1..91:15 -o "$O/volume.json"
 run 0 volume "$O/volume_fbx.json" -- volume "$FBX" --frames 0..90:30 -o "$O/volume_fbx.json"
+# regions: joint regions on glTF, and two chunks merged.
+run 0 regions "$O/regions.json" -- regions "$GLB" --frames 1..91:15 --map stretch -o "$O/regions.json"
+run 0 regions "$O/regions_c1.json" -- regions "$GLB" --frames 1..91:15 --chunk 1/2 -o "$O/regions_c1.json"
 run 0 drive "$O/drive.json" -- drive "$FACE" --rig "$RIG" -o "$O/drive.json"
 
 # info: each format, -o x.json and --json on stdout; rom's listing; lint.

@@ -225,8 +225,9 @@ else
 fi
 
 # Refusals.
-expect 2 "--chunk (no chunk record yet)" -- "$RIGSCOPE" regions "$CYL" --chunk 0/2 -o "$WORK/c.csv"
-check "  ... no file" -- test ! -e "$WORK/c.csv"
+# (CSV and JSON chunks merge: regions_farm.sh.)
+expect 2 "--chunk of the glTF curves (one animation over all frames)" -- "$RIGSCOPE" regions "$CYL" --chunk 0/2 -o "$WORK/c.glb"
+check "  ... no file" -- test ! -e "$WORK/c.glb"
 expect 2 "--clip all (one clip a run)" -- "$RIGSCOPE" regions "$CYL" --clip all -o "$WORK/c.csv"
 expect 2 "an unknown --by" -- "$RIGSCOPE" regions "$CYL" --by bones -o "$WORK/x.csv"
 printf '{"ring": [0, 99999]}' > "$WORK/bad.json"
