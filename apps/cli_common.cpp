@@ -66,7 +66,7 @@ void add_threads_option(CLI::App* cmd, InputOptions& opt) {
 
 void add_max_output_option(CLI::App* cmd, InputOptions& opt) {
     cmd->add_option("--max-output", opt.max_output_mb,
-                    "Refuse a run whose output would be larger than this, in MB (10^6 bytes; default 2000), before writing (README: Output size)")
+                    "Refuse a run whose output would be larger than this, in MB (10^6 bytes; default 2000), before writing (docs/commands.md: --max-output)")
         ->check(finite_in("a size in MB", 1e-6, 1e12));
 }
 
@@ -94,7 +94,7 @@ void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
         ->check(CLI::IsMember({"rotation", "full"}));
     cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
     cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
-    auto* rom = cmd->add_flag("--rom", opt.rom, "Evaluate a synthetic range-of-motion clip instead of the file's (README: Rig CI)");
+    auto* rom = cmd->add_flag("--rom", opt.rom, "Evaluate a synthetic range-of-motion clip instead of the file's (docs/rig_ci.md: rom)");
     rom->excludes(cmd->get_option("--clip"))->excludes(cmd->get_option("--animation"));
     cmd->add_option("--rom-angle", opt.rom_options.angle_deg, "--rom: sweep each joint axis to +/- this many degrees (default 60)")
         ->needs(rom);

@@ -1,5 +1,5 @@
 // `rigscope report`: one self-contained HTML page with the animated tension map, the worst
-// vertices and their T over time (docs: README, "The HTML report"). The job is the run
+// vertices and their T over time (docs/rig_ci.md, "report"). The job is the run
 // layer's (rigscope/run/report_run.h).
 #include <memory>
 

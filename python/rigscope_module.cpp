@@ -38,7 +38,7 @@ PYBIND11_MODULE(_rigscope, m) {
     rigscope_python::install_message_sink();
     m.def("_take_messages", &rigscope_python::take_messages, "The engine's messages since the last call (rigscope/__init__.py reports them)");
 
-    // One class per exit code of the CLI (README: exit codes), under one base.
+    // One class per exit code of the CLI (docs/exit_codes.md), under one base.
     static py::exception<Error> base(m, "Error");
     static py::exception<Error> usage(m, "BadValueError", base.ptr());
     static py::exception<Error> bad_input_error(m, "BadInputError", base.ptr());

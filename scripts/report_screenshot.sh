@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remakes docs/report_bend_cylinder.png, the README's picture of the HTML report: a report of
+# Remakes docs/report_bend_cylinder.png, docs/rig_ci.md's picture of the HTML report: a report of
 # bend_cylinder opened in headless Chromium at its most compressed frame.
 # Needs what scripts/setup.sh installs (build/rigscope, report/node_modules, chromium).
 set -euo pipefail

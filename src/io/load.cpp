@@ -24,7 +24,7 @@ std::string lower_extension(const std::string& path) {
 
 // Formats Assimp reads with skins or animation that rigscope has no oracle for: refused by name
 // rather than read untested (a skin or a timeline subtly wrong is worse than a clear refusal).
-// The README's formats section lists the same.
+// docs/formats.md (the README's Files read) lists the same.
 const char* untested_assimp_format(const std::string& ext) {
     static const std::pair<const char*, const char*> kFormats[] = {
         {".x", "DirectX .x"},          {".md5mesh", "Doom 3 .md5mesh"}, {".md5anim", "Doom 3 .md5anim"},

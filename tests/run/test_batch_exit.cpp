@@ -1,5 +1,5 @@
 // A batch's exit code (set_batch_counts, src/run/batch_run.cpp): the worst file's by the order
-// the README documents (Exit codes: 0 < 1 < 2 < 5 < 3 < 4 < 6), which is not the numeric order:
+// docs/exit_codes.md documents (Exit codes: 0 < 1 < 2 < 5 < 3 < 4 < 6), which is not the numeric order:
 // a file that could not be read (3) outranks a mismatch (5), one that could not be written (4)
 // outranks both. The expected codes are read off that documented order, by hand.
 #include <catch2/catch.hpp>
@@ -39,7 +39,7 @@ TEST_CASE("a batch exits with its worst file's code by the documented order, not
     CHECK(batch_exit({5, 4, 3}) == 4);
     CHECK(batch_exit({0, 5, 1}) == 5);
     CHECK(batch_exit({6, 4, 5}) == 6);
-    // The ranks themselves, in the README's order 0 < 1 < 2 < 5 < 3 < 4 < 6.
+    // The ranks themselves, in docs/exit_codes.md's order 0 < 1 < 2 < 5 < 3 < 4 < 6.
     const std::vector<int> order{kExitOk, kExitCheckFailed, kExitUsage, kExitMismatch, kExitBadInput, kExitCannotWrite, kExitInternal};
     for (std::size_t i = 1; i < order.size(); ++i) CHECK(batch_exit_rank(order[i - 1]) < batch_exit_rank(order[i]));
 }

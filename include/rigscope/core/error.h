@@ -6,7 +6,7 @@
 
 namespace rigscope {
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/exit_codes.md (a summary in the README).
 enum Exit : int {
     kExitOk = 0,
     kExitCheckFailed = 1,   // `check` found a vertex past a limit

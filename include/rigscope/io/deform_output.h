@@ -1,5 +1,5 @@
 // What `deform` writes: positions per frame, mesh and vertex, as CSV rows or one JSON document
-// (README: deform).
+// (docs/commands.md: deform).
 #pragma once
 
 #include <Eigen/Core>

@@ -9,7 +9,7 @@
 
 namespace rigscope {
 
-// As JSON (README: info --json) and as text, for the meshes `meshes` of `scene`.
+// As JSON (docs/commands.md: info --json) and as text, for the meshes `meshes` of `scene`.
 std::string info_json(const Scene& scene, const std::vector<int>& meshes, bool weld);
 std::string info_text(const Scene& scene, const std::vector<int>& meshes, bool weld);
 

@@ -1,4 +1,4 @@
-// What `rigscope intersect` writes (docs/methods.md "Interpenetration", README "Interpenetration"):
+// What `rigscope intersect` writes (docs/methods.md "Interpenetration", docs/commands.md "intersect"):
 // CSV a row per crossing face pair, JSON a summary per frame. Formats only: the pairs come
 // from the run layer (run/intersect_job.h).
 #pragma once

@@ -1,4 +1,4 @@
-// What `rigscope volume` writes (docs/methods.md "Volume" names the measures, README the
+// What `rigscope volume` writes (docs/methods.md "Volume" names the measures, docs/commands.md the
 // columns): the CSV `frame,mesh,region,volume,ratio` and the JSON of the same rows with the
 // meshes' closure and regions. The run layer measures; these only format.
 #pragma once

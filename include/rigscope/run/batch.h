@@ -1,7 +1,7 @@
 // Several inputs per command (issue 41): `rigscope check A B DIR @list.txt` (and tension, report,
 // info, deform, lint; diff over pairs) and Python's rigscope.batch() run one job per file through the verbs' own run-layer jobs, with per-file
 // outputs named by placeholders, one JUnit report and one summary for the batch, and the worst
-// file's exit code. README "Rig CI" and docs/farm.md describe what a user sees.
+// file's exit code. docs/rig_ci.md ("A whole library in one command") and docs/farm.md describe what a user sees.
 //
 // Inputs (batch_inputs.cpp), the run (batch_run.cpp) and what is written (batch_report.cpp,
 // batch_index.cpp) are kept apart so that the run itself never touches a file it does not read.

@@ -1,5 +1,5 @@
 // The `report` job: one self-contained HTML page with the animated tension map, the worst
-// vertices and their T over time (README, "The HTML report"); `check --html` writes the same
+// vertices and their T over time (docs/rig_ci.md, "report"); `check --html` writes the same
 // page with the check's verdict and limits. io/report_html.h writes what the page holds.
 #pragma once
 

@@ -132,18 +132,18 @@ expect 1 "one file alone" -- "$RIGSCOPE" check "$LIB/bend_cylinder.glb" "${LIMIT
 check "one file alone: no batch header or counts" -- bash -c "! grep -q '^==> ' '$WORK/out' && ! grep -q '^batch:' '$WORK/err'"
 check "one file alone: its suite named by stem" -- grep -q '<testsuite name="bend_cylinder" package="rigscope.check" id="0"' "$WORK/alone.xml"
 
-# The README's one-command CI job, as written, on a copy of the library with the broken file.
-awk '/<!-- readme-test: skip: .*batch.sh/ {on = 1; next} on && /^```sh/ {inside = 1; next} inside && /^```/ {exit} inside' README.md >"$WORK/ci.sh"
-check "README has the batch job" -- grep -q "rigscope check rigs/" "$WORK/ci.sh"
+# The one-command CI job of docs/rig_ci.md (the manual's Rig CI), as written, on a copy of the library with the broken file.
+awk '/<!-- readme-test: skip: .*batch.sh/ {on = 1; next} on && /^```sh/ {inside = 1; next} inside && /^```/ {exit} inside' docs/rig_ci.md >"$WORK/ci.sh"
+check "docs/rig_ci.md has the batch job" -- grep -q "rigscope check rigs/" "$WORK/ci.sh"
 mkdir -p "$WORK/ci/bin" "$WORK/ci/reports"
 ln -s "$(cd "$(dirname "$RIGSCOPE")" && pwd)/$(basename "$RIGSCOPE")" "$WORK/ci/bin/rigscope"
 cp -r "$LIB" "$WORK/ci/rigs"
 rm -r "$WORK/ci/rigs/notes"
 cp "$WORK/ci.sh" "$WORK/ci/ci.sh"
-expect 3 "the README job (the truncated file is the worst)" -- bash -c "cd '$WORK/ci' && PATH='$WORK/ci/bin':\$PATH bash ci.sh"
-check "README job: JUnit validates" -- valid "$WORK/ci/reports/rigs.xml"
-check "README job: a summary row per file" -- test "$(tail -n +2 "$WORK/ci/reports/rigs.csv" | wc -l)" -eq 4
-check "README job: a page per judged file" -- test -f "$WORK/ci/reports/sub/cesium_man.gltf.html" -a -f "$WORK/ci/reports/bend_cylinder.fbx.html"
+expect 3 "the docs/rig_ci.md job (the truncated file is the worst)" -- bash -c "cd '$WORK/ci' && PATH='$WORK/ci/bin':\$PATH bash ci.sh"
+check "docs/rig_ci.md job: JUnit validates" -- valid "$WORK/ci/reports/rigs.xml"
+check "docs/rig_ci.md job: a summary row per file" -- test "$(tail -n +2 "$WORK/ci/reports/rigs.csv" | wc -l)" -eq 4
+check "docs/rig_ci.md job: a page per judged file" -- test -f "$WORK/ci/reports/sub/cesium_man.gltf.html" -a -f "$WORK/ci/reports/bend_cylinder.fbx.html"
 
 # --- tension FILE...: a map per file by placeholder, the summary's row from each file's own map ---
 # The library once more with a file without mesh (a walk and its skeleton): not checked, like a

@@ -258,16 +258,16 @@ import json, sys
 rows = {f["file"]: f for f in json.load(open(sys.argv[1]))["files"]}
 assert [c["status"] for c in rows["a/rig.glb"]["clips"]] == ["pass", "fail"]' "$WORK/merged.json"
 
-# --- README "Rig CI": the multi-clip library run prints what the README shows ------------------
+# --- docs/rig_ci.md (Rig CI): the multi-clip library run prints what the doc shows -----------
 mkdir -p "$WORK/readme/rigs/chars" "$WORK/readme/rigs/props" "$WORK/readme/reports"
 cp "$TWO" "$WORK/readme/rigs/chars/hero.glb"
 cp "$BEND" "$WORK/readme/rigs/props/door.glb"
-cmd=$(grep -m1 '^rigscope check rigs/ --max-stretch 0.7 --max-compress 2.5' README.md)
-check "README: the multi-clip example is there" -- test -n "$cmd"
+cmd=$(grep -m1 '^rigscope check rigs/ --max-stretch 0.7 --max-compress 2.5' docs/rig_ci.md)
+check "docs/rig_ci.md: the multi-clip example is there" -- test -n "$cmd"
 BIN=$(cd "$(dirname "$RIGSCOPE")" && pwd)/$(basename "$RIGSCOPE")  # the run is in the library's folder
 (cd "$WORK/readme" && eval "\"$BIN\" ${cmd#rigscope }" >out.txt 2>/dev/null)
-check "README: the multi-clip run exits 1" -- test $? -eq 1
-check "README: its output is the README's" -- /usr/bin/python3 - README.md "$WORK/readme/out.txt" <<'PY'
+check "docs/rig_ci.md: the multi-clip run exits 1" -- test $? -eq 1
+check "docs/rig_ci.md: its output is the doc's" -- /usr/bin/python3 - docs/rig_ci.md "$WORK/readme/out.txt" <<'PY'
 import sys
 readme = open(sys.argv[1]).read().splitlines()
 at = next(i for i, l in enumerate(readme) if l.startswith("rigscope check rigs/ --max-stretch 0.7 --max-compress 2.5"))
@@ -276,7 +276,7 @@ start = readme.index("```", start) + 1
 shown = readme[start:readme.index("```", start)]
 assert open(sys.argv[2]).read().splitlines() == shown, shown
 PY
-check "README: the CSV rows it describes" -- /usr/bin/python3 -c '
+check "docs/rig_ci.md: the CSV rows it describes" -- /usr/bin/python3 -c '
 import csv, sys
 rows = [(r["file"], r["status"], r["clip"], r["past_max_compress"]) for r in csv.DictReader(open(sys.argv[1]))]
 assert rows == [("chars/hero.glb", "fail", "BigBend", "28"), ("chars/hero.glb", "pass", "ArmatureAction", "0"),

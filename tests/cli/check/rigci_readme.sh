@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The README's Rig CI recipe, run as written (the ```sh block whose skip marker names this test): with an
+# The Rig CI recipe of docs/rig_ci.md (once the README's), run as written (the ```sh block whose skip marker names this test): with an
 # unchanged rig it passes and accepts it; with a moved joint the diff fails with exit 1, the
 # JUnit report says so, and the accepted version stays.
 . "$(dirname "$0")/../common.bash"
 
-awk '/<!-- readme-test: skip: .*rigci_readme.sh/ {on = 1; next} on && /^```sh/ {inside = 1; next} inside && /^```/ {exit} inside' README.md >"$WORK/recipe.sh"
-check "README has the recipe" -- grep -q "rigscope diff" "$WORK/recipe.sh"
+awk '/<!-- readme-test: skip: .*rigci_readme.sh/ {on = 1; next} on && /^```sh/ {inside = 1; next} inside && /^```/ {exit} inside' docs/rig_ci.md >"$WORK/recipe.sh"
+check "docs/rig_ci.md has the recipe" -- grep -q "rigscope diff" "$WORK/recipe.sh"
 mkdir -p "$WORK/bin" "$WORK/ci/accepted"
 ln -s "$(cd "$(dirname "$RIGSCOPE")" && pwd)/$(basename "$RIGSCOPE")" "$WORK/bin/rigscope"
 cp data/bend_cylinder.glb "$WORK/ci/rig.glb"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check's and diff's JUnit reports (passing, failing, several meshes, check --rom, merges of check
 # and diff chunks) validate against the Jenkins xunit plugin's junit-10.xsd and the Apache Ant
-# JUnit schema (tests/schemas), and carry the class and test case names the README documents.
+# JUnit schema (tests/schemas), and carry the class and test case names docs/rig_ci.md documents.
 source "$(dirname "$0")/../common.bash"
 BEND=data/bend_cylinder.glb
 CESIUM=$CORPUS/khronos/cesium_man.gltf
@@ -49,7 +49,7 @@ check "failure counts welded and file vertices" -- grep -q 'message="2 welded ve
 check "offender lists its file ids" -- grep -q "file vertices 0, 1, 2 (one welded vertex) frame 91" "$WORK/fail.xml"
 
 # Dots and spaces in the file name are ~2E and ~20 (CI servers split class names on dots; the
-# code is injective, so no two names meet: README "check").
+# code is injective, so no two names meet: docs/rig_ci.md "check").
 mkdir -p "$WORK/in"
 cp "$BEND" "$WORK/in/my rig.v2.glb"
 expect 1 "check of a dotted, spaced file name" -- "$RIGSCOPE" -q check "$WORK/in/my rig.v2.glb" --max-stretch 0.8 --junit "$WORK/dots.xml"

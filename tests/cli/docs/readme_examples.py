@@ -1,5 +1,7 @@
-"""The README's examples, run: every ```sh block is run or skipped for a stated reason, and every
-output snippet is compared with what the command really printed or wrote.
+"""The examples of the README and of the docs the manual moved to (docs/commands.md,
+docs/rig_ci.md, docs/lint.md, ...), run: every ```sh block is run or skipped for a stated reason,
+and every output snippet is compared with what the command really printed or wrote. Each document
+runs in its own scratch copy of the repository's layout, so its examples stand on their own.
 
 Markers (HTML comments, invisible on the rendered page) go on the line before a fenced block:
   <!-- readme-test: run -->              run each line of the next ```sh block (exit 0 expected)
@@ -14,7 +16,7 @@ line for any text. A ```json snippet is compared as one line (its line breaks an
 are layout only). The only normalisation of the real output is the scratch folder's path, which
 becomes nothing (the examples run in a scratch copy of the repository's layout).
 
-usage: readme_examples.py RIGSCOPE_BINARY [README]
+usage: readme_examples.py RIGSCOPE_BINARY [DOCUMENT...]   (default: README.md)
 """
 import os
 import re
@@ -78,17 +80,14 @@ def pattern(snippet_lines, one_line):
     return re.compile(r"\A" + "".join(parts) + r"\Z")
 
 
-def main():
-    binary = os.path.abspath(sys.argv[1])
-    root = os.getcwd()
-    readme = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "README.md")
-    corpus = os.environ.get("RIGSCOPE_CORPUS", os.path.join(root, "..", "shared", "corpus"))
+def run_document(binary, root, corpus, readme, failures):
+    """Runs one document's examples; appends its failures; returns how many passed."""
     lines = open(readme, encoding="utf-8").read().split("\n")
-
+    name = os.path.relpath(readme, root)
     scratch = tempfile.mkdtemp(prefix="readme_examples.")
-    failures, passes = [], 0
+    passes = 0
     try:
-        # The README's paths: build/rigscope, build/python, data/, scripts/, ../shared/corpus.
+        # The documents' paths: build/rigscope, build/python, data/, scripts/, ../shared/corpus.
         work = os.path.join(scratch, "repo")
         os.makedirs(os.path.join(work, "build"))
         os.makedirs(os.path.join(scratch, "shared"))
@@ -103,7 +102,7 @@ def main():
 
         stdout_of = {}
         for marker, lang, body, start in blocks(lines):
-            where = "README line %d" % start
+            where = "%s line %d" % (name, start)
             if lang == "sh" and marker is None:
                 failures.append("%s: a ```sh block without a readme-test marker (run or skip: REASON)" % where)
                 continue
@@ -127,7 +126,7 @@ def main():
                     out = r.stdout.replace(work + "/", "").replace(work, ".")
                     stdout_of[re.sub(r"\s+#(\s.*)?$", "", cmd).strip()] = out
                     if r.returncode != want:
-                        failures.append("%s: `%s` exited %d, the README expects %d: %s"
+                        failures.append("%s: `%s` exited %d, the document expects %d: %s"
                                         % (where, cmd.strip(), r.returncode, want, r.stderr.strip()[:300]))
                     else:
                         passes += 1
@@ -156,6 +155,22 @@ def main():
                                 % (where, text, shown))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    return passes
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    root = os.getcwd()
+    documents = sys.argv[2:] or ["README.md"]
+    corpus = os.environ.get("RIGSCOPE_CORPUS", os.path.join(root, "..", "shared", "corpus"))
+
+    failures, passes = [], 0
+    for document in documents:
+        passed = run_document(binary, root, corpus, os.path.join(root, document), failures)
+        if passed == 0:
+            failures.append("%s: no example ran and passed" % document)
+        print("%s: %d passed" % (document, passed))
+        passes += passed
 
     for f in failures:
         print("FAIL: " + f)

@@ -1,7 +1,10 @@
-"""The README against the program (issue 57 item 7): its option tables against each command's
---help, every option --help lists named somewhere in the README, its counts against the tests
-they count, its exit codes against include/rigscope/core/error.h, the formats of "Files read"
-against the --help description, and the lint checks' table against the checks lint runs.
+"""The README and the reference docs it links (docs/commands.md, rig_ci.md, lint.md,
+exit_codes.md, formats.md: the manual the README was until issue 61) against the program (issue
+57 item 7): the option tables of docs/commands.md against each command's --help, every option
+--help lists named somewhere in the README or those docs, the README's counts against the tests
+they count, the exit codes tables (README and docs/exit_codes.md) against
+include/rigscope/core/error.h, the formats read (README and docs/formats.md) against the --help
+description, and docs/lint.md's table of checks against the checks lint runs.
 
     readme_help.py RIGSCOPE
 
@@ -15,12 +18,23 @@ from pathlib import Path
 
 BIN = sys.argv[1]
 README = Path("README.md").read_text()
+COMMANDS = Path("docs/commands.md").read_text()  # every verb's options and outputs
+RIG_CI = Path("docs/rig_ci.md").read_text()  # check, report, batches, diff, rom
+LINT = Path("docs/lint.md").read_text()
+EXIT_CODES = Path("docs/exit_codes.md").read_text()
+FORMATS = Path("docs/formats.md").read_text()
 problems = []
 
 
 def say(text):
     problems.append(text)
-    print("README:", text)
+    print("docs:", text)
+
+
+# 0. The README links every reference doc these checks read.
+for doc in ["docs/commands.md", "docs/rig_ci.md", "docs/lint.md", "docs/exit_codes.md", "docs/formats.md"]:
+    if "](" + doc not in README:
+        say(f"the README does not link {doc}")
 
 
 def run(*args):
@@ -49,12 +63,12 @@ if len(commands) < 8:
 options = {c: help_options(c) for c in commands if c != "help"}
 
 
-def table_after(marker):
-    """(option, meaning) of each row of the table that follows `marker` in the README."""
-    start = README.index(marker)
+def table_after(text, marker):
+    """(option, meaning) of each row of the table that follows `marker` in `text`."""
+    start = text.index(marker)
     rows = []
     started = False
-    for line in README[start:].splitlines()[1:]:
+    for line in text[start:].splitlines()[1:]:
         if line.startswith("|"):
             started = True
             m = re.match(r"\| `(--[a-z][a-z0-9-]*)[^|]*\|(.*)", line)
@@ -68,7 +82,7 @@ def table_after(marker):
 # 1. The table of options every per-frame command shares: in each per-frame command's --help,
 # except where its row says which take it: the commands it names before a ';' take it, those it
 # names after do not (and must not list it).
-shared = table_after("Options shared by every per-frame command")
+shared = table_after(COMMANDS, "## Options shared by every per-frame command")
 if len(shared) < 10:
     say(f"the shared options table has {len(shared)} rows")
 per_frame = ["deform", "tension", "check", "report", "diff", "rivet", "drive"]
@@ -81,19 +95,21 @@ for o, meaning in shared:
             say(f"'{o}' is in the table of options shared by the per-frame commands, but `rigscope {c} --help` does not list it")
     for c in refuse:
         if o in options[c]:
-            say(f"the README's row of '{o}' says `{c}` does not take it, but `rigscope {c} --help` lists it")
+            say(f"docs/commands.md's row of '{o}' says `{c}` does not take it, but `rigscope {c} --help` lists it")
 
-# 2. tension's table: in tension's --help.
-for o, _ in table_after("### tension"):
+# 2. tension's table (docs/commands.md): in tension's --help.
+for o, _ in table_after(COMMANDS, "## tension"):
     if o not in options["tension"]:
         say(f"'{o}' is in tension's option table, but `rigscope tension --help` does not list it")
 
-# 3. Every option a command's --help lists is named somewhere in the README.
-named = set(re.findall(r"(--[a-z][a-z0-9-]*)", README))
+# 3. Every option a command's --help lists is named somewhere in the README or the reference docs
+# (the manual the README was).
+MANUAL = "\n".join([README, COMMANDS, RIG_CI, LINT])
+named = set(re.findall(r"(--[a-z][a-z0-9-]*)", MANUAL))
 for c, opts in sorted(options.items()):
     for o in sorted(opts - {"--help", "--version"}):
-        if o not in named and not (o in short_of and re.search(r"(^|[\s`(])" + short_of[o] + r"[\s`]", README)):
-            say(f"`rigscope {c} --help` lists '{o}', which the README never names")
+        if o not in named and not (o in short_of and re.search(r"(^|[\s`(])" + short_of[o] + r"[\s`]", MANUAL)):
+            say(f"`rigscope {c} --help` lists '{o}', which neither the README nor docs/commands.md, rig_ci.md, lint.md names")
 
 # 4. The bad-input catalogue's count: README, docs/robustness.md and the rows of the test.
 rows = len(re.findall(r"^row ", Path("tests/cli/inputs/bad_inputs.sh").read_text(), re.M))
@@ -104,29 +120,44 @@ m = re.search(r"no output, no temporary\. (\d+) rows", Path("docs/robustness.md"
 if not m or int(m.group(1)) != rows:
     say(f"docs/robustness.md's catalogue count is {m and m.group(1)}, tests/cli/inputs/bad_inputs.sh has {rows} rows")
 
-# 5. The exit codes: the README's table against the Exit enum.
-enum = {int(v) for v in re.findall(r"kExit\w+ = (\d+)", Path("include/rigscope/core/error.h").read_text())}
-section = README[README.index("## Exit codes"):]
-table = {int(v) for v in re.findall(r"^\| (\d+) \|", section.split("\n\n")[1], re.M)}
-if table != enum:
-    say(f"the exit codes table has {sorted(table)}, include/rigscope/core/error.h {sorted(enum)}")
+# 5. The exit codes: the README's table and docs/exit_codes.md's against the Exit enum.
+def codes_after(text, marker):
+    """The codes of the first table after `marker`: its rows up to the first line that is not one."""
+    lines = text[text.index(marker):].splitlines()
+    first = next(i for i, l in enumerate(lines) if l.startswith("|"))
+    rows = []
+    for l in lines[first:]:
+        if not l.startswith("|"):
+            break
+        rows.append(l)
+    return {int(v) for v in re.findall(r"^\| (\d+) \|", "\n".join(rows), re.M)}
 
-# 6. The formats: each family of "Files read" in --help's description.
+
+enum = {int(v) for v in re.findall(r"kExit\w+ = (\d+)", Path("include/rigscope/core/error.h").read_text())}
+for where, text, marker in [("the README's", README, "## Exit codes"), ("docs/exit_codes.md's", EXIT_CODES, "# Exit codes")]:
+    table = codes_after(text, marker)
+    if table != enum:
+        say(f"{where} exit codes table has {sorted(table)}, include/rigscope/core/error.h {sorted(enum)}")
+
+# 6. The formats: each family of "Files read" (docs/formats.md, and the README's summary) in --help's
+# description.
 description = run("--help").stdout.splitlines()[0]
 files_read = README[README.index("## Files read"):README.index("## Quick start")]
 for fmt in ["glTF", "FBX", "Collada", "USD", "OBJ", "PLY", "point caches"]:
     if fmt.lower() not in files_read.lower():
         say(f"'{fmt}' is not in the README's Files read")
+    if fmt.lower() not in FORMATS.lower():
+        say(f"'{fmt}' is not in docs/formats.md")
     if fmt.lower() not in description.lower():
         say(f"rigscope --help's description '{description}' does not name {fmt}, which the README reads")
 
-# 7. The lint checks' table against the checks `lint` runs (with --mirror, which adds its own).
-lint_table = set(re.findall(r"^\| `([a-z_]+)` \|", README[README.index("## Rig lint"):], re.M))
+# 7. docs/lint.md's table of checks against the checks `lint` runs (with --mirror, which adds its own).
+lint_table = set(re.findall(r"^\| `([a-z_]+)` \|", LINT[LINT.index("# Rig lint"):], re.M))
 with tempfile.TemporaryDirectory() as d:
     out = run("-q", "lint", "data/bend_cylinder.glb", "--mirror", "x", "--format", "json", "-o", d + "/l.json")
     checks = set(json.load(open(d + "/l.json"))["checks"]) if out.returncode in (0, 1) else set()
 if not checks or lint_table != checks:
-    say(f"the Rig lint table names {sorted(lint_table - checks)} that lint does not run, and lint runs {sorted(checks - lint_table)} "
+    say(f"docs/lint.md's table of checks names {sorted(lint_table - checks)} that lint does not run, and lint runs {sorted(checks - lint_table)} "
         "that it does not name")
 
 sys.exit(1 if problems else 0)

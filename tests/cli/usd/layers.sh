@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layers (README: How it is built; docs/library.md): core <- io <- farm <- run <- apps and
+# The layers (docs/source_layout.md; docs/library.md): core <- io <- farm <- run <- apps and
 # python. An include that points back up, or a CLI header below apps/, fails here.
 source "$(dirname "$0")/../common.bash"
 
