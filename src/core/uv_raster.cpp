@@ -125,18 +125,33 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     return plan;
 }
 
-void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out) {
-    // Refilled in place: a caller that bakes frame after frame into one buffer pays no page faults.
-    out.resize(std::size_t(plan.size) * std::size_t(plan.size));
-    std::fill(out.begin(), out.end(), 0.0f);
-    for (const UvRasterPlan::Texel& t : plan.covered)
-        out[t.texel] = float(double(t.weight[0]) * values[t.vertex[0]] + double(t.weight[1]) * values[t.vertex[1]] +
-                             double(t.weight[2]) * values[t.vertex[2]]);
+void bake_uv_covered(const UvRasterPlan& plan, const float* const* values, float* const* out, std::size_t layers, std::size_t begin,
+                     std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+        const UvRasterPlan::Texel& t = plan.covered[k];
+        for (std::size_t l = 0; l < layers; ++l) {
+            const float* v = values[l];
+            out[l][t.texel] = float(double(t.weight[0]) * v[t.vertex[0]] + double(t.weight[1]) * v[t.vertex[1]] +
+                                    double(t.weight[2]) * v[t.vertex[2]]);
+        }
+    }
+}
+
+void bake_uv_padding(const UvRasterPlan& plan, float* out) {
     for (std::size_t k = 0; k < plan.padded.size(); ++k) {
         double sum = 0;
         for (std::uint32_t s = plan.source_begin[k]; s < plan.source_begin[k + 1]; ++s) sum += out[plan.sources[s]];
         out[plan.padded[k]] = float(sum / double(plan.source_begin[k + 1] - plan.source_begin[k]));
     }
+}
+
+void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out) {
+    // Refilled in place: a caller that bakes frame after frame into one buffer pays no page faults.
+    out.resize(std::size_t(plan.size) * std::size_t(plan.size));
+    std::fill(out.begin(), out.end(), 0.0f);
+    float* image = out.data();
+    bake_uv_covered(plan, &values, &image, 1, 0, plan.covered.size());
+    bake_uv_padding(plan, image);
 }
 
 }  // namespace rigscope

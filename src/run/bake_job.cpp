@@ -25,6 +25,10 @@ namespace rigscope {
 
 namespace {
 
+// Frames a batch bakes at once, at least: the plan (28 bytes a covered texel) is streamed once a
+// batch, so more frames share it; each costs its images' memory (size x size x 4 bytes a channel).
+constexpr std::size_t kBakeBatch = 4;
+
 const std::set<std::string> kMaps = {"compress", "stretch", "tension", "area", "lambda_max", "lambda_min", "color"};
 
 std::string lower_extension(const std::string& path) {
@@ -204,9 +208,13 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     const double texels = double(opt.size) * double(opt.size);
     plan_bytes = double(tile_count) * texels * (sizeof(UvRasterPlan::Texel) + 4.0 * 10 + 1);
     const unsigned threads = in.threads ? in.threads : ThreadPool::default_threads();
-    const std::size_t batch = std::max<std::size_t>(1, threads);  // frames baked side by side
-    const double image_bytes = texels * 4.0 * double(channels) * (channels > 1 ? 2 : 1);  // colour: the channels, then interleaved
-    check_job_budget(in, plan_bytes + image_bytes * double(!files ? tile_count * in.frames.size() : batch * tile_count),
+    // Frames baked side by side: the covered texels' pass reads each plan once for all of them.
+    const std::size_t batch = std::max<std::size_t>(kBakeBatch, threads);
+    // Per image of a batch: its planes, and the image as written when composed (--range, colour);
+    // without -o every image is kept besides.
+    const double image_bytes = texels * 4.0 * double(channels);
+    const double slot_bytes = image_bytes * ((opt.range || channels > 1) ? 2 : 1);
+    check_job_budget(in, plan_bytes + slot_bytes * double(batch * tile_count) + (files ? 0.0 : image_bytes * double(tile_count * in.frames.size())),
                      "bake's texel plans and images (" + std::to_string(opt.size) + " x " + std::to_string(opt.size) + ")",
                      "choose a smaller --size, fewer frames or meshes, or raise --max-memory");
     // The plans, a mesh and tile per task on the run's threads (each plan is one thread's).
@@ -285,42 +293,76 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     // values[b][m][c]: frame b of the batch, mesh m, channel c, per welded vertex.
     std::vector<std::vector<std::vector<std::vector<float>>>> values(batch, std::vector<std::vector<std::vector<float>>>(meshes.size()));
     std::vector<std::size_t> pending;  // frame indices waiting
-    std::vector<std::vector<float>> scratch(files ? batch * images_per_frame : 0);
-    // A colour image's channels are baked one by one, then interleaved as the files hold them.
-    std::vector<std::vector<float>> channel_scratch(channels > 1 ? batch * images_per_frame : 0);
+    // planes[(b * images_per_frame + k) * channels + c]: channel c of image k of batch frame b,
+    // kept from batch to batch. A slot always holds the same tile, whose plan writes the same
+    // texels every frame, so the texels it never writes stay 0 from the first allocation on.
+    const std::size_t texel_count = std::size_t(opt.size) * std::size_t(opt.size);
+    std::vector<std::vector<float>> planes(batch * images_per_frame * channels, std::vector<float>(texel_count, 0.0f));
+    // The image as written, when it is not one plane as it is (--range, or colour's channels
+    // interleaved).
+    const bool composed = opt.range || channels > 1;
+    std::vector<std::vector<float>> scratch(composed ? batch * images_per_frame : 0);
+    // (tile, first texel) blocks of the covered texels: a task bakes one for every frame of the batch.
+    constexpr std::size_t kTexelBlock = 1 << 16;
+    auto tile_of = [&](std::size_t k, std::size_t& m) -> const Tile& {  // image k of a frame, and its mesh
+        m = 0;
+        while (k >= tiles[m].size()) k -= tiles[m++].size();
+        return tiles[m][k];
+    };
+    std::vector<std::pair<std::size_t, std::size_t>> blocks;
+    for (std::size_t k = 0, m = 0; k < images_per_frame; ++k)
+        for (std::size_t t = 0; t < tile_of(k, m).plan.covered.size(); t += kTexelBlock) blocks.push_back({k, t});
     auto flush = [&] {
-        const std::size_t tasks = pending.size() * images_per_frame;
+        const std::size_t frames = pending.size();
+        // The covered texels of every image of the batch, the plan read once for all its frames.
+        run_tasks(&pool, blocks.size(), [&](std::size_t task) {
+            const auto [k, begin] = blocks[task];
+            std::size_t m = 0;
+            const Tile& tile = tile_of(k, m);
+            std::vector<const float*> from;
+            std::vector<float*> to;
+            for (std::size_t b = 0; b < frames; ++b)
+                for (std::size_t c = 0; c < channels; ++c) {
+                    from.push_back(values[b][m][c].data());
+                    to.push_back(planes[(b * images_per_frame + k) * channels + c].data());
+                }
+            bake_uv_covered(tile.plan, from.data(), to.data(), from.size(), begin, std::min(begin + kTexelBlock, tile.plan.covered.size()));
+        });
+        // Then each image: its padding, --range or the channels interleaved, and its file.
+        const std::size_t tasks = frames * images_per_frame;
         std::vector<BakeImage> made(tasks);
         run_tasks(&pool, tasks, [&](std::size_t task) {
-            const std::size_t b = task / images_per_frame;
-            std::size_t k = task % images_per_frame, m = 0;
-            while (k >= tiles[m].size()) k -= tiles[m++].size();
-            const Tile& tile = tiles[m][k];
+            const std::size_t b = task / images_per_frame, k = task % images_per_frame;
+            std::size_t m = 0;
+            const Tile& tile = tile_of(k, m);
             BakeImage& img = made[task];
             img.mesh = m;
             img.frame = pending[b];
             img.udim = tile.udim;
-            // Files: the task's own buffer, kept from batch to batch (no page faults per image).
-            std::vector<float>& texels = files ? scratch[task] : img.texels;
-            if (channels == 1) bake_uv_image(tile.plan, values[b][m][0].data(), texels);
-            else {
-                std::vector<float>& one = channel_scratch[task];
-                texels.resize(std::size_t(opt.size) * std::size_t(opt.size) * channels);
+            for (std::size_t c = 0; c < channels; ++c) bake_uv_padding(tile.plan, planes[task * channels + c].data());
+            const float* image = planes[task * channels].data();
+            if (composed) {
+                std::vector<float>& texels = scratch[task];
+                texels.resize(texel_count * channels);
                 for (std::size_t c = 0; c < channels; ++c) {
-                    bake_uv_image(tile.plan, values[b][m][c].data(), one);
-                    for (std::size_t t = 0; t < one.size(); ++t) texels[t * channels + c] = one[t];
+                    const float* plane = planes[task * channels + c].data();
+                    for (std::size_t t = 0; t < texel_count; ++t) texels[t * channels + c] = plane[t];
                 }
+                if (opt.range) {
+                    const double lo = opt.range->first, scale = 1.0 / (opt.range->second - opt.range->first);
+                    for (float& x : texels) x = float((double(x) - lo) * scale);
+                }
+                image = texels.data();
             }
-            if (opt.range) {
-                const double lo = opt.range->first, scale = 1.0 / (opt.range->second - opt.range->first);
-                for (float& x : texels) x = float((double(x) - lo) * scale);
+            if (!files) {
+                img.texels.assign(image, image + texel_count * channels);
+                return;
             }
-            if (!files) return;
-            const std::size_t index = pending[b] * images_per_frame + task % images_per_frame;
+            const std::size_t index = pending[b] * images_per_frame + k;
             img.path = paths[index];
             auto out = std::make_unique<OutputFile>(img.path, in.paths);
-            if (format == "png") clamped += write_png16(*out, texels.data(), opt.size, opt.size, r.channels);
-            else write_exr_half(*out, texels.data(), opt.size, opt.size, r.channels);
+            if (format == "png") clamped += write_png16(*out, image, opt.size, opt.size, r.channels);
+            else write_exr_half(*out, image, opt.size, opt.size, r.channels);
             out->finish();
             outputs[index] = std::move(out);
         });

@@ -53,7 +53,19 @@ struct UvRasterPlan {
 UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding);
 
 // The image (size x size, row 0 first) of per-vertex `values` through `plan` (indexed as the
-// plan's vertices are). `out` is resized and zeroed first, reusing its memory.
+// plan's vertices are). `out` is resized and zeroed first, reusing its memory. The same as
+// bake_uv_covered over every covered texel, then bake_uv_padding, on a zeroed image.
 void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out);
+
+// The covered texels [begin, end) of plan.covered for `layers` images at once (frames, colour
+// channels): out[l][texel] from values[l]. The plan (28 bytes a texel, more than an image's
+// values) is read once for all of them instead of once an image; a caller splits the texels
+// into ranges for its threads. Other texels are not written.
+void bake_uv_covered(const UvRasterPlan& plan, const float* const* values, float* const* out, std::size_t layers, std::size_t begin,
+                     std::size_t end);
+
+// The padded texels of one image whose covered texels are in place (plan.padded's order: each
+// pass reads the texels filled before it).
+void bake_uv_padding(const UvRasterPlan& plan, float* out);
 
 }  // namespace rigscope
