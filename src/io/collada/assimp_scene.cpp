@@ -216,6 +216,22 @@ void build_meshes(const aiScene& ai, const NodeMap& map, const MeshHooks& hooks,
                 }
                 for (unsigned v = 0; v < nv; ++v) use(v);  // corners no face uses, if any, go last
 
+                // UV sets, per face corner as Assimp unrolls them (bake, regions --by masks): the
+                // file's values, v up (row 0 of an image is v = 1, as Blender's Collada import).
+                for (unsigned set = 0; set < AI_MAX_NUMBER_OF_TEXTURECOORDS && am.mTextureCoords[set]; ++set) {
+                    UvSet uv;
+                    const aiString* name = am.GetTextureCoordsName(set);
+                    uv.name = name && name->length ? name->C_Str() : "UV" + std::to_string(set);
+                    uv.uv.reserve(mesh.face_indices.size());
+                    for (unsigned f = 0; f < am.mNumFaces; ++f)
+                        for (unsigned c = 0; c < am.mFaces[f].mNumIndices; ++c) {
+                            const aiVector3D& t = am.mTextureCoords[set][am.mFaces[f].mIndices[c]];
+                            uv.corners.push_back(static_cast<std::uint32_t>(uv.uv.size()));
+                            uv.uv.emplace_back(t.x, t.y);
+                        }
+                    mesh.uv_sets.push_back(std::move(uv));
+                }
+
                 mesh.positions.reserve(first.size());
                 for (unsigned v : first) mesh.positions.emplace_back(am.mVertices[v].x, am.mVertices[v].y, am.mVertices[v].z);
                 for (std::size_t t = 0; t < deltas.size(); ++t) {
@@ -292,6 +308,8 @@ std::uint64_t mesh_bytes(const aiScene& ai) {
     for (unsigned m = 0; m < ai.mNumMeshes && ai.mMeshes; ++m)
         if (const aiMesh* am = ai.mMeshes[m]) {
             std::uint64_t per_vertex = 12 + 12ull * am->mNumAnimMeshes;
+            // A UV set: a value and a corner index per unrolled corner.
+            for (unsigned set = 0; set < AI_MAX_NUMBER_OF_TEXTURECOORDS && am->mTextureCoords[set]; ++set) per_vertex += 12;
             bytes += per_vertex * am->mNumVertices;
             for (unsigned b = 0; b < am->mNumBones && am->mBones; ++b)
                 if (am->mBones[b]) bytes += 8ull * am->mBones[b]->mNumWeights;

@@ -76,6 +76,16 @@ sys.exit(0 if cb.sum() > 1000 and differ <= 0.002 * cb.sum() and mean < 0.05 els
 PYEOF
 cat "$WORK/out"
 
+# Collada (Blender's export, read through Assimp): row 0 is v = 1, UVs per corner. The oracle
+# reads the XML itself (bake_oracle.py collada_mesh).
+DAE=tests/collada/bend_cylinder.dae
+"$PY" "$HERE/bake_oracle.py" collada_mesh "$DAE" "$WORK/dae.json"
+expect 0 "tension CSV of the Collada twin" -- "$RIGSCOPE" tension "$DAE" --frames 61 -o "$WORK/dae.csv"
+expect 0 "bake the Collada twin" -- "$RIGSCOPE" bake "$DAE" --frames 61 --map tension --range 0,2 --size 96 --padding 2 -o "$WORK/dae.png"
+expect 0 "Collada PNG matches the oracle (v up)" -- "$PY" "$HERE/bake_oracle.py" check "$WORK/dae.json" "$WORK/dae.csv" t 61 \
+    "$WORK/dae.png" 96 2 0 2
+cat "$WORK/out"
+
 # USD: row 0 is v = 1. lbs.usda has no UVs; the test adds a faceVarying st with usd-core (a
 # planar projection of the rest points, a seam-free copy per corner), which is also the oracle's.
 LBS="$CORPUS/usd/lbs.usda"

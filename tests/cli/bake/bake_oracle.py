@@ -2,6 +2,7 @@
 rigscope's (src/core/uv_raster.cpp), over rigscope's own per-vertex values (`tension -o x.csv`),
 and the images read back by independent readers (Pillow for PNG, OpenEXR's module for EXR).
 
+  bake_oracle.py gltf_mesh|usd_mesh|collada_mesh FILE ... OUT_JSON: a mesh's faces and UVs, read here
   bake_oracle.py check MESH_JSON VALUES_CSV COLUMN FRAME IMAGE SIZE PADDING LO HI [values-only]
     MESH_JSON: {"faces": [[corner, ...], ...] (file vertex per corner), "uv": [[u, v] per corner
     of the faces, flattened], "v_down": bool}; the column of VALUES_CSV at FRAME, mapped by
@@ -287,7 +288,46 @@ def usd_mesh(path, prim_path, out):
     json.dump({"faces": faces, "uv": uv, "v_down": False}, open(out, "w"))
 
 
+def collada_mesh(path, out):
+    """Faces and per-corner TEXCOORD (set 0) of a .dae's first <triangles>/<polylist>, read here
+    from its XML; vertex ids by rigscope's documented rule for Collada (positions in order of
+    first use by the faces, a position written twice counted once: Blender's export repeats the
+    points of its seams), which this computes itself."""
+    import xml.etree.ElementTree as ET
+    ns = {"c": "http://www.collada.org/2005/11/COLLADASchema"}
+    root = ET.parse(path).getroot()
+    mesh = root.find(".//c:geometry/c:mesh", ns)
+    prims = mesh.find("c:triangles", ns)
+    if prims is None:
+        prims = mesh.find("c:polylist", ns)
+    inputs = prims.findall("c:input", ns)
+    stride = max(int(i.get("offset")) for i in inputs) + 1
+    pos_off = next(int(i.get("offset")) for i in inputs if i.get("semantic") == "VERTEX")
+    tex = next(i for i in inputs if i.get("semantic") == "TEXCOORD" and i.get("set", "0") == "0")
+    src = mesh.find(f"c:source[@id='{tex.get('source')[1:]}']", ns)
+    floats = [float(x) for x in src.find("c:float_array", ns).text.split()]
+    uvs = [(floats[2 * k], floats[2 * k + 1]) for k in range(len(floats) // 2)]
+    vin = mesh.find("c:vertices/c:input[@semantic='POSITION']", ns)
+    pf = mesh.find(f"c:source[@id='{vin.get('source')[1:]}']/c:float_array", ns).text.split()
+    point = [tuple(pf[3 * k:3 * k + 3]) for k in range(len(pf) // 3)]  # as written: equal text, equal point
+    p = [int(x) for x in prims.find("c:p", ns).text.split()]
+    vcount = prims.find("c:vcount", ns)
+    counts = [int(x) for x in vcount.text.split()] if vcount is not None else [3] * (len(p) // stride // 3)
+    ids, faces, uv, c = {}, [], [], 0
+    for k in counts:
+        face = []
+        for j in range(c, c + k):
+            pos = p[j * stride + pos_off]
+            face.append(ids.setdefault(point[pos], len(ids)))
+            uv.append(list(uvs[p[j * stride + int(tex.get("offset"))]]))
+        faces.append(face)
+        c += k
+    json.dump({"faces": faces, "uv": uv, "v_down": False}, open(out, "w"))
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "collada_mesh":
+        sys.exit(collada_mesh(*sys.argv[2:]))
     if sys.argv[1] == "gltf_mesh":
         sys.exit(gltf_mesh(*sys.argv[2:]))
     if sys.argv[1] == "usd_mesh":
