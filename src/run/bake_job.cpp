@@ -163,6 +163,7 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     BakeJobResult r;
     r.size = opt.size;
     r.channels = opt.map == "color" ? 3 : 1;
+    r.frames = in.frames.size();
     const std::size_t channels = std::size_t(r.channels);
 
     // Each mesh's UV set and its plans (one per tile), before any frame is evaluated.

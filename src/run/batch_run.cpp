@@ -605,7 +605,7 @@ BatchResult run_bake_batch(const BatchOptions& opt, const BakeJobOptions& bake) 
         [&](BatchFileResult& f, const BatchInput& in) {
             const BakeJobResult result = load_and_run_bake(file_job(in));
             f.row.exit_code = kExitOk;
-            f.row.frames = result.meshes.empty() ? 0 : result.images.size() / result.meshes.size();
+            f.row.frames = result.frames;
             f.row.meshes = result.meshes.size();
         },
         [&](const BatchInput& in) { file_job(in).validate(); });

@@ -55,6 +55,7 @@ struct BakeMeshInfo {
 struct BakeJobResult {
     std::vector<BakeMeshInfo> meshes;
     std::vector<BakeImage> images;       // frame-major, then mesh, then tile
+    std::size_t frames = 0;              // frames evaluated
     std::size_t clamped = 0;             // PNG values outside 0..1 after --range, clamped
     int size = 0;
     int channels = 1;                    // 3 for --map color (R, G, B interleaved), else 1
