@@ -78,9 +78,10 @@ private:
         const std::string_view key = line.substr(0, k);
         std::string_view rest = line.substr(k);
         if (key == "v") vertex(rest);
+        else if (key == "vt") texture(rest);
         else if (key == "f" || key == "fo") face(rest);
         else if (key == "o" || key == "g") group(trim(rest));
-        // vt, vn, vp, s, usemtl, mtllib, l, p, curves and surfaces: not geometry rigscope reads.
+        // vn, vp, s, usemtl, mtllib, l, p, curves and surfaces: not geometry rigscope reads.
     }
 
     void vertex(std::string_view rest) {
@@ -94,6 +95,20 @@ private:
         if (out_.positions.size() >= std::numeric_limits<std::uint32_t>::max() - 1) fail("more than 2^32 vertices");
         budget_.charge(sizeof(Eigen::Vector3f), "the vertices");
         out_.positions.emplace_back(static_cast<float>(c[0]), static_cast<float>(c[1]), static_cast<float>(c[2]));
+    }
+
+    void texture(std::string_view rest) {
+        if (positions_only_) return;
+        double c[2];
+        for (double& x : c)
+            if (!plain::parse_double(rest, x)) fail("'vt' needs two numbers (u v)");
+        // A third (w) may follow: ignored, as for 'v'.
+        for (const double x : c)
+            if (!std::isfinite(x) || std::abs(x) > std::numeric_limits<float>::max())
+                fail("texture vertex " + std::to_string(out_.uvs.size() + 1) + " is not a finite number (NaN, infinite or past a float)");
+        if (out_.uvs.size() >= std::numeric_limits<std::uint32_t>::max() - 1) fail("more than 2^32 texture vertices");
+        budget_.charge(sizeof(Eigen::Vector2f), "the texture vertices");
+        out_.uvs.emplace_back(static_cast<float>(c[0]), static_cast<float>(c[1]));
     }
 
     ObjFile::Group& current() {
@@ -124,12 +139,19 @@ private:
             if (rest.empty()) break;
             long long i = 0;
             if (!plain::parse_long(rest, i)) fail("'f' corner is not a vertex index");
-            // v/vt/vn, v//vn: the texture and normal indices are not read.
+            // v/vt/vn, v//vn: the texture index is read (bake's UVs), the normal's is not.
+            long long t = 0;
+            if (!rest.empty() && rest.front() == '/') {
+                rest.remove_prefix(1);
+                if (!rest.empty() && rest.front() != '/' && !plain::parse_long(rest, t))
+                    fail("'f' corner is not of the form v, v/vt, v//vn or v/vt/vn");
+            }
             while (!rest.empty() && rest.front() != ' ' && rest.front() != '\t') {
                 if (rest.front() != '/' && !(rest.front() >= '0' && rest.front() <= '9') && rest.front() != '-')
                     fail("'f' corner is not of the form v, v/vt, v//vn or v/vt/vn");
                 rest.remove_prefix(1);
             }
+            texture_corner(g, t);
             long long v;
             if (i > 0) v = i - 1;
             else if (i < 0) v = defined + i;  // -1 is the last `v` so far
@@ -143,6 +165,24 @@ private:
         if (corners < 3) fail("a face needs at least 3 corners, this one has " + std::to_string(corners));
         budget_.charge(4, "the faces");
         g.face_offsets.push_back(static_cast<std::uint32_t>(g.face_indices.size()));
+    }
+
+    // A corner's `vt` (0: none), negative counting back from the last so far; checked against
+    // the `vt` count once all are read.
+    void texture_corner(ObjFile::Group& g, long long t) {
+        if (g.uv_missing) return;
+        const long long defined = static_cast<long long>(out_.uvs.size());
+        if (t == 0) {
+            g.uv_missing = true;
+            budget_.release(4 * g.uv_indices.size());
+            g.uv_indices = {};
+            return;
+        }
+        const long long u = t > 0 ? t - 1 : defined + t;
+        if (u < 0) fail("texture index " + std::to_string(t) + " before the first 'vt' (" + std::to_string(defined) + " so far)");
+        if (u >= static_cast<long long>(std::numeric_limits<std::uint32_t>::max())) fail("texture index past 2^32");
+        budget_.charge(4, "the faces' texture indices");
+        g.uv_indices.push_back(static_cast<std::uint32_t>(u));
     }
 
     const std::string& path_;
@@ -160,6 +200,29 @@ ObjFile parse_obj(const char* data, std::size_t size, const std::string& path, L
     return Parser(path, budget, positions_only).run(data, size);
 }
 
+namespace {
+
+// A group's UVs as the mesh's set "vt" (row 0 of an image is v = 1, as Blender's and Maya's OBJ
+// importers place it), when every corner of its faces names a `vt`. A `vt` index past the file's
+// drops the group's UVs with a warning, not the file: the geometry (a neutral's whole use) stands.
+void take_uvs(ObjFile::Group& g, const ObjFile& obj, Mesh& m, LoadBudget& budget, std::vector<std::string>& warnings) {
+    if (g.uv_missing || g.uv_indices.empty() || g.uv_indices.size() != m.face_indices.size()) return;
+    for (const std::uint32_t t : g.uv_indices)
+        if (t >= obj.uvs.size()) {
+            warnings.push_back("group '" + g.name + "': a face names texture vertex " + std::to_string(std::uint64_t(t) + 1) + " of " +
+                               std::to_string(obj.uvs.size()) + ": its UVs are not read");
+            return;
+        }
+    budget.charge(double(obj.uvs.size()) * sizeof(Eigen::Vector2f), "the UVs");
+    UvSet set;
+    set.name = "vt";
+    set.uv = obj.uvs;
+    set.corners = std::move(g.uv_indices);
+    m.uv_sets.push_back(std::move(set));
+}
+
+}  // namespace
+
 Scene read_obj(const std::string& path, const LoadOptions& options) {
     LoadBudget budget(path, options.max_memory);
     std::vector<char> bytes = plain::read_whole(path, budget);
@@ -167,6 +230,7 @@ Scene read_obj(const std::string& path, const LoadOptions& options) {
     budget.release(bytes.size());
     bytes = {};
     std::vector<Mesh> meshes;
+    std::vector<std::string> uv_warnings;
     std::size_t with_faces = 0;
     for (const auto& g : obj.groups) with_faces += g.face_indices.empty() ? 0 : 1;
     if (with_faces <= 1) {
@@ -179,6 +243,7 @@ Scene read_obj(const std::string& path, const LoadOptions& options) {
                 m.name = g.name;
                 m.face_offsets = std::move(g.face_offsets);
                 m.face_indices = std::move(g.face_indices);
+                take_uvs(g, obj, m, budget, uv_warnings);
             }
         m.positions = std::move(obj.positions);
         meshes.push_back(std::move(m));
@@ -213,15 +278,19 @@ Scene read_obj(const std::string& path, const LoadOptions& options) {
             for (const std::uint32_t v : ids) local[v] = 0xffffffffu;
             m.face_offsets = std::move(g.face_offsets);
             m.face_indices = std::move(g.face_indices);
+            take_uvs(g, obj, m, budget, uv_warnings);
             meshes.push_back(std::move(m));
         }
         Scene scene = plain::static_scene(path, "OBJ", std::move(meshes),
                                           "OBJ: a mesh's vertex i is the i-th 'v' line its faces use, in file order");
         if (unused)
             scene.warnings.push_back(std::to_string(unused) + " vertices are used by no face of any group (not read)");
+        for (std::string& w : uv_warnings) scene.warnings.push_back(std::move(w));
         return scene;
     }
-    return plain::static_scene(path, "OBJ", std::move(meshes), "OBJ: vertex i is the file's i-th 'v' line");
+    Scene scene = plain::static_scene(path, "OBJ", std::move(meshes), "OBJ: vertex i is the file's i-th 'v' line");
+    for (std::string& w : uv_warnings) scene.warnings.push_back(std::move(w));
+    return scene;
 }
 
 }  // namespace rigscope

@@ -1,6 +1,7 @@
 // Wavefront OBJ: the modeller's neutral (every DCC writes it) and the frames of numbered OBJ
-// sequences (cloth_0001.obj, ...). Only geometry: `v` and `f` (polygons, negative indices), a mesh
-// per `o`/`g` name; `vt`, `vn`, materials and the rest are ignored.
+// sequences (cloth_0001.obj, ...). Geometry: `v` and `f` (polygons, negative indices), a mesh
+// per `o`/`g` name, and the UVs (`vt`, a face corner's v/vt) for bake; `vn`, materials and the
+// rest are ignored.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +18,15 @@ namespace rigscope {
 // polygons over those `v` (0-based, negative indices resolved).
 struct ObjFile {
     std::vector<Eigen::Vector3f> positions;
+    std::vector<Eigen::Vector2f> uvs;  // every `vt` (u, v) in file order
     struct Group {
         std::string name;
         std::vector<std::uint32_t> face_offsets{0};
         std::vector<std::uint32_t> face_indices;
+        // Per corner its `vt` (0-based), while every corner so far has one; cleared for good at
+        // the first corner without (the group then has no UVs).
+        std::vector<std::uint32_t> uv_indices;
+        bool uv_missing = false;
     };
     std::vector<Group> groups;
 };

@@ -86,6 +86,21 @@ expect 0 "Collada PNG matches the oracle (v up)" -- "$PY" "$HERE/bake_oracle.py"
     "$WORK/dae.png" 96 2 0 2
 cat "$WORK/out"
 
+# OBJ (v/vt faces) animated by a PC2 cache: the bind neutral of data/bend_cylinder.glb given the
+# glb's UVs as vt (v up); the oracle reads the OBJ's faces and UVs itself.
+"$PY" "$HERE/bake_oracle.py" obj_with_uvs tests/cache/bend_cylinder_bind.obj data/bend_cylinder.glb "$WORK/uv.obj"
+"$PY" "$HERE/bake_oracle.py" obj_mesh "$WORK/uv.obj" "$WORK/obj.json"
+expect 0 "tension CSV of the OBJ with its cache" -- "$RIGSCOPE" tension "$WORK/uv.obj" --cache tests/cache/bend_40_49.pc2 -o "$WORK/obj.csv"
+expect 0 "bake the OBJ with its cache" -- "$RIGSCOPE" bake "$WORK/uv.obj" --cache tests/cache/bend_40_49.pc2 --frames 45 --map tension \
+    --range 0,2 --size 80 --padding 1 -o "$WORK/obj.png"
+expect 0 "OBJ PNG matches the oracle (v up)" -- "$PY" "$HERE/bake_oracle.py" check "$WORK/obj.json" "$WORK/obj.csv" t 45 \
+    "$WORK/obj.png" 80 1 0 2
+cat "$WORK/out"
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/2 3/3\n' >"$WORK/bad_vt.obj"
+expect 0 "an OBJ face naming a vt it lacks: the geometry is read" -- "$RIGSCOPE" info "$WORK/bad_vt.obj"
+check "  ... its UVs are dropped with a warning naming the texture vertex" -- grep -q "texture vertex 2 of 1: its UVs are not read" "$WORK/out"
+expect 3 "  ... and bake refuses it for want of UVs" -- "$RIGSCOPE" bake "$WORK/bad_vt.obj" --frames bind --size 8 -o "$WORK/bad_vt.png"
+
 # USD: row 0 is v = 1. lbs.usda has no UVs; the test adds a faceVarying st with usd-core (a
 # planar projection of the rest points, a seam-free copy per corner), which is also the oracle's.
 LBS="$CORPUS/usd/lbs.usda"

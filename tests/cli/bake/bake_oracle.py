@@ -2,7 +2,8 @@
 rigscope's (src/core/uv_raster.cpp), over rigscope's own per-vertex values (`tension -o x.csv`),
 and the images read back by independent readers (Pillow for PNG, OpenEXR's module for EXR).
 
-  bake_oracle.py gltf_mesh|usd_mesh|collada_mesh FILE ... OUT_JSON: a mesh's faces and UVs, read here
+  bake_oracle.py gltf_mesh|usd_mesh|collada_mesh|obj_mesh FILE ... OUT_JSON: a mesh's faces and UVs, read here
+  bake_oracle.py obj_with_uvs NEUTRAL.obj MESH.glb OUT.obj: the neutral with the glb's UVs as vt
   bake_oracle.py check MESH_JSON VALUES_CSV COLUMN FRAME IMAGE SIZE PADDING LO HI [values-only]
     MESH_JSON: {"faces": [[corner, ...], ...] (file vertex per corner), "uv": [[u, v] per corner
     of the faces, flattened], "v_down": bool}; the column of VALUES_CSV at FRAME, mapped by
@@ -325,7 +326,39 @@ def collada_mesh(path, out):
     json.dump({"faces": faces, "uv": uv, "v_down": False}, open(out, "w"))
 
 
+def obj_with_uvs(obj, glb, out):
+    """OBJ (a neutral of GLB: vertex i is the glb's vertex i) with a `vt` per vertex, the glb's
+    TEXCOORD_0 turned to the OBJ's v up (1 - v), and every face corner as v/vt."""
+    gltf_mesh(glb, out + ".json")
+    m = json.load(open(out + ".json"))
+    uv = {}
+    for face, k in zip(m["faces"], range(0, len(m["uv"]), 3)):
+        for c, v in enumerate(face):
+            uv[v] = m["uv"][k + c]
+    lines = [l for l in open(obj).read().splitlines() if not l.startswith("f ")]
+    lines += [f"vt {uv[v][0]!r} {1.0 - uv[v][1]!r}" for v in range(len(uv))]
+    lines += ["f " + " ".join(f"{v + 1}/{v + 1}" for v in face) for face in m["faces"]]
+    open(out, "w").write("\n".join(lines) + "\n")
+
+
+def obj_mesh(path, out):
+    """Faces and per-corner UVs of an OBJ's v/vt faces, read here (v up: row 0 is v = 1)."""
+    vt, faces, uv = [], [], []
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == "vt":
+            vt.append([float(w[1]), float(w[2])])
+        elif w and w[0] == "f":
+            faces.append([int(c.split("/")[0]) - 1 for c in w[1:]])
+            uv.extend(vt[int(c.split("/")[1]) - 1] for c in w[1:])
+    json.dump({"faces": faces, "uv": uv, "v_down": False}, open(out, "w"))
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "obj_with_uvs":
+        sys.exit(obj_with_uvs(*sys.argv[2:]))
+    if sys.argv[1] == "obj_mesh":
+        sys.exit(obj_mesh(*sys.argv[2:]))
     if sys.argv[1] == "collada_mesh":
         sys.exit(collada_mesh(*sys.argv[2:]))
     if sys.argv[1] == "gltf_mesh":
