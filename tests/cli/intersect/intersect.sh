@@ -94,8 +94,6 @@ expect 2 "check --max-intersections with --chunk" -- "$RIGSCOPE" check "$bend" -
 # -- Exit codes: options (2), the output over the input (2), an unreadable file (3).
 expect 2 "format" -- "$RIGSCOPE" intersect "$bend" --format usda -o "$WORK/x.usda"
 expect 2 "extension" -- "$RIGSCOPE" intersect "$bend" -o "$WORK/x.glb"
-expect 2 "chunk" -- "$RIGSCOPE" intersect "$bend" --chunk 0/2 -o "$WORK/x.csv"
-check "chunk: one line" -- one_line_naming "intersect runs whole"
 cp "$bend" "$WORK/in.glb"
 expect 2 "output over input" -- "$RIGSCOPE" intersect "$WORK/in.glb" --format csv -o "$WORK/in.glb"
 check "input untouched" -- cmp -s "$bend" "$WORK/in.glb"
