@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <tuple>
 
@@ -182,18 +183,31 @@ void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_
 }
 
 void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
-    std::vector<Job> stack{job};
+    std::vector<Job> stack;
+    stack.reserve(64);
+    // Whether the pairs under nodes a and b of one part are all kept from the stored positions.
+    auto kept_whole = [&](std::uint32_t part, std::uint32_t a, std::uint32_t b) {
+        if (rigid_pass_) return false;
+        const int r = parts_[part].node_rigid[a];
+        return r >= 0 && r == parts_[part].node_rigid[b] && kept(part, r);
+    };
+    // A pair is tested before it is pushed (boxes that overlap, not kept whole), so the stack
+    // holds only pairs to open.
+    auto push_pair = [&](std::uint32_t pa, std::uint32_t a, std::uint32_t pb, std::uint32_t b) {
+        if (!parts_[pa].bvh.nodes()[a].box.overlaps(parts_[pb].bvh.nodes()[b].box)) return;
+        if (pa == pb && kept_whole(pa, a, b)) return;
+        stack.push_back({pa, a, pb, b, false});
+    };
+    auto push_self = [&](std::uint32_t part, std::uint32_t a) {
+        if (!kept_whole(part, a, a)) stack.push_back({part, a, part, a, true});
+    };
+    if (job.self) push_self(job.pa, job.na);
+    else push_pair(job.pa, job.na, job.pb, job.nb);
     while (!stack.empty()) {
         const Job j = stack.back();
         stack.pop_back();
-        const TriangleBvh& ba = parts_[j.pa].bvh;
-        const TriangleBvh& bb = parts_[j.pb].bvh;
-        const TriangleBvh::Node& na = ba.nodes()[j.na];
-        const TriangleBvh::Node& nb = bb.nodes()[j.nb];
-        if (!rigid_pass_ && j.pa == j.pb) {
-            const int r = parts_[j.pa].node_rigid[j.na];
-            if (r >= 0 && r == parts_[j.pa].node_rigid[j.nb] && kept(j.pa, r)) continue;  // kept from the stored positions
-        }
+        const TriangleBvh::Node& na = parts_[j.pa].bvh.nodes()[j.na];
+        const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
         if (j.self) {
             if (na.leaf()) {
                 const Part& p = parts_[j.pa];
@@ -203,13 +217,12 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
                         if (!p.skip[k] && p.boxes[i].overlaps(p.boxes[k])) test_pair(j.pa, i, j.pa, k, positions, hits);
                 }
             } else {
-                stack.push_back({j.pa, j.na + 1, j.pa, na.first, false});
-                stack.push_back({j.pa, na.first, j.pa, na.first, true});
-                stack.push_back({j.pa, j.na + 1, j.pa, j.na + 1, true});
+                push_pair(j.pa, j.na + 1, j.pa, na.first);
+                push_self(j.pa, na.first);
+                push_self(j.pa, j.na + 1);
             }
             continue;
         }
-        if (!na.box.overlaps(nb.box)) continue;
         if (na.leaf() && nb.leaf()) {
             // Each triangle against the other leaf's box first: most of a leaf lies outside it.
             const Part& a = parts_[j.pa];
@@ -224,11 +237,11 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
                     if (a.boxes[i].overlaps(b.boxes[near_b[q]])) test_pair(j.pa, i, j.pb, near_b[q], positions, hits);
             }
         } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
-            stack.push_back({j.pa, na.first, j.pb, j.nb, false});
-            stack.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
+            push_pair(j.pa, na.first, j.pb, j.nb);
+            push_pair(j.pa, j.na + 1, j.pb, j.nb);
         } else {
-            stack.push_back({j.pa, j.na, j.pb, nb.first, false});
-            stack.push_back({j.pa, j.na, j.pb, j.nb + 1, false});
+            push_pair(j.pa, j.na, j.pb, nb.first);
+            push_pair(j.pa, j.na, j.pb, j.nb + 1);
         }
     }
 }
@@ -310,13 +323,29 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
     const std::size_t blocks = (p.face.size() + kTriangleBlock - 1) / kTriangleBlock;
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
     std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
+    // Every position finite (the usual case), seen in one pass over the vertices in order, spares
+    // the triangles' corners the test.
+    const std::size_t vblocks = (x.size() + kTriangleBlock - 1) / kTriangleBlock;
+    std::vector<std::uint8_t> finite(vblocks, 1);
+    run_tasks(pool, vblocks, [&](std::size_t blk) {
+        const std::size_t first = blk * kTriangleBlock, end = std::min(x.size(), first + kTriangleBlock);
+        std::uint32_t inf = 0;  // a float is infinite or NaN when its exponent bits are all set
+        for (std::size_t v = first; v < end; ++v)
+            for (int k = 0; k < 3; ++k) {
+                std::uint32_t bits;
+                std::memcpy(&bits, &x[v][k], sizeof bits);
+                inf |= (bits & 0x7f800000u) == 0x7f800000u;
+            }
+        finite[blk] = inf == 0;
+    });
+    const bool all_finite = std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
     run_tasks(pool, blocks, [&](std::size_t blk) {
         const std::size_t end = std::min(p.face.size(), (blk + 1) * kTriangleBlock);
         std::size_t z = 0;
         for (std::size_t t = blk * kTriangleBlock; t < end; ++t) {
             const std::uint32_t* c = &p.corners[3 * t];
             const Eigen::Vector3f &a = x[c[0]], &b = x[c[1]], &d = x[c[2]];
-            if (!(a.allFinite() && b.allFinite() && d.allFinite())) {
+            if (!all_finite && !(a.allFinite() && b.allFinite() && d.allFinite())) {
                 for (int k = 0; k < 3 && bad[blk] == SIZE_MAX; ++k)
                     if (!x[c[k]].allFinite()) bad[blk] = c[k];
                 p.skip[t] = 1;
@@ -325,8 +354,8 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
             }
             BvhBox& box = p.boxes[t];
             for (int k = 0; k < 3; ++k) {
-                box.lo[k] = std::min({a[k], b[k], d[k]});
-                box.hi[k] = std::max({a[k], b[k], d[k]});
+                box.lo[k] = std::min(std::min(a[k], b[k]), d[k]);
+                box.hi[k] = std::max(std::max(a[k], b[k]), d[k]);
             }
             if (!keep_flag(t)) p.skip[t] = zero_area(a, b, d) ? 1 : 0;
             z += p.skip[t];
