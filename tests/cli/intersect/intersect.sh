@@ -4,7 +4,7 @@
 # - bend_cylinder folds through itself from about 63 degrees of its bend;
 # - an arm swinging through a torso: pairs between two meshes, named by the arm's joint;
 # - UV seams (bend_cylinder's split vertices) are never a pair, as the weld makes them neighbours;
-# - CSV and JSON agree; the same bytes on 1 and 2 threads; exit codes.
+# - CSV and JSON agree; the same bytes on 1, 2 and 3 threads; exit codes.
 #   bash tests/cli/intersect/intersect.sh path/to/rigscope      (from the project's root)
 source "$(dirname "$0")/../common.bash"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,10 +61,17 @@ for f in d["frames"]:
     assert (f["length"] > 0) == (f["pairs"] > 0), f
 PY
 
-# -- The same bytes on 1 and 2 threads.
-expect 0 "threads 1" -- "$RIGSCOPE" intersect "$bend" --threads 1 -o "$WORK/t1.json"
-expect 0 "threads 2" -- "$RIGSCOPE" intersect "$bend" --threads 2 -o "$WORK/t2.json"
-check "1 and 2 threads write the same bytes" -- cmp -s "$WORK/t1.json" "$WORK/t2.json"
+# -- The same bytes on 1, 2 and 3 threads: the bend, and the arm (moved by one joint alone, so its
+# pairs are tested once on the stored positions, that pass spread over the threads too).
+for rig in bend arm; do
+    file=$bend
+    [ $rig = arm ] && file=$WORK/arm.glb
+    for t in 1 2 3; do
+        expect 0 "$rig threads $t" -- "$RIGSCOPE" intersect "$file" --threads $t -o "$WORK/${rig}_t$t.json"
+    done
+    check "$rig: 1, 2 and 3 threads write the same bytes" -- \
+        bash -c "cmp -s '$WORK/${rig}_t1.json' '$WORK/${rig}_t2.json' && cmp -s '$WORK/${rig}_t1.json' '$WORK/${rig}_t3.json'"
+done
 
 # -- check --max-intersections: its own JUnit case naming the worst frame, meshes and joint, as
 # the intersect CSV counts them; N pairs in the worst frame pass a limit of N and fail N - 1.
