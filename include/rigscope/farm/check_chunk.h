@@ -11,12 +11,14 @@
 
 namespace rigscope {
 
-// A chunk's extremes (and its ROM frames) as its record's "check" state, and its run info as its
-// "run" state: (kind, JSON) pairs for the chunk record.
+// A chunk's extremes (and its ROM frames, and with --max-volume-loss its volume ratios per frame)
+// as its record's "check" state, and its run info as its "run" state: (kind, JSON) pairs for the
+// chunk record.
 std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& limits, const CheckRunInfo& run,
                                                                    const std::vector<CheckMeshExtremes>& meshes,
                                                                    const CheckRom* rom = nullptr,
-                                                                   const std::vector<std::string>& not_judged = {});
+                                                                   const std::vector<std::string>& not_judged = {},
+                                                                   const VolumeLossVerdict* volume = nullptr);
 
 // The outcome of a check over all frames of `chunks` (records of check --chunk runs), from
 // their states. Throws Error (exit 3) naming a chunk whose state is unreadable.
