@@ -96,7 +96,24 @@ else
 fi
 expect 0 "check --max-intersections $wpairs" -- "$RIGSCOPE" check "$bend" --max-intersections "$wpairs" --junit "$WORK/check_pass.xml"
 check "a passing intersection case" -- grep -q 'name="intersections: at most '"$wpairs"' face pairs in any frame" time="0"/>' "$WORK/check_pass.xml"
-expect 2 "check --max-intersections with --chunk" -- "$RIGSCOPE" check "$bend" --max-intersections 0 --chunk 0/2
+# Farm chunks: each records its frames' count and worst, merge adds them up as one run's frames
+# go by; the merged verdict is the run's (exit code, text, JUnit but for timing), failing and
+# passing. Frames 60..91 in 4 chunks: the fold (from about 63 degrees) has pairs in every chunk
+# but the first's start, and the worst frame (found above from the CSV) in one of them.
+for limit in "$((wpairs - 1))" "$wpairs"; do
+    "$RIGSCOPE" -q check "$bend" --frames 60..91 --max-intersections "$limit" --junit "$WORK/one.xml" >"$WORK/one.txt"
+    want=$?
+    for i in 0 1 2 3; do
+        expect 0 "check --max-intersections $limit --chunk $i/4" -- \
+            "$RIGSCOPE" -q check "$bend" --frames 60..91 --max-intersections "$limit" --chunk $i/4 --junit "$WORK/ci_$i.xml"
+    done
+    expect $want "merge of the chunks (limit $limit): the run's exit code" -- \
+        "$RIGSCOPE" merge "$WORK/ci.xml" "$WORK/ci_0.xml" "$WORK/ci_1.xml" "$WORK/ci_2.xml" "$WORK/ci_3.xml"
+    check "merge (limit $limit): the run's text" -- cmp -s "$WORK/out" "$WORK/one.txt"
+    for f in one ci; do sed -E 's/ time="[0-9.]+" timestamp="[0-9T:-]+"//' "$WORK/$f.xml" >"$WORK/$f.norm.xml"; done
+    check "merge (limit $limit): the run's JUnit but for timing" -- cmp -s "$WORK/one.norm.xml" "$WORK/ci.norm.xml"
+done
+check "the merged text names the worst frame $wframe" -- grep -q "frame $wframe " "$WORK/out"
 
 # -- Exit codes: options (2), the output over the input (2), an unreadable file (3).
 expect 2 "format" -- "$RIGSCOPE" intersect "$bend" --format usda -o "$WORK/x.usda"
