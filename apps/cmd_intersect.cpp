@@ -2,6 +2,7 @@
 // meshes, as CSV rows or a JSON summary per frame (docs/methods.md "Interpenetration").
 #include <memory>
 
+#include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/io/output.h"
@@ -19,8 +20,18 @@ void write_intersect(const IntersectJobOptions& opt, const Input& in, const Inte
     out.commit();
 }
 
-int run_intersect_command(IntersectJobOptions opt) {
+struct IntersectCommand {
+    IntersectJobOptions job;
+    BatchOptions batch;  // FILE... and the batch's options
+};
+
+int run_intersect_command(IntersectCommand cmd, RunContext& ctx) {
+    cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
+    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_intersect_batch(cmd.batch, cmd.job));
+    IntersectJobOptions& opt = cmd.job;
+    opt.input.file = cmd.batch.inputs.front();
     opt.format = output_format(opt.format, opt.out, "json");
+    ctx.chunk(chunk_spec(opt));
     if (opt.input.clip == kAllClips) {
         run_intersect_clips(opt, terminal_progress("intersect"), write_intersect);
         return kExitOk;
@@ -33,16 +44,18 @@ int run_intersect_command(IntersectJobOptions opt) {
 }  // namespace
 
 void add_intersect_command(CLI::App& app, Runner& run) {
-    auto opt = std::make_shared<IntersectJobOptions>();
+    auto command = std::make_shared<IntersectCommand>();
+    IntersectJobOptions* opt = &command->job;
     opt->format.clear();  // from -o's extension unless --format names one
     CLI::App* cmd = app.add_subcommand("intersect", "Faces that pass through each other, per frame: within a mesh and between meshes (CSV, JSON)");
     add_input_options(cmd, opt->input);
+    add_batch_options(cmd, command->batch);
     add_weld_option(cmd, opt->input);
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
-    cmd->add_option("-o,--output", opt->out, "Output file (.json, .csv) or - for stdout");
+    cmd->add_option("-o,--output", opt->out, "Output file (.json, .csv) or - for stdout (several inputs: with a placeholder, out/{relpath}.json)");
     cmd->add_option("--format", opt->format, "json or csv (default: from -o's extension, else json)")->check(CLI::IsMember({"json", "csv"}));
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_intersect_command(*opt); }; });
+    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_intersect_command(*command, ctx); }; });
 }
 
 RIGSCOPE_REGISTER_COMMAND(10, add_intersect_command);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <tuple>
 
@@ -156,9 +157,9 @@ void IntersectEngine::renumber(Part& p) {
 
 void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
                                 const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
+    // The caller has seen both triangles kept (not skipped) and their boxes overlap.
     const Part& a = parts_[pa];
     const Part& b = parts_[pb];
-    if (a.skip[ta] || b.skip[tb] || !a.boxes[ta].overlaps(b.boxes[tb])) return;
     const std::uint32_t fa = a.face[ta], fb = b.face[tb];
     if (pa == pb) {
         const int ra = a.rigid[ta];
@@ -182,46 +183,115 @@ void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_
 }
 
 void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
-    std::vector<Job> stack{job};
+    std::vector<Job> stack;
+    stack.reserve(64);
+    // Whether the pairs under nodes a and b of one part are all kept from the stored positions.
+    auto kept_whole = [&](std::uint32_t part, std::uint32_t a, std::uint32_t b) {
+        if (rigid_pass_) return false;
+        const int r = parts_[part].node_rigid[a];
+        return r >= 0 && r == parts_[part].node_rigid[b] && kept(part, r);
+    };
+    // A pair is tested before it is pushed (boxes that overlap, not kept whole), so the stack
+    // holds only pairs to open.
+    auto push_pair = [&](std::uint32_t pa, std::uint32_t a, std::uint32_t pb, std::uint32_t b) {
+        if (!parts_[pa].bvh.nodes()[a].box.overlaps(parts_[pb].bvh.nodes()[b].box)) return;
+        if (pa == pb && kept_whole(pa, a, b)) return;
+        stack.push_back({pa, a, pb, b, false});
+    };
+    auto push_self = [&](std::uint32_t part, std::uint32_t a) {
+        if (!kept_whole(part, a, a)) stack.push_back({part, a, part, a, true});
+    };
+    if (job.self) push_self(job.pa, job.na);
+    else push_pair(job.pa, job.na, job.pb, job.nb);
     while (!stack.empty()) {
         const Job j = stack.back();
         stack.pop_back();
-        const TriangleBvh& ba = parts_[j.pa].bvh;
-        const TriangleBvh& bb = parts_[j.pb].bvh;
-        const TriangleBvh::Node& na = ba.nodes()[j.na];
-        const TriangleBvh::Node& nb = bb.nodes()[j.nb];
-        if (!rigid_pass_ && j.pa == j.pb) {
-            const int r = parts_[j.pa].node_rigid[j.na];
-            if (r >= 0 && r == parts_[j.pa].node_rigid[j.nb] && kept(j.pa, r)) continue;  // kept from the stored positions
-        }
+        const TriangleBvh::Node& na = parts_[j.pa].bvh.nodes()[j.na];
+        const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
         if (j.self) {
             if (na.leaf()) {
-                for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
-                    for (std::uint32_t k = i + 1; k < na.first + na.count; ++k) test_pair(j.pa, i, j.pa, k, positions, hits);
+                const Part& p = parts_[j.pa];
+                for (std::uint32_t i = na.first; i < na.first + na.count; ++i) {
+                    if (p.skip[i]) continue;
+                    for (std::uint32_t k = i + 1; k < na.first + na.count; ++k)
+                        if (!p.skip[k] && p.boxes[i].overlaps(p.boxes[k])) test_pair(j.pa, i, j.pa, k, positions, hits);
+                }
             } else {
-                stack.push_back({j.pa, j.na + 1, j.pa, na.first, false});
-                stack.push_back({j.pa, na.first, j.pa, na.first, true});
-                stack.push_back({j.pa, j.na + 1, j.pa, j.na + 1, true});
+                push_pair(j.pa, j.na + 1, j.pa, na.first);
+                push_self(j.pa, na.first);
+                push_self(j.pa, j.na + 1);
             }
             continue;
         }
-        if (!na.box.overlaps(nb.box)) continue;
         if (na.leaf() && nb.leaf()) {
-            for (std::uint32_t i = na.first; i < na.first + na.count; ++i)
-                for (std::uint32_t k = nb.first; k < nb.first + nb.count; ++k) test_pair(j.pa, i, j.pb, k, positions, hits);
+            // Each triangle against the other leaf's box first: most of a leaf lies outside it.
+            const Part& a = parts_[j.pa];
+            const Part& b = parts_[j.pb];
+            std::uint32_t near_b[TriangleBvh::kLeafSize], n = 0;
+            for (std::uint32_t k = nb.first; k < nb.first + nb.count; ++k)
+                if (!b.skip[k] && b.boxes[k].overlaps(na.box)) near_b[n++] = k;
+            if (n == 0) continue;
+            for (std::uint32_t i = na.first; i < na.first + na.count; ++i) {
+                if (a.skip[i] || !a.boxes[i].overlaps(nb.box)) continue;
+                for (std::uint32_t q = 0; q < n; ++q)
+                    if (a.boxes[i].overlaps(b.boxes[near_b[q]])) test_pair(j.pa, i, j.pb, near_b[q], positions, hits);
+            }
         } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
-            stack.push_back({j.pa, na.first, j.pb, j.nb, false});
-            stack.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
+            push_pair(j.pa, na.first, j.pb, j.nb);
+            push_pair(j.pa, j.na + 1, j.pb, j.nb);
         } else {
-            stack.push_back({j.pa, j.na, j.pb, nb.first, false});
-            stack.push_back({j.pa, j.na, j.pb, j.nb + 1, false});
+            push_pair(j.pa, j.na, j.pb, nb.first);
+            push_pair(j.pa, j.na, j.pb, j.nb + 1);
         }
     }
 }
 
+std::vector<IntersectEngine::Job> IntersectEngine::split(std::vector<Job> jobs) const {
+    for (bool more = true; more && jobs.size() < kJobs;) {
+        more = false;
+        std::vector<Job> next;
+        for (const Job& j : jobs) {
+            const TriangleBvh::Node& na = parts_[j.pa].bvh.nodes()[j.na];
+            const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
+            if (j.self && !na.leaf()) {
+                next.push_back({j.pa, j.na + 1, j.pa, j.na + 1, true});
+                next.push_back({j.pa, na.first, j.pa, na.first, true});
+                next.push_back({j.pa, j.na + 1, j.pa, na.first, false});
+                more = true;
+            } else if (!j.self && !na.box.overlaps(nb.box)) {
+                more = true;  // dropped: nothing under it can meet
+            } else if (!j.self && !(na.leaf() && nb.leaf())) {
+                if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
+                    next.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
+                    next.push_back({j.pa, na.first, j.pb, j.nb, false});
+                } else {
+                    next.push_back({j.pa, j.na, j.pb, j.nb + 1, false});
+                    next.push_back({j.pa, j.na, j.pb, nb.first, false});
+                }
+                more = true;
+            } else {
+                next.push_back(j);
+            }
+        }
+        jobs.swap(next);
+    }
+    return jobs;
+}
+
+// The traversal from `roots`, cut into node pairs (split) spread over the pool: the hits in the
+// jobs' order, whatever thread ran which.
+std::vector<IntersectEngine::Hit> IntersectEngine::traverse(std::vector<Job> roots, const std::vector<std::vector<Eigen::Vector3f>>& positions,
+                                                           ThreadPool* pool) const {
+    const std::vector<Job> jobs = split(std::move(roots));
+    std::vector<std::vector<Hit>> found(jobs.size());
+    run_tasks(pool, jobs.size(), [&](std::size_t i) { run_job(jobs[i], positions, found[i]); });
+    std::vector<Hit> hits;
+    for (const auto& f : found) hits.insert(hits.end(), f.begin(), f.end());
+    return hits;
+}
+
 bool IntersectEngine::kept(std::uint32_t part, int joint) const {
-    return joint >= 0 && frame_rigid_ && part < frame_rigid_->size() && static_cast<std::size_t>(joint) < (*frame_rigid_)[part].size() &&
-           (*frame_rigid_)[part][static_cast<std::size_t>(joint)];
+    return joint >= 0 && static_cast<std::size_t>(joint) < parts_[part].kept.size() && parts_[part].kept[static_cast<std::size_t>(joint)];
 }
 
 int IntersectEngine::joint_of(const FacePair& pair) const {
@@ -244,32 +314,55 @@ int IntersectEngine::joint_of(const FacePair& pair) const {
 namespace {
 
 // Boxes and zero-area flags of a part's triangles at positions x, in fixed blocks; returns the
-// first vertex that is not finite (SIZE_MAX: none), whose triangles are skipped.
+// first vertex that is not finite (SIZE_MAX: none), whose triangles are skipped, and adds the
+// skipped triangles to `skipped`.
 // `keep_flag(t)`: triangle t keeps its zero-area flag from the stored positions (one joint moves
 // it by an invertible affine map, which neither makes nor unmakes a line).
 template <typename PartT, typename KeepFlag>
-std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool, KeepFlag keep_flag) {
+std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool, KeepFlag keep_flag, std::size_t& skipped) {
     const std::size_t blocks = (p.face.size() + kTriangleBlock - 1) / kTriangleBlock;
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
+    std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
+    // Every position finite (the usual case), seen in one pass over the vertices in order, spares
+    // the triangles' corners the test.
+    const std::size_t vblocks = (x.size() + kTriangleBlock - 1) / kTriangleBlock;
+    std::vector<std::uint8_t> finite(vblocks, 1);
+    run_tasks(pool, vblocks, [&](std::size_t blk) {
+        const std::size_t first = blk * kTriangleBlock, end = std::min(x.size(), first + kTriangleBlock);
+        std::uint32_t inf = 0;  // a float is infinite or NaN when its exponent bits are all set
+        for (std::size_t v = first; v < end; ++v)
+            for (int k = 0; k < 3; ++k) {
+                std::uint32_t bits;
+                std::memcpy(&bits, &x[v][k], sizeof bits);
+                inf |= (bits & 0x7f800000u) == 0x7f800000u;
+            }
+        finite[blk] = inf == 0;
+    });
+    const bool all_finite = std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
     run_tasks(pool, blocks, [&](std::size_t blk) {
         const std::size_t end = std::min(p.face.size(), (blk + 1) * kTriangleBlock);
+        std::size_t z = 0;
         for (std::size_t t = blk * kTriangleBlock; t < end; ++t) {
             const std::uint32_t* c = &p.corners[3 * t];
             const Eigen::Vector3f &a = x[c[0]], &b = x[c[1]], &d = x[c[2]];
-            if (!(a.allFinite() && b.allFinite() && d.allFinite())) {
+            if (!all_finite && !(a.allFinite() && b.allFinite() && d.allFinite())) {
                 for (int k = 0; k < 3 && bad[blk] == SIZE_MAX; ++k)
                     if (!x[c[k]].allFinite()) bad[blk] = c[k];
                 p.skip[t] = 1;
+                ++z;
                 continue;
             }
             BvhBox& box = p.boxes[t];
             for (int k = 0; k < 3; ++k) {
-                box.lo[k] = std::min({a[k], b[k], d[k]});
-                box.hi[k] = std::max({a[k], b[k], d[k]});
+                box.lo[k] = std::min(std::min(a[k], b[k]), d[k]);
+                box.hi[k] = std::max(std::max(a[k], b[k]), d[k]);
             }
             if (!keep_flag(t)) p.skip[t] = zero_area(a, b, d) ? 1 : 0;
+            z += p.skip[t];
         }
+        zero[blk] = z;
     });
+    for (std::size_t z : zero) skipped += z;
     for (std::size_t v : bad)
         if (v != SIZE_MAX) return v;
     return SIZE_MAX;
@@ -283,7 +376,8 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         stored[pi] = scene_.meshes[p.mesh].positions;
-        frame_boxes(p, stored[pi], pool, [](std::size_t) { return false; });  // a stored position not finite: its triangles skipped here
+        std::size_t skipped = 0;
+        frame_boxes(p, stored[pi], pool, [](std::size_t) { return false; }, skipped);  // a stored position not finite: its triangles skipped here
         p.bvh.build(p.boxes);
         renumber(p);
         // Per node, the joint that alone moves all its triangles (children follow their parent).
@@ -304,11 +398,11 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
     }
     // The pairs one joint alone moves, tested once on the stored positions.
     rigid_pass_ = true;
-    std::vector<std::vector<Hit>> found(parts_.size());
+    std::vector<Job> roots;
     for (std::uint32_t pi = 0; pi < parts_.size(); ++pi)
-        if (!parts_[pi].bvh.empty()) run_job(Job{pi, 0, pi, 0, true}, stored, found[pi]);
+        if (!parts_[pi].bvh.empty()) roots.push_back(Job{pi, 0, pi, 0, true});
+    rigid_hits_ = traverse(std::move(roots), stored, pool);
     rigid_pass_ = false;
-    for (const auto& f : found) rigid_hits_.insert(rigid_hits_.end(), f.begin(), f.end());
     built_ = true;
     (void)positions;
 }
@@ -321,7 +415,10 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
             throw internal_error("intersect: positions of mesh '" + scene_.meshes[parts_[pi].mesh].name + "' do not match its vertices");
     if (!built_) build(positions, pool);
     out = IntersectFrame{};
-    frame_rigid_ = rigid;
+    for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
+        parts_[pi].kept.clear();
+        if (rigid && pi < rigid->size()) parts_[pi].kept = (*rigid)[pi];
+    }
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         const std::uint32_t part = static_cast<std::uint32_t>(pi);
@@ -329,11 +426,10 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
             if (!kept(part, p.rigid[t])) return false;
             p.skip[t] = p.stored_skip[t];
             return true;
-        });
+        }, out.degenerate);
         if (bad != SIZE_MAX)
             throw Error(kExitBadInput, "mesh '" + scene_.meshes[p.mesh].name + "': vertex " + std::to_string(bad) + "'s position is not finite");
-        for (std::uint8_t s : p.skip) out.degenerate += s;
-        p.bvh.refit(p.boxes);
+        p.bvh.refit(p.boxes, pool);
     }
 
     // Every mesh against itself and every later mesh, cut into node pairs for the threads.
@@ -344,40 +440,8 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
         for (std::uint32_t b = a + 1; b < parts_.size(); ++b)
             if (!parts_[b].bvh.empty()) jobs.push_back({a, 0, b, 0, false});
     }
-    for (bool split = true; split && jobs.size() < kJobs;) {
-        split = false;
-        std::vector<Job> next;
-        for (const Job& j : jobs) {
-            const TriangleBvh::Node& na = parts_[j.pa].bvh.nodes()[j.na];
-            const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
-            if (j.self && !na.leaf()) {
-                next.push_back({j.pa, j.na + 1, j.pa, j.na + 1, true});
-                next.push_back({j.pa, na.first, j.pa, na.first, true});
-                next.push_back({j.pa, j.na + 1, j.pa, na.first, false});
-                split = true;
-            } else if (!j.self && !na.box.overlaps(nb.box)) {
-                split = true;  // dropped: nothing under it can meet
-            } else if (!j.self && !(na.leaf() && nb.leaf())) {
-                if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
-                    next.push_back({j.pa, j.na + 1, j.pb, j.nb, false});
-                    next.push_back({j.pa, na.first, j.pb, j.nb, false});
-                } else {
-                    next.push_back({j.pa, j.na, j.pb, j.nb + 1, false});
-                    next.push_back({j.pa, j.na, j.pb, nb.first, false});
-                }
-                split = true;
-            } else {
-                next.push_back(j);
-            }
-        }
-        jobs.swap(next);
-    }
-    std::vector<std::vector<Hit>> found(jobs.size());
-    run_tasks(pool, jobs.size(), [&](std::size_t i) { run_job(jobs[i], positions, found[i]); });
-
+    std::vector<Hit> hits = traverse(std::move(jobs), positions, pool);
     // One order whatever the threads found first: by face pair, then by triangle pair.
-    std::vector<Hit> hits;
-    for (const auto& f : found) hits.insert(hits.end(), f.begin(), f.end());
     // The kept pairs: crossing as on the stored positions; their length measured on this frame's.
     for (const Hit& h : rigid_hits_) {
         const std::uint32_t pi = static_cast<std::uint32_t>(part_of_mesh_[h.mesh_a]);
@@ -390,7 +454,7 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
         k.length = crossing_length(a, b);
         hits.push_back(k);
     }
-    frame_rigid_ = nullptr;
+    for (Part& p : parts_) p.kept.clear();
     std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) {
         return std::tie(x.mesh_a, x.face_a, x.mesh_b, x.face_b, x.tri_a, x.tri_b) < std::tie(y.mesh_a, y.face_a, y.mesh_b, y.face_b, y.tri_a, y.tri_b);
     });

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "rigscope/core/parallel.h"
+
 namespace rigscope {
 
 namespace {
@@ -105,7 +107,7 @@ void TriangleBvh::build(const std::vector<BvhBox>& boxes) {
     }
     nodes_.reserve(2 * (boxes.size() / kLeafSize + 1));
     Builder{nodes_, codes}.build(0, static_cast<std::uint32_t>(boxes.size()));
-    refit(boxes);
+    refit(boxes, nullptr);
 }
 
 std::vector<std::uint32_t> TriangleBvh::take_order() {
@@ -115,9 +117,9 @@ std::vector<std::uint32_t> TriangleBvh::take_order() {
     return out;
 }
 
-void TriangleBvh::refit(const std::vector<BvhBox>& boxes) {
+void TriangleBvh::refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>& boxes) {
     // Children follow their parent: one backward sweep sees every child before its parent.
-    for (std::size_t n = nodes_.size(); n-- > 0;) {
+    for (std::size_t n = end; n-- > begin;) {
         Node& node = nodes_[n];
         BvhBox b = empty_box();
         if (node.leaf()) {
@@ -128,6 +130,34 @@ void TriangleBvh::refit(const std::vector<BvhBox>& boxes) {
         }
         node.box = b;
     }
+}
+
+void TriangleBvh::refit(const std::vector<BvhBox>& boxes, ThreadPool* pool) {
+    if (nodes_.empty()) return;
+    // The subtrees a few levels down, each a contiguous run of nodes (a node, its left subtree,
+    // its right subtree), refitted side by side; then the nodes above them. A box is a min and max
+    // of the same boxes whatever the order, so the threads change nothing.
+    struct Range {
+        std::size_t begin, end;
+    };
+    std::vector<Range> ranges;
+    std::vector<std::size_t> top;  // the nodes above the ranges, parents before children
+    std::vector<std::pair<Range, int>> stack{{{0, nodes_.size()}, 0}};
+    while (!stack.empty()) {
+        const auto [r, depth] = stack.back();
+        stack.pop_back();
+        const Node& node = nodes_[r.begin];
+        if (node.leaf() || depth == kRefitDepth) {
+            ranges.push_back(r);
+            continue;
+        }
+        top.push_back(r.begin);
+        stack.push_back({{node.first, r.end}, depth + 1});
+        stack.push_back({{r.begin + 1, node.first}, depth + 1});
+    }
+    run_tasks(pool, ranges.size(), [&](std::size_t i) { refit_range(ranges[i].begin, ranges[i].end, boxes); });
+    std::sort(top.begin(), top.end());
+    for (std::size_t k = top.size(); k-- > 0;) refit_range(top[k], top[k] + 1, boxes);
 }
 
 }  // namespace rigscope

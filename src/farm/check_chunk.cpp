@@ -1,6 +1,10 @@
 #include "rigscope/farm/check_chunk.h"
 
 #include <charconv>
+#include <cmath>
+#include <limits>
+
+#include <optional>
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/json_keys.h"
@@ -51,11 +55,73 @@ void read_rom(const ChunkRecord& r, std::string_view s, json_text::Span value, C
     }
 }
 
+// A chunk's volume ratios (check_chunk_state's "volume"): chunk 0 sets the limit and the series,
+// every chunk appends its frames and each series' ratios.
+void read_volume(const ChunkRecord& r, std::string_view s, json_text::Span value, VolumeLossVerdict& v, bool first) {
+    const auto top = json_text::members(s, value);
+    auto get = [&](const auto& members, const char* key) {
+        const json_text::Member* m = json_text::find(members, key);
+        if (!m) bad_state(r, std::string("volume ratios without '") + key + "'");
+        return m->value;
+    };
+    const double limit = number<double>(r, get(top, "limit").of(s));
+    if (first) v.limit = limit;
+    else if (limit != v.limit) bad_state(r, "another volume loss limit than chunk 0's");
+    const std::size_t before = v.frames.size();
+    for (const json_text::Span& f : json_text::elements(s, get(top, "frames"))) v.frames.push_back(frame_of(r, f.of(s)));
+    const auto series = json_text::elements(s, get(top, "series"));
+    if (first) v.series.resize(series.size());
+    if (series.size() != v.series.size()) bad_state(r, "another number of volumes than chunk 0's");
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        const auto m = json_text::members(s, series[i]);
+        const std::string mesh = json_text::string_value(s, get(m, "mesh")), region = json_text::string_value(s, get(m, "region"));
+        VolumeSeries& out = v.series[i];
+        if (first) {
+            out.mesh = mesh;
+            out.region = region;
+        } else if (mesh != out.mesh || region != out.region) {
+            bad_state(r, "volume '" + mesh + "' '" + region + "' where chunk 0 has '" + out.mesh + "' '" + out.region + "'");
+        }
+        for (const json_text::Span& x : json_text::elements(s, get(m, "ratios"))) {
+            const std::string_view t = x.of(s);
+            out.ratios.push_back(t == "null" ? std::numeric_limits<double>::quiet_NaN() : number<double>(r, t));
+        }
+        if (out.ratios.size() != v.frames.size()) bad_state(r, "volume ratios for " + std::to_string(out.ratios.size() - before) + " frames, not " +
+                                                               std::to_string(v.frames.size() - before));
+    }
+}
+
+// A chunk's intersection verdict (check_chunk_state's "intersections") added to `v`: counts
+// summed, its worst taken where it has more pairs than the chunks before (chunks in frame order).
+void read_intersections(const ChunkRecord& r, std::string_view s, json_text::Span value, IntersectionVerdict& v, bool first) {
+    const auto top = json_text::members(s, value);
+    auto get = [&](const char* key) {
+        const json_text::Member* m = json_text::find(top, key);
+        if (!m) bad_state(r, std::string("intersections without '") + key + "'");
+        return m->value;
+    };
+    const std::size_t limit = number<std::size_t>(r, get("limit").of(s));
+    if (first) v.limit = limit;
+    else if (limit != v.limit) bad_state(r, "another intersection limit than chunk 0's");
+    v.frames += number<std::size_t>(r, get("frames").of(s));
+    v.frames_over += number<std::size_t>(r, get("frames_over").of(s));
+    const std::size_t pairs = number<std::size_t>(r, get("pairs").of(s));
+    if (pairs == 0 || pairs <= v.pairs) return;
+    v.clip = json_text::string_value(s, get("clip"));
+    v.frame = frame_of(r, get("frame").of(s));
+    v.pairs = pairs;
+    v.meshes.clear();
+    for (const json_text::Span& m : json_text::elements(s, get("meshes"))) v.meshes.push_back(json_text::string_value(s, m));
+    v.joint = json_text::string_value(s, get("joint"));
+    v.joint_pairs = number<std::size_t>(r, get("joint_pairs").of(s));
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& opt, const CheckRunInfo& run,
                                                                    const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom,
-                                                                   const std::vector<std::string>& not_judged) {
+                                                                   const std::vector<std::string>& not_judged,
+                                                                   const VolumeLossVerdict* volume, const IntersectionVerdict* intersections) {
     std::string b;
     JsonWriter w(b);
     auto maybe = [&](const char* key, bool has, double v) {
@@ -82,6 +148,37 @@ std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLi
     } else {
         w.null();
     }
+    // --max-volume-loss: every ratio of the chunk's frames (a ratio too close to 0 to divide by,
+    // NaN, as null), judged again by merge over all frames as one run judges its own.
+    w.key("volume");
+    if (volume) {
+        w.begin_object().member("limit", volume->limit).key(json_keys::frames).begin_array();
+        for (const Frame& f : volume->frames) w.frame(f);
+        w.end_array().key("series").begin_array();
+        for (const VolumeSeries& v : volume->series) {
+            w.begin_object().member("mesh", v.mesh).member("region", v.region).key("ratios").begin_array();
+            for (double r : v.ratios)
+                if (std::isnan(r)) w.null();
+                else w.value(r);
+            w.end_array().end_object();
+        }
+        w.end_array().end_object();
+    } else {
+        w.null();
+    }
+    // --max-intersections: the chunk's frames counted and its worst, which merge adds up as one
+    // run's frames go by (the first frame with the most pairs stays the worst).
+    w.key("intersections");
+    if (intersections) {
+        const IntersectionVerdict& v = *intersections;
+        w.begin_object().member("limit", static_cast<unsigned long>(v.limit)).member("frames", static_cast<unsigned long>(v.frames));
+        w.member("frames_over", static_cast<unsigned long>(v.frames_over)).member("clip", v.clip).key("frame").frame(v.frame);
+        w.member("pairs", static_cast<unsigned long>(v.pairs)).key("meshes").begin_array();
+        for (const std::string& m : v.meshes) w.value(m);
+        w.end_array().member("joint", v.joint).member("joint_pairs", static_cast<unsigned long>(v.joint_pairs)).end_object();
+    } else {
+        w.null();
+    }
     w.key(json_keys::meshes).begin_array();
     for (const CheckMeshExtremes& e : meshes) {
         const std::size_t n = e.lo_t.size();
@@ -104,6 +201,8 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
     bool has_rom = false;
     std::vector<std::string> not_judged;
     std::vector<CheckMeshExtremes> all;
+    std::optional<VolumeLossVerdict> volume;  // the chunks' ratios joined, frame by frame
+    std::optional<IntersectionVerdict> intersections;  // the chunks' verdicts added up
     for (const ChunkRecord& r : chunks) {
         const std::string* state = nullptr;
         for (const auto& [kind, text] : r.state)
@@ -136,6 +235,18 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
             if (&r == &chunks.front()) has_rom = rom_value.of(s) != "null";
             if (has_rom != (rom_value.of(s) != "null")) bad_state(r, has_rom ? "no ROM frames, as chunk 0 has" : "ROM frames, which chunk 0 has not");
             if (has_rom) read_rom(r, s, rom_value, rom, &r == &chunks.front());
+            // An older record has no "volume": it judged none.
+            const json_text::Member* vm = json_text::find(top, "volume");
+            const bool has_volume = vm && vm->value.of(s) != "null";
+            if (&r == &chunks.front() && has_volume) volume.emplace();
+            if (has_volume != volume.has_value()) bad_state(r, has_volume ? "volume ratios, which chunk 0 has not" : "no volume ratios, as chunk 0 has");
+            if (has_volume) read_volume(r, s, vm->value, *volume, &r == &chunks.front());
+            const json_text::Member* im = json_text::find(top, "intersections");
+            const bool has_intersections = im && im->value.of(s) != "null";
+            if (&r == &chunks.front() && has_intersections) intersections.emplace();
+            if (has_intersections != intersections.has_value())
+                bad_state(r, has_intersections ? "intersections, which chunk 0 has not" : "no intersections, as chunk 0 has");
+            if (has_intersections) read_intersections(r, s, im->value, *intersections, &r == &chunks.front());
             const auto meshes = json_text::elements(s, get("meshes"));
             if (all.empty()) all.resize(meshes.size());
             if (all.size() != meshes.size()) bad_state(r, "another number of meshes than chunk 0's");
@@ -188,8 +299,11 @@ CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
     }
     // Judged once on the merged extremes, as one run judges its own.
     const CheckVerdict verdict = judge_check(limits, all);
-    return check_clips_outcome({CheckClipReport{&verdict, &all, has_rom ? &rom : nullptr}}, 0, verdict.failed(), not_judged,
-                               merged_run_info(chunks));
+    std::optional<VolumeLossVerdict> judged_volume;
+    if (volume) judged_volume = judge_volume_loss(volume->limit, std::move(volume->series), std::move(volume->frames));
+    const CheckClipReport report{&verdict, &all, has_rom ? &rom : nullptr, judged_volume ? &*judged_volume : nullptr};
+    const bool failed = report.failed() || (intersections && intersections->failed());
+    return check_clips_outcome({report}, 0, failed, not_judged, merged_run_info(chunks), nullptr, intersections ? &*intersections : nullptr);
 }
 
 }  // namespace rigscope

@@ -285,10 +285,23 @@ void rivet_bake(const std::vector<View>& views, OutputFile& out) {
     w.end_array();
 }
 
+// intersect's zero_area_triangles: the most skipped in any frame, so the most of any chunk's.
+void most_zero_area(const std::vector<View>& views, OutputFile& out) {
+    unsigned long most = 0;
+    for (const View& v : views) {
+        const std::string text(v.value("zero_area_triangles"));
+        if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos)
+            bad_chunk(*v.record, "'zero_area_triangles' is not a count");
+        most = std::max(most, std::stoul(text));
+    }
+    out.write(std::to_string(most));
+}
+
 Rules rules_for(const std::vector<ChunkRecord>& chunks) {
     const std::string& c = chunks.front().command;
     if (c == "tension") return tension_rules(chunks);
     if (c == "deform" || c == "volume") return {{k::frames, Rule::concat()}};
+    if (c == "intersect") return {{k::frames, Rule::concat()}, {"zero_area_triangles", Rule::custom(most_zero_area)}};
     if (c == "drive")
         return {{k::frames, Rule::concat()},
                 {k::times, Rule::concat()},

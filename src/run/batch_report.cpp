@@ -52,6 +52,7 @@ const BatchVerb kVerbs[] = {
     {"info", false, false, false, nullptr, false},
     {"deform", false, true, true, nullptr, false},
     {"volume", false, true, true, nullptr, false},
+    {"intersect", false, true, true, nullptr, false},
     {"diff", true, true, false, nullptr, true},
     {"bake", false, true, true, nullptr, false, "mesh frame udim"},
     {"regions", false, true, true, nullptr, false},

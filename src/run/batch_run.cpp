@@ -634,6 +634,31 @@ BatchResult run_regions_batch(const BatchOptions& opt, const RegionsJobOptions& 
         [&](const BatchInput& in) { file_job(in).validate(); });
 }
 
+BatchResult run_intersect_batch(const BatchOptions& opt, const IntersectJobOptions& intersect) {
+    if (!intersect.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
+    auto file_job = [&](const BatchInput& in) {
+        IntersectJobOptions job = intersect;
+        job.input.file = in.path;
+        job.input.threads = threads_per_file(opt, intersect.input.threads);
+        job.out = expand_placeholders(opt.output, in);
+        job.format = output_format(intersect.format, job.out, "json");
+        return job;
+    };
+    return run_batch(
+        opt, "intersect", chunk_identity(intersect),
+        [&](BatchFileResult& f, const BatchInput& in) {
+            const IntersectJobOptions job = file_job(in);
+            const IntersectJobLoaded l = load_and_run_intersect(job);
+            OutputFile out(job.out, l.input.paths);
+            write_intersect_output(job, l.input, l.result, out);
+            out.commit();
+            f.row.exit_code = kExitOk;
+            f.row.frames = l.result.frames.size();
+            f.row.meshes = l.result.meshes.size();
+        },
+        [&](const BatchInput& in) { file_job(in).validate(); });
+}
+
 BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff) {
     // diff.diff.out is -o as given (the CLI's; the batch writes opt.output, its pattern).
     if (diff.diff.out == "-" || is_stdout_path(diff.diff.out))

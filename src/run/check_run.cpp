@@ -22,13 +22,7 @@ void CheckJobOptions::validate() const {
         throw Error(kExitUsage, "check needs --max-stretch, --max-compress, --max-lambda, --min-lambda, --max-volume-loss and/or --max-intersections");
     if (max_volume_loss && !(std::isfinite(*max_volume_loss) && *max_volume_loss > 0))
         throw Error(kExitUsage, "--max-volume-loss: must be a positive number (the share of a bind volume that may be lost, e.g. 0.1)");
-    // A volume's loss is judged over a clip's frames; merge joins the chunks' T extremes only.
-    if (max_volume_loss && !tension.input.chunk.empty())
-        throw Error(kExitUsage, "--max-volume-loss judges whole clips: run it without --chunk");
     if (max_intersections && *max_intersections < 0) throw Error(kExitUsage, "--max-intersections: must be 0 or more");
-    // The pairs are judged over whole clips; a chunk record keeps T's extremes only.
-    if (max_intersections && !tension.input.chunk.empty())
-        throw Error(kExitUsage, "--max-intersections judges every frame of a clip: run it without --chunk");
     if ((max_lambda || min_lambda) && tension.measure != "principal")
         throw Error(kExitUsage, "--max-lambda and --min-lambda need --measure principal");
     // The CLI's validators saw the command line; these see what Python passes.
@@ -129,7 +123,10 @@ void require_meshes(const Input& in, const std::string& file, const char* verb) 
 std::vector<std::pair<std::string, std::string>> CheckJobResult::chunk_state() const {
     // A chunk judges one clip (plan_clips refuses --chunk over several): its verdict's limits
     // name it.
-    return check_chunk_state(verdict.given, info, meshes, has_rom ? &rom : nullptr, not_judged);
+    // --max-volume-loss: the chunk's ratios, judged again by merge over every chunk's frames.
+    const VolumeLossVerdict* volume = clips.empty() || !clips[worst_clip].volume ? nullptr : &*clips[worst_clip].volume;
+    return check_chunk_state(verdict.given, info, meshes, has_rom ? &rom : nullptr, not_judged, volume,
+                             has_intersections ? &intersections : nullptr);
 }
 
 CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progress) {

@@ -10,6 +10,7 @@
 #include "rigscope/run/diff_run.h"
 #include "rigscope/run/drive_run.h"
 #include "rigscope/run/info_run.h"
+#include "rigscope/run/intersect_job.h"
 #include "rigscope/run/lint_run.h"
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/rivet_run.h"
@@ -191,6 +192,13 @@ ChunkOptions chunk_identity(const VolumeJobOptions& opt) {
     return id.o;
 }
 
+ChunkOptions chunk_identity(const IntersectJobOptions& opt) {
+    Identity id;
+    add_input(id, opt.input, true, true);
+    id.text("--format", opt.format);
+    return id.o;
+}
+
 ChunkOptions chunk_identity(const DriveJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, false, false);
@@ -272,6 +280,14 @@ ChunkSpec chunk_spec(const DeformJobOptions& opt) {
 ChunkSpec chunk_spec(const VolumeJobOptions& opt) {
     // Each frame's ratios are to the bind mesh, not to other frames: chunks join row by row.
     ChunkSpec s = spec_of("volume", opt.input, opt.out, chunk_identity(opt));
+    add_inputs(s, opt.input, "", "");
+    return s;
+}
+
+ChunkSpec chunk_spec(const IntersectJobOptions& opt) {
+    // Each frame's pairs are its own: chunks join frame by frame (merge takes the most
+    // zero-area triangles of any chunk's frames, as a single run does).
+    ChunkSpec s = spec_of("intersect", opt.input, opt.out, chunk_identity(opt));
     add_inputs(s, opt.input, "", "");
     return s;
 }

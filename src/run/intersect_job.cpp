@@ -35,7 +35,6 @@ std::string frame_name(const Frame& f) { return f.bind ? std::string("bind") : s
 
 void IntersectJobOptions::validate() const {
     if (format != "json" && format != "csv") throw Error(kExitUsage, "intersect writes json or csv, not " + format);
-    if (!input.chunk.empty()) throw Error(kExitUsage, "--chunk: intersect runs whole; give --frames to split a clip");
 }
 
 long IntersectJobResult::worst_frame() const {

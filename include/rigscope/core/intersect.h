@@ -74,6 +74,7 @@ private:
         // corners, -1 for none; per BVH node, the same of all its triangles.
         std::vector<int> rigid;
         std::vector<int> node_rigid;
+        std::vector<std::uint8_t> kept;       // this frame's `rigid` of the mesh's skin joints
         TriangleBvh bvh;
     };
     // A crossing triangle pair, (mesh_a, face_a) < (mesh_b, face_b).
@@ -87,6 +88,8 @@ private:
     void renumber(Part& p);
     void test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
                    const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
+    std::vector<Job> split(std::vector<Job> jobs) const;  // the roots cut into about kJobs node pairs
+    std::vector<Hit> traverse(std::vector<Job> roots, const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) const;
     void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
     bool kept(std::uint32_t part, int joint) const;  // a pair both moved by `joint` alone is kept from the stored positions
     void build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool);
@@ -98,7 +101,6 @@ private:
     bool built_ = false;
     // While the stored positions are tested once: only pairs of triangles moved by one joint alone.
     bool rigid_pass_ = false;
-    const std::vector<std::vector<std::uint8_t>>* frame_rigid_ = nullptr;  // this frame's `rigid`
     std::vector<Hit> rigid_hits_;  // those pairs that cross, from the stored positions
 };
 

@@ -3,10 +3,13 @@
 // only refits the boxes, since a skinned mesh keeps its neighbourhoods as it moves.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace rigscope {
+
+class ThreadPool;
 
 struct BvhBox {
     float lo[3], hi[3];
@@ -34,8 +37,9 @@ public:
 
     // Sorts the boxes' centres along a Morton curve and splits where the curve's cells do.
     void build(const std::vector<BvhBox>& triangle_boxes);
-    // The same tree with the boxes of this frame's triangles.
-    void refit(const std::vector<BvhBox>& triangle_boxes);
+    // The same tree with the boxes of this frame's triangles (subtrees spread over `pool`, null:
+    // this thread).
+    void refit(const std::vector<BvhBox>& triangle_boxes, ThreadPool* pool);
 
     // The triangles in leaf order, and order() from then on the identity: for a caller that
     // renumbers its triangles so that each leaf's are contiguous in its own arrays.
@@ -46,6 +50,9 @@ public:
     const std::vector<std::uint32_t>& order() const { return order_; }
 
 private:
+    static constexpr int kRefitDepth = 5;  // 32 subtrees for the threads; the 31 nodes above after
+    void refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>& boxes);
+
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> order_;  // triangle indices, leaf by leaf
 };

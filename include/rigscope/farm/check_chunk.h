@@ -6,17 +6,21 @@
 #include <utility>
 #include <vector>
 
+#include "rigscope/core/intersection_verdict.h"
 #include "rigscope/farm/chunk.h"
 #include "rigscope/io/check_report.h"
 
 namespace rigscope {
 
-// A chunk's extremes (and its ROM frames) as its record's "check" state, and its run info as its
-// "run" state: (kind, JSON) pairs for the chunk record.
+// A chunk's extremes (and its ROM frames, with --max-volume-loss its volume ratios per frame, with
+// --max-intersections its frames' verdict) as its record's "check" state, and its run info as its "run" state: (kind, JSON) pairs for the
+// chunk record.
 std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLimits& limits, const CheckRunInfo& run,
                                                                    const std::vector<CheckMeshExtremes>& meshes,
                                                                    const CheckRom* rom = nullptr,
-                                                                   const std::vector<std::string>& not_judged = {});
+                                                                   const std::vector<std::string>& not_judged = {},
+                                                                   const VolumeLossVerdict* volume = nullptr,
+                                                                   const IntersectionVerdict* intersections = nullptr);
 
 // The outcome of a check over all frames of `chunks` (records of check --chunk runs), from
 // their states. Throws Error (exit 3) naming a chunk whose state is unreadable.

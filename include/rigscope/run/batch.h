@@ -19,6 +19,7 @@
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/diff_run.h"
 #include "rigscope/run/info_run.h"
+#include "rigscope/run/intersect_job.h"
 #include "rigscope/run/lint_run.h"
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/tension_job.h"
@@ -230,6 +231,10 @@ BatchResult run_regions_batch(const BatchOptions& opt, const RegionsJobOptions& 
 // The volume job over every input, each file's -o by placeholder (its format from --format or
 // the name's extension). The row: frames and meshes measured.
 BatchResult run_volume_batch(const BatchOptions& opt, const VolumeJobOptions& volume);
+
+// The intersect job over every input, each file's -o by placeholder (its format from --format
+// or the name's extension, else json). The row: frames and meshes tested.
+BatchResult run_intersect_batch(const BatchOptions& opt, const IntersectJobOptions& intersect);
 
 // The diff job over pairs (expand_diff_pairs): each pair runs run_diff (OLD the input, NEW its
 // partner); its text on stdout under OLD's relpath, its JUnit suite in the batch's one report,

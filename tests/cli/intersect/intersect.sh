@@ -4,7 +4,7 @@
 # - bend_cylinder folds through itself from about 63 degrees of its bend;
 # - an arm swinging through a torso: pairs between two meshes, named by the arm's joint;
 # - UV seams (bend_cylinder's split vertices) are never a pair, as the weld makes them neighbours;
-# - CSV and JSON agree; the same bytes on 1 and 2 threads; exit codes.
+# - CSV and JSON agree; the same bytes on 1, 2 and 3 threads; exit codes.
 #   bash tests/cli/intersect/intersect.sh path/to/rigscope      (from the project's root)
 source "$(dirname "$0")/../common.bash"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,10 +61,17 @@ for f in d["frames"]:
     assert (f["length"] > 0) == (f["pairs"] > 0), f
 PY
 
-# -- The same bytes on 1 and 2 threads.
-expect 0 "threads 1" -- "$RIGSCOPE" intersect "$bend" --threads 1 -o "$WORK/t1.json"
-expect 0 "threads 2" -- "$RIGSCOPE" intersect "$bend" --threads 2 -o "$WORK/t2.json"
-check "1 and 2 threads write the same bytes" -- cmp -s "$WORK/t1.json" "$WORK/t2.json"
+# -- The same bytes on 1, 2 and 3 threads: the bend, and the arm (moved by one joint alone, so its
+# pairs are tested once on the stored positions, that pass spread over the threads too).
+for rig in bend arm; do
+    file=$bend
+    [ $rig = arm ] && file=$WORK/arm.glb
+    for t in 1 2 3; do
+        expect 0 "$rig threads $t" -- "$RIGSCOPE" intersect "$file" --threads $t -o "$WORK/${rig}_t$t.json"
+    done
+    check "$rig: 1, 2 and 3 threads write the same bytes" -- \
+        bash -c "cmp -s '$WORK/${rig}_t1.json' '$WORK/${rig}_t2.json' && cmp -s '$WORK/${rig}_t1.json' '$WORK/${rig}_t3.json'"
+done
 
 # -- check --max-intersections: its own JUnit case naming the worst frame, meshes and joint, as
 # the intersect CSV counts them; N pairs in the worst frame pass a limit of N and fail N - 1.
@@ -89,13 +96,28 @@ else
 fi
 expect 0 "check --max-intersections $wpairs" -- "$RIGSCOPE" check "$bend" --max-intersections "$wpairs" --junit "$WORK/check_pass.xml"
 check "a passing intersection case" -- grep -q 'name="intersections: at most '"$wpairs"' face pairs in any frame" time="0"/>' "$WORK/check_pass.xml"
-expect 2 "check --max-intersections with --chunk" -- "$RIGSCOPE" check "$bend" --max-intersections 0 --chunk 0/2
+# Farm chunks: each records its frames' count and worst, merge adds them up as one run's frames
+# go by; the merged verdict is the run's (exit code, text, JUnit but for timing), failing and
+# passing. Frames 60..91 in 4 chunks: the fold (from about 63 degrees) has pairs in every chunk
+# but the first's start, and the worst frame (found above from the CSV) in one of them.
+for limit in "$((wpairs - 1))" "$wpairs"; do
+    "$RIGSCOPE" -q check "$bend" --frames 60..91 --max-intersections "$limit" --junit "$WORK/one.xml" >"$WORK/one.txt"
+    want=$?
+    for i in 0 1 2 3; do
+        expect 0 "check --max-intersections $limit --chunk $i/4" -- \
+            "$RIGSCOPE" -q check "$bend" --frames 60..91 --max-intersections "$limit" --chunk $i/4 --junit "$WORK/ci_$i.xml"
+    done
+    expect $want "merge of the chunks (limit $limit): the run's exit code" -- \
+        "$RIGSCOPE" merge "$WORK/ci.xml" "$WORK/ci_0.xml" "$WORK/ci_1.xml" "$WORK/ci_2.xml" "$WORK/ci_3.xml"
+    check "merge (limit $limit): the run's text" -- cmp -s "$WORK/out" "$WORK/one.txt"
+    for f in one ci; do sed -E 's/ time="[0-9.]+" timestamp="[0-9T:-]+"//' "$WORK/$f.xml" >"$WORK/$f.norm.xml"; done
+    check "merge (limit $limit): the run's JUnit but for timing" -- cmp -s "$WORK/one.norm.xml" "$WORK/ci.norm.xml"
+done
+check "the merged text names the worst frame $wframe" -- grep -q "frame $wframe " "$WORK/out"
 
 # -- Exit codes: options (2), the output over the input (2), an unreadable file (3).
 expect 2 "format" -- "$RIGSCOPE" intersect "$bend" --format usda -o "$WORK/x.usda"
 expect 2 "extension" -- "$RIGSCOPE" intersect "$bend" -o "$WORK/x.glb"
-expect 2 "chunk" -- "$RIGSCOPE" intersect "$bend" --chunk 0/2 -o "$WORK/x.csv"
-check "chunk: one line" -- one_line_naming "intersect runs whole"
 cp "$bend" "$WORK/in.glb"
 expect 2 "output over input" -- "$RIGSCOPE" intersect "$WORK/in.glb" --format csv -o "$WORK/in.glb"
 check "input untouched" -- cmp -s "$bend" "$WORK/in.glb"

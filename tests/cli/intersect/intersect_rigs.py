@@ -320,6 +320,19 @@ def make_arm(path):
     write_glb(path, parts, nodes, skins, anim)
 
 
+def make_flatten(path):
+    """Two separate triangles in z = 0 skinned to one joint whose x scale goes linearly from 1 at
+    0 s to 0 at 1 s: at 24 fps both triangles have zero area at frame 24 (their corners (0, y)
+    and (1, y) meet), and at no other frame."""
+    v = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 2, 0), (1, 2, 0), (0, 3, 0)]
+    f = [(0, 1, 2), (3, 4, 5)]
+    nodes = [{'name': 'Squash', 'root': True}, {'name': 'Sheet', 'mesh': 0, 'skin': 0, 'root': True}]
+    skins = [{'name': 'SquashRig', 'joints': [0], 'ibm': [np.eye(4).ravel()]}]
+    anim = {'name': 'Flatten', 'samplers': [{'times': [0, 1], 'values': [[1, 1, 1], [0, 1, 1]]}],
+            'channels': [{'sampler': 0, 'target': {'node': 0, 'path': 'scale'}}]}
+    write_glb(path, [('Sheet', v, f, [(0, 0, 0, 0)] * len(v), [(1, 0, 0, 0)] * len(v))], nodes, skins, anim)
+
+
 def compare(oracle_csv, got_csv):
     """Exit 1 unless the CLI's rows hold every sure pair of the oracle, no pair the oracle did not
     find at all, and the oracle's joint for each; prints what was compared."""
@@ -356,6 +369,8 @@ if __name__ == '__main__':
     cmd = sys.argv[1]
     if cmd == 'arm':
         make_arm(sys.argv[2])
+    elif cmd == 'flatten':
+        make_flatten(sys.argv[2])
     elif cmd == 'oracle':
         oracle(sys.argv[2], [int(f) for f in sys.argv[3].split(',')], sys.argv[4])
     elif cmd == 'angle':

@@ -3,7 +3,8 @@
 # linear blend skinning the 180-degree twist keeps exactly 2/3 of the mesh's volume (each ring
 # scaled by |1 - 2w|, volume.sh), so a limit just above a loss of 1/3 passes and one just below
 # fails, naming the frame, the mesh and what lost it in its own JUnit case; with dual
-# quaternions a 5% limit passes. The verdict is the job's: text, JUnit and JSON agree.
+# quaternions a 5% limit passes. The verdict is the job's: text, JUnit and JSON agree; farm
+# chunks merged give the run's verdict.
 source "$(dirname "$0")/../common.bash"
 HERE=$(dirname "$0")
 python3 -c 'import numpy' 2>/dev/null || skip "numpy is missing (scripts/setup.sh installs python3-numpy)"
@@ -49,9 +50,26 @@ sys.exit(not (v.is_valid(doc) and not v.is_valid(bad)))"
 else
     skip_later "python3-jsonschema is missing"
 fi
+# Farm chunks: each chunk records its frames' ratios, and merge judges them all as one run does
+# (the same exit code, text and JUnit report but for timing), failing or passing, with T limits
+# or without. The worst loss is at the last frame (the full twist), in the second chunk.
+for limits in "0.3332" "0.3334" "0.2 --max-stretch 0.5"; do
+    set -- --max-volume-loss $limits
+    "$RIGSCOPE" -q check "$G" --skinning linear "$@" --junit "$WORK/one.xml" >"$WORK/one.txt"
+    want=$?
+    for i in 0 1; do
+        expect 0 "--max-volume-loss $limits --chunk $i/2" -- "$RIGSCOPE" -q check "$G" --skinning linear "$@" --chunk $i/2 --junit "$WORK/c_$i.xml"
+    done
+    expect $want "merge of the chunks ($limits): the run's exit code" -- "$RIGSCOPE" merge "$WORK/merged.xml" "$WORK/c_0.xml" "$WORK/c_1.xml"
+    check "merge ($limits): the run's text" -- cmp -s "$WORK/out" "$WORK/one.txt"
+    for f in one merged; do sed -E 's/ time="[0-9.]+" timestamp="[0-9T:-]+"//' "$WORK/$f.xml" >"$WORK/$f.norm.xml"; done
+    check "merge ($limits): the run's JUnit but for timing" -- cmp -s "$WORK/one.norm.xml" "$WORK/merged.norm.xml"
+done
+check "the failing limit's merged report names the last frame" -- grep -q "at frame 24" "$WORK/one.txt"
+expect 5 "merge of chunks with and without --max-volume-loss: chunks of different runs" -- bash -c \
+    "'$RIGSCOPE' -q check '$G' --max-stretch 0.5 --chunk 1/2 --junit '$WORK/d_1.xml'; '$RIGSCOPE' merge '$WORK/m2.xml' '$WORK/c_0.xml' '$WORK/d_1.xml'"
+
 # Usage: exit 2 before any work.
-expect 2 "--max-volume-loss with --chunk" -- "$RIGSCOPE" check "$G" --max-volume-loss 0.1 --chunk 0/2 --junit "$WORK/c.xml"
-check "says to run without --chunk" -- one_line_naming "judges whole clips"
 expect 2 "--max-volume-loss 0" -- "$RIGSCOPE" check "$G" --max-volume-loss 0
 
 finish
