@@ -4,7 +4,8 @@
 // dictionaries. Every count and offset is checked against the bytes there are and the memory
 // budget before use; jumps and nested values are bounded and a value that contains itself is
 // refused. The format was learned from OpenUSD's crateFile.cpp and integerCoding.cpp
-// (docs/usd_notes.md); no code of theirs is here.
+// (docs/usd_notes.md); no code of theirs is here. The steps are files of their own
+// (crate_format.h says which); crate_reader.cpp runs them in order.
 #pragma once
 
 #include <cstdint>

@@ -1,62 +1,19 @@
 // read_usd: a USD file by its first bytes (a text layer, a binary crate layer or a usdz package),
 // its stage composed with the files it names (usd_compose.cpp), then evaluated into the scene
-// (usd_scene.cpp).
-#include <algorithm>
+// (usd_scene.cpp). The file is read in one place (read_whole), for read_usd and read_stage alike;
+// layers are parsed in one place too (LayerFiles, usd_layer_files.cpp), root or not.
 #include <fstream>
 #include <sys/stat.h>
 
 #include "io/load_budget.h"
-#include "io/usd/crate_reader.h"
 #include "io/usd/usd_compose.h"
 #include "io/usd/usd_layer_files.h"
-#include "io/usd/usd_scene.h"
-#include "io/usd/usda_parser.h"
-#include "io/usd/usdz_package.h"
-#include "rigscope/core/error.h"
 #include "io/usd/usd_reader.h"
+#include "io/usd/usd_scene.h"
+#include "rigscope/core/error.h"
 #include "rigscope/io/load.h"
 
-namespace rigscope {
-
-namespace {
-
-bool starts_with(const std::string& s, const char* prefix, std::size_t n) { return s.size() >= n && s.compare(0, n, prefix, n) == 0; }
-
-usd::Layer parse_layer(const std::string& name, const std::string& bytes, std::uint64_t max_memory) {
-    if (starts_with(bytes, "PXR-USDC", 8)) return usd::parse_crate(name, bytes, max_memory);
-    if (starts_with(bytes, "#usda", 5)) return usd::parse_usda(name, bytes, max_memory);
-    throw bad_input(name, "not a USD layer (it begins with neither '#usda' nor 'PXR-USDC')");
-}
-
-}  // namespace
-
-}  // namespace rigscope
-
 namespace rigscope::usd {
-
-Layer layer_from_bytes(const std::string& path, std::string& bytes, std::uint64_t budget) {
-    usd::Layer layer;
-    if (starts_with(bytes, "PK\x03\x04", 4)) {
-        // usdz: the root layer is the package's first file.
-        const auto entries = usd::read_package(path, bytes);
-        const usd::PackageEntry& root = entries.front();
-        const auto dot = root.name.find_last_of('.');
-        std::string ext = dot == std::string::npos ? "" : root.name.substr(dot);
-        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        if (ext != ".usda" && ext != ".usdc" && ext != ".usd")
-            throw bad_input(path, "usdz: the first entry '" + root.name + "' is not a USD layer");
-        std::string inner = bytes.substr(root.offset, root.size);
-        bytes.clear();
-        bytes.shrink_to_fit();
-        layer = parse_layer(path + "[" + root.name + "]", inner, budget);
-        layer.path = path;
-    } else if (starts_with(bytes, "PXR-USDC", 8) || starts_with(bytes, "#usda", 5)) {
-        layer = parse_layer(path, bytes, budget);
-    } else {
-        throw bad_input(path, "not a USD file (neither '#usda' nor 'PXR-USDC' nor a zip at its start)");
-    }
-    return layer;
-}
 
 namespace {
 
@@ -73,21 +30,6 @@ Scene compose_and_build(LayerFiles& files, std::string bytes) {
     return scene;
 }
 
-}  // namespace
-
-Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t budget) {
-    // Bytes alone: no other file is read (a package's own entries are).
-    LayerFiles files(path, budget, false, false);
-    return compose_and_build(files, std::move(bytes));
-}
-
-Scene scene_from_file(const std::string& path, std::string bytes, std::uint64_t budget, bool allow_outside) {
-    LayerFiles files(path, budget, allow_outside, true);
-    return compose_and_build(files, std::move(bytes));
-}
-
-namespace {
-
 // The file's bytes, held whole while parsed: charged to the budget before they are read.
 std::string read_whole(const std::string& path, std::uint64_t max_memory) {
     struct stat st {};
@@ -101,6 +43,17 @@ std::string read_whole(const std::string& path, std::uint64_t max_memory) {
 }
 
 }  // namespace
+
+Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t budget) {
+    // Bytes alone: no other file is read (a package's own entries are).
+    LayerFiles files(path, budget, false, false);
+    return compose_and_build(files, std::move(bytes));
+}
+
+Scene scene_from_file(const std::string& path, std::string bytes, std::uint64_t budget, bool allow_outside) {
+    LayerFiles files(path, budget, allow_outside, true);
+    return compose_and_build(files, std::move(bytes));
+}
 
 Layer read_stage(const std::string& path, std::uint64_t max_memory, bool allow_outside) {
     LayerFiles files(path, max_memory, allow_outside, true);

@@ -1,6 +1,6 @@
 // A USD file's bytes into the scene: by its first bytes a text layer, a crate layer or a usdz
-// package (its first entry). read_usd (load.h) reads the file and calls this; the fuzz targets
-// call it on their inputs.
+// package (its first entry). read_usd (load.h) reads the file and calls scene_from_file; the
+// tests call scene_from_bytes on bytes of their own.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +17,6 @@ Scene scene_from_bytes(const std::string& path, std::string bytes, std::uint64_t
 // The same for the file at `path`, whose stage may name files beside it (inside its folder unless
 // allow_outside: LoadOptions::allow_outside_uris).
 Scene scene_from_file(const std::string& path, std::string bytes, std::uint64_t max_memory, bool allow_outside);
-
-// The root layer alone, as the reader parses it (a usdz's first entry), before any evaluation:
-// for the .usda writer, which restates the input's stage metadata. Throws rigscope::Error (exit 3).
-Layer layer_from_bytes(const std::string& path, std::string& bytes, std::uint64_t max_memory);
 
 // The stage of the file at `path` composed (usd_compose.h) as read_usd composes it, before any
 // evaluation: for the .usda writer, which must know where the SkelRoots, instances and indexed
