@@ -71,12 +71,16 @@ void add_max_output_option(CLI::App* cmd, InputOptions& opt) {
 }
 
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
-    cmd->add_option("FILE", opt.file, "Skinned or cached, animated mesh (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz; .obj, .ply with --cache)")->required();
+    cmd->add_option("FILE", opt.file, "Skinned or cached, animated mesh (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz, .abc; .obj, .ply with --cache)")->required();
     cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
     cmd->add_option("--max-memory", opt.max_memory_mib, "Memory budget of loading a file: refuse files that need more (MiB)")
         ->check(finite_in("a size in MiB", 1.0 / 1024, kMaxMemoryMiB));
     cmd->add_flag("--allow-outside-uris", opt.allow_outside_uris,
                   "glTF buffers and images, USD sublayers, references and payloads: read files named by absolute paths or outside the file's folder (UNSAFE for files from outside)");
+    cmd->add_option("--abc-unit", opt.abc_unit,
+                    "Unit of Alembic (.abc) inputs, caches and references, which Alembic does not store: m (default; Blender), cm "
+                    "(Maya) or mm; points and translations are scaled to metres")
+        ->check(CLI::IsMember({"m", "cm", "mm"}));
     if (!per_frame) return;
     cmd->add_option("--frames", opt.frames, "Frames: 1..91, 1..91:5, 0,10,20, bind (default: every frame of the clip)");
     cmd->add_option("--clip", opt.clip,

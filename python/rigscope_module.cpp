@@ -122,8 +122,8 @@ PYBIND11_MODULE(_rigscope, m) {
           py::arg("retarget") = InputOptions{}.retarget, py::arg("max_memory") = InputOptions{}.max_memory_mib, py::arg("allow_outside_uris") = false,
           py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = RomOptions{}.angle_deg,
           py::arg("rom_frames") = RomOptions{}.frames_per_sweep, py::arg("skinning") = InputOptions{}.skinning, py::arg("cache") = py::none(), py::arg("reference") = py::none(),
-          py::arg("reference_match") = py::none(), py::arg("reference_scale") = py::none(),
-          "Loads FILE (glTF, FBX, Collada, USD, OBJ, PLY) with the CLI's input options; returns a Session");
+          py::arg("reference_match") = py::none(), py::arg("reference_scale") = py::none(), py::arg("abc_unit") = InputOptions{}.abc_unit,
+          "Loads FILE (glTF, FBX, Collada, USD, Alembic, OBJ, PLY) with the CLI's input options; returns a Session");
     rigscope_python::add_check_calls(m);
     rigscope_python::add_diff_calls(m);
     rigscope_python::add_batch_calls(m);

@@ -359,7 +359,7 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
                               unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames,
                               const std::string& skinning, const std::optional<std::string>& cache,
                               const std::optional<std::string>& reference, const std::optional<std::string>& reference_match,
-                              const std::optional<double>& reference_scale) {
+                              const std::optional<double>& reference_scale, const std::string& abc_unit) {
     InputOptions o;
     o.cache = given(cache, "cache=");
     o.file = file;
@@ -382,6 +382,7 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
     o.rom_options.angle_deg = rom_angle;
     o.rom_options.frames_per_sweep = rom_frames;
     o.skinning = skinning;
+    o.abc_unit = abc_unit;
     // The reference keywords are checked here as tension() would (a bad value fails at load,
     // where it was given), and kept for the calls that evaluate T.
     TensionOptions t;

@@ -146,7 +146,7 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
                               unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames,
                               const std::string& skinning, const std::optional<std::string>& cache,
                               const std::optional<std::string>& reference, const std::optional<std::string>& reference_match,
-                              const std::optional<double>& reference_scale);
+                              const std::optional<double>& reference_scale, const std::string& abc_unit);
 
 template <typename F>
 py::object Session::for_clips(const std::optional<std::string>& clip, F&& call) {

@@ -459,4 +459,5 @@ def load(
     reference: Optional[PathArg] = None,  # the rest mesh of tension() and check() (tension(reference=) overrides)
     reference_match: Optional[str] = None,  # "index" (default) or "position"
     reference_scale: Optional[float] = None,  # the reference's positions times this first
+    abc_unit: str = "m",  # Alembic archives' unit (input, cache, reference): "m", "cm" (Maya) or "mm"
 ) -> Session: ...

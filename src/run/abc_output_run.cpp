@@ -25,6 +25,10 @@ AlembicMeshOut mesh_out(const Mesh& m) {
             for (Eigen::Vector2f& uv : o.uv_values) uv.y() = 1.0f - uv.y();
         o.uv_corners = set.corners;
     }
+    if (!m.normals.empty()) {
+        o.rest_positions = &m.positions;
+        o.rest_normals = &m.normals;
+    }
     return o;
 }
 

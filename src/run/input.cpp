@@ -80,6 +80,13 @@ void refuse_outputs_over_inputs(const Input& in, const std::vector<std::string>&
         if (!out.empty() && out != "-") refuse_input_as_output(out, in.paths);
 }
 
+double abc_unit_metres(const std::string& unit) {
+    if (unit == "m") return 1.0;
+    if (unit == "cm") return 0.01;
+    if (unit == "mm") return 0.001;
+    throw Error(kExitUsage, "--abc-unit: '" + unit + "' is not m, cm or mm");
+}
+
 LoadOptions load_options(const InputOptions& opt) {
     // The option's validator saw the command line; a value read back from a chunk record did not
     // (converting NaN or 1e300 to an integer is undefined behaviour).
@@ -88,6 +95,7 @@ LoadOptions load_options(const InputOptions& opt) {
     LoadOptions lo;
     lo.max_memory = static_cast<std::uint64_t>(opt.max_memory_mib * 1024.0 * 1024.0);
     lo.allow_outside_uris = opt.allow_outside_uris;
+    lo.alembic_metres_per_unit = abc_unit_metres(opt.abc_unit);
     return lo;
 }
 
@@ -112,6 +120,7 @@ void check_input_options(const InputOptions& opt) {
     if (opt.weld != "on" && opt.weld != "off") throw Error(kExitUsage, "--weld: '" + opt.weld + "' is not on or off");
     if (opt.skinning != "file" && opt.skinning != "linear" && opt.skinning != "dq")
         throw Error(kExitUsage, "--skinning: '" + opt.skinning + "' is not file, linear or dq");
+    abc_unit_metres(opt.abc_unit);
     if (opt.threads > kMaxThreads) throw Error(kExitUsage, "--threads: at most " + std::to_string(kMaxThreads));
     if (opt.rom && (!opt.clip.empty() || !opt.animation.empty())) throw Error(kExitUsage, "--rom excludes --clip and --animation");
     if (!opt.cache.empty() && (opt.rom || !opt.animation.empty() || !opt.clip.empty()))

@@ -43,3 +43,17 @@ def test_an_archive_as_the_cache(files):
 def test_a_changing_topology_is_refused(files):
     with pytest.raises(rigscope.BadInputError, match="a topology that changes over time"):
         rigscope.load(files / "abc" / "bad_topology.abc")
+
+
+def test_abc_unit_reads_maya_centimetres(files):
+    # cache_cm.abc: the same deformation x 100 under an Xform translated in centimetres (Maya's
+    # unit), written by alembic3d; abc_unit="cm" gives the glb's metres back (to float32 rounding).
+    want = np.asarray(rigscope.load(BEND).deform())
+    got = np.asarray(rigscope.load(files / "abc" / "cache_cm.abc", abc_unit="cm").deform())
+    raw = np.asarray(rigscope.load(files / "abc" / "cache_cm.abc").deform())
+    assert got.shape == want.shape
+    assert np.max(np.abs(got - want)) < 1e-5
+    assert np.max(np.abs(raw - want)) > 1  # without it, centimetres
+    assert rigscope.load(files / "abc" / "cache_cm.abc", abc_unit="cm").info()["units"]["scale_to_metres"] == 0.01
+    with pytest.raises(rigscope.BadValueError, match="--abc-unit: 'km' is not m, cm or mm"):
+        rigscope.load(files / "abc" / "cache_cm.abc", abc_unit="km")

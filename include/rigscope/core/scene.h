@@ -128,6 +128,10 @@ struct Mesh {
     // glTF: v = 0 is the image's top row (its UV origin is the top left); FBX, USD, Alembic, OBJ:
     // v = 0 is the bottom row. The readers store v unchanged and say which here.
     bool uv_v_down = false;
+    // The file's normals, one per file vertex in the space of `positions` (glTF NORMAL, when
+    // every primitive has it); empty where the file has none or the reader reads none. No
+    // measure uses them: outputs carry them (Alembic's N, docs/alembic_notes.md).
+    std::vector<Eigen::Vector3f> normals;
 
     std::size_t vertex_count() const { return positions.size(); }
     std::size_t face_count() const { return face_offsets.empty() ? 0 : face_offsets.size() - 1; }

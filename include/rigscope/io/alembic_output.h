@@ -30,6 +30,11 @@ struct AlembicMeshOut {
     // once as Alembic's indexed, per-corner uv (the only form Blender's importer reads).
     std::vector<Eigen::Vector2f> uv_values;
     std::vector<std::uint32_t> uv_corners;
+    // The input's normals (Mesh::normals) and the positions they belong to (Mesh::positions), or
+    // null: with them every sample carries N (indexed, per corner), the input's normals carried
+    // through the deformation as Blender carries custom normals (abc_normals.h).
+    const std::vector<Eigen::Vector3f>* rest_positions = nullptr;
+    const std::vector<Eigen::Vector3f>* rest_normals = nullptr;
 };
 
 struct AlembicOptions {
@@ -62,7 +67,7 @@ private:
 };
 
 // The least bytes an archive of these meshes takes: one sample of the points (and with maps 7
-// more floats a vertex), since repeated samples are stored once. For --max-output and the
+// more floats a vertex, with normals 3), since repeated samples are stored once. For --max-output and the
 // free-space check.
 double alembic_output_min_bytes(const std::vector<AlembicMeshOut>& meshes, bool maps);
 

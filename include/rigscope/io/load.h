@@ -18,6 +18,9 @@ struct LoadOptions {
     // glTF: read buffer and image URIs that are absolute or lead outside the file's folder.
     // Unsafe for files from outside: such a URI can make rigscope read any file it may read.
     bool allow_outside_uris = false;
+    // Alembic: metres per unit of the archive's numbers (Alembic stores no unit; --abc-unit):
+    // 1 as Blender writes, 0.01 for Maya's centimetres. Scales points and translations alike.
+    double alembic_metres_per_unit = 1.0;
 };
 
 // The words of every reader's refusal for max_memory ("... would take N MiB, past the memory

@@ -42,7 +42,13 @@ struct InputOptions {
     // --cache FILE: a point cache (PC2, MDD, numbered OBJ sequence) animates the selected mesh;
     // its samples are the frames (point_cache_reader.h).
     std::string cache;
+    // --abc-unit m|cm|mm: the unit of every Alembic archive the run reads (input, --cache,
+    // --reference), which Alembic does not store; m (as Blender writes; Maya writes cm).
+    std::string abc_unit = "m";
 };
+
+// Metres per unit of an --abc-unit value; throws Error (bad value) for another word.
+double abc_unit_metres(const std::string& unit);
 
 // The largest --max-memory: 2^40 MiB (a petabyte) is far past any machine and still far from
 // overflowing the byte count.

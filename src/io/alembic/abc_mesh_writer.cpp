@@ -26,6 +26,10 @@ const char* const kBoxMeta = "interpretation=box";
 // The schema's uv: an indexed V2f of facevarying scope (per corner), as Maya and Blender write
 // it (Blender's importer reads only indexed UVs).
 const char* const kUvMeta = "arrayExtent=1;geoScope=fvr;interpretation=vector;isGeomParam=true;podExtent=2;podName=float32_t";
+// N: an indexed N3f of facevarying scope, as Blender's and Maya's exporters write normals per
+// corner (Blender's importer makes them custom normals): the values per sample (a normal per
+// vertex, then one per flat face), the corners' indices once.
+const char* const kNormalMeta = "arrayExtent=1;geoScope=fvr;interpretation=normal;isGeomParam=true;podExtent=3;podName=float32_t";
 const char* const kFloatParamMeta = "arrayExtent=1;geoScope=vtx;isGeomParam=true;podExtent=1;podName=float32_t";
 // A C3f geometry parameter of vertex scope with Maya's mark: Maya's AbcImport makes a C3f/C4f
 // parameter with `mayaColorSet` a colour set (1: the current one, shown); Blender's importer
@@ -116,6 +120,15 @@ AbcArchiveWriter::AbcArchiveWriter(OutputFile& out, const std::vector<AbcMeshOut
             uv.add(".vals", 2, kPodF32, 2, kUvMeta);
             uv.add(".indices", 2, kPodU32, 1, "");
         }
+        normals_.emplace_back();
+        if (m.rest_normals) {
+            if (!m.rest_positions || m.rest_normals->size() != m.points || m.rest_positions->size() != m.points)
+                throw internal_error("normals for another count of points than the mesh's");
+            Prop& n = geom->add("N", 0, 0, 1, kNormalMeta);
+            n.add(".vals", 2, kPodF32, 3, kNormalMeta);
+            n.add(".indices", 2, kPodU32, 1, "");
+            normals_.back() = std::make_unique<CarriedNormals>(*m.rest_positions, *m.rest_normals, *m.face_offsets, *m.face_indices);
+        }
         if (opt_.maps) {
             Prop& arb = geom->add(".arbGeomParams", 0, 0, 1, "");
             arb.add("tension", 2, kPodF32, 1, kFloatParamMeta);
@@ -190,6 +203,12 @@ void AbcArchiveWriter::points(std::size_t m, const std::vector<Eigen::Vector3f>&
     sample(*geom.child(".selfBnds"), box, sizeof box, 1);
     static_assert(sizeof(Eigen::Vector3f) == 12, "points are written as packed float triples");
     sample(*geom.child("P"), pts->data(), pts->size() * 12, pts->size());
+    Prop* normals = geom.child("N");
+    if (normals) {
+        // From the points as written (Y-up): the carried normals turn with them.
+        normals_[m]->at(*pts, sample_normals_);
+        sample(*normals->child(".vals"), sample_normals_.data(), sample_normals_.size() * 12, sample_normals_.size());
+    }
     Prop& fi = *geom.child(".faceIndices");
     Prop& fc = *geom.child(".faceCounts");
     Prop* uv = geom.child("uv");
@@ -198,6 +217,7 @@ void AbcArchiveWriter::points(std::size_t m, const std::vector<Eigen::Vector3f>&
         repeat(fi);
         repeat(fc);
         if (uv) repeat(*uv->child(".vals")), repeat(*uv->child(".indices"));
+        if (normals) repeat(*normals->child(".indices"));
         return;
     }
     // Alembic's faces wind clockwise: each face's corners reversed, as the reader reverses them back.
@@ -222,6 +242,16 @@ void AbcArchiveWriter::points(std::size_t m, const std::vector<Eigen::Vector3f>&
         }
         sample(*uv->child(".vals"), mesh.uv_values.data(), mesh.uv_values.size() * 8, mesh.uv_values.size());
         sample(*uv->child(".indices"), corners.data(), corners.size() * 4, corners.size());
+    }
+    if (normals) {
+        // The corners' value indices in the written (clockwise) order, as the faces' points.
+        const std::vector<std::uint32_t>& by_corner = normals_[m]->corners();
+        std::vector<std::uint32_t> corners(by_corner.size());
+        for (std::size_t f = 0; f < faces; ++f) {
+            const std::uint32_t a = off[f], b = off[f + 1];
+            for (std::uint32_t k = a; k < b; ++k) corners[k] = by_corner[a + (b - 1 - k)];
+        }
+        sample(*normals->child(".indices"), corners.data(), corners.size() * 4, corners.size());
     }
 }
 

@@ -3,7 +3,8 @@
 // calls AbcCoreOgawa (the archive's root, objects, compound, scalar and array properties, their
 // headers, indexed metadata, time samplings, samples stored once per change) and the AbcGeom
 // PolyMesh schema: one PolyMesh per mesh directly under the top (no Xform: the points are in
-// world space), its faces once, P and its bounds per sample and, for tension, the arbGeomParams
+// world space), its faces (and uv) once, P, its bounds and N (where the input has normals) per
+// sample and, for tension, the arbGeomParams
 // tension, compress, stretch (float) and Cd (C3f with Maya's colour-set mark), all vertex scope.
 //
 // Samples are written as they come, frame by frame; the groups naming them when the archive is
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "io/alembic/abc_normals.h"
 #include "io/alembic/ogawa_writer.h"
 #include "rigscope/io/alembic_output.h"
 
@@ -58,6 +60,8 @@ private:
     std::map<std::string, std::uint32_t> meta_;
     std::vector<std::string> meta_order_;
     std::vector<Eigen::Vector3f> turned_;
+    std::vector<std::unique_ptr<CarriedNormals>> normals_;  // per mesh, null where it has none
+    std::vector<Eigen::Vector3f> sample_normals_;
     Eigen::Matrix3f to_y_up_ = Eigen::Matrix3f::Identity();
     bool turn_ = false;
     bool uniform_ = true;

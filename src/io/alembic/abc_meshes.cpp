@@ -7,6 +7,7 @@
 #include "io/alembic/abc_point_cache.h"
 #include "io/alembic/abc_uv.h"
 #include "io/alembic/abc_xform.h"
+#include "rigscope/core/error.h"
 
 namespace rigscope::abc {
 
@@ -65,6 +66,7 @@ std::string describe_param(Archive& a, const Property& p, const std::string& wha
 
 struct Walker {
     Archive& a;
+    double metres_per_unit;  // --abc-unit: applied above the whole chain, points and translations alike
     std::vector<AbcMesh> out;
     std::vector<XformTrack> tracks;  // reserved up front: the chain keeps pointers
     std::vector<const XformTrack*> chain;
@@ -76,6 +78,7 @@ struct Walker {
     Eigen::Matrix4d world_at(double t) const {
         Eigen::Matrix4d w = Eigen::Matrix4d::Identity();
         for (const XformTrack* x : chain) w = x->inherits_at(t) ? Eigen::Matrix4d(w * x->local_at(t)) : x->local_at(t);
+        if (metres_per_unit != 1.0) w.topRows<3>() *= metres_per_unit;
         return w;
     }
 
@@ -277,8 +280,9 @@ std::size_t count_objects(const Object& o) {
 
 }  // namespace
 
-std::vector<AbcMesh> read_meshes(Archive& a) {
-    Walker w{a, {}, {}, {}};
+std::vector<AbcMesh> read_meshes(Archive& a, double metres_per_unit) {
+    if (!(metres_per_unit > 0) || !std::isfinite(metres_per_unit)) throw internal_error("an Alembic unit of no length");
+    Walker w{a, metres_per_unit, {}, {}, {}};
     w.tracks.reserve(count_objects(a.top()));
     w.walk(a.top());
     return std::move(w.out);

@@ -24,6 +24,8 @@ struct AbcMesh {
 
 // Every mesh of the archive, in depth-first order of the object tree. Throws bad input naming the
 // file and the object on anything malformed, a mesh with no faces or a topology that changes.
-std::vector<AbcMesh> read_meshes(Archive& a);
+// metres_per_unit (LoadOptions::alembic_metres_per_unit) scales every world matrix, so the
+// points and the transforms' translations alike.
+std::vector<AbcMesh> read_meshes(Archive& a, double metres_per_unit = 1.0);
 
 }  // namespace rigscope::abc

@@ -18,9 +18,9 @@ void AlembicWriter::close() { impl_->close(); }
 
 double alembic_output_min_bytes(const std::vector<AlembicMeshOut>& meshes, bool maps) {
     // One sample is all that is certain: a sample equal to the one before is not stored again.
-    double points = 0;
-    for (const AlembicMeshOut& m : meshes) points += double(m.points);
-    return points * (maps ? 40.0 : 12.0);
+    double bytes = 0;
+    for (const AlembicMeshOut& m : meshes) bytes += double(m.points) * ((maps ? 40.0 : 12.0) + (m.rest_normals ? 12.0 : 0.0));
+    return bytes;
 }
 
 }  // namespace rigscope

@@ -9,13 +9,15 @@
 #include "io/alembic/abc_meshes.h"
 #include "io/load_budget.h"
 #include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
 
 namespace rigscope {
 
 namespace {
 
 constexpr const char* kUnitsNote =
-    "Alembic stores no unit: taken as metres (Blender writes metres, Maya centimetres, which read 100 times too large)";
+    "Alembic stores no unit: taken as metres (Blender writes metres; Maya writes centimetres: --abc-unit cm)";
+constexpr const char* kScaledNote = "Alembic stores no unit: --abc-unit names it, scaled by ";
 constexpr const char* kVertexIds = "Alembic: vertex ids are a mesh's P indices, in the file's order";
 
 std::string list_paths(const std::vector<abc::AbcMesh>& meshes) {
@@ -29,13 +31,15 @@ std::string list_paths(const std::vector<abc::AbcMesh>& meshes) {
 Scene read_alembic(const std::string& path, const LoadOptions& options) {
     LoadBudget budget(path, options.max_memory);
     abc::Archive archive(path, budget);
-    std::vector<abc::AbcMesh> meshes = abc::read_meshes(archive);
+    std::vector<abc::AbcMesh> meshes = abc::read_meshes(archive, options.alembic_metres_per_unit);
     if (meshes.empty()) throw bad_input(path, "the archive holds no PolyMesh or SubD (an empty archive, or other objects alone)");
 
     Scene scene;
     scene.source = path;
     scene.format = "Alembic";
-    scene.units_note = kUnitsNote;
+    scene.unit_scale = options.alembic_metres_per_unit;
+    scene.units_note = options.alembic_metres_per_unit == 1.0 ? std::string(kUnitsNote)
+                                                              : std::string(kScaledNote) + number_text(options.alembic_metres_per_unit) + " to metres";
     scene.vertex_ids = kVertexIds;
     scene.up_axis = "Y";
     // A mesh is named by its object's name; where two share it (Houdini names every mesh of a file
@@ -81,7 +85,7 @@ Scene read_alembic(const std::string& path, const LoadOptions& options) {
 std::shared_ptr<const PointCache> open_alembic_cache(const std::string& path, const LoadOptions& options) {
     LoadBudget budget(path, options.max_memory);
     abc::Archive archive(path, budget);
-    std::vector<abc::AbcMesh> meshes = abc::read_meshes(archive);
+    std::vector<abc::AbcMesh> meshes = abc::read_meshes(archive, options.alembic_metres_per_unit);
     if (meshes.empty()) throw bad_input(path, "the archive holds no PolyMesh or SubD to read as a point cache");
     if (meshes.size() > 1)
         throw bad_input(path, "a point cache animates one mesh, and the archive holds " + std::to_string(meshes.size()) + " (" +

@@ -18,7 +18,7 @@ namespace rigscope::abc {
 
 // A 128-bit digest: the key Alembic stores before each sample's bytes. Readers use it to share
 // identical samples (their caches), so distinct contents must not share one; MurmurHash3's
-// x64 128-bit mix (public domain), seeded per use.
+// x64 128-bit mix (public domain), seeded per use, in four lanes for samples of 4 KiB or more.
 struct Digest {
     std::uint64_t w[2] = {0, 0};
     bool operator==(const Digest& o) const { return w[0] == o.w[0] && w[1] == o.w[1]; }

@@ -108,7 +108,7 @@ std::uint64_t mesh_bytes(const Mesh& m) {
                       m.influences.weights.size() * 4;
     for (const auto& t : m.targets) b += t.deltas.size() * sizeof(t.deltas[0]);
     for (const auto& u : m.uv_sets) b += u.uv.size() * sizeof(u.uv[0]) + u.corners.size() * 4;
-    return b;
+    return b + m.normals.size() * sizeof(m.normals[0]);
 }
 
 Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector<std::string>& warnings) {
@@ -132,6 +132,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
     bool any_skin = false;
     std::vector<UvSet> uv_sets;
     std::vector<std::size_t> uv_prims;  // per set, the primitives that have it
+    std::size_t normal_prims = 0;       // the primitives with a readable NORMAL
     for (std::size_t p = 0; p < prims.size(); ++p) {
         const std::string where = mwhere + ".primitives[" + std::to_string(p) + "]";
         const json& prim = prims[p];
@@ -182,6 +183,24 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             us.uv.resize(base, Eigen::Vector2f(0, 0));
             for (std::size_t v = 0; v < n; ++v) us.uv.emplace_back(uv[2 * v], uv[2 * v + 1]);
             ++uv_prims[set];
+        }
+
+        // NORMAL, per vertex: kept for outputs only (Alembic's N), so one that cannot be read is
+        // left out with a warning, as a UV set is.
+        if (const int na = doc.index(attrs, "NORMAL", where + ".attributes", accessors); na >= 0) {
+            int nc = 0;
+            const Document::Floats normal_data = doc.floats(na, &nc);
+            const std::vector<float>& nv = *normal_data;
+            if (nc != 3 || nv.size() != n * 3 || !finite(nv)) {
+                warnings.push_back(doc.path() + ": " + where + ".attributes.NORMAL: " +
+                                   (nc != 3 || nv.size() != n * 3 ? "expected " + std::to_string(n) + " VEC3" : std::string("NaN or infinite normal")) +
+                                   ": the mesh's normals are not read");
+            } else {
+                doc.charge(n * sizeof(Eigen::Vector3f), where + ".NORMAL");
+                mesh.normals.resize(base, Eigen::Vector3f::Zero());
+                for (std::size_t v = 0; v < n; ++v) mesh.normals.emplace_back(nv[3 * v], nv[3 * v + 1], nv[3 * v + 2]);
+                ++normal_prims;
+            }
         }
 
         const Document::Uints tri_data = primitive_triangles(doc, prim, where, n);
@@ -247,6 +266,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
     }
     for (auto& t : mesh.targets) t.deltas.resize(mesh.positions.size(), Eigen::Vector3f::Zero());
     mesh.uv_v_down = true;  // glTF's UV origin is the image's top left
+    if (normal_prims != prims.size()) mesh.normals.clear();  // some primitive has none: the mesh has none
     for (std::size_t set = 0; set < uv_sets.size(); ++set) {
         if (uv_prims[set] != prims.size()) {
             warnings.push_back(doc.path() + ": " + mwhere + ": " + uv_sets[set].name + " is missing on some primitives: that UV set is not read");

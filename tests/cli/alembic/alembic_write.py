@@ -16,7 +16,8 @@ in build/usd-venv), one per schema feature the reader handles or refuses:
 - bad_topology.abc, bad_count.abc, no_faces.abc, empty.abc: a face list that changes at
   sample 3, a P that loses a point at sample 2, a mesh with no faces, an archive of no objects.
 With DEFORM.csv (`rigscope deform --format csv`) and FACES.obj (its mesh's faces): cache.abc,
-the deformation as a PolyMesh's P per frame at 24 fps from frame 1 / 24, as Maya writes them.
+the deformation as a PolyMesh's P per frame at 24 fps from frame 1 / 24, as Maya writes them, and
+cache_cm.abc, the same in centimetres (x 100) under a translated Xform (Maya's units).
 """
 import csv
 import math
@@ -204,6 +205,33 @@ def write_cache(path, deform_csv, faces_obj):
         m.getSchema().set(mesh_sample(frames[n], counts, idx))
 
 
+# Maya's centimetres: the same deformation x 100, under an Xform translated by CM_OFFSET (cm), the
+# points stored less that offset: world = P + offset, in centimetres.
+CM_OFFSET = (10.0, -20.0, 30.0)
+
+
+def write_cache_cm(path, deform_csv, faces_obj):
+    frames = {}
+    for r in csv.DictReader(open(deform_csv)):
+        frames.setdefault(int(r["frame"]), []).append(tuple(100.0 * float(r[k]) - o for k, o in zip("xyz", CM_OFFSET)))
+    counts, idx = [], []
+    for line in open(faces_obj):
+        if line.startswith("f "):
+            f = [int(c.split("/")[0]) - 1 for c in line.split()[1:]]
+            counts.append(len(f))
+            idx += list(reversed(f))
+    numbers = sorted(frames)
+    arch = Abc.OArchive(path)
+    ts = arch.addTimeSampling(C.TimeSampling(1 / 24, numbers[0] / 24))
+    top = G.OXform(arch.getTop(), "Body", ts)
+    xs = G.XformSample()
+    xs.setTranslation(imath.V3d(*CM_OFFSET))
+    top.getSchema().set(xs)
+    m = G.OPolyMesh(top, "BodyShape", ts)
+    for n in numbers:
+        m.getSchema().set(mesh_sample(frames[n], counts, idx))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -216,6 +244,7 @@ def main():
     write_bad(out)
     if len(sys.argv) > 3:
         write_cache(f"{out}/cache.abc", sys.argv[2], sys.argv[3])
+        write_cache_cm(f"{out}/cache_cm.abc", sys.argv[2], sys.argv[3])
 
 
 if __name__ == "__main__":

@@ -16,6 +16,10 @@ BPY=build/bpy-venv/bin/python
 HERE=tests/cli/alembic
 "$PY" -c 'import alembic3d' 2>/dev/null || skip "alembic3d is not installed in build/usd-venv (scripts/setup.sh installs it)"
 GLB=data/bend_cylinder.glb
+# Blender keeps a custom normal's tilt from the fan's normal as a fraction of the fan's mean edge
+# angle, rigscope turns it with a frame (docs/alembic_notes.md, "N"): measured 3.11 degrees at most
+# (frame 91, the bend's sharpest; mean 0.03) on this glb.
+NORMAL_DEGREES=4
 python3 tests/cli/write_neutral.py "$GLB" "$WORK/n" >/dev/null || { echo "FAIL: write_neutral.py"; exit 1; }
 
 expect 0 "deform -o d.abc" -- "$RIGSCOPE" -q deform "$GLB" -o "$WORK/d.abc"
@@ -28,6 +32,19 @@ cat "$WORK/out"
 expect 0 "alembic3d reads t.abc" -- "$PY" "$HERE/abc_written_check.py" "$WORK/t.abc" 24 "$WORK/d.csv" "$WORK/n/ref.obj" "$WORK/t.csv" --uv="$GLB"
 check "alembic3d: t.abc's points, faces, tension, compress, stretch and Cd at every frame" -- test ! -s "$WORK/out"
 cat "$WORK/out"
+
+# N: the glb's NORMAL carried through the deformation (docs/alembic_notes.md, "N"), read by
+# alembic3d and recomputed by numpy from the written P and faces; the bind pose alone gives the
+# glb's NORMAL itself.
+expect 0 "deform --frames bind -o b.abc" -- "$RIGSCOPE" -q deform "$GLB" --frames bind -o "$WORK/b.abc"
+expect 0 "alembic3d: b.abc's N" -- "$PY" "$HERE/abc_normals_check.py" "$WORK/b.abc" "$GLB" --rest
+check "alembic3d: N of the bind pose is the glb's NORMAL" -- test ! -s "$WORK/out"
+cat "$WORK/out"
+expect 0 "alembic3d: d.abc's N" -- "$PY" "$HERE/abc_normals_check.py" "$WORK/d.abc" "$GLB" --dump="$WORK/n.npz"
+check "alembic3d: N at every frame, the glb's NORMAL carried as numpy carries it" -- test ! -s "$WORK/out"
+cat "$WORK/out"
+expect 0 "alembic3d: t.abc's N" -- "$PY" "$HERE/abc_normals_check.py" "$WORK/t.abc" "$GLB"
+check "alembic3d: tension's archive carries the same N" -- test ! -s "$WORK/out"
 
 # rigscope's own reader: the archives give back the glb's CSVs.
 expect 0 "deform of t.abc" -- "$RIGSCOPE" -q deform "$WORK/t.abc" --format csv -o "$WORK/d2.csv"
@@ -56,6 +73,8 @@ check "alembic3d: every repeated sample at its frame" -- test ! -s "$WORK/out"
 cat "$WORK/out"
 expect 0 "deform of rep.abc" -- "$RIGSCOPE" -q deform "$WORK/rep.abc" --format csv -o "$WORK/rep2.csv"
 check "round trip of the repeated samples" -- cmp -s "$WORK/rep.csv" "$WORK/rep2.csv"
+expect 0 "alembic3d: rep.abc has no N" -- "$PY" "$HERE/abc_normals_check.py" "$WORK/rep.abc" --none
+check "an input without normals (an OBJ) gives no N" -- test ! -s "$WORK/out"
 check "a repeated sample is stored once: smaller than distinct ones" -- \
     test "$(stat -c %s "$WORK/rep.abc")" -lt "$(( $(stat -c %s "$WORK/d.abc") * 6 / 91 ))"
 
@@ -85,6 +104,11 @@ if "$BPY" -c 'import bpy' 2>/dev/null; then
     expect 0 "Blender imports t.abc" -- "$BPY" "$HERE/abc_blender_check.py" -- "$WORK/t.abc" 24 "$WORK/d.csv" "$WORK/t.csv"
     check "Blender: t.abc's vertices and colour attribute Cd at every frame" -- bash -c "! grep -v '^Alembic import' '$WORK/out' | grep -q ."
     grep -v '^Alembic import' "$WORK/out"
+    # N as Blender reads it (custom normals), and against Blender itself: its glTF import of the
+    # glb, deformed by its armature, carries its custom normals within NORMAL_DEGREES of N.
+    expect 0 "Blender: d.abc's N and the glb's own carried normals" -- "$BPY" "$HERE/abc_blender_normals.py" -- "$WORK/d.abc" 24 "$WORK/n.npz" "$GLB" "$NORMAL_DEGREES"
+    check "Blender: N read as custom normals, and within $NORMAL_DEGREES degrees of Blender's own" -- grep -q "^largest difference" "$WORK/out"
+    cat "$WORK/out"
 else
     skip_later "bpy is not installed in build/bpy-venv (scripts/setup.sh installs it)"
 fi
