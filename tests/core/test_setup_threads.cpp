@@ -161,3 +161,38 @@ TEST_CASE("A mesh's set-up and frames on 1, 2 and 3 threads are the same bits", 
         CHECK(a.t.front() < 1.0f);  // 1.01 / 1: the frame shrinks every edge
     }
 }
+
+// value_extremes (a frame's lowest and highest T and the first index of each, which the JSON frame
+// writes) against a plain branchy pass, on values with many ties, -0 against 0, extremes at the
+// ends and in the middle of blocks, and ranges that start anywhere.
+TEST_CASE("value_extremes finds the first index of each extreme, as a plain pass does", "[tension]") {
+    std::uint64_t state = 12345;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<std::uint32_t>(state >> 33);
+    };
+    for (int round = 0; round < 200; ++round) {
+        const std::size_t n = 1 + next() % 9000;
+        std::vector<float> t(n);
+        const std::uint32_t levels = 1 + next() % 5;  // few distinct values: many ties
+        for (float& x : t) x = static_cast<float>(next() % levels) * 0.25f - 0.5f;
+        if (round % 3 == 0) t[next() % n] = -0.0f;
+        if (round % 5 == 1) t[n - 1] = -7.0f;  // the minimum at the very end
+        if (round % 7 == 2) t[next() % n] = 9.0f;
+        const std::size_t begin = next() % n, end = begin + next() % (n - begin + 1);
+        INFO("round " << round << ", [" << begin << ", " << end << ")");
+        const ValueExtremes got = value_extremes(t.data(), begin, end);
+        ValueExtremes want;
+        if (begin < end) {
+            want = {t[begin], t[begin], static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin)};
+            for (std::size_t i = begin; i < end; ++i) {
+                if (t[i] < want.min) want.min = t[i], want.min_at = static_cast<std::uint32_t>(i);
+                if (t[i] > want.max) want.max = t[i], want.max_at = static_cast<std::uint32_t>(i);
+            }
+        }
+        CHECK(got.min == want.min);
+        CHECK(got.max == want.max);
+        CHECK(got.min_at == want.min_at);
+        CHECK(got.max_at == want.max_at);
+    }
+}
