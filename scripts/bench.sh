@@ -324,6 +324,54 @@ print(f"csv: {size/1e6:.0f} MB in {cwall:.2f} s wall = {size/1e6/cwall:.0f} MB/s
       f"peak RSS {max(m for _, m in csv_runs)/1024:.1f} MB")
 PY
 
+# -- One mesh end to end against numpy (issue 62: "tension tube_262k.glb --mesh Cylinder --fps 240
+# --format json at least 100x the numpy loop's per-frame rate"): numpy_baseline.py evaluates the
+# skinned mesh alone, so this is like for like; the two interleaved, best of 3 each (numpy alone
+# varies by 40% on a shared machine).
+echo "== one mesh end to end vs numpy, interleaved (best of 3)"
+for i in 1 2 3; do
+    "$python" "$baseline" "$tube" >>"$out/numpy_pair.txt"
+    timed one_mesh "$build/rigscope" -q tension "$tube" --mesh Cylinder --fps 240 --format json -o "$out/one_mesh.json"
+done
+# Start-up (issue 62): the time to the first frame of a small file, the whole command `tension
+# data/bend_cylinder.glb --frames FIRST` (load, set-up, one frame, its JSON), against a process
+# that loads nothing (`rigscope --version`); and the Python module's import, clocked inside
+# Python after numpy's, against Python's own start. Alternating, best of 5.
+small=$root/data/bend_cylinder.glb
+small_first=$("$build/rigscope" -q tension "$small" --format json | "$python" -c "import json, sys; print(json.load(sys.stdin)['frames'][0]['frame'])")
+# /usr/bin/time's 10 ms steps are too coarse here: bash's EPOCHREALTIME around each command.
+clock() {  # label, then the command: wall seconds appended to $out/label
+    local label=$1 t0; shift
+    t0=$EPOCHREALTIME
+    "$@" >/dev/null
+    echo "$EPOCHREALTIME $t0" | awk '{ printf "%.6f\n", $1 - $2 }' >>"$out/$label"
+}
+for i in 1 2 3 4 5; do
+    clock start_version "$build/rigscope" --version
+    clock start_small "$build/rigscope" -q tension "$small" --frames "$small_first" --format json -o "$out/small.json"
+    clock start_python "$python" -c "import numpy"
+    env PYTHONPATH="$build/python" "$python" -c "import time, numpy
+t0 = time.perf_counter()
+import rigscope
+open('$out/import_time', 'a').write(f'{time.perf_counter() - t0:.6f}\n')"
+done
+"$python" - "$out" <<'PY'
+import json, re, sys
+out = sys.argv[1]
+verts = int(re.search(r"numpy: ([0-9]+) verts", open(f"{out}/numpy_pair.txt").read()).group(1))
+numpy = max(float(m.group(1)) for m in re.finditer(r"([0-9.]+) Mvert-frames/s", open(f"{out}/numpy_pair.txt").read()))
+frames = len(json.load(open(f"{out}/one_mesh.json"))["frames"])
+wall = min(float(l.split()[0]) for l in open(f"{out}/one_mesh"))
+rate = verts * frames / wall / 1e6
+print(f"one mesh end to end, tension --mesh Cylinder --fps 240 --format json ({frames} frames): {wall:.3f} s = {rate:.0f} Mvert-frames/s "
+      f"= {rate / numpy:.1f}x numpy's {numpy:.2f} in the same run (issue 62: at least 100x)")
+best = {k: min(float(l) for l in open(f"{out}/start_{k}")) for k in ("version", "small", "python")}
+imp = min(float(l) for l in open(f"{out}/import_time"))
+print(f"start-up: tension data/bend_cylinder.glb to its first frame {best['small'] * 1e3:.0f} ms = {best['small'] / max(best['version'], 1e-3):.1f}x "
+      f"a process that loads nothing ({best['version'] * 1e3:.0f} ms); import rigscope {imp * 1e3:.0f} ms after numpy's "
+      f"(Python with numpy alone starts in {best['python'] * 1e3:.0f} ms)")
+PY
+
 # -- Texture space and regions (issue 60: bake --size 1024 at most 2x, regions at most 1.2x a
 # `tension` run of the same frames writing JSON): the bench tube's rig with a cylindrical unwrap
 # (scripts/make_bench_tube.py --uv: a seam column of its own), alternating, best of 3.
@@ -355,6 +403,14 @@ for i in 1 2 3 4 5; do
     timed size_4m "$build/rigscope" -q tension "$out/tube_2048.glb" --fps 240 --format json -o "$out/size.json"
 done
 frames=$("$python" -c "import json, sys; print(len(json.load(open(sys.argv[1]))['frames']))" "$out/size.json")
+# Where the 4M tube loses (issue 62): the same commands over their first frame alone (load, set-up,
+# one frame and the output's start), alternating, best of 3; the whole run less that is the other
+# frames' share.
+size_first=$("$python" -c "import json, sys; print(json.load(open(sys.argv[1]))['frames'][0]['frame'])" "$out/size.json")
+for i in 1 2 3; do
+    timed size_262k_first "$build/rigscope" -q tension "$out/tube_512.glb" --fps 240 --frames "$size_first" --format json -o "$out/size_first.json"
+    timed size_4m_first "$build/rigscope" -q tension "$out/tube_2048.glb" --fps 240 --frames "$size_first" --format json -o "$out/size_first.json"
+done
 "$python" - "$out" "$frames" <<'PY'
 import sys
 out, frames = sys.argv[1], int(sys.argv[2])
@@ -365,6 +421,10 @@ print(f"size: tension --fps 240 --format json ({frames} frames, 2 meshes): 262k 
       f"4M / 262k rate {rate['4m'] / rate['262k']:.2f} (issue 44: at least 0.9)")
 runs = {k: [float(l.split()[0]) for l in open(f"{out}/size_{k}")] for k in ("262k", "4m")}
 print("  per alternating pair: " + ", ".join(f"{16 * a / b:.2f}" for a, b in zip(runs["262k"], runs["4m"])))
+first = {k: min(float(l.split()[0]) for l in open(f"{out}/size_{k}_first")) for k in ("262k", "4m")}
+rest = {k: 2 * n * (frames - 1) / max(best[k][0] - first[k], 1e-9) / 1e6 for k, n in (("262k", 512 * 512), ("4m", 2048 * 2048))}
+print(f"  load + set-up + first frame: 262k {first['262k']:.2f} s, 4M {first['4m']:.2f} s = {first['4m'] / first['262k']:.1f}x (16x vertices) = "
+      f"{first['4m'] / best['4m'][0] * 100:.0f}% of the 4M run; the other {frames - 1} frames: 4M / 262k rate {rest['4m'] / rest['262k']:.2f}")
 PY
 # The memory bound where a frame does not fit the caches (issue 44): the bench tube's frame stays
 # in a 32 MB L3, so its "bound" above is the cache's; the 4M tube's ~245 MB a frame come from

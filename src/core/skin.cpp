@@ -101,14 +101,22 @@ void skin_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::
             for (int c = 0; c < 4; ++c) out[j].m[r * 4 + c] = m[j](r, c);
 }
 
-void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out) {
+void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out, ThreadPool* pool) {
     const Mesh& mesh = scene.meshes[mesh_index];
+    // [0, n) in fixed blocks, each vertex computed alone: the same bits on any thread count.
+    auto blocks = [pool](std::size_t n, auto&& range) {
+        constexpr std::size_t kBlock = MeshDeformer::kBlock;
+        run_tasks(pool, (n + kBlock - 1) / kBlock, [&](std::size_t i) { range(i * kBlock, std::min(n, (i + 1) * kBlock)); });
+    };
     if (cache_frame(mesh, pose)) {
         std::vector<Eigen::Vector3f> cached;
         CacheScratch scratch;
         cached_positions(mesh, pose.time, cached, scratch);
         out.resize(mesh.positions.size());
-        place_cached(mesh.skin >= 0 && !mesh.influences.empty(), node_world(mesh, pose), cached.data(), 0, out.size(), out.data());
+        const Eigen::Matrix4f world = node_world(mesh, pose);
+        blocks(out.size(), [&](std::size_t b, std::size_t e) {
+            place_cached(mesh.skin >= 0 && !mesh.influences.empty(), world, cached.data(), b, e, out.data());
+        });
         return;
     }
     Morphs morphs;
@@ -122,14 +130,17 @@ void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vect
         if (blends_dual_quaternions(skin.method)) {
             DqFrame frame;
             frame.set(scene, mesh, pose, joints.data());
-            skin_dq_range(skin, mesh.influences, frame, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
+            blocks(n, [&](std::size_t b, std::size_t e) {
+                skin_dq_range(skin, mesh.influences, frame, joints.data(), mesh.positions.data(), morphs, b, e, out.data());
+            });
         } else {
-            skin_csr(mesh.influences, joints.data(), mesh.positions.data(), morphs, 0, n, out.data());
+            blocks(n, [&](std::size_t b, std::size_t e) { skin_csr(mesh.influences, joints.data(), mesh.positions.data(), morphs, b, e, out.data()); });
         }
         for (std::size_t v = n; v < out.size(); ++v) out[v] = morphed(mesh.positions.data(), morphs, v);
         return;
     }
-    place_unskinned(node_world(mesh, pose), mesh.positions.data(), morphs, 0, out.size(), out.data());
+    const Eigen::Matrix4f world = node_world(mesh, pose);
+    blocks(out.size(), [&](std::size_t b, std::size_t e) { place_unskinned(world, mesh.positions.data(), morphs, b, e, out.data()); });
 }
 
 // ---- MeshDeformer ------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "rigscope/core/huge_pages.h"
+#include "rigscope/core/parallel.h"
 #include "rigscope/core/simd.h"
 #include "simd_points.h"
 #include "edge_lanes.h"
@@ -74,7 +75,7 @@ std::size_t edge_lanes_default() {
     return avx512_default() ? EdgeBatches::kWidestLanes : avx2_default() ? EdgeBatches::kWideLanes : EdgeBatches::kLanes;
 }
 
-EdgeBatches edge_batches(const Topology& topo, std::size_t lanes) {
+EdgeBatches edge_batches(const Topology& topo, std::size_t lanes, ThreadPool* pool) {
     EdgeBatches eb;
     const std::size_t wn = topo.welded_count();
     eb.lanes = lanes = std::clamp<std::size_t>(lanes, 1, kMaxLanes);
@@ -82,7 +83,6 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes) {
     if (wn == 0) return eb;
     const std::size_t batches = (wn + lanes - 1) / lanes;
     const std::uint32_t last = static_cast<std::uint32_t>(topo.welded_of.size() - 1);
-    eb.start.reserve(batches + 1);
     eb.degree.assign(batches * lanes, 1.0f);
     eb.reads_last.assign(batches, 0);
     // Runs only while a vertex index cannot reach the flag bit.
@@ -120,17 +120,31 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes) {
         for (std::size_t l = 0; l < lanes; ++l)
             if (count[l]) eb.degree[b * lanes + l] = static_cast<float>(count[l]);
     };
-    std::size_t entries = 0;
-    for (std::size_t b = 0; b < batches; ++b) emit(b, [&](std::uint32_t, bool) { ++entries; });
-    detail::reserve_huge(eb.index, entries);
-    eb.start.push_back(0);
-    for (std::size_t b = 0; b < batches; ++b) {
-        emit(b, [&](std::uint32_t v, bool reads_last) {
-            eb.index.push_back(v);
-            if (reads_last) eb.reads_last[b] = 1;
-        });
-        eb.start.push_back(static_cast<std::uint32_t>(eb.index.size()));
-    }
+    // Each batch's entries counted, then written at their offsets: a batch reads the topology
+    // and writes its own entries only, so the batches are built on the pool's threads in chunks
+    // (a chunk's size is fixed, not the thread count's: the same layout for any count).
+    constexpr std::size_t kChunk = 2048;
+    const std::size_t chunks = (batches + kChunk - 1) / kChunk;
+    eb.start.assign(batches + 1, 0);
+    run_tasks(pool, chunks, [&](std::size_t c) {
+        for (std::size_t b = c * kChunk, e = std::min(batches, b + kChunk); b < e; ++b) {
+            std::uint32_t entries = 0;
+            emit(b, [&](std::uint32_t, bool) { ++entries; });
+            eb.start[b + 1] = entries;
+        }
+    });
+    for (std::size_t b = 0; b < batches; ++b) eb.start[b + 1] += eb.start[b];
+    detail::reserve_huge(eb.index, eb.start[batches]);
+    eb.index.resize(eb.start[batches]);
+    run_tasks(pool, chunks, [&](std::size_t c) {
+        for (std::size_t b = c * kChunk, e = std::min(batches, b + kChunk); b < e; ++b) {
+            std::uint32_t* out = eb.index.data() + eb.start[b];
+            emit(b, [&](std::uint32_t v, bool reads_last) {
+                *out++ = v;
+                if (reads_last) eb.reads_last[b] = 1;
+            });
+        }
+    });
     return eb;
 }
 

@@ -13,11 +13,11 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 }  // namespace
 
 MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const std::vector<Eigen::Vector3f>& rest_positions,
-                         const MeasureOptions& measure_options)
+                         const MeasureOptions& measure_options, ThreadPool* pool)
     : mesh(mesh_index),
-      topo(build_topology(scene.meshes[mesh_index], weld, kWeldRelativeTolerance, /*edge_list=*/false)),
+      topo(build_topology(scene.meshes[mesh_index], weld, kWeldRelativeTolerance, /*edge_list=*/false, pool)),
       deformer(scene, mesh_index),
-      batches(edge_batches(topo)),
+      batches(edge_batches(topo, edge_lanes_default(), pool)),
       measure(measure_options) {
     if (measures_after_t()) {
         const std::vector<std::uint32_t> tris = welded_triangles(scene.meshes[mesh_index], topo);
@@ -28,10 +28,21 @@ MeshTension::MeshTension(const Scene& scene, int mesh_index, bool weld, const st
     // The batches hold the neighbour lists in the loop's layout; the lists themselves would be a
     // second copy of the largest arrays (~13 MB of a 262k-vertex mesh).
     topo.release_lists();
+    // Rest lengths in blocks of batches, each block's own values (as a frame's T): the same bits
+    // on any thread count; the degenerate count summed after, per block.
     rest_lengths.assign(topo.welded_count(), 0.0f);
-    mean_edge_lengths(batches, rest_positions.data(), 0, batches.batch_count(), rest_lengths.data());
-    for (float l : rest_lengths)
-        if (!(l > 0)) ++rest_degenerate;
+    const std::size_t nb = batches.batch_count();
+    const std::size_t per_task = std::max<std::size_t>(block_vertices / batches.lanes, 1);
+    const std::size_t tasks = (nb + per_task - 1) / per_task;
+    std::vector<std::size_t> zero(tasks, 0);
+    run_tasks(pool, tasks, [&](std::size_t i) {
+        const std::size_t b = i * per_task, e = std::min(nb, b + per_task);
+        mean_edge_lengths(batches, rest_positions.data(), b, e, rest_lengths.data());
+        const std::size_t w0 = b * batches.lanes, w1 = std::min(topo.welded_count(), e * batches.lanes);
+        for (std::size_t w = w0; w < w1; ++w)
+            if (!(rest_lengths[w] > 0)) ++zero[i];
+    });
+    for (std::size_t z : zero) rest_degenerate += z;
 }
 
 void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* pool) {

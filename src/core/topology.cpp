@@ -5,6 +5,7 @@
 
 #include "rigscope/core/huge_pages.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
 #include "rigscope/core/vertex_match.h"
 
 namespace rigscope {
@@ -226,7 +227,7 @@ Topology weld_by_position(const std::vector<Eigen::Vector3f>& positions, double 
     return topo;
 }
 
-Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, bool edge_list) {
+Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, bool edge_list, ThreadPool* pool) {
     Topology topo;
     const std::size_t n = mesh.positions.size();
     topo.welded_of.resize(n);
@@ -242,10 +243,22 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     // Unique undirected edges: each face's consecutive corners, closing back to the first.
     // Bucketed by their smaller end (a counting sort), then each small bucket sorted and
     // deduplicated: the same (a, b) order a global sort would give, in linear time.
+    //
+    // With a pool of several threads (issue 62: a file's one mesh set up on every core) the
+    // passes run in chunks of faces or of welded vertices: counts by atomic increments, the
+    // buckets filled in whatever order the threads reach them and then sorted, the neighbour
+    // lists' lower halves likewise sorted. Every list is sorted and every count a sum, so the
+    // result is the same bits as one thread's, for any thread count.
+    const bool threaded = pool && pool->size() > 1;
+    auto bump = [threaded](std::uint32_t& x) { return threaded ? __atomic_fetch_add(&x, 1u, __ATOMIC_RELAXED) : x++; };
     const std::size_t wn = topo.welded_count();
-    auto for_each_face_edge = [&](auto&& fn) {
+    const std::size_t faces = mesh.face_offsets.empty() ? 0 : mesh.face_offsets.size() - 1;
+    constexpr std::size_t kFaceChunk = 32768, kVertexChunk = 16384;
+    const std::size_t face_chunks = (faces + kFaceChunk - 1) / kFaceChunk, vertex_chunks = (wn + kVertexChunk - 1) / kVertexChunk;
+    // Faces [f0, f1)'s edges (a, c), a < c, to fn; returns how many of them are degenerate.
+    auto face_edges = [&](std::size_t f0, std::size_t f1, auto&& fn) {
         std::size_t degenerate = 0;
-        for (std::size_t f = 0; f + 1 < mesh.face_offsets.size(); ++f) {
+        for (std::size_t f = f0; f < f1; ++f) {
             const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
             std::size_t distinct = 0;
             for (std::uint32_t k = b; k < e; ++k) {
@@ -260,52 +273,75 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         }
         return degenerate;
     };
-    // Per welded vertex: bucket starts, fill cursors, unique counts, degrees, in one allocation.
+    auto face_chunk = [&](std::size_t i, auto&& fn) { return face_edges(i * kFaceChunk, std::min(faces, (i + 1) * kFaceChunk), fn); };
+    auto vertex_chunk = [&](std::size_t i, auto&& fn) {
+        for (std::size_t w = i * kVertexChunk, e = std::min(wn, (i + 1) * kVertexChunk); w < e; ++w) fn(w);
+    };
+    // Per welded vertex: bucket starts, fill cursors, unique counts, lower neighbours, in one allocation.
     std::vector<std::uint32_t> per_vertex = detail::huge_vector<std::uint32_t>(4 * wn + 1, 0);
     std::uint32_t* start = per_vertex.data();       // wn + 1
     std::uint32_t* cursor = start + wn + 1;         // wn
     std::uint32_t* unique_up = cursor + wn;         // wn
-    std::uint32_t* degree = unique_up + wn;         // wn
-    topo.degenerate_faces = for_each_face_edge([&](std::uint32_t a, std::uint32_t) { ++start[a + 1]; });
+    std::uint32_t* lower = unique_up + wn;          // wn: neighbours below the vertex
+    std::vector<std::size_t> counts(std::max(face_chunks, vertex_chunks), 0);  // per chunk, summed after
+    run_tasks(pool, face_chunks, [&](std::size_t i) { counts[i] = face_chunk(i, [&](std::uint32_t a, std::uint32_t) { bump(start[a + 1]); }); });
+    topo.degenerate_faces = 0;
+    for (std::size_t i = 0; i < face_chunks; ++i) topo.degenerate_faces += counts[i];
     for (std::size_t w = 0; w < wn; ++w) start[w + 1] += start[w];
     std::vector<std::uint32_t> other = detail::huge_vector<std::uint32_t>(start[wn]);  // per smaller end a, the larger ends
     std::copy(start, start + wn, cursor);
-    for_each_face_edge([&](std::uint32_t a, std::uint32_t c) { other[cursor[a]++] = c; });
+    run_tasks(pool, face_chunks, [&](std::size_t i) { face_chunk(i, [&](std::uint32_t a, std::uint32_t c) { other[bump(cursor[a])] = c; }); });
+    run_tasks(pool, vertex_chunks, [&](std::size_t i) {
+        counts[i] = 0;
+        vertex_chunk(i, [&](std::size_t a) {
+            auto* b = other.data() + start[a];
+            auto* e = other.data() + start[a + 1];
+            std::sort(b, e);
+            unique_up[a] = static_cast<std::uint32_t>(std::unique(b, e) - b);
+            counts[i] += unique_up[a];
+            for (std::uint32_t k = 0; k < unique_up[a]; ++k) bump(lower[b[k]]);
+        });
+    });
     std::size_t edge_count = 0;
-    for (std::size_t a = 0; a < wn; ++a) {
-        auto* b = other.data() + start[a];
-        auto* e = other.data() + start[a + 1];
-        std::sort(b, e);
-        unique_up[a] = static_cast<std::uint32_t>(std::unique(b, e) - b);
-        edge_count += unique_up[a];
-    }
+    for (std::size_t i = 0; i < vertex_chunks; ++i) edge_count += counts[i];
     topo.unique_edges = edge_count;
-    for (std::size_t a = 0; a < wn; ++a) {
-        degree[a] += unique_up[a];
-        for (std::uint32_t k = 0; k < unique_up[a]; ++k) ++degree[other[start[a] + k]];
-    }
     topo.neighbour_offsets.assign(wn + 1, 0);
-    for (std::size_t w = 0; w < wn; ++w) topo.neighbour_offsets[w + 1] = topo.neighbour_offsets[w] + degree[w];
+    for (std::size_t w = 0; w < wn; ++w) topo.neighbour_offsets[w + 1] = topo.neighbour_offsets[w] + lower[w] + unique_up[w];
     detail::reserve_huge(topo.neighbours, topo.neighbour_offsets[wn]);
     topo.neighbours.resize(topo.neighbour_offsets[wn]);
     std::copy(topo.neighbour_offsets.begin(), topo.neighbour_offsets.end() - 1, cursor);
+    // The edge list's pairs from a start at 2 x the unique edges of the vertices below a.
+    std::vector<std::uint32_t> edge_at;
     if (edge_list) {
         detail::reserve_huge(topo.edges, edge_count * 2);
         topo.edges.resize(edge_count * 2);
+        edge_at.resize(wn + 1);
+        for (std::size_t a = 0; a < wn; ++a) edge_at[a + 1] = edge_at[a] + unique_up[a];
     }
-    // Edges in (a, b) order fill both ends' lists: each list comes out ascending.
-    std::uint32_t* edge = topo.edges.data();
-    for (std::size_t a = 0; a < wn; ++a) {
-        const std::uint32_t* up = other.data() + start[a];
-        for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
-            topo.neighbours[cursor[a]++] = up[k];
-            topo.neighbours[cursor[up[k]]++] = static_cast<std::uint32_t>(a);
+    // A vertex's list: the vertices below it (ascending), then those above it (its bucket,
+    // ascending), as filling both ends of each edge in (a, b) order gives.
+    run_tasks(pool, vertex_chunks, [&](std::size_t i) {
+        vertex_chunk(i, [&](std::size_t a) {
+            const std::uint32_t* up = other.data() + start[a];
+            std::copy(up, up + unique_up[a], topo.neighbours.data() + topo.neighbour_offsets[a] + lower[a]);
+            for (std::uint32_t k = 0; k < unique_up[a]; ++k) topo.neighbours[bump(cursor[up[k]])] = static_cast<std::uint32_t>(a);
             if (edge_list) {
-                *edge++ = static_cast<std::uint32_t>(a);
-                *edge++ = up[k];
+                std::uint32_t* edge = topo.edges.data() + 2 * std::size_t{edge_at[a]};
+                for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
+                    *edge++ = static_cast<std::uint32_t>(a);
+                    *edge++ = up[k];
+                }
             }
-        }
-    }
+        });
+    });
+    // Threads reach a vertex's lower neighbours in any order; one thread, in ascending order.
+    if (threaded)
+        run_tasks(pool, vertex_chunks, [&](std::size_t i) {
+            vertex_chunk(i, [&](std::size_t w) {
+                std::uint32_t* b = topo.neighbours.data() + topo.neighbour_offsets[w];
+                std::sort(b, b + lower[w]);
+            });
+        });
     return topo;
 }
 

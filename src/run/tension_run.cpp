@@ -89,23 +89,36 @@ std::vector<MeshTension> prepare_tension(Input& in, const TensionOptions& opt) {
     out.reserve(in.meshes.size());
     if (!ref_scene) {
         // Without a reference each mesh's set-up (its rest pose, weld, edge batches and rest
-        // lengths) reads only the scene: the meshes are prepared at once, one a thread (issue 44:
-        // a rig's several meshes set up one after the other left a core idle). Each is built as
-        // alone, so the result does not depend on the thread count; a failure is the first
-        // mesh's in order, whichever thread saw it first.
+        // lengths) reads only the scene. Meshes at least as many as the threads, none holding
+        // most of the vertices, are prepared at once, one a thread (issue 44: a rig's several
+        // meshes set up one after the other left a core idle); else (a character's one skinned
+        // mesh) one after the other, each spread over every thread (issue 62). Either way each
+        // is built as alone, the same bits for any thread count; a failure is the first mesh's in
+        // order, whichever thread saw it first.
         std::vector<std::optional<MeshTension>> built(in.meshes.size());
         std::vector<std::exception_ptr> failed(in.meshes.size());
         const unsigned cores = in.threads ? in.threads : std::max(1u, std::thread::hardware_concurrency());
-        ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(cores, in.meshes.size())));
-        run_tasks(&pool, in.meshes.size(), [&](std::size_t i) {
+        std::size_t total = 0, largest = 0;
+        for (int m : in.meshes) {
+            total += in.scene.meshes[m].vertex_count();
+            largest = std::max(largest, in.scene.meshes[m].vertex_count());
+        }
+        const bool inside = in.meshes.size() < cores || 2 * largest > total;
+        ThreadPool pool(inside ? cores : static_cast<unsigned>(std::min<std::size_t>(cores, in.meshes.size())));
+        auto prepare = [&](std::size_t i, ThreadPool* within) {
             try {
                 std::vector<Eigen::Vector3f> rest;
-                deform_mesh(in.scene, in.meshes[i], pose, rest);
-                blaming(opt.input.file, [&] { built[i].emplace(in.scene, in.meshes[i], in.weld, rest, opt.measure_options()); });
+                deform_mesh(in.scene, in.meshes[i], pose, rest, within);
+                blaming(opt.input.file, [&] { built[i].emplace(in.scene, in.meshes[i], in.weld, rest, opt.measure_options(), within); });
             } catch (...) {
                 failed[i] = std::current_exception();
             }
-        });
+        };
+        if (inside) {
+            for (std::size_t i = 0; i < in.meshes.size(); ++i) prepare(i, &pool);
+        } else {
+            run_tasks(&pool, in.meshes.size(), [&](std::size_t i) { prepare(i, nullptr); });
+        }
         for (std::size_t i = 0; i < built.size(); ++i) {
             if (failed[i]) std::rethrow_exception(failed[i]);
             out.push_back(std::move(*built[i]));

@@ -28,7 +28,8 @@ void skin_matrices(const Scene& scene, const Mesh& mesh, const Pose& pose, std::
 // Blend). An unskinned mesh is placed by its node's world matrix. A mesh with a point cache
 // (Mesh::cache) takes the cache's positions at pose.time instead, at every pose but the bind pose
 // (point_cache.h: a time between two samples blends them linearly); skin and morphs are ignored.
-void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out);
+// pool: vertex blocks spread over its threads (a run's set-up of one large mesh); the same bits.
+void deform_mesh(const Scene& scene, int mesh_index, const Pose& pose, std::vector<Eigen::Vector3f>& out, ThreadPool* pool = nullptr);
 
 // deform_mesh for a run of frames: the influences regrouped once for the loop, buffers kept
 // between frames, vertex blocks spread over a thread pool. Gives exactly deform_mesh's result,

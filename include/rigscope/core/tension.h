@@ -12,6 +12,8 @@
 
 namespace rigscope {
 
+class ThreadPool;
+
 // Mean connected edge length per welded vertex; positions are per file vertex and each welded
 // vertex reads its representative's. A vertex without edges gets 0. Lengths are summed in float
 // in the order of the vertex's neighbour list, the same in every path below.
@@ -45,7 +47,8 @@ struct EdgeBatches {
 // The lane count the frame loop runs fastest with here: kWideLanes where the AVX2 kernel is
 // chosen (avx2_default()), else kLanes.
 std::size_t edge_lanes_default();
-EdgeBatches edge_batches(const Topology& topo, std::size_t lanes = edge_lanes_default());
+// pool: batches built on its threads, the same layout for any thread count.
+EdgeBatches edge_batches(const Topology& topo, std::size_t lanes = edge_lanes_default(), ThreadPool* pool = nullptr);
 
 // Mean edge lengths of the welded vertices of batches [begin, end) into out (per welded vertex).
 void mean_edge_lengths(const EdgeBatches& eb, const Eigen::Vector3f* positions, std::size_t begin, std::size_t end,

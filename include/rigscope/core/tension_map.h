@@ -41,8 +41,10 @@ struct MeshTension {
     bool t_extremes_set = false;
 
     // Topology of scene.meshes[mesh]; rest lengths from `rest_positions` (file vertices).
+    // pool: the set-up inside the mesh (weld, edges, batches, rest lengths, the frame buffers'
+    // first touch) spread over its threads; the same bits for any thread count.
     MeshTension(const Scene& scene, int mesh, bool weld, const std::vector<Eigen::Vector3f>& rest_positions,
-                const MeasureOptions& measure = {});
+                const MeasureOptions& measure = {}, ThreadPool* pool = nullptr);
 
     // With a pool, vertex blocks are spread over its threads; the result is the same for any
     // thread count (every vertex is computed the same way, by one thread). No allocation after

@@ -10,6 +10,8 @@
 
 namespace rigscope {
 
+class ThreadPool;
+
 struct Topology {
     std::vector<std::uint32_t> welded_of;       // file vertex -> welded vertex
     std::vector<std::uint32_t> representative;  // welded vertex -> its first file vertex
@@ -36,8 +38,10 @@ constexpr double kWeldRelativeTolerance = 1e-6;
 // tolerance * diagonal of each other and with the same skin influences become one.
 // edge_list = false leaves `edges` empty (the neighbour lists hold the same): for a caller that
 // needs only those, a large array less at its peak.
+// pool: the work inside the mesh spread over its threads; the same result, bit for bit, for any
+// thread count (tests/core/test_setup_threads.cpp).
 Topology build_topology(const Mesh& mesh, bool weld = true, double relative_tolerance = kWeldRelativeTolerance,
-                        bool edge_list = true);
+                        bool edge_list = true, ThreadPool* pool = nullptr);
 
 // The weld alone, by position only (influences ignored), without the edge lists: welded_of and
 // representative as build_topology gives them for the positions of a mesh without skin (its
