@@ -14,10 +14,10 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/chunk_run.h"
-#include "rigscope/run/merge_run.h"
+#include "rigscope/run/merge_job.h"
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/report_run.h"
-#include "rigscope/run/rom_run.h"
+#include "rigscope/run/rom_job.h"
 #include "session.h"
 
 #ifndef RIGSCOPE_REPORT_VIEWER
@@ -184,7 +184,9 @@ struct SessionCalls {
         if (joints) opt.input.joints = *joints;
         opt.out = out;
         std::lock_guard<std::recursive_mutex> lock(s.mutex_);
-        return run_rom(opt, s.in_.scene);
+        opt.validate();  // a bad out= before the plan's own refusals, as the CLI's order
+        // The plan as --rom makes it (the same checks and messages), over the scene in memory.
+        return run_rom(opt, input_from_scene(s.in_.scene, rom_input_options(opt)));
     }
 };
 
@@ -282,7 +284,7 @@ void add_check_calls(py::module_& m) {
             MergeJobResult r;
             {
                 py::gil_scoped_release release;
-                r = run_merge(opt);
+                r = load_and_run_merge(opt);
             }
             py::dict d;
             d["command"] = r.command;

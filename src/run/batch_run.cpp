@@ -1,5 +1,5 @@
 // Running a batch: each file through its verb's own job (run_check, run_lint, run_tension,
-// run_report, run_info, run_deform, run_diff), N at once, each result kept at its input's
+// run_report, load_and_run_info, run_deform, run_diff), N at once, each result kept at its input's
 // place so the outputs never depend on which finished first.
 #include <algorithm>
 #include <atomic>
@@ -530,7 +530,7 @@ BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info) 
     return run_batch(
         opt, "info", chunk_identity(info),
         [&](BatchFileResult& f, const BatchInput& in) {
-            const InfoJobResult result = run_info(file_job(in));
+            const InfoJobResult result = load_and_run_info(file_job(in));
             f.output = result.text;
             f.report = opt.output.empty() ? result.text : "";
             f.row.exit_code = kExitOk;
@@ -646,34 +646,30 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
         [&] { return expand_diff_pairs(opt.inputs, diff.against, &std::cin); });
 }
 
-BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint) {
-    if (!lint.format.empty() && lint.format != "text" && lint.format != "json")
-        throw Error(kExitUsage, "--format: '" + lint.format + "' is not text or json");
-    // The -o pattern's name against the format, before any file: every expanded name ends alike.
-    if (!opt.output.empty()) lint_output_format(lint.format, opt.output);
-    lint.lint.validate();
+BatchResult run_lint_batch(const BatchOptions& opt, const LintJobOptions& lint) {
+    // The options and the -o pattern's name against the format, before any file: every expanded
+    // name ends alike.
+    LintJobOptions probe = lint;
+    probe.out = opt.output;
+    probe.validate();
     return run_batch(opt, "lint", lint_identity(lint.input, lint.lint), [&](BatchFileResult& f, const BatchInput& in) {
         f.package = "rigscope.lint";
-        InputOptions input = lint.input;
-        input.file = in.path;
-        const auto started = std::chrono::steady_clock::now();
-        CheckRunInfo info = f.run;
-        const Input loaded = load_input(input, false);
-        const LintResult result = run_lint(lint.lint, loaded);
-        info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        const std::string out = opt.output.empty() ? "" : expand_placeholders(opt.output, in);
-        const bool json = lint_output_format(lint.format, out) == "json";
-        const std::string text = lint_text(result, lint.listed);
-        f.output = json ? lint_json(result) : text;
+        LintJobOptions job = lint;
+        job.input.file = in.path;
+        job.out = opt.output.empty() ? "" : expand_placeholders(opt.output, in);
+        job.relpath = f.row.relpath;
+        // The JUnit suite's timestamp and host are the batch's for this file (f.run).
+        const LintJobResult result = load_and_run_lint(job, {}, RunStart{f.run, std::chrono::steady_clock::now()});
+        f.output = result.output;
         // Without -o, each file's lint goes to stdout as `rigscope lint FILE` prints it.
-        f.report = out.empty() ? f.output : text;
-        f.junit = lint_junit(result, info, lint.listed, f.row.relpath);
-        f.row.exit_code = result.failed() ? kExitCheckFailed : kExitOk;
-        f.row.meshes = loaded.meshes.size();
-        for (int m : loaded.meshes) f.row.vertices += loaded.scene.meshes[m].vertex_count();
+        f.report = job.out.empty() ? f.output : result.text;
+        f.junit = result.junit;
+        f.row.exit_code = result.lint.failed() ? kExitCheckFailed : kExitOk;
+        f.row.meshes = result.meshes;
+        f.row.vertices = result.vertices;
         f.row.has_lint = true;
-        f.row.lint_errors = result.count(Severity::Error);
-        f.row.lint_warnings = result.count(Severity::Warning);
+        f.row.lint_errors = result.lint.count(Severity::Error);
+        f.row.lint_warnings = result.lint.count(Severity::Warning);
     });
 }
 

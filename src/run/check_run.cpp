@@ -216,7 +216,7 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
     std::unique_ptr<ReportPage> page = opt.html.out.empty() ? nullptr : std::make_unique<ReportPage>(opt.html, in);
     if (opt.lint) {
         // The same loaded input (its clip as loaded): one read of the file for both verdicts.
-        r.lint = run_lint(opt.lint_options, in);
+        r.lint = lint_checks(opt.lint_options, in);
         r.has_lint = true;
     }
     {

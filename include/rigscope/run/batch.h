@@ -18,8 +18,8 @@
 #include "rigscope/run/check_run.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/diff_run.h"
-#include "rigscope/run/info_run.h"
-#include "rigscope/run/lint_run.h"
+#include "rigscope/run/info_job.h"
+#include "rigscope/run/lint_job.h"
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/tension_job.h"
 #include "rigscope/run/volume_job.h"
@@ -227,15 +227,9 @@ struct DiffBatchOptions {
 };
 BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff);
 
-// The lint job over every input, as above; `format` text or json (lint's --format, "" by -o's
-// extension) and `listed` as lint's --list.
-struct LintBatchOptions {
-    InputOptions input;   // everything but the file
-    LintOptions lint;
-    std::string format;
-    std::size_t listed = 20;
-};
-BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint);
+// The lint job (run/lint_job.h) over every input, as above: `lint` is the job's options but the
+// file, -o (BatchOptions::output, expanded per file) and relpath, which are each file's.
+BatchResult run_lint_batch(const BatchOptions& opt, const LintJobOptions& lint);
 
 // The batch's documents: the summary as CSV or JSON (by `path`'s extension), and one JUnit
 // report with a suite per file named by its relpath (a file not judged: an error case with its

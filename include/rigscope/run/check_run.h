@@ -12,7 +12,7 @@
 #include "rigscope/io/check_report.h"
 #include "rigscope/core/intersection_verdict.h"
 #include "rigscope/run/clip_select.h"
-#include "rigscope/run/lint_run.h"
+#include "rigscope/run/lint_checks.h"
 #include "rigscope/run/progress.h"
 #include "rigscope/run/report_run.h"
 #include "rigscope/run/tension_run.h"
@@ -30,7 +30,7 @@ struct CheckJobOptions {
     std::optional<double> max_volume_loss;
     int worst = 10;
     ReportOptions html;  // --html: out non-empty writes the report page with the verdict
-    bool lint = false;   // --lint: the rig lint (run/lint_run.h) on the same input, in the verdict
+    bool lint = false;   // --lint: the rig lint (run/lint_checks.h) on the same input, in the verdict
     LintOptions lint_options;
     // --max-intersections N (issue 59): fail where a frame has more than N face pairs that cross
     // (run/intersect_job.h on the same frames), a verdict of its own beside T's.
