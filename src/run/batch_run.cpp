@@ -1,6 +1,6 @@
-// Running a batch: each file through its verb's own job (run_check, run_lint, run_tension,
-// run_report, load_and_run_info, run_deform, run_diff), N at once, each result kept at its input's
-// place so the outputs never depend on which finished first.
+// Running a batch: each file through its verb's own job (load_and_run_check, load_and_run_lint,
+// load_and_run_tension, load_and_run_report, load_and_run_info, load_and_run_deform, load_and_run_diff), N
+// at once, each result kept at its input's place so the outputs never depend on which finished first.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -443,7 +443,13 @@ void BatchOptions::validate() const {
     if (!task.empty()) batch_task_range(task, 1);
 }
 
-BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& check) {
+BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& given) {
+    // A batch writes its own reports (BatchOptions: one per file or one for the batch), not the
+    // job's --html, --junit and --json.
+    CheckJobOptions check = given;
+    check.html.out.clear();
+    check.junit.clear();
+    check.json.clear();
     if (!check.tension.input.chunk.empty())
         throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
     // The options are checked once, before any file: a bad limit is the command line's, not a file's.
@@ -462,7 +468,7 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         job.tension.input.threads = threads_per_file(opt, check.tension.input.threads);
         expand_reference(job.tension, check.tension, in);
         if (!opt.html.empty()) job.html.out = expand_placeholders(opt.html, in);
-        const CheckJobResult result = run_check(job);
+        const CheckJobResult result = load_and_run_check(job);
         f.report = result.outcome.report;
         f.junit = result.outcome.junit;
         f.json = result.outcome.json;
@@ -512,7 +518,7 @@ BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& re
     return run_batch(
         opt, "report", chunk_identity(report),
         [&](BatchFileResult& f, const BatchInput& in) {
-            const ReportResult result = run_report(file_job(in));
+            const ReportJobResult result = load_and_run_report(file_job(in));
             f.row.exit_code = kExitOk;
             f.page = result.path;
             extremes_row(f.row, result.meshes, result.frames);
@@ -602,7 +608,7 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
     };
     // A pair's job: a batch's outputs are its own (BatchOptions), each pair's by its placeholders.
     auto pair_job = [&](const BatchInput& in) {
-        DiffOptions job = diff.diff;
+        DiffJobOptions job = diff.diff;
         job.out.clear();
         job.junit.clear();
         job.format.clear();
@@ -620,18 +626,14 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
             std::error_code ec;
             if (!diff.against.empty() && !std::filesystem::exists(in.partner, ec))
                 throw bad_input(in.path, "no partner under " + diff.against + " (" + in.partner + " does not exist)");
-            DiffOptions job = pair_job(in);
+            DiffJobOptions job = pair_job(in);
             job.input.threads = threads_per_file(opt, diff.diff.input.threads);
-            // Named so that run_diff refuses several clips for it (one clip's frames); written below.
-            if (!opt.output.empty()) job.out = expand_placeholders(opt.output, in);
-            const DiffResult result = run_diff(job);
+            // The pair's -o, written by the job (which refuses several clips for it: one clip's frames).
             if (!opt.output.empty()) {
-                const std::string out = expand_placeholders(opt.output, in);
-                const std::string format = format_of(out);
-                OutputFile file(out, result.paths);
-                write_diff_output(result, format, file);
-                file.commit();
+                job.out = expand_placeholders(opt.output, in);
+                job.format = format_of(job.out);
             }
+            const DiffJobResult result = load_and_run_diff(job);
             f.report = result.verdict.report;
             f.junit = result.verdict.junit;
             f.row.exit_code = result.verdict.failed ? kExitCheckFailed : kExitOk;
