@@ -1,6 +1,6 @@
 // `rigscope check`: tension limits for rig CI. Exit 1 when any vertex passes a limit, listing the
 // worst vertices and frames; --junit writes a report CI servers read. The job is the run
-// layer's (rigscope/run/check_run.h).
+// layer's (rigscope/run/check_job.h).
 #include <memory>
 #include <utility>
 
@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "report_options.h"
 #include "tension_setup.h"
 
@@ -26,16 +26,10 @@ int run_check_command(CheckCommand& opt, RunContext& ctx) {
     opt.batch.junit = opt.job.junit;
     opt.batch.json = opt.job.json;
     opt.batch.html = opt.job.html.out;
-    if (is_batch(opt.batch)) {
-        // A batch writes its own reports (BatchOptions), one per file or one for the batch.
-        opt.job.html.out.clear();
-        opt.job.junit.clear();
-        opt.job.json.clear();
-        return finish_batch(opt.batch, run_check_batch(opt.batch, opt.job));
-    }
+    if (is_batch(opt.batch)) return finish_batch(opt.batch, run_check_batch(opt.batch, opt.job));
     opt.job.tension.input.file = opt.batch.inputs.front();
     ctx.chunk(chunk_spec(opt.job));
-    const CheckJobResult r = run_check(opt.job, terminal_progress("check"));
+    const CheckJobResult r = load_and_run_check(opt.job, terminal_progress("check"));
     // A chunk sees only its frames: its extremes go to the chunk record, and `merge` reports
     // over all chunks as one run would.
     const bool chunk = !opt.job.tension.input.chunk.empty();
@@ -67,14 +61,10 @@ void add_check_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("check", "Rig CI: exit 1 when any vertex's T passes a limit");
     add_tension_options(cmd, job.tension);
     add_batch_options(cmd, opt->batch);
-    cmd->add_option("--max-stretch", job.max_stretch, "Fail where T falls below this (e.g. 0.7)")
-        ->check(positive_number());
-    cmd->add_option("--max-compress", job.max_compress, "Fail where T rises above this (e.g. 1.5)")
-        ->check(positive_number());
-    cmd->add_option("--max-lambda", job.max_lambda, "With --measure principal: fail where lambda_max rises above this (e.g. 1.3)")
-        ->check(positive_number());
-    cmd->add_option("--min-lambda", job.min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")
-        ->check(positive_number());
+    cmd->add_option("--max-stretch", job.max_stretch, "Fail where T falls below this (e.g. 0.7)")->check(positive_number());
+    cmd->add_option("--max-compress", job.max_compress, "Fail where T rises above this (e.g. 1.5)")->check(positive_number());
+    cmd->add_option("--max-lambda", job.max_lambda, "With --measure principal: fail where lambda_max rises above this (e.g. 1.3)")->check(positive_number());
+    cmd->add_option("--min-lambda", job.min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")->check(positive_number());
     cmd->add_option("--max-volume-loss", job.max_volume_loss,
                     "Fail where a closed mesh's or joint region's volume loses more than this share of its bind volume at any frame (e.g. 0.1; rigscope volume)")
         ->check(positive_number());

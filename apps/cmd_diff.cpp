@@ -1,6 +1,6 @@
 // `rigscope diff OLD NEW`: two versions of a rig on the same motion, compared vertex by vertex
 // and frame by frame: how far each vertex moved, how its T changed, and under which joint. The
-// job is rigscope/run/diff_run.h, which writes -o and --junit; this file holds the options, the
+// job is rigscope/run/diff_job.h, which writes -o and --junit; this file holds the options, the
 // report on stdout and the exit codes.
 #include <memory>
 
@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/diff_run.h"
+#include "rigscope/run/diff_job.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {
@@ -16,7 +16,7 @@ namespace rigscope::cli {
 namespace {
 
 struct DiffCommand {
-    DiffOptions diff;  // diff.out, diff.junit: -o, --junit; diff.format: --format, resolved from -o for one pair
+    DiffJobOptions diff;  // diff.out, diff.junit: -o, --junit; diff.format: --format, resolved from -o for one pair
     std::string against;  // --against DIR: every input is an OLD, its NEW the same relpath there
     BatchOptions batch;   // FILE... (OLD NEW, OLD... with --against, or @pairs.txt) and the batch's options
 };
@@ -45,7 +45,7 @@ int run_diff_command(DiffCommand& opt, RunContext& ctx) {
     ctx.chunk(chunk_spec(opt.diff));
     const bool chunked = !opt.diff.input.chunk.empty();
     // Validated, run, and the per-vertex file and the JUnit report written by the job.
-    const DiffResult r = run_and_write_diff(opt.diff, terminal_progress("diff"));
+    const DiffJobResult r = load_and_run_diff(opt.diff, terminal_progress("diff"));
     if (chunked) ctx.chunk_state = diff_chunk_state(r);
     // The report on stdout unless the per-vertex output took it.
     if (opt.diff.out.empty() || !is_stdout_path(opt.diff.out)) print_text(r.verdict.report);
@@ -58,7 +58,7 @@ int run_diff_command(DiffCommand& opt, RunContext& ctx) {
 void add_diff_command(CLI::App& app, Runner& run) {
     auto opt = std::make_shared<DiffCommand>();
     CLI::App* cmd = app.add_subcommand("diff", "Rig CI: compare two versions of a rig (FILE is OLD, then NEW; or pairs: --against DIR OLD..., @pairs.txt) on the same frames");
-    DiffOptions& d = opt->diff;
+    DiffJobOptions& d = opt->diff;
     add_input_options(cmd, d.input);
     add_batch_options(cmd, opt->batch);
     add_weld_option(cmd, d.input);
@@ -73,12 +73,9 @@ void add_diff_command(CLI::App& app, Runner& run) {
                     "--match position: pair within this fraction of OLD's mesh diagonal (default 1e-5)")
         ->check(number_in(0.0, 1.0));
     auto* align = cmd->add_option("--align", d.align, "start: NEW's first clip frame is OLD's first clip frame")->check(CLI::IsMember({"start"}));
-    cmd->add_option("--frame-offset", d.frame_offset, "OLD frame f is NEW frame f+K (default 0)")
-        ->excludes(align);
-    cmd->add_option("--max-displacement", d.max_displacement, "Fail where a vertex moves more than this (metres)")
-        ->check(non_negative_number());
-    cmd->add_option("--max-t-change", d.max_t_change, "Fail where a vertex's T changes by more than this")
-        ->check(non_negative_number());
+    cmd->add_option("--frame-offset", d.frame_offset, "OLD frame f is NEW frame f+K (default 0)")->excludes(align);
+    cmd->add_option("--max-displacement", d.max_displacement, "Fail where a vertex moves more than this (metres)")->check(non_negative_number());
+    cmd->add_option("--max-t-change", d.max_t_change, "Fail where a vertex's T changes by more than this")->check(non_negative_number());
     cmd->add_option("--junit", d.junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
     cmd->add_option("--worst", d.worst, "How many of the worst vertices and frames to list (default 10)")->check(positive_number());
     cmd->add_option("-o,--output", d.out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");

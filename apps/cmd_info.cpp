@@ -1,5 +1,5 @@
 // `rigscope info`: what a file holds, as text or JSON (like `gltf-transform inspect`); the job is
-// the run layer's (rigscope/run/info_run.h).
+// the run layer's (rigscope/run/info_job.h).
 #include <memory>
 
 #include "batch_command.h"
@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/info_run.h"
+#include "rigscope/run/info_job.h"
 
 namespace rigscope::cli {
 
@@ -22,7 +22,7 @@ int run_info_command(InfoCommand& opt) {
     opt.batch.output = opt.job.out == "-" ? "" : opt.job.out;
     if (is_batch(opt.batch)) return finish_batch(opt.batch, run_info_batch(opt.batch, opt.job));
     opt.job.input.file = opt.batch.inputs.front();
-    const InfoJobResult r = run_info(opt.job);
+    const InfoJobResult r = load_and_run_info(opt.job);
     OutputFile out(opt.job.out, r.paths);
     out.write(r.text);
     out.commit();

@@ -1,19 +1,19 @@
 // `rigscope merge OUT CHUNK...`: joins the outputs of `--chunk I/N` runs into what one run
-// would have written (docs/farm.md). The job is the run layer's (rigscope/run/merge_run.h).
+// would have written (docs/farm.md). The job is the run layer's (rigscope/run/merge_job.h).
 #include <cstdio>
 #include <memory>
 
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/merge_run.h"
+#include "rigscope/run/merge_job.h"
 
 namespace rigscope::cli {
 
 namespace {
 
 int run_merge_command(const MergeJobOptions& opt) {
-    const MergeJobResult r = run_merge(opt);
+    const MergeJobResult r = load_and_run_merge(opt);
     if (r.batch) {
         std::fputs(r.report.c_str(), stderr);
         return r.exit_code;

@@ -1,6 +1,6 @@
 // `rigscope report`: one self-contained HTML page with the animated tension map, the worst
 // vertices and their T over time (docs/rig_ci.md, "report"). The job is the run
-// layer's (rigscope/run/report_run.h).
+// layer's (rigscope/run/report_job.h).
 #include <memory>
 
 #include "batch_command.h"
@@ -23,7 +23,7 @@ int run_report_command(ReportCommand& opt) {
     opt.batch.output = opt.job.report.out;
     if (is_batch(opt.batch)) return finish_batch(opt.batch, run_report_batch(opt.batch, opt.job));
     opt.job.tension.input.file = opt.batch.inputs.front();
-    run_report(opt.job, terminal_progress("report"));
+    load_and_run_report(opt.job, terminal_progress("report"));
     return kExitOk;
 }
 

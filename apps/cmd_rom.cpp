@@ -1,13 +1,13 @@
 // `rigscope rom FILE`: the synthetic range-of-motion clip that --rom evaluates, listed (which
 // frames sweep which joint and axis) and, with -o, written as a glTF animation of the file. The
-// job is the run layer's (rigscope/run/rom_run.h).
+// job is the run layer's (rigscope/run/rom_job.h).
 #include <memory>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/rom_run.h"
+#include "rigscope/run/rom_job.h"
 
 namespace rigscope::cli {
 
@@ -19,7 +19,7 @@ struct RomCommand {
 };
 
 int run_rom_command(const RomCommand& opt) {
-    const RomJobResult r = run_rom(opt.job);
+    const RomJobResult r = load_and_run_rom(opt.job);
     OutputFile listing("-");
     listing.write(opt.list_format == "json" ? r.json : r.text);
     listing.commit();

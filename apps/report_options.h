@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "rigscope/run/report_run.h"
+#include "rigscope/run/report_page.h"
 
 namespace rigscope::cli {
 

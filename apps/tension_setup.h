@@ -3,7 +3,6 @@
 #pragma once
 
 #include "cli_common.h"
-#include "rigscope/run/report_run.h"
 #include "rigscope/run/tension_run.h"
 
 namespace rigscope::cli {

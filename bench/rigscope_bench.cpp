@@ -27,7 +27,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
 #include "rigscope/run/input.h"
-#include "rigscope/run/lint_run.h"
+#include "rigscope/run/lint_checks.h"
 #include "rigscope/run/tension_run.h"
 
 using namespace rigscope;
@@ -444,7 +444,7 @@ void BM_Lint(benchmark::State& state, std::string key) {
     Fixture& f = fixture(key);
     const LintOptions opt;
     for (auto _ : state) {
-        LintResult r = run_lint(opt, f.in);
+        LintResult r = lint_checks(opt, f.in);
         benchmark::DoNotOptimize(r.findings.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.all_vertices));

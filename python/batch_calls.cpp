@@ -114,7 +114,7 @@ void add_batch_calls(py::module_& m) {
             } else if (verb == "lint") {
                 if (max_stretch || max_compress || max_lambda || min_lambda || measure || frames || rom || lint || !opt.json.empty())
                     throw Error(kExitUsage, "batch lint: limits, measure=, frames=, rom=, lint= and json= are check's (lint judges the bind pose)");
-                LintBatchOptions l;
+                LintJobOptions l;
                 l.input = input;
                 l.lint.strict = strict;
                 l.format = format.value_or("");

@@ -12,12 +12,12 @@
 #include "rigscope/core/error.h"
 #include "rigscope/farm/chunk.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/chunk_run.h"
-#include "rigscope/run/merge_run.h"
+#include "rigscope/run/merge_job.h"
 #include "rigscope/run/output_names.h"
-#include "rigscope/run/report_run.h"
-#include "rigscope/run/rom_run.h"
+#include "rigscope/run/report_job.h"
+#include "rigscope/run/rom_job.h"
 #include "session.h"
 
 #ifndef RIGSCOPE_REPORT_VIEWER
@@ -96,8 +96,7 @@ struct SessionCalls {
     }
 
     static CheckResult check(Session& s, CheckJobOptions opt, const std::string& junit, const py::object& progress) {
-        const CheckRunInfo info = start_run_info();
-        const auto started = std::chrono::steady_clock::now();
+        const RunStart start;  // the call's time, as the CLI's counts from its start
         opt.validate();
         std::lock_guard<std::recursive_mutex> lock(s.mutex_);
         // A chunk's record is begun before its run (a stale one removed) and written after,
@@ -114,7 +113,7 @@ struct SessionCalls {
         CheckJobResult r;
         {
             py::gil_scoped_release release;
-            r = run_check(opt, s.in_, python_progress(progress), info, started);
+            r = run_check(opt, s.in_, python_progress(progress), start);
         }
         if (!junit.empty()) {
             OutputFile file(junit, r.paths);
@@ -153,25 +152,24 @@ struct SessionCalls {
     // clip= None: load()'s clip= (every clip by default, as `rigscope report`), "all", or one.
     static ReportResult report(Session& s, TensionOptions topt, ReportOptions ropt, const std::optional<std::string>& clip,
                                const py::object& progress) {
-        ropt.viewer = package_viewer();
-        ropt.validate();
+        ReportJobOptions opt;
+        opt.tension = std::move(topt);
+        opt.report = std::move(ropt);
+        opt.report.viewer = package_viewer();
+        if (clip) opt.tension.input.clip = given(clip, "clip=");
+        opt.validate();
         std::lock_guard<std::recursive_mutex> lock(s.mutex_);
-        if (clip) topt.input.clip = given(clip, "clip=");
-        const ClipPlan plan = plan_clips(s.in_, topt.input, true);
+        const ClipPlan plan = plan_clips(s.in_, opt.tension.input, true);
         ClipRestore restore(s.in_);
         py::gil_scoped_release release;
-        require_animation(s.in_, topt.input);
-        std::vector<MeshTension> meshes = prepare_tension(s.in_, topt);
-        ReportPage page(ropt, s.in_);
+        // One clip: the session's input holds its frames as the CLI's load would (the loaded
+        // motion, --rom's or a cache's, keeps its clip: only the call's frames); several: the
+        // job selects each in turn.
         if (plan.indices.size() == 1) {
-            // The loaded motion (--rom's, a cache's) keeps its clip: only the call's frames.
-            if (plan.indices.front() >= 0) use_clip(s.in_, topt.input, plan.indices.front());
-            else s.in_.frames = select_frames(s.in_, topt.input.frames, s.clip_file());
-            return page.write(s.in_, meshes, describe_run(s.in_, topt), nullptr, python_progress(progress));
+            if (plan.indices.front() >= 0) use_clip(s.in_, opt.tension.input, plan.indices.front());
+            else s.in_.frames = select_frames(s.in_, opt.tension.input.frames, s.clip_file());
         }
-        std::vector<ReportPageClip> clips;
-        for (std::size_t k = 0; k < plan.indices.size(); ++k) clips.push_back(ReportPageClip{plan.indices[k], plan.names[k], nullptr});
-        return page.write_clips(s.in_, topt, meshes, clips, 0, python_progress(progress));
+        return run_report(opt, s.in_, python_progress(progress));
     }
 
     // The sweep options default to the session's (load(rom_angle=...)).
@@ -184,7 +182,9 @@ struct SessionCalls {
         if (joints) opt.input.joints = *joints;
         opt.out = out;
         std::lock_guard<std::recursive_mutex> lock(s.mutex_);
-        return run_rom(opt, s.in_.scene);
+        opt.validate();  // a bad out= before the plan's own refusals, as the CLI's order
+        // The plan as --rom makes it (the same checks and messages), over the scene in memory.
+        return run_rom(opt, input_from_scene(s.in_.scene, rom_input_options(opt)));
     }
 };
 
@@ -282,7 +282,7 @@ void add_check_calls(py::module_& m) {
             MergeJobResult r;
             {
                 py::gil_scoped_release release;
-                r = run_merge(opt);
+                r = load_and_run_merge(opt);
             }
             py::dict d;
             d["command"] = r.command;

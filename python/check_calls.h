@@ -1,5 +1,5 @@
 // Session.check(), Session.report(), Session.rom() and rigscope.merge(): the run layer's rig-CI
-// jobs (rigscope/run/check_run.h, report_run.h, rom_run.h, merge_run.h) from Python, with the
+// jobs (rigscope/run/check_job.h, report_job.h, rom_job.h, merge_job.h) from Python, with the
 // CLI's option names as keywords and the CLI's results.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 
 namespace rigscope_python {
 

@@ -1,4 +1,4 @@
-// rigscope.diff(old, new, ...): the run layer's diff (rigscope/run/diff_run.h) with the CLI's
+// rigscope.diff(old, new, ...): the run layer's diff (rigscope/run/diff_job.h) with the CLI's
 // option names and defaults; the summary is the CLI's JSON "summary", parsed. output= writes the
 // CLI's per-vertex file (-o); a chunk needs one, as `diff --chunk` needs -o FILE: merge joins
 // the chunks' files, and the record beside each (its identity the run layer's, as the CLI's).
@@ -15,7 +15,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/chunk_run.h"
-#include "rigscope/run/diff_run.h"
+#include "rigscope/run/diff_job.h"
 
 namespace rigscope_python {
 
@@ -34,7 +34,7 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
                 const std::optional<double>& max_t_change, int worst, bool rom, const std::optional<std::string>& joints, double rom_angle,
                 int rom_frames, double max_memory, bool allow_outside_uris, unsigned threads, const std::optional<std::string>& output,
                 const std::optional<std::string>& format, const py::object& progress) {
-    DiffOptions o;
+    DiffJobOptions o;
     o.input.file = old_file;
     o.new_file = new_file;
     o.input.frames = frames.value_or("");
@@ -77,7 +77,7 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
     {
         const FrameProgress each = python_progress(progress);
         py::gil_scoped_release release;
-        r = run_and_write_diff(o, each);  // and output=, as the CLI's -o
+        r = load_and_run_diff(o, each);  // and output=, as the CLI's -o
         if (chunked) finish_chunk(std::move(record), diff_chunk_state(r));
     }
     const CheckOutcome& outcome = r.verdict;
@@ -117,7 +117,7 @@ void add_diff_calls(py::module_& m) {
           py::arg("mesh") = py::none(), py::arg("clip") = py::none(), py::arg("fps") = py::none(), py::arg("weld") = true,
           py::arg("match") = "index", py::arg("match_tolerance") = py::none(), py::arg("align") = py::none(),
           py::arg("frame_offset") = py::none(), py::arg("max_displacement") = py::none(), py::arg("max_t_change") = py::none(),
-          py::arg("worst") = DiffOptions{}.worst, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = RomOptions{}.angle_deg,
+          py::arg("worst") = DiffJobOptions{}.worst, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = RomOptions{}.angle_deg,
           py::arg("rom_frames") = RomOptions{}.frames_per_sweep, py::arg("max_memory") = InputOptions{}.max_memory_mib, py::arg("allow_outside_uris") = false, py::arg("threads") = 0u,
           py::arg("output") = py::none(), py::arg("format") = py::none(), py::arg("progress") = py::none(),
           "`rigscope diff OLD NEW` with the CLI's options: per mesh displacement and t_change as float32 (frames, vertices), "

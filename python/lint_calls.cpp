@@ -2,8 +2,7 @@
 
 #include <pybind11/stl.h>
 
-#include "rigscope/io/lint_report.h"
-#include "rigscope/run/lint_run.h"
+#include "rigscope/run/lint_job.h"
 #include "session.h"
 
 namespace rigscope_python {
@@ -11,12 +10,16 @@ namespace rigscope_python {
 using namespace rigscope;
 
 struct LintCalls {
-    static py::object lint(Session& s, const LintOptions& opt) {
+    static py::object lint(Session& s, const LintOptions& lint) {
         std::lock_guard<std::recursive_mutex> lock(s.mutex_);
+        LintJobOptions opt;
+        opt.input = s.opt_;
+        opt.lint = lint;
+        opt.format = "json";
         std::string json;
         {
             py::gil_scoped_release release;
-            json = lint_json(run_lint(opt, s.in_));
+            json = run_lint(opt, s.in_).output;
         }
         // The CLI's JSON document itself, so both give the same findings by construction.
         return py::module_::import("json").attr("loads")(json);

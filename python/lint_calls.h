@@ -1,4 +1,4 @@
-// Session.lint(): the lint job (run/lint_run.h) on a loaded session, with the CLI's options as
+// Session.lint(): the lint job (run/lint_job.h) on a loaded session, with the CLI's options as
 // keywords, returning the findings as `rigscope lint --format json` writes them.
 #pragma once
 

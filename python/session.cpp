@@ -14,10 +14,10 @@
 #include "rigscope/core/error.h"
 #include "rigscope/core/vertex_list.h"
 #include "rigscope/core/vertex_match.h"
-#include "rigscope/io/info_report.h"
 #include "rigscope/io/rig_reader.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/drive_run.h"
+#include "rigscope/run/info_job.h"
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/volume_job.h"
 #include "tension_result.h"
@@ -66,7 +66,11 @@ Session::Session(InputOptions opt) : opt_(std::move(opt)) {
 }
 
 py::object Session::info() const {
-    const std::string text = info_json(in_.scene, in_.meshes, in_.weld);
+    // The info job's JSON (`rigscope info --json`) on the session's input.
+    InfoJobOptions opt;
+    opt.input = opt_;
+    opt.json = true;
+    const std::string text = run_info(opt, in_).text;
     return py::module_::import("json").attr("loads")(text);
 }
 

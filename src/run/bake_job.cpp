@@ -15,7 +15,7 @@
 #include "rigscope/core/uv_raster.h"
 #include "rigscope/io/image_output.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/run_budget.h"

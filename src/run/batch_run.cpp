@@ -1,6 +1,6 @@
-// Running a batch: each file through its verb's own job (run_check, run_lint, run_tension,
-// run_report, run_info, run_deform, run_diff), N at once, each result kept at its input's
-// place so the outputs never depend on which finished first.
+// Running a batch: each file through its verb's own job (load_and_run_check, load_and_run_lint,
+// load_and_run_tension, load_and_run_report, load_and_run_info, load_and_run_deform, load_and_run_diff), N
+// at once, each result kept at its input's place so the outputs never depend on which finished first.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -443,7 +443,13 @@ void BatchOptions::validate() const {
     if (!task.empty()) batch_task_range(task, 1);
 }
 
-BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& check) {
+BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& given) {
+    // A batch writes its own reports (BatchOptions: one per file or one for the batch), not the
+    // job's --html, --junit and --json.
+    CheckJobOptions check = given;
+    check.html.out.clear();
+    check.junit.clear();
+    check.json.clear();
     if (!check.tension.input.chunk.empty())
         throw Error(kExitUsage, "--chunk splits one file's frames: a batch splits its files with --task I/N");
     // The options are checked once, before any file: a bad limit is the command line's, not a file's.
@@ -462,7 +468,7 @@ BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& chec
         job.tension.input.threads = threads_per_file(opt, check.tension.input.threads);
         expand_reference(job.tension, check.tension, in);
         if (!opt.html.empty()) job.html.out = expand_placeholders(opt.html, in);
-        const CheckJobResult result = run_check(job);
+        const CheckJobResult result = load_and_run_check(job);
         f.report = result.outcome.report;
         f.junit = result.outcome.junit;
         f.json = result.outcome.json;
@@ -512,7 +518,7 @@ BatchResult run_report_batch(const BatchOptions& opt, const ReportJobOptions& re
     return run_batch(
         opt, "report", chunk_identity(report),
         [&](BatchFileResult& f, const BatchInput& in) {
-            const ReportResult result = run_report(file_job(in));
+            const ReportJobResult result = load_and_run_report(file_job(in));
             f.row.exit_code = kExitOk;
             f.page = result.path;
             extremes_row(f.row, result.meshes, result.frames);
@@ -530,7 +536,7 @@ BatchResult run_info_batch(const BatchOptions& opt, const InfoJobOptions& info) 
     return run_batch(
         opt, "info", chunk_identity(info),
         [&](BatchFileResult& f, const BatchInput& in) {
-            const InfoJobResult result = run_info(file_job(in));
+            const InfoJobResult result = load_and_run_info(file_job(in));
             f.output = result.text;
             f.report = opt.output.empty() ? result.text : "";
             f.row.exit_code = kExitOk;
@@ -672,7 +678,7 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
     };
     // A pair's job: a batch's outputs are its own (BatchOptions), each pair's by its placeholders.
     auto pair_job = [&](const BatchInput& in) {
-        DiffOptions job = diff.diff;
+        DiffJobOptions job = diff.diff;
         job.out.clear();
         job.junit.clear();
         job.format.clear();
@@ -690,18 +696,14 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
             std::error_code ec;
             if (!diff.against.empty() && !std::filesystem::exists(in.partner, ec))
                 throw bad_input(in.path, "no partner under " + diff.against + " (" + in.partner + " does not exist)");
-            DiffOptions job = pair_job(in);
+            DiffJobOptions job = pair_job(in);
             job.input.threads = threads_per_file(opt, diff.diff.input.threads);
-            // Named so that run_diff refuses several clips for it (one clip's frames); written below.
-            if (!opt.output.empty()) job.out = expand_placeholders(opt.output, in);
-            const DiffResult result = run_diff(job);
+            // The pair's -o, written by the job (which refuses several clips for it: one clip's frames).
             if (!opt.output.empty()) {
-                const std::string out = expand_placeholders(opt.output, in);
-                const std::string format = format_of(out);
-                OutputFile file(out, result.paths);
-                write_diff_output(result, format, file);
-                file.commit();
+                job.out = expand_placeholders(opt.output, in);
+                job.format = format_of(job.out);
             }
+            const DiffJobResult result = load_and_run_diff(job);
             f.report = result.verdict.report;
             f.junit = result.verdict.junit;
             f.row.exit_code = result.verdict.failed ? kExitCheckFailed : kExitOk;
@@ -716,34 +718,30 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
         [&] { return expand_diff_pairs(opt.inputs, diff.against, &std::cin); });
 }
 
-BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint) {
-    if (!lint.format.empty() && lint.format != "text" && lint.format != "json")
-        throw Error(kExitUsage, "--format: '" + lint.format + "' is not text or json");
-    // The -o pattern's name against the format, before any file: every expanded name ends alike.
-    if (!opt.output.empty()) lint_output_format(lint.format, opt.output);
-    lint.lint.validate();
+BatchResult run_lint_batch(const BatchOptions& opt, const LintJobOptions& lint) {
+    // The options and the -o pattern's name against the format, before any file: every expanded
+    // name ends alike.
+    LintJobOptions probe = lint;
+    probe.out = opt.output;
+    probe.validate();
     return run_batch(opt, "lint", lint_identity(lint.input, lint.lint), [&](BatchFileResult& f, const BatchInput& in) {
         f.package = "rigscope.lint";
-        InputOptions input = lint.input;
-        input.file = in.path;
-        const auto started = std::chrono::steady_clock::now();
-        CheckRunInfo info = f.run;
-        const Input loaded = load_input(input, false);
-        const LintResult result = run_lint(lint.lint, loaded);
-        info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        const std::string out = opt.output.empty() ? "" : expand_placeholders(opt.output, in);
-        const bool json = lint_output_format(lint.format, out) == "json";
-        const std::string text = lint_text(result, lint.listed);
-        f.output = json ? lint_json(result) : text;
+        LintJobOptions job = lint;
+        job.input.file = in.path;
+        job.out = opt.output.empty() ? "" : expand_placeholders(opt.output, in);
+        job.relpath = f.row.relpath;
+        // The JUnit suite's timestamp and host are the batch's for this file (f.run).
+        const LintJobResult result = load_and_run_lint(job, {}, RunStart{f.run, std::chrono::steady_clock::now()});
+        f.output = result.output;
         // Without -o, each file's lint goes to stdout as `rigscope lint FILE` prints it.
-        f.report = out.empty() ? f.output : text;
-        f.junit = lint_junit(result, info, lint.listed, f.row.relpath);
-        f.row.exit_code = result.failed() ? kExitCheckFailed : kExitOk;
-        f.row.meshes = loaded.meshes.size();
-        for (int m : loaded.meshes) f.row.vertices += loaded.scene.meshes[m].vertex_count();
+        f.report = job.out.empty() ? f.output : result.text;
+        f.junit = result.junit;
+        f.row.exit_code = result.lint.failed() ? kExitCheckFailed : kExitOk;
+        f.row.meshes = result.meshes;
+        f.row.vertices = result.vertices;
         f.row.has_lint = true;
-        f.row.lint_errors = result.count(Severity::Error);
-        f.row.lint_warnings = result.count(Severity::Warning);
+        f.row.lint_errors = result.lint.count(Severity::Error);
+        f.row.lint_warnings = result.lint.count(Severity::Warning);
     });
 }
 

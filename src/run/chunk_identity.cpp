@@ -4,15 +4,15 @@
 #include <optional>
 
 #include "rigscope/io/output.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/deform_run.h"
-#include "rigscope/run/diff_run.h"
+#include "rigscope/run/diff_job.h"
 #include "rigscope/run/drive_run.h"
-#include "rigscope/run/info_run.h"
+#include "rigscope/run/info_job.h"
 #include "rigscope/run/intersect_job.h"
-#include "rigscope/run/lint_run.h"
-#include "rigscope/run/report_run.h"
+#include "rigscope/run/lint_checks.h"
+#include "rigscope/run/report_job.h"
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/tension_job.h"
 #include "rigscope/run/volume_job.h"
@@ -161,7 +161,7 @@ ChunkOptions chunk_identity(const CheckJobOptions& opt) {
     return id.o;
 }
 
-ChunkOptions chunk_identity(const DiffOptions& opt) {
+ChunkOptions chunk_identity(const DiffJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, true, true);
     id.text("NEW", opt.new_file);
@@ -264,7 +264,7 @@ ChunkSpec chunk_spec(const CheckJobOptions& opt) {
     return s;
 }
 
-ChunkSpec chunk_spec(const DiffOptions& opt) {
+ChunkSpec chunk_spec(const DiffJobOptions& opt) {
     ChunkSpec s = spec_of("diff", opt.input, opt.out, chunk_identity(opt));
     add_inputs(s, opt.input, opt.new_file, "");
     if (opt.format == "gltf") s.refusal = "diff glTF colours each vertex by its largest displacement over all frames: run it without --chunk";

@@ -3,7 +3,7 @@
 #include "rigscope/io/deform_output.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/abc_output_run.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"

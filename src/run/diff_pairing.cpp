@@ -44,7 +44,7 @@ void file_vertices(const Topology& t, std::vector<std::uint32_t>& offsets, std::
 
 }  // namespace
 
-std::vector<int> pair_meshes(const DiffOptions& opt, const Input& a, const Input& b) {
+std::vector<int> pair_meshes(const DiffJobOptions& opt, const Input& a, const Input& b) {
     // One mesh against one: an exporter that renamed it (Cylinder, Cylinder.001) still made the
     // same rig.
     if (a.meshes.size() == 1 && b.scene.meshes.size() == 1) {
@@ -78,7 +78,7 @@ std::vector<int> pair_meshes(const DiffOptions& opt, const Input& a, const Input
     return out;
 }
 
-std::vector<Frame> new_frames(const DiffOptions& opt, const Input& a, const Input& b, long& offset) {
+std::vector<Frame> new_frames(const DiffJobOptions& opt, const Input& a, const Input& b, long& offset) {
     const std::vector<Frame> old_all = default_frames(a.clip_ptr(), a.fps), new_all = default_frames(b.clip_ptr(), b.fps);
     offset = opt.frame_offset_or_zero();
     if (opt.align == "start") {
@@ -112,7 +112,7 @@ std::vector<Frame> new_frames(const DiffOptions& opt, const Input& a, const Inpu
     return out;
 }
 
-VertexPairing pair_vertices(const DiffOptions& opt, const std::string& old_name, const std::string& new_name, const MeshTension& om,
+VertexPairing pair_vertices(const DiffJobOptions& opt, const std::string& old_name, const std::string& new_name, const MeshTension& om,
                             const MeshTension& nm, const std::vector<Eigen::Vector3f>& old_rest, const std::vector<Eigen::Vector3f>& new_rest,
                             double diagonal) {
     VertexPairing p;

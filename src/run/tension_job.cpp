@@ -14,7 +14,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/io/tension_output.h"
 #include "rigscope/run/abc_output_run.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_gltf.h"

@@ -1,4 +1,4 @@
-// The check and diff jobs' validate() (run/check_run.h, run/diff_run.h): what each refuses
+// The check and diff jobs' validate() (run/check_job.h, run/diff_job.h): what each refuses
 // before any file is read, the CLI and Python alike (tests/cli/check/rigci.sh and cli_slips.sh run the
 // same refusals through the CLI). A refusal names the option; an accepted case returns "".
 #include <catch2/catch.hpp>
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "refusal.h"
-#include "rigscope/run/check_run.h"
-#include "rigscope/run/diff_run.h"
+#include "rigscope/run/check_job.h"
+#include "rigscope/run/diff_job.h"
 
 using namespace rigscope;
 using rigscope_test::refusal;
@@ -94,18 +94,18 @@ TEST_CASE("check job: limits() carries exactly the limits given", "[check][job]"
 }
 
 TEST_CASE("diff job: validate() refuses options out of range, excluded pairs and outputs diff does not write", "[diff][job]") {
-    DiffOptions o;
+    DiffJobOptions o;
     o.input.file = "old.glb";
     CHECK_THAT(refusal(o), Catch::Contains("diff needs NEW"));
     o.new_file = "new.glb";
     CHECK(refusal(o).empty());
     {
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.match = "name";
         CHECK_THAT(refusal(b), Catch::Contains("--match: 'name' is not index or position"));
     }
     {
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.match_tolerance = 1e-3;
         CHECK_THAT(refusal(b), Catch::Contains("--match-tolerance is for --match position"));
         b.match = "position";
@@ -117,7 +117,7 @@ TEST_CASE("diff job: validate() refuses options out of range, excluded pairs and
         CHECK(b.match_tolerance_or_default() == kDefaultMatchTolerance);
     }
     {
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.align = "end";
         CHECK_THAT(refusal(b), Catch::Contains("--align: 'end' is not start"));
         b.align = "start";
@@ -127,7 +127,7 @@ TEST_CASE("diff job: validate() refuses options out of range, excluded pairs and
         CHECK_THAT(refusal(b), Catch::Contains("--align excludes --frame-offset"));
     }
     {
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.frame_offset = 3;
         CHECK(refusal(b).empty());
         b.input.rom = true;
@@ -137,28 +137,28 @@ TEST_CASE("diff job: validate() refuses options out of range, excluded pairs and
         CHECK_THAT(refusal(b), Catch::Contains("--frame-offset: at most 10^9 frames either way"));
     }
     for (double bad : {-1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.max_t_change = bad;
         CHECK_THAT(refusal(b), Catch::Contains("--max-displacement and --max-t-change must be 0 or more"));
     }
     {
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.worst = 0;
         CHECK_THAT(refusal(b), Catch::Contains("--worst: must be 1 or more"));
     }
     for (const char* ok : {"", "csv", "json", "gltf"}) {
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.format = ok;
         CHECK(refusal(b).empty());
     }
     {
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.format = "usda";
         CHECK_THAT(refusal(b), Catch::Contains("diff writes csv, json or gltf, not usda"));
     }
     {
         // A chunk sees part of the frames: its per-vertex rows merge, a JUnit verdict would not.
-        DiffOptions b = o;
+        DiffJobOptions b = o;
         b.input.chunk = "0/2";
         CHECK(refusal(b).empty());
         b.junit = "diff.xml";
@@ -167,7 +167,7 @@ TEST_CASE("diff job: validate() refuses options out of range, excluded pairs and
 }
 
 TEST_CASE("diff job: limits() carries exactly the limits given, 0 included", "[diff][job]") {
-    DiffOptions o;
+    DiffJobOptions o;
     o.input.file = "old.glb";
     o.new_file = "new.glb";
     DiffLimits l = o.limits();

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/deform_run.h"
-#include "rigscope/run/diff_run.h"
+#include "rigscope/run/diff_job.h"
 #include "rigscope/run/drive_run.h"
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/tension_job.h"
@@ -180,7 +180,7 @@ TEST_CASE("chunk identity: check's limits, worst and page options, and the JUnit
 }
 
 TEST_CASE("chunk identity: diff lists OLD and NEW, pairing and limits, and -o is its output", "[chunk][identity]") {
-    DiffOptions o;
+    DiffJobOptions o;
     o.input.file = "old.glb";
     o.new_file = "new.fbx";
     o.format = "csv";
@@ -192,12 +192,12 @@ TEST_CASE("chunk identity: diff lists OLD and NEW, pairing and limits, and -o is
     CHECK(values_of(id, "--match") == Values{"index"});
     CHECK(values_of(id, "--frame-offset").empty());
     for (const char* never : {"--output", "--junit", "--threads", "--against"}) CHECK_FALSE(lists(id, never));
-    chunks_of_one_run_agree<DiffOptions>(o, [](DiffOptions& c) {
+    chunks_of_one_run_agree<DiffJobOptions>(o, [](DiffJobOptions& c) {
         c.input.chunk = "2/3";
         c.out = "c_2.csv";
         c.input.threads = 2;
     });
-    each_option_counts<DiffOptions>({
+    each_option_counts<DiffJobOptions>({
         {"NEW", [](auto& c) { c.new_file = "b.fbx"; }},
         {"--weld", [](auto& c) { c.input.weld = "off"; }},
         {"--match", [](auto& c) { c.match = "position"; }},

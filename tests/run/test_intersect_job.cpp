@@ -13,7 +13,7 @@
 #include "intersect_oracle.h"
 #include "refusal.h"
 #include "rigscope/core/error.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/intersect_job.h"
 #include "temp_dir.h"
@@ -220,7 +220,7 @@ TEST_CASE("check --max-intersections: validate() cases, then the verdict decided
     const std::size_t most = l.result.frames[static_cast<std::size_t>(worst)].pairs.size();
     REQUIRE(most > 0);
     o.max_intersections = static_cast<long>(most) - 1;
-    const CheckJobResult fail = run_check(o);
+    const CheckJobResult fail = load_and_run_check(o);
     REQUIRE(fail.has_intersections);
     CHECK(fail.intersections.failed());
     CHECK(fail.outcome.failed);
@@ -229,7 +229,7 @@ TEST_CASE("check --max-intersections: validate() cases, then the verdict decided
     CHECK(fail.intersections.meshes == std::vector<std::string>{"Cylinder with itself"});
     CHECK_THAT(fail.outcome.junit, Catch::Contains("name=\"intersections: at most"));
     o.max_intersections = static_cast<long>(most);
-    const CheckJobResult pass = run_check(o);
+    const CheckJobResult pass = load_and_run_check(o);
     CHECK_FALSE(pass.intersections.failed());
     CHECK_FALSE(pass.outcome.failed);
 }

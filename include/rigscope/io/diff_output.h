@@ -1,4 +1,4 @@
-// What a `diff` run found (the run layer's result, rigscope/run/diff_run.h) and the formats it
+// What a `diff` run found (the run layer's result, rigscope/run/diff_job.h) and the formats it
 // is written in: CSV rows per frame and compared vertex, JSON with per-frame maxima and the
 // summary, and NEW's scene as glTF coloured by each vertex's largest displacement.
 #pragma once

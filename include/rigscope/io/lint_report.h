@@ -1,5 +1,5 @@
 // What `rigscope lint` found, and its three outputs: text for a terminal, JSON for a script,
-// JUnit (one test case per check) for a CI server. The run layer (run/lint_run.h) fills the
+// JUnit (one test case per check) for a CI server. The run layer (run/lint_checks.h) fills the
 // result; the writers are pure functions of it.
 #pragma once
 

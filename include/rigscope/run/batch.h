@@ -15,13 +15,13 @@
 #include <vector>
 
 #include "rigscope/farm/batch_identity.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/deform_run.h"
-#include "rigscope/run/diff_run.h"
-#include "rigscope/run/info_run.h"
+#include "rigscope/run/diff_job.h"
+#include "rigscope/run/info_job.h"
 #include "rigscope/run/intersect_job.h"
-#include "rigscope/run/lint_run.h"
-#include "rigscope/run/report_run.h"
+#include "rigscope/run/lint_job.h"
+#include "rigscope/run/report_job.h"
 #include "rigscope/run/tension_job.h"
 #include "rigscope/run/volume_job.h"
 #include "rigscope/run/bake_job.h"
@@ -197,7 +197,8 @@ std::vector<std::pair<std::string, std::string>> batch_output_paths(const BatchO
                                                                     const std::vector<BatchInput>& inputs);
 
 // The check job over every input: opt's outputs checked first (batch_output_paths), each file
-// then run with `check` (its tension.input.file and html.out set per file), `opt.jobs` at once.
+// then run with `check` (its tension.input.file and html.out set per file; its junit, json and
+// html.out are not the batch's, which BatchOptions names), `opt.jobs` at once.
 // A file that fails to load or run is its row's error; the batch never stops at one.
 BatchResult run_check_batch(const BatchOptions& opt, const CheckJobOptions& check);
 
@@ -241,21 +242,15 @@ BatchResult run_intersect_batch(const BatchOptions& opt, const IntersectJobOptio
 // its per-vertex output in -o by placeholder if given (csv, json or gltf by --format or name).
 // The row: pass or fail by diff's verdict, frames, meshes and compared vertices.
 struct DiffBatchOptions {
-    DiffOptions diff;     // diff.out, diff.junit and diff.format: the CLI's as given (a batch writes its own)
+    DiffJobOptions diff;     // diff.out, diff.junit and diff.format: the CLI's as given (a batch writes its own)
     std::string against;  // --against DIR; empty: the inputs are one @pairs list
     std::string format;   // diff's --format ("" by -o's name)
 };
 BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff);
 
-// The lint job over every input, as above; `format` text or json (lint's --format, "" by -o's
-// extension) and `listed` as lint's --list.
-struct LintBatchOptions {
-    InputOptions input;   // everything but the file
-    LintOptions lint;
-    std::string format;
-    std::size_t listed = 20;
-};
-BatchResult run_lint_batch(const BatchOptions& opt, const LintBatchOptions& lint);
+// The lint job (run/lint_job.h) over every input, as above: `lint` is the job's options but the
+// file, -o (BatchOptions::output, expanded per file) and relpath, which are each file's.
+BatchResult run_lint_batch(const BatchOptions& opt, const LintJobOptions& lint);
 
 // The batch's documents: the summary as CSV or JSON (by `path`'s extension), and one JUnit
 // report with a suite per file named by its relpath (a file not judged: an error case with its

@@ -13,7 +13,7 @@ namespace rigscope {
 
 struct TensionJobOptions;
 struct CheckJobOptions;
-struct DiffOptions;
+struct DiffJobOptions;
 struct DeformJobOptions;
 struct VolumeJobOptions;
 struct IntersectJobOptions;
@@ -38,7 +38,7 @@ using ChunkOptions = std::vector<std::pair<std::string, std::vector<std::string>
 // and --threads (the output is the same for any count).
 ChunkOptions chunk_identity(const TensionJobOptions& opt);
 ChunkOptions chunk_identity(const CheckJobOptions& opt);
-ChunkOptions chunk_identity(const DiffOptions& opt);
+ChunkOptions chunk_identity(const DiffJobOptions& opt);
 ChunkOptions chunk_identity(const DeformJobOptions& opt);
 ChunkOptions chunk_identity(const VolumeJobOptions& opt);
 ChunkOptions chunk_identity(const IntersectJobOptions& opt);
@@ -69,7 +69,7 @@ struct ChunkSpec {
 // opt.out), identity, input files (FILE, NEW, --animation, --rig, --reference) and refusal.
 ChunkSpec chunk_spec(const TensionJobOptions& opt);
 ChunkSpec chunk_spec(const CheckJobOptions& opt);
-ChunkSpec chunk_spec(const DiffOptions& opt);
+ChunkSpec chunk_spec(const DiffJobOptions& opt);
 ChunkSpec chunk_spec(const VolumeJobOptions& opt);
 ChunkSpec chunk_spec(const IntersectJobOptions& opt);
 ChunkSpec chunk_spec(const DeformJobOptions& opt);

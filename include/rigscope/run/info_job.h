@@ -26,7 +26,14 @@ struct InfoJobResult {
     std::vector<ReadFile> paths;      // every input file: the output may replace none
 };
 
-// Loads the scene and its meshes (no frames) and says what it holds; writes nothing.
-InfoJobResult run_info(const InfoJobOptions& opt);
+// Says what `in` holds (its scene and selected meshes: loaded with info_load_options, or a
+// Python session's); writes nothing. Validates opt first. No progress: info evaluates no frame.
+InfoJobResult run_info(const InfoJobOptions& opt, const Input& in);
+
+// What info loads: opt.input's scene and meshes, without frames.
+Input load_info_input(const InfoJobOptions& opt);
+
+// Validates, loads (load_info_input) and runs: the CLI's and a batch's entry.
+InfoJobResult load_and_run_info(const InfoJobOptions& opt);
 
 }  // namespace rigscope

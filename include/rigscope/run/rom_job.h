@@ -26,10 +26,16 @@ struct RomJobResult {
     std::string written; // out, once written
 };
 
-RomJobResult run_rom(const RomJobOptions& opt);
+// What rom loads: opt.input with --rom on and neither frames, a chunk nor a rig (the plan is the
+// whole clip of the file's joints).
+InputOptions rom_input_options(const RomJobOptions& opt);
 
-// The same on a scene already loaded (a Python session's; opt.input.file names where it came
-// from, and no output may replace it) with opt.input's ROM options.
-RomJobResult run_rom(const RomJobOptions& opt, const Scene& scene);
+// Lists the plan of `in` (loaded with rom_input_options(opt): load_input's, or input_from_scene
+// for a Python session's scene, where opt.input.file names where it came from and no output may
+// replace it) and writes opt.out. Validates opt first. No progress: no frame is evaluated.
+RomJobResult run_rom(const RomJobOptions& opt, const Input& in);
+
+// Validates, loads opt.input's file with rom_input_options and runs: the CLI's entry.
+RomJobResult load_and_run_rom(const RomJobOptions& opt);
 
 }  // namespace rigscope

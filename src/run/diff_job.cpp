@@ -1,4 +1,5 @@
-#include "rigscope/run/diff_run.h"
+// The `diff` job (run/diff_job.h).
+#include "rigscope/run/diff_job.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +14,7 @@
 #include "rigscope/core/vertex_match.h"
 #include "rigscope/farm/diff_chunk.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/check_run.h"
+#include "rigscope/run/check_job.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/tension_run.h"
 
@@ -25,7 +26,7 @@ namespace {
 // regrouped, T, rest lengths, edges): a bound from tension_map.h's layouts, rounded up.
 constexpr double kPreparedBytesPerVertex = 256;
 
-void check_memory(const DiffOptions& opt, const Input& a, const Input& b, const std::vector<int>& new_meshes) {
+void check_memory(const DiffJobOptions& opt, const Input& a, const Input& b, const std::vector<int>& new_meshes) {
     double old_vertices = 0, new_vertices = 0;
     for (int m : a.meshes) old_vertices += static_cast<double>(a.scene.meshes[m].vertex_count());
     for (int m : new_meshes) new_vertices += static_cast<double>(b.scene.meshes[m].vertex_count());
@@ -67,7 +68,7 @@ DiffMesh describe_mesh(const Scene& scene, int m, const std::vector<Eigen::Vecto
 
 }  // namespace
 
-void DiffOptions::validate() const {
+void DiffJobOptions::validate() const {
     if (!format.empty() && format != "csv" && format != "json" && format != "gltf")
         throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
     if (!input.chunk.empty() && !junit.empty())
@@ -88,20 +89,17 @@ void DiffOptions::validate() const {
     if (worst < 1) throw Error(kExitUsage, "--worst: must be 1 or more");
 }
 
-DiffLimits DiffOptions::limits() const {
+DiffLimits DiffJobOptions::limits() const {
     return DiffLimits{max_displacement.value_or(0), max_t_change.value_or(0), max_displacement.has_value(), max_t_change.has_value(), worst, input.file, new_file,
                       match == "index" && input.weld != "off", "", relpath, {}};
 }
 
 namespace {
 
-// One clip of OLD (selected on `a`) against NEW's clip `new_clip` (--clip's value for NEW).
-DiffResult diff_clip_run(const DiffOptions& opt, Input& a, const std::string& new_clip, const FrameProgress& progress) {
-    DiffResult r;
-    r.run = start_run_info();
-    const auto started = std::chrono::steady_clock::now();
-    // NEW's frames are OLD's mapped (new_frames), and its meshes are found by name: neither
-    // OLD's --frames, --chunk nor --mesh applies to it as given.
+// NEW's input options for its clip `new_clip` (--clip's value for NEW). NEW's frames are OLD's
+// mapped (new_frames), and its meshes are found by name: neither OLD's --frames, --chunk nor
+// --mesh applies to it as given.
+InputOptions new_input_options(const DiffJobOptions& opt, const Input& a, const std::string& new_clip) {
     InputOptions nopt = opt.input;
     nopt.clip = new_clip;
     nopt.file = opt.new_file;
@@ -114,7 +112,14 @@ DiffResult diff_clip_run(const DiffOptions& opt, Input& a, const std::string& ne
         for (const RomSweep& s : a.rom.sweeps)
             if (s.axis == 0) nopt.rom_options.joints.push_back(a.scene.nodes[s.node].name);
     }
-    Input b = load_input(nopt);
+    return nopt;
+}
+
+// One clip of OLD (selected on `a`) against NEW's (selected on `b`, loaded with `nopt`).
+DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const InputOptions& nopt, const FrameProgress& progress) {
+    DiffResult r;
+    r.run = start_run_info();
+    const auto started = std::chrono::steady_clock::now();
     r.paths = a.paths;
     r.paths.insert(r.paths.end(), b.paths.begin(), b.paths.end());
     refuse_outputs_over_inputs(a, {opt.out, opt.junit});
@@ -269,14 +274,13 @@ DiffResult diff_clip_run(const DiffOptions& opt, Input& a, const std::string& ne
     r.limits = opt.limits();
     r.limits.clip = a.has_clip ? a.clip.name : "bind";
     r.limits.relpath = opt.relpath;
-    r.new_scene = std::move(b.scene);
     r.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return r;
 }
 
 // NEW's clips for OLD's clips `names` (several): each the one of its name, as --clip INDEX. NEW
 // lacking one is refused before any frame.
-std::vector<std::string> new_clips_named(const DiffOptions& opt, const std::vector<std::string>& names) {
+std::vector<std::string> new_clips_named(const DiffJobOptions& opt, const std::vector<std::string>& names) {
     const Scene scene = load_scene(opt.new_file, load_options(opt.input));
     std::vector<std::string> out;
     for (const std::string& name : names) {
@@ -294,30 +298,59 @@ std::vector<std::string> new_clips_named(const DiffOptions& opt, const std::vect
 
 }  // namespace
 
-DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
-    opt.validate();
-    const CheckRunInfo run = start_run_info();
-    const auto started = std::chrono::steady_clock::now();
-    Input a = load_input(clip_load_options(opt.input));
-    // Without a clip both files stand in their bind pose, where a change of weights cannot show.
-    require_animation(a, opt.input);
-    // Every clip of OLD by default (issue 57), each against NEW's of the same name; one clip
-    // (OLD's only, or --clip's) against NEW's by the same --clip, as before.
+namespace {
+
+// The clips of OLD judged: every clip by default (issue 57), each against NEW's of the same name;
+// one clip (OLD's only, or --clip's) against NEW's by the same --clip, as before. -o holds one
+// clip's frames.
+ClipPlan diff_plan(const DiffJobOptions& opt, const Input& a) {
     const ClipPlan plan = plan_clips(a, opt.input, true);
-    const bool several = plan.indices.size() > 1;
-    if (several && !opt.out.empty())
+    if (plan.indices.size() > 1 && !opt.out.empty())
         throw Error(kExitUsage, "diff -o holds one clip's frames: " + opt.input.file + " has " + std::to_string(plan.indices.size()) +
                                     " clips (" + [&] {
                                         std::string n;
                                         for (const std::string& c : plan.names) n += (n.empty() ? "" : ", ") + c;
                                         return n;
                                     }() + "); choose one with --clip NAME");
-    const std::vector<std::string> new_clips = several ? new_clips_named(opt, plan.names) : std::vector<std::string>{clip_load_options(opt.input).clip};
+    return plan;
+}
+
+}  // namespace
+
+DiffJobInput load_diff_input(const DiffJobOptions& opt) {
+    DiffJobInput in;
+    in.old_input = load_input(clip_load_options(opt.input));
+    const Input& a = in.old_input;
+    // Without a clip both files stand in their bind pose, where a change of weights cannot show.
+    require_animation(a, opt.input);
+    const ClipPlan plan = diff_plan(opt, a);
+    std::string first = clip_load_options(opt.input).clip;
+    if (plan.indices.size() > 1) {
+        for (const std::string& c : new_clips_named(opt, plan.names)) in.new_clips.push_back(std::stoi(c));
+        first = std::to_string(in.new_clips.front());
+    }
+    in.new_input = load_input(new_input_options(opt, a, first));
+    return in;
+}
+
+DiffJobResult run_diff(const DiffJobOptions& opt, DiffJobInput in, const FrameProgress& progress, const RunStart& start) {
+    opt.validate();
+    Input &a = in.old_input, &b = in.new_input;
+    const ClipPlan plan = diff_plan(opt, a);
+    const bool several = plan.indices.size() > 1;
+    if (several && in.new_clips.size() != plan.indices.size())
+        throw internal_error("diff: NEW's clips are not named for each of OLD's (load_diff_input)");
     std::vector<DiffResult> clips;
     for (std::size_t k = 0; k < plan.indices.size(); ++k) {
-        if (several) use_clip(a, opt.input, plan.indices[k]);  // one clip: the one loaded
-        const std::string& new_clip = new_clips[k];
-        clips.push_back(diff_clip_run(opt, a, new_clip, progress));
+        // One clip: the one loaded in both files; several: each selected in both.
+        std::string new_clip = clip_load_options(opt.input).clip;
+        if (several) {
+            use_clip(a, opt.input, plan.indices[k]);
+            new_clip = std::to_string(in.new_clips[k]);
+        }
+        const InputOptions nopt = new_input_options(opt, a, new_clip);
+        if (several) use_clip(b, nopt, in.new_clips[k]);
+        clips.push_back(diff_clip_run(opt, a, b, nopt, progress));
         clips.back().limits.clip = plan.names[k];
         clips.back().limits.not_judged = plan.not_judged;
     }
@@ -331,18 +364,13 @@ DiffResult run_diff(const DiffOptions& opt, const FrameProgress& progress) {
     }
     std::vector<DiffClipReport> reports;
     for (const DiffResult& c : clips) reports.push_back(DiffClipReport{&c.limits, &c.extremes, &c.frame_maxima, &c.judged});
-    CheckRunInfo all = run;
-    all.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const CheckRunInfo all = start.until_now();
     CheckOutcome verdict = several ? diff_clips_outcome(reports, all) : clips.front().verdict;
     // The result holds the worst clip's per-vertex values (one clip: its own), and the file's verdict.
     DiffResult r = std::move(clips[worst]);
     r.verdict = std::move(verdict);
     if (several) r.run = all;
-    return r;
-}
-
-DiffResult run_and_write_diff(const DiffOptions& opt, const FrameProgress& progress) {
-    DiffResult r = run_diff(opt, progress);
+    r.new_scene = std::move(b.scene);  // every clip's NEW is this scene: the glTF output's
     // Both checked (not an input, folder writable) before either is written.
     std::unique_ptr<OutputFile> out = opt.out.empty() ? nullptr : std::make_unique<OutputFile>(opt.out, r.paths);
     std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, r.paths);
@@ -357,6 +385,12 @@ DiffResult run_and_write_diff(const DiffOptions& opt, const FrameProgress& progr
     if (out) out->commit();
     if (junit) junit->commit();
     return r;
+}
+
+DiffJobResult load_and_run_diff(const DiffJobOptions& opt, const FrameProgress& progress) {
+    opt.validate();  // before either file is read
+    const RunStart start;
+    return run_diff(opt, load_diff_input(opt), progress, start);
 }
 
 std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffResult& r) {

@@ -1,4 +1,5 @@
-#include "rigscope/run/rom_run.h"
+// The `rom` job (run/rom_job.h).
+#include "rigscope/run/rom_job.h"
 
 #include <cctype>
 #include <memory>
@@ -19,9 +20,7 @@ void RomJobOptions::validate() const {
     if (!ext.empty() && ext != "glb") throw Error(kExitUsage, out + ": rom writes binary glTF; name the file .glb");
 }
 
-namespace {
-
-InputOptions rom_input(const RomJobOptions& opt) {
+InputOptions rom_input_options(const RomJobOptions& opt) {
     InputOptions io = opt.input;
     io.rom = true;
     io.frames.clear();
@@ -30,7 +29,8 @@ InputOptions rom_input(const RomJobOptions& opt) {
     return io;
 }
 
-RomJobResult list_and_write(const RomJobOptions& opt, const Input& in) {
+RomJobResult run_rom(const RomJobOptions& opt, const Input& in) {
+    opt.validate();
     RomJobResult r;
     r.plan = in.rom;
     r.text = rom_listing(in.scene, in.rom);
@@ -44,17 +44,9 @@ RomJobResult list_and_write(const RomJobOptions& opt, const Input& in) {
     return r;
 }
 
-}  // namespace
-
-RomJobResult run_rom(const RomJobOptions& opt) {
-    opt.validate();
-    return list_and_write(opt, load_input(rom_input(opt)));
-}
-
-RomJobResult run_rom(const RomJobOptions& opt, const Scene& scene) {
-    opt.validate();
-    // The plan as --rom makes it (the same checks and messages), over the scene in memory.
-    return list_and_write(opt, input_from_scene(scene, rom_input(opt)));
+RomJobResult load_and_run_rom(const RomJobOptions& opt) {
+    opt.validate();  // before the file is read
+    return run_rom(opt, load_input(rom_input_options(opt)));
 }
 
 }  // namespace rigscope

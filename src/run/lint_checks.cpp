@@ -1,11 +1,11 @@
-#include "rigscope/run/lint_run.h"
+// The lint engine (run/lint_checks.h).
+#include "rigscope/run/lint_checks.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "rigscope/core/error.h"
-#include "rigscope/io/output.h"
 
 namespace rigscope {
 
@@ -50,19 +50,7 @@ void LintOptions::validate() const {
     for (const std::string& spec : mirror_names) name_pair(spec);
 }
 
-std::string lint_output_format(const std::string& format, const std::string& out) {
-    const std::string ext = extension_format(out);  // "" for none or stdout
-    const bool text_name = ext.empty() || ext == ".txt" || ext == ".log", json_name = ext.empty() || ext == "json";
-    const std::string chosen = !format.empty() ? format : ext == "json" ? "json" : "text";
-    if (chosen == "json" ? !json_name : !text_name) {
-        const std::string said = ext[0] == '.' ? ext.substr(1) : ext;
-        throw Error(kExitUsage, out + ": the extension says " + said + " but lint writes " + chosen +
-                                    (format.empty() ? " (name it .txt or .json)" : " as --format says (rename the output or drop --format)"));
-    }
-    return chosen;
-}
-
-LintResult run_lint(const LintOptions& opt, const Input& in, const FrameProgress& progress) {
+LintResult lint_checks(const LintOptions& opt, const Input& in, const FrameProgress& progress) {
     opt.validate();
     LintResult r;
     r.version = RIGSCOPE_VERSION;

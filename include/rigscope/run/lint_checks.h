@@ -1,6 +1,6 @@
-// The lint job: every check of core/lint.h over the selected meshes of a loaded input, in the
-// bind pose (no frames). `rigscope lint`, the Python module's Session.lint() and `check --lint`
-// call it on an Input they loaded.
+// The lint engine: every check of core/lint.h over the selected meshes of a loaded input, in the
+// bind pose (no frames). The lint job (run/lint_job.h: `rigscope lint`, its batch, the Python
+// module's Session.lint()) and `check --lint` run it on an Input they loaded.
 #pragma once
 
 #include <string>
@@ -25,11 +25,6 @@ struct LintOptions {
 
 // Validates, then runs every check on in.meshes (loaded without frames: the lint reads the bind
 // pose). progress counts the checks. LintResult (io/lint_report.h) is what every writer reads.
-LintResult run_lint(const LintOptions& opt, const Input& in, const FrameProgress& progress = {});
-
-// What lint writes to `out` ("text" or "json"): --format, else JSON for a .json name, else text.
-// Throws Error (exit 2) when the name says otherwise than what would be written (text under
-// .json, .csv or .glb, JSON under any other name): the CLI's -o and each file of a batch alike.
-std::string lint_output_format(const std::string& format, const std::string& out);
+LintResult lint_checks(const LintOptions& opt, const Input& in, const FrameProgress& progress = {});
 
 }  // namespace rigscope

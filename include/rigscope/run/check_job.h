@@ -3,7 +3,6 @@
 // module run it alike; io/check_report.h writes what it returns, farm/check_chunk.h records it.
 #pragma once
 
-#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,9 +11,10 @@
 #include "rigscope/io/check_report.h"
 #include "rigscope/core/intersection_verdict.h"
 #include "rigscope/run/clip_select.h"
-#include "rigscope/run/lint_run.h"
+#include "rigscope/run/lint_checks.h"
 #include "rigscope/run/progress.h"
-#include "rigscope/run/report_run.h"
+#include "rigscope/run/run_start.h"
+#include "rigscope/run/report_page.h"
 #include "rigscope/run/tension_run.h"
 
 namespace rigscope {
@@ -30,7 +30,7 @@ struct CheckJobOptions {
     std::optional<double> max_volume_loss;
     int worst = 10;
     ReportOptions html;  // --html: out non-empty writes the report page with the verdict
-    bool lint = false;   // --lint: the rig lint (run/lint_run.h) on the same input, in the verdict
+    bool lint = false;   // --lint: the rig lint (run/lint_checks.h) on the same input, in the verdict
     LintOptions lint_options;
     // --max-intersections N (issue 59): fail where a frame has more than N face pairs that cross
     // (run/intersect_job.h on the same frames), a verdict of its own beside T's.
@@ -88,17 +88,21 @@ struct CheckJobResult {
     std::vector<std::pair<std::string, std::string>> chunk_state() const;
 };
 
-// Loads, evaluates every selected frame of every clip judged once and judges each clip; the
-// file's verdict is the worst clip's. A verdict covers what was evaluated: a file without
-// animation is refused unless frames are named (require_animation).
-CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progress = {});
+// What check loads: opt.tension.input's file with every clip at hand (clip_load_options).
+Input load_check_input(const CheckJobOptions& opt);
 
-// The same on an input already loaded with clip_load_options(opt.tension.input) (a Python
-// session's, its frames and chunk selected); `info` and `started` time the run from wherever the
-// caller began it. Every clip judged is selected on `in` in turn, and its loaded clip and frames
-// are restored after.
-CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
-                         std::chrono::steady_clock::time_point started);
+// Validates, evaluates every selected frame of every clip judged once and judges each clip; the
+// file's verdict is the worst clip's. A verdict covers what was evaluated: a file without
+// animation is refused unless frames are named (require_animation). `in` is load_check_input's,
+// or a Python session's with its frames and chunk selected; every clip judged is selected on
+// `in` in turn, and its loaded clip and frames are restored after. The run's time (its reports')
+// counts from `start`. Writes only the --html page: the caller writes --junit and --json from
+// the outcome.
+CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress = {}, const RunStart& start = {});
+
+// Validates, loads (load_check_input) and runs; the time counts the loading too: the CLI's and
+// a batch's entry.
+CheckJobResult load_and_run_check(const CheckJobOptions& opt, const FrameProgress& progress = {});
 
 // The rule `check` and `report` share: a file without animation, run without --rom,
 // --animation or --frames, would be judged on its bind pose alone, where T is 1 by definition:

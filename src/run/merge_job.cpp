@@ -1,4 +1,5 @@
-#include "rigscope/run/merge_run.h"
+// The `merge` job (run/merge_job.h).
+#include "rigscope/run/merge_job.h"
 
 #include <algorithm>
 
@@ -87,17 +88,29 @@ void MergeJobOptions::validate() const {
     refuse_misnamed_output("--junit", junit);
 }
 
-MergeJobResult run_merge(const MergeJobOptions& opt) {
-    opt.validate();
-    // A batch's --task summaries carry their task in themselves (no chunk record): joined into
-    // the batch's summary (CSV or JSON by OUT's extension) or index.html, exit code the worst file's.
+MergeJobInput load_merge_input(const MergeJobOptions& opt) {
+    MergeJobInput in;
+    // A batch's --task summaries carry their task in themselves (no chunk record).
     if (std::all_of(opt.chunks.begin(), opt.chunks.end(), is_batch_summary)) {
         if (!opt.junit.empty()) throw Error(kExitUsage, "merge --junit: batch tasks' JUnit reports are each complete; a CI server reads them all");
         // What batch_merge_output writes: the summary as CSV or JSON, or the pages' index.
         const std::string named = opt.out == "-" ? "" : named_format(opt.out);
         if (!named.empty() && named != "csv" && named != "json" && named != "html")
             throw Error(kExitUsage, opt.out + ": the extension says " + named + " but merge of batch summaries writes a summary (.csv, .json) or the pages' index (.html)");
-        const BatchResult batch = merge_batch_summaries(opt.chunks);
+        in.batch = true;
+        in.summaries = merge_batch_summaries(opt.chunks);
+        return in;
+    }
+    in.chunks = gather_chunks(opt.chunks, RIGSCOPE_VERSION);
+    return in;
+}
+
+MergeJobResult run_merge(const MergeJobOptions& opt, const MergeJobInput& in) {
+    opt.validate();
+    if (in.batch) {
+        // The tasks' summaries joined into the batch's summary (CSV or JSON by OUT's extension)
+        // or index.html, exit code the worst file's.
+        const BatchResult& batch = in.summaries;
         // OUT.html: the index of every task's pages; else the summary.
         const std::string text = batch_merge_output(batch, opt.out);
         OutputFile out(opt.out, opt.chunks);
@@ -111,7 +124,7 @@ MergeJobResult run_merge(const MergeJobOptions& opt) {
         r.report = batch.counts + "\n";
         return r;
     }
-    const std::vector<ChunkRecord> chunks = gather_chunks(opt.chunks, RIGSCOPE_VERSION);
+    const std::vector<ChunkRecord>& chunks = in.chunks;
     MergeJobResult r;
     r.command = chunks.front().command;
     r.chunks = chunks.size();
@@ -173,6 +186,11 @@ MergeJobResult run_merge(const MergeJobOptions& opt) {
     merge_chunk_outputs(chunks, out);
     out.commit();
     return r;
+}
+
+MergeJobResult load_and_run_merge(const MergeJobOptions& opt) {
+    opt.validate();  // before any chunk is read
+    return run_merge(opt, load_merge_input(opt));
 }
 
 }  // namespace rigscope

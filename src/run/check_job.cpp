@@ -1,4 +1,5 @@
-#include "rigscope/run/check_run.h"
+// The `check` job (run/check_job.h).
+#include "rigscope/run/check_job.h"
 
 #include <chrono>
 #include <cmath>
@@ -129,12 +130,13 @@ std::vector<std::pair<std::string, std::string>> CheckJobResult::chunk_state() c
                              has_intersections ? &intersections : nullptr);
 }
 
-CheckJobResult run_check(const CheckJobOptions& opt, const FrameProgress& progress) {
-    opt.validate();
-    const CheckRunInfo info = start_run_info();
-    const auto started = std::chrono::steady_clock::now();
-    Input in = load_input(clip_load_options(opt.tension.input));
-    return run_check(opt, in, progress, info, started);
+Input load_check_input(const CheckJobOptions& opt) { return load_input(clip_load_options(opt.tension.input)); }
+
+CheckJobResult load_and_run_check(const CheckJobOptions& opt, const FrameProgress& progress) {
+    opt.validate();  // before the file is read
+    const RunStart start;
+    Input in = load_check_input(opt);
+    return run_check(opt, in, progress, start);
 }
 
 namespace {
@@ -193,13 +195,12 @@ VolumeLossVerdict judge_clip_volume(double limit, const Input& in, const std::st
 
 }  // namespace
 
-CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const CheckRunInfo& info,
-                         std::chrono::steady_clock::time_point started) {
+CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgress& progress, const RunStart& start) {
     opt.validate();
     refuse_outputs_over_inputs(in, {opt.json, opt.junit, opt.html.out});
     CheckJobResult r;
     r.limits = opt.limits();
-    r.info = info;
+    r.info = start.info;
     require_animation(in, opt.tension.input);
     const ClipPlan plan = plan_clips(in, opt.tension.input, true);
     r.not_judged = plan.not_judged;
@@ -213,7 +214,7 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
     std::unique_ptr<ReportPage> page = opt.html.out.empty() ? nullptr : std::make_unique<ReportPage>(opt.html, in);
     if (opt.lint) {
         // The same loaded input (its clip as loaded): one read of the file for both verdicts.
-        r.lint = run_lint(opt.lint_options, in);
+        r.lint = lint_checks(opt.lint_options, in);
         r.has_lint = true;
     }
     {
@@ -253,7 +254,7 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         r.paths = in.paths;
         r.chunk_index = in.chunk_index;
         r.chunk_count = in.chunk_count;
-        r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        r.info.seconds = start.until_now().seconds;
         // The file's verdict is the worst clip's (with --lint, the lint's too): decided here, the
         // writers only say it.
         bool failed = (r.has_lint && r.lint.failed()) || (r.has_intersections && r.intersections.failed());

@@ -1,6 +1,7 @@
-// The `report` job: one self-contained HTML page with the animated tension map, the worst
-// vertices and their T over time (docs/rig_ci.md, "report"); `check --html` writes the same
-// page with the check's verdict and limits. io/report_html.h writes what the page holds.
+// The report page engine: one self-contained HTML page with the animated tension map, the worst
+// vertices and their T over time (docs/rig_ci.md, "report"), as the report job
+// (run/report_job.h) and `check --html` write it, the latter with the check's verdict and limits.
+// io/report_html.h writes what the page holds.
 #pragma once
 
 #include <memory>
@@ -73,14 +74,5 @@ private:
     std::string viewer_;
     OutputFile out_;
 };
-
-struct ReportJobOptions {
-    TensionOptions tension;
-    ReportOptions report;
-    void validate() const;
-};
-
-// Loads, refuses a file with nothing to show (require_animation), writes the page.
-ReportResult run_report(const ReportJobOptions& opt, const FrameProgress& progress = {});
 
 }  // namespace rigscope

@@ -1,5 +1,5 @@
-// The `info` job (run/info_run.h).
-#include "rigscope/run/info_run.h"
+// The `info` job (run/info_job.h).
+#include "rigscope/run/info_job.h"
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/info_report.h"
@@ -17,9 +17,9 @@ bool InfoJobOptions::writes_json() const {
 
 void InfoJobOptions::validate() const { writes_json(); }
 
-InfoJobResult run_info(const InfoJobOptions& opt) {
+InfoJobResult run_info(const InfoJobOptions& opt, const Input& in) {
+    opt.validate();
     const bool json = opt.writes_json();
-    const Input in = load_input(opt.input, false);
     InfoJobResult r;
     r.text = json ? info_json(in.scene, in.meshes, in.weld) : info_text(in.scene, in.meshes, in.weld);
     r.meshes = in.meshes.size();
@@ -27,6 +27,13 @@ InfoJobResult run_info(const InfoJobOptions& opt) {
     r.clips = in.scene.clips.size();
     r.paths = in.paths;
     return r;
+}
+
+Input load_info_input(const InfoJobOptions& opt) { return load_input(opt.input, false); }
+
+InfoJobResult load_and_run_info(const InfoJobOptions& opt) {
+    opt.validate();  // before the file is read
+    return run_info(opt, load_info_input(opt));
 }
 
 }  // namespace rigscope
