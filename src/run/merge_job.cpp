@@ -43,6 +43,7 @@ void check_frame_files(const std::vector<ChunkRecord>& chunks) {
     text("--mesh", opt.mesh);
     text("--weld", opt.weld);
     text("--rig", opt.rig);
+    text("--abc-unit", opt.abc_unit);
     text("--joints", opt.joints);
     // The record's identity (run/chunk_identity.cpp): flags true or false, "none" without a value.
     opt.rom = option(r, "--rom") && option(r, "--rom")->front() == "true";

@@ -110,6 +110,7 @@ TEST_CASE("chunk identity: tension lists every option by its CLI name, defaults 
         {"--fps", [](auto& c) { c.tension.input.fps = 30; }},
         {"--animation", [](auto& c) { c.tension.input.animation = "walk.fbx"; }},
         {"--cache", [](auto& c) { c.tension.input.cache = "c.pc2"; }},
+        {"--abc-unit", [](auto& c) { c.tension.input.abc_unit = "cm"; }},
         {"--retarget", [](auto& c) { c.tension.input.retarget = "full"; }},
         {"--rig", [](auto& c) { c.tension.input.rig = "r.json"; }},
         {"--rom", [](auto& c) { c.tension.input.rom = true; }},
