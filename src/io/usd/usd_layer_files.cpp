@@ -113,7 +113,12 @@ LayerFiles::Opened& LayerFiles::add(std::unique_ptr<Layer> layer, std::string ke
     return ref;
 }
 
-LayerFiles::Opened& LayerFiles::open_package_root(std::unique_ptr<Package> package, const std::string& key) {
+LayerFiles::Opened& LayerFiles::open_package_root(const std::string& path, std::string bytes, const std::string& key, const std::string& what) {
+    // A package stays held (charged as its file) while its entries may be read.
+    budget_.charge(double(bytes.size()), what);
+    auto package = std::make_unique<Package>();
+    package->path = path;
+    package->bytes = std::move(bytes);
     package->entries = read_package(package->path, package->bytes);
     const PackageEntry& root = package->entries.front();
     const std::string ext = lower_extension(root.name);
@@ -127,13 +132,7 @@ LayerFiles::Opened& LayerFiles::open_package_root(std::unique_ptr<Package> packa
 }
 
 const Layer& LayerFiles::open_root(std::string bytes) {
-    if (starts_with(bytes, "PK\x03\x04", 4)) {
-        auto package = std::make_unique<Package>();
-        package->path = root_path_;
-        package->bytes = std::move(bytes);
-        budget_.charge(double(package->bytes.size()), "the file");
-        return *open_package_root(std::move(package), real_or(root_path_)).layer;
-    }
+    if (starts_with(bytes, "PK\x03\x04", 4)) return *open_package_root(root_path_, std::move(bytes), real_or(root_path_), "the file").layer;
     if (!starts_with(bytes, "PXR-USDC", 8) && !starts_with(bytes, "#usda", 5))
         throw bad_input(root_path_, "not a USD file (neither '#usda' nor 'PXR-USDC' nor a zip at its start)");
     auto layer = parse(root_path_, bytes);
@@ -156,14 +155,7 @@ LayerFiles::Opened& LayerFiles::open_file(const std::string& path, const std::st
     std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
     if (!in || !in.read(&bytes[0], std::streamsize(bytes.size()))) throw bad_input(from_name, what + ", and " + path + " cannot be read");
     files_read_.emplace_back(path, what + " in " + from_name);
-    if (starts_with(bytes, "PK\x03\x04", 4)) {
-        // A package stays held (charged as its file) while its entries may be read.
-        budget_.charge(double(bytes.size()), "the file " + path);
-        auto package = std::make_unique<Package>();
-        package->path = path;
-        package->bytes = std::move(bytes);
-        return open_package_root(std::move(package), key);
-    }
+    if (starts_with(bytes, "PK\x03\x04", 4)) return open_package_root(path, std::move(bytes), key, "the file " + path);
     auto layer = parse(path, bytes);
     return add(std::move(layer), key, folder_of(path), nullptr, path);
 }

@@ -63,7 +63,8 @@ private:
     Opened& add(std::unique_ptr<Layer> layer, std::string key, std::string dir, Package* package, std::string name);
     std::unique_ptr<Layer> parse(const std::string& name, const std::string& bytes);
     Opened& open_file(const std::string& path, const std::string& from_name, const std::string& what);
-    Opened& open_package_root(std::unique_ptr<Package> package, const std::string& key);
+    // A usdz's bytes held as a package (charged to the budget as `what`), and its root layer opened.
+    Opened& open_package_root(const std::string& path, std::string bytes, const std::string& key, const std::string& what);
     Opened& open_entry(Package& package, const std::string& entry, const std::string& from_name, const std::string& what);
 };
 

@@ -120,19 +120,14 @@ void inherit_binding(const StagePrims& stage, const PrimSpec& p, Binding& b, std
 SkeletonInfo read_skeleton(SceneBuild& b, const PrimSpec& p, int node, const Binding& binding);
 
 // ---- meshes (usd_mesh.cpp) ----
+// A primvar's interpolation ("constant" when unauthored) and elementSize (1 when unauthored).
+std::string interpolation(const PropertySpec& p);
+int element_size(const PropertySpec& p);
 // The mesh, its UVs and point cache into the scene; false when it has no points (skipped).
 bool read_mesh(SceneBuild& b, const PrimSpec& p, int node);
 
 // ---- skin (usd_skin.cpp) and blend shapes (usd_blend_shapes.cpp) ----
 void skin_mesh(SceneBuild& b, const PrimSpec& p, Mesh& m, const Binding& binding, const std::map<std::string, SkeletonInfo>& skeletons);
 void blend_shapes(SceneBuild& b, const PrimSpec& p, int mesh_index, const Binding& binding, const std::map<std::string, SkeletonInfo>& skeletons);
-
-}  // namespace rigscope::usd
-
-namespace rigscope::usd {
-
-// A primvar's interpolation ("constant" when unauthored) and elementSize (1 when unauthored).
-std::string interpolation(const PropertySpec& p);
-int element_size(const PropertySpec& p);
 
 }  // namespace rigscope::usd
