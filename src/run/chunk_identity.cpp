@@ -59,6 +59,7 @@ void add_input(Identity& id, const InputOptions& in, bool weld, bool skinning) {
     else id.number("--fps", in.fps);
     id.path("--animation", in.animation);
     id.path("--cache", in.cache);
+    id.text("--abc-unit", in.abc_unit);
     id.text("--retarget", in.retarget);
     id.path("--rig", in.rig);
     id.flag("--rom", in.rom);
