@@ -55,5 +55,5 @@ def test_abc_unit_reads_maya_centimetres(files):
     assert np.max(np.abs(got - want)) < 1e-5
     assert np.max(np.abs(raw - want)) > 1  # without it, centimetres
     assert rigscope.load(files / "abc" / "cache_cm.abc", abc_unit="cm").info()["units"]["scale_to_metres"] == 0.01
-    with pytest.raises(rigscope.BadValueError, match="--abc-unit: 'km' is not m, cm or mm"):
+    with pytest.raises(rigscope.BadValueError, match="abc_unit: 'km' is not m, cm or mm"):
         rigscope.load(files / "abc" / "cache_cm.abc", abc_unit="km")

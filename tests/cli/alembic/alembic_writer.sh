@@ -7,6 +7,8 @@
 #   compress, stretch and Cd (C3f, vertex scope, mayaColorSet=1) equal the tension CSV's columns;
 # - Blender 4.5's importer (bpy, build/bpy-venv; abc_blender_check.py): the vertices at every
 #   frame (in Blender's Z-up), the UV map and the colour attribute it makes of Cd;
+# - N (the glb's NORMAL carried per frame): alembic3d + numpy (abc_normals_check.py), Blender's Alembic
+#   import and Blender's own glTF import played by its armature (abc_blender_normals.py);
 # and by rigscope's own reader (the round trip gives the CSVs byte for byte). Refusals: stdout,
 # the input as the output, --vertices; a failed write leaves no file.
 . "$(dirname "$0")/../common.bash"
