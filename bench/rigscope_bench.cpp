@@ -368,8 +368,8 @@ void BM_FrameAll(benchmark::State& state, std::string key) {
     state.counters["vertices"] = static_cast<double>(f.all_vertices);
 }
 
-// The bytes one frame of these meshes must move at the least (docs/benchmarks.md, "The memory
-// bound"): each array the frame reads, once, and each it writes, once, from the layouts' own
+// The bytes one frame of these meshes must move at the least (docs/benchmarks.md, "Cases":
+// stream_bound): each array the frame reads, once, and each it writes, once, from the layouts' own
 // sizes. Skinning reads the rest positions and the influences (joint ids, weights) and writes
 // the deformed positions; the T pass reads those positions back (each once: a neighbour's
 // gather that hits the cache is not counted again), its batches (entries, degrees, starts,
