@@ -1,4 +1,4 @@
-// The `info` job (run/info_run.h).
+// The `info` job (run/info_job.h).
 #include "rigscope/run/info_job.h"
 
 #include "rigscope/core/error.h"

@@ -1,4 +1,4 @@
-// The check and diff jobs' validate() (run/check_run.h, run/diff_run.h): what each refuses
+// The check and diff jobs' validate() (run/check_job.h, run/diff_job.h): what each refuses
 // before any file is read, the CLI and Python alike (tests/cli/check/rigci.sh and cli_slips.sh run the
 // same refusals through the CLI). A refusal names the option; an accepted case returns "".
 #include <catch2/catch.hpp>

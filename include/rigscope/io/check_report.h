@@ -63,7 +63,7 @@ struct CheckClipReport {
     bool failed() const { return verdict->failed() || (volume && volume->failed()); }
 };
 
-// The file's reports over its judged clips, whose verdicts the run layer gave (run/check_run.h);
+// The file's reports over its judged clips, whose verdicts the run layer gave (run/check_job.h);
 // `failed` is the file's verdict (any clip failed, or lint). One clip and none left out: exactly
 // check_outcome's. Several: the text has each clip's lines under "clip 'NAME':" and its own
 // PASS/FAIL, then a line counting the clips, then the file's PASS/FAIL; the JUnit report a case

@@ -17,7 +17,7 @@ namespace rigscope {
 // The "summary" member of diff's JSON (an object, no trailing newline).
 std::string diff_summary_json(const DiffLimits& limits, const std::vector<DiffMesh>& meshes, const std::vector<DiffFrame>& frames);
 
-// One clip's part of a diff over several clips (run/diff_run.h): its limits (clip named), the
+// One clip's part of a diff over several clips (run/diff_job.h): its limits (clip named), the
 // per-mesh extremes and per-frame maxima, and the verdict judge_diff gave them (the writer
 // only says it).
 struct DiffClipReport {
