@@ -27,6 +27,7 @@ void DeformJobOptions::validate() const {
 }
 
 DeformJobResult run_deform(const DeformJobOptions& opt, const Input& in, const FrameProgress& progress) {
+    opt.validate();  // a caller with its own loaded input (Python) gets the same refusals
     // A file without a mesh has no vertex to write: refused as tension refuses it, never a
     // header-only file with an ok status (issue 41).
     require_meshes(in, opt.input.file, "write");

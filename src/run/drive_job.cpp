@@ -66,6 +66,7 @@ DriveJobResult write_baked_gltf(const DriveJobOptions& opt, const Input& in) {
 }  // namespace
 
 DriveJobResult run_drive(const DriveJobOptions& opt, const Input& in, const FrameProgress& progress) {
+    opt.validate();  // a caller with its own loaded input (Python) gets the same refusals
     refuse_outputs_over_inputs(in, {opt.out});
     return opt.format == "gltf" ? write_baked_gltf(opt, in) : write_table(opt, in, progress);
 }

@@ -45,6 +45,7 @@ void RivetJobOptions::validate() const {
 }
 
 RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const FrameProgress& progress) {
+    opt.validate();  // a caller with its own loaded input (Python) gets the same refusals
     refuse_outputs_over_inputs(in, {opt.out, opt.junit});
     RivetJobResult r;
     r.mesh = rivet_mesh(in, opt.input.mesh);

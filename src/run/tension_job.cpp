@@ -73,6 +73,7 @@ std::vector<TensionMeshView> views(const Input& in, const std::vector<MeshTensio
 }  // namespace
 
 TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const FrameProgress& progress, const FrameProgress& range_progress) {
+    opt.validate();  // a caller with its own loaded input (Python) gets the same refusals
     require_meshes(in, opt.tension.input.file, "write");
     refuse_outputs_over_inputs(in, {opt.out});
     if (opt.format == "gltf") check_tension_gltf_path(opt.out, in.frames.size(), opt.bake_max);
