@@ -11,15 +11,14 @@ import sys
 
 import bpy
 
+from blender_glb import open_glb
+
 
 def main():
     argv = sys.argv[sys.argv.index("--") + 1:]
     glb, out, fps, first, last = argv[0], argv[1], float(argv[2]), int(argv[3]), int(argv[4])
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    scene = bpy.context.scene
-    scene.render.fps = int(round(fps))
-    if bpy.ops.import_scene.gltf(filepath=glb) != {"FINISHED"}:
-        print(f"Blender did not import {glb}")
+    scene = open_glb(glb, fps)
+    if scene is None:
         return 1
     scene.frame_start, scene.frame_end = first, last
     if bpy.ops.wm.alembic_export(filepath=out, start=first, end=last, selected=False, as_background_job=False) != {"FINISHED"}:

@@ -22,6 +22,8 @@ import sys
 import bpy
 import numpy as np
 
+from blender_glb import open_glb
+
 problems = []
 
 
@@ -84,11 +86,8 @@ def main():
             problems.append(f"Alembic import, frame {f} corner {c} (vertex {verts[c]}): normal {cn[c]}, N {want[c]} "
                             f"(spread of N around the vertex {spread[c]:.3g})")
 
-    bpy.ops.wm.read_factory_settings(use_empty=True)
-    scene = bpy.context.scene
-    scene.render.fps = int(round(fps))
-    if bpy.ops.import_scene.gltf(filepath=glb) != {"FINISHED"}:
-        print(f"Blender did not import {glb}")
+    scene = open_glb(glb, fps)
+    if scene is None:
         return 1
     # The glb's skinned mesh (Blender's importer adds an Icosphere as its bones' display shape).
     objs = [o for o in bpy.data.objects if o.type == "MESH" and any(m.type == "ARMATURE" for m in o.modifiers)]
