@@ -157,6 +157,7 @@ std::string bake_file_name(const std::string& pattern, const std::string& mesh, 
 }
 
 BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress& progress) {
+    opt.validate();  // every entry, not only the CLI's: Python and check call run_x directly
     require_meshes(in, opt.tension.input.file, "bake");
     const std::string format = image_format(opt);
     const bool files = !opt.out.empty();

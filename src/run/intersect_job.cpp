@@ -45,6 +45,7 @@ long IntersectJobResult::worst_frame() const {
 }
 
 IntersectJobResult run_intersect(const IntersectJobOptions& opt, const Input& in, const FrameProgress& progress) {
+    opt.validate();  // every entry, not only the CLI's: Python and check call run_x directly
     refuse_outputs_over_inputs(in, {opt.out});
     const std::string& file = opt.input.file;
     IntersectJobResult r;

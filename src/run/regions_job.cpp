@@ -295,6 +295,7 @@ std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& i
 }
 
 RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const FrameProgress& progress) {
+    opt.validate();  // every entry, not only the CLI's: Python and check call run_x directly
     require_meshes(in, opt.tension.input.file, "measure");
     if (opt.by != "joints" && opt.by[0] == '@') in.paths.push_back(ReadFile(opt.by.substr(1), "--by"));
     if (!opt.out.empty()) refuse_outputs_over_inputs(in, {opt.out});

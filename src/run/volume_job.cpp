@@ -125,6 +125,7 @@ VolumeTable measure_volumes(const Input& in, const std::string& file, const Fram
 }
 
 VolumeJobResult run_volume(const VolumeJobOptions& opt, const Input& in, const FrameProgress& progress) {
+    opt.validate();  // every entry, not only the CLI's: Python and check call run_x directly
     refuse_outputs_over_inputs(in, {opt.out});
     return measure_volumes(in, opt.input.file, progress);
 }

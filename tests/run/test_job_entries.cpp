@@ -7,13 +7,17 @@
 
 #include "corpus.h"
 #include "rigscope/core/error.h"
+#include "rigscope/run/bake_job.h"
 #include "rigscope/run/check_job.h"
 #include "rigscope/run/diff_job.h"
 #include "rigscope/run/info_job.h"
+#include "rigscope/run/intersect_job.h"
 #include "rigscope/run/lint_job.h"
 #include "rigscope/run/merge_job.h"
+#include "rigscope/run/regions_job.h"
 #include "rigscope/run/report_job.h"
 #include "rigscope/run/rom_job.h"
+#include "rigscope/run/volume_job.h"
 #include "temp_dir.h"
 
 using namespace rigscope;
@@ -91,6 +95,41 @@ TEST_CASE("job entries: run_X on a loaded input validates its options and writes
         CHECK_THAT(usage_error([&] { run_merge(o, MergeJobInput{}); }), Catch::Contains("merge needs OUT"));
     }
     CHECK(std::filesystem::is_empty(dir.path));  // no output of any refused run
+}
+
+TEST_CASE("job entries: bake, regions, volume and intersect validate on a loaded input too", "[run][job]") {
+    rigscope_test::TempDir dir("rigscope_job_entries_maps");
+    InputOptions io;
+    io.file = cylinder();
+    io.frames = "61";
+    Input in = load_input(io);
+    {
+        BakeJobOptions o;
+        o.tension.input = io;
+        o.size = 0;
+        o.out = dir.file("b.{frame}.png");
+        CHECK_THAT(usage_error([&] { run_bake(o, in); }), Catch::Contains("--size 0"));
+    }
+    {
+        RegionsJobOptions o;
+        o.tension.input = io;
+        o.by = "bones";
+        o.out = dir.file("r.csv");
+        CHECK_THAT(usage_error([&] { run_regions(o, in); }), Catch::Contains("--by is joints"));
+    }
+    {
+        VolumeJobOptions o;
+        o.input = io;
+        o.format = "xml";
+        CHECK_THAT(usage_error([&] { run_volume(o, in); }), Catch::Contains("volume writes json or csv"));
+    }
+    {
+        IntersectJobOptions o;
+        o.input = io;
+        o.format = "xml";
+        CHECK_THAT(usage_error([&] { run_intersect(o, in); }), Catch::Contains("intersect writes json or csv"));
+    }
+    CHECK(std::filesystem::is_empty(dir.path));
 }
 
 TEST_CASE("job entries: load_and_run_X is run_X on the job's own load step", "[run][job]") {
