@@ -145,13 +145,4 @@ void bake_uv_padding(const UvRasterPlan& plan, float* out) {
     }
 }
 
-void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out) {
-    // Refilled in place: a caller that bakes frame after frame into one buffer pays no page faults.
-    out.resize(std::size_t(plan.size) * std::size_t(plan.size));
-    std::fill(out.begin(), out.end(), 0.0f);
-    float* image = out.data();
-    bake_uv_covered(plan, &values, &image, 1, 0, plan.covered.size());
-    bake_uv_padding(plan, image);
-}
-
 }  // namespace rigscope

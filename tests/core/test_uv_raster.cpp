@@ -8,6 +8,15 @@ using namespace rigscope;
 
 namespace {
 
+// One image as bake makes it (run/bake_job.cpp): the covered texels of a zeroed image, then the
+// padding.
+void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out) {
+    out.assign(std::size_t(plan.size) * std::size_t(plan.size), 0.0f);
+    float* image = out.data();
+    bake_uv_covered(plan, &values, &image, 1, 0, plan.covered.size());
+    bake_uv_padding(plan, image);
+}
+
 // A quad over the unit square as two triangles sharing the diagonal (0,0)-(1,1), with the UV
 // corners given per face corner.
 Mesh square(bool quad) {

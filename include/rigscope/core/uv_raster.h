@@ -52,11 +52,9 @@ struct UvRasterPlan {
 // its filled neighbours; beyond, texels stay 0.
 UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding);
 
-// The image (size x size, row 0 first) of per-vertex `values` through `plan` (indexed as the
-// plan's vertices are). `out` is resized and zeroed first, reusing its memory. The same as
-// bake_uv_covered over every covered texel, then bake_uv_padding, on a zeroed image.
-void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out);
-
+// An image (size x size, row 0 first) of per-vertex values through a plan: bake_uv_covered over
+// every covered texel of a zeroed image, then bake_uv_padding.
+//
 // The covered texels [begin, end) of plan.covered for `layers` images at once (frames, colour
 // channels): out[l][texel] from values[l]. The plan (28 bytes a texel, more than an image's
 // values) is read once for all of them instead of once an image; a caller splits the texels

@@ -124,7 +124,7 @@ private:
         if (it == index_.end()) {
             it = index_.emplace(n, static_cast<int>(out_.groups.size())).first;
             budget_.charge(sizeof(ObjFile::Group) + n.size(), "the groups");
-            out_.groups.push_back(ObjFile::Group{n, {0}, {}});
+            out_.groups.push_back(ObjFile::Group{n, {0}, {}, {}, false});
         }
         current_ = it->second;
     }
