@@ -55,6 +55,32 @@ PY
 check "no volume marks without --max-volume-loss" -- python3 -c "import json,sys; sys.exit('volume' in json.load(open('$WORK/bend.json')))"
 check "bend page in Chromium: the crossing faces red at the worst frame, toggled" -- browser "$WORK/bend.html" --marks faces
 
+# -- Polygons: the FBX of the same rig keeps quads and n-gon caps; the page marks file faces (as
+# intersect names them) and maps each to its fan's triangles.
+FBX=$CORPUS/bend_cylinder/bend_cylinder.fbx
+expect 1 "check --html --max-intersections 0 on bend_cylinder.fbx" -- "$RIGSCOPE" check "$FBX" --max-intersections 0 --html "$WORK/fbx.html"
+page_json "$WORK/fbx.html" >"$WORK/fbx.json"
+expect 0 "rigscope intersect of the FBX" -- "$RIGSCOPE" intersect "$FBX" -o "$WORK/fbx.csv"
+check "the FBX page names intersect's faces; each face maps to its triangles" -- python3 - "$WORK/fbx.json" "$WORK/fbx.csv" <<'PY'
+import base64, collections, csv, json, struct, sys
+d = json.load(open(sys.argv[1]))
+faces = collections.defaultdict(set)
+for r in csv.DictReader(open(sys.argv[2])):
+    faces[(r["frame"], r["mesh_a"])].add(int(r["face_a"]))
+    faces[(r["frame"], r["mesh_b"])].add(int(r["face_b"]))
+name = lambda fi: "bind" if d["frames"][fi]["bind"] else str(d["frames"][fi]["number"])
+page = {(name(f["frame"]), d["meshes"][m]["name"]): set(ids) for f in d["intersections"]["frames"] for m, ids in enumerate(f["faces"]) if ids}
+assert page == dict(faces) and page, sorted(set(page) ^ set(faces))[:5]
+for m in d["meshes"]:
+    raw = base64.b64decode(m["face_first_triangle"])
+    first = struct.unpack("<%dI" % (len(raw) // 4), raw)
+    tris = len(base64.b64decode(m["triangles"])) // (2 if m["index_bits"] == 16 else 4) // 3
+    # Ascending from 0 to the mesh's triangle count, and some face of more than one triangle.
+    assert first[0] == 0 and first[-1] == tris and all(a <= b for a, b in zip(first, first[1:]))
+    assert any(b - a > 1 for a, b in zip(first, first[1:]))
+PY
+check "FBX page in Chromium: polygons that cross drawn red" -- browser "$WORK/fbx.html" --marks faces
+
 # -- Volume: the candy-wrapper twist under linear blend skinning loses a third at frame 24.
 expect 1 "check --html --max-volume-loss 0.2 on the twist" -- \
     "$RIGSCOPE" check "$TWIST" --skinning linear --max-volume-loss 0.2 --html "$WORK/twist.html"
