@@ -142,6 +142,25 @@ import json, sys
 d = json.load(open('$WORK/both.json'))
 sys.exit(not (d['check']['max_compress'] == 3 and d['intersections']['limit'] == 10 and d['volume']['limit'] == 0.05))"
 
+# -- A file of two clips (tests/cli/add_clip.py: BigBend bends twice as far): each clip's page
+# data marks that clip's frames, as `intersect --clip NAME` finds them.
+/usr/bin/python3 tests/cli/add_clip.py "$BEND" "$WORK/two.glb" BigBend 2 || { echo "FAIL: add_clip.py"; exit 1; }
+expect 1 "check --html --max-intersections 5 of two clips" -- "$RIGSCOPE" check "$WORK/two.glb" --max-intersections 5 --html "$WORK/two.html"
+for clip in ArmatureAction BigBend; do
+    "$RIGSCOPE" intersect "$WORK/two.glb" --clip "$clip" -o "$WORK/two_$clip.csv"
+done
+check "each clip's marks are intersect --clip's pair counts" -- python3 - "$WORK/two.html" "$WORK" <<'PY'
+import collections, csv, json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+page = json.loads(re.search(r'<script type="application/json" id="rigscope-data">(.*?)</script>', text, re.S).group(1))
+assert [c["name"] for c in page["clips"]] == ["ArmatureAction", "BigBend"]
+for c in page["clips"]:
+    d = c["data"]
+    want = collections.Counter(r["frame"] for r in csv.DictReader(open(f"{sys.argv[2]}/two_{c['name']}.csv")))
+    got = {str(d["frames"][i]["number"]): n for i, n in enumerate(d["intersections"]["pairs"]) if n}
+    assert got == dict(want) and got, c["name"]
+PY
+
 # -- Without those limits the page holds no marks (the page check --html wrote before them).
 expect 1 "check --html with a T limit only" -- "$RIGSCOPE" check "$BEND" --max-compress 1.2 --html "$WORK/t.html"
 page_json "$WORK/t.html" >"$WORK/t.json"
