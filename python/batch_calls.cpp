@@ -82,7 +82,8 @@ void add_batch_calls(py::module_& m) {
            bool rom, bool lint, bool strict, std::optional<std::string> mesh, unsigned jobs, std::optional<std::string> task,
            std::optional<std::string> junit, std::optional<std::string> json, std::optional<std::string> output,
            std::optional<std::string> summary, std::optional<std::string> format, std::optional<std::string> against,
-           std::optional<double> max_displacement, std::optional<double> max_t_change, std::optional<std::string> match, double max_memory, double max_output) {
+           std::optional<double> max_displacement, std::optional<double> max_t_change, std::optional<std::string> match, double max_memory, double max_output,
+           std::optional<double> max_volume_loss, std::optional<long> max_intersections) {
             if (verb != "diff" && (against || max_displacement || max_t_change || match))
                 throw Error(kExitUsage, "batch " + verb + ": against=, max_displacement=, max_t_change= and match= are diff's");
             BatchOptions opt;
@@ -100,6 +101,8 @@ void add_batch_calls(py::module_& m) {
             input.max_memory_mib = max_memory;
             if (!(max_output > 0) || !std::isfinite(max_output)) throw Error(kExitUsage, "max_output=: a size in MB above 0");
             input.max_output_mb = max_output;
+            if (verb != "check" && (max_volume_loss || max_intersections))
+                throw Error(kExitUsage, "batch " + verb + ": max_volume_loss= and max_intersections= are check's");
             BatchResult r;
             if (verb == "check") {
                 if (!opt.output.empty()) throw Error(kExitUsage, "batch check: output= is lint's; check writes junit=, json= and summary=");
@@ -108,6 +111,8 @@ void add_batch_calls(py::module_& m) {
                 c.tension.input = input;
                 c.tension.measure = measure.value_or(TensionOptions{}.measure);
                 set_check_limits(c, max_stretch, max_compress, max_lambda, min_lambda);
+                c.max_volume_loss = max_volume_loss;  // issue 59: --max-volume-loss
+                c.max_intersections = max_intersections;  // and --max-intersections
                 c.lint = lint;
                 c.lint_options.strict = strict;
                 r = run_and_write(opt, c, run_check_batch);
@@ -154,6 +159,21 @@ void add_batch_calls(py::module_& m) {
                     job.format = format.value_or("");
                     r = run_and_write(opt, job, run_deform_batch);
                 }
+            } else if (verb == "intersect" || verb == "volume") {
+                // Issue 59's measures: each file's output by output='s placeholder, as the CLI's batch.
+                if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty() || !opt.junit.empty())
+                    throw Error(kExitUsage, "batch " + verb + ": limits, measure=, lint=, strict=, json= and junit= are check's (" + verb + " judges nothing)");
+                if (verb == "intersect") {
+                    IntersectJobOptions job;
+                    job.input = input;
+                    job.format = format.value_or("");
+                    r = run_and_write(opt, job, run_intersect_batch);
+                } else {
+                    VolumeJobOptions job;
+                    job.input = input;
+                    job.format = format.value_or("");
+                    r = run_and_write(opt, job, run_volume_batch);
+                }
             } else if (verb == "diff") {
                 if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty())
                     throw Error(kExitUsage, "batch diff: limits, measure=, lint=, strict= and json= are check's (diff's are max_displacement= and max_t_change=)");
@@ -166,7 +186,7 @@ void add_batch_calls(py::module_& m) {
                 d.diff.max_t_change = max_t_change;
                 r = run_and_write(opt, d, run_diff_batch);
             } else {
-                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension, report, info, deform or diff)");
+                throw Error(kExitUsage, "batch: '" + verb + "' is not a batch verb (check, lint, tension, report, info, deform, intersect, volume or diff)");
             }
             py::list rows;
             for (const BatchFileResult& f : r.files) rows.append(row_dict(f.row));
@@ -178,8 +198,8 @@ void add_batch_calls(py::module_& m) {
         py::arg("task") = py::none(), py::arg("junit") = py::none(), py::arg("json") = py::none(), py::arg("output") = py::none(),
         py::arg("summary") = py::none(), py::arg("format") = py::none(), py::arg("against") = py::none(),
         py::arg("max_displacement") = py::none(), py::arg("max_t_change") = py::none(), py::arg("match") = py::none(), py::arg("max_memory") = InputOptions{}.max_memory_mib,
-        py::arg("max_output") = InputOptions{}.max_output_mb,
-        "Runs check, lint, tension, report, info, deform or diff (pairs: against=DIR, or ['@pairs.txt']) over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
+        py::arg("max_output") = InputOptions{}.max_output_mb, py::arg("max_volume_loss") = py::none(), py::arg("max_intersections") = py::none(),
+        "Runs check, lint, tension, report, info, deform, intersect, volume or diff (pairs: against=DIR, or ['@pairs.txt']) over files, folders and @lists as `rigscope VERB FILE...` does; output= names each file's "
         "output by placeholder; returns a row per file (dicts, the summary's)");
 }
 

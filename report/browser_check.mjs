@@ -11,6 +11,10 @@
 //   --measure: the run's --measure (edge, area, principal): the page must say which measure it
 //   shows, and for principal show lambda (= 1 / the stored T of the row's side) in the table.
 //   --clips A,B: the page's clip menu lists exactly these clips, #clip=NAME and the menu show each.
+//   --marks faces|regions: a check page with --max-intersections / --max-volume-loss: its
+//   "worst frame" button shows that verdict's worst frame, where the crossing faces (faces) or the
+//   regions past the volume limit (regions) are drawn in their stated colour, and its toggle
+//   takes them off (no pixel of that colour left) and on again; the legend names them.
 //   --screenshot: only writes the page with its first worst-vertex row clicked
 //   (scripts/report_screenshot.sh).
 import puppeteer from 'puppeteer-core';
@@ -143,6 +147,47 @@ try {
       }
       return n ? s.map((v) => v / n) : [0, 0, 0];
     }, png, x, y);
+
+    // --marks: as a user, the worst-frame button, the colour on the canvas, the toggle.
+    const marks = opt('--marks');
+    if (marks) {
+      const ids = marks === 'faces' ? { item: '#mark-faces-item', box: '#mark-faces', worst: '#worst-intersection', frame: 'worstIntersectionFrame' }
+                                    : { item: '#mark-regions-item', box: '#mark-regions', worst: '#worst-volume', frame: 'worstVolumeFrame' };
+      const info = await page.evaluate((key, f, kind) => {
+        const r = window.rigscopeReport;
+        const item = document.querySelector(key);
+        return { worst: r[f], colour: r.markColours[kind], shown: r.shownFrames,
+                 visible: !document.getElementById('marks').hidden && !!item && !item.hidden, legend: item ? item.textContent : '' };
+      }, ids.item, ids.frame, marks);
+      if (!info.visible) fail(`the marks' legend (${ids.item}) is not shown`);
+      if (!(marks === 'faces' ? /cross/.test(info.legend) : /volume/.test(info.legend))) fail(`the legend says "${info.legend.trim()}"`);
+      if (info.worst === null || info.worst === undefined) fail(`the page has no worst frame for ${marks}`);
+      await page.click(ids.worst);
+      const want = info.shown.reduce((a, b) => (Math.abs(b - info.worst) < Math.abs(a - info.worst) ? b : a));
+      const at = await page.evaluate(() => window.rigscopeReport.frameIndex);
+      if (at !== want) fail(`the ${marks} "worst frame" button shows frame index ${at}, expected ${want}`);
+      // Pixels of the stated colour (within 12 per channel: antialiased edges aside) on the canvas.
+      const count = async () => page.evaluate(async (png, rgb) => {
+        const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+        const img = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const c = new OffscreenCanvas(img.width, img.height), g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, img.width, img.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4)
+          if (Math.abs(d[i] - rgb[0]) <= 12 && Math.abs(d[i + 1] - rgb[1]) <= 12 && Math.abs(d[i + 2] - rgb[2]) <= 12) ++n;
+        return n;
+      }, await shot(), info.colour);
+      const on = await count();
+      await page.click(ids.box);
+      const off = await count();
+      await page.click(ids.box);
+      const again = await count();
+      if (!(on >= 20)) fail(`${marks} marks: ${on} pixels of rgb(${info.colour}) at the worst frame`);
+      if (off !== 0) fail(`${marks} marks toggled off: still ${off} pixels of rgb(${info.colour})`);
+      if (again !== on) fail(`${marks} marks toggled on again: ${again} pixels, ${on} before`);
+      console.log(`${marks} marks: ${on} pixels of rgb(${info.colour}) at frame index ${at}, ${off} with the toggle off`);
+    }
 
     const compressed = opt('--compressed');
     if (compressed) {

@@ -170,8 +170,9 @@ def merge(out: PathArg, chunks: Sequence[PathArg], *, junit: Optional[PathArg] =
 
 # --- Rig CI over many files (batch_calls.cpp) ------------------------------------------------------
 # paths: files, folders (searched for .fbx .gltf .glb .dae .usd*) and "@list.txt"; verb "check",
-# "lint", "tension", "report", "info", "deform" or "diff" (tension, report and deform need
-# output= with a placeholder; format= as --format; diff pairs each path with the file of its
+# "lint", "tension", "report", "info", "deform", "intersect", "volume" or "diff" (tension, report,
+# deform, intersect and volume need output= with a placeholder; format= as --format; check also
+# takes max_volume_loss= and max_intersections=; diff pairs each path with the file of its
 # relative path under against=, or reads ["@pairs.txt"], and takes max_displacement=,
 # max_t_change=, match=; its rows also have "new"). Returns a row per file, as `--summary s.json` writes its
 # "files": file, path, status ("pass", "fail", "ok" for a verb that judges nothing, "error",
@@ -206,6 +207,8 @@ def batch(
     match: Optional[str] = None,
     max_memory: float = 8192.0,
     max_output: float = 2000.0,
+    max_volume_loss: Optional[float] = None,
+    max_intersections: Optional[int] = None,
 ) -> List[Dict[str, Any]]: ...
 
 # --- Rig CI: diff (diff_calls.cpp) ----------------------------------------------------------------

@@ -86,6 +86,8 @@ const meshes = data.meshes.map((m) => {
   // One-sided measures: the stretch side reads the same T.
   const out = { name: m.name, n, motion: m.motion, t, ts: m.t_stretch !== undefined ? decodeT(m.t_stretch) : t };
   if (m.triangles !== undefined) out.index = m.index_bits === 16 ? u16(m.triangles) : u32(m.triangles);
+  // A mesh of polygons on a page with marks: each face's first triangle (a face is its fan).
+  if (m.face_first_triangle !== undefined) out.faceFirst = u32(m.face_first_triangle);
   else out.sameAs = m.triangles_of;
   if (m.motion === 'skinned') {
     out.base = dequant(u16(m.base));
@@ -160,6 +162,41 @@ const measureText = {
   principal: 'principal stretches λ_max ≥ λ_min (shown as λ); compress map from T = 1/λ_min, stretch map from T = 1/λ_max, heat map from the side farther from 1',
 }[MEASURE.kind] || MEASURE.kind;
 
+// --- check's marks (issue 59) ------------------------------------------------------------------
+// data.intersections: per frame with crossing pairs, the faces of those pairs per mesh (file
+// face ids, as `rigscope intersect` names them); data.volume: per measured volume (a closed
+// mesh's, region "*", or a joint region's) its ratio to the bind measure at every frame and a
+// region's faces. The page colours crossing faces red and a region losing more than the limit
+// orange, each with its toggle.
+const MARK_FACES = 0xff0000, MARK_REGIONS = 0xff9900;
+const crossingAt = new Map();  // frame index -> its entry of data.intersections.frames
+if (data.intersections) for (const f of data.intersections.frames) crossingAt.set(f.frame, f);
+// The frame with the most crossing pairs (the first of equals).
+function worstIntersectionFrame() {
+  const p = data.intersections.pairs;
+  let w = 0;
+  for (let i = 1; i < p.length; ++i) if (p[i] > p[w]) w = i;
+  return w;
+}
+// The largest loss (1 - ratio) of any measured volume, where and when (the first of equals).
+function worstVolume() {
+  let best = { region: null, frame: 0, ratio: 1, loss: -Infinity };
+  for (const r of data.volume.regions)
+    r.ratios.forEach((q, f) => { if (q !== null && 1 - q > best.loss) best = { region: r, frame: f, ratio: q, loss: 1 - q }; });
+  return best;
+}
+// Regions of mesh index mi past the volume limit at frame index fi.
+const regionsPast = (fi) => (data.volume ? data.volume.regions.filter((r) => r.ratios[fi] !== null && 1 - r.ratios[fi] > data.volume.limit) : []);
+// File vertex ids of the triangles of faces `faces` of mesh m (a polygon: its fan's triangles).
+function faceCorners(m, faces) {
+  const out = [];
+  for (const f of faces) {
+    const b = m.faceFirst ? m.faceFirst[f] : f, e = m.faceFirst ? m.faceFirst[f + 1] : f + 1;
+    for (let t = b; t < e; ++t) out.push(m.index[3 * t], m.index[3 * t + 1], m.index[3 * t + 2]);
+  }
+  return out;
+}
+
 // --- header ---------------------------------------------------------------------------------
 const fmt = (x, d = 4) => Number(x).toPrecision(d).replace(/\.?0+$/, '');
 const frameName = (f) => (f.bind ? 'bind' : String(f.number));
@@ -185,10 +222,30 @@ if (data.check) {
   if (c.max_compress !== undefined)
     parts.push(principal ? `compress limit λ_min < ${fmt(1 / c.max_compress)}: ${c.compress_count} vertices past it`
                          : `compress limit T > ${c.max_compress}: ${c.compress_count} vertices past it`);
+  // check's other verdicts (--max-intersections, --max-volume-loss): said beside T's, and a
+  // page that judged no T limit states only theirs.
+  let failed = c.failed;
+  if (data.intersections || data.volume) {
+    const tJudged = c.max_stretch !== undefined || c.max_compress !== undefined;
+    if (!tJudged) { parts.length = 0; failed = false; }
+    if (data.intersections) {
+      const x = data.intersections, w = worstIntersectionFrame();
+      failed = failed || x.failed;
+      parts.push(`intersections: at most ${x.limit} face pairs a frame; ${x.pairs[w] || 0} at frame ${frameName(allFrames[w])}` +
+        (x.failed ? ' (past it)' : ''));
+    }
+    if (data.volume) {
+      const vol = data.volume, w = worstVolume();
+      failed = failed || vol.failed;
+      parts.push(`volume: at most ${fmt(vol.limit * 100)}% lost per region` +
+        (w.region ? `; ${w.region.region} (${meshes[w.region.mesh].name}) keeps ${fmt(w.ratio)} at frame ${frameName(allFrames[w.frame])}` : '') +
+        (vol.failed ? ' (past it)' : ''));
+    }
+  }
   $('check').innerHTML = '';
   const v = document.createElement('span');
-  v.className = 'verdict ' + (c.failed ? 'fail' : 'pass');
-  v.textContent = c.failed ? 'FAIL' : 'PASS';
+  v.className = 'verdict ' + (failed ? 'fail' : 'pass');
+  v.textContent = failed ? 'FAIL' : 'PASS';
   $('check').append(v, ' ' + parts.join(' · '));
 }
 if (data.subsample) $('notes').textContent = `Subsampled: ${data.subsample}. The plot has every frame.`;
@@ -237,6 +294,26 @@ for (const m of meshes) {
   m.object = new THREE.Mesh(g, mat);
   scene.add(m.object);
 }
+// The marks: per mesh, the faces drawn again in a flat colour over the shaded mesh (its same
+// positions), crossing faces above regions.
+const hasMarks = !!(data.intersections || data.volume);
+function overlay(m, colour, lift) {
+  const g = new THREE.BufferGeometry();
+  g.setAttribute('position', m.pos);
+  g.setIndex(new THREE.BufferAttribute(new Uint32Array(0), 1));
+  const o = new THREE.Mesh(g, new THREE.MeshBasicMaterial({
+    color: colour, side: THREE.DoubleSide, polygonOffset: true, polygonOffsetFactor: -lift, polygonOffsetUnits: -lift,
+  }));
+  o.frustumCulled = false;
+  o.renderOrder = lift;
+  scene.add(o);
+  return o;
+}
+if (hasMarks)
+  for (const m of meshes) {
+    if (data.volume) m.regionMarks = overlay(m, MARK_REGIONS, 1);
+    if (data.intersections) m.faceMarks = overlay(m, MARK_FACES, 2);
+  }
 const marker = new THREE.Mesh(new THREE.SphereGeometry(radius * 0.02, 16, 12),
   new THREE.MeshBasicMaterial({ color: 0x33ddff, depthTest: false }));
 marker.renderOrder = 1;
@@ -252,7 +329,30 @@ function heat(t, out) {
 const toSRGB = (c) => (c <= 0.0031308 ? 12.92 * c : 1.055 * Math.pow(c, 1 / 2.4) - 0.055);
 const toLinear = (c) => (c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4));
 
-const state = { index: 0, playing: false, rest: false, mode: 'maps', marked: null, selected: [] };
+const state = { index: 0, playing: false, rest: false, mode: 'maps', marked: null, selected: [], markFaces: true, markRegions: true };
+// The marks of shown frame k into the overlays and the marks' line (not at rest: the rest mesh
+// crosses nothing the frame does).
+function applyMarks(k) {
+  if (!hasMarks) return;
+  const fi = shown[k], crossing = crossingAt.get(fi), past = regionsPast(fi);
+  meshes.forEach((m, i) => {
+    if (m.faceMarks) {
+      const faces = !state.rest && state.markFaces && crossing ? crossing.faces[i] : [];
+      m.faceMarks.geometry.setIndex(new THREE.BufferAttribute(Uint32Array.from(faceCorners(m, faces)), 1));
+    }
+    if (m.regionMarks) {
+      const faces = [];
+      if (!state.rest && state.markRegions) for (const r of past) if (r.mesh === i && r.faces) faces.push(...r.faces);
+      m.regionMarks.geometry.setIndex(new THREE.BufferAttribute(Uint32Array.from(faceCorners(m, faces)), 1));
+    }
+  });
+  const parts = [];
+  if (data.intersections) parts.push(`${data.intersections.pairs[fi]} face pairs cross (limit ${data.intersections.limit})`);
+  if (data.volume)
+    parts.push(past.length ? 'past the volume limit: ' + past.map((r) => `${r.region === '*' ? 'whole ' + meshes[r.mesh].name : r.region} ${fmt(r.ratios[fi])}`).join(', ')
+                           : `no volume past the limit (${fmt(data.volume.limit * 100)}% loss)`);
+  $('marks-status').textContent = `frame ${frameName(allFrames[fi])}: ` + parts.join(' · ');
+}
 const tmp = [0, 0, 0];
 function applyFrame() {
   const k = state.index;
@@ -278,6 +378,7 @@ function applyFrame() {
     marker.position.set(m.pos.array[3 * v], m.pos.array[3 * v + 1], m.pos.array[3 * v + 2]);
   }
   marker.visible = !!state.marked;
+  applyMarks(k);
   const f = allFrames[shown[k]];
   $('scrub').value = String(k);
   $('frame-label').textContent = `frame ${frameName(f)} · t = ${fmt(f.time, 4)} s · ${k + 1}/${shown.length}`;
@@ -432,6 +533,21 @@ $('scrub').max = String(shown.length - 1);
 $('scrub').addEventListener('input', () => { pause(); state.index = Number($('scrub').value); applyFrame(); });
 $('rest').addEventListener('change', () => { state.rest = $('rest').checked; applyFrame(); });
 $('mode').addEventListener('change', () => { state.mode = $('mode').value; drawLegend(); applyFrame(); });
+if (hasMarks) {
+  // The marks' legend, toggles and jumps to the worst frame of each verdict.
+  $('marks').hidden = false;
+  if (data.intersections) {
+    $('mark-faces-item').hidden = false;
+    $('mark-faces').addEventListener('change', () => { state.markFaces = $('mark-faces').checked; applyFrame(); });
+    $('worst-intersection').addEventListener('click', () => { pause(); state.index = nearestShown(worstIntersectionFrame()); applyFrame(); });
+  }
+  if (data.volume) {
+    $('mark-regions-item').hidden = false;
+    $('mark-regions-label').textContent = `regions losing more than ${fmt(data.volume.limit * 100)}% of their bind volume`;
+    $('mark-regions').addEventListener('change', () => { state.markRegions = $('mark-regions').checked; applyFrame(); });
+    $('worst-volume').addEventListener('click', () => { pause(); state.index = nearestShown(worstVolume().frame); applyFrame(); });
+  }
+}
 
 // report.html#frame=N opens paused at frame N (the nearest shown frame when N was subsampled).
 function fromHash() {
@@ -505,5 +621,12 @@ window.rigscopeReport = {
     const q = p.clone().project(camera);
     return { x: (q.x + 1) / 2 * canvas.width, y: (1 - q.y) / 2 * canvas.height };
   },
+  // check's marks: the faces of mesh m coloured as crossing / as a region past the volume limit
+  // now (file face ids), the colours, and each verdict's worst frame index.
+  markColours: { faces: [0xff, 0x00, 0x00], regions: [0xff, 0x99, 0x00] },
+  markedFaces(m) { const c = crossingAt.get(shown[state.index]); return state.markFaces && !state.rest && c ? c.faces[m].slice() : []; },
+  worstIntersectionFrame: data.intersections ? worstIntersectionFrame() : null,
+  worstVolumeFrame: data.volume ? worstVolume().frame : null,
+  marksText() { return $('marks-status').textContent; },
   ready: true,
 };

@@ -161,6 +161,7 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
     EdgeRuns edges(topo);
     std::vector<std::uint32_t> tris;     // fan triangles, welded ids, file order
     std::vector<int> tri_joint;          // per triangle, its face's skin joint (-1: none)
+    std::vector<int> face_joint_of(L.faces, -1);  // per file face, its skin joint (-1: none, skipped)
     std::vector<std::size_t> faces_of(joint_count, 0);
     std::vector<std::uint32_t> corners;
     std::vector<int> votes;
@@ -184,6 +185,7 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
         }
         const int joint = face_joint(corners, joint_of, votes);
         if (joint >= 0) ++faces_of[joint];
+        face_joint_of[f] = joint;
         // A polygon as the fan from its first corner; a fan triangle with a repeated corner
         // (a polygon that passes through one point twice) has no area and is left out.
         for (std::size_t i = 1; i + 1 < corners.size(); ++i) {
@@ -207,6 +209,8 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
             r.faces = faces_of[j];
             L.regions.push_back(r);
         }
+    L.face_region.resize(L.faces);
+    for (std::size_t f = 0; f < L.faces; ++f) L.face_region[f] = face_joint_of[f] < 0 ? -1 : region_of[face_joint_of[f]];
     // Fan triangles paired into quads where two in a row share a diagonal run both ways (a
     // polygon's fan, a split quad: half the work); a lone one is the quad (a, b, c, c).
     const std::size_t groups = L.regions.size() + 1;

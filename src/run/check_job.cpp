@@ -181,16 +181,34 @@ CheckClipResult judge_clip(const CheckLimits& file_limits, const std::string& na
 }
 
 // --max-volume-loss over the clip selected on `in`: its volumes measured (run/volume_job.h) and
-// judged here, once.
-VolumeLossVerdict judge_clip_volume(double limit, const Input& in, const std::string& file, const FrameProgress& progress) {
-    const VolumeTable t = measure_volumes(in, file, progress);
+// judged here, once. `keep`: the measures kept for the --html page.
+VolumeLossVerdict judge_clip_volume(double limit, const Input& in, const std::string& file, const FrameProgress& progress,
+                                    std::optional<VolumeTable>* keep) {
+    VolumeTable t = measure_volumes(in, file, progress);
     std::vector<VolumeSeries> series(t.columns.size());
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
         series[c].mesh = t.meshes[t.columns[c].mesh].name;
         series[c].region = t.region_name(c);
         for (std::size_t f = 0; f < t.frames; ++f) series[c].ratios.push_back(t.ratio(f, c));
     }
-    return judge_volume_loss(limit, std::move(series), in.frames);
+    VolumeLossVerdict v = judge_volume_loss(limit, std::move(series), in.frames);
+    if (keep) *keep = std::move(t);
+    return v;
+}
+
+// What the page marks of a clip's other verdicts (issue 59).
+ReportPageMarks page_marks(const CheckJobOptions& opt, const CheckJobResult& r, const CheckClipResult& c) {
+    ReportPageMarks m;
+    if (r.has_intersections) {
+        m.intersections = &c.intersect_frames;
+        m.intersection_limit = r.intersections.limit;
+    }
+    if (c.volume_table) {
+        m.volume = &*c.volume_table;
+        m.volume_limit = *opt.max_volume_loss;
+        m.volume_failed = c.volume && c.volume->failed();
+    }
+    return m;
 }
 
 }  // namespace
@@ -228,7 +246,9 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
         for (std::size_t k = 0; k < plan.indices.size(); ++k) {
             if (several) use_clip(in, opt.tension.input, plan.indices[k]);
             r.clips.push_back(judge_clip(r.limits, plan.names[k], in, meshes, progress));
-            if (opt.max_volume_loss) r.clips.back().volume = judge_clip_volume(*opt.max_volume_loss, in, opt.tension.input.file, progress);
+            CheckClipResult& clip = r.clips.back();
+            if (opt.max_volume_loss)
+                clip.volume = judge_clip_volume(*opt.max_volume_loss, in, opt.tension.input.file, progress, page ? &clip.volume_table : nullptr);
             r.frames += r.clips.back().frames;
             if (opt.max_intersections) {
                 // The same clip and frames through the intersect job, judged here once.
@@ -237,8 +257,10 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
                 ij.input.chunk.clear();
                 ij.out.clear();
                 r.intersections.limit = static_cast<std::size_t>(*opt.max_intersections);
-                add_intersection_frames(r.intersections, plan.names[k], in.scene, in.frames, run_intersect(ij, in, progress).frames);
+                std::vector<IntersectFrame> frames = run_intersect(ij, in, progress).frames;
+                add_intersection_frames(r.intersections, plan.names[k], in.scene, in.frames, frames);
                 r.has_intersections = true;
+                if (page) clip.intersect_frames = std::move(frames);  // the faces the page marks
             }
         }
         for (std::size_t k = 0; k < r.clips.size(); ++k)
@@ -269,11 +291,11 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
             // One page: every judged clip with its own verdict on the page's clip menu, opening
             // on the worst.
             if (r.clips.size() == 1) {
-                r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.verdict, progress);
+                r.html = page->write(in, meshes, describe_run(in, opt.tension), &r.verdict, progress, page_marks(opt, r, r.clips.front()));
             } else {
                 std::vector<ReportPageClip> clips;
                 for (std::size_t k = 0; k < r.clips.size(); ++k)
-                    clips.push_back(ReportPageClip{plan.indices[k], plan.names[k], &r.clips[k].verdict});
+                    clips.push_back(ReportPageClip{plan.indices[k], plan.names[k], &r.clips[k].verdict, page_marks(opt, r, r.clips[k])});
                 r.html = page->write_clips(in, opt.tension, meshes, clips, r.worst_clip, progress);
             }
             r.has_html = true;

@@ -31,7 +31,7 @@ ReportResult report_loaded(const ReportJobOptions& opt, Input& in, const ClipPla
     ReportPage page(opt.report, in);
     if (plan.indices.size() == 1) return page.write(in, meshes, describe_run(in, opt.tension), nullptr, progress);
     std::vector<ReportPageClip> clips;
-    for (std::size_t k = 0; k < plan.indices.size(); ++k) clips.push_back(ReportPageClip{plan.indices[k], plan.names[k], nullptr});
+    for (std::size_t k = 0; k < plan.indices.size(); ++k) clips.push_back(ReportPageClip{plan.indices[k], plan.names[k], nullptr, {}});
     return page.write_clips(in, opt.tension, meshes, clips, 0, progress);
 }
 

@@ -9,7 +9,9 @@
 #include <spdlog/spdlog.h>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/intersect.h"
 #include "rigscope/core/skin.h"
+#include "rigscope/io/volume_output.h"
 #include "rigscope/io/report_html.h"
 #include "rigscope/run/check_job.h"
 #include "rigscope/run/run_budget.h"
@@ -60,6 +62,74 @@ std::vector<std::size_t> spread(std::size_t n, std::size_t k) {
     return out;
 }
 
+// check's marks (issue 59) into the page's data: the faces of each frame's crossing pairs and
+// each measured volume's faces and ratios, on the page's meshes (scene meshes not on the page
+// are not marked). A mesh with other faces than triangles gets its face -> triangle map.
+void add_marks(const Input& in, const std::vector<MeshTension>& meshes, const ReportPageMarks& marks, ReportData& d) {
+    if (!marks.intersections && !marks.volume) return;
+    std::vector<int> page_of(in.scene.meshes.size(), -1);
+    for (std::size_t m = 0; m < meshes.size(); ++m) page_of[static_cast<std::size_t>(meshes[m].mesh)] = static_cast<int>(m);
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const Mesh& mesh = in.scene.meshes[meshes[m].mesh];
+        bool triangles = true;
+        for (std::size_t f = 0; f < mesh.face_count() && triangles; ++f) triangles = mesh.face_offsets[f + 1] - mesh.face_offsets[f] == 3;
+        if (triangles) continue;
+        std::vector<std::uint32_t>& first = d.meshes[m].face_first_triangle;
+        std::uint32_t t = 0;
+        for (std::size_t f = 0; f < mesh.face_count(); ++f) {
+            first.push_back(t);
+            const std::uint32_t corners = mesh.face_offsets[f + 1] - mesh.face_offsets[f];
+            if (corners >= 3) t += corners - 2;  // triangles_of's fan
+        }
+        first.push_back(t);
+    }
+    if (marks.intersections) {
+        const std::vector<IntersectFrame>& frames = *marks.intersections;
+        if (frames.size() != in.frames.size()) throw internal_error("report: intersection marks of other frames than the page's");
+        ReportIntersections& x = d.intersections;
+        d.has_intersections = true;
+        x.limit = marks.intersection_limit;
+        for (std::size_t fi = 0; fi < frames.size(); ++fi) {
+            const IntersectFrame& f = frames[fi];
+            x.pairs.push_back(f.pairs.size());
+            x.failed = x.failed || f.pairs.size() > x.limit;
+            if (f.pairs.empty()) continue;
+            ReportIntersectionFrame rf;
+            rf.frame = fi;
+            rf.pairs = f.pairs.size();
+            rf.faces.resize(meshes.size());
+            for (const FacePair& p : f.pairs)
+                for (const auto& [mesh, face] : {std::pair{p.mesh_a, p.face_a}, std::pair{p.mesh_b, p.face_b}})
+                    if (mesh < page_of.size() && page_of[mesh] >= 0) rf.faces[static_cast<std::size_t>(page_of[mesh])].push_back(face);
+            for (std::vector<std::uint32_t>& faces : rf.faces) {
+                std::sort(faces.begin(), faces.end());
+                faces.erase(std::unique(faces.begin(), faces.end()), faces.end());
+            }
+            x.frames.push_back(std::move(rf));
+        }
+    }
+    if (marks.volume) {
+        const VolumeTable& t = *marks.volume;
+        if (t.frames != in.frames.size()) throw internal_error("report: volume marks of other frames than the page's");
+        d.has_volume = true;
+        d.volume.limit = marks.volume_limit;
+        d.volume.failed = marks.volume_failed;
+        for (std::size_t c = 0; c < t.columns.size(); ++c) {
+            const VolumeMeshInfo& info = t.meshes[t.columns[c].mesh];
+            const int pm = page_of[static_cast<std::size_t>(info.mesh)];
+            if (pm < 0) continue;
+            ReportVolumeRegion r;
+            r.mesh = pm;
+            r.region = t.region_name(c);
+            if (t.columns[c].region >= 0)
+                for (std::size_t f = 0; f < info.face_region.size(); ++f)
+                    if (info.face_region[f] == t.columns[c].region) r.faces.push_back(static_cast<std::uint32_t>(f));
+            for (std::size_t f = 0; f < t.frames; ++f) r.ratios.push_back(t.ratio(f, c));
+            d.volume.regions.push_back(std::move(r));
+        }
+    }
+}
+
 }  // namespace
 
 void ReportOptions::validate() const {
@@ -82,9 +152,9 @@ ReportPage::ReportPage(const ReportOptions& opt, const Input& in)
 }
 
 ReportResult ReportPage::write(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
-                               const FrameProgress& progress) {
+                               const FrameProgress& progress, const ReportPageMarks& marks) {
     ReportData d;
-    ReportResult r = build(in, meshes, run, verdict, progress, 1, d);
+    ReportResult r = build(in, meshes, run, verdict, progress, 1, d, marks);
     write_report_html(d, viewer_, out_);
     out_.commit();
     return r;
@@ -98,7 +168,7 @@ ReportResult ReportPage::write_clips(Input& in, const TensionOptions& tension, s
     for (std::size_t k = 0; k < clips.size(); ++k) {
         use_clip(in, tension.input, clips[k].index);
         data[k].name = clips[k].name;
-        ReportResult r = build(in, meshes, describe_run(in, tension), clips[k].verdict, progress, clips.size(), data[k].data);
+        ReportResult r = build(in, meshes, describe_run(in, tension), clips[k].verdict, progress, clips.size(), data[k].data, clips[k].marks);
         if (k == initial) shown = std::move(r);
     }
     write_report_html_clips(data, initial, viewer_, out_);
@@ -108,7 +178,7 @@ ReportResult ReportPage::write_clips(Input& in, const TensionOptions& tension, s
 }
 
 ReportResult ReportPage::build(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
-                               const FrameProgress& progress, std::size_t clips, ReportData& d) {
+                               const FrameProgress& progress, std::size_t clips, ReportData& d, const ReportPageMarks& marks) {
     const CheckLimits* limits = verdict ? &verdict->given : nullptr;
     const std::size_t nm = meshes.size(), nf = in.frames.size();
     d.run = run;
@@ -164,7 +234,8 @@ ReportResult ReportPage::build(const Input& in, std::vector<MeshTension>& meshes
     // Several clips share the page: the viewer once, the rest of --max-size in equal parts.
     const double viewer_bytes = double(viewer_.size());
     const double budget = clips == 1 ? opt_.max_mb * 1e6 : viewer_bytes + std::max(0.0, opt_.max_mb * 1e6 - viewer_bytes) / double(clips);
-    const double fixed = double(report_fixed_bytes(viewer_.size(), d.meshes, nf, rows));
+    add_marks(in, meshes, marks, d);
+    const double fixed = double(report_fixed_bytes(viewer_.size(), d.meshes, nf, rows) + report_mark_bytes(d));
     auto fit = [&](int bits) {
         const double per = double(report_frame_bytes(d.meshes, bits));
         return budget <= fixed ? 0.0 : per <= 0 ? double(nf) : std::floor((budget - fixed) / per);

@@ -71,6 +71,7 @@ VolumeTable measure_volumes(const Input& in, const std::string& file, const Fram
         info.diagonal = bounding_diagonal(mesh.positions);
         info.regions = L.regions;
         for (const VolumeRegion& r : L.regions) info.region_names.push_back(in.scene.nodes[r.node].name);
+        info.face_region = L.face_region;
         if (L.degenerate_faces)
             t.notes.push_back(quoted + ": " + count_text(L.degenerate_faces, "face collapses", "faces collapse") +
                               " onto fewer than 3 welded corners: skipped");

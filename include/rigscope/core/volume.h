@@ -51,6 +51,9 @@ struct VolumeLayout {
     VolumeClosure closure;
     std::size_t faces = 0;              // file faces
     std::size_t degenerate_faces = 0;   // faces that collapse onto fewer than 3 welded corners: skipped
+    // Per file face, its region (index into regions), -1 for a face in none or skipped: the
+    // report page marks a region by its faces (check --html --max-volume-loss).
+    std::vector<std::int32_t> face_region;
     // Per skin joint, its position where the stored mesh is bound (inverse of its inverse bind).
     std::vector<Eigen::Vector3d> bind_joints;
     double bind_volume = 0;             // the closed mesh's volume as stored (0 when open)

@@ -40,6 +40,40 @@ struct ReportMesh {
     // t_stretch the stretch side's T_s = 1 / lambda_max (the same layout). Other measures: one T.
     bool two_sided = false;
     std::vector<float> t_stretch;
+    // Where a mesh has faces other than triangles and the page marks faces: per file face its
+    // first triangle in `triangles`, and one past the last face's (faces + 1 entries). Empty:
+    // face f is triangle f.
+    std::vector<std::uint32_t> face_first_triangle;
+};
+
+// check --html --max-intersections (issue 59): per evaluated frame with face pairs that cross,
+// the faces of those pairs, per page mesh, ascending and each once (file face ids, as
+// `rigscope intersect` names them). The viewer colours them.
+struct ReportIntersectionFrame {
+    std::size_t frame = 0;   // index into ReportData::frames
+    std::size_t pairs = 0;
+    std::vector<std::vector<std::uint32_t>> faces;  // per page mesh
+};
+struct ReportIntersections {
+    std::size_t limit = 0;   // the most pairs a frame may have
+    bool failed = false;     // some frame of this clip has more
+    std::vector<std::size_t> pairs;  // per evaluated frame
+    std::vector<ReportIntersectionFrame> frames;  // the frames with pairs, in order
+};
+
+// check --html --max-volume-loss: per measured column (a closed mesh's volume, region "*", or a
+// joint region) its ratio to the bind measure at every evaluated frame (NaN: none), and a
+// region's file faces; the viewer colours a region whose loss (1 - ratio) is past the limit.
+struct ReportVolumeRegion {
+    int mesh = 0;            // page mesh
+    std::string region;      // "*" or the joint's node name (as `rigscope volume` names it)
+    std::vector<std::uint32_t> faces;  // ascending; empty for "*"
+    std::vector<double> ratios;        // per evaluated frame
+};
+struct ReportVolume {
+    double limit = 0;
+    bool failed = false;
+    std::vector<ReportVolumeRegion> regions;
 };
 
 // A row of the worst-vertex table and its T at every evaluated frame (for the plot).
@@ -75,6 +109,10 @@ struct ReportData {
     bool has_check = false;
     ReportCheck check;
     std::string up_axis = "Y";            // the file's (Scene::up_axis): the viewer turns it upright
+    bool has_intersections = false;       // check --max-intersections: the faces to mark
+    ReportIntersections intersections;
+    bool has_volume = false;              // check --max-volume-loss: the regions to mark
+    ReportVolume volume;
 };
 
 // Page bytes for `meshes` (their motion and structure set, no frames yet) that do not depend on
@@ -83,6 +121,8 @@ struct ReportData {
 std::size_t report_fixed_bytes(std::size_t viewer_bytes, const std::vector<ReportMesh>& meshes, std::size_t frames,
                                std::size_t worst_rows);
 std::size_t report_frame_bytes(const std::vector<ReportMesh>& meshes, int t_bits);
+// What the marks of `d` (intersections, volume, face_first_triangle) add, at most.
+std::size_t report_mark_bytes(const ReportData& d);
 
 // The viewer page (bundle) rigscope fills in: RIGSCOPE_REPORT_BUNDLE if set, else the path fixed
 // at build time. Throws Error (exit 3) naming the path when it is missing or not the viewer.

@@ -23,6 +23,7 @@ struct VolumeMeshInfo {
     double diagonal = 0;           // the bind mesh's bounding-box diagonal (volume_ratio's floor)
     std::vector<VolumeRegion> regions;
     std::vector<std::string> region_names;  // each region's joint node name
+    std::vector<std::int32_t> face_region;  // per file face, its region or -1 (VolumeLayout::face_region; the writers skip it)
 };
 
 // One measured value per frame: a closed mesh's volume (region -1, written `*`) or a region's.

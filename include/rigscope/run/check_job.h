@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rigscope/io/check_report.h"
+#include "rigscope/io/volume_output.h"
 #include "rigscope/core/intersection_verdict.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/lint_checks.h"
@@ -59,6 +60,10 @@ struct CheckClipResult {
     CheckRom rom;
     CheckVerdict verdict;                   // judge_check's on this clip's extremes
     std::optional<VolumeLossVerdict> volume;  // --max-volume-loss's on this clip's frames
+    // With --html, what the page marks (issue 59): --max-intersections' pairs per frame and
+    // --max-volume-loss's measures, of this clip. Empty without a page.
+    std::vector<IntersectFrame> intersect_frames;
+    std::optional<VolumeTable> volume_table;
     bool failed() const { return verdict.failed() || (volume && volume->failed()); }
 };
 

@@ -16,6 +16,19 @@
 namespace rigscope {
 
 struct ReportData;  // io/report_html.h
+struct IntersectFrame;  // core/intersect.h
+struct VolumeTable;     // io/volume_output.h
+
+// check's verdicts beside T's on one clip, for the page to mark (issue 59): --max-intersections'
+// frames (each evaluated frame's pairs, as run_intersect found them) and --max-volume-loss's
+// measures (measure_volumes' table). Null: not judged, nothing marked.
+struct ReportPageMarks {
+    const std::vector<IntersectFrame>* intersections = nullptr;
+    std::size_t intersection_limit = 0;
+    const VolumeTable* volume = nullptr;
+    double volume_limit = 0;
+    bool volume_failed = false;  // the clip's volume verdict (VolumeLossVerdict::failed), as judged
+};
 
 struct ReportOptions {
     std::string out;        // the page
@@ -46,6 +59,7 @@ struct ReportPageClip {
     int index = -1;
     std::string name;
     const CheckVerdict* verdict = nullptr;
+    ReportPageMarks marks;
 };
 
 // Checks the output path and loads the viewer when made, before any frame is evaluated, so a
@@ -56,8 +70,9 @@ public:
     // Evaluates in.frames, writes the page. With `verdict` (a check's, on the same meshes), the
     // table lists its offenders (or, when none, the most extreme vertices) and the page states
     // the verdict and limits; the page judges nothing itself.
+    // `marks`: the faces and regions check's other verdicts found, marked on the page.
     ReportResult write(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
-                       const FrameProgress& progress = {});
+                       const FrameProgress& progress = {}, const ReportPageMarks& marks = {});
     // One page of several clips with a clip menu (issue 57: a library's rigs carry many clips,
     // each judged on its own): each clip selected on `in` in turn (use_clip; the caller restores
     // the input's clip), evaluated and held with its own verdict, the page's size budget shared;
@@ -68,7 +83,7 @@ public:
 private:
     // One clip's page data into `d`; `clips` share the size budget.
     ReportResult build(const Input& in, std::vector<MeshTension>& meshes, const TensionRunInfo& run, const CheckVerdict* verdict,
-                       const FrameProgress& progress, std::size_t clips, ReportData& d);
+                       const FrameProgress& progress, std::size_t clips, ReportData& d, const ReportPageMarks& marks);
 
     ReportOptions opt_;
     std::string viewer_;

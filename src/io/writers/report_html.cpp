@@ -143,6 +143,25 @@ std::size_t report_frame_bytes(const std::vector<ReportMesh>& meshes, int t_bits
     return b;
 }
 
+std::size_t report_mark_bytes(const ReportData& d) {
+    // Face ids and counts as decimal text (at most 10 digits and a comma), ratios as the
+    // shortest text of a double (at most 24 characters and a comma), names and framing.
+    std::size_t b = 0;
+    for (const ReportMesh& m : d.meshes) b += b64(m.face_first_triangle.size() * 4) + 32;
+    if (d.has_intersections) {
+        b += 256 + 11 * d.intersections.pairs.size();
+        for (const ReportIntersectionFrame& f : d.intersections.frames) {
+            b += 64 + 4 * f.faces.size();
+            for (const auto& faces : f.faces) b += 11 * faces.size();
+        }
+    }
+    if (d.has_volume) {
+        b += 256;
+        for (const ReportVolumeRegion& r : d.volume.regions) b += 96 + 6 * r.region.size() + 11 * r.faces.size() + 25 * r.ratios.size();
+    }
+    return b;
+}
+
 std::string load_report_viewer(const std::string& build_time_path) {
     const char* env = std::getenv("RIGSCOPE_REPORT_BUNDLE");
     const std::string path = env && *env ? env : build_time_path;
@@ -265,6 +284,12 @@ void write_report_data(JsonWriter& w, const ReportData& d) {
         };
         write_t("t", m.t);
         if (m.two_sided) write_t("t_stretch", m.t_stretch);
+        if (!m.face_first_triangle.empty()) {
+            bytes.clear();
+            for (std::uint32_t v : m.face_first_triangle) append_le(bytes, v);
+            w.key("face_first_triangle");
+            write_b64(w, bytes);
+        }
         w.end_object();
     }
     w.end_array().key("worst").begin_array();
@@ -281,6 +306,35 @@ void write_report_data(JsonWriter& w, const ReportData& d) {
         if (c.has_compress) w.member("max_compress", c.max_compress);
         w.member("stretch_count", static_cast<unsigned long>(c.stretch_count));
         w.member("compress_count", static_cast<unsigned long>(c.compress_count)).end_object();
+    }
+    // The marks of check's other verdicts (issue 59), only when judged: a page without them is
+    // the page it was.
+    if (d.has_intersections) {
+        const ReportIntersections& x = d.intersections;
+        w.key("intersections").begin_object().member("limit", static_cast<unsigned long>(x.limit)).member("failed", x.failed);
+        w.number_array("pairs", x.pairs.size(), [&](std::size_t i) { return static_cast<unsigned long>(x.pairs[i]); });
+        w.key("frames").begin_array();
+        for (const ReportIntersectionFrame& f : x.frames) {
+            w.begin_object().member("frame", static_cast<unsigned long>(f.frame)).member("pairs", static_cast<unsigned long>(f.pairs));
+            w.key("faces").begin_array();
+            for (const std::vector<std::uint32_t>& faces : f.faces)
+                w.number_array(faces.size(), [&](std::size_t i) { return static_cast<unsigned long>(faces[i]); });
+            w.end_array().end_object();
+        }
+        w.end_array().end_object();
+    }
+    if (d.has_volume) {
+        const ReportVolume& v = d.volume;
+        w.key("volume").begin_object().member("limit", v.limit).member("failed", v.failed).key("regions").begin_array();
+        for (const ReportVolumeRegion& r : v.regions) {
+            w.begin_object().member("mesh", static_cast<long>(r.mesh)).member("region", r.region);
+            if (r.region != "*") w.number_array("faces", r.faces.size(), [&](std::size_t i) { return static_cast<unsigned long>(r.faces[i]); });
+            // No ratio where the bind measure is too close to 0 to divide by: null.
+            w.key("ratios").begin_array();
+            for (double q : r.ratios) std::isnan(q) ? w.null() : w.value(q);
+            w.end_array().end_object();
+        }
+        w.end_array().end_object();
     }
     w.end_object();
 }
