@@ -14,6 +14,7 @@
 #include <pybind11/pybind11.h>
 
 #include "rigscope/core/tension.h"
+#include "rigscope/run/option_table.h"
 #include "rigscope/run/tension_run.h"
 
 namespace rigscope_python {
@@ -56,6 +57,21 @@ inline pybind11::tuple tension_keyword_table() {
 #define RIGSCOPE_TENSION_ROW(type, name, value) rows.push_back(pybind11::make_tuple(#name, value));
     RIGSCOPE_TENSION_KEYWORDS(RIGSCOPE_TENSION_ROW)
 #undef RIGSCOPE_TENSION_ROW
+    pybind11::tuple t(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) t[i] = rows[i];
+    return t;
+}
+
+// The shared tension options' table (rigscope/run/option_table.h) as Python sees it: (option,
+// keyword or None, default as --help and the docs say it) rows, the reference's then the maps'.
+// The module exports it as _tension_options; tests/python/test_keywords.py checks that the
+// keywords above are exactly the table's, with its defaults.
+inline pybind11::tuple tension_option_rows() {
+    std::vector<pybind11::object> rows;
+    for (const auto* table : {&rigscope::tension_reference_options(), &rigscope::tension_map_options()})
+        for (const auto& s : *table)
+            rows.push_back(pybind11::make_tuple(s.name, s.python ? pybind11::object(pybind11::str(s.python)) : pybind11::none(),
+                                                rigscope::option_default_text(s)));
     pybind11::tuple t(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) t[i] = rows[i];
     return t;
