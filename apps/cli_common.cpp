@@ -73,8 +73,7 @@ void add_max_output_option(CLI::App* cmd, InputOptions& opt) {
 
 void add_format_option(CLI::App* cmd, const char* verb, std::string& format) {
     const VerbFormats& v = verb_formats(verb);
-    std::string help;
-    for (std::size_t i = 0; i < v.formats.size(); ++i) help += (i == 0 ? "" : i + 1 == v.formats.size() ? " or " : ", ") + v.formats[i];
+    std::string help = or_list(v.formats);
     help += std::string(" (default: from -o's extension") + (*v.fallback ? std::string(", else ") + v.fallback : "") + ")";
     cmd->add_option("--format", format, help)->check(CLI::IsMember(v.formats));
 }

@@ -6,6 +6,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
@@ -100,13 +101,6 @@ std::string text_of(int v) { return std::to_string(v); }
 std::string text_of(long v) { return std::to_string(v); }
 std::string text_of(const std::string& v) { return v; }
 
-// "a, b or c"
-std::string either(const std::vector<std::string>& choices) {
-    std::string s;
-    for (std::size_t i = 0; i < choices.size(); ++i) s += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
-    return s;
-}
-
 // The messages are those the checks said before the table (kept word for word): std::to_string's
 // "0.500000" in a range's, for one.
 void check_number(const Spec& s, double v) {
@@ -141,7 +135,7 @@ void check_integer(const Spec& s, long v) {
 
 void check_text(const Spec& s, const std::string& v) {
     if (s.check == OptionCheck::one_of && std::find(s.choices.begin(), s.choices.end(), v) == s.choices.end())
-        throw Error(kExitUsage, std::string(s.name) + ": '" + v + "' is not " + either(s.choices));
+        throw Error(kExitUsage, std::string(s.name) + ": '" + v + "' is not " + or_list(s.choices));
 }
 
 }  // namespace

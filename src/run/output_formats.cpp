@@ -39,12 +39,16 @@ std::string verb_output_format(const std::string& verb, const std::string& forma
     return output_format(format, out, v.fallback);
 }
 
+std::string or_list(const std::vector<std::string>& choices) {
+    std::string s;
+    for (std::size_t i = 0; i < choices.size(); ++i) s += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+    return s;
+}
+
 void check_verb_format(const std::string& verb, const std::string& format) {
     const VerbFormats& v = verb_formats(verb);
     if (std::find(v.formats.begin(), v.formats.end(), format) != v.formats.end()) return;
-    std::string list;
-    for (std::size_t i = 0; i < v.formats.size(); ++i) list += (i == 0 ? "" : i + 1 == v.formats.size() ? " or " : ", ") + v.formats[i];
-    throw Error(kExitUsage, verb + " writes " + list + ", not " + format);
+    throw Error(kExitUsage, verb + " writes " + or_list(v.formats) + ", not " + format);
 }
 
 }  // namespace rigscope

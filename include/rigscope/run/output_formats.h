@@ -28,6 +28,9 @@ const VerbFormats& verb_formats(const std::string& verb);
 // bake_job.cpp, lint_output_format, InfoJobOptions::writes_json).
 std::string verb_output_format(const std::string& verb, const std::string& format, const std::string& out);
 
+// "a, b or c": choices as messages and --help list them.
+std::string or_list(const std::vector<std::string>& choices);
+
 // Throws Error (usage) "VERB writes a, b or c, not FORMAT" when `verb` does not write `format`.
 void check_verb_format(const std::string& verb, const std::string& format);
 
