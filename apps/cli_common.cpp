@@ -1,4 +1,5 @@
 #include "cli_common.h"
+#include "rigscope/run/output_formats.h"
 #include "rigscope/run/output_names.h"
 
 #include <algorithm>
@@ -68,6 +69,13 @@ void add_max_output_option(CLI::App* cmd, InputOptions& opt) {
     cmd->add_option("--max-output", opt.max_output_mb,
                     "Refuse a run whose output would be larger than this, in MB (10^6 bytes; default 2000), before writing (docs/commands.md: --max-output)")
         ->check(finite_in("a size in MB", 1e-6, 1e12));
+}
+
+void add_format_option(CLI::App* cmd, const char* verb, std::string& format) {
+    const VerbFormats& v = verb_formats(verb);
+    std::string help = or_list(v.formats);
+    help += std::string(" (default: from -o's extension") + (*v.fallback ? std::string(", else ") + v.fallback : "") + ")";
+    cmd->add_option("--format", format, help)->check(CLI::IsMember(v.formats));
 }
 
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {

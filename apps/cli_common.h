@@ -36,6 +36,10 @@ void add_threads_option(CLI::App* cmd, InputOptions& opt);
 // --max-output, for the commands whose output grows with frames and vertices (deform, tension).
 void add_max_output_option(CLI::App* cmd, InputOptions& opt);
 
+// --format, for the verbs that write several (run/output_formats.h): its choices, and its help
+// ("csv, json or gltf (default: from -o's extension, else csv)"), are the verb's row.
+void add_format_option(CLI::App* cmd, const char* verb, std::string& format);
+
 // `text` on stdout, as every command prints its report (an OutputFile "-").
 void print_text(const std::string& text);
 

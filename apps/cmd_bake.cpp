@@ -55,7 +55,7 @@ void add_bake_command(CLI::App& app, Runner& run) {
         ->expected(2);
     cmd->add_option("--uv", opt->uv, "UV set by name (default: the mesh's first: TEXCOORD_0, FBX's first layer, USD st)");
     cmd->add_flag("--udim", opt->udim, "An image per UDIM tile the UVs touch ({udim} in -o: 1001, 1002, ...)");
-    cmd->add_option("--format", opt->format, "png or exr (default: from -o's extension)")->check(CLI::IsMember({"png", "exr"}));
+    add_format_option(cmd, "bake", opt->format);
     cmd->add_option("-o,--output", opt->out,
                     "Image files: 'maps/{mesh}.{frame}.png' ({mesh}, {frame}, {udim}; .png or .exr; several inputs: "
                     "'maps/{relpath}/{mesh}.{frame}.png')")

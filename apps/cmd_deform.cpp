@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/deform_run.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope::cli {
 
@@ -21,7 +22,7 @@ int run_deform_command(DeformCommand cmd, RunContext& ctx) {
     if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_deform_batch(cmd.batch, cmd.job));
     DeformJobOptions& opt = cmd.job;
     opt.input.file = cmd.batch.inputs.front();
-    opt.format = output_format(opt.format, opt.out, "csv");
+    opt.format = verb_output_format("deform", opt.format, opt.out);
     ctx.chunk(chunk_spec(opt));
     load_and_run_deform(opt, terminal_progress("deform"));
     return kExitOk;
@@ -40,8 +41,7 @@ void add_deform_command(CLI::App& app, Runner& run) {
     add_max_output_option(cmd, opt->input);
     cmd->add_option("-o,--output", opt->out,
                     "Output file (.csv, .json, .abc; .usda: the points over a USD input) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
-    cmd->add_option("--format", opt->format, "csv, json, usda or abc (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json", "usda", "abc"}));
+    add_format_option(cmd, "deform", opt->format);
     cmd->add_option("--axes", opt->axes, "Positions in the file's axes ('file', default) or turned to glTF's Y-up ('y-up'); info says which the file has")
         ->check(CLI::IsMember({"file", "y-up"}));
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_deform_command(*command, ctx); }; });

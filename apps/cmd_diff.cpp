@@ -9,6 +9,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/diff_job.h"
+#include "rigscope/run/output_formats.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {
@@ -41,7 +42,7 @@ int run_diff_command(DiffCommand& opt, RunContext& ctx) {
     }
     opt.diff.input.file = args[0];
     opt.diff.new_file = args[1];
-    opt.diff.format = diff_output_format(opt.diff.format, opt.diff.out);
+    opt.diff.format = verb_output_format("diff", opt.diff.format, opt.diff.out);
     ctx.chunk(chunk_spec(opt.diff));
     const bool chunked = !opt.diff.input.chunk.empty();
     // Validated, run, and the per-vertex file and the JUnit report written by the job.
@@ -79,8 +80,7 @@ void add_diff_command(CLI::App& app, Runner& run) {
     cmd->add_option("--junit", d.junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
     cmd->add_option("--worst", d.worst, "How many of the worst vertices and frames to list (default 10)")->check(positive_number());
     cmd->add_option("-o,--output", d.out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
-    cmd->add_option("--format", d.format, "csv, json or gltf (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json", "gltf"}));
+    add_format_option(cmd, "diff", d.format);
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff_command(*opt, ctx); }; });
 }
 

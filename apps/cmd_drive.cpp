@@ -7,13 +7,14 @@
 #include "commands.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/drive_run.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope::cli {
 
 namespace {
 
 int run_drive_command(DriveJobOptions opt, RunContext& ctx) {
-    opt.format = output_format(opt.format, opt.out, "csv");
+    opt.format = verb_output_format("drive", opt.format, opt.out);
     ctx.chunk(chunk_spec(opt));
     load_and_run_drive(opt, terminal_progress("drive"));
     return kExitOk;
@@ -27,8 +28,7 @@ void add_drive_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("drive", "Joystick controls (--rig) evaluated into morph weights: CSV, JSON or baked glTF");
     add_input_options(cmd, opt->input);
     cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json, .glb) or - for stdout");
-    cmd->add_option("--format", opt->format, "csv, json or gltf (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json", "gltf"}));
+    add_format_option(cmd, "drive", opt->format);
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_drive_command(*opt, ctx); }; });
 }
 

@@ -8,6 +8,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/intersect_job.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope::cli {
 
@@ -30,7 +31,7 @@ int run_intersect_command(IntersectCommand cmd, RunContext& ctx) {
     if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_intersect_batch(cmd.batch, cmd.job));
     IntersectJobOptions& opt = cmd.job;
     opt.input.file = cmd.batch.inputs.front();
-    opt.format = output_format(opt.format, opt.out, "json");
+    opt.format = verb_output_format("intersect", opt.format, opt.out);
     ctx.chunk(chunk_spec(opt));
     if (opt.input.clip == kAllClips) {
         run_intersect_clips(opt, terminal_progress("intersect"), write_intersect);
@@ -54,7 +55,7 @@ void add_intersect_command(CLI::App& app, Runner& run) {
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
     cmd->add_option("-o,--output", opt->out, "Output file (.json, .csv) or - for stdout (several inputs: with a placeholder, out/{relpath}.json)");
-    cmd->add_option("--format", opt->format, "json or csv (default: from -o's extension, else json)")->check(CLI::IsMember({"json", "csv"}));
+    add_format_option(cmd, "intersect", opt->format);
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_intersect_command(*command, ctx); }; });
 }
 

@@ -41,8 +41,7 @@ void add_regions_command(CLI::App& app, Runner& run) {
                     "joints (each skin joint, weighted by its skin weights; default), @FILE.json ({region: [vertex ids]} or {region: {\"id\": weight}}) "
                     "or 'masks/{region}.png' (a region per mask image, weighted by the mask at each vertex's UV)");
     cmd->add_option("--map", opt->map, "compress (default), stretch or tension (T)")->check(CLI::IsMember({"compress", "stretch", "tension"}));
-    cmd->add_option("--format", opt->format, "csv, json, usda or gltf (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json", "usda", "gltf"}));
+    add_format_option(cmd, "regions", opt->format);
     cmd->add_option("-o,--output", opt->out,
                     "Output file (.csv, .json, .usda over a USD input, .glb: the input with the curves as morph weights) or - for stdout "
                     "(several inputs: with a placeholder, curves/{relpath}.csv)");

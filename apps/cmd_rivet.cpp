@@ -9,6 +9,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/rivet_run.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope::cli {
 
@@ -44,7 +45,7 @@ int write_rivet(const RivetJobOptions& opt, const Input& in, const RivetJobResul
 }
 
 int run_rivet_command(RivetJobOptions opt, RunContext& ctx) {
-    opt.format = output_format(opt.format, opt.out, "json");
+    opt.format = verb_output_format("rivet", opt.format, opt.out);
     ctx.chunk(chunk_spec(opt));
     if (opt.input.clip == kAllClips) {
         // An output per clip ({clip} in -o); the exit code is the worst clip's verdict.
@@ -70,8 +71,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
     cmd->add_option("--joint", opt->joint, "Joint the rivet follows (default: the vertex's heaviest influence whose parent is also one)");
     cmd->add_flag("--bake", opt->bake, "Per-frame transforms of the vertices (position, normal and edge frame) instead of a fit");
     cmd->add_option("-o,--output", opt->out, "Output file (.json, .csv, .glb) or - for stdout");
-    cmd->add_option("--format", opt->format, "json, csv or gltf (default: from -o's extension, else json)")
-        ->check(CLI::IsMember({"json", "csv", "gltf"}));
+    add_format_option(cmd, "rivet", opt->format);
     cmd->add_option("--max-fit-error", opt->max_fit_error,
                     "Fail (exit 1) where a fit's max error passes this share of the mesh's diagonal (default: warn past 0.01)")
         ->check(positive_number());

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/tension_job.h"
+#include "rigscope/run/output_formats.h"
 #include "tension_setup.h"
 
 namespace rigscope::cli {
@@ -21,7 +22,7 @@ int run_tension_command(TensionCommand cmd, RunContext& ctx) {
     if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_tension_batch(cmd.batch, cmd.job));
     TensionJobOptions& opt = cmd.job;
     opt.tension.input.file = cmd.batch.inputs.front();
-    opt.format = output_format(opt.format, opt.out, "csv");
+    opt.format = verb_output_format("tension", opt.format, opt.out);
     ctx.chunk(chunk_spec(opt));
     TensionJobResult r = load_and_run_tension(opt, terminal_progress("tension"), terminal_progress("tension (range)"));
     for (auto& s : r.chunk_state) ctx.chunk_state.push_back(std::move(s));
@@ -50,8 +51,7 @@ void add_tension_command(CLI::App& app, Runner& run) {
         ->check(CLI::IsMember({"maps", "t"}));
     cmd->add_flag("--bake-points", opt->bake_points,
                   "USD output: the deformed points too, for viewers that do not skin (the SkelRoots above become Xforms)");
-    cmd->add_option("--format", opt->format, "csv, json, gltf, usda or abc (default: from -o's extension, else csv)")
-        ->check(CLI::IsMember({"csv", "json", "gltf", "usda", "abc"}));
+    add_format_option(cmd, "tension", opt->format);
     cmd->add_option("-o,--output", opt->out,
                     "Output file, - for stdout; glTF: out_####.glb writes one file per frame (several inputs: with a placeholder, out/{relpath}.csv)");
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_tension_command(*command, ctx); }; });

@@ -10,6 +10,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/volume_job.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope::cli {
 
@@ -33,7 +34,7 @@ int run_volume_command(VolumeCommand cmd, RunContext& ctx) {
     if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_volume_batch(cmd.batch, cmd.job));
     VolumeJobOptions& opt = cmd.job;
     opt.input.file = cmd.batch.inputs.front();
-    opt.format = output_format(opt.format, opt.out, "csv");
+    opt.format = verb_output_format("volume", opt.format, opt.out);
     ctx.chunk(chunk_spec(opt));
     if (opt.input.clip == kAllClips) {
         run_volume_clips(opt, terminal_progress("volume"), write_volume);
@@ -57,6 +58,9 @@ void add_volume_command(CLI::App& app, Runner& run) {
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
     cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
+    // Not add_format_option: --help and CLI11's refusal have listed csv first, validate()'s json
+    // first (run/output_formats.h), and both texts stay as they were; test_option_table.cpp
+    // checks the choices are the table's.
     cmd->add_option("--format", opt->format, "csv or json (default: from -o's extension, else csv)")->check(CLI::IsMember({"csv", "json"}));
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_volume_command(*command, ctx); }; });
 }

@@ -16,6 +16,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/diff_job.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope_python {
 
@@ -63,7 +64,7 @@ py::object diff(const std::string& old_file, const std::string& new_file, const 
     o.worst = worst;
     o.out = given(output, "output=");
     if (format && o.out.empty()) throw Error(kExitUsage, "format= is output='s format: give output=FILE");
-    o.format = diff_output_format(format.value_or(""), o.out);
+    o.format = verb_output_format("diff", format.value_or(""), o.out);
     o.validate();
     const bool chunked = !o.input.chunk.empty();
     if (chunked && (o.out.empty() || is_stdout_path(o.out)))

@@ -79,6 +79,7 @@ PYBIND11_MODULE(_rigscope, m) {
 #define RIGSCOPE_TENSION_ARGS \
     py::kw_only(), py::arg("frames") = py::none(), RIGSCOPE_TENSION_PYARGS py::arg("auto_range") = py::none()
     m.attr("_tension_keywords") = rigscope_python::tension_keyword_table();
+    m.attr("_tension_options") = rigscope_python::tension_option_rows();
 
     py::class_<Session, std::shared_ptr<Session>>(m, "Session")
         .def_property_readonly("file", &Session::file, "The file load() read")

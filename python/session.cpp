@@ -323,14 +323,8 @@ TensionOptions Session::tension_options(const TensionArgs& a) const {
     else if (reference_scale_) t.reference_scale = *reference_scale_;
     if (a.reference_frame) t.reference_frame = *a.reference_frame;
     if (a.reference && a.reference_frame) throw Error(kExitUsage, "--reference and --reference-frame exclude each other");
-    t.params.falloff = a.falloff;
-    t.params.stretch_area = a.stretch_area;
-    t.params.compress_area = a.compress_area;
-    t.params.weight_limit = a.weight_limit;
-    t.params.smooth_k = a.smooth_k;
-    t.measure = a.measure.value_or(TensionOptions{}.measure);
-    t.smooth = a.smooth;
-    t.smooth_weights = a.smooth_weights.value_or(TensionOptions{}.smooth_weights);
+    // The maps' keywords through the options table (tension_keywords.h): falloff, ..., smooth_weights.
+    RIGSCOPE_TENSION_SET_MAPS
     check_tension_options(t);
     return t;
 }

@@ -20,6 +20,7 @@
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_gltf.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
@@ -118,7 +119,7 @@ void BakeJobOptions::validate() const {
         throw Error(kExitUsage, "--padding " + std::to_string(padding) + " is not in 0.." + std::to_string(kMaxBakePadding) + " texels");
     if (range && !(std::isfinite(range->first) && std::isfinite(range->second) && range->first < range->second))
         throw Error(kExitUsage, "--range " + number_text(range->first) + "," + number_text(range->second) + " is not LO,HI with LO < HI");
-    if (!format.empty() && format != "png" && format != "exr") throw Error(kExitUsage, "bake writes png or exr, not " + format);
+    if (!format.empty()) check_verb_format("bake", format);
     if (out.empty()) {
         if (udim) throw Error(kExitUsage, "--udim names a file per tile: give -o with {udim}");
         return;  // the images stay in memory (Python)

@@ -27,6 +27,7 @@
 #include "rigscope/io/report_html.h"
 #include "rigscope/run/batch.h"
 #include "rigscope/run/chunk_run.h"
+#include "rigscope/run/output_formats.h"
 #include "batch_stream.h"
 
 namespace rigscope {
@@ -489,7 +490,7 @@ BatchResult run_tension_batch(const BatchOptions& opt, const TensionJobOptions& 
         job.tension.input.threads = threads_per_file(opt, tension.tension.input.threads);
         expand_reference(job.tension, tension.tension, in);
         job.out = expand_placeholders(opt.output, in);
-        job.format = output_format(tension.format, job.out, "csv");
+        job.format = verb_output_format("tension", tension.format, job.out);
         job.extremes = true;
         return job;
     };
@@ -553,7 +554,7 @@ BatchResult run_deform_batch(const BatchOptions& opt, const DeformJobOptions& de
         job.input.file = in.path;
         job.input.threads = threads_per_file(opt, deform.input.threads);
         job.out = expand_placeholders(opt.output, in);
-        job.format = output_format(deform.format, job.out, "csv");
+        job.format = verb_output_format("deform", deform.format, job.out);
         return job;
     };
     return run_batch(
@@ -575,7 +576,7 @@ BatchResult run_volume_batch(const BatchOptions& opt, const VolumeJobOptions& vo
         job.input.file = in.path;
         job.input.threads = threads_per_file(opt, volume.input.threads);
         job.out = expand_placeholders(opt.output, in);
-        job.format = output_format(volume.format, job.out, "csv");
+        job.format = verb_output_format("volume", volume.format, job.out);
         return job;
     };
     return run_batch(
@@ -647,7 +648,7 @@ BatchResult run_intersect_batch(const BatchOptions& opt, const IntersectJobOptio
         job.input.file = in.path;
         job.input.threads = threads_per_file(opt, intersect.input.threads);
         job.out = expand_placeholders(opt.output, in);
-        job.format = output_format(intersect.format, job.out, "json");
+        job.format = verb_output_format("intersect", intersect.format, job.out);
         return job;
     };
     return run_batch(
@@ -672,8 +673,8 @@ BatchResult run_diff_batch(const BatchOptions& opt, const DiffBatchOptions& diff
     if (!diff.diff.input.chunk.empty()) throw Error(kExitUsage, "--chunk splits one pair's frames: a batch splits its pairs with --task I/N");
     // The format of each pair's -o, by the rule of `rigscope diff OLD NEW -o NAME`.
     auto format_of = [&](const std::string& out) {
-        const std::string format = diff_output_format(diff.format, out);
-        if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
+        const std::string format = verb_output_format("diff", diff.format, out);
+        check_verb_format("diff", format);
         return format;
     };
     // A pair's job: a batch's outputs are its own (BatchOptions), each pair's by its placeholders.

@@ -11,6 +11,7 @@
 #include "rigscope/farm/check_chunk.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/intersect_job.h"
+#include "rigscope/run/option_table.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/volume_job.h"
 
@@ -40,16 +41,11 @@ void CheckJobOptions::validate() const {
     // The maps' parameters and the page's size budget shape only the --html page: check judges T
     // itself, so without --html they would be accepted and change nothing.
     if (html.out.empty()) {
-        const TensionParams d;
-        const TensionParams& p = tension.params;
-        const std::pair<bool, const char*> page_only[] = {{p.falloff != d.falloff, "--falloff"},
-                                                          {p.stretch_area != d.stretch_area, "--stretch-area"},
-                                                          {p.compress_area != d.compress_area, "--compress-area"},
-                                                          {p.weight_limit != d.weight_limit, "--weight-limit"},
-                                                          {p.smooth_k != d.smooth_k, "--smooth-k"},
-                                                          {html.max_mb != ReportOptions{}.max_mb, "--max-size"}};
-        for (const auto& [given, option] : page_only)
-            if (given) throw Error(kExitUsage, std::string(option) + ": only shapes the --html page (check judges T itself); add --html FILE or drop it");
+        for (const OptionSpec<TensionOptions>& s : tension_map_options())
+            if (s.page_only && option_given(s, tension))
+                throw Error(kExitUsage, std::string(s.name) + ": only shapes the --html page (check judges T itself); add --html FILE or drop it");
+        if (html.max_mb != ReportOptions{}.max_mb)
+            throw Error(kExitUsage, "--max-size: only shapes the --html page (check judges T itself); add --html FILE or drop it");
     }
     if (lint) {
         lint_options.validate();

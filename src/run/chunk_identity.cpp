@@ -2,6 +2,7 @@
 // command line: the CLI and Python fill the same options structs, so they give one list for one
 // run, and a value typed "0.50" is the 0.5 it parses to (chunk_run.h).
 #include <optional>
+#include <type_traits>
 
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_job.h"
@@ -12,6 +13,7 @@
 #include "rigscope/run/info_job.h"
 #include "rigscope/run/intersect_job.h"
 #include "rigscope/run/lint_checks.h"
+#include "rigscope/run/option_table.h"
 #include "rigscope/run/report_job.h"
 #include "rigscope/run/rivet_run.h"
 #include "rigscope/run/tension_job.h"
@@ -74,23 +76,36 @@ void add_input(Identity& id, const InputOptions& in, bool weld, bool skinning) {
     if (skinning) id.text("--skinning", in.skinning);
 }
 
+// A table's rows (run/option_table.h) that shape the run, in table order, each as its field's
+// kind of value is written.
+template <typename Options>
+void add_rows(Identity& id, const OptionTable<Options>& table, const Options& opt) {
+    for (const OptionSpec<Options>& s : table) {
+        if (!s.identity) continue;
+        visit_option(s, opt, [&](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, double>) id.number(s.name, v);
+            else if constexpr (std::is_same_v<T, int>) id.integer(s.name, v);
+            else if constexpr (std::is_same_v<T, std::string>) {
+                if (s.path) id.path(s.name, v);
+                else id.text(s.name, v);
+            } else if constexpr (std::is_same_v<T, std::optional<double>>) id.number(s.name, v);
+            else if constexpr (std::is_same_v<T, std::optional<long>>) {
+                if (v) id.integer(s.name, *v);
+                else id.none(s.name);
+            } else if (v) {
+                id.text(s.name, *v);  // --reference-match given, index too: unlike unset, it lets a suspect order pass
+            } else {
+                id.none(s.name);
+            }
+        });
+    }
+}
+
 void add_tension(Identity& id, const TensionOptions& t) {
     add_input(id, t.input, true, true);
-    id.path("--reference", t.reference);
-    if (t.reference_match) id.text("--reference-match", *t.reference_match);
-    else id.none("--reference-match");  // unlike index given, the default refuses a suspect order
-    id.number("--reference-scale", t.reference_scale);
-    id.number("--reference-tolerance", t.reference_tolerance);
-    if (t.reference_frame) id.integer("--reference-frame", *t.reference_frame);
-    else id.none("--reference-frame");
-    id.number("--falloff", t.params.falloff);
-    id.number("--stretch-area", t.params.stretch_area);
-    id.number("--compress-area", t.params.compress_area);
-    id.number("--weight-limit", t.params.weight_limit);
-    id.number("--smooth-k", t.params.smooth_k);
-    id.text("--measure", t.measure);
-    id.integer("--smooth", t.smooth);
-    id.text("--smooth-weights", t.smooth_weights);
+    add_rows(id, tension_reference_options(), t);
+    add_rows(id, tension_map_options(), t);
 }
 
 // The files whose content a chunk's record fingerprints, by the option that named them.

@@ -7,12 +7,12 @@
 #include "rigscope/run/deform_run.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
 void DeformJobOptions::validate() const {
-    if (format != "csv" && format != "json" && format != "usda" && format != "abc")
-        throw Error(kExitUsage, "deform writes csv, json, usda or abc, not " + format);
+    check_verb_format("deform", format);
     if (format == "abc") check_abc_output(out, "deform");
     // An archive holds the run's frames in one sampling; merge joins CSV and JSON chunks, not archives.
     if (format == "abc" && !input.chunk.empty())

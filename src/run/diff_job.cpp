@@ -17,6 +17,7 @@
 #include "rigscope/run/check_job.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/tension_run.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
@@ -69,8 +70,7 @@ DiffMesh describe_mesh(const Scene& scene, int m, const std::vector<Eigen::Vecto
 }  // namespace
 
 void DiffJobOptions::validate() const {
-    if (!format.empty() && format != "csv" && format != "json" && format != "gltf")
-        throw Error(kExitUsage, "diff writes csv, json or gltf, not " + format);
+    if (!format.empty()) check_verb_format("diff", format);
     if (!input.chunk.empty() && !junit.empty())
         throw Error(kExitUsage, "diff --chunk: a chunk sees part of the frames; give --junit to merge, which reports over all of them");
     check_input_options(input);
@@ -395,10 +395,6 @@ DiffJobResult load_and_run_diff(const DiffJobOptions& opt, const FrameProgress& 
 
 std::vector<std::pair<std::string, std::string>> diff_chunk_state(const DiffResult& r) {
     return diff_chunk_state(r.limits, r.run, r.extremes, r.frame_maxima);
-}
-
-std::string diff_output_format(const std::string& format, const std::string& out) {
-    return out.empty() ? "" : output_format(format, out, "csv");
 }
 
 void write_diff_output(const DiffResult& result, const std::string& format, OutputFile& out) {

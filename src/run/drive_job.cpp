@@ -8,11 +8,12 @@
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/drive_run.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
 void DriveJobOptions::validate() const {
-    if (format != "csv" && format != "json" && format != "gltf") throw Error(kExitUsage, "drive writes csv, json or gltf, not " + format);
+    check_verb_format("drive", format);
     if (input.rig.empty()) throw Error(kExitUsage, "drive needs --rig RIG.json (see docs/rig.md)");
     // The baked file is the whole scene, every driven mesh in it: --mesh only selects table rows.
     if (format == "gltf" && !input.mesh.empty())

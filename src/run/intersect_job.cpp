@@ -9,6 +9,7 @@
 #include "rigscope/io/intersect_output.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/run_budget.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
@@ -34,7 +35,7 @@ std::string frame_name(const Frame& f) { return f.bind ? std::string("bind") : s
 }  // namespace
 
 void IntersectJobOptions::validate() const {
-    if (format != "json" && format != "csv") throw Error(kExitUsage, "intersect writes json or csv, not " + format);
+    check_verb_format("intersect", format);
 }
 
 long IntersectJobResult::worst_frame() const {

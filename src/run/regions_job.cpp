@@ -24,6 +24,7 @@
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
@@ -32,7 +33,7 @@ namespace {
 std::string region_format(const RegionsJobOptions& opt) {
     if (!opt.format.empty()) return opt.format;
     const std::string f = extension_format(opt.out);
-    return f.empty() ? "csv" : f;
+    return f.empty() ? verb_formats("regions").fallback : f;
 }
 
 // {name: [ids]} or {name: {"id": weight}} from the file after '@', on mesh `mesh` of `vertices`.
@@ -251,7 +252,7 @@ void RegionsJobOptions::validate() const {
     if (by != "joints" && (by.size() < 2 || by[0] != '@') && by.find("{region}") == std::string::npos)
         throw Error(kExitUsage, "--by is joints, @FILE.json ({region: [vertex ids]}) or masks/{region}.png, not " + by);
     const std::string f = region_format(*this);
-    if (f != "csv" && f != "json" && f != "usda" && f != "gltf") throw Error(kExitUsage, "regions writes csv, json, usda or gltf, not " + f);
+    check_verb_format("regions", f);
     if (!out.empty()) refuse_other_format_extension("-o", out, f == "usda" ? "usd" : f);
     if (f == "usda") check_usda_output(tension.input, out);
     if (f == "gltf" && (out.empty() || is_stdout_path(out)))

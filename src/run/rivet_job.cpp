@@ -16,11 +16,12 @@
 #include "rigscope/run/run_budget.h"
 
 #include "rigscope/run/clip_select.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
 void RivetJobOptions::validate() const {
-    if (format != "json" && format != "csv" && format != "gltf") throw Error(kExitUsage, "rivet writes json, csv or gltf, not " + format);
+    check_verb_format("rivet", format);
     if (format == "gltf") {
         if (out.empty() || is_stdout_path(out))
             throw Error(kExitUsage, "rivet --format gltf needs -o FILE.glb (binary output does not go to a terminal)");

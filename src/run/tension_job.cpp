@@ -19,12 +19,12 @@
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_gltf.h"
 #include "rigscope/run/usd_output_run.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
 void TensionJobOptions::validate() const {
-    if (format != "csv" && format != "json" && format != "gltf" && format != "usda" && format != "abc")
-        throw Error(kExitUsage, "tension writes csv, json, gltf, usda or abc, not " + format);
+    check_verb_format("tension", format);
     if (format == "abc") check_abc_output(out, "tension");
     // An archive holds the run's frames in one sampling; merge joins CSV and JSON chunks, not archives.
     if (format == "abc" && !tension.input.chunk.empty())

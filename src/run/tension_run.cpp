@@ -11,6 +11,7 @@
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/io/load.h"
+#include "rigscope/run/option_table.h"
 #include "rigscope/run/run_budget.h"
 #include "reference_rest.h"
 
@@ -25,27 +26,11 @@ MeasureOptions TensionOptions::measure_options() const {
 }
 
 void check_tension_options(const TensionOptions& opt) {
-    auto in_range = [](const char* option, double v, double lo, double hi) {
-        if (!(v >= lo && v <= hi))
-            throw Error(kExitUsage, std::string(option) + ": " + std::to_string(v) + " is not from " + std::to_string(lo) + " to " +
-                                        std::to_string(hi));
-    };
-    if (!(opt.params.falloff > 0) || !std::isfinite(opt.params.falloff)) throw Error(kExitUsage, "--falloff: must be a positive number");
-    in_range("--stretch-area", opt.params.stretch_area, 0, 1);
-    in_range("--compress-area", opt.params.compress_area, 0, 1);
-    in_range("--weight-limit", opt.params.weight_limit, 0, 1);
-    if (!(opt.params.smooth_k >= 0) || !std::isfinite(opt.params.smooth_k)) throw Error(kExitUsage, "--smooth-k: must be 0 or more");
-    if (opt.measure != "edge" && opt.measure != "area" && opt.measure != "principal")
-        throw Error(kExitUsage, "--measure: '" + opt.measure + "' is not edge, area or principal");
-    if (opt.smooth < 0 || opt.smooth > 10000) throw Error(kExitUsage, "--smooth: " + std::to_string(opt.smooth) + " is not from 0 to 10000");
-    if (opt.smooth_weights != "uniform" && opt.smooth_weights != "cotan")
-        throw Error(kExitUsage, "--smooth-weights: '" + opt.smooth_weights + "' is not uniform or cotan");
-    if (opt.match() != "index" && opt.match() != "position")
-        throw Error(kExitUsage, "--reference-match: '" + opt.match() + "' is not index or position");
-    if (opt.reference_scale && (!(*opt.reference_scale > 0) || !std::isfinite(*opt.reference_scale)))
-        throw Error(kExitUsage, "--reference-scale: must be a positive number");
-    if (!(opt.reference_tolerance > 0) || !(opt.reference_tolerance < 1))
-        throw Error(kExitUsage, "--reference-tolerance: must be more than 0 and less than 1 (a fraction of the diagonal)");
+    // Each value against its row's rule (run/option_table.h): the maps' options first, then the
+    // reference's, the order these checks always had.
+    check_option_values(tension_map_options(), opt);
+    check_option_values(tension_reference_options(), opt);
+    // What one row cannot say: options that only act with another.
     if (opt.reference.empty()) {
         if (opt.reference_match) throw Error(kExitUsage, "--reference-match: pairs a --reference FILE; give one or drop it");
         if (opt.reference_scale) throw Error(kExitUsage, "--reference-scale: scales a --reference FILE; give one or drop it");

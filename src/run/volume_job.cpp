@@ -10,6 +10,7 @@
 #include "rigscope/core/vertex_match.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/run_budget.h"
+#include "rigscope/run/output_formats.h"
 
 namespace rigscope {
 
@@ -34,7 +35,7 @@ std::string open_reasons(const VolumeClosure& c) {
 }  // namespace
 
 void VolumeJobOptions::validate() const {
-    if (format != "json" && format != "csv") throw Error(kExitUsage, "volume writes json or csv, not " + format);
+    check_verb_format("volume", format);
 }
 
 VolumeTable measure_volumes(const Input& in, const std::string& file, const FrameProgress& progress) {

@@ -128,3 +128,22 @@ def test_every_literal_default_of_the_stub_is_the_bindings():
             checked += 1
     # load(), diff(), batch(), check() and report() write such defaults at least.
     assert checked >= 20
+
+
+def test_the_keywords_are_the_option_tables():
+    """The tension keywords (python/tension_keywords.h) are exactly the Python keywords of the
+    shared options' table (rigscope/run/option_table.h, exported as _tension_options), and each
+    keyword's default is the table's: the value the CLI's option defaults to."""
+    rows = list(_rigscope._tension_options)
+    assert len(rows) >= 12 and all(name.startswith("--") for name, _, _ in rows)
+    table = {keyword: default for _, keyword, default in rows if keyword is not None}
+    keywords = dict(_rigscope._tension_keywords)
+    assert set(keywords) == set(table), f"keywords {sorted(keywords)}, the table's {sorted(table)}"
+    for keyword, default in keywords.items():
+        if default is None:
+            continue  # unset in Python: what the table's shown default says unset means
+        want = table[keyword]
+        if isinstance(default, str):
+            assert default == want, f"{keyword}: {default!r}, the table {want!r}"
+        else:
+            assert float(want) == default, f"{keyword}: {default!r}, the table {want!r}"

@@ -30,7 +30,7 @@ struct DiffJobOptions {
     std::optional<double> max_displacement, max_t_change;  // limits, each where given
     int worst = 10;
     // What the job writes: the per-vertex output's path (-o; "" for none) and format (the
-    // caller resolves it from -o with diff_output_format; "" for none), and --junit's path (""
+    // caller resolves it from -o with verb_output_format (run/output_formats.h); "" for none), and --junit's path (""
     // for none).
     std::string out;
     std::string format;
@@ -73,11 +73,6 @@ DiffJobResult run_diff(const DiffJobOptions& opt, DiffJobInput in, const FramePr
 // Validates, loads (load_diff_input) and runs: `diff OLD NEW`, each pair of its batch and
 // Python's diff() alike.
 DiffJobResult load_and_run_diff(const DiffJobOptions& opt, const FrameProgress& progress = {});
-
-// The per-vertex output's format as diff chooses it for every front end (the CLI, its batch of
-// pairs, Python's output=): `format` where given, else `out`'s extension, else csv; "" when
-// there is no output.
-std::string diff_output_format(const std::string& format, const std::string& out);
 
 // The per-vertex output in `format` (csv, json or gltf; io/diff_output.h), as `diff -o` and
 // Python's diff(output=) write it.

@@ -1,0 +1,37 @@
+// The formats each verb writes, in one table, and the one function that picks a run's format from
+// --format and its output's path (issue 61 item 3): the CLI, a batch (each file's name by
+// placeholder) and Python decide by it, and validate() refuses a format by the same table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rigscope {
+
+struct VerbFormats {
+    const char* verb;
+    std::vector<std::string> formats;  // in the order its refusal lists them
+    // Written when neither --format nor -o's extension says ("" for bake, which needs one).
+    const char* fallback;
+    // The output is optional: without -o the verb writes its report only (diff), format "".
+    bool optional_output = false;
+};
+
+// The row of `verb` (tension, deform, volume, intersect, rivet, drive, diff, regions, bake).
+// Throws internal_error for another.
+const VerbFormats& verb_formats(const std::string& verb);
+
+// --format, else -o's extension, else the verb's fallback, by output_format's rule (a known
+// extension that disagrees with --format, an unknown one alone and a .gltf name are refused,
+// exit 2); diff without -o: "". For tension, deform, volume, intersect, rivet, drive and diff:
+// regions, bake, lint and info read their names by rules of their own (regions_job.cpp,
+// bake_job.cpp, lint_output_format, InfoJobOptions::writes_json).
+std::string verb_output_format(const std::string& verb, const std::string& format, const std::string& out);
+
+// "a, b or c": choices as messages and --help list them.
+std::string or_list(const std::vector<std::string>& choices);
+
+// Throws Error (usage) "VERB writes a, b or c, not FORMAT" when `verb` does not write `format`.
+void check_verb_format(const std::string& verb, const std::string& format);
+
+}  // namespace rigscope
