@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/huge_pages.h"
 #include "rigscope/io/output.h"
 #include "rigscope/io/load.h"
 #include "suggest.h"
@@ -73,6 +74,7 @@ std::string explain_extras(CLI::App& app) {
 
 int main(int argc, char** argv) {
     using namespace rigscope;
+    detail::keep_freed_memory();  // a run's freed memory reused, not faulted in again (huge_pages.h)
     OutputFile::install_signal_cleanup();
     auto logger = spdlog::stderr_logger_mt("rigscope");
     logger->set_pattern("rigscope: %l: %v");

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 
+#include "rigscope/core/huge_pages.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/skin.h"
@@ -596,7 +597,9 @@ int setup_phases(const std::string& path, unsigned threads) {
 
 int main(int argc, char** argv) {
     // `rigscope_bench --cold-load FILE`: one load in a fresh process, as a command does it (the
-    // load benchmark repeats in one process, where the allocator reuses warm memory).
+    // load benchmark repeats in one process, where the allocator reuses warm memory); with the
+    // CLI's allocator settings (huge_pages.h), as are the set-up phases.
+    if (argc >= 3 && (std::string(argv[1]) == "--cold-load" || std::string(argv[1]) == "--setup-phases")) detail::keep_freed_memory();
     if (argc == 3 && std::string(argv[1]) == "--cold-load") {
         const auto t0 = std::chrono::steady_clock::now();
         Scene s = load_scene(argv[2]);

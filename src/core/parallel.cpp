@@ -83,7 +83,10 @@ void ThreadPool::drain() {
         }
         lock.lock();
         if (failed && !error_) error_ = failed;
-        if (++finished_ == tasks_) done_.notify_all();
+        if (++finished_ == tasks_) {
+            all_done_.store(true, std::memory_order_release);
+            done_.notify_all();
+        }
     }
 }
 
@@ -96,10 +99,22 @@ void ThreadPool::run_ref(std::size_t tasks, TaskRef fn) {
         next_ = 0;
         finished_ = 0;
         error_ = nullptr;
+        all_done_.store(false, std::memory_order_relaxed);
         generation_.fetch_add(1, std::memory_order_release);
     }
     wake_.notify_all();
     drain();
+    // The other threads' last tasks are still running: the caller watches for their end a
+    // moment before sleeping, as an idle worker watches for the next phase. A frame ends two or
+    // three phases so (the tiles, the deferred batches), and a sleeping caller's wake-up costs
+    // about a small phase on a virtual machine (issue 62: the frame's 1 -> 2 thread scaling).
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(kSpinMicroseconds);
+    for (int spin = 0; !all_done_.load(std::memory_order_acquire); ++spin) {
+#if defined(__SSE2__)
+        _mm_pause();
+#endif
+        if ((spin & 63) == 63 && std::chrono::steady_clock::now() > until) break;
+    }
     std::exception_ptr failed;
     {
         std::unique_lock<std::mutex> lock(mutex_);

@@ -58,6 +58,7 @@ private:
     std::size_t next_ = 0;       // next task to take (under mutex_)
     std::size_t finished_ = 0;   // tasks completed in this generation
     std::atomic<std::size_t> generation_{0};
+    std::atomic<bool> all_done_{false};  // finished_ == tasks_, for the caller to watch without the mutex
     bool stop_ = false;
     std::exception_ptr error_;
 };

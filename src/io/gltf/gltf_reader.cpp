@@ -2,6 +2,8 @@
 // drops the samplers' interpolation mode and the cubic-spline tangents, and renumbers vertices.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -18,10 +20,11 @@ using gltf::json;
 
 std::string at(const char* what, std::size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
 
+// Without an early exit, so that the compiler vectorises it: the arrays are sound nearly always.
 bool finite(const std::vector<float>& v) {
-    for (float x : v)
-        if (!std::isfinite(x)) return false;
-    return true;
+    bool ok = true;
+    for (float x : v) ok &= std::abs(x) <= std::numeric_limits<float>::max();
+    return ok;
 }
 
 Transform read_node_transform(const Document& doc, const json& node, const std::string& where) {
@@ -79,9 +82,14 @@ Document::Uints primitive_triangles(const Document& doc, const json& prim, const
         shared_idx = std::make_shared<const std::vector<std::uint32_t>>(std::move(all));
     }
     const std::vector<std::uint32_t>& idx = *shared_idx;
-    for (std::uint32_t i : idx)
-        if (i >= vertices)
-            doc.fail(where + ".indices: index " + std::to_string(i) + " out of range (" + std::to_string(vertices) + " vertices)");
+    // The largest index first (a loop the compiler vectorises); only a file with one out of
+    // range is searched for the first.
+    std::uint32_t largest = 0;
+    for (std::uint32_t i : idx) largest = std::max(largest, i);
+    if (!idx.empty() && largest >= vertices)
+        for (std::uint32_t i : idx)
+            if (i >= vertices)
+                doc.fail(where + ".indices: index " + std::to_string(i) + " out of range (" + std::to_string(vertices) + " vertices)");
     if (mode == 4) {
         if (idx.size() % 3 != 0) doc.fail(where + ": triangle index count " + std::to_string(idx.size()) + " is not a multiple of 3");
         return shared_idx;
@@ -152,8 +160,11 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         // shares its accessors with others costs its copy each time.
         doc.charge(n * sizeof(Eigen::Vector3f) * (1 + doc.array(prim, "targets", where).size()), where);
         const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
-        mesh.positions.reserve(mesh.positions.size() + n);
-        for (std::size_t v = 0; v < n; ++v) mesh.positions.emplace_back(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+        // Sized, then filled by one copy (Vector3f is three packed floats): emplace_back per
+        // vertex checked the capacity each time (issue 62: the load is a one-mesh run's set-up).
+        static_assert(sizeof(Eigen::Vector3f) == 3 * sizeof(float));
+        mesh.positions.resize(base + n);
+        if (n) std::memcpy(mesh.positions[base].data(), pos.data(), n * sizeof(Eigen::Vector3f));
 
         // UV sets TEXCOORD_n, per vertex (glTF splits vertices at UV seams). A set some
         // primitive lacks is dropped below: a bake cannot place those faces.
@@ -206,12 +217,16 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
         const Document::Uints tri_data = primitive_triangles(doc, prim, where, n);
         const std::vector<std::uint32_t>& tris = *tri_data;
         doc.charge(tris.size() * 4 + tris.size() / 3 * 4, where + " faces");
-        mesh.face_indices.reserve(mesh.face_indices.size() + tris.size());
-        mesh.face_offsets.reserve(mesh.face_offsets.size() + tris.size() / 3 + 1);
-        for (std::size_t t = 0; t + 2 < tris.size(); t += 3) {
-            for (int k = 0; k < 3; ++k) mesh.face_indices.push_back(base + tris[t + k]);
-            mesh.face_offsets.push_back(static_cast<std::uint32_t>(mesh.face_indices.size()));
-        }
+        // Whole triangles only (a strip's or fan's are), each closing at 3 more corners: sized,
+        // then filled by loops the compiler vectorises instead of a push_back a corner.
+        const std::size_t corners = tris.size() / 3 * 3, first_corner = mesh.face_indices.size();
+        const std::size_t first_face = mesh.face_offsets.size();
+        mesh.face_indices.resize(first_corner + corners);
+        mesh.face_offsets.resize(first_face + corners / 3);
+        std::uint32_t* fi = mesh.face_indices.data() + first_corner;
+        for (std::size_t k = 0; k < corners; ++k) fi[k] = base + tris[k];
+        std::uint32_t* fo = mesh.face_offsets.data() + first_face;
+        for (std::size_t f = 0; f < corners / 3; ++f) fo[f] = static_cast<std::uint32_t>(first_corner + 3 * (f + 1));
 
         // Skin influences: every JOINTS_n / WEIGHTS_n pair.
         for (int set = 0;; ++set) {
