@@ -74,6 +74,12 @@ py::object Session::info() const {
     return py::module_::import("json").attr("loads")(text);
 }
 
+py::list Session::warnings() const {
+    py::list out;
+    for (const rigscope::Warning& w : in_.scene.warnings) out.append(py::make_tuple(rigscope::warning_kind_name(w.kind), w.message));
+    return out;
+}
+
 py::object Session::deform(const std::optional<std::string>& frames, const py::object& progress) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     Selection sel(*this, frames);
