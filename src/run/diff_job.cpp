@@ -369,18 +369,12 @@ DiffJobResult run_diff(const DiffJobOptions& opt, DiffJobInput in, const FramePr
     if (several) r.run = all;
     r.new_scene = std::move(b.scene);  // every clip's NEW is this scene: the glTF output's
     // Both checked (not an input, folder writable) before either is written.
-    std::unique_ptr<OutputFile> out = opt.out.empty() ? nullptr : std::make_unique<OutputFile>(opt.out, r.paths);
-    std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, r.paths);
-    if (out) {
-        write_diff_output(r, opt.format, *out);
-        out->finish();
-    }
-    if (junit) {
-        junit->write(r.verdict.junit);
-        junit->finish();
-    }
-    if (out) out->commit();
-    if (junit) junit->commit();
+    OutputSet files(r.paths);
+    OutputFile* out = files.open_if(opt.out);
+    OutputFile* junit = files.open_if(opt.junit);
+    if (out) write_diff_output(r, opt.format, *out);
+    if (junit) junit->write(r.verdict.junit);
+    files.commit();
     return r;
 }
 
