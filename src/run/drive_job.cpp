@@ -1,4 +1,4 @@
-// The `drive` job (run/drive_run.h): the refusals, the table writer, and the baked glTF (drivers
+// The `drive` job (run/drive_job.h): the refusals, the table writer, and the baked glTF (drivers
 // do not survive export; baked weights play in any glTF viewer).
 #include <algorithm>
 #include <spdlog/spdlog.h>
@@ -7,7 +7,8 @@
 #include "rigscope/core/joystick.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/drive_run.h"
+#include "rigscope/run/drive_engine.h"
+#include "rigscope/run/drive_job.h"
 
 namespace rigscope {
 
