@@ -159,14 +159,13 @@ void print_text(const std::string& text) {
 
 Progress::Progress(std::size_t total, const char* what)
     : total_(total), what_(what), enabled_(spdlog::should_log(spdlog::level::info) && isatty(STDERR_FILENO)),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+      timer_() {}
 
 void Progress::step(std::size_t done) {
     if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    if (elapsed < 1.0 || std::chrono::duration<double>(now - last_).count() < 0.2) return;
-    last_ = now;
+    const double elapsed = timer_.seconds();
+    if (elapsed < 1.0 || elapsed - last_ < 0.2) return;
+    last_ = elapsed;
     const double rate = done / elapsed;
     const double left = rate > 0 ? (total_ - done) / rate : 0;
     std::fprintf(stderr, "\r%s %zu/%zu frames, %.1f frames/s, %.0f s left   ", what_, done, total_, rate, std::ceil(left));

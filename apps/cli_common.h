@@ -2,12 +2,12 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/run_timer.h"
 #include "rigscope/run/input.h"
 #include "rigscope/run/progress.h"
 
@@ -57,7 +57,8 @@ private:
     const char* what_;
     bool enabled_;
     bool shown_ = false;
-    std::chrono::steady_clock::time_point start_, last_;
+    RunTimer timer_;
+    double last_ = 0;  // the timer's seconds at the line last shown
 };
 
 // A FrameProgress showing a Progress line for `what`; the line is cleared after the last frame.

@@ -1,7 +1,6 @@
 // `rigscope check`: tension limits for rig CI. Exit 1 when any vertex passes a limit, listing the
 // worst vertices and frames; --junit writes a report CI servers read. The job is the run
 // layer's (rigscope/run/check_job.h).
-#include <memory>
 #include <utility>
 
 #include "batch_command.h"
@@ -37,18 +36,11 @@ int run_check_command(CheckCommand& opt, RunContext& ctx) {
         for (auto& state : r.chunk_state()) ctx.chunk_state.push_back(std::move(state));
     // The report files are checked (not an input, folder writable) and written in full before
     // the text is printed and before either takes its name.
-    std::unique_ptr<OutputFile> junit = opt.job.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.job.junit, r.paths);
-    std::unique_ptr<OutputFile> json = opt.job.json.empty() ? nullptr : std::make_unique<OutputFile>(opt.job.json, r.paths);
-    for (auto [file, text] : {std::pair{junit.get(), &r.outcome.junit}, std::pair{json.get(), &r.outcome.json}})
-        if (file) {
-            file->write(*text);
-            file->finish();
-        }
-    OutputFile out("-");
-    out.write(r.outcome.report);
-    out.commit();
-    if (junit) junit->commit();
-    if (json) json->commit();
+    OutputSet files(r.paths);
+    if (!opt.job.junit.empty()) files.add(opt.job.junit, r.outcome.junit);
+    if (!opt.job.json.empty()) files.add(opt.job.json, r.outcome.json);
+    print_text(r.outcome.report);
+    files.commit();
     // A chunk's verdict is partial (merge gives the run's); failing it would stop the farm's merge.
     return r.outcome.failed && !chunk ? kExitCheckFailed : kExitOk;
 }

@@ -5,7 +5,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/deform_run.h"
+#include "rigscope/run/deform_job.h"
 #include "rigscope/run/output_formats.h"
 
 namespace rigscope::cli {

@@ -6,7 +6,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/drive_run.h"
+#include "rigscope/run/drive_job.h"
 #include "rigscope/run/output_formats.h"
 
 namespace rigscope::cli {

@@ -1,6 +1,5 @@
 // `rigscope lint`: the skinning mistakes of a rig file in its bind pose (run/lint_job.h), as
 // text, JSON or JUnit; exit 1 when an error is found (with --strict, a warning too).
-#include <memory>
 
 #include "batch_command.h"
 #include "cli_common.h"
@@ -26,15 +25,11 @@ int run_lint_command(LintCommand& opt) {
     opt.job.input.file = opt.batch.inputs.front();
     const LintJobResult r = load_and_run_lint(opt.job, terminal_progress("lint"));
     // Both paths are checked (not an input, folder writable) before anything is written.
-    std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, r.paths);
-    OutputFile out(opt.job.out, r.paths);
-    out.write(r.output);
-    if (junit) {
-        junit->write(r.junit);
-        junit->finish();
-    }
-    out.commit();
-    if (junit) junit->commit();
+    OutputSet files(r.paths);
+    OutputFile* junit = files.open_if(opt.junit);
+    files.open(opt.job.out).write(r.output);
+    if (junit) junit->write(r.junit);
+    files.commit();
     return r.lint.failed() ? kExitCheckFailed : kExitOk;
 }
 

@@ -1,15 +1,14 @@
 // `rigscope rivet`: constraint-only rivets fitted to chosen vertices, or baked per-frame rivets,
 // as JSON, CSV or a glTF of the input with the rivet nodes added. docs/rivet.md has the fields.
 #include <cstdio>
-#include <memory>
 #include <spdlog/spdlog.h>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/clip_select.h"
-#include "rigscope/run/rivet_run.h"
 #include "rigscope/run/output_formats.h"
+#include "rigscope/run/rivet_job.h"
 
 namespace rigscope::cli {
 
@@ -18,21 +17,13 @@ namespace {
 // The writers of what the rivet job returns; nothing here fits, bakes or judges.
 int write_rivet(const RivetJobOptions& opt, const Input& in, const RivetJobResult& r) {
     // Checked (not an input, folder writable) before anything is written (a bake has no --junit).
-    std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, in.paths);
-    OutputFile out(opt.out, in.paths);
-    write_rivet_output(opt, in, r, out);
-    if (opt.bake) {
-        out.commit();
-        return kExitOk;
-    }
+    OutputSet files(in.paths);
+    OutputFile* junit = files.open_if(opt.junit);
+    write_rivet_output(opt, in, r, files.open(opt.out));
     // Both written in full before either takes its name: no half of the output on failure.
-    out.finish();
-    if (junit) {
-        junit->write(r.verdict.junit);
-        junit->finish();
-    }
-    out.commit();
-    if (junit) junit->commit();
+    if (junit) junit->write(r.verdict.junit);
+    files.commit();
+    if (opt.bake) return kExitOk;
     // The verdict's text on stdout, as check's, unless the output took stdout. Without
     // --max-fit-error, a fit that poor is still said (the rivet drifts off its vertex so much).
     if (r.judged) {

@@ -83,6 +83,9 @@ PYBIND11_MODULE(_rigscope, m) {
 
     py::class_<Session, std::shared_ptr<Session>>(m, "Session")
         .def_property_readonly("file", &Session::file, "The file load() read")
+        .def_property_readonly("warnings", &Session::warnings,
+                               "The file's reader warnings as (kind, message): kind 'skipped', 'attribute_dropped', 'skin_weights', 'sampling', "
+                               "'transform', 'naming' or 'replaced' (docs/formats.md, Warnings)")
         .def("info", &Session::info, "The same facts as `rigscope info --json`, as a dict")
         .def("deform", &Session::deform, py::kw_only(), py::arg("frames") = py::none(), py::arg("progress") = py::none(),
              "Deformed positions: float32 (frames, vertices, 3) per mesh")

@@ -15,10 +15,13 @@
 #include "rigscope/core/vertex_list.h"
 #include "rigscope/core/vertex_match.h"
 #include "rigscope/io/rig_reader.h"
-#include "rigscope/run/deform_run.h"
-#include "rigscope/run/drive_run.h"
+#include "rigscope/run/deform_engine.h"
+#include "rigscope/run/deform_job.h"
+#include "rigscope/run/drive_engine.h"
+#include "rigscope/run/drive_job.h"
 #include "rigscope/run/info_job.h"
-#include "rigscope/run/rivet_run.h"
+#include "rigscope/run/rivet_engine.h"
+#include "rigscope/run/rivet_job.h"
 #include "rigscope/run/volume_job.h"
 #include "tension_result.h"
 
@@ -72,6 +75,12 @@ py::object Session::info() const {
     opt.json = true;
     const std::string text = run_info(opt, in_).text;
     return py::module_::import("json").attr("loads")(text);
+}
+
+py::list Session::warnings() const {
+    py::list out;
+    for (const rigscope::Warning& w : in_.scene.warnings) out.append(py::make_tuple(rigscope::warning_kind_name(w.kind), w.message));
+    return out;
 }
 
 py::object Session::deform(const std::optional<std::string>& frames, const py::object& progress) {

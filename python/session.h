@@ -55,6 +55,9 @@ public:
     const std::string& file() const { return opt_.file; }
 
     py::object info() const;
+    // The file's reader warnings as (kind, message) tuples (core/warning.h): info()["warnings"]
+    // holds the same messages, RigscopeWarning shows them as they are logged.
+    py::list warnings() const;
 
     py::object deform(const std::optional<std::string>& frames, const py::object& progress);
 

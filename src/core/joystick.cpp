@@ -61,7 +61,7 @@ void apply_rig(const ResolvedRig& rig, const Scene& scene, Pose& pose) {
 }
 
 Clip bake_rig(const ResolvedRig& rig, const Scene& scene, const Clip* source, const std::vector<double>& times,
-              const std::string& name, std::vector<std::string>& warnings) {
+              const std::string& name, std::vector<Warning>& warnings) {
     if (times.empty()) throw std::invalid_argument("bake_rig: no key times");
     for (std::size_t i = 1; i < times.size(); ++i)
         if (!(static_cast<float>(times[i]) > static_cast<float>(times[i - 1])))
@@ -115,9 +115,9 @@ Clip bake_rig(const ResolvedRig& rig, const Scene& scene, const Clip* source, co
                     same = same && i < pose.morph_weights[m].size() && w[i] == pose.morph_weights[m][i];
                 if (!same) {
                     warned[o] = true;
-                    warnings.push_back("mesh '" + scene.meshes[o].name + "' shares node '" + scene.nodes[ch.node].name +
+                    warnings.push_back({WarningKind::Naming, "mesh '" + scene.meshes[o].name + "' shares node '" + scene.nodes[ch.node].name +
                                        "' with '" + scene.meshes[m].name + "' but is driven differently; the baked weights are '" +
-                                       scene.meshes[m].name + "''s");
+                                       scene.meshes[m].name + "''s"});
                 }
             }
         }

@@ -87,7 +87,7 @@ void MemoryPointCache::read_part(std::size_t sample, std::size_t first, std::siz
     std::copy(samples_[sample].begin() + first, samples_[sample].begin() + first + count, out);
 }
 
-std::vector<std::string> attach_point_cache(Scene& scene, int mesh_index, std::shared_ptr<const PointCache> cache,
+std::vector<Warning> attach_point_cache(Scene& scene, int mesh_index, std::shared_ptr<const PointCache> cache,
                                             std::vector<std::uint32_t> point_of_vertex) {
     if (mesh_index < 0 || mesh_index >= static_cast<int>(scene.meshes.size()) || !cache)
         throw internal_error("attach_point_cache: no such mesh or no cache");
@@ -102,13 +102,13 @@ std::vector<std::string> attach_point_cache(Scene& scene, int mesh_index, std::s
         throw Error(kExitMismatch, cache->source() + ": has " + std::to_string(cache->point_count()) + " points, mesh '" + mesh.name +
                                        "' of " + scene.source + " has " + std::to_string(mesh.vertex_count()) + " vertices");
     }
-    std::vector<std::string> warnings;
+    std::vector<Warning> warnings;
     if (mesh.skin >= 0 && !mesh.influences.empty())
-        warnings.push_back("mesh '" + mesh.name + "' has a skin; the point cache " + cache->source() +
-                           " moves it instead (the skin is ignored)");
+        warnings.push_back({WarningKind::Replaced, "mesh '" + mesh.name + "' has a skin; the point cache " + cache->source() +
+                           " moves it instead (the skin is ignored)"});
     if (!mesh.targets.empty())
-        warnings.push_back("mesh '" + mesh.name + "' has " + std::to_string(mesh.targets.size()) +
-                           " morph targets; the point cache " + cache->source() + " replaces them (they are ignored)");
+        warnings.push_back({WarningKind::Replaced, "mesh '" + mesh.name + "' has " + std::to_string(mesh.targets.size()) +
+                           " morph targets; the point cache " + cache->source() + " replaces them (they are ignored)"});
     mesh.cache = std::move(cache);
     mesh.cache_points = std::move(point_of_vertex);
     return warnings;

@@ -3,7 +3,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/alembic_output.h"
-#include "rigscope/run/deform_run.h"
+#include "rigscope/run/deform_engine.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/tension_run.h"
 

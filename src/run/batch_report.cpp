@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <memory>
 #include <set>
 
 #include "rigscope/core/error.h"
@@ -391,12 +390,8 @@ void write_batch_outputs(const BatchOptions& opt, const BatchResult& r) {
         inputs.push_back(in.path);
         if (!in.partner.empty()) inputs.push_back(in.partner);
     }
-    std::vector<std::unique_ptr<OutputFile>> files;
-    auto write = [&](const std::string& path, const std::string& text) {
-        files.push_back(std::make_unique<OutputFile>(path, inputs));
-        files.back()->write(text);
-        files.back()->finish();
-    };
+    OutputSet files(inputs);
+    auto write = [&](const std::string& path, const std::string& text) { files.add(path, text); };
     for (std::size_t i = 0; i < r.files.size(); ++i) {
         const BatchFileResult& f = r.files[i];
         // A file that was not judged has no report of its own: its row and the batch JUnit say why.
@@ -409,7 +404,7 @@ void write_batch_outputs(const BatchOptions& opt, const BatchResult& r) {
     // A CSV or JSONL summary was written row by row as the files finished (batch_stream.cpp).
     if (!opt.summary.empty() && !r.summary_streamed) write(opt.summary, batch_summary(r, opt.summary));
     if (!r.index.empty()) write(r.index, batch_index_html(r, r.index));
-    for (auto& f : files) f->commit();
+    files.commit();
 }
 
 }  // namespace rigscope

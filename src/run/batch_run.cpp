@@ -3,7 +3,6 @@
 // at once, each result kept at its input's place so the outputs never depend on which finished first.
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +19,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
+#include "rigscope/core/run_timer.h"
 #include "rigscope/farm/chunk.h"
 #include "rigscope/io/json_writer.h"
 #include "rigscope/io/lint_report.h"
@@ -351,7 +351,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
             f.row.partner = r.inputs[i].partner;
             f.run = start_run_info();
             if (jobs == 1) reset_peak_rss();
-            const auto started = std::chrono::steady_clock::now();
+            const RunTimer timer;
             // --task: the bytes the job is about to read (then in the page cache for its
             // reader); a file that cannot be read is the job's error to name, not the hash's.
             std::string hash[2];
@@ -366,7 +366,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
                 }
             }
             guarded(f, traits.judges, [&] { one(f, r.inputs[i]); });
-            f.row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            f.row.seconds = timer.seconds();
             f.run.seconds = f.row.seconds;
             f.row.peak_mib = peak_rss_mib();
             finished(i, hash);
@@ -732,7 +732,7 @@ BatchResult run_lint_batch(const BatchOptions& opt, const LintJobOptions& lint) 
         job.out = opt.output.empty() ? "" : expand_placeholders(opt.output, in);
         job.relpath = f.row.relpath;
         // The JUnit suite's timestamp and host are the batch's for this file (f.run).
-        const LintJobResult result = load_and_run_lint(job, {}, RunStart{f.run, std::chrono::steady_clock::now()});
+        const LintJobResult result = load_and_run_lint(job, {}, RunStart{f.run, RunTimer{}});
         f.output = result.output;
         // Without -o, each file's lint goes to stdout as `rigscope lint FILE` prints it.
         f.report = job.out.empty() ? f.output : result.text;

@@ -1,10 +1,11 @@
-// The `deform` job (run/deform_run.h): the refusals, the free-space check and the writer.
+// The `deform` job (run/deform_job.h): the refusals, the free-space check and the writer.
 #include "rigscope/core/error.h"
 #include "rigscope/io/deform_output.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/abc_output_run.h"
 #include "rigscope/run/check_job.h"
-#include "rigscope/run/deform_run.h"
+#include "rigscope/run/deform_engine.h"
+#include "rigscope/run/deform_job.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
 #include "rigscope/run/output_formats.h"

@@ -2,9 +2,7 @@
 #include "rigscope/run/diff_job.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <memory>
 
 #include "diff_pairing.h"
 #include "rigscope/core/axes.h"
@@ -118,8 +116,7 @@ InputOptions new_input_options(const DiffJobOptions& opt, const Input& a, const 
 // One clip of OLD (selected on `a`) against NEW's (selected on `b`, loaded with `nopt`).
 DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const InputOptions& nopt, const FrameProgress& progress) {
     DiffResult r;
-    r.run = start_run_info();
-    const auto started = std::chrono::steady_clock::now();
+    const RunStart start;
     r.paths = a.paths;
     r.paths.insert(r.paths.end(), b.paths.begin(), b.paths.end());
     refuse_outputs_over_inputs(a, {opt.out, opt.junit});
@@ -274,7 +271,7 @@ DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const In
     r.limits = opt.limits();
     r.limits.clip = a.has_clip ? a.clip.name : "bind";
     r.limits.relpath = opt.relpath;
-    r.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    r.run = start.until_now();
     return r;
 }
 
@@ -372,18 +369,12 @@ DiffJobResult run_diff(const DiffJobOptions& opt, DiffJobInput in, const FramePr
     if (several) r.run = all;
     r.new_scene = std::move(b.scene);  // every clip's NEW is this scene: the glTF output's
     // Both checked (not an input, folder writable) before either is written.
-    std::unique_ptr<OutputFile> out = opt.out.empty() ? nullptr : std::make_unique<OutputFile>(opt.out, r.paths);
-    std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, r.paths);
-    if (out) {
-        write_diff_output(r, opt.format, *out);
-        out->finish();
-    }
-    if (junit) {
-        junit->write(r.verdict.junit);
-        junit->finish();
-    }
-    if (out) out->commit();
-    if (junit) junit->commit();
+    OutputSet files(r.paths);
+    OutputFile* out = files.open_if(opt.out);
+    OutputFile* junit = files.open_if(opt.junit);
+    if (out) write_diff_output(r, opt.format, *out);
+    if (junit) junit->write(r.verdict.junit);
+    files.commit();
     return r;
 }
 

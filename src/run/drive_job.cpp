@@ -1,4 +1,4 @@
-// The `drive` job (run/drive_run.h): the refusals, the table writer, and the baked glTF (drivers
+// The `drive` job (run/drive_job.h): the refusals, the table writer, and the baked glTF (drivers
 // do not survive export; baked weights play in any glTF viewer).
 #include <algorithm>
 #include <spdlog/spdlog.h>
@@ -7,7 +7,8 @@
 #include "rigscope/core/joystick.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/drive_run.h"
+#include "rigscope/run/drive_engine.h"
+#include "rigscope/run/drive_job.h"
 #include "rigscope/run/output_formats.h"
 
 namespace rigscope {
@@ -48,10 +49,10 @@ DriveJobResult write_baked_gltf(const DriveJobOptions& opt, const Input& in) {
     if (skipped_bind) spdlog::warn("drive --format gltf: the bind pose has no time on the timeline; left out of the animation");
 
     Scene baked = in.scene;
-    std::vector<std::string> warnings;
+    std::vector<Warning> warnings;
     const std::string name = in.has_clip ? in.clip.name : "rig";
     Clip clip = bake_rig(in.rig, in.scene, in.clip_ptr(), times, name, warnings);
-    for (const auto& w : warnings) spdlog::warn("{}", w);
+    for (const auto& w : warnings) spdlog::warn("{}", w.message);
     // The selected clip is replaced where the scene holds it, so other clips keep their place; a
     // retargeted clip (--animation) or none at all becomes a clip of its own.
     auto same = std::find_if(baked.clips.begin(), baked.clips.end(), [&](const Clip& c) { return c.name == in.clip.name; });

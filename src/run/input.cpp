@@ -183,7 +183,7 @@ void attach_cache(Input& in, const InputOptions& opt, const LoadOptions& lo) {
                                            welded + ": a cache gives a point per file vertex or per welded vertex");
         }
     }
-    for (const std::string& w : attach_point_cache(in.scene, m, cache, std::move(point_of_vertex))) spdlog::warn("{}: {}", opt.file, w);
+    for (const Warning& w : attach_point_cache(in.scene, m, cache, std::move(point_of_vertex))) spdlog::warn("{}: {}", opt.file, w.message);
     in.clip = Clip{};
     in.clip.name = "cache";
     in.clip.start = t.front();
@@ -203,7 +203,7 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
     in.allow_outside_uris = lo.allow_outside_uris;
     // `info` reports warnings in its own output; per-frame commands log them.
     if (per_frame)
-        for (const auto& w : in.scene.warnings) spdlog::warn("{}", naming(opt.file, w));
+        for (const auto& w : in.scene.warnings) spdlog::warn("{}", naming(opt.file, w.message));
     in.weld = opt.weld != "off";
     // The override is applied to the scene itself, so every evaluation that deforms it (tension,
     // check, diff, rivet, the report) skins the same way.
@@ -230,7 +230,7 @@ Input select_input(Scene scene, const InputOptions& opt, bool per_frame, const L
         Scene motion = load_scene(opt.animation, lo);
         in.paths.push_back(opt.animation);
         in.paths.insert(in.paths.end(), motion.read_files.begin(), motion.read_files.end());
-        for (const auto& w : motion.warnings) spdlog::warn("{}", naming(opt.animation, w));
+        for (const auto& w : motion.warnings) spdlog::warn("{}", naming(opt.animation, w.message));
         const Clip* source = pick_clip(motion, opt.clip, opt.animation);
         if (!source) throw Error(kExitMismatch, opt.animation + ": --animation file has no animation");
         RetargetReport report;

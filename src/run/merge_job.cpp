@@ -5,7 +5,6 @@
 
 #include "rigscope/run/batch.h"
 
-#include <memory>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
@@ -160,17 +159,12 @@ MergeJobResult run_merge(const MergeJobOptions& opt, const MergeJobInput& in) {
         const DiffVerdict judged = judge_diff(limits, meshes, frames);
         const CheckOutcome outcome = diff_outcome(DiffClipReport{&limits, &meshes, &frames, &judged}, merged_run_info(chunks));
         refuse_contradicting_extension(opt.out, chunks);
-        std::vector<std::string> keep = chunk_files(chunks);
-        OutputFile out(opt.out, keep);
-        std::unique_ptr<OutputFile> junit = opt.junit.empty() ? nullptr : std::make_unique<OutputFile>(opt.junit, keep);
+        OutputSet files(chunk_files(chunks));
+        OutputFile& out = files.open(opt.out);
+        OutputFile* junit = files.open_if(opt.junit);
         merge_chunk_outputs(chunks, out);
-        out.finish();
-        if (junit) {
-            junit->write(outcome.junit);
-            junit->finish();
-        }
-        out.commit();
-        if (junit) junit->commit();
+        if (junit) junit->write(outcome.junit);
+        files.commit();
         r.verdict = true;
         r.failed = outcome.failed;
         r.report = outcome.report;

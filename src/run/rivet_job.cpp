@@ -1,8 +1,7 @@
 // The `rivet` job: the rules that refuse a run before it starts, the fit or bake, and the fit's
-// verdict, in one place for the CLI and Python (run/rivet_run.h).
+// verdict, in one place for the CLI and Python (run/rivet_job.h).
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cmath>
 
 #include "rigscope/core/error.h"
@@ -12,8 +11,10 @@
 #include "rigscope/io/output.h"
 #include "rigscope/io/rivet_report.h"
 #include "rigscope/io/rivet_fit_report.h"
-#include "rigscope/run/rivet_run.h"
+#include "rigscope/run/rivet_engine.h"
+#include "rigscope/run/rivet_job.h"
 #include "rigscope/run/run_budget.h"
+#include "rigscope/run/run_start.h"
 
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/output_formats.h"
@@ -63,10 +64,9 @@ RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const Fram
         r.frames = bake_rivets(in, r.mesh, r.vertices, progress);
         return r;
     }
-    r.info = start_run_info();
-    const auto started = std::chrono::steady_clock::now();
+    const RunStart start;
     r.rivets = fit_rivets(in, r.mesh, r.vertices, opt.joint, progress);
-    r.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    r.info = start.until_now();
     // Judged once, here: the CLI's text, JUnit and exit code, and Python, read this verdict.
     r.judged = opt.max_fit_error.has_value();
     std::vector<RivetFitSample> samples;

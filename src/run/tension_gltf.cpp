@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/gltf_writer.h"
@@ -206,7 +205,7 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
         return;
     }
 
-    std::vector<std::unique_ptr<OutputFile>> files;
+    OutputSet files(in.paths);
     for_each_tension_frame(
         in, meshes, [&](std::size_t fi) {
         if (each) each(fi);
@@ -218,13 +217,12 @@ void write_tension_gltf(const Input& in, std::vector<MeshTension>& meshes, const
         std::vector<std::vector<VertexAttribute>> attrs(nm);
         for (std::size_t m = 0; m < nm; ++m)
             attrs[m] = measure_attributes(meshes[m], meshes[m].t_area, meshes[m].lambda_max, meshes[m].lambda_min, meshes[m].compress_dir);
-        auto out = std::make_unique<OutputFile>(frame_file_name(pattern, in.frames[fi]), in.paths);
-        write_coloured(in, meshes, positions, t, compress, stretch, color, *out, attrs);
-        out->finish();
-        files.push_back(std::move(out));
+        OutputFile& out = files.open(frame_file_name(pattern, in.frames[fi]));
+        write_coloured(in, meshes, positions, t, compress, stretch, color, out, attrs);
+        out.finish();
         },
         progress);
-    for (auto& f : files) f->commit();
+    files.commit();
 }
 
 }  // namespace rigscope

@@ -371,7 +371,7 @@ TEST_CASE("joystick: weights baked into glTF play back without the rig", "[joyst
         const ResolvedRig rig = resolve_rig(read_rig(rig_path()), scene);
         std::vector<double> times;
         for (int f = 1; f <= 97; ++f) times.push_back(time_of(scene, f));
-        std::vector<std::string> warnings;
+        std::vector<Warning> warnings;
         Scene baked = scene;
         baked.clips[0] = bake_rig(rig, scene, &scene.clips[0], times, scene.clips[0].name, warnings);
         CHECK(warnings.empty());

@@ -54,7 +54,8 @@ TEST_CASE("a mesh with a point cache deforms to the cache's samples, the skin ig
     cached.clips.clear();
     const auto warnings = attach_point_cache(cached, 0, cache);
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].find("skin is ignored") != std::string::npos);
+    CHECK(warnings[0].kind == WarningKind::Replaced);
+    CHECK(warnings[0].message.find("skin is ignored") != std::string::npos);
 
     std::vector<Eigen::Vector3f> rest;
     deform_mesh(cached, 0, bind_pose(cached), rest);

@@ -1,4 +1,5 @@
 // Clip sampling against values computed by hand from the keys of Khronos' interpolation test.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -41,8 +42,10 @@ TEST_CASE("interpolation_test.gltf: the file's own interpolation modes are kept"
     CHECK(clip_named(s, "CubicSpline Translation").channels[0].interpolation == Interpolation::CubicSpline);
     // The sample's "Linear Scale" sampler is in fact CUBICSPLINE; the reader must say what the file says.
     CHECK(clip_named(s, "Linear Scale").channels[0].interpolation == Interpolation::CubicSpline);
-    // The texture is missing on purpose: a warning, not a failure.
+    // The texture is missing on purpose: a warning, not a failure, of the kind that says so.
     REQUIRE_FALSE(s.warnings.empty());
+    CHECK(std::any_of(s.warnings.begin(), s.warnings.end(),
+                      [](const Warning& w) { return w.kind == WarningKind::Skipped && w.message.find("l.jpg") != std::string::npos; }));
 }
 
 TEST_CASE("STEP holds each key's value until the next key", "[pose][corpus]") {

@@ -29,7 +29,7 @@ TEST_CASE("fbx: every corpus and crafted binary FBX is sampled at every whole fr
     for (const std::string& file : files) {
         INFO(file);
         const Scene scene = load_scene(file);
-        for (const std::string& w : scene.warnings) CHECK(w.find("between keys (the longest") == std::string::npos);
+        for (const Warning& w : scene.warnings) CHECK(w.message.find("between keys (the longest") == std::string::npos);
         for (const Clip& clip : scene.clips) {
             if (!clip.has_take) continue;  // ASCII FBX: Assimp's keys, not sampled by this reader
             const long first = std::lround(clip.start * scene.fps), last = std::lround(clip.end * scene.fps);
@@ -73,5 +73,5 @@ TEST_CASE("fbx: take ends a few ticks off whole frames are those frames", "[fbx]
     CHECK(clip.take_end * scene.fps == Approx(80).margin(1e-9));
     CHECK(std::lround(clip.start * scene.fps) == 50);
     CHECK(std::lround(clip.end * scene.fps) == 80);
-    for (const std::string& w : scene.warnings) CHECK(w.find("outside its take") == std::string::npos);
+    for (const Warning& w : scene.warnings) CHECK(w.message.find("outside its take") == std::string::npos);
 }

@@ -110,3 +110,18 @@ def test_progress_reaches_the_rigscope_logger(caplog):
     with caplog.at_level(logging.INFO, logger="rigscope"):
         s.tension(frames="1..91:30")
     assert [r for r in caplog.records if r.name == "rigscope"] == []  # below the logger's level
+
+
+def test_a_sessions_warnings_carry_their_kind():
+    # The missing image is passed over (skipped); the FBX's rest pose is not its bind pose
+    # (transform): docs/formats.md, "Warnings". The messages are info()'s.
+    corpus(NO_IMAGE, FBX)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rigscope.RigscopeWarning)
+        image, fbx = rigscope.load(NO_IMAGE), rigscope.load(FBX)
+    assert [kind for kind, _ in image.warnings] == ["skipped"]
+    assert "l.jpg" in image.warnings[0][1]
+    assert [kind for kind, _ in fbx.warnings] == ["transform"]
+    assert fbx.warnings[0][1].startswith("mesh 'Cube': skinning at the rest pose misses the stored mesh")
+    for s in (image, fbx):
+        assert [message for _, message in s.warnings] == s.info()["warnings"]

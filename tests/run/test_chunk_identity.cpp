@@ -9,10 +9,10 @@
 
 #include "rigscope/run/check_job.h"
 #include "rigscope/run/chunk_run.h"
-#include "rigscope/run/deform_run.h"
+#include "rigscope/run/deform_job.h"
 #include "rigscope/run/diff_job.h"
-#include "rigscope/run/drive_run.h"
-#include "rigscope/run/rivet_run.h"
+#include "rigscope/run/drive_job.h"
+#include "rigscope/run/rivet_job.h"
 #include "rigscope/run/tension_job.h"
 
 using namespace rigscope;

@@ -1,4 +1,4 @@
-// The deform and drive jobs (run/deform_run.h, run/drive_run.h): validate() cases first, then
+// The deform and drive jobs (run/deform_job.h, run/drive_job.h): validate() cases first, then
 // what each writes and returns (tests/cli/drive/drive.sh and the deform CLI tests run them end to end).
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -9,8 +9,8 @@
 #include "corpus.h"
 #include "refusal.h"
 #include "rigscope/core/error.h"
-#include "rigscope/run/deform_run.h"
-#include "rigscope/run/drive_run.h"
+#include "rigscope/run/deform_job.h"
+#include "rigscope/run/drive_job.h"
 #include "temp_dir.h"
 
 using namespace rigscope;

@@ -14,7 +14,7 @@
 #include "refusal.h"
 #include "rigscope/core/error.h"
 #include "rigscope/run/check_job.h"
-#include "rigscope/run/deform_run.h"
+#include "rigscope/run/deform_engine.h"
 #include "rigscope/run/intersect_job.h"
 #include "temp_dir.h"
 

@@ -1,4 +1,4 @@
-// The rivet job (run/rivet_run.h): its validate() cases first, then what run_rivet returns next
+// The rivet job (run/rivet_job.h): its validate() cases first, then what run_rivet returns next
 // to the writers' view of it (tests/cli/rivet/rivet.sh runs the same through the CLI).
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include "corpus.h"
 #include "refusal.h"
 #include "rigscope/core/error.h"
-#include "rigscope/run/rivet_run.h"
+#include "rigscope/run/rivet_job.h"
 
 using namespace rigscope;
 using rigscope_test::refusal;

@@ -32,6 +32,6 @@ void apply_rig(const ResolvedRig& rig, const Scene& scene, Pose& pose);
 // would need different weights, the first driven mesh's are kept and a line is added to
 // `warnings`. Throws std::invalid_argument for empty or non-increasing times.
 Clip bake_rig(const ResolvedRig& rig, const Scene& scene, const Clip* source, const std::vector<double>& times,
-              const std::string& name, std::vector<std::string>& warnings);
+              const std::string& name, std::vector<Warning>& warnings);
 
 }  // namespace rigscope

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "rigscope/core/warning.h"
+
 namespace rigscope {
 
 struct Mesh;
@@ -98,7 +100,7 @@ private:
 // (a cache of the welded vertices of a mesh split at seams); empty when point i is file vertex i.
 // Throws Error (kExitMismatch) naming the cache when its point count fits neither. Returns the
 // warnings to log: a skin or morph targets the cache replaces.
-std::vector<std::string> attach_point_cache(Scene& scene, int mesh, std::shared_ptr<const PointCache> cache,
+std::vector<Warning> attach_point_cache(Scene& scene, int mesh, std::shared_ptr<const PointCache> cache,
                                             std::vector<std::uint32_t> point_of_vertex = {});
 
 // The mesh's cache positions per file vertex at `time` (mesh.cache must be set), through

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "rigscope/core/read_file.h"
+#include "rigscope/core/warning.h"
 
 namespace rigscope {
 
@@ -236,7 +237,7 @@ struct Scene {
     std::string units_note;     // how the reader arrived at unit_scale, for `info`
     std::string up_axis = "Y";
     std::string vertex_ids;     // what a vertex id means for this file, for `info`
-    std::vector<std::string> warnings;
+    std::vector<Warning> warnings;  // what the reader passed over or repaired (core/warning.h)
     std::vector<std::string> extensions;  // format extensions the file uses (glTF extensionsUsed), for `info`
     // What the reader composed the scene from, for `info` (USD: sublayers, references, payloads,
     // variant selections and instances, usd_compose.h); empty for a single-file format.

@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -65,6 +66,27 @@ private:
     bool committed_ = false;
     int slot_ = -1;
     std::string buffer_;
+};
+
+// Several outputs of one run, all or none (a report and its --junit, a batch's files, a frame per
+// file): each is checked when opened (not an input, its temporary made), and none takes its name
+// before every one is written in full: commit() finishes them all, then renames each in the order
+// opened. Destroyed uncommitted (an error on the way), it leaves none of them.
+class OutputSet {
+public:
+    explicit OutputSet(std::vector<ReadFile> inputs) : inputs_(std::move(inputs)) {}
+    explicit OutputSet(const std::vector<std::string>& inputs) : inputs_(inputs.begin(), inputs.end()) {}
+    // Opens `path` as OutputFile does ("" or "-": stdout).
+    OutputFile& open(const std::string& path);
+    // The same for an output an option may leave out: nullptr for an empty path (--junit unset).
+    OutputFile* open_if(const std::string& path) { return path.empty() ? nullptr : &open(path); }
+    // Opens `path` with `text` as its whole content, finished at once.
+    void add(const std::string& path, std::string_view text);
+    void commit();
+
+private:
+    std::vector<ReadFile> inputs_;
+    std::vector<std::unique_ptr<OutputFile>> files_;
 };
 
 // Throws Error (exit 2) if output path is the same file as any input (never overwrite an input),

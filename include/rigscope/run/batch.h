@@ -16,7 +16,7 @@
 
 #include "rigscope/farm/batch_identity.h"
 #include "rigscope/run/check_job.h"
-#include "rigscope/run/deform_run.h"
+#include "rigscope/run/deform_job.h"
 #include "rigscope/run/diff_job.h"
 #include "rigscope/run/info_job.h"
 #include "rigscope/run/intersect_job.h"

@@ -3,20 +3,19 @@
 // batch's runs begin before the file is read (its loading counts), a Python call's when it is made.
 #pragma once
 
-#include <chrono>
-
+#include "rigscope/core/run_timer.h"
 #include "rigscope/io/junit_report.h"
 
 namespace rigscope {
 
 struct RunStart {
     CheckRunInfo info = start_run_info();
-    std::chrono::steady_clock::time_point clock = std::chrono::steady_clock::now();
+    RunTimer clock;
 
     // info with the seconds since clock: the run as its reports describe it.
     CheckRunInfo until_now() const {
         CheckRunInfo i = info;
-        i.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock).count();
+        i.seconds = clock.seconds();
         return i;
     }
 };

@@ -56,8 +56,8 @@ Scene read_alembic(const std::string& path, const LoadOptions& options) {
             scene.fps_from_file = true;
             scene.fps_note = m.fps_note;
         } else if (m.fps > 0 && m.fps != scene.fps) {
-            scene.warnings.push_back(m.path + "'s P is sampled at " + std::to_string(m.fps) + " fps, not the " + std::to_string(scene.fps) +
-                                     " fps of the first animated mesh, which the frames follow");
+            scene.warnings.push_back({WarningKind::Sampling, m.path + "'s P is sampled at " + std::to_string(m.fps) + " fps, not the " + std::to_string(scene.fps) +
+                                     " fps of the first animated mesh, which the frames follow"});
         }
         for (auto& a : m.attributes) scene.attributes.push_back(std::move(a));
         Node n;

@@ -160,7 +160,7 @@ void build_clips(const aiScene& ai, const NodeMap& map, double fallback_tps, Sce
         }
         for (const auto& [name, ch] : by_node)
             if (!used.count(name))
-                scene.warnings.push_back("animation '" + clip.name + "' animates '" + name + "', which is no node; ignored");
+                scene.warnings.push_back({WarningKind::Skipped, "animation '" + clip.name + "' animates '" + name + "', which is no node; ignored"});
 
         // Morph weights: Assimp names the channel "<node>*<geometry index>"; the node's meshes
         // take the weights (one per blend-shape channel, in target order).
@@ -179,7 +179,7 @@ void build_clips(const aiScene& ai, const NodeMap& map, double fallback_tps, Sce
                         mesh = &m;
                     }
             if (!mesh) {
-                scene.warnings.push_back("animation '" + clip.name + "' has morph weights for '" + full + "', which holds no morph targets; ignored");
+                scene.warnings.push_back({WarningKind::Skipped, "animation '" + clip.name + "' has morph weights for '" + full + "', which holds no morph targets; ignored"});
                 continue;
             }
             // Per target: the keys that list it, then sampled at every key time.

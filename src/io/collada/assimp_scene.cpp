@@ -265,10 +265,10 @@ void build_meshes(const aiScene& ai, const NodeMap& map, const MeshHooks& hooks,
                         out.offsets.push_back(static_cast<std::uint32_t>(out.joints.size()));
                     }
                     if (unweighted)
-                        scene.warnings.push_back(what + ": " + std::to_string(unweighted) +
-                                                 " vertices have no skin weight and stay where they are stored");
+                        scene.warnings.push_back({WarningKind::SkinWeights, what + ": " + std::to_string(unweighted) +
+                                                 " vertices have no skin weight and stay where they are stored"});
                     if (dropped)
-                        scene.warnings.push_back(what + ": ignored " + std::to_string(dropped) + " zero, negative or non-finite skin weights");
+                        scene.warnings.push_back({WarningKind::SkinWeights, what + ": ignored " + std::to_string(dropped) + " zero, negative or non-finite skin weights"});
 
                     if (hooks.inverse_binds) hooks.inverse_binds(*node, world[ni], what, mesh, skin, scene);
                     // The scene model follows glTF: a skinned mesh is stored where it sits at bind
@@ -287,7 +287,7 @@ void build_meshes(const aiScene& ai, const NodeMap& map, const MeshHooks& hooks,
                             for (auto& d : t.deltas) d = (linear * d.cast<double>()).cast<float>();
                         for (auto& ib : skin.inverse_bind) ib = ib * unplace;
                     } else {
-                        scene.warnings.push_back(what + ": its node's matrix cannot be inverted; positions left in mesh space");
+                        scene.warnings.push_back({WarningKind::Transform, what + ": its node's matrix cannot be inverted; positions left in mesh space"});
                     }
                     cv.skin = static_cast<int>(scene.skins.size());
                     scene.skins.push_back(std::move(skin));

@@ -126,9 +126,9 @@ void warn_placed_skins(Scene& scene) {
         Eigen::Matrix4d world = Eigen::Matrix4d::Identity();
         for (int n = m.node; n >= 0; n = scene.nodes[n].parent) world = scene.nodes[n].rest.matrix() * world;
         if (world.isApprox(Eigen::Matrix4d::Identity(), 1e-6)) continue;
-        scene.warnings.push_back("mesh '" + m.name + "': its node '" + scene.nodes[m.node].name +
+        scene.warnings.push_back({WarningKind::Transform, "mesh '" + m.name + "': its node '" + scene.nodes[m.node].name +
                                  "' has a transform, which skinning leaves out (Collada specification, Assimp); "
-                                 "Blender's Collada import applies it after skinning");
+                                 "Blender's Collada import applies it after skinning"});
     }
 }
 
@@ -154,7 +154,7 @@ Scene read(const std::string& path, const LoadOptions& options) {
     scene.source = path;
     scene.format = "Collada";
     scene.vertex_ids = "Collada: vertex ids are positions in order of first use by the faces (Assimp's unrolled corners folded back)";
-    if (by_id) scene.warnings.push_back("node names repeat in the file; nodes are named by their Collada ids");
+    if (by_id) scene.warnings.push_back({WarningKind::Naming, "node names repeat in the file; nodes are named by their Collada ids"});
 
     // Lengths in metres, axes as the file has them (as for FBX): the unit is applied, the up axis
     // is reported, not rotated.
@@ -168,7 +168,7 @@ Scene read(const std::string& path, const LoadOptions& options) {
     } else {
         // The visual scene's root carries a transform of its own: it stays a node, unit included.
         scene.units_note = "Collada: unit and up axis left in the root node's transform";
-        scene.warnings.push_back("the root node's transform is not a unit scale and up-axis turn; kept as a node");
+        scene.warnings.push_back({WarningKind::Transform, "the root node's transform is not a unit scale and up-axis turn; kept as a node"});
     }
 
     const assimp::NodeMap map = assimp::build_nodes(*ai, scene);

@@ -65,11 +65,11 @@ void warn_rest_not_bind(Scene& scene) {
         for (std::size_t j = 0; j < check.joint_distance.size(); ++j)
             if (check.joint_distance[j] > 1e-3 * check.diagonal)
                 joints += (joints.empty() ? "" : ", ") + scene.nodes[skin.joints[j]].name;
-        scene.warnings.push_back(
+        scene.warnings.push_back({WarningKind::Transform, 
             "mesh '" + scene.meshes[m].name + "': skinning at the rest pose misses the stored mesh by up to " +
             format_number(check.max_distance) + " m (" + format_number(100.0 * check.max_distance / check.diagonal) +
             "% of its " + format_number(check.diagonal) + " m diagonal): the rest pose is not the bind pose" +
-            (joints.empty() ? "" : " for " + joints));
+            (joints.empty() ? "" : " for " + joints)});
     }
 }
 

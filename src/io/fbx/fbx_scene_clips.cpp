@@ -263,13 +263,13 @@ void Builder::clips() {
             !problem.empty())
             throw Malformed(problem);
         if (plan.thinned)
-            scene_.warnings.push_back("animation '" + stack.name + "': " + std::to_string(plan.thinned) +
+            scene_.warnings.push_back({WarningKind::Sampling, "animation '" + stack.name + "': " + std::to_string(plan.thinned) +
                                       (plan.thinned == 1 ? " stretch" : " stretches") + " between keys (the longest " +
                                       std::to_string(plan.longest) + " frames) sampled " +
                                       (plan.kept ? "at " + std::to_string(plan.kept) + " evenly spaced frames each" : std::string("at their ends only")) +
                                       ", frames between interpolated: its " + format_number(keys) +
                                       " keys do not justify sampling all " + std::to_string(f1 - f0 + 1) + " frames for " +
-                                      format_number(rows) + " animated models");
+                                      format_number(rows) + " animated models"});
 
         Clip clip;
         clip.name = stack.name;
@@ -285,10 +285,10 @@ void Builder::clips() {
         clip.key_end = double(last) / kt;
         const double slack = kFrameSnap * kt / fps;  // keys as far off whole frames as the take's ends may be
         if (double(first) < double(take_start) - slack || double(last) > double(take_stop) + slack)
-            scene_.warnings.push_back("animation '" + stack.name + "': keys run from frame " + format_number(double(first) * fps / kt, 9) +
+            scene_.warnings.push_back({WarningKind::Sampling, "animation '" + stack.name + "': keys run from frame " + format_number(double(first) * fps / kt, 9) +
                                       " to " + format_number(double(last) * fps / kt, 9) + ", outside its take (frames " +
                                       format_number(double(take_start) * fps / kt, 6) + ".." + format_number(double(take_stop) * fps / kt, 6) +
-                                      "); every key is kept, default frames are the take's, --frames reaches the rest");
+                                      "); every key is kept, default frames are the take's, --frames reaches the rest"});
         scene_.clips.push_back(std::move(clip));
     }
 }

@@ -67,7 +67,7 @@ std::vector<double> numbers_of(const Record& rec, const char* name, std::uint64_
 // these rules (an index past UV, a count other than the corners') is skipped with a warning:
 // the mesh deforms without it, and bake says the set is missing.
 void read_uv_sets(const Record& geo, Mesh& mesh, std::uint64_t max_memory, const std::string& what,
-                  std::vector<std::string>& warnings) {
+                  std::vector<Warning>& warnings) {
     std::vector<std::pair<std::int64_t, const Record*>> layers;
     for (const Record& c : geo.children)
         if (c.name == "LayerElementUV") layers.push_back({c.props.empty() ? 0 : c.props[0].integer, &c});
@@ -79,7 +79,7 @@ void read_uv_sets(const Record& geo, Mesh& mesh, std::uint64_t max_memory, const
         if (set.name.empty()) set.name = "UVSet" + std::to_string(index);
         const std::string mapping = child_text(*rec, "MappingInformationType");
         const std::string reference = child_text(*rec, "ReferenceInformationType");
-        auto skip = [&](const std::string& why) { warnings.push_back(what + ": UV set '" + set.name + "' " + why + ": not read"); };
+        auto skip = [&](const std::string& why) { warnings.push_back({WarningKind::AttributeDropped, what + ": UV set '" + set.name + "' " + why + ": not read"}); };
         std::vector<double> uv, uv_index;
         try {
             uv = numbers_of(*rec, "UV", max_memory);
@@ -212,8 +212,8 @@ void Builder::influences_from(std::vector<std::vector<std::pair<std::uint16_t, f
         out.offsets.push_back(static_cast<std::uint32_t>(out.joints.size()));
     }
     if (unweighted)
-        scene_.warnings.push_back(what + ": " + std::to_string(unweighted) + " vertices have no skin weight and stay where they are stored");
-    if (dropped) scene_.warnings.push_back(what + ": ignored " + std::to_string(dropped) + " zero, negative or non-finite skin weights");
+        scene_.warnings.push_back({WarningKind::SkinWeights, what + ": " + std::to_string(unweighted) + " vertices have no skin weight and stay where they are stored"});
+    if (dropped) scene_.warnings.push_back({WarningKind::SkinWeights, what + ": ignored " + std::to_string(dropped) + " zero, negative or non-finite skin weights"});
 }
 
 // The geometry's BlendShape channels -> dense morph targets, one per shape (in-between shapes

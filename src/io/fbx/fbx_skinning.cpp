@@ -16,7 +16,7 @@ std::vector<double> numbers(const Record& rec, const char* child, std::uint64_t 
 }  // namespace
 
 void read_skinning(const Record& skin, std::size_t control_points, std::uint64_t max_memory, const std::string& what,
-                   Skin& out, std::vector<std::string>& warnings) {
+                   Skin& out, std::vector<Warning>& warnings) {
     out.method = SkinningMethod::Linear;
     out.blend_weights.clear();
     const Record* type = skin.child("SkinningType");
@@ -48,7 +48,7 @@ void read_skinning(const Record& skin, std::size_t control_points, std::uint64_t
         out.blend_weights[std::size_t(idx[i])] = static_cast<float>(c);
     }
     if (clamped)
-        warnings.push_back(what + ": clamped " + std::to_string(clamped) + " blend weights outside 0..1 (dual-quaternion share)");
+        warnings.push_back({WarningKind::SkinWeights, what + ": clamped " + std::to_string(clamped) + " blend weights outside 0..1 (dual-quaternion share)"});
 }
 
 }  // namespace rigscope::fbx

@@ -17,6 +17,6 @@ namespace rigscope::fbx {
 // method, mismatched arrays, an index past the `control_points` or a non-finite weight; a weight
 // outside [0, 1] is clamped with a warning. `what` names the mesh in messages.
 void read_skinning(const Record& skin, std::size_t control_points, std::uint64_t max_memory, const std::string& what,
-                   Skin& out, std::vector<std::string>& warnings);
+                   Skin& out, std::vector<Warning>& warnings);
 
 }  // namespace rigscope::fbx

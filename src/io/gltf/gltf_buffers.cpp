@@ -183,7 +183,7 @@ void Document::check_images(bool allow_outside_uris) {
             fail("images[" + std::to_string(i) + "]: URI '" + uri + "' is absolute or leads outside the file's folder (--allow-outside-uris reads it)");
         struct stat st {};
         if (stat((dir_ + percent_decode(uri)).c_str(), &st) != 0)
-            warnings.push_back(path_ + ": image '" + uri + "' not found (ignored: rigscope needs geometry only)");
+            warnings.push_back({WarningKind::Skipped, path_ + ": image '" + uri + "' not found (ignored: rigscope needs geometry only)"});
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include "io/gltf/gltf_extensions.h"
 #include "io/load_budget.h"
+#include "rigscope/core/warning.h"
 
 namespace rigscope::gltf {
 
@@ -62,7 +63,7 @@ public:
     std::vector<std::string> extensions_used() const;
 
     [[noreturn]] void fail(const std::string& problem) const;
-    std::vector<std::string> warnings;
+    std::vector<Warning> warnings;
     // The buffer files read beside the document, as (path, "buffers[i] of FILE"): the run's
     // outputs may not replace one.
     std::vector<std::pair<std::string, std::string>> files_read;

@@ -119,7 +119,7 @@ std::uint64_t mesh_bytes(const Mesh& m) {
     return b + m.normals.size() * sizeof(m.normals[0]);
 }
 
-Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector<std::string>& warnings) {
+Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector<Warning>& warnings) {
     const std::string mwhere = at("meshes", mesh_index);
     const json& jm = doc.root()["meshes"][mesh_index];
     if (!jm.is_object()) doc.fail(mwhere + ": expected an object");
@@ -184,9 +184,9 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             // left out (not counted for this primitive, so dropped below with a warning) rather
             // than refusing a file whose positions and skin are sound.
             if (uc != 2 || uv.size() != n * 2 || !finite(uv)) {
-                warnings.push_back(doc.path() + ": " + where + ".attributes." + un + ": " +
+                warnings.push_back({WarningKind::AttributeDropped, doc.path() + ": " + where + ".attributes." + un + ": " +
                                    (uc != 2 || uv.size() != n * 2 ? "expected " + std::to_string(n) + " VEC2" : std::string("NaN or infinite UV")) +
-                                   ": that UV set is not read");
+                                   ": that UV set is not read"});
                 continue;
             }
             doc.charge(n * sizeof(Eigen::Vector2f), where + "." + un);
@@ -203,9 +203,9 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             const Document::Floats normal_data = doc.floats(na, &nc);
             const std::vector<float>& nv = *normal_data;
             if (nc != 3 || nv.size() != n * 3 || !finite(nv)) {
-                warnings.push_back(doc.path() + ": " + where + ".attributes.NORMAL: " +
+                warnings.push_back({WarningKind::AttributeDropped, doc.path() + ": " + where + ".attributes.NORMAL: " +
                                    (nc != 3 || nv.size() != n * 3 ? "expected " + std::to_string(n) + " VEC3" : std::string("NaN or infinite normal")) +
-                                   ": the mesh's normals are not read");
+                                   ": the mesh's normals are not read"});
             } else {
                 doc.charge(n * sizeof(Eigen::Vector3f), where + ".NORMAL");
                 mesh.normals.resize(base, Eigen::Vector3f::Zero());
@@ -284,7 +284,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
     if (normal_prims != prims.size()) mesh.normals.clear();  // some primitive has none: the mesh has none
     for (std::size_t set = 0; set < uv_sets.size(); ++set) {
         if (uv_prims[set] != prims.size()) {
-            warnings.push_back(doc.path() + ": " + mwhere + ": " + uv_sets[set].name + " is missing on some primitives: that UV set is not read");
+            warnings.push_back({WarningKind::AttributeDropped, doc.path() + ": " + mwhere + ": " + uv_sets[set].name + " is missing on some primitives: that UV set is not read"});
             continue;
         }
         uv_sets[set].corners = mesh.face_indices;  // per vertex: a corner takes its vertex's UV
@@ -331,7 +331,7 @@ Mesh read_mesh(const Document& doc, int mesh_index, int skin_joints, std::vector
             for (std::uint32_t i = out.offsets[v]; i < out.offsets[v + 1]; ++i)
                 out.weights[i] = static_cast<float>(out.weights[i] / sum);
         }
-        if (zero) warnings.push_back(doc.path() + ": " + mwhere + ": " + std::to_string(zero) + " vertices have no skin weight (they stay at rest)");
+        if (zero) warnings.push_back({WarningKind::SkinWeights, doc.path() + ": " + mwhere + ": " + std::to_string(zero) + " vertices have no skin weight (they stay at rest)"});
     }
     return mesh;
 }
@@ -444,7 +444,7 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
         mesh.node = static_cast<int>(i);
         mesh.skin = mesh.influences.empty() ? -1 : skin;
         if (skin < 0 && !mesh.influences.empty()) {
-            scene.warnings.push_back(path + ": " + at("nodes", i) + " has skin weights but no skin (drawn unskinned)");
+            scene.warnings.push_back({WarningKind::SkinWeights, path + ": " + at("nodes", i) + " has skin weights but no skin (drawn unskinned)"});
             mesh.influences = Influences{};
         }
         scene.nodes[i].mesh = static_cast<int>(scene.meshes.size());

@@ -205,12 +205,12 @@ namespace {
 // A group's UVs as the mesh's set "vt" (row 0 of an image is v = 1, as Blender's and Maya's OBJ
 // importers place it), when every corner of its faces names a `vt`. A `vt` index past the file's
 // drops the group's UVs with a warning, not the file: the geometry (a neutral's whole use) stands.
-void take_uvs(ObjFile::Group& g, const ObjFile& obj, Mesh& m, LoadBudget& budget, std::vector<std::string>& warnings) {
+void take_uvs(ObjFile::Group& g, const ObjFile& obj, Mesh& m, LoadBudget& budget, std::vector<Warning>& warnings) {
     if (g.uv_missing || g.uv_indices.empty() || g.uv_indices.size() != m.face_indices.size()) return;
     for (const std::uint32_t t : g.uv_indices)
         if (t >= obj.uvs.size()) {
-            warnings.push_back("group '" + g.name + "': a face names texture vertex " + std::to_string(std::uint64_t(t) + 1) + " of " +
-                               std::to_string(obj.uvs.size()) + ": its UVs are not read");
+            warnings.push_back({WarningKind::AttributeDropped, "group '" + g.name + "': a face names texture vertex " + std::to_string(std::uint64_t(t) + 1) + " of " +
+                               std::to_string(obj.uvs.size()) + ": its UVs are not read"});
             return;
         }
     budget.charge(double(obj.uvs.size()) * sizeof(Eigen::Vector2f), "the UVs");
@@ -230,7 +230,7 @@ Scene read_obj(const std::string& path, const LoadOptions& options) {
     budget.release(bytes.size());
     bytes = {};
     std::vector<Mesh> meshes;
-    std::vector<std::string> uv_warnings;
+    std::vector<Warning> uv_warnings;
     std::size_t with_faces = 0;
     for (const auto& g : obj.groups) with_faces += g.face_indices.empty() ? 0 : 1;
     if (with_faces <= 1) {
@@ -284,12 +284,12 @@ Scene read_obj(const std::string& path, const LoadOptions& options) {
         Scene scene = plain::static_scene(path, "OBJ", std::move(meshes),
                                           "OBJ: a mesh's vertex i is the i-th 'v' line its faces use, in file order");
         if (unused)
-            scene.warnings.push_back(std::to_string(unused) + " vertices are used by no face of any group (not read)");
-        for (std::string& w : uv_warnings) scene.warnings.push_back(std::move(w));
+            scene.warnings.push_back({WarningKind::Skipped, std::to_string(unused) + " vertices are used by no face of any group (not read)"});
+        for (Warning& w : uv_warnings) scene.warnings.push_back(std::move(w));
         return scene;
     }
     Scene scene = plain::static_scene(path, "OBJ", std::move(meshes), "OBJ: vertex i is the file's i-th 'v' line");
-    for (std::string& w : uv_warnings) scene.warnings.push_back(std::move(w));
+    for (Warning& w : uv_warnings) scene.warnings.push_back(std::move(w));
     return scene;
 }
 

@@ -76,7 +76,7 @@ void read_shape(SceneBuild& b, const std::string& path, const std::string& name,
         const double full = wt->second.number;
         if (!std::isfinite(full)) b.fail(what + "'s " + prop.name + " has weight " + std::to_string(full));
         if (std::abs(full) < 1e-6 || std::abs(full - 1) < 1e-6) {
-            b.scene.warnings.push_back(what + "'s " + prop.name + " has weight " + std::to_string(full) + ": UsdSkel skips it, and so does rigscope");
+            b.scene.warnings.push_back({WarningKind::Skipped, what + "'s " + prop.name + " has weight " + std::to_string(full) + ": UsdSkel skips it, and so does rigscope"});
             continue;
         }
         m.targets.push_back({name + ":" + prop.name.substr(11), shape_deltas(b, &prop, sparse ? &indices : nullptr, count, what + "'s " + prop.name)});

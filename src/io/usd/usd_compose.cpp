@@ -37,7 +37,7 @@ std::string flatten_hint(const std::string& path) {
            "').Export('flat.usda')\")";
 }
 
-Layer compose_stage(LayerFiles& files, const Layer& root, std::vector<std::string>& warnings, std::vector<std::string>& composed) {
+Layer compose_stage(LayerFiles& files, const Layer& root, std::vector<Warning>& warnings, std::vector<std::string>& composed) {
     Composition c(files, root, warnings, composed);
     const LayerStack& stack = c.stacks.of(root);
     Layer out;

@@ -15,6 +15,7 @@
 
 #include "io/usd/usd_layer.h"
 #include "io/usd/usd_layer_files.h"
+#include "rigscope/core/warning.h"
 
 namespace rigscope::usd {
 
@@ -22,7 +23,7 @@ namespace rigscope::usd {
 // `warnings` gets what USD would also pass over (a relationship target outside a reference), and
 // `composed` what was composed, once each in the order met, for info: "sublayer F (offset o,
 // scale s)", "reference /P -> F</T>", "payload ...", "variant /P {set=choice}", "instance /P".
-Layer compose_stage(LayerFiles& files, const Layer& root, std::vector<std::string>& warnings, std::vector<std::string>& composed);
+Layer compose_stage(LayerFiles& files, const Layer& root, std::vector<Warning>& warnings, std::vector<std::string>& composed);
 
 // The command that flattens `path` with usd-core, for refusals of what rigscope does not compose.
 std::string flatten_hint(const std::string& path);

@@ -22,11 +22,11 @@ constexpr std::size_t kMaxIndexNodes = 10000;
 constexpr int kMaxComposedDepth = 512;
 
 struct Composition {
-    Composition(LayerFiles& f, const Layer& r, std::vector<std::string>& w, std::vector<std::string>& c)
+    Composition(LayerFiles& f, const Layer& r, std::vector<Warning>& w, std::vector<std::string>& c)
         : files(f), root(r), warnings(w), composed(c), stacks(f, f.name_of(r)) {}
     LayerFiles& files;
     const Layer& root;
-    std::vector<std::string>& warnings;
+    std::vector<Warning>& warnings;
     std::vector<std::string>& composed;  // what was composed, once each, in the order met (info)
     std::set<std::string> local_below_instances;  // Layer::instances_with_local_opinions
     LayerStacks stacks;

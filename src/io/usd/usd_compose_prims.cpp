@@ -97,8 +97,8 @@ void compose_targets(Composition& c, PropertySpec& out, PropState& st, const Pro
         }
         const std::string mapped = map_to_stage(*o.node, t);
         if (mapped.empty())
-            c.warnings.push_back("property " + out.name + "'s target " + t + " lies outside the reference that brings it (" + o.node->describe +
-                                 "): USD drops it, and so does rigscope");
+            c.warnings.push_back({WarningKind::Skipped, "property " + out.name + "'s target " + t + " lies outside the reference that brings it (" + o.node->describe +
+                                 "): USD drops it, and so does rigscope"});
         else
             out.targets.push_back(mapped);
     }

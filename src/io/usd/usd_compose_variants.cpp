@@ -45,8 +45,8 @@ std::vector<std::string> listed_sets(Composition& c, const IndexNode& node, cons
     for (const Site& s : node.sites)
         for (const auto& vs : s.spec->variant_sets)
             if (std::find(sets.begin(), sets.end(), vs.first) == sets.end())
-                c.warnings.push_back("prim " + prim_path + " in " + c.name_of(node, s) + " has variant set " + vs.first +
-                                     ", which its variantSets metadata does not list: USD composes none of it, and neither does rigscope");
+                c.warnings.push_back({WarningKind::Skipped, "prim " + prim_path + " in " + c.name_of(node, s) + " has variant set " + vs.first +
+                                     ", which its variantSets metadata does not list: USD composes none of it, and neither does rigscope"});
     return sets;
 }
 

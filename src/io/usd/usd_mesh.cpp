@@ -81,7 +81,7 @@ void uv_set(SceneBuild& b, const PrimSpec& p, const std::string& path, const Pro
     const std::size_t corners = m.face_indices.size(), points = m.positions.size();
     UvSet set;
     set.name = prop.name.substr(9);
-    auto skip = [&](const std::string& why) { b.scene.warnings.push_back("Mesh " + path + "'s primvar " + set.name + " " + why + ": not read as UVs"); };
+    auto skip = [&](const std::string& why) { b.scene.warnings.push_back({WarningKind::AttributeDropped, "Mesh " + path + "'s primvar " + set.name + " " + why + ": not read as UVs"}); };
     Numbers values;
     int w = 1;
     if (!stored_numbers(prop, values, w) || w != 2) return skip("holds no 2-vectors");
@@ -140,7 +140,7 @@ bool read_mesh(SceneBuild& b, const PrimSpec& p, int node) {
     Numbers n;
     int w = 1;
     if (!points || !stored_numbers(*points, n, w)) {
-        b.scene.warnings.push_back("Mesh " + path + " has no points: skipped");
+        b.scene.warnings.push_back({WarningKind::Skipped, "Mesh " + path + " has no points: skipped"});
         return false;
     }
     if (w != 3) b.fail("Mesh " + path + "'s points are not 3-vectors");

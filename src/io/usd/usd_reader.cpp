@@ -21,7 +21,8 @@ namespace {
 // is the load's: what the scene builds is charged to what they leave.
 Scene compose_and_build(LayerFiles& files, std::string bytes) {
     const Layer& root = files.open_root(std::move(bytes));
-    std::vector<std::string> warnings, arcs;
+    std::vector<Warning> warnings;
+    std::vector<std::string> arcs;
     const Layer composed = compose_stage(files, root, warnings, arcs);
     Scene scene = build_scene(composed, files.budget().left());
     scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
@@ -58,7 +59,8 @@ Scene scene_from_file(const std::string& path, std::string bytes, std::uint64_t 
 Layer read_stage(const std::string& path, std::uint64_t max_memory, bool allow_outside) {
     LayerFiles files(path, max_memory, allow_outside, true);
     const Layer& root = files.open_root(read_whole(path, max_memory));
-    std::vector<std::string> warnings, arcs;
+    std::vector<Warning> warnings;
+    std::vector<std::string> arcs;
     return compose_stage(files, root, warnings, arcs);
 }
 

@@ -108,7 +108,7 @@ void walk(SceneBuild& b, const PrimSpec& p, int parent, Binding binding, bool in
             if (p.property("skel:blendShapes") || p.property("skel:blendShapeTargets")) out.shapes.push_back({&p, mesh, binding});
         }
     } else if (in_skel_root && binding.joint_indices && is_gprim_not_mesh(p.type)) {
-        b.scene.warnings.push_back("prim " + path + " is a " + p.type + ", not a Mesh: rigscope reads meshes only and skips it");
+        b.scene.warnings.push_back({WarningKind::Skipped, "prim " + path + " is a " + p.type + ", not a Mesh: rigscope reads meshes only and skips it"});
     }
     for (const auto& c : p.children)
         if (b.stage.defined(path, *c)) walk(b, *c, node, binding, in_skel_root, out);
@@ -148,8 +148,8 @@ Scene build_scene(const Layer& layer, std::uint64_t max_memory) {
     for (const auto& ps : w.skins) skin_mesh(b, *ps.prim, b.scene.meshes[std::size_t(ps.mesh)], ps.binding, w.skeletons);
     for (const auto& ps : w.shapes) blend_shapes(b, *ps.prim, ps.mesh, ps.binding, w.skeletons);
     for (const auto& p : w.missing_api_prims)
-        b.scene.warnings.push_back("prim " + p + " has UsdSkel binding properties without SkelBindingAPI applied: rigscope reads them, "
-                                   "USD 23.08 and later ignore them");
+        b.scene.warnings.push_back({WarningKind::SkinWeights, "prim " + p + " has UsdSkel binding properties without SkelBindingAPI applied: rigscope reads them, "
+                                   "USD 23.08 and later ignore them"});
     if (!w.xforms.nodes.empty())
         b.clip.matrices.push_back(xform_matrices(w.xforms.nodes, w.xforms.stacks, w.xforms.places, b.mpu, b.tcps));
     finish_clip(b);

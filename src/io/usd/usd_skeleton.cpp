@@ -108,8 +108,8 @@ bool animation(SceneBuild& b, const std::string& anim_path, const std::string& s
     for (int k = 0; k < 3; ++k) {
         if (!props[k] || ((!props[k]->has_default || props[k]->value.is_none()) && props[k]->samples.empty())) {
             // UsdSkel's animation query needs all three; without one it falls back to the rest pose.
-            b.scene.warnings.push_back("SkelAnimation " + anim_path + " has no " + kAnimNames[k] +
-                                       ": UsdSkel ignores the animation and poses Skeleton " + skel_path + " at rest");
+            b.scene.warnings.push_back({WarningKind::Skipped, "SkelAnimation " + anim_path + " has no " + kAnimNames[k] +
+                                       ": UsdSkel ignores the animation and poses Skeleton " + skel_path + " at rest"});
             return false;
         }
         for (double t : sample_times(*props[k])) times.insert(t);

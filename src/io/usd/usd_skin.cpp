@@ -141,8 +141,8 @@ void skin_mesh(SceneBuild& b, const PrimSpec& p, Mesh& m, const Binding& binding
     const std::size_t off_sums = influences(b, path, idx, wts, k, constant, count, map.size(), m.influences);
     if (map.size() > 65535) b.fail("Mesh " + path + " is bound to more than 65535 joints");
     if (off_sums)
-        b.scene.warnings.push_back("Mesh " + path + ": " + std::to_string(off_sums) +
-                                   " points have joint weights that do not sum to 1; UsdSkel uses them as stored, and so does rigscope");
+        b.scene.warnings.push_back({WarningKind::SkinWeights, "Mesh " + path + ": " + std::to_string(off_sums) +
+                                   " points have joint weights that do not sum to 1; UsdSkel uses them as stored, and so does rigscope"});
     b.scene.skins.push_back(std::move(s));
     m.skin = int(b.scene.skins.size()) - 1;
 }

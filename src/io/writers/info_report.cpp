@@ -58,7 +58,8 @@ json describe(const Scene& s, const std::vector<int>& selected, bool weld) {
     j["extensions"] = s.extensions;
     if (s.format == "USD") j["composed"] = s.composed;
     if (!s.attributes.empty()) j["attributes"] = s.attributes;
-    json warnings = s.warnings;
+    json warnings = json::array();  // the messages; the kinds are the library's and Python's (core/warning.h)
+    for (const Warning& w : s.warnings) warnings.push_back(w.message);
     json meshes = json::array();
     for (int m : selected) {
         const Mesh& mesh = s.meshes[m];

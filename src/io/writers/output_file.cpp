@@ -456,6 +456,22 @@ void OutputFile::finish() {
     fd_ = -1;
 }
 
+OutputFile& OutputSet::open(const std::string& path) {
+    files_.push_back(std::make_unique<OutputFile>(path, inputs_));
+    return *files_.back();
+}
+
+void OutputSet::add(const std::string& path, std::string_view text) {
+    OutputFile& f = open(path);
+    f.write(text);
+    f.finish();
+}
+
+void OutputSet::commit() {
+    for (auto& f : files_) f->finish();
+    for (auto& f : files_) f->commit();
+}
+
 void OutputFile::commit() {
     finish();
     if (stdout_ || direct_) {

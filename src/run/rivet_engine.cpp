@@ -1,4 +1,4 @@
-#include "rigscope/run/rivet_run.h"
+#include "rigscope/run/rivet_engine.h"
 
 #include <algorithm>
 #include <cmath>

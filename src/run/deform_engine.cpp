@@ -1,4 +1,4 @@
-#include "rigscope/run/deform_run.h"
+#include "rigscope/run/deform_engine.h"
 
 #include "rigscope/core/skin.h"
 #include "rigscope/run/frame_loop.h"

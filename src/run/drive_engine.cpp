@@ -1,4 +1,4 @@
-#include "rigscope/run/drive_run.h"
+#include "rigscope/run/drive_engine.h"
 
 #include <algorithm>
 
