@@ -4,6 +4,7 @@
 #include "rigscope/core/uv_raster.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace rigscope {
@@ -34,7 +35,11 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     const int n = image.size;
     plan.size = n;
     const std::size_t texels = std::size_t(n) * std::size_t(n);
-    std::vector<std::uint8_t> filled(texels, 0);
+    // First which triangle owns each texel (4 bytes a texel), then the covered texels' entries
+    // made in texel order, each once, straight into the plan: no growing list and no sort.
+    constexpr std::uint32_t kNone = 0xffffffffu;
+    std::vector<std::uint32_t> owner(texels, kNone);
+    std::vector<std::array<std::uint32_t, 3>> tris;  // face corners, wound so that the area is positive
     auto to_image = [&](const Eigen::Vector2f& uv) {
         const double u = double(uv.x()) - image.tile_u, v = double(uv.y()) - image.tile_v;
         return Point{u * n, (image.v_down ? v : 1.0 - v) * n};
@@ -62,7 +67,6 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
             if (area < 0) {  // mirrored UVs: the same triangle wound the other way
                 std::swap(p[1], p[2]);
                 std::swap(corner[1], corner[2]);
-                area = -area;
             }
             const double min_x = std::min({p[0].x, p[1].x, p[2].x}), max_x = std::max({p[0].x, p[1].x, p[2].x});
             const double min_y = std::min({p[0].y, p[1].y, p[2].y}), max_y = std::max({p[0].y, p[1].y, p[2].y});
@@ -71,32 +75,47 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
             const double j0 = std::max(0.0, std::ceil(min_y - 0.5)), j1 = std::min(double(n - 1), std::floor(max_y - 0.5));
             if (!(i0 <= i1 && j0 <= j1)) continue;
             const bool own01 = owns_edge(p[0], p[1]), own12 = owns_edge(p[1], p[2]), own20 = owns_edge(p[2], p[0]);
-            std::uint32_t vertex[3];
-            for (int k = 0; k < 3; ++k) vertex[k] = mesh.face_indices[corner[k]];
+            const auto id = std::uint32_t(tris.size());
+            tris.push_back({corner[0], corner[1], corner[2]});
             for (int j = int(j0); j <= int(j1); ++j)
                 for (int i = int(i0); i <= int(i1); ++i) {
                     const std::uint32_t t = std::uint32_t(j) * std::uint32_t(n) + std::uint32_t(i);
-                    if (filled[t]) continue;  // overlap: the first face in file order keeps it
+                    if (owner[t] != kNone) continue;  // overlap: the first face in file order keeps it
                     const Point q{i + 0.5, j + 0.5};
-                    const double e01 = edge(p[0], p[1], q), e12 = edge(p[1], p[2], q), e20 = edge(p[2], p[0], q);
-                    if (!inside(e01, own01) || !inside(e12, own12) || !inside(e20, own20)) continue;
-                    filled[t] = 1;
-                    plan.covered.push_back({t, {vertex[0], vertex[1], vertex[2]},
-                                            {float(e12 / area), float(e20 / area), float(e01 / area)}});
+                    if (inside(edge(p[0], p[1], q), own01) && inside(edge(p[1], p[2], q), own12) && inside(edge(p[2], p[0], q), own20))
+                        owner[t] = id;
                 }
         }
     }
     // Texel order (each texel is covered once): a frame's gather then writes the image front to
-    // back instead of scattering over it face by face.
-    {
-        std::vector<std::uint32_t> at(texels, 0xffffffffu);
-        for (std::size_t k = 0; k < plan.covered.size(); ++k) at[plan.covered[k].texel] = std::uint32_t(k);
-        std::vector<UvRasterPlan::Texel> sorted;
-        sorted.reserve(plan.covered.size());
-        for (std::uint32_t k : at)
-            if (k != 0xffffffffu) sorted.push_back(plan.covered[k]);
-        plan.covered.swap(sorted);
+    // back instead of scattering over it face by face. The weights are the edge functions over
+    // the area as above (edge(a, c, b) is exactly -edge(a, b, c): the same two products).
+    std::size_t count = 0;
+    for (const std::uint32_t o : owner) count += o != kNone;
+    plan.covered.resize(count);
+    std::vector<std::uint8_t> filled(texels, 0);
+    std::uint32_t last = kNone;
+    Point p[3] = {};
+    double area = 0;
+    std::uint32_t vertex[3] = {};
+    for (std::size_t t = 0, k = 0; t < texels; ++t) {
+        const std::uint32_t o = owner[t];
+        if (o == kNone) continue;
+        filled[t] = 1;
+        if (o != last) {  // neighbouring texels mostly share a triangle
+            last = o;
+            for (int c = 0; c < 3; ++c) {
+                p[c] = to_image(set.uv[set.corners[tris[o][std::size_t(c)]]]);
+                vertex[c] = mesh.face_indices[tris[o][std::size_t(c)]];
+            }
+            area = edge(p[0], p[1], p[2]);
+        }
+        const Point q{double(t % std::size_t(n)) + 0.5, double(t / std::size_t(n)) + 0.5};
+        const double e01 = edge(p[0], p[1], q), e12 = edge(p[1], p[2], q), e20 = edge(p[2], p[0], q);
+        plan.covered[k++] = {std::uint32_t(t), {vertex[0], vertex[1], vertex[2]}, {float(e12 / area), float(e20 / area), float(e01 / area)}};
     }
+    owner = {};
+    tris = {};
     // Dilation: each pass fills the empty texels touching a filled one (8-neighbours), from the
     // texels filled before the pass.
     std::vector<std::uint32_t> pass;

@@ -14,6 +14,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -72,6 +73,11 @@ std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) {
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
     const __m128d scale = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
     const __m128i bias = _mm_set1_epi32(32768), flip = _mm_set1_epi16(-32768);
+    static const auto kBits = [] {  // bits set in a byte (no POPCNT in the baseline x86-64 set)
+        std::array<std::uint8_t, 256> b{};
+        for (int i = 1; i < 256; ++i) b[std::size_t(i)] = std::uint8_t(b[std::size_t(i >> 1)] + (i & 1));
+        return b;
+    }();
     auto four = [&](__m128 v) {  // four clamped values to four int32 in 0..65535
         const __m128i lo = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), scale), half));
         const __m128i hi = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale), half));
@@ -82,7 +88,7 @@ std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) {
         // Inside 0..1 (false for NaN); max(v, 0) is 0 for NaN (maxps returns its second operand).
         const int inside = _mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(a, zero), _mm_cmple_ps(a, one))) |
                            (_mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(b, zero), _mm_cmple_ps(b, one))) << 4);
-        clamped += std::size_t(8 - __builtin_popcount(unsigned(inside)));
+        clamped += std::size_t(8 - kBits[inside]);
         a = _mm_min_ps(_mm_max_ps(a, zero), one);
         b = _mm_min_ps(_mm_max_ps(b, zero), one);
         const __m128i q = _mm_xor_si128(_mm_packs_epi32(four(a), four(b)), flip);  // eight uint16
