@@ -7,6 +7,10 @@
 #include <array>
 #include <cmath>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace rigscope {
 
 namespace {
@@ -154,6 +158,45 @@ void bake_uv_covered(const UvRasterPlan& plan, const float* const* values, float
                                     double(t.weight[2]) * v[t.vertex[2]]);
         }
     }
+}
+
+void bake_uv_covered_interleaved(const UvRasterPlan& plan, const float* values, std::size_t stride, float* const* out, std::size_t layers,
+                                 std::size_t begin, std::size_t end) {
+#if defined(__SSE2__)
+    const std::size_t groups = layers / 4;
+    for (std::size_t k = begin; k < end; ++k) {
+        const UvRasterPlan::Texel& t = plan.covered[k];
+        const float* a = values + std::size_t(t.vertex[0]) * stride;
+        const float* b = values + std::size_t(t.vertex[1]) * stride;
+        const float* c = values + std::size_t(t.vertex[2]) * stride;
+        const __m128d w0 = _mm_set1_pd(double(t.weight[0])), w1 = _mm_set1_pd(double(t.weight[1])), w2 = _mm_set1_pd(double(t.weight[2]));
+        std::size_t l = 0;
+        for (std::size_t g = 0; g < groups; ++g, l += 4) {
+            const __m128 va = _mm_loadu_ps(a + l), vb = _mm_loadu_ps(b + l), vc = _mm_loadu_ps(c + l);
+            // Layers l, l + 1 and l + 2, l + 3: w0 a + w1 b, then + w2 c, in double.
+            const __m128d lo = _mm_add_pd(_mm_add_pd(_mm_mul_pd(w0, _mm_cvtps_pd(va)), _mm_mul_pd(w1, _mm_cvtps_pd(vb))),
+                                          _mm_mul_pd(w2, _mm_cvtps_pd(vc)));
+            const __m128d hi = _mm_add_pd(_mm_add_pd(_mm_mul_pd(w0, _mm_cvtps_pd(_mm_movehl_ps(va, va))), _mm_mul_pd(w1, _mm_cvtps_pd(_mm_movehl_ps(vb, vb)))),
+                                          _mm_mul_pd(w2, _mm_cvtps_pd(_mm_movehl_ps(vc, vc))));
+            const __m128 r = _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
+            _mm_store_ss(out[l] + t.texel, r);
+            _mm_store_ss(out[l + 1] + t.texel, _mm_shuffle_ps(r, r, 1));
+            _mm_store_ss(out[l + 2] + t.texel, _mm_shuffle_ps(r, r, 2));
+            _mm_store_ss(out[l + 3] + t.texel, _mm_shuffle_ps(r, r, 3));
+        }
+        for (; l < layers; ++l)
+            out[l][t.texel] = float(double(t.weight[0]) * a[l] + double(t.weight[1]) * b[l] + double(t.weight[2]) * c[l]);
+    }
+#else
+    for (std::size_t k = begin; k < end; ++k) {
+        const UvRasterPlan::Texel& t = plan.covered[k];
+        const float* a = values + std::size_t(t.vertex[0]) * stride;
+        const float* b = values + std::size_t(t.vertex[1]) * stride;
+        const float* c = values + std::size_t(t.vertex[2]) * stride;
+        for (std::size_t l = 0; l < layers; ++l)
+            out[l][t.texel] = float(double(t.weight[0]) * a[l] + double(t.weight[1]) * b[l] + double(t.weight[2]) * c[l]);
+    }
+#endif
 }
 
 void bake_uv_padding(const UvRasterPlan& plan, float* out) {

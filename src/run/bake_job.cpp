@@ -314,21 +314,34 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     std::vector<std::pair<std::size_t, std::size_t>> blocks;
     for (std::size_t k = 0, m = 0; k < images_per_frame; ++k)
         for (std::size_t t = 0; t < tile_of(k, m).plan.covered.size(); t += kTexelBlock) blocks.push_back({k, t});
+    // The batch's values interleaved per welded vertex, a mesh's layers (frame b, channel c at
+    // b * channels + c) side by side, so that a texel reads its three vertices once for all of
+    // them; kept from batch to batch.
+    const std::size_t stride = (batch * channels + 3) / 4 * 4;
+    std::vector<std::vector<float>> interleaved(meshes.size());
     auto flush = [&] {
         const std::size_t frames = pending.size();
+        run_tasks(&pool, meshes.size(), [&](std::size_t m) {
+            std::vector<float>& to = interleaved[m];
+            const std::size_t vertices = values[0][m][0].size();
+            to.resize(vertices * stride);  // (lanes past the batch's layers are read, never written)
+            for (std::size_t b = 0; b < frames; ++b)
+                for (std::size_t c = 0; c < channels; ++c) {
+                    const float* from = values[b][m][c].data();
+                    const std::size_t l = b * channels + c;
+                    for (std::size_t v = 0; v < vertices; ++v) to[v * stride + l] = from[v];
+                }
+        });
         // The covered texels of every image of the batch, the plan read once for all its frames.
         run_tasks(&pool, blocks.size(), [&](std::size_t task) {
             const auto [k, begin] = blocks[task];
             std::size_t m = 0;
             const Tile& tile = tile_of(k, m);
-            std::vector<const float*> from;
             std::vector<float*> to;
             for (std::size_t b = 0; b < frames; ++b)
-                for (std::size_t c = 0; c < channels; ++c) {
-                    from.push_back(values[b][m][c].data());
-                    to.push_back(planes[(b * images_per_frame + k) * channels + c].data());
-                }
-            bake_uv_covered(tile.plan, from.data(), to.data(), from.size(), begin, std::min(begin + kTexelBlock, tile.plan.covered.size()));
+                for (std::size_t c = 0; c < channels; ++c) to.push_back(planes[(b * images_per_frame + k) * channels + c].data());
+            bake_uv_covered_interleaved(tile.plan, interleaved[m].data(), stride, to.data(), to.size(), begin,
+                                        std::min(begin + kTexelBlock, tile.plan.covered.size()));
         });
         // Then each image: its padding, --range or the channels interleaved, and its file.
         const std::size_t tasks = frames * images_per_frame;
