@@ -32,12 +32,13 @@ namespace {
 constexpr std::size_t kIdatBytes = 8192;
 
 // A thread's deflate stream and buffers, kept from image to image: the stream's 256 KiB of tables
-// and the image's few megabytes are allocated (and their pages faulted in) once a thread.
+// and a band's buffers are allocated (and their pages faulted in) once a thread.
 struct PngScratch {
     z_stream z{};
     int window_bits = 0;  // of the stream in z, 0 before the first
-    std::vector<std::uint8_t> raw;      // the rows as PNG filters them: a filter byte (0), then the samples
-    std::vector<std::uint8_t> deflated; // the zlib stream: header, deflate data, Adler-32
+    std::vector<std::uint8_t> raw;       // a band of rows as PNG filters them: a filter byte (0), then the samples
+    std::vector<std::uint8_t> out;       // deflate's output of a call
+    std::vector<std::uint8_t> deflated;  // the zlib stream's bytes not yet in an IDAT
     ~PngScratch() {
         if (window_bits) deflateEnd(&z);
     }
@@ -114,18 +115,38 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
     thread_local PngScratch s;
     const std::size_t samples = std::size_t(width) * std::size_t(channels);  // a row's, channels interleaved
     const std::size_t row_bytes = 1 + 2 * samples;
-    s.raw.resize(row_bytes * std::size_t(height));
-    std::size_t clamped = 0;
-    for (int y = 0; y < height; ++y) {
-        std::uint8_t* row = s.raw.data() + std::size_t(y) * row_bytes;
-        row[0] = 0;  // filter type None
-        clamped += quantise(values + std::size_t(y) * samples, samples, row + 1);
-    }
+    const std::size_t data_size = row_bytes * std::size_t(height);
 
-    // The zlib stream: header, raw deflate data, Adler-32 of the rows. The window as libpng sizes
-    // it: 32 KiB, or for rows of at most 16 KiB the smallest power of two holding them and 262
-    // bytes (at least 512); then the header's window field as libpng's optimize_cmf lowers it.
-    const std::size_t data_size = s.raw.size();
+    static const std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    out.write(std::string_view(reinterpret_cast<const char*>(kSignature), 8));
+    std::uint8_t ihdr[13];
+    put32(ihdr, std::uint32_t(width));
+    put32(ihdr + 4, std::uint32_t(height));
+    ihdr[8] = 16;                        // bit depth
+    ihdr[9] = channels == 3 ? 2 : 0;     // colour type: RGB or greyscale
+    ihdr[10] = ihdr[11] = ihdr[12] = 0;  // deflate, adaptive filtering (method 0), no interlace
+    chunk(out, "IHDR", ihdr, sizeof ihdr);
+
+    // The zlib stream (header, raw deflate data, Adler-32 of the rows) cut into IDATs of
+    // kIdatBytes as it grows, as libpng cuts it.
+    std::vector<std::uint8_t>& idat = s.deflated;
+    idat.clear();
+    idat.reserve(kIdatBytes);
+    auto emit = [&](const std::uint8_t* p, std::size_t n) {
+        while (n) {
+            const std::size_t take = std::min(n, kIdatBytes - idat.size());
+            idat.insert(idat.end(), p, p + take);
+            p += take;
+            n -= take;
+            if (idat.size() == kIdatBytes) {
+                chunk(out, "IDAT", idat.data(), idat.size());
+                idat.clear();
+            }
+        }
+    };
+    // The window as libpng sizes it: 32 KiB, or for rows of at most 16 KiB the smallest power of
+    // two holding them and 262 bytes (at least 512); then the header's window field as libpng's
+    // optimize_cmf lowers it.
     int bits = 15;
     if (data_size <= 16384) {
         unsigned half = 1u << (bits - 1);
@@ -144,8 +165,6 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
     } else if (deflateReset(&s.z) != Z_OK) {
         throw Error(kExitInternal, "zlib: cannot reset the deflate stream");
     }
-    const std::size_t bound = deflateBound(&s.z, uLong(data_size));
-    s.deflated.resize(2 + bound + 4);
     unsigned cinfo = unsigned(bits - 8);  // zlib's header: deflate, the window, level flags 0 (level 1)
     if (data_size <= 16384) {
         unsigned half = 1u << (cinfo + 7);
@@ -156,37 +175,42 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
             } while (cinfo > 0 && data_size <= half);
         }
     }
-    const unsigned cmf = (cinfo << 4) | 8;
-    s.deflated[0] = std::uint8_t(cmf);
-    s.deflated[1] = std::uint8_t(0x1f - ((cmf << 8) % 0x1f));
-    s.z.next_in = s.raw.data();
-    s.z.next_out = s.deflated.data() + 2;
-    s.z.avail_out = uInt(bound);
-    // avail_in is 32 bits: a 16384-texel RGB image (1.6 GB of rows) goes in pieces.
-    constexpr std::size_t kPiece = std::size_t(1) << 30;
-    std::size_t left = s.raw.size();
-    int rc = Z_OK;
-    do {
-        const std::size_t piece = std::min(left, kPiece);
-        s.z.avail_in = uInt(piece);
-        rc = deflate(&s.z, piece == left ? Z_FINISH : Z_NO_FLUSH);
-        left -= piece - s.z.avail_in;
-    } while (rc == Z_OK && left);
-    if (rc != Z_STREAM_END) throw Error(kExitInternal, "zlib: deflate failed");
-    std::size_t size = 2 + s.z.total_out;
-    put32(s.deflated.data() + size, libdeflate_adler32(1, s.raw.data(), s.raw.size()));
-    size += 4;
+    const std::uint8_t header[2] = {std::uint8_t((cinfo << 4) | 8), std::uint8_t(0x1f - ((((cinfo << 4) | 8) << 8) % 0x1f))};
+    emit(header, 2);
 
-    static const std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    out.write(std::string_view(reinterpret_cast<const char*>(kSignature), 8));
-    std::uint8_t ihdr[13];
-    put32(ihdr, std::uint32_t(width));
-    put32(ihdr + 4, std::uint32_t(height));
-    ihdr[8] = 16;                     // bit depth
-    ihdr[9] = channels == 3 ? 2 : 0;  // colour type: RGB or greyscale
-    ihdr[10] = ihdr[11] = ihdr[12] = 0;  // deflate, adaptive filtering (method 0), no interlace
-    chunk(out, "IHDR", ihdr, sizeof ihdr);
-    for (std::size_t at = 0; at < size; at += kIdatBytes) chunk(out, "IDAT", s.deflated.data() + at, std::min(kIdatBytes, size - at));
+    // The rows a band at a time (about 256 KiB: a thread's memory does not grow with the image),
+    // each band quantised, summed into the Adler-32 and deflated; zlib's output does not depend
+    // on how its input is cut, so the stream is the one libpng's row-by-row calls made.
+    const std::size_t band_rows = std::max<std::size_t>(1, (std::size_t(1) << 18) / row_bytes);
+    s.raw.resize(std::min(band_rows, std::size_t(height)) * row_bytes);
+    s.out.resize(std::size_t(1) << 16);
+    std::uint32_t adler = 1;
+    std::size_t clamped = 0;
+    for (std::size_t y0 = 0; y0 < std::size_t(height); y0 += band_rows) {
+        const std::size_t rows = std::min(band_rows, std::size_t(height) - y0);
+        for (std::size_t r = 0; r < rows; ++r) {
+            std::uint8_t* row = s.raw.data() + r * row_bytes;
+            row[0] = 0;  // filter type None
+            clamped += quantise(values + (y0 + r) * samples, samples, row + 1);
+        }
+        const std::size_t bytes = rows * row_bytes;
+        adler = libdeflate_adler32(adler, s.raw.data(), bytes);
+        const bool last = y0 + rows == std::size_t(height);
+        s.z.next_in = s.raw.data();
+        s.z.avail_in = uInt(bytes);  // at most 256 KiB, or one row (a 16384-texel RGB row is 96 KiB)
+        int rc = Z_OK;
+        do {
+            s.z.next_out = s.out.data();
+            s.z.avail_out = uInt(s.out.size());
+            rc = deflate(&s.z, last ? Z_FINISH : Z_NO_FLUSH);
+            if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
+            emit(s.out.data(), s.out.size() - s.z.avail_out);
+        } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
+    }
+    std::uint8_t trailer[4];
+    put32(trailer, adler);
+    emit(trailer, 4);
+    if (!idat.empty()) chunk(out, "IDAT", idat.data(), idat.size());
     chunk(out, "IEND", nullptr, 0);
     return clamped;
 }
