@@ -97,27 +97,36 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     std::size_t count = 0;
     for (const std::uint32_t o : owner) count += o != kNone;
     plan.covered.resize(count);
-    std::vector<std::uint8_t> filled(texels, 0);
-    std::uint32_t last = kNone;
-    Point p[3] = {};
-    double area = 0;
-    std::uint32_t vertex[3] = {};
-    for (std::size_t t = 0, k = 0; t < texels; ++t) {
-        const std::uint32_t o = owner[t];
-        if (o == kNone) continue;
-        filled[t] = 1;
-        if (o != last) {  // neighbouring texels mostly share a triangle
-            last = o;
-            for (int c = 0; c < 3; ++c) {
-                p[c] = to_image(set.uv[set.corners[tris[o][std::size_t(c)]]]);
-                vertex[c] = mesh.face_indices[tris[o][std::size_t(c)]];
+    std::vector<std::uint8_t> filled(padding > 0 ? texels : 0, 0);  // what the dilation grows from
+    // The last few triangles' image points: along a row the texels alternate between the two
+    // triangles of a quad, and the next row meets the same ones again.
+    struct Seen {
+        std::uint32_t id = kNone;
+        Point p[3];
+        double area;
+        std::uint32_t vertex[3];
+    };
+    Seen seen[8];
+    std::size_t made = 0;
+    for (std::size_t j = 0; j < std::size_t(n); ++j)
+        for (std::size_t i = 0; i < std::size_t(n); ++i) {
+            const std::size_t t = j * std::size_t(n) + i;
+            const std::uint32_t o = owner[t];
+            if (o == kNone) continue;
+            if (padding > 0) filled[t] = 1;
+            Seen& x = seen[o & 7];
+            if (x.id != o) {
+                x.id = o;
+                for (int c = 0; c < 3; ++c) {
+                    x.p[c] = to_image(set.uv[set.corners[tris[o][std::size_t(c)]]]);
+                    x.vertex[c] = mesh.face_indices[tris[o][std::size_t(c)]];
+                }
+                x.area = edge(x.p[0], x.p[1], x.p[2]);
             }
-            area = edge(p[0], p[1], p[2]);
+            const Point q{double(i) + 0.5, double(j) + 0.5};
+            const double e01 = edge(x.p[0], x.p[1], q), e12 = edge(x.p[1], x.p[2], q), e20 = edge(x.p[2], x.p[0], q);
+            plan.covered[made++] = {std::uint32_t(t), {x.vertex[0], x.vertex[1], x.vertex[2]}, {float(e12 / x.area), float(e20 / x.area), float(e01 / x.area)}};
         }
-        const Point q{double(t % std::size_t(n)) + 0.5, double(t / std::size_t(n)) + 0.5};
-        const double e01 = edge(p[0], p[1], q), e12 = edge(p[1], p[2], q), e20 = edge(p[2], p[0], q);
-        plan.covered[k++] = {std::uint32_t(t), {vertex[0], vertex[1], vertex[2]}, {float(e12 / area), float(e20 / area), float(e01 / area)}};
-    }
     owner = {};
     tris = {};
     // Dilation: each pass fills the empty texels touching a filled one (8-neighbours), from the
