@@ -282,11 +282,22 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     const std::size_t images_per_frame = tile_count;
 
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
-    // The plans gather welded values: their file vertices become welded ones once.
-    for (std::size_t m = 0; m < meshes.size(); ++m)
-        for (Tile& t : tiles[m])
-            for (UvRasterPlan::Texel& x : t.plan.covered)
-                for (std::uint32_t& v : x.vertex) v = meshes[m].topo.welded_of[v];
+    // The plans gather welded values: their file vertices become welded ones once, in blocks on
+    // the run's threads.
+    {
+        constexpr std::size_t kWeldBlock = 1 << 16;
+        std::vector<std::pair<UvRasterPlan*, std::pair<std::size_t, std::size_t>>> work;  // plan, (mesh, first texel)
+        for (std::size_t m = 0; m < meshes.size(); ++m)
+            for (Tile& t : tiles[m])
+                for (std::size_t b = 0; b < t.plan.covered.size(); b += kWeldBlock) work.push_back({&t.plan, {m, b}});
+        run_tasks(&pool, work.size(), [&](std::size_t task) {
+            UvRasterPlan& plan = *work[task].first;
+            const auto [m, b] = work[task].second;
+            const std::vector<std::uint32_t>& welded_of = meshes[m].topo.welded_of;
+            for (std::size_t k = b; k < std::min(b + kWeldBlock, plan.covered.size()); ++k)
+                for (std::uint32_t& v : plan.covered[k].vertex) v = welded_of[v];
+        });
+    }
     const TensionRunInfo run = describe_run(in, opt.tension);
     const TensionRemap remap(run.range, run.params);
 
