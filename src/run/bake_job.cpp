@@ -216,7 +216,12 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     // without -o every image is kept besides.
     const double image_bytes = texels * 4.0 * double(channels);
     const double slot_bytes = image_bytes * ((opt.range || channels > 1) ? 2 : 1);
-    check_job_budget(in, plan_bytes + slot_bytes * double(batch * tile_count) + (files ? 0.0 : image_bytes * double(tile_count * in.frames.size())),
+    // And the batch's values interleaved per vertex for the gather (below), at most a file vertex's.
+    double interleaved_bytes = 0;
+    for (std::size_t m = 0; m < in.meshes.size(); ++m)
+        interleaved_bytes += double(in.scene.meshes[in.meshes[m]].vertex_count()) * double((batch * channels + 3) / 4 * 4) * 4.0;
+    check_job_budget(in, plan_bytes + slot_bytes * double(batch * tile_count) + interleaved_bytes +
+                             (files ? 0.0 : image_bytes * double(tile_count * in.frames.size())),
                      "bake's texel plans and images (" + std::to_string(opt.size) + " x " + std::to_string(opt.size) + ")",
                      "choose a smaller --size, fewer frames or meshes, or raise --max-memory");
     // The plans, a mesh and tile per task on the run's threads (each plan is one thread's).
