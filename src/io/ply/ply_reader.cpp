@@ -6,6 +6,7 @@
 // properties are skipped.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -48,6 +49,15 @@ std::size_t size_of(Type t) {
 bool is_integer(Type t) { return t != Type::f32 && t != Type::f64; }
 
 bool finite_float(double x) { return std::isfinite(x) && std::abs(x) <= std::numeric_limits<float>::max(); }
+
+// An index read as a double, for a message: whole digits where they fit a long long exactly (a
+// larger one, 5e79 in an ASCII file, converted to an integer is undefined), else %g.
+std::string index_text(double v) {
+    if (std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
 
 struct Property {
     std::string name;
@@ -334,7 +344,7 @@ private:
                 for (std::uint64_t k = 0; k < n; ++k) {
                     const double v = value(p.type, what);
                     if (v < 0 || v >= static_cast<double>(std::numeric_limits<std::uint32_t>::max()))
-                        fail(what + ": vertex index " + std::to_string(static_cast<long long>(v)) + " out of range");
+                        fail(what + ": vertex index " + index_text(v) + " out of range");
                     mesh.face_indices.push_back(static_cast<std::uint32_t>(v));
                 }
                 if (mesh.face_indices.size() >= std::numeric_limits<std::uint32_t>::max()) fail("more than 2^32 face corners");
