@@ -4,7 +4,12 @@
 #include "rigscope/core/uv_raster.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rigscope {
 
@@ -34,7 +39,11 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     const int n = image.size;
     plan.size = n;
     const std::size_t texels = std::size_t(n) * std::size_t(n);
-    std::vector<std::uint8_t> filled(texels, 0);
+    // First which triangle owns each texel (4 bytes a texel), then the covered texels' entries
+    // made in texel order, each once, straight into the plan: no growing list and no sort.
+    constexpr std::uint32_t kNone = 0xffffffffu;
+    std::vector<std::uint32_t> owner(texels, kNone);
+    std::vector<std::array<std::uint32_t, 3>> tris;  // face corners, wound so that the area is positive
     auto to_image = [&](const Eigen::Vector2f& uv) {
         const double u = double(uv.x()) - image.tile_u, v = double(uv.y()) - image.tile_v;
         return Point{u * n, (image.v_down ? v : 1.0 - v) * n};
@@ -62,7 +71,6 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
             if (area < 0) {  // mirrored UVs: the same triangle wound the other way
                 std::swap(p[1], p[2]);
                 std::swap(corner[1], corner[2]);
-                area = -area;
             }
             const double min_x = std::min({p[0].x, p[1].x, p[2].x}), max_x = std::max({p[0].x, p[1].x, p[2].x});
             const double min_y = std::min({p[0].y, p[1].y, p[2].y}), max_y = std::max({p[0].y, p[1].y, p[2].y});
@@ -71,32 +79,56 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
             const double j0 = std::max(0.0, std::ceil(min_y - 0.5)), j1 = std::min(double(n - 1), std::floor(max_y - 0.5));
             if (!(i0 <= i1 && j0 <= j1)) continue;
             const bool own01 = owns_edge(p[0], p[1]), own12 = owns_edge(p[1], p[2]), own20 = owns_edge(p[2], p[0]);
-            std::uint32_t vertex[3];
-            for (int k = 0; k < 3; ++k) vertex[k] = mesh.face_indices[corner[k]];
+            const auto id = std::uint32_t(tris.size());
+            tris.push_back({corner[0], corner[1], corner[2]});
             for (int j = int(j0); j <= int(j1); ++j)
                 for (int i = int(i0); i <= int(i1); ++i) {
                     const std::uint32_t t = std::uint32_t(j) * std::uint32_t(n) + std::uint32_t(i);
-                    if (filled[t]) continue;  // overlap: the first face in file order keeps it
+                    if (owner[t] != kNone) continue;  // overlap: the first face in file order keeps it
                     const Point q{i + 0.5, j + 0.5};
-                    const double e01 = edge(p[0], p[1], q), e12 = edge(p[1], p[2], q), e20 = edge(p[2], p[0], q);
-                    if (!inside(e01, own01) || !inside(e12, own12) || !inside(e20, own20)) continue;
-                    filled[t] = 1;
-                    plan.covered.push_back({t, {vertex[0], vertex[1], vertex[2]},
-                                            {float(e12 / area), float(e20 / area), float(e01 / area)}});
+                    if (inside(edge(p[0], p[1], q), own01) && inside(edge(p[1], p[2], q), own12) && inside(edge(p[2], p[0], q), own20))
+                        owner[t] = id;
                 }
         }
     }
     // Texel order (each texel is covered once): a frame's gather then writes the image front to
-    // back instead of scattering over it face by face.
-    {
-        std::vector<std::uint32_t> at(texels, 0xffffffffu);
-        for (std::size_t k = 0; k < plan.covered.size(); ++k) at[plan.covered[k].texel] = std::uint32_t(k);
-        std::vector<UvRasterPlan::Texel> sorted;
-        sorted.reserve(plan.covered.size());
-        for (std::uint32_t k : at)
-            if (k != 0xffffffffu) sorted.push_back(plan.covered[k]);
-        plan.covered.swap(sorted);
-    }
+    // back instead of scattering over it face by face. The weights are the edge functions over
+    // the area as above (edge(a, c, b) is exactly -edge(a, b, c): the same two products).
+    std::size_t count = 0;
+    for (const std::uint32_t o : owner) count += o != kNone;
+    plan.covered.resize(count);
+    std::vector<std::uint8_t> filled(padding > 0 ? texels : 0, 0);  // what the dilation grows from
+    // The last few triangles' image points: along a row the texels alternate between the two
+    // triangles of a quad, and the next row meets the same ones again.
+    struct Seen {
+        std::uint32_t id = kNone;
+        Point p[3];
+        double area;
+        std::uint32_t vertex[3];
+    };
+    Seen seen[8];
+    std::size_t made = 0;
+    for (std::size_t j = 0; j < std::size_t(n); ++j)
+        for (std::size_t i = 0; i < std::size_t(n); ++i) {
+            const std::size_t t = j * std::size_t(n) + i;
+            const std::uint32_t o = owner[t];
+            if (o == kNone) continue;
+            if (padding > 0) filled[t] = 1;
+            Seen& x = seen[o & 7];
+            if (x.id != o) {
+                x.id = o;
+                for (int c = 0; c < 3; ++c) {
+                    x.p[c] = to_image(set.uv[set.corners[tris[o][std::size_t(c)]]]);
+                    x.vertex[c] = mesh.face_indices[tris[o][std::size_t(c)]];
+                }
+                x.area = edge(x.p[0], x.p[1], x.p[2]);
+            }
+            const Point q{double(i) + 0.5, double(j) + 0.5};
+            const double e01 = edge(x.p[0], x.p[1], q), e12 = edge(x.p[1], x.p[2], q), e20 = edge(x.p[2], x.p[0], q);
+            plan.covered[made++] = {std::uint32_t(t), {x.vertex[0], x.vertex[1], x.vertex[2]}, {float(e12 / x.area), float(e20 / x.area), float(e01 / x.area)}};
+        }
+    owner = {};
+    tris = {};
     // Dilation: each pass fills the empty texels touching a filled one (8-neighbours), from the
     // texels filled before the pass.
     std::vector<std::uint32_t> pass;
@@ -135,6 +167,45 @@ void bake_uv_covered(const UvRasterPlan& plan, const float* const* values, float
                                     double(t.weight[2]) * v[t.vertex[2]]);
         }
     }
+}
+
+void bake_uv_covered_interleaved(const UvRasterPlan& plan, const float* values, std::size_t stride, float* const* out, std::size_t layers,
+                                 std::size_t begin, std::size_t end) {
+#if defined(__SSE2__)
+    const std::size_t groups = layers / 4;
+    for (std::size_t k = begin; k < end; ++k) {
+        const UvRasterPlan::Texel& t = plan.covered[k];
+        const float* a = values + std::size_t(t.vertex[0]) * stride;
+        const float* b = values + std::size_t(t.vertex[1]) * stride;
+        const float* c = values + std::size_t(t.vertex[2]) * stride;
+        const __m128d w0 = _mm_set1_pd(double(t.weight[0])), w1 = _mm_set1_pd(double(t.weight[1])), w2 = _mm_set1_pd(double(t.weight[2]));
+        std::size_t l = 0;
+        for (std::size_t g = 0; g < groups; ++g, l += 4) {
+            const __m128 va = _mm_loadu_ps(a + l), vb = _mm_loadu_ps(b + l), vc = _mm_loadu_ps(c + l);
+            // Layers l, l + 1 and l + 2, l + 3: w0 a + w1 b, then + w2 c, in double.
+            const __m128d lo = _mm_add_pd(_mm_add_pd(_mm_mul_pd(w0, _mm_cvtps_pd(va)), _mm_mul_pd(w1, _mm_cvtps_pd(vb))),
+                                          _mm_mul_pd(w2, _mm_cvtps_pd(vc)));
+            const __m128d hi = _mm_add_pd(_mm_add_pd(_mm_mul_pd(w0, _mm_cvtps_pd(_mm_movehl_ps(va, va))), _mm_mul_pd(w1, _mm_cvtps_pd(_mm_movehl_ps(vb, vb)))),
+                                          _mm_mul_pd(w2, _mm_cvtps_pd(_mm_movehl_ps(vc, vc))));
+            const __m128 r = _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
+            _mm_store_ss(out[l] + t.texel, r);
+            _mm_store_ss(out[l + 1] + t.texel, _mm_shuffle_ps(r, r, 1));
+            _mm_store_ss(out[l + 2] + t.texel, _mm_shuffle_ps(r, r, 2));
+            _mm_store_ss(out[l + 3] + t.texel, _mm_shuffle_ps(r, r, 3));
+        }
+        for (; l < layers; ++l)
+            out[l][t.texel] = float(double(t.weight[0]) * a[l] + double(t.weight[1]) * b[l] + double(t.weight[2]) * c[l]);
+    }
+#else
+    for (std::size_t k = begin; k < end; ++k) {
+        const UvRasterPlan::Texel& t = plan.covered[k];
+        const float* a = values + std::size_t(t.vertex[0]) * stride;
+        const float* b = values + std::size_t(t.vertex[1]) * stride;
+        const float* c = values + std::size_t(t.vertex[2]) * stride;
+        for (std::size_t l = 0; l < layers; ++l)
+            out[l][t.texel] = float(double(t.weight[0]) * a[l] + double(t.weight[1]) * b[l] + double(t.weight[2]) * c[l]);
+    }
+#endif
 }
 
 void bake_uv_padding(const UvRasterPlan& plan, float* out) {

@@ -217,7 +217,12 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     // without -o every image is kept besides.
     const double image_bytes = texels * 4.0 * double(channels);
     const double slot_bytes = image_bytes * ((opt.range || channels > 1) ? 2 : 1);
-    check_job_budget(in, plan_bytes + slot_bytes * double(batch * tile_count) + (files ? 0.0 : image_bytes * double(tile_count * in.frames.size())),
+    // And the batch's values interleaved per vertex for the gather (below), at most a file vertex's.
+    double interleaved_bytes = 0;
+    for (std::size_t m = 0; m < in.meshes.size(); ++m)
+        interleaved_bytes += double(in.scene.meshes[in.meshes[m]].vertex_count()) * double((batch * channels + 3) / 4 * 4) * 4.0;
+    check_job_budget(in, plan_bytes + slot_bytes * double(batch * tile_count) + interleaved_bytes +
+                             (files ? 0.0 : image_bytes * double(tile_count * in.frames.size())),
                      "bake's texel plans and images (" + std::to_string(opt.size) + " x " + std::to_string(opt.size) + ")",
                      "choose a smaller --size, fewer frames or meshes, or raise --max-memory");
     // The plans, a mesh and tile per task on the run's threads (each plan is one thread's).
@@ -283,11 +288,22 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     const std::size_t images_per_frame = tile_count;
 
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
-    // The plans gather welded values: their file vertices become welded ones once.
-    for (std::size_t m = 0; m < meshes.size(); ++m)
-        for (Tile& t : tiles[m])
-            for (UvRasterPlan::Texel& x : t.plan.covered)
-                for (std::uint32_t& v : x.vertex) v = meshes[m].topo.welded_of[v];
+    // The plans gather welded values: their file vertices become welded ones once, in blocks on
+    // the run's threads.
+    {
+        constexpr std::size_t kWeldBlock = 1 << 16;
+        std::vector<std::pair<UvRasterPlan*, std::pair<std::size_t, std::size_t>>> work;  // plan, (mesh, first texel)
+        for (std::size_t m = 0; m < meshes.size(); ++m)
+            for (Tile& t : tiles[m])
+                for (std::size_t b = 0; b < t.plan.covered.size(); b += kWeldBlock) work.push_back({&t.plan, {m, b}});
+        run_tasks(&pool, work.size(), [&](std::size_t task) {
+            UvRasterPlan& plan = *work[task].first;
+            const auto [m, b] = work[task].second;
+            const std::vector<std::uint32_t>& welded_of = meshes[m].topo.welded_of;
+            for (std::size_t k = b; k < std::min(b + kWeldBlock, plan.covered.size()); ++k)
+                for (std::uint32_t& v : plan.covered[k].vertex) v = welded_of[v];
+        });
+    }
     const TensionRunInfo run = describe_run(in, opt.tension);
     const TensionRemap remap(run.range, run.params);
 
@@ -315,21 +331,34 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     std::vector<std::pair<std::size_t, std::size_t>> blocks;
     for (std::size_t k = 0, m = 0; k < images_per_frame; ++k)
         for (std::size_t t = 0; t < tile_of(k, m).plan.covered.size(); t += kTexelBlock) blocks.push_back({k, t});
+    // The batch's values interleaved per welded vertex, a mesh's layers (frame b, channel c at
+    // b * channels + c) side by side, so that a texel reads its three vertices once for all of
+    // them; kept from batch to batch.
+    const std::size_t stride = (batch * channels + 3) / 4 * 4;
+    std::vector<std::vector<float>> interleaved(meshes.size());
     auto flush = [&] {
         const std::size_t frames = pending.size();
+        run_tasks(&pool, meshes.size(), [&](std::size_t m) {
+            std::vector<float>& to = interleaved[m];
+            const std::size_t vertices = values[0][m][0].size();
+            to.resize(vertices * stride);  // (lanes past the batch's layers are read, never written)
+            for (std::size_t b = 0; b < frames; ++b)
+                for (std::size_t c = 0; c < channels; ++c) {
+                    const float* from = values[b][m][c].data();
+                    const std::size_t l = b * channels + c;
+                    for (std::size_t v = 0; v < vertices; ++v) to[v * stride + l] = from[v];
+                }
+        });
         // The covered texels of every image of the batch, the plan read once for all its frames.
         run_tasks(&pool, blocks.size(), [&](std::size_t task) {
             const auto [k, begin] = blocks[task];
             std::size_t m = 0;
             const Tile& tile = tile_of(k, m);
-            std::vector<const float*> from;
             std::vector<float*> to;
             for (std::size_t b = 0; b < frames; ++b)
-                for (std::size_t c = 0; c < channels; ++c) {
-                    from.push_back(values[b][m][c].data());
-                    to.push_back(planes[(b * images_per_frame + k) * channels + c].data());
-                }
-            bake_uv_covered(tile.plan, from.data(), to.data(), from.size(), begin, std::min(begin + kTexelBlock, tile.plan.covered.size()));
+                for (std::size_t c = 0; c < channels; ++c) to.push_back(planes[(b * images_per_frame + k) * channels + c].data());
+            bake_uv_covered_interleaved(tile.plan, interleaved[m].data(), stride, to.data(), to.size(), begin,
+                                        std::min(begin + kTexelBlock, tile.plan.covered.size()));
         });
         // Then each image: its padding, --range or the channels interleaved, and its file.
         const std::size_t tasks = frames * images_per_frame;

@@ -59,6 +59,9 @@ const Expected kExpected[] = {
     {"usdz_empty_float_array.usdz", "an array claims 633894165101797 elements"},
     // USD text (fuzz_usda): a face count of 4.3e54 was converted to size_t before its check.
     {"usda_face_count_4e54.usda", "faceVertexCounts do not add up to its 192 faceVertexIndices"},
+    // PLY (fuzz_ply): a face's vertex index of 5e79 in an ASCII file was converted to long long
+    // for the message that refuses it.
+    {"ply_vertex_index_5e79.ply", "face 0: vertex index 5e+79 out of range"},
 };
 
 }  // namespace
@@ -68,7 +71,7 @@ TEST_CASE("Kept fuzz findings: every file has its pinned outcome (loads, or refu
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(rigscope::test::source_dir() + "/tests/regressions")) {
         const std::string ext = entry.path().extension().string();
-        if (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".usda" || ext == ".usdc" || ext == ".usdz") files.push_back(entry.path().filename().string());
+        if (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".usda" || ext == ".usdc" || ext == ".usdz" || ext == ".ply") files.push_back(entry.path().filename().string());
     }
     std::sort(files.begin(), files.end());
     // Every kept file is pinned below and every pinned file is kept: a finding added without an

@@ -62,6 +62,13 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
 void bake_uv_covered(const UvRasterPlan& plan, const float* const* values, float* const* out, std::size_t layers, std::size_t begin,
                      std::size_t end);
 
+// The same texels with the layers' values interleaved per vertex: layer l of vertex v at
+// values[v * stride + l], stride a multiple of 4 and at least `layers` (the lanes past `layers`
+// are read, not written). Four layers of a texel are one load a vertex and SIMD lanes (SSE2),
+// each lane the scalar's operations in its order: the same bits as bake_uv_covered.
+void bake_uv_covered_interleaved(const UvRasterPlan& plan, const float* values, std::size_t stride, float* const* out, std::size_t layers,
+                                 std::size_t begin, std::size_t end);
+
 // The padded texels of one image whose covered texels are in place (plan.padded's order: each
 // pass reads the texels filled before it).
 void bake_uv_padding(const UvRasterPlan& plan, float* out);

@@ -1,9 +1,12 @@
 // Stanford PLY (scanners, ZBrush, Blender, MeshLab): ASCII and binary of either byte order, the
-// `vertex` element's x, y, z and the `face` element's index list. Every count in the header is
-// checked against the bytes left in the file and against --max-memory before anything is
-// allocated for it; other elements and properties are skipped.
+// `vertex` element's x, y, z and the `face` element's index list, and UVs for bake: per vertex
+// (s, t / u, v / texture_u, texture_v, as Blender's importer reads them) and per face corner
+// (MeshLab's `texcoord` list). Every count in the header is checked against the bytes left in
+// the file and against --max-memory before anything is allocated for it; other elements and
+// properties are skipped.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -44,6 +47,17 @@ std::size_t size_of(Type t) {
 }
 
 bool is_integer(Type t) { return t != Type::f32 && t != Type::f64; }
+
+bool finite_float(double x) { return std::isfinite(x) && std::abs(x) <= std::numeric_limits<float>::max(); }
+
+// An index read as a double, for a message: whole digits where they fit a long long exactly (a
+// larger one, 5e79 in an ASCII file, converted to an integer is undefined), else %g.
+std::string index_text(double v) {
+    if (std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
 
 struct Property {
     std::string name;
@@ -90,8 +104,22 @@ public:
         const std::size_t n = mesh.positions.size();
         for (const std::uint32_t i : mesh.face_indices)
             if (i >= n) throw bad_input(path_, "a face names vertex " + std::to_string(i) + " of " + std::to_string(n));
+        // The vertex UVs first (the set Blender's importer makes), then the corners' texcoord.
+        if (!vertex_uv_.uv.empty()) {
+            vertex_uv_.corners = mesh.face_indices;
+            mesh.uv_sets.push_back(std::move(vertex_uv_));
+        }
+        if (!corner_uv_.uv.empty()) {
+            if (corner_uv_.uv.size() == mesh.face_indices.size()) {
+                corner_uv_.corners.resize(corner_uv_.uv.size());
+                for (std::size_t c = 0; c < corner_uv_.corners.size(); ++c) corner_uv_.corners[c] = std::uint32_t(c);
+                mesh.uv_sets.push_back(std::move(corner_uv_));
+            }
+        }
         return mesh;
     }
+
+    std::vector<std::string>& warnings() { return warnings_; }
 
 private:
     [[noreturn]] void fail(const std::string& problem) const { throw bad_input(path_, problem); }
@@ -218,13 +246,33 @@ private:
             for (int a = 0; a < 3; ++a)
                 if (e.props[i].name == std::string(1, char('x' + a)) && !e.props[i].list) axis[a] = static_cast<int>(i);
         if (axis[0] < 0 || axis[1] < 0 || axis[2] < 0) fail("element 'vertex' lacks one of the properties x, y, z");
+        // UVs: the first pair present of Blender's PLY importer's names; the set is named for it.
+        static const char* const kUv[][3] = {{"u", "v", "uv"}, {"s", "t", "st"}, {"texture_u", "texture_v", "texture_uv"},
+                                             {"texture_s", "texture_t", "texture_st"}};
+        int uv_at[2] = {-1, -1};
+        for (const auto& pair : kUv) {
+            int at[2] = {-1, -1};
+            for (std::size_t i = 0; i < e.props.size(); ++i)
+                for (int k = 0; k < 2; ++k)
+                    if (!e.props[i].list && e.props[i].name == pair[k]) at[k] = static_cast<int>(i);
+            if (at[0] >= 0 && at[1] >= 0) {
+                uv_at[0] = at[0];
+                uv_at[1] = at[1];
+                vertex_uv_.name = pair[2];
+                break;
+            }
+        }
         check_count(e);
         if (e.count >= std::numeric_limits<std::uint32_t>::max()) fail("more than 2^32 vertices");
         budget_.charge(double(e.count) * sizeof(Eigen::Vector3f), "the " + std::to_string(e.count) + " vertices");
+        if (uv_at[0] >= 0) {
+            budget_.charge(double(e.count) * sizeof(Eigen::Vector2f), "the " + std::to_string(e.count) + " vertex UVs");
+            vertex_uv_.uv.resize(static_cast<std::size_t>(e.count));
+        }
         mesh.positions.resize(static_cast<std::size_t>(e.count));
         for (std::uint64_t v = 0; v < e.count; ++v) {
             const std::string what = "vertex " + std::to_string(v);
-            double c[3] = {0, 0, 0};
+            double c[3] = {0, 0, 0}, uv[2] = {0, 0};
             for (std::size_t i = 0; i < e.props.size(); ++i) {
                 const Property& p = e.props[i];
                 if (p.list) {
@@ -235,11 +283,15 @@ private:
                 const double x = value(p.type, what);
                 for (int a = 0; a < 3; ++a)
                     if (axis[a] == static_cast<int>(i)) c[a] = x;
+                for (int a = 0; a < 2; ++a)
+                    if (uv_at[a] == static_cast<int>(i)) uv[a] = x;
             }
             for (const double x : c)
-                if (!std::isfinite(x) || std::abs(x) > std::numeric_limits<float>::max())
-                    fail(what + " is not a finite number (NaN, infinite or past a float)");
+                if (!finite_float(x)) fail(what + " is not a finite number (NaN, infinite or past a float)");
             mesh.positions[v] = Eigen::Vector3f(static_cast<float>(c[0]), static_cast<float>(c[1]), static_cast<float>(c[2]));
+            if (uv_at[0] < 0) continue;
+            if (!finite_float(uv[0]) || !finite_float(uv[1])) fail(what + ": its UV is not a finite number (NaN, infinite or past a float)");
+            vertex_uv_.uv[v] = Eigen::Vector2f(static_cast<float>(uv[0]), static_cast<float>(uv[1]));
         }
     }
 
@@ -251,12 +303,20 @@ private:
             if (e.props[i].list && (e.props[i].name == "vertex_indices" || e.props[i].name == "vertex_index")) list = static_cast<int>(i);
         if (list < 0) fail("element 'face' has no list property vertex_indices");
         if (!is_integer(e.props[list].type)) fail("element 'face': vertex_indices are not integers");
+        // MeshLab's per-corner UVs: a list of 2 n numbers (u, v per corner) beside n indices.
+        int texcoord = -1;
+        for (std::size_t i = 0; i < e.props.size(); ++i)
+            if (e.props[i].list && e.props[i].name == "texcoord") texcoord = static_cast<int>(i);
+        bool texcoord_ok = texcoord >= 0;
+        corner_uv_.name = "texcoord";
         check_count(e);
         if (e.count >= std::numeric_limits<std::uint32_t>::max()) fail("more than 2^32 faces");
         budget_.charge(double(e.count) * 4, "the " + std::to_string(e.count) + " faces");
         mesh.face_offsets.reserve(static_cast<std::size_t>(e.count) + 1);
         for (std::uint64_t f = 0; f < e.count; ++f) {
             const std::string what = "face " + std::to_string(f);
+            const std::size_t corners_before = mesh.face_indices.size();
+            std::uint64_t texcoord_numbers = 0;
             for (std::size_t i = 0; i < e.props.size(); ++i) {
                 const Property& p = e.props[i];
                 if (!p.list) {
@@ -264,6 +324,17 @@ private:
                     continue;
                 }
                 const std::uint64_t n = list_count(p, what);
+                if (static_cast<int>(i) == texcoord && texcoord_ok) {
+                    texcoord_numbers = n;
+                    budget_.charge(double(n / 2) * (sizeof(Eigen::Vector2f) + 4), "the face corners' UVs");
+                    for (std::uint64_t k = 0; k + 1 < n; k += 2) {
+                        const double u = value(p.type, what), v = value(p.type, what);
+                        if (!finite_float(u) || !finite_float(v)) fail(what + ": a texcoord is not a finite number (NaN, infinite or past a float)");
+                        corner_uv_.uv.emplace_back(static_cast<float>(u), static_cast<float>(v));
+                    }
+                    if (n % 2) value(p.type, what);
+                    continue;
+                }
                 if (static_cast<int>(i) != list) {
                     for (std::uint64_t k = 0; k < n; ++k) value(p.type, what);
                     continue;
@@ -273,11 +344,19 @@ private:
                 for (std::uint64_t k = 0; k < n; ++k) {
                     const double v = value(p.type, what);
                     if (v < 0 || v >= static_cast<double>(std::numeric_limits<std::uint32_t>::max()))
-                        fail(what + ": vertex index " + std::to_string(static_cast<long long>(v)) + " out of range");
+                        fail(what + ": vertex index " + index_text(v) + " out of range");
                     mesh.face_indices.push_back(static_cast<std::uint32_t>(v));
                 }
                 if (mesh.face_indices.size() >= std::numeric_limits<std::uint32_t>::max()) fail("more than 2^32 face corners");
                 mesh.face_offsets.push_back(static_cast<std::uint32_t>(mesh.face_indices.size()));
+            }
+            // A texcoord list that is not two numbers a corner: no corner UVs (the geometry stands).
+            const std::size_t corners = mesh.face_indices.size() - corners_before;
+            if (texcoord_ok && texcoord_numbers != 2 * std::uint64_t(corners)) {
+                warnings_.push_back(what + " has " + std::to_string(corners) + " corners but a texcoord list of " + std::to_string(texcoord_numbers) +
+                                    " numbers (not u, v a corner): the texcoord UVs are not read");
+                texcoord_ok = false;
+                corner_uv_.uv = {};
             }
         }
     }
@@ -301,6 +380,8 @@ private:
     Format format_ = Format::ascii;
     std::vector<Element> elements_;
     bool has_vertex_ = false, has_face_ = false;
+    UvSet vertex_uv_, corner_uv_;  // per vertex, per face corner (uv[c] for corner c)
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace
@@ -308,11 +389,14 @@ private:
 Scene read_ply(const std::string& path, const LoadOptions& options) {
     LoadBudget budget(path, options.max_memory);
     const std::vector<char> bytes = plain::read_whole(path, budget);
-    Mesh mesh = Reader(path, bytes, budget).run();
+    Reader reader(path, bytes, budget);
+    Mesh mesh = reader.run();
     mesh.name = plain::file_stem(path);
     std::vector<Mesh> meshes;
     meshes.push_back(std::move(mesh));
-    return plain::static_scene(path, "PLY", std::move(meshes), "PLY: vertex i is row i of the 'vertex' element");
+    Scene scene = plain::static_scene(path, "PLY", std::move(meshes), "PLY: vertex i is row i of the 'vertex' element");
+    for (std::string& w : reader.warnings()) scene.warnings.push_back(std::move(w));
+    return scene;
 }
 
 }  // namespace rigscope

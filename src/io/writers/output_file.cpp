@@ -439,6 +439,7 @@ void OutputFile::overwrite(std::uint64_t offset, std::string_view bytes) {
 
 void OutputFile::finish() {
     flush();
+    std::string().swap(buffer_);  // nothing more is written: a run that finishes many files keeps no buffers
     if (stdout_ || fd_ < 0) return;
     if (direct_) {
         // Devices, FIFOs and sockets: nothing to sync (fsync is EINVAL on most), only to close.

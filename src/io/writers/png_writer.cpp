@@ -1,11 +1,24 @@
-// 16-bit greyscale or RGB PNG through libpng (io/image_output.h).
-#include <png.h>
+// 16-bit greyscale or RGB PNG (io/image_output.h). The container is written here and the image
+// data deflated by zlib, with the same settings and chunking libpng used for these maps (level 1,
+// the run-length strategy, no row filter, IDAT chunks of 8192 bytes), so the files are the bytes
+// libpng wrote. What changed is the cost (bake's maps are a file per frame and mesh, a megatexel
+// each): the samples are converted eight at a time, the rows deflated in one call into buffers
+// a thread keeps from image to image, and the checksums (the zlib stream's Adler-32, the chunks'
+// CRC-32) are libdeflate's, about ten times zlib 1.2's on this data. libdeflate's own deflate was
+// measured as well and is slower than zlib's run-length strategy on these maps (docs/benchmarks.md).
+#include <libdeflate.h>
 #include <zlib.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
-#include <cmath>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rigscope/core/error.h"
@@ -15,58 +28,190 @@ namespace rigscope {
 
 namespace {
 
-void append_bytes(png_structp png, png_bytep data, png_size_t length) {
-    auto* out = static_cast<OutputFile*>(png_get_io_ptr(png));
-    out->write(std::string_view(reinterpret_cast<const char*>(data), length));
+// libpng's IDAT size (PNG_ZBUF_SIZE): the zlib stream is cut into chunks of this many bytes.
+constexpr std::size_t kIdatBytes = 8192;
+
+// A thread's deflate stream and buffers, kept from image to image: the stream's 256 KiB of tables
+// and a band's buffers are allocated (and their pages faulted in) once a thread.
+struct PngScratch {
+    z_stream z{};
+    int window_bits = 0;  // of the stream in z, 0 before the first
+    std::vector<std::uint8_t> raw;       // a band of rows as PNG filters them: a filter byte (0), then the samples
+    std::vector<std::uint8_t> out;       // deflate's output of a call
+    std::vector<std::uint8_t> deflated;  // the zlib stream's bytes not yet in an IDAT
+    ~PngScratch() {
+        if (window_bits) deflateEnd(&z);
+    }
+};
+
+void put32(std::uint8_t* p, std::uint32_t v) {
+    p[0] = std::uint8_t(v >> 24);
+    p[1] = std::uint8_t(v >> 16);
+    p[2] = std::uint8_t(v >> 8);
+    p[3] = std::uint8_t(v);
 }
-void no_flush(png_structp) {}
-[[noreturn]] void png_failed(png_structp, png_const_charp message) { throw Error(kExitInternal, std::string("libpng: ") + message); }
-void png_warned(png_structp, png_const_charp) {}
+
+void chunk(OutputFile& out, const char type[4], const std::uint8_t* data, std::size_t size) {
+    std::uint8_t head[8];
+    put32(head, std::uint32_t(size));
+    std::memcpy(head + 4, type, 4);
+    std::uint32_t crc = libdeflate_crc32(0, head + 4, 4);
+    if (size) crc = libdeflate_crc32(crc, data, size);  // (a null buffer would restart the CRC)
+    std::uint8_t tail[4];
+    put32(tail, crc);
+    out.write(std::string_view(reinterpret_cast<const char*>(head), 8));
+    out.write(std::string_view(reinterpret_cast<const char*>(data), size));
+    out.write(std::string_view(reinterpret_cast<const char*>(tail), 4));
+}
+
+// round(clamp(v, 0, 1) x 65535) of n values as big-endian 16-bit samples, halves away from zero
+// (NaN: 0); returns how many were outside 0..1. c x 65535 + 0.5 is exact in double (a float times
+// 65535 has at most 40 significant bits), so the truncation is lround's; the SSE2 lanes do the
+// same double operations as the scalar tail, so every sample has the same bits either way.
+std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) {
+    std::size_t clamped = 0, x = 0;
+#if defined(__SSE2__)
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    const __m128d scale = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
+    const __m128i bias = _mm_set1_epi32(32768), flip = _mm_set1_epi16(-32768);
+    static const auto kBits = [] {  // bits set in a byte (no POPCNT in the baseline x86-64 set)
+        std::array<std::uint8_t, 256> b{};
+        for (int i = 1; i < 256; ++i) b[std::size_t(i)] = std::uint8_t(b[std::size_t(i >> 1)] + (i & 1));
+        return b;
+    }();
+    auto four = [&](__m128 v) {  // four clamped values to four int32 in 0..65535
+        const __m128i lo = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), scale), half));
+        const __m128i hi = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale), half));
+        return _mm_sub_epi32(_mm_unpacklo_epi64(lo, hi), bias);  // -32768..32767 for the signed pack
+    };
+    for (; x + 8 <= n; x += 8) {
+        __m128 a = _mm_loadu_ps(in + x), b = _mm_loadu_ps(in + x + 4);
+        // Inside 0..1 (false for NaN); max(v, 0) is 0 for NaN (maxps returns its second operand).
+        const int inside = _mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(a, zero), _mm_cmple_ps(a, one))) |
+                           (_mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(b, zero), _mm_cmple_ps(b, one))) << 4);
+        clamped += std::size_t(8 - kBits[inside]);
+        a = _mm_min_ps(_mm_max_ps(a, zero), one);
+        b = _mm_min_ps(_mm_max_ps(b, zero), one);
+        const __m128i q = _mm_xor_si128(_mm_packs_epi32(four(a), four(b)), flip);  // eight uint16
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * x), _mm_or_si128(_mm_slli_epi16(q, 8), _mm_srli_epi16(q, 8)));
+    }
+#endif
+    for (; x < n; ++x) {
+        const float v = in[x];
+        const bool inside = v >= 0.0f && v <= 1.0f;
+        clamped += !inside;
+        const double c = inside ? double(v) : (v > 1.0f ? 1.0 : 0.0);  // NaN: 0
+        const auto q = static_cast<std::uint16_t>(c * 65535.0 + 0.5);
+        out[2 * x] = std::uint8_t(q >> 8);
+        out[2 * x + 1] = std::uint8_t(q & 0xff);
+    }
+    return clamped;
+}
 
 }  // namespace
 
 std::size_t write_png16(OutputFile& out, const float* values, int width, int height, int channels) {
     if (channels != 1 && channels != 3) throw Error(kExitInternal, "write_png16: " + std::to_string(channels) + " channels");
-    std::size_t clamped = 0;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, png_failed, png_warned);
-    if (!png) throw Error(kExitInternal, "libpng: cannot create a writer");
-    png_infop info = png_create_info_struct(png);
-    struct Guard {
-        png_structp& p;
-        png_infop& i;
-        ~Guard() { png_destroy_write_struct(&p, &i); }
-    } guard{png, info};
-    if (!info) throw Error(kExitInternal, "libpng: cannot create the image's header");
-    png_set_write_fn(png, &out, append_bytes, no_flush);
-    png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 16, channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    // Speed over size: a map per frame and mesh. No row filter (libpng's adaptive choice tries
-    // all five per row) and zlib's run-length strategy, which finds the runs of equal texels a map
-    // is mostly made of (0 where nothing bends, the padding's flat edges) at a fraction of
-    // deflate's cost.
-    png_set_filter(png, 0, PNG_FILTER_NONE);
-    png_set_compression_level(png, 1);
-    png_set_compression_strategy(png, Z_RLE);
-    png_write_info(png, info);
-    // A row at a time into one row's buffer: big-endian 16-bit samples, as PNG stores them.
+    thread_local PngScratch s;
     const std::size_t samples = std::size_t(width) * std::size_t(channels);  // a row's, channels interleaved
-    std::vector<std::uint8_t> row(samples * 2);
-    for (int y = 0; y < height; ++y) {
-        const float* in = values + std::size_t(y) * samples;
-        for (std::size_t x = 0; x < samples; ++x) {
-            const float v = in[x];
-            const bool inside = v >= 0.0f && v <= 1.0f;
-            clamped += !inside;
-            const double c = inside ? double(v) : (v > 1.0f ? 1.0 : 0.0);  // NaN: 0
-            // round(c x 65535), halves away from zero: c x 65535 + 0.5 is exact in double (a
-            // float times 65535 has at most 40 significant bits), so the truncation is lround's.
-            const auto q = static_cast<std::uint16_t>(c * 65535.0 + 0.5);
-            row[2 * x] = std::uint8_t(q >> 8);
-            row[2 * x + 1] = std::uint8_t(q & 0xff);
+    const std::size_t row_bytes = 1 + 2 * samples;
+    const std::size_t data_size = row_bytes * std::size_t(height);
+
+    static const std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    out.write(std::string_view(reinterpret_cast<const char*>(kSignature), 8));
+    std::uint8_t ihdr[13];
+    put32(ihdr, std::uint32_t(width));
+    put32(ihdr + 4, std::uint32_t(height));
+    ihdr[8] = 16;                        // bit depth
+    ihdr[9] = channels == 3 ? 2 : 0;     // colour type: RGB or greyscale
+    ihdr[10] = ihdr[11] = ihdr[12] = 0;  // deflate, adaptive filtering (method 0), no interlace
+    chunk(out, "IHDR", ihdr, sizeof ihdr);
+
+    // The zlib stream (header, raw deflate data, Adler-32 of the rows) cut into IDATs of
+    // kIdatBytes as it grows, as libpng cuts it.
+    std::vector<std::uint8_t>& idat = s.deflated;
+    idat.clear();
+    idat.reserve(kIdatBytes);
+    auto emit = [&](const std::uint8_t* p, std::size_t n) {
+        while (n) {
+            const std::size_t take = std::min(n, kIdatBytes - idat.size());
+            idat.insert(idat.end(), p, p + take);
+            p += take;
+            n -= take;
+            if (idat.size() == kIdatBytes) {
+                chunk(out, "IDAT", idat.data(), idat.size());
+                idat.clear();
+            }
         }
-        png_write_row(png, row.data());
+    };
+    // The window as libpng sizes it: 32 KiB, or for rows of at most 16 KiB the smallest power of
+    // two holding them and 262 bytes (at least 512); then the header's window field as libpng's
+    // optimize_cmf lowers it.
+    int bits = 15;
+    if (data_size <= 16384) {
+        unsigned half = 1u << (bits - 1);
+        while (data_size + 262 <= half) {
+            half >>= 1;
+            --bits;
+        }
+        if (bits == 8) bits = 9;
     }
-    png_write_end(png, nullptr);
+    if (s.window_bits != bits) {
+        if (s.window_bits) deflateEnd(&s.z);
+        s.z = z_stream{};
+        s.window_bits = 0;
+        if (deflateInit2(&s.z, 1, Z_DEFLATED, -bits, 8, Z_RLE) != Z_OK) throw Error(kExitInternal, "zlib: cannot start a deflate stream");
+        s.window_bits = bits;
+    } else if (deflateReset(&s.z) != Z_OK) {
+        throw Error(kExitInternal, "zlib: cannot reset the deflate stream");
+    }
+    unsigned cinfo = unsigned(bits - 8);  // zlib's header: deflate, the window, level flags 0 (level 1)
+    if (data_size <= 16384) {
+        unsigned half = 1u << (cinfo + 7);
+        if (data_size <= half) {
+            do {
+                half >>= 1;
+                --cinfo;
+            } while (cinfo > 0 && data_size <= half);
+        }
+    }
+    const std::uint8_t header[2] = {std::uint8_t((cinfo << 4) | 8), std::uint8_t(0x1f - ((((cinfo << 4) | 8) << 8) % 0x1f))};
+    emit(header, 2);
+
+    // The rows a band at a time (about 256 KiB: a thread's memory does not grow with the image),
+    // each band quantised, summed into the Adler-32 and deflated; zlib's output does not depend
+    // on how its input is cut, so the stream is the one libpng's row-by-row calls made.
+    const std::size_t band_rows = std::max<std::size_t>(1, (std::size_t(1) << 18) / row_bytes);
+    s.raw.resize(std::min(band_rows, std::size_t(height)) * row_bytes);
+    s.out.resize(std::size_t(1) << 16);
+    std::uint32_t adler = 1;
+    std::size_t clamped = 0;
+    for (std::size_t y0 = 0; y0 < std::size_t(height); y0 += band_rows) {
+        const std::size_t rows = std::min(band_rows, std::size_t(height) - y0);
+        for (std::size_t r = 0; r < rows; ++r) {
+            std::uint8_t* row = s.raw.data() + r * row_bytes;
+            row[0] = 0;  // filter type None
+            clamped += quantise(values + (y0 + r) * samples, samples, row + 1);
+        }
+        const std::size_t bytes = rows * row_bytes;
+        adler = libdeflate_adler32(adler, s.raw.data(), bytes);
+        const bool last = y0 + rows == std::size_t(height);
+        s.z.next_in = s.raw.data();
+        s.z.avail_in = uInt(bytes);  // at most 256 KiB, or one row (a 16384-texel RGB row is 96 KiB)
+        int rc = Z_OK;
+        do {
+            s.z.next_out = s.out.data();
+            s.z.avail_out = uInt(s.out.size());
+            rc = deflate(&s.z, last ? Z_FINISH : Z_NO_FLUSH);
+            if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
+            emit(s.out.data(), s.out.size() - s.z.avail_out);
+        } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
+    }
+    std::uint8_t trailer[4];
+    put32(trailer, adler);
+    emit(trailer, 4);
+    if (!idat.empty()) chunk(out, "IDAT", idat.data(), idat.size());
+    chunk(out, "IEND", nullptr, 0);
     return clamped;
 }
 

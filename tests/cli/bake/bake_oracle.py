@@ -4,6 +4,9 @@ and the images read back by independent readers (Pillow for PNG, OpenEXR's modul
 
   bake_oracle.py gltf_mesh|usd_mesh|collada_mesh|obj_mesh FILE ... OUT_JSON: a mesh's faces and UVs, read here
   bake_oracle.py obj_with_uvs NEUTRAL.obj MESH.glb OUT.obj: the neutral with the glb's UVs as vt
+  bake_oracle.py ply_with_uvs NEUTRAL.obj MESH.glb OUT.ply vertex|texcoord ascii|little|big OUT_JSON:
+    the neutral as a PLY written here with the glb's UVs (v up) per vertex (s, t) or per face
+    corner (MeshLab's texcoord list), and the faces and UVs it wrote as MESH_JSON
   bake_oracle.py check MESH_JSON VALUES_CSV COLUMN FRAME IMAGE SIZE PADDING LO HI [values-only]
     MESH_JSON: {"faces": [[corner, ...], ...] (file vertex per corner), "uv": [[u, v] per corner
     of the faces, flattened], "v_down": bool}; the column of VALUES_CSV at FRAME, mapped by
@@ -341,6 +344,53 @@ def obj_with_uvs(obj, glb, out):
     open(out, "w").write("\n".join(lines) + "\n")
 
 
+def ply_with_uvs(obj, glb, out, where, fmt, out_json):
+    """A PLY of the OBJ neutral (vertex i is the glb's vertex i) with the glb's TEXCOORD_0 in v up
+    (1 - v): per vertex as float properties s, t, or per face corner as a texcoord list of 2 n
+    floats; written here in ASCII or binary of either byte order."""
+    gltf_mesh(glb, out_json)
+    m = json.load(open(out_json))
+    pos = [[float(x) for x in l.split()[1:4]] for l in open(obj) if l.startswith("v ")]
+    uv_of = {}
+    for face, k in zip(m["faces"], range(0, len(m["uv"]), 3)):
+        for c, v in enumerate(face):
+            uv_of[v] = [m["uv"][k + c][0], 1.0 - m["uv"][k + c][1]]
+    faces = [list(f) for f in m["faces"]]
+    head = ["ply", f"format {dict(ascii='ascii', little='binary_little_endian', big='binary_big_endian')[fmt]} 1.0",
+            "comment written by tests/cli/bake/bake_oracle.py", f"element vertex {len(pos)}",
+            "property float x", "property float y", "property float z"]
+    if where == "vertex":
+        head += ["property float s", "property float t"]
+    head += [f"element face {len(faces)}", "property list uchar int vertex_indices"]
+    if where == "texcoord":
+        head += ["property list uchar float texcoord"]
+    head += ["end_header"]
+    e = ">" if fmt == "big" else "<"
+    body = bytearray()
+    lines = []
+    for v, p in enumerate(pos):
+        row = p + (uv_of[v] if where == "vertex" else [])
+        if fmt == "ascii":
+            lines.append(" ".join(repr(float(np.float32(x))) for x in row))
+        else:
+            body += struct.pack(f"{e}{len(row)}f", *row)
+    for face in faces:
+        tc = [x for v in face for x in uv_of[v]] if where == "texcoord" else []
+        if fmt == "ascii":
+            lines.append(" ".join([str(len(face))] + [str(v) for v in face] +
+                                  ([str(len(tc))] + [repr(float(np.float32(x))) for x in tc] if tc else [])))
+        else:
+            body += struct.pack(f"{e}B{len(face)}i", len(face), *face)
+            if tc:
+                body += struct.pack(f"{e}B{len(tc)}f", len(tc), *tc)
+    with open(out, "wb") as f:
+        f.write(("\n".join(head) + "\n").encode())
+        f.write(("\n".join(lines) + "\n").encode() if fmt == "ascii" else bytes(body))
+    # What the oracle rasterises: the UVs as written (float32), per face corner.
+    uv = [[float(np.float32(x)) for x in uv_of[v]] for face in faces for v in face]
+    json.dump({"faces": faces, "uv": uv, "v_down": False}, open(out_json, "w"))
+
+
 def obj_mesh(path, out):
     """Faces and per-corner UVs of an OBJ's v/vt faces, read here (v up: row 0 is v = 1)."""
     vt, faces, uv = [], [], []
@@ -357,6 +407,8 @@ def obj_mesh(path, out):
 if __name__ == "__main__":
     if sys.argv[1] == "obj_with_uvs":
         sys.exit(obj_with_uvs(*sys.argv[2:]))
+    if sys.argv[1] == "ply_with_uvs":
+        sys.exit(ply_with_uvs(*sys.argv[2:]))
     if sys.argv[1] == "obj_mesh":
         sys.exit(obj_mesh(*sys.argv[2:]))
     if sys.argv[1] == "collada_mesh":

@@ -1,0 +1,92 @@
+// bake's PNG writer (src/io/writers/png_writer.cpp) writes its own container around zlib's deflate
+// stream, with the settings libpng used for these maps: the files must be the bytes libpng
+// writes. The reference here is libpng itself, driven as the writer drove it before (level 1,
+// Z_RLE, no row filter, a row at a time), over images of several sizes (libpng narrows the
+// window of small ones) of grey and RGB values with NaN and values outside 0..1.
+#include <png.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "rigscope/io/image_output.h"
+#include "temp_dir.h"
+
+using namespace rigscope;
+
+namespace {
+
+void append(png_structp png, png_bytep data, png_size_t length) {
+    static_cast<std::string*>(png_get_io_ptr(png))->append(reinterpret_cast<const char*>(data), length);
+}
+void no_flush(png_structp) {}
+
+std::string libpng_bytes(const std::vector<float>& values, int width, int height, int channels) {
+    std::string out;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png_create_info_struct(png);
+    png_set_write_fn(png, &out, append, no_flush);
+    png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 16, channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_filter(png, 0, PNG_FILTER_NONE);
+    png_set_compression_level(png, 1);
+    png_set_compression_strategy(png, Z_RLE);
+    png_write_info(png, info);
+    const std::size_t samples = std::size_t(width) * std::size_t(channels);
+    std::vector<std::uint8_t> row(samples * 2);
+    for (int y = 0; y < height; ++y) {
+        for (std::size_t x = 0; x < samples; ++x) {
+            const float v = values[std::size_t(y) * samples + x];
+            const double c = (v >= 0.0f && v <= 1.0f) ? double(v) : (v > 1.0f ? 1.0 : 0.0);
+            const auto q = static_cast<std::uint16_t>(std::lround(c * 65535.0));
+            row[2 * x] = std::uint8_t(q >> 8);
+            row[2 * x + 1] = std::uint8_t(q & 0xff);
+        }
+        png_write_row(png, row.data());
+    }
+    png_write_end(png, nullptr);
+    png_destroy_write_struct(&png, &info);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("png writer: the bytes libpng writes, and the clamped count", "[bake][png]") {
+    rigscope_test::TempDir dir("png_writer");
+    for (const int channels : {1, 3})
+        for (const int size : {1, 3, 17, 64, 181, 700}) {
+            // A smooth field (long runs after quantisation, as a baked map has), a band of zeros,
+            // and scattered NaN, negative, above-1 and half-step values.
+            std::vector<float> values(std::size_t(size) * std::size_t(size) * std::size_t(channels));
+            std::size_t outside = 0;
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                const double x = double(i % std::size_t(size * channels)) / double(size * channels), y = double(i / std::size_t(size * channels)) / size;
+                float v = y < 0.3 ? 0.0f : float(0.5 + 0.45 * std::sin(6 * x + 3 * y));
+                if (i % 97 == 5) v = std::numeric_limits<float>::quiet_NaN();
+                if (i % 89 == 7) v = -0.25f;
+                if (i % 83 == 11) v = 1.5f;
+                if (i % 79 == 13) v = float((2 * (i % 1000) + 1) / 131070.0);  // near a half step
+                outside += !(v >= 0.0f && v <= 1.0f);
+                values[i] = v;
+            }
+            const std::string path = dir.file("m" + std::to_string(channels) + "_" + std::to_string(size) + ".png");
+            std::size_t clamped = 0;
+            {
+                OutputFile out(path);
+                clamped = write_png16(out, values.data(), size, size, channels);
+                out.commit();
+            }
+            std::ifstream in(path, std::ios::binary);
+            const std::string ours((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            INFO(channels << " channels, " << size << " x " << size);
+            CHECK(ours == libpng_bytes(values, size, size, channels));
+            CHECK(clamped == outside);
+        }
+}
