@@ -395,7 +395,7 @@ Scene read_ply(const std::string& path, const LoadOptions& options) {
     std::vector<Mesh> meshes;
     meshes.push_back(std::move(mesh));
     Scene scene = plain::static_scene(path, "PLY", std::move(meshes), "PLY: vertex i is row i of the 'vertex' element");
-    for (std::string& w : reader.warnings()) scene.warnings.push_back(std::move(w));
+    for (std::string& w : reader.warnings()) scene.warnings.push_back({WarningKind::AttributeDropped, std::move(w)});
     return scene;
 }
 
