@@ -143,9 +143,16 @@ void add_batch_calls(py::module_& m) {
                     job.report.viewer = package_viewer();
                     r = run_and_write(opt, job, run_report_batch);
                 }
-            } else if (verb == "info" || verb == "deform") {
+            } else if (verb == "info" || verb == "deform" || verb == "intersect" || verb == "volume") {
+                // Verbs that judge nothing and write each file's output by output='s placeholder.
                 if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty() || !opt.junit.empty())
                     throw Error(kExitUsage, "batch " + verb + ": limits, measure=, lint=, strict=, json= and junit= are check's (" + verb + " judges nothing)");
+                // deform, intersect and volume take the input and a format, nothing else.
+                auto input_and_format = [&](auto job, auto run_batch) {
+                    job.input = input;
+                    job.format = format.value_or("");
+                    return run_and_write(opt, job, run_batch);
+                };
                 if (verb == "info") {
                     if (frames || rom) throw Error(kExitUsage, "batch info: frames= and rom= are not info's (it reads no frame)");
                     if (format && *format != "text" && *format != "json") throw Error(kExitUsage, "batch info: format= is text or json, not " + *format);
@@ -153,26 +160,12 @@ void add_batch_calls(py::module_& m) {
                     job.input = input;
                     job.json = format && *format == "json";
                     r = run_and_write(opt, job, run_info_batch);
+                } else if (verb == "deform") {
+                    r = input_and_format(DeformJobOptions{}, run_deform_batch);
+                } else if (verb == "intersect") {
+                    r = input_and_format(IntersectJobOptions{}, run_intersect_batch);
                 } else {
-                    DeformJobOptions job;
-                    job.input = input;
-                    job.format = format.value_or("");
-                    r = run_and_write(opt, job, run_deform_batch);
-                }
-            } else if (verb == "intersect" || verb == "volume") {
-                // Issue 59's measures: each file's output by output='s placeholder, as the CLI's batch.
-                if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty() || !opt.junit.empty())
-                    throw Error(kExitUsage, "batch " + verb + ": limits, measure=, lint=, strict=, json= and junit= are check's (" + verb + " judges nothing)");
-                if (verb == "intersect") {
-                    IntersectJobOptions job;
-                    job.input = input;
-                    job.format = format.value_or("");
-                    r = run_and_write(opt, job, run_intersect_batch);
-                } else {
-                    VolumeJobOptions job;
-                    job.input = input;
-                    job.format = format.value_or("");
-                    r = run_and_write(opt, job, run_volume_batch);
+                    r = input_and_format(VolumeJobOptions{}, run_volume_batch);
                 }
             } else if (verb == "diff") {
                 if (max_stretch || max_compress || max_lambda || min_lambda || measure || lint || strict || !opt.json.empty())
