@@ -256,8 +256,11 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
     std::size_t hold_at = 0;
     const bool hold = test_hold_file(hold_at);
     std::exception_ptr stream_error;  // a stream that failed (disk full): rethrown after the files
-    auto finished = [&](std::size_t i, const std::string (&hash)[2]) {
+    // A file's result enters r only here, under the lock: the interrupt below, holding it, can
+    // copy r whole while other files still run.
+    auto finished = [&](std::size_t i, BatchFileResult&& f, const std::string (&hash)[2]) {
         std::lock_guard<std::mutex> lock(emit);
+        r.files[i] = std::move(f);
         if (r.has_identity) {
             BatchIdentityFile& id = r.identity.files[first_file + i];
             id.file.fnv1a64 = hash[0];
@@ -279,23 +282,11 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
     // outputs written as at the end, then the process ends by the signal.
     auto interrupted = [&](int sig) {
         std::lock_guard<std::mutex> lock(emit);  // no file is streamed or marked done from here on
-        BatchResult part;
-        part.verb = r.verb;
-        part.inputs = r.inputs;
-        part.task_index = r.task_index;
-        part.task_count = r.task_count;
-        part.batch_files = r.batch_files;
-        part.index = r.index;
-        part.has_identity = r.has_identity;
-        part.identity = r.identity;
-        part.summary_streamed = r.summary_streamed;
+        // The batch as it stands: the files done hold their results, the rest are still empty.
+        BatchResult part = r;
         part.interrupted = signal_name(sig);
-        part.files.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
-            if (done[i]) {
-                part.files[i] = r.files[i];
-                continue;
-            }
+            if (done[i]) continue;
             BatchRow& w = part.files[i].row;
             w.path = r.inputs[i].path;
             w.relpath = r.inputs[i].relpath;
@@ -345,7 +336,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
                 }
                 hold_for_test();
             }
-            BatchFileResult& f = r.files[i];
+            BatchFileResult f;
             f.row.path = r.inputs[i].path;
             f.row.relpath = r.inputs[i].relpath;
             f.row.partner = r.inputs[i].partner;
@@ -369,7 +360,7 @@ BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions op
             f.row.seconds = timer.seconds();
             f.run.seconds = f.row.seconds;
             f.row.peak_mib = peak_rss_mib();
-            finished(i, hash);
+            finished(i, std::move(f), hash);
         }
     };
     std::vector<std::thread> threads;
