@@ -259,19 +259,21 @@ CheckJobResult run_check(const CheckJobOptions& opt, Input& in, const FrameProgr
                 if (page) clip.intersect_frames = std::move(frames);  // the faces the page marks
             }
         }
+        // The input's: every file read, and the chunk the clips ran.
+        r.paths = in.paths;
+        r.chunk_index = in.chunk_index;
+        r.chunk_count = in.chunk_count;
         for (std::size_t k = 0; k < r.clips.size(); ++k)
             if (r.clips[k].failed()) {
                 r.worst_clip = k;
                 break;
             }
+        // The worst clip's, as a run of one clip has them.
         const CheckClipResult& worst = r.clips[r.worst_clip];
         r.meshes = worst.meshes;
         r.has_rom = worst.has_rom;
         r.rom = worst.rom;
         r.verdict = worst.verdict;
-        r.paths = in.paths;
-        r.chunk_index = in.chunk_index;
-        r.chunk_count = in.chunk_count;
         r.info.seconds = start.until_now().seconds;
         // The file's verdict is the worst clip's (with --lint, the lint's too): decided here, the
         // writers only say it.
