@@ -10,6 +10,7 @@
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/output_formats.h"
+#include "load_then_run.h"
 
 namespace rigscope {
 
@@ -95,10 +96,7 @@ IntersectJobResult run_intersect(const IntersectJobOptions& opt, const Input& in
 }
 
 IntersectJobLoaded load_and_run_intersect(const IntersectJobOptions& opt, const FrameProgress& progress) {
-    opt.validate();
-    IntersectJobLoaded l{load_input(opt.input), {}};
-    l.result = run_intersect(opt, l.input, progress);
-    return l;
+    return load_then_run<IntersectJobLoaded>(opt, progress, run_intersect);
 }
 
 void write_intersect_output(const IntersectJobOptions& opt, const Input& in, const IntersectJobResult& r, OutputFile& out) {

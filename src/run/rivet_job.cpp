@@ -18,6 +18,7 @@
 
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/output_formats.h"
+#include "load_then_run.h"
 
 namespace rigscope {
 
@@ -80,10 +81,7 @@ RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const Fram
 }
 
 RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgress& progress) {
-    opt.validate();
-    RivetJobLoaded l{load_input(opt.input), {}};
-    l.result = run_rivet(opt, l.input, progress);
-    return l;
+    return load_then_run<RivetJobLoaded>(opt, progress, run_rivet);
 }
 
 bool run_rivet_clips(const RivetJobOptions& opt, const FrameProgress& progress,

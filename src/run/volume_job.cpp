@@ -11,6 +11,7 @@
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/output_formats.h"
+#include "load_then_run.h"
 
 namespace rigscope {
 
@@ -133,10 +134,7 @@ VolumeJobResult run_volume(const VolumeJobOptions& opt, const Input& in, const F
 }
 
 VolumeJobLoaded load_and_run_volume(const VolumeJobOptions& opt, const FrameProgress& progress) {
-    opt.validate();
-    VolumeJobLoaded l{load_input(opt.input), {}};
-    l.result = run_volume(opt, l.input, progress);
-    return l;
+    return load_then_run<VolumeJobLoaded>(opt, progress, run_volume);
 }
 
 void write_volume_output(const VolumeJobOptions& opt, const Input& in, const VolumeJobResult& r, OutputFile& out) {
