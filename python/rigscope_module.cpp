@@ -121,13 +121,7 @@ PYBIND11_MODULE(_rigscope, m) {
     rigscope_python::add_intersect_calls(m);
     rigscope_python::add_bake_calls(m);
 
-    m.def("load", &rigscope_python::load, py::arg("file"), py::kw_only(), py::arg("clip") = py::none(), py::arg("animation") = py::none(),
-          py::arg("rig") = py::none(), py::arg("weld") = true, py::arg("mesh") = py::none(), py::arg("fps") = py::none(),
-          py::arg("retarget") = InputOptions{}.retarget, py::arg("max_memory") = InputOptions{}.max_memory_mib, py::arg("allow_outside_uris") = false,
-          py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = RomOptions{}.angle_deg,
-          py::arg("rom_frames") = RomOptions{}.frames_per_sweep, py::arg("skinning") = InputOptions{}.skinning, py::arg("cache") = py::none(), py::arg("reference") = py::none(),
-          py::arg("reference_match") = py::none(), py::arg("reference_scale") = py::none(), py::arg("abc_unit") = InputOptions{}.abc_unit,
-          "Loads FILE (glTF, FBX, Collada, USD, Alembic, OBJ, PLY) with the CLI's input options; returns a Session");
+    rigscope_python::add_load_call(m);
     rigscope_python::add_check_calls(m);
     rigscope_python::add_diff_calls(m);
     rigscope_python::add_batch_calls(m);

@@ -360,6 +360,8 @@ std::vector<std::string> Session::names() const {
     return out;
 }
 
+namespace {
+
 std::shared_ptr<Session> load(const std::string& file, const std::optional<std::string>& clip, const std::optional<std::string>& animation,
                               const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
                               const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
@@ -401,6 +403,19 @@ std::shared_ptr<Session> load(const std::string& file, const std::optional<std::
     auto s = std::make_shared<Session>(std::move(o));
     s->set_reference(reference, reference_match, reference_scale);
     return s;
+}
+
+}  // namespace
+
+// The binding beside the function: its keywords and defaults are the parameters above, in order.
+void add_load_call(py::module_& m) {
+    m.def("load", &load, py::arg("file"), py::kw_only(), py::arg("clip") = py::none(), py::arg("animation") = py::none(),
+          py::arg("rig") = py::none(), py::arg("weld") = true, py::arg("mesh") = py::none(), py::arg("fps") = py::none(),
+          py::arg("retarget") = InputOptions{}.retarget, py::arg("max_memory") = InputOptions{}.max_memory_mib, py::arg("allow_outside_uris") = false,
+          py::arg("threads") = 0u, py::arg("rom") = false, py::arg("joints") = py::none(), py::arg("rom_angle") = RomOptions{}.angle_deg,
+          py::arg("rom_frames") = RomOptions{}.frames_per_sweep, py::arg("skinning") = InputOptions{}.skinning, py::arg("cache") = py::none(), py::arg("reference") = py::none(),
+          py::arg("reference_match") = py::none(), py::arg("reference_scale") = py::none(), py::arg("abc_unit") = InputOptions{}.abc_unit,
+          "Loads FILE (glTF, FBX, Collada, USD, Alembic, OBJ, PLY) with the CLI's input options; returns a Session");
 }
 
 }  // namespace rigscope_python

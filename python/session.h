@@ -142,14 +142,8 @@ private:
     bool clip_chosen_ = false;  // inside for_clips: the call's clip= chose the clip, not load()'s
 };
 
-// rigscope.load(): the CLI's input options as keywords.
-std::shared_ptr<Session> load(const std::string& file, const std::optional<std::string>& clip, const std::optional<std::string>& animation,
-                              const std::optional<std::string>& rig, bool weld, const std::optional<std::string>& mesh,
-                              const std::optional<double>& fps, const std::string& retarget, double max_memory, bool allow_outside_uris,
-                              unsigned threads, bool rom, const std::optional<std::string>& joints, double rom_angle, int rom_frames,
-                              const std::string& skinning, const std::optional<std::string>& cache,
-                              const std::optional<std::string>& reference, const std::optional<std::string>& reference_match,
-                              const std::optional<double>& reference_scale, const std::string& abc_unit);
+// Adds rigscope.load() to the module: the CLI's input options as keywords; returns a Session.
+void add_load_call(py::module_& m);
 
 template <typename F>
 py::object Session::for_clips(const std::optional<std::string>& clip, F&& call) {
