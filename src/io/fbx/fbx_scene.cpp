@@ -19,25 +19,29 @@ namespace rigscope::fbx {
 
 int enum_value(double v, int fallback) { return v >= -2147483648.0 && v <= 2147483647.0 ? static_cast<int>(v) : fallback; }
 
+namespace {
+
+// A model's vector properties by their FBX names, in the order they are read. One the model
+// lacks keeps ModelProps' default, the SDK's: zero, one for the scalings.
+struct Vec3Property {
+    Eigen::Vector3d ModelProps::*field;
+    const char* name;
+};
+constexpr Vec3Property kVec3Properties[] = {
+    {&ModelProps::t, "Lcl Translation"},       {&ModelProps::r, "Lcl Rotation"},        {&ModelProps::s, "Lcl Scaling"},
+    {&ModelProps::roff, "RotationOffset"},     {&ModelProps::rp, "RotationPivot"},      {&ModelProps::rpre, "PreRotation"},
+    {&ModelProps::rpost, "PostRotation"},      {&ModelProps::soff, "ScalingOffset"},    {&ModelProps::sp, "ScalingPivot"},
+    {&ModelProps::gt, "GeometricTranslation"}, {&ModelProps::gr, "GeometricRotation"}, {&ModelProps::gs, "GeometricScaling"}};
+
+}  // namespace
+
 ModelProps model_props(const Document& doc, const Object& o) {
     ModelProps m;
-    const Eigen::Vector3d zero = Eigen::Vector3d::Zero(), one = Eigen::Vector3d::Ones();
-    m.t = doc.vec3(o, "Lcl Translation", zero);
-    m.r = doc.vec3(o, "Lcl Rotation", zero);
-    m.s = doc.vec3(o, "Lcl Scaling", one);
-    m.roff = doc.vec3(o, "RotationOffset", zero);
-    m.rp = doc.vec3(o, "RotationPivot", zero);
-    m.rpre = doc.vec3(o, "PreRotation", zero);
-    m.rpost = doc.vec3(o, "PostRotation", zero);
-    m.soff = doc.vec3(o, "ScalingOffset", zero);
-    m.sp = doc.vec3(o, "ScalingPivot", zero);
-    m.gt = doc.vec3(o, "GeometricTranslation", zero);
-    m.gr = doc.vec3(o, "GeometricRotation", zero);
-    m.gs = doc.vec3(o, "GeometricScaling", one);
+    for (const Vec3Property& p : kVec3Properties) m.*p.field = doc.vec3(o, p.name, m.*p.field);
     m.order = enum_value(doc.number(o, "RotationOrder", 0), 0);
     m.inherit = enum_value(doc.number(o, "InheritType", 1), 1);
-    for (const Eigen::Vector3d* v : {&m.t, &m.r, &m.s, &m.roff, &m.rp, &m.rpre, &m.rpost, &m.soff, &m.sp, &m.gt, &m.gr, &m.gs})
-        if (!v->allFinite()) throw Malformed("model '" + o.name + "' has a NaN or infinite transform property");
+    for (const Vec3Property& p : kVec3Properties)
+        if (!(m.*p.field).allFinite()) throw Malformed("model '" + o.name + "' has a NaN or infinite transform property");
     if (m.order < 0 || m.order > 5) m.order = 0;
     return m;
 }
