@@ -11,9 +11,15 @@ namespace {
 
 constexpr int kMaxValueDepth = 32;
 
-Value text_value(Value::Kind k, std::string s) {
+// An empty value of kind k, which the reader then fills.
+Value of_kind(Value::Kind k) {
     Value out;
     out.kind = k;
+    return out;
+}
+
+Value text_value(Value::Kind k, std::string s) {
+    Value out = of_kind(k);
     out.text = std::move(s);
     return out;
 }
@@ -23,8 +29,7 @@ Value text_value(Value::Kind k, std::string s) {
 Value CrateValues::string_list(Cursor& c, int kind) {
     const std::uint64_t n = c_.count_in(c, 4, "a list");
     c_.charge(n * sizeof(Value), "the lists");
-    Value out;
-    out.kind = Value::Kind::List;
+    Value out = of_kind(Value::Kind::List);
     for (std::uint64_t i = 0; i < n; ++i) {
         const std::uint32_t x = c.read<std::uint32_t>("a list entry");
         if (kind == tPathVector || kind == tPathListOp) out.items.push_back(text_value(Value::Kind::Path, t_.path_at(x)));
@@ -45,11 +50,7 @@ std::vector<std::pair<ListEdit, Value>> CrateValues::list_op_edits(const Rep& r)
                                               {6, ListEdit::Append},   {3, ListEdit::Delete}, {4, ListEdit::Reorder}};
     for (const auto& l : lists) {
         if (!(header & (1 << l.first))) {
-            if (l.first == 1 && (header & 1)) {  // an explicit empty list
-                Value empty;
-                empty.kind = Value::Kind::List;
-                out.push_back({ListEdit::Explicit, std::move(empty)});
-            }
+            if (l.first == 1 && (header & 1)) out.push_back({ListEdit::Explicit, of_kind(Value::Kind::List)});  // an explicit empty list
             continue;
         }
         out.push_back({l.second, r.type() == tReferenceListOp || r.type() == tPayloadListOp ? arc_list(c, r.type()) : string_list(c, r.type())});
@@ -60,8 +61,7 @@ std::vector<std::pair<ListEdit, Value>> CrateValues::list_op_edits(const Rep& r)
 // A list op's items, all of its lists together but the deleted and the reordered (what
 // rigscope asks of such a list, apiSchemas, is membership).
 Value CrateValues::list_op(const Rep& r) {
-    Value out;
-    out.kind = Value::Kind::List;
+    Value out = of_kind(Value::Kind::List);
     for (auto& e : list_op_edits(r)) {
         if (e.first == ListEdit::Delete || e.first == ListEdit::Reorder) continue;
         for (auto& i : e.second.items) out.items.push_back(std::move(i));
@@ -93,16 +93,14 @@ Value CrateValues::arc_item(Cursor& c, bool reference) {
 Value CrateValues::arc_list(Cursor& c, int kind) {
     const std::uint64_t n = c_.count_in(c, 8, "a list of arcs");
     c_.charge(n * sizeof(Value) * 3, "the lists");
-    Value out;
-    out.kind = Value::Kind::List;
+    Value out = of_kind(Value::Kind::List);
     for (std::uint64_t i = 0; i < n; ++i) out.items.push_back(arc_item(c, kind == tReferenceListOp));
     return out;
 }
 
 Value CrateValues::dictionary_at(Cursor& c) {
     const std::uint64_t n = c_.count_in(c, 12, "a dictionary");
-    Value out;
-    out.kind = Value::Kind::Dict;
+    Value out = of_kind(Value::Kind::Dict);
     for (std::uint64_t i = 0; i < n; ++i) {
         const std::string key = t_.string_at(c.read<std::uint32_t>("a dictionary key"));
         c.jump("a dictionary value");
@@ -116,8 +114,7 @@ Value CrateValues::dictionary_at(Cursor& c) {
 Value CrateValues::variant_selections(const Rep& r) {
     Cursor c = c_.at(r.payload());
     const std::uint64_t n = c_.count_in(c, 8, "a variant selection map");
-    Value out;
-    out.kind = Value::Kind::Dict;
+    Value out = of_kind(Value::Kind::Dict);
     for (std::uint64_t i = 0; i < n; ++i) {
         std::string set = t_.string_at(c.read<std::uint32_t>("a variant set's name"));
         out.dict.emplace_back(std::move(set), text_value(Value::Kind::String, t_.string_at(c.read<std::uint32_t>("a variant selection"))));
@@ -129,8 +126,7 @@ Value CrateValues::variant_selections(const Rep& r) {
 Value CrateValues::layer_offsets(const Rep& r) {
     Cursor c = c_.at(r.payload());
     const std::uint64_t n = c_.count_in(c, 16, "the layer offsets");
-    Value out;
-    out.kind = Value::Kind::NumberArray;
+    Value out = of_kind(Value::Kind::NumberArray);
     out.width = 2;
     c_.charge(n * 16, "the arrays");
     std::vector<double> offsets;
@@ -154,8 +150,7 @@ Value CrateValues::vector_value(const Rep& r) {
     Cursor c = c_.at(r.payload());
     if (r.type() != tDoubleVector) return string_list(c, r.type());
     const std::uint64_t n = c_.count_in(c, 8, "a double vector");
-    Value out;
-    out.kind = Value::Kind::NumberArray;
+    Value out = of_kind(Value::Kind::NumberArray);
     c_.charge(n * 8, "the arrays");
     out.numbers = stored_from(c.bytes(n * 8, "a double vector"), n, Shape{1, 8, 'd'}, false);
     return out;
@@ -177,8 +172,7 @@ Value CrateValues::value_inner(const Rep& r) {
             if (r.array()) return token_array(r, false);
             return text_value(Value::Kind::Asset, t_.token(x));
         case tSpecifier: case tPermission: case tVariability: {
-            Value out;
-            out.kind = Value::Kind::Number;
+            Value out = of_kind(Value::Kind::Number);
             out.number = x;
             return out;
         }
@@ -209,8 +203,7 @@ Value CrateValues::value_inner(const Rep& r) {
 }
 
 Value CrateValues::token_array(const Rep& r, bool strings) {
-    Value out;
-    out.kind = Value::Kind::List;
+    Value out = of_kind(Value::Kind::List);
     if (r.payload() == 0) return out;
     Cursor c = c_.at(r.payload());
     if (c_.version() < version_code(0, 5, 0)) c.read<std::uint32_t>("an array's rank");
