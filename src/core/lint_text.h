@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -11,12 +10,8 @@
 
 namespace rigscope::lint_detail {
 
-// Seven significant digits: a float weight's precision, short enough to read.
-inline std::string number(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.7g", x);
-    return buf;
-}
+// The checks' short name for lint_number (core/lint.h): seven significant digits.
+inline std::string number(double x) { return lint_number(x); }
 
 inline std::string joint_name(const Scene& scene, int node) {
     if (node < 0 || node >= static_cast<int>(scene.nodes.size())) return "#" + std::to_string(node);

@@ -2,6 +2,7 @@
 // copies that disagree, and joints that weigh nothing.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "lint_text.h"
 #include "rigscope/core/topology.h"
@@ -17,6 +18,12 @@ const char* severity_name(Severity s) {
         case Severity::Error: return "error";
     }
     return "";
+}
+
+std::string lint_number(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.7g", x);
+    return buf;
 }
 
 namespace lint_detail {

@@ -20,6 +20,11 @@ namespace rigscope {
 enum class Severity { Info, Warning, Error };
 const char* severity_name(Severity s);  // "info", "warning", "error"
 
+// A number as lint's messages write it: seven significant digits, a float weight's precision,
+// short enough to read. info states the bind check's distances with it, so that one figure
+// reads the same in both.
+std::string lint_number(double x);
+
 // The checks in report order. mirror and mirror_unpaired run only with a mirror axis.
 inline const std::vector<std::string>& lint_check_names() {
     static const std::vector<std::string> names = {"weights_sum", "influences",  "small_weight",    "unweighted",

@@ -1,7 +1,5 @@
 #include "rigscope/io/info_report.h"
 
-#include <cstdio>
-
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -11,20 +9,10 @@
 #include "rigscope/core/axes.h"
 #include "rigscope/core/bind_check.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/lint.h"
 #include "rigscope/core/topology.h"
 
 namespace rigscope {
-
-namespace {
-
-// As lint states distances (7 significant digits), so one figure reads the same in both.
-std::string seven_digits(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.7g", x);
-    return buf;
-}
-
-}  // namespace
 
 namespace {
 
@@ -173,8 +161,8 @@ std::string as_text(const json& j) {
         if (!targets.empty()) line("    morph targets: " + targets);
         if (m.contains("bind_check"))
             line("    bind pose check: stored mesh vs rest skeleton differ by at most " +
-                 seven_digits(m["bind_check"]["max_distance"].get<double>()) + " (mesh diagonal " +
-                 seven_digits(m["bind_check"]["diagonal"].get<double>()) + ")");
+                 lint_number(m["bind_check"]["max_distance"].get<double>()) + " (mesh diagonal " +
+                 lint_number(m["bind_check"]["diagonal"].get<double>()) + ")");
     }
     for (const json& s : j["skins"])
         line("  skin '" + s["name"].get<std::string>() + "': " + std::to_string(s["joints"].get<std::size_t>()) + " joints, " +
