@@ -65,6 +65,20 @@ void attribute(std::string& x, const char* name, const std::string& value) {
     x += '"';
 }
 
+// A test case's <failure> (a verdict that fails) or <error> (a file not judged), closing the
+// case: type and message as attributes, `text` as its body. x ends inside the <testcase> tag.
+void case_problem(std::string& x, const char* element, const std::string& type, const std::string& message, const std::string& text) {
+    x += ">\n      <";
+    x += element;
+    attribute(x, "type", type);
+    attribute(x, "message", message);
+    x += '>';
+    xml_escape(x, text, false);
+    x += "</";
+    x += element;
+    x += ">\n    </testcase>\n";
+}
+
 }  // namespace
 
 std::string junit_seconds(double s) {
@@ -186,12 +200,7 @@ std::string junit_xml(const JUnitSuite& suite, const CheckRunInfo& run) {
             x += "/>\n";
             continue;
         }
-        x += ">\n      <failure";
-        attribute(x, "type", c.type);
-        attribute(x, "message", c.message);
-        x += '>';
-        xml_escape(x, c.text, false);
-        x += "</failure>\n    </testcase>\n";
+        case_problem(x, "failure", c.type, c.message, c.text);
     }
     x += "    <system-out>";
     xml_escape(x, suite.system_out, false);
@@ -234,12 +243,9 @@ std::string error_suite(const JUnitBatchSuite& s, std::size_t id) {
     x += "/>\n    </properties>\n    <testcase";
     attribute(x, "classname", s.classname);
     attribute(x, "name", "input read and judged");
-    x += " time=\"0\">\n      <error";
-    attribute(x, "type", s.error_type);
-    attribute(x, "message", s.error_message);
-    x += '>';
-    xml_escape(x, s.error_message, false);
-    x += "</error>\n    </testcase>\n    <system-out/>\n    <system-err>";
+    x += " time=\"0\"";
+    case_problem(x, "error", s.error_type, s.error_message, s.error_message);
+    x += "    <system-out/>\n    <system-err>";
     xml_escape(x, s.error_message, false);
     x += "</system-err>\n  </testsuite>\n";
     return x;
