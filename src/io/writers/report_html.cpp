@@ -241,20 +241,23 @@ void write_report_data(JsonWriter& w, const ReportData& d) {
             w.key("triangles");
             write_b64(w, bytes);
         }
+        auto positions = [&](const char* name, const std::vector<float>& p) {
+            w.key(name);
+            write_positions(w, b, p);
+        };
         switch (m.motion) {
             case ReportMotion::Static:
-                w.member("motion", "static").key("rest");
-                write_positions(w, b, m.rest);
+                w.member("motion", "static");
+                positions("rest", m.rest);
                 break;
             case ReportMotion::Baked:
-                w.member("motion", "baked").key("rest");
-                write_positions(w, b, m.rest);
-                w.key("positions");
-                write_positions(w, b, m.positions);
+                w.member("motion", "baked");
+                positions("rest", m.rest);
+                positions("positions", m.positions);
                 break;
             case ReportMotion::Skinned:
-                w.member("motion", "skinned").key("base");
-                write_positions(w, b, m.base);
+                w.member("motion", "skinned");
+                positions("base", m.base);
                 w.key("influence_count");
                 write_b64(w, m.influence_count);
                 bytes.clear();
