@@ -75,6 +75,14 @@ Value asset_value(UsdaText& t) {
     return v;
 }
 
+// After an element of a ( ) or [ ] list: whether another follows, that is a comma and then not
+// the closing bracket (a trailing comma ends the list).
+bool another_element(UsdaText& t, char close) {
+    if (!t.accept(',')) return false;
+    t.skip_space();
+    return t.peek() != close;
+}
+
 // ( a, b, ... ): a numeric tuple kept flat, else a tuple of values.
 Value tuple_value(UsdaText& t, int depth) {
     Value v;
@@ -83,16 +91,10 @@ Value tuple_value(UsdaText& t, int depth) {
     bool all_numeric = true;
     t.skip_space();
     if (t.peek() != ')') {
-        for (;;) {
+        do {
             items.push_back(value(t, depth + 1));
             all_numeric = all_numeric && numeric(items.back());
-            if (t.accept(',')) {
-                t.skip_space();
-                if (t.peek() == ')') break;
-                continue;
-            }
-            break;
-        }
+        } while (another_element(t, ')'));
     }
     t.expect(')');
     v.kind = Value::Kind::Tuple;
@@ -116,7 +118,7 @@ Value array_value(UsdaText& t, int depth) {
     std::vector<double> numbers;
     t.skip_space();
     if (t.peek() != ']') {
-        for (;;) {
+        do {
             Value item = value(t, depth + 1);
             if (numeric_so_far && numeric(item) && (numbers.empty() || numeric_width(item) == v.width)) {
                 if (numbers.empty()) v.width = numeric_width(item);
@@ -128,13 +130,7 @@ Value array_value(UsdaText& t, int depth) {
                 t.charge(sizeof(Value));
                 v.items.push_back(std::move(item));
             }
-            if (t.accept(',')) {
-                t.skip_space();
-                if (t.peek() == ']') break;
-                continue;
-            }
-            break;
-        }
+        } while (another_element(t, ']'));
     }
     t.expect(']');
     v.numbers = Numbers(std::move(numbers));
