@@ -1,7 +1,6 @@
 #include "rigscope/core/topology.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 
 #include "rigscope/core/huge_pages.h"
@@ -24,111 +23,6 @@ bool same_influences(const Influences& inf, std::uint32_t a, std::uint32_t b) {
         for (std::uint32_t k = bb; k < be && !found; ++k)
             found = inf.joints[k] == inf.joints[i] && std::abs(inf.weights[k] - inf.weights[i]) <= 1e-4f;
         if (!found) return false;
-    }
-    return true;
-}
-
-// A vertex and its position, kept side by side in a bucket's slots so that its comparisons read
-// one array in order.
-struct Rep {
-    std::uint32_t v;
-    Eigen::Vector3f p;
-};
-
-// The weld's matching (below) on a pool's threads, the serial loop's result exactly (issue 62: a
-// lone mesh's set-up on every core). Most vertices have no earlier vertex at all within the
-// tolerance and with the same influences, and such a vertex starts a welded vertex whatever the
-// vertices before it did: the threads find them, each vertex against every earlier vertex of its
-// buckets (`members`: per bucket all its vertices, in file order). The others (seam copies:
-// few) are then matched in file order as the serial loop does, against the representatives among
-// those members. Returns false without touching `topo` (and with `cursor` zero again) when the
-// work could pass the serial loop's limit of comparisons: that loop then decides, error and all.
-// The serial loop compares a vertex found alone here with at most the members it was compared
-// with, and a seam copy with exactly the representatives counted here, so a total within the
-// limit here is one within it there.
-template <class OtherBuckets>
-bool match_on_threads(std::size_t n, const std::uint32_t* key, const std::uint32_t* start, const OtherBuckets& other_buckets,
-                      double tol, const std::vector<Eigen::Vector3f>& positions, const Influences& influences,
-                      std::uint64_t max_comparisons, std::vector<Rep>& members, std::vector<std::uint32_t>& cursor,
-                      ThreadPool* pool, Topology& topo) {
-    constexpr std::uint32_t kBucket = 0x7FFFFFFFu, kNone = 0xFFFFFFFFu, kContested = 0xFFFFFFFEu;
-    for (std::size_t v = 0; v < n; ++v) {
-        const std::uint32_t b = key[v] & kBucket;
-        members[start[b] + cursor[b]++] = Rep{static_cast<std::uint32_t>(v), positions[v]};
-    }
-    std::fill(cursor.begin(), cursor.end(), 0u);  // the serial loop's counts, should it run
-    auto near = [&](const Rep& r, std::uint32_t v) {
-        return (r.p - positions[v]).cast<double>().norm() <= tol && same_influences(influences, r.v, v);
-    };
-    // Per vertex: kNone while it starts a welded vertex, kContested when an earlier vertex is near
-    // it, then the representative it joins.
-    std::vector<std::uint32_t> match = detail::huge_vector<std::uint32_t>(n);
-    constexpr std::size_t kChunk = 16384;
-    const std::size_t chunks = (n + kChunk - 1) / kChunk;
-    std::vector<std::uint64_t> alone_work(chunks, 0);  // per chunk: the comparisons of its vertices found alone
-    std::atomic<std::uint64_t> spent{0};
-    std::atomic<bool> over{false};
-    run_tasks(pool, chunks, [&](std::size_t c) {
-        std::uint64_t alone = 0, pending = 0;
-        for (std::size_t vi = c * kChunk, e = std::min(n, vi + kChunk); vi < e; ++vi) {
-            const auto v = static_cast<std::uint32_t>(vi);
-            const std::uint32_t h = key[v] & kBucket;
-            std::uint64_t looked = 0;
-            bool found = false;
-            auto any = [&](std::uint32_t b) {
-                const Rep* r = members.data() + start[b];
-                for (std::uint32_t k = 0, end = start[b + 1] - start[b]; k < end && r[k].v < v && !found; ++k) {
-                    ++looked;
-                    found = near(r[k], v);
-                }
-            };
-            any(h);
-            other_buckets(v, h, [&](std::uint32_t b) {
-                if (!found) any(b);
-            });
-            match[v] = found ? kContested : kNone;
-            if (!found) alone += looked;
-            // Many vertices crowding a cell: stop early, as the serial loop would (by its own count).
-            if ((pending += looked) >= 4096) {
-                if (spent.fetch_add(pending, std::memory_order_relaxed) + pending > max_comparisons) over.store(true);
-                pending = 0;
-                if (over.load(std::memory_order_relaxed)) break;
-            }
-        }
-        alone_work[c] = alone;
-    });
-    if (over.load()) return false;
-    std::uint64_t total = 0;
-    for (std::uint64_t w : alone_work) total += w;
-    for (std::size_t vi = 0; vi < n && total <= max_comparisons; ++vi) {
-        const auto v = static_cast<std::uint32_t>(vi);
-        if (match[v] != kContested) continue;
-        // The serial loop's match: the first representative in file order within tolerance, over
-        // its own bucket and then the others; the vertices before v are decided by now.
-        std::uint32_t best = kNone;
-        auto first = [&](std::uint32_t b) {
-            const Rep* r = members.data() + start[b];
-            for (std::uint32_t k = 0, end = start[b + 1] - start[b]; k < end && r[k].v < std::min(best, v); ++k) {
-                if (match[r[k].v] != kNone) continue;  // not a representative
-                ++total;
-                if (near(r[k], v)) {
-                    best = r[k].v;
-                    return;
-                }
-            }
-        };
-        first(key[v] & kBucket);
-        other_buckets(v, key[v] & kBucket, first);
-        match[v] = best;
-    }
-    if (total > max_comparisons) return false;
-    for (std::size_t vi = 0; vi < n; ++vi) {
-        if (match[vi] == kNone) {
-            topo.welded_of[vi] = static_cast<std::uint32_t>(topo.representative.size());
-            topo.representative.push_back(static_cast<std::uint32_t>(vi));
-        } else {
-            topo.welded_of[vi] = topo.welded_of[match[vi]];
-        }
     }
     return true;
 }
@@ -159,7 +53,7 @@ bool match_on_threads(std::size_t n, const std::uint32_t* key, const std::uint32
 // - what still crowds one cell (thousands of vertices at one point with different skin weights,
 //   so none weld) is bounded by a count of comparisons, refused with a clear error.
 void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double diag,
-                   double tol, Topology& topo, ThreadPool* pool) {
+                   double tol, Topology& topo) {
     const std::size_t n = positions.size();
     topo.representative.reserve(n);
     const double spacing = diag / std::sqrt(static_cast<double>(n));
@@ -202,9 +96,6 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
             if (s.tag == tag) return s.bucket;
         }
     };
-    const bool threaded = pool && pool->size() > 1;
-    constexpr std::size_t kChunk = 16384;  // vertices a task
-    std::vector<std::uint64_t> cells = detail::huge_vector<std::uint64_t>(threaded ? n : 0);  // per vertex, its cell's hash
     double inv_cell = 0;
     // floor() is a library call on the baseline x86-64 target (no SSE4.1 round): truncate and
     // step down for negatives instead.
@@ -239,30 +130,20 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         // order, so a block's cache misses overlap instead of coming one after another.
         constexpr std::size_t kBlock = 32;
         std::uint64_t block_hash[kBlock];
-        // Vertex v's cell: its hash, and its near flag into key[v].
-        auto cell_of = [&](std::size_t v) {
-            const auto& p = positions[v];
-            std::int64_t c[3];
-            bool near = false;
-            for (int k = 0; k < 3; ++k) {
-                double q;
-                c[k] = coord_of(p[k], q);
-                const double f = q - static_cast<double>(c[k]);
-                near = near || !(f >= margin && f <= 1 - margin && std::abs(q) <= kExact);
-            }
-            key[v] = near ? kNear : 0;
-            return hash(c[0], c[1], c[2]);
-        };
-        // With a pool, every vertex's cell is worked out on its threads first (each vertex's own,
-        // the same values); the numbering of the buckets below stays in file order.
-        if (threaded)
-            run_tasks(pool, (n + kChunk - 1) / kChunk, [&](std::size_t c) {
-                for (std::size_t v = c * kChunk, e = std::min(n, v + kChunk); v < e; ++v) cells[v] = cell_of(v);
-            });
         for (std::size_t v0 = 0; v0 < n; v0 += kBlock) {
             const std::size_t count = std::min(kBlock, n - v0);
             for (std::size_t i = 0; i < count; ++i) {
-                block_hash[i] = threaded ? cells[v0 + i] : cell_of(v0 + i);
+                const auto& p = positions[v0 + i];
+                std::int64_t c[3];
+                bool near = false;
+                for (int k = 0; k < 3; ++k) {
+                    double q;
+                    c[k] = coord_of(p[k], q);
+                    const double f = q - static_cast<double>(c[k]);
+                    near = near || !(f >= margin && f <= 1 - margin && std::abs(q) <= kExact);
+                }
+                block_hash[i] = hash(c[0], c[1], c[2]);
+                key[v0 + i] = near ? kNear : 0;
                 __builtin_prefetch(&table[block_hash[i] >> (64 - bits)]);
             }
             for (std::size_t i = 0; i < count; ++i) {
@@ -275,9 +156,12 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         cell = std::max(2 * tol, cell / 8);
     }
     for (std::size_t b = 0; b < used; ++b) start[b + 1] += start[b];
-    std::vector<std::uint64_t>().swap(cells);
 
     // Per bucket: its representatives so far, in file order, from start[b], each with its position.
+    struct Rep {
+        std::uint32_t v;
+        Eigen::Vector3f p;
+    };
     std::vector<Rep> reps = detail::huge_vector<Rep>(n);
     std::vector<std::uint32_t> rep_count = detail::huge_vector<std::uint32_t>(used, 0);
 
@@ -297,32 +181,25 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         }
         return best;
     };
-    // fn(b) for each other bucket that v's tolerance ball reaches (none unless v is near a cell
-    // face), in x, y, z order of their cells; h is v's own bucket.
-    auto other_buckets = [&](std::uint32_t v, std::uint32_t h, auto&& fn) {
-        if (!(key[v] & kNear)) return;
-        const auto& p = positions[v];
-        std::int64_t a[3], b[3];
-        for (int k = 0; k < 3; ++k) {
-            a[k] = coord(p[k] - reach);
-            b[k] = coord(p[k] + reach);
-        }
-        for (std::int64_t x = a[0]; x <= b[0]; ++x)
-            for (std::int64_t y = a[1]; y <= b[1]; ++y)
-                for (std::int64_t z = a[2]; z <= b[2]; ++z) {
-                    // None: no vertex there. h: the vertex's own bucket, done above.
-                    const std::uint32_t bn = bucket_of(hash(x, y, z), false);
-                    if (bn != kNone && bn != h) fn(bn);
-                }
-    };
-    if (threaded && match_on_threads(n, key.data(), start.data(), other_buckets, tol, positions, influences,
-                                                     max_comparisons, reps, rep_count, pool, topo))
-        return;
     for (std::size_t vi = 0; vi < n; ++vi) {
         const auto v = static_cast<std::uint32_t>(vi);
         const std::uint32_t h = key[v] & kBucket;
         std::uint32_t match = first_match(h, v, kNone);
-        other_buckets(v, h, [&](std::uint32_t bn) { match = first_match(bn, v, match); });
+        if (key[v] & kNear) {
+            const auto& p = positions[v];
+            std::int64_t a[3], b[3];
+            for (int k = 0; k < 3; ++k) {
+                a[k] = coord(p[k] - reach);
+                b[k] = coord(p[k] + reach);
+            }
+            for (std::int64_t x = a[0]; x <= b[0]; ++x)
+                for (std::int64_t y = a[1]; y <= b[1]; ++y)
+                    for (std::int64_t z = a[2]; z <= b[2]; ++z) {
+                        // None: no vertex there. h: the vertex's own bucket, done above.
+                        const std::uint32_t bn = bucket_of(hash(x, y, z), false);
+                        if (bn != kNone && bn != h) match = first_match(bn, v, match);
+                    }
+        }
         if (match != kNone) {
             topo.welded_of[v] = topo.welded_of[match];
         } else {
@@ -335,10 +212,10 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
 
 // The weld with its tolerance relative to the positions' bounding diagonal.
 void weld_within(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double relative_tolerance,
-                 Topology& topo, ThreadPool* pool = nullptr) {
+                 Topology& topo) {
     const double diag = bounding_diagonal(positions);
     const double tol = diag > 0 ? diag * relative_tolerance : 1e-12;
-    weld_vertices(positions, influences, name, diag, tol, topo, pool);
+    weld_vertices(positions, influences, name, diag, tol, topo);
 }
 
 }  // namespace
@@ -360,7 +237,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
             topo.representative.push_back(static_cast<std::uint32_t>(v));
         }
     } else {
-        weld_within(mesh.positions, mesh.influences, mesh.name, relative_tolerance, topo, pool);
+        weld_within(mesh.positions, mesh.influences, mesh.name, relative_tolerance, topo);
     }
 
     // Unique undirected edges: each face's consecutive corners, closing back to the first.

@@ -6,7 +6,6 @@
 #include <random>
 
 #include "rigscope/core/error.h"
-#include "rigscope/core/parallel.h"
 #include "rigscope/core/topology.h"
 
 using namespace rigscope;
@@ -86,12 +85,6 @@ TEST_CASE("weld matches the all-pairs rule on a dense cluster inside a large mes
     const auto want = oracle_weld(mesh, weld_tolerance(mesh));
     REQUIRE(topo.welded_of == want);
     CHECK(topo.welded_count() < mesh.positions.size());  // the copies did weld
-    // On a pool the threads find the vertices that start a welded vertex and the copies are
-    // matched after, in file order: the same result.
-    for (unsigned threads : {2u, 3u}) {
-        ThreadPool pool(threads);
-        CHECK(build_topology(mesh, true, kWeldRelativeTolerance, true, &pool).welded_of == want);
-    }
 }
 
 TEST_CASE("weld: copies of one point with other skin weights stay apart", "[topology][weld]") {
@@ -112,10 +105,6 @@ TEST_CASE("weld: copies of one point with other skin weights stay apart", "[topo
     const Topology topo = build_topology(mesh);
     REQUIRE(topo.welded_of == oracle_weld(mesh, weld_tolerance(mesh)));
     CHECK(topo.welded_count() == 5);
-    for (unsigned threads : {2u, 3u}) {
-        ThreadPool pool(threads);
-        CHECK(build_topology(mesh, true, kWeldRelativeTolerance, true, &pool).welded_of == topo.welded_of);
-    }
 }
 
 TEST_CASE("weld refuses thousands of unweldable vertices at one point instead of comparing every pair", "[topology][weld]") {
@@ -132,17 +121,12 @@ TEST_CASE("weld refuses thousands of unweldable vertices at one point instead of
         inf.weights.insert(inf.weights.end(), {0.5f, 0.5f});
         inf.offsets.push_back(static_cast<std::uint32_t>(inf.joints.size()));
     }
-    // One thread, then a pool's (whose threads stop early and leave the serial loop to refuse).
-    for (unsigned threads : {1u, 2u, 3u}) {
-        INFO(threads << " threads");
-        ThreadPool pool(threads);
-        try {
-            build_topology(mesh, true, kWeldRelativeTolerance, true, &pool);
-            FAIL("no error");
-        } catch (const Error& e) {
-            CHECK(e.code() == kExitBadInput);
-            CHECK(std::string(e.what()).find("--weld off") != std::string::npos);
-        }
+    try {
+        build_topology(mesh);
+        FAIL("no error");
+    } catch (const Error& e) {
+        CHECK(e.code() == kExitBadInput);
+        CHECK(std::string(e.what()).find("--weld off") != std::string::npos);
     }
     CHECK(build_topology(mesh, false).welded_count() == n + 1);
 }
