@@ -100,3 +100,15 @@ std::size_t tension_block_lanes(const EdgeBatchView& eb, const float* P, const f
 
 }  // namespace
 }  // namespace rigscope::detail
+
+// A lane type's two entry points (tension_avx2.h), named by its file's suffix (avx2, avx512):
+// written once here for every width, expanded in namespace rigscope::detail.
+#define RIGSCOPE_EDGE_LANE_KERNELS(V, suffix)                                                                           \
+    void mean_edge_lengths_##suffix(const EdgeBatchView& eb, const float* P, std::size_t begin, std::size_t end,       \
+                                    float* out) {                                                                       \
+        mean_edge_lengths_lanes<V>(eb, P, begin, end, out);                                                             \
+    }                                                                                                                   \
+    std::size_t tension_block_##suffix(const EdgeBatchView& eb, const float* P, const float* rest, std::size_t begin,   \
+                                       std::size_t end, float* lengths, float* t) {                                     \
+        return tension_block_lanes<V>(eb, P, rest, begin, end, lengths, t);                                            \
+    }

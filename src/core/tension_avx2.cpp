@@ -77,13 +77,6 @@ struct V8 {
 
 }  // namespace
 
-void mean_edge_lengths_avx2(const EdgeBatchView& eb, const float* P, std::size_t begin, std::size_t end, float* out) {
-    mean_edge_lengths_lanes<V8>(eb, P, begin, end, out);
-}
-
-std::size_t tension_block_avx2(const EdgeBatchView& eb, const float* P, const float* rest, std::size_t begin,
-                               std::size_t end, float* lengths, float* t) {
-    return tension_block_lanes<V8>(eb, P, rest, begin, end, lengths, t);
-}
+RIGSCOPE_EDGE_LANE_KERNELS(V8, avx2)
 
 }  // namespace rigscope::detail

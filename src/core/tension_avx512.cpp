@@ -89,13 +89,6 @@ struct V16 {
 
 }  // namespace
 
-void mean_edge_lengths_avx512(const EdgeBatchView& eb, const float* P, std::size_t begin, std::size_t end, float* out) {
-    mean_edge_lengths_lanes<V16>(eb, P, begin, end, out);
-}
-
-std::size_t tension_block_avx512(const EdgeBatchView& eb, const float* P, const float* rest, std::size_t begin,
-                                 std::size_t end, float* lengths, float* t) {
-    return tension_block_lanes<V16>(eb, P, rest, begin, end, lengths, t);
-}
+RIGSCOPE_EDGE_LANE_KERNELS(V16, avx512)
 
 }  // namespace rigscope::detail
