@@ -7,7 +7,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <memory>
 #include <set>
 #include <spdlog/spdlog.h>
 
@@ -307,7 +306,10 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     const TensionRunInfo run = describe_run(in, opt.tension);
     const TensionRemap remap(run.range, run.params);
 
-    std::vector<std::unique_ptr<OutputFile>> outputs(files ? paths.size() : 0);
+    // The files, a slot each in frame order, opened on the threads that write them and renamed
+    // into place only once every one is written.
+    OutputSet outputs(in.paths);
+    outputs.reserve(files ? paths.size() : 0);
     std::atomic<std::size_t> clamped{0};
     // values[b][m][c]: frame b of the batch, mesh m, channel c, per welded vertex.
     std::vector<std::vector<std::vector<std::vector<float>>>> values(batch, std::vector<std::vector<std::vector<float>>>(meshes.size()));
@@ -392,11 +394,10 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
             }
             const std::size_t index = pending[b] * images_per_frame + k;
             img.path = paths[index];
-            auto out = std::make_unique<OutputFile>(img.path, in.paths);
-            if (format == "png") clamped += write_png16(*out, image, opt.size, opt.size, r.channels);
-            else write_exr_half(*out, image, opt.size, opt.size, r.channels);
-            out->finish();
-            outputs[index] = std::move(out);
+            OutputFile& out = outputs.open_at(index, img.path);
+            if (format == "png") clamped += write_png16(out, image, opt.size, opt.size, r.channels);
+            else write_exr_half(out, image, opt.size, opt.size, r.channels);
+            out.finish();  // synced and closed here, on the image's thread
         });
         for (BakeImage& img : made) r.images.push_back(std::move(img));
         pending.clear();
@@ -412,7 +413,7 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
         progress);
     if (!pending.empty()) flush();
     // Every image written: now each takes its name.
-    for (auto& o : outputs) o->commit();
+    outputs.commit();
     r.clamped = clamped;
     if (r.clamped)
         spdlog::warn("{}: {} texel values outside 0..1 were clamped in the PNG files{}", opt.tension.input.file, r.clamped,

@@ -1,11 +1,13 @@
 """Session.bake() and Session.regions() (issue 60) against the CLI's own outputs: bake()'s arrays
-are the images `rigscope bake` writes (its 16-bit PNG read by Pillow, so equal within the PNG's
-rounding), regions()'s values are `rigscope regions`'s CSV."""
+are the images `rigscope bake` writes (its 16-bit PNG and half EXR read by the tests' own readers,
+image_files.py, so equal within the files' rounding), regions()'s values are `rigscope regions`'s
+CSV."""
 import numpy as np
 import pytest
 
 import rigscope
 from conftest import CORPUS, csv_rows
+from image_files import read_exr_half, read_png16
 
 CYL = CORPUS / "bend_cylinder" / "bend_cylinder.glb"
 
@@ -18,13 +20,12 @@ def session():
 
 
 def test_bake_matches_the_cli_png(session, cli, tmp_path):
-    Image = pytest.importorskip("PIL.Image")
     maps = session.bake(frames="31,61", map="tension", range=(0.0, 2.0), size=40, padding=1)
     assert maps.shape == (2, 40, 40) and maps.dtype == np.float32
     cli("bake", CYL, "--frames", "31,61", "--map", "tension", "--range", "0,2", "--size", "40", "--padding", "1",
         "-o", tmp_path / "{frame}.png")
     for k, frame in enumerate(("0031", "0061")):
-        png = np.array(Image.open(tmp_path / f"{frame}.png"), dtype=np.float64)
+        png = read_png16(tmp_path / f"{frame}.png").astype(np.float64)
         assert png.shape == (40, 40)
         want = np.round(np.clip(maps[k].astype(np.float64), 0, 1) * 65535)
         assert np.array_equal(png, want)
@@ -32,13 +33,13 @@ def test_bake_matches_the_cli_png(session, cli, tmp_path):
 
 
 def test_bake_color_matches_the_cli_exr(session, cli, tmp_path):
-    OpenEXR = pytest.importorskip("OpenEXR")
     maps = session.bake(frames="61", map="color", color="t", size=24, padding=1)
     assert maps.shape == (1, 24, 24, 3) and maps.dtype == np.float32
     cli("bake", CYL, "--frames", "61", "--map", "color", "--color", "t", "--size", "24", "--padding", "1", "-o", tmp_path / "c.exr")
-    with OpenEXR.File(str(tmp_path / "c.exr")) as f:
-        rgb = f.channels()["RGB"].pixels  # the file's R, G and B, gathered by the module
-        assert np.array_equal(rgb, maps[0].astype(np.float16))
+    channels, data_window, display_window = read_exr_half(tmp_path / "c.exr")
+    assert sorted(channels) == ["B", "G", "R"] and data_window == display_window == (0, 0, 23, 23)
+    rgb = np.stack([channels["R"], channels["G"], channels["B"]], axis=-1)
+    assert np.array_equal(rgb, maps[0].astype(np.float16))
     # The ramp is white where nothing bends: every covered texel has some green.
     assert (maps[0, :, :, 1] > 0).sum() > 100
 

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -70,22 +71,34 @@ private:
 
 // Several outputs of one run, all or none (a report and its --junit, a batch's files, a frame per
 // file): each is checked when opened (not an input, its temporary made), and none takes its name
-// before every one is written in full: commit() finishes them all, then renames each in the order
-// opened. Destroyed uncommitted (an error on the way), it leaves none of them.
+// before every one is written in full: commit() finishes them all, then renames each in slot
+// order. Destroyed uncommitted (an error on the way), it leaves none of them.
+// A run that writes its files on several threads reserves their slots first and opens each into
+// its own slot (open_at) from any thread: the files take their names in slot order (frame order,
+// say), not in the order the threads happened to open them.
 class OutputSet {
 public:
     explicit OutputSet(std::vector<ReadFile> inputs) : inputs_(std::move(inputs)) {}
     explicit OutputSet(const std::vector<std::string>& inputs) : inputs_(inputs.begin(), inputs.end()) {}
-    // Opens `path` as OutputFile does ("" or "-": stdout).
+    // Opens `path` as OutputFile does ("" or "-": stdout) into a new slot after every other.
     OutputFile& open(const std::string& path);
     // The same for an output an option may leave out: nullptr for an empty path (--junit unset).
     OutputFile* open_if(const std::string& path) { return path.empty() ? nullptr : &open(path); }
     // Opens `path` with `text` as its whole content, finished at once.
     void add(const std::string& path, std::string_view text);
+    // Reserves `count` slots after every other, to be opened by open_at; returns the first's index.
+    std::size_t reserve(std::size_t count);
+    // Opens `path` into reserved slot `index`. Safe on several threads at once, each with its own
+    // slot (the file is made outside the set's lock). Throws Error (internal) for a slot that was
+    // not reserved or is open already.
+    OutputFile& open_at(std::size_t index, const std::string& path);
+    // Finishes every file, then renames each in slot order. Throws Error (internal), renaming
+    // none, when a reserved slot was never opened: a set is all its files or none.
     void commit();
 
 private:
     std::vector<ReadFile> inputs_;
+    std::mutex mutex_;  // guards files_'s shape and its slots (open, reserve, open_at on any thread)
     std::vector<std::unique_ptr<OutputFile>> files_;
 };
 

@@ -458,7 +458,9 @@ void OutputFile::finish() {
 }
 
 OutputFile& OutputSet::open(const std::string& path) {
-    files_.push_back(std::make_unique<OutputFile>(path, inputs_));
+    auto file = std::make_unique<OutputFile>(path, inputs_);
+    std::lock_guard<std::mutex> lock(mutex_);
+    files_.push_back(std::move(file));
     return *files_.back();
 }
 
@@ -468,7 +470,28 @@ void OutputSet::add(const std::string& path, std::string_view text) {
     f.finish();
 }
 
+std::size_t OutputSet::reserve(std::size_t count) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::size_t first = files_.size();
+    files_.resize(first + count);
+    return first;
+}
+
+OutputFile& OutputSet::open_at(std::size_t index, const std::string& path) {
+    // The file is checked and its temporary made before the lock: threads opening their own
+    // slots wait on each other only to store a pointer.
+    auto file = std::make_unique<OutputFile>(path, inputs_);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (index >= files_.size() || files_[index])
+        throw internal_error(path + ": output slot " + std::to_string(index) + (index >= files_.size() ? " was not reserved" : " is open already"));
+    files_[index] = std::move(file);
+    return *files_[index];
+}
+
 void OutputSet::commit() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t k = 0; k < files_.size(); ++k)
+        if (!files_[k]) throw internal_error("output slot " + std::to_string(k) + " of " + std::to_string(files_.size()) + " was reserved and never opened");
     for (auto& f : files_) f->finish();
     for (auto& f : files_) f->commit();
 }

@@ -1,11 +1,12 @@
 // 16-bit greyscale or RGB PNG (io/image_output.h). The container is written here and the image
-// data deflated by zlib, with the same settings and chunking libpng used for these maps (level 1,
-// the run-length strategy, no row filter, IDAT chunks of 8192 bytes), so the files are the bytes
-// libpng wrote. What changed is the cost (bake's maps are a file per frame and mesh, a megatexel
-// each): the samples are converted eight at a time, the rows deflated in one call into buffers
-// a thread keeps from image to image, and the checksums (the zlib stream's Adler-32, the chunks'
-// CRC-32) are libdeflate's, about ten times zlib 1.2's on this data. libdeflate's own deflate was
-// measured as well and is slower than zlib's run-length strategy on these maps (docs/benchmarks.md).
+// data deflated by zlib with the settings libpng used for these maps (level 1, the run-length
+// strategy, no row filter, IDAT chunks of 8192 bytes), in independent segments of 65024 bytes
+// (kSegmentBytes, below): an image of one segment is the bytes libpng writes, a larger one the
+// same samples in a stream zlib cut where libpng's run did not. The samples are converted eight
+// at a time, the rows deflated into buffers a thread keeps from image to image, and the
+// checksums (the zlib stream's Adler-32, the chunks' CRC-32) are libdeflate's, about ten times
+// zlib 1.2's on this data. libdeflate's own deflate was measured as well and is slower than
+// zlib's run-length strategy on these maps (docs/benchmarks.md).
 #include <libdeflate.h>
 #include <zlib.h>
 
@@ -30,6 +31,18 @@ namespace {
 
 // libpng's IDAT size (PNG_ZBUF_SIZE): the zlib stream is cut into chunks of this many bytes.
 constexpr std::size_t kIdatBytes = 8192;
+
+// The image data is deflated in segments of this many bytes, each a raw deflate stream of its own
+// (zlib reset between them) ending on a byte boundary (Z_SYNC_FLUSH's empty stored block), so
+// that together they are one valid zlib stream. Why: with the run-length strategy zlib never
+// looks further back than one byte, yet once 64 KiB minus 262 bytes have gone through a 32 KiB
+// window it slides the window and rewrites its two 32K-entry hash tables every 32 KiB, which cost
+// more than the compression itself on these maps (perf: slide_hash ~14% of a 1024 bake, deflate
+// 7%). A segment shorter than that never slides; the reset clears one table instead (a memset).
+// Each segment starts its run afresh and ends its blocks: on bake's maps the files come out
+// within a few bytes of one stream's (docs/benchmarks.md); images of one segment are the bytes
+// libpng writes, as before.
+constexpr std::size_t kSegmentBytes = 65024;
 
 // A thread's deflate stream and buffers, kept from image to image: the stream's 256 KiB of tables
 // and a band's buffers are allocated (and their pages faulted in) once a thread.
@@ -179,13 +192,13 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
     emit(header, 2);
 
     // The rows a band at a time (about 256 KiB: a thread's memory does not grow with the image),
-    // each band quantised, summed into the Adler-32 and deflated; zlib's output does not depend
-    // on how its input is cut, so the stream is the one libpng's row-by-row calls made.
+    // each band quantised, summed into the Adler-32 and deflated in segments of kSegmentBytes.
     const std::size_t band_rows = std::max<std::size_t>(1, (std::size_t(1) << 18) / row_bytes);
     s.raw.resize(std::min(band_rows, std::size_t(height)) * row_bytes);
     s.out.resize(std::size_t(1) << 16);
     std::uint32_t adler = 1;
     std::size_t clamped = 0;
+    std::size_t segment_left = kSegmentBytes;  // of the segment being deflated
     for (std::size_t y0 = 0; y0 < std::size_t(height); y0 += band_rows) {
         const std::size_t rows = std::min(band_rows, std::size_t(height) - y0);
         for (std::size_t r = 0; r < rows; ++r) {
@@ -195,17 +208,30 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
         }
         const std::size_t bytes = rows * row_bytes;
         adler = libdeflate_adler32(adler, s.raw.data(), bytes);
-        const bool last = y0 + rows == std::size_t(height);
-        s.z.next_in = s.raw.data();
-        s.z.avail_in = uInt(bytes);  // at most 256 KiB, or one row (a 16384-texel RGB row is 96 KiB)
-        int rc = Z_OK;
-        do {
-            s.z.next_out = s.out.data();
-            s.z.avail_out = uInt(s.out.size());
-            rc = deflate(&s.z, last ? Z_FINISH : Z_NO_FLUSH);
-            if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
-            emit(s.out.data(), s.out.size() - s.z.avail_out);
-        } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
+        const bool last_band = y0 + rows == std::size_t(height);
+        for (std::size_t at = 0; at < bytes;) {
+            if (segment_left == 0) {  // a new segment: a stream of its own, its history empty
+                if (deflateReset(&s.z) != Z_OK) throw Error(kExitInternal, "zlib: cannot reset the deflate stream");
+                segment_left = kSegmentBytes;
+            }
+            const std::size_t take = std::min(bytes - at, segment_left);
+            at += take;
+            segment_left -= take;
+            const bool last = last_band && at == bytes;
+            // The segment's end: its blocks closed and the stream brought to a byte boundary
+            // (an empty stored block), where the next segment's blocks start.
+            const int flush = last ? Z_FINISH : segment_left == 0 ? Z_SYNC_FLUSH : Z_NO_FLUSH;
+            s.z.next_in = s.raw.data() + at - take;
+            s.z.avail_in = uInt(take);
+            int rc = Z_OK;
+            do {
+                s.z.next_out = s.out.data();
+                s.z.avail_out = uInt(s.out.size());
+                rc = deflate(&s.z, flush);
+                if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
+                emit(s.out.data(), s.out.size() - s.z.avail_out);
+            } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
+        }
     }
     std::uint8_t trailer[4];
     put32(trailer, adler);

@@ -18,8 +18,15 @@ Prints what it compared and exits 1 on a mismatch.
 import json
 import struct
 import sys
+from pathlib import Path
 
 import numpy as np
+
+# The Python module's tests read bake's files with their own PNG and EXR readers (the interpreter
+# ctest runs need not have Pillow or OpenEXR's module): here, beside Pillow and OpenEXR, those
+# readers are checked on every image the CLI tests read.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+from image_files import read_exr_half, read_png16  # noqa: E402
 
 
 def ramp(t, channel):
@@ -125,35 +132,6 @@ def png_chunks(path):
     return chunks
 
 
-def png_rgb16(chunks, width, height):
-    """A 16-bit RGB PNG's samples, decoded here (zlib and PNG's five row filters): Pillow reads
-    16-bit colour PNGs as 8 bits a channel."""
-    import zlib
-    raw = zlib.decompress(b"".join(d for k, d in chunks if k == "IDAT"))
-    bpp, stride = 6, width * 6
-    rows, prev, pos = [], bytearray(stride), 0
-    for _ in range(height):
-        kind, line = raw[pos], bytearray(raw[pos + 1:pos + 1 + stride])
-        pos += 1 + stride
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 255
-            elif kind == 2:
-                line[i] = (line[i] + b) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    return np.frombuffer(b"".join(rows), ">u2").reshape(height, width, 3).astype(np.float64)
-
-
 def read_image(path):
     """(values in 0..1 or as stored, quantum) read by Pillow (PNG) or OpenEXR (EXR); PATH#C reads
     channel C (R, G or B) of a colour image."""
@@ -167,13 +145,14 @@ def read_image(path):
             assert bad not in kinds, f"{path}: has a {bad} chunk"
         if channel:
             assert depth == 16 and colour == 2, f"{path}: bit depth {depth}, colour type {colour}: not 16-bit RGB"
-            return png_rgb16(chunks, width, height)[:, :, "RGB".index(channel)] / 65535.0, 1.0 / 65535.0
+            return read_png16(path)[:, :, "RGB".index(channel)].astype(np.float64) / 65535.0, 1.0 / 65535.0
         assert depth == 16 and colour == 0, f"{path}: bit depth {depth}, colour type {colour}: not 16-bit grey"
         from PIL import Image
         img = Image.open(path)
         assert img.mode in ("I;16", "I;16B", "I"), img.mode
         a = np.array(img, dtype=np.float64)
         assert a.shape == (height, width)
+        assert np.array_equal(a, read_png16(path)), f"{path}: image_files.read_png16 reads other samples than Pillow"
         return a / 65535.0, 1.0 / 65535.0
     import OpenEXR
     with OpenEXR.File(path) as f:
@@ -191,6 +170,10 @@ def read_image(path):
             assert list(ch) == ["Y"], list(ch)
             px = ch["Y"].pixels
         assert px.dtype == np.float16, px.dtype
+        own, own_dw, own_disp = read_exr_half(path)
+        assert [list(own_dw[:2]), list(own_dw[2:])] == dw and own_dw == own_disp, (own_dw, own_disp)
+        own_px = own[channel] if channel else own["Y"]
+        assert np.array_equal(own_px, px, equal_nan=True), f"{path}: image_files.read_exr_half reads other values than OpenEXR"
         return px.astype(np.float64), None
 
 
