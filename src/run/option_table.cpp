@@ -38,6 +38,7 @@ const OptionTable<TensionOptions>& tension_reference_options() {
         s = row("--reference-tolerance", RIGSCOPE_FIELD(reference_tolerance),
                 "--reference-match position: pair within this fraction of the diagonal (default 1e-4)");
         s.check = OptionCheck::open_range, s.lo = 0, s.hi = 1, s.range_note = "a fraction of the diagonal", s.needs = "--reference";
+        s.python = "reference_tolerance";
         t.push_back(s);
         s = row("--reference-frame", RIGSCOPE_FIELD(reference_frame), "Rest mesh from this frame of the animation");
         s.python = "reference_frame", s.excludes = {"--reference"};
