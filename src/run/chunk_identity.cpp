@@ -15,6 +15,7 @@
 #include "rigscope/run/intersect_job.h"
 #include "rigscope/run/lint_checks.h"
 #include "rigscope/run/option_table.h"
+#include "rigscope/run/output_formats.h"
 #include "rigscope/run/report_job.h"
 #include "rigscope/run/rivet_job.h"
 #include "rigscope/run/tension_job.h"
@@ -286,7 +287,7 @@ ChunkSpec chunk_spec(const RegionsJobOptions& opt) {
     ChunkSpec s = spec_of("regions", opt.tension.input, opt.out, chunk_identity(opt));
     add_inputs(s, opt.tension.input, "", opt.tension.reference);
     for (const std::string& f : region_files(opt.by)) s.inputs.emplace_back("--by", f);
-    const std::string f = opt.format.empty() ? extension_format(opt.out) : opt.format;
+    const std::string f = verb_output_format("regions", opt.format, opt.out);
     if (f == "usda" || f == "gltf")
         s.refusal = "regions --format " + f + " writes one animation over all frames: run it without --chunk (CSV and JSON chunks merge)";
     return s;

@@ -474,3 +474,32 @@ TEST_CASE("each verb's validate() refuses a value outside its rows' rules, namin
     deform.input = input();
     CHECK(check_refusals(deform_options(), deform, [](const DeformJobOptions& o) { o.validate(); }, {"--format"}) >= 1);
 }
+
+TEST_CASE("verb_output_format: regions, bake, lint and info by their rows' rules, with their messages", "[options]") {
+    // regions: --format, else the extension as named (validate() refuses one it does not write), else csv.
+    CHECK(verb_output_format("regions", "", "-") == "csv");
+    CHECK(verb_output_format("regions", "", "r.glb") == "gltf");
+    CHECK(verb_output_format("regions", "json", "r.csv") == "json");  // validate() refuses the name (refuse_other_format_extension)
+    CHECK(verb_output_format("regions", "", "r.xyz") == ".xyz");
+    RegionsJobOptions regions;
+    regions.out = "r.xyz";
+    CHECK_THROWS_WITH(regions.validate(), "regions writes csv, json, usda or gltf, not .xyz");
+    // bake: --format, else .png or .exr (any case), else none.
+    CHECK(verb_output_format("bake", "", "maps/{mesh}.PNG") == "png");
+    CHECK(verb_output_format("bake", "", "maps/{mesh}.exr") == "exr");
+    CHECK(verb_output_format("bake", "", "maps.v1/{mesh}") == "");
+    CHECK(verb_output_format("bake", "exr", "x.png") == "exr");  // validate() refuses the pair
+    // lint: text or json; a name that says otherwise is refused.
+    CHECK(verb_output_format("lint", "", "-") == "text");
+    CHECK(verb_output_format("lint", "", "l.json") == "json");
+    CHECK(verb_output_format("lint", "", "l.log") == "text");
+    CHECK_THROWS_WITH(verb_output_format("lint", "", "l.csv"), "l.csv: the extension says csv but lint writes text (name it .txt or .json)");
+    CHECK_THROWS_WITH(verb_output_format("lint", "json", "l.txt"),
+                      "l.txt: the extension says txt but lint writes json as --format says (rename the output or drop --format)");
+    // info: --json or a .json name; --json under another extension is refused.
+    CHECK(verb_output_format("info", "", "-") == "text");
+    CHECK(verb_output_format("info", "", "i.JSON") == "json");
+    CHECK(verb_output_format("info", "json", "-") == "json");
+    CHECK(verb_output_format("info", "", "i.txt") == "text");
+    CHECK_THROWS_WITH(verb_output_format("info", "json", "i.txt"), "i.txt: the extension says txt but --json says json");
+}
