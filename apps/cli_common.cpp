@@ -1,4 +1,5 @@
 #include "cli_common.h"
+#include "option_table_cli.h"
 #include "rigscope/run/output_formats.h"
 #include "rigscope/run/output_names.h"
 
@@ -39,80 +40,33 @@ CLI::Validator number_check(const std::string& what, Ok ok) {
         "NUMBER");
 }
 
-CLI::Validator finite_in(const std::string& what, double lo, double hi) {
-    return number_check(what + " from " + number_text(lo) + " to " + number_text(hi), [lo, hi](double v) { return v >= lo && v <= hi; });
-}
-
 }  // namespace
 
-CLI::Validator number_in(double lo, double hi) { return finite_in("a number", lo, hi); }
+CLI::Validator number_in(double lo, double hi, const std::string& what) {
+    return number_check(what + " from " + number_text(lo) + " to " + number_text(hi), [lo, hi](double v) { return v >= lo && v <= hi; });
+}
 CLI::Validator positive_number() { return number_check("a positive number", [](double v) { return v > 0; }); }
 CLI::Validator non_negative_number() { return number_check("a number of 0 or more", [](double v) { return v >= 0; }); }
 
-void add_weld_option(CLI::App* cmd, InputOptions& opt) {
-    cmd->add_option("--weld", opt.weld, "Weld vertices that share a position and skin influences")
-        ->check(CLI::IsMember({"on", "off"}));
-}
-
-void add_skinning_option(CLI::App* cmd, InputOptions& opt) {
-    cmd->add_option("--skinning", opt.skinning,
-                    "Skinning method: 'file' (each skin's own, FBX SkinningType; default), 'linear' or 'dq' (dual quaternion) for every skin")
-        ->check(CLI::IsMember({"file", "linear", "dq"}));
-}
-
-void add_threads_option(CLI::App* cmd, InputOptions& opt) {
-    cmd->add_option("--threads", opt.threads, "Threads for per-frame work (default and 0: every core); output is the same for any count")
-        ->check(number_in(0, kMaxThreads));
-}
-
-void add_max_output_option(CLI::App* cmd, InputOptions& opt) {
-    cmd->add_option("--max-output", opt.max_output_mb,
-                    "Refuse a run whose output would be larger than this, in MB (10^6 bytes; default 2000), before writing (docs/commands.md: --max-output)")
-        ->check(finite_in("a size in MB", 1e-6, 1e12));
-}
+// The input options' rows (run/option_table.h's input_options()): --weld, --skinning,
+// --threads and --max-output where a verb offers them.
+void add_weld_option(CLI::App* cmd, InputOptions& opt) { add_table_option(cmd, table_row(input_options(), "--weld"), opt); }
+void add_skinning_option(CLI::App* cmd, InputOptions& opt) { add_table_option(cmd, table_row(input_options(), "--skinning"), opt); }
+void add_threads_option(CLI::App* cmd, InputOptions& opt) { add_table_option(cmd, table_row(input_options(), "--threads"), opt); }
+void add_max_output_option(CLI::App* cmd, InputOptions& opt) { add_table_option(cmd, table_row(input_options(), "--max-output"), opt); }
 
 void add_format_option(CLI::App* cmd, const char* verb, std::string& format) {
-    const VerbFormats& v = verb_formats(verb);
-    std::string help = or_list(v.formats);
-    help += std::string(" (default: from -o's extension") + (*v.fallback ? std::string(", else ") + v.fallback : "") + ")";
-    cmd->add_option("--format", format, help)->check(CLI::IsMember(v.formats));
+    const OptionRule r = format_rule(verb);
+    cmd->add_option("--format", format, r.help)->check(validator_of(r));
 }
 
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame) {
-    cmd->add_option("FILE", opt.file, "Skinned or cached, animated mesh (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz, .abc; .obj, .ply with --cache)")->required();
-    cmd->add_option("--mesh", opt.mesh, "Mesh name or index (default: every mesh)");
-    cmd->add_option("--max-memory", opt.max_memory_mib, "Memory budget of loading a file: refuse files that need more (MiB)")
-        ->check(finite_in("a size in MiB", 1.0 / 1024, kMaxMemoryMiB));
-    cmd->add_flag("--allow-outside-uris", opt.allow_outside_uris,
-                  "glTF buffers and images, USD sublayers, references and payloads: read files named by absolute paths or outside the file's folder (UNSAFE for files from outside)");
-    cmd->add_option("--abc-unit", opt.abc_unit,
-                    "Unit of Alembic (.abc) inputs, caches and references, which Alembic does not store: m (default; Blender), cm "
-                    "(Maya) or mm; points and translations are scaled to metres")
-        ->check(CLI::IsMember({"m", "cm", "mm"}));
+    // What every verb takes first (info and lint take no frames), then frame selection.
+    for (const OptionSpec<InputOptions>& s : input_options())
+        if (s.offered == OptionOffered::always) add_table_option(cmd, s, opt);
     if (!per_frame) return;
-    cmd->add_option("--frames", opt.frames, "Frames: 1..91, 1..91:5, 0,10,20, bind (default: every frame of the clip)");
-    cmd->add_option("--clip", opt.clip,
-                    "Animation by name or index, or all (check, diff: every clip by default; tension, report, rivet: the first by "
-                    "default, all writes an output per clip, {clip} in -o)");
-    cmd->add_option("--fps", opt.fps, "Frame rate for frame numbers (default: the file's, else 24)")
-        ->check(finite_in("a frame rate", kMinFps, kMaxFps));
-    cmd->add_option("--animation", opt.animation, "Take the clip from this file, matched by joint name");
-    cmd->add_option("--cache", opt.cache,
-                    "Animate the mesh with this point cache instead: PC2, MDD, or a numbered OBJ sequence (cloth_0001.obj, or the pattern "
-                    "cloth_####.obj)");
-    cmd->add_option("--retarget", opt.retarget,
-                    "With --animation: 'rotation' (default: the clip's rotations and root translation on this rig's rest) "
-                    "or 'full' (every channel as the animation file has it)")
-        ->check(CLI::IsMember({"rotation", "full"}));
-    cmd->add_option("--chunk", opt.chunk, "Process part I of N contiguous parts of the frames (I counts from 0)");
-    cmd->add_option("--rig", opt.rig, "Rig file (docs/rig.md): joystick controls that drive morph targets");
-    auto* rom = cmd->add_flag("--rom", opt.rom, "Evaluate a synthetic range-of-motion clip instead of the file's (docs/rig_ci.md: rom)");
-    rom->excludes(cmd->get_option("--clip"))->excludes(cmd->get_option("--animation"));
-    cmd->add_option("--rom-angle", opt.rom_options.angle_deg, "--rom: sweep each joint axis to +/- this many degrees (default 60)")
-        ->needs(rom);
-    cmd->add_option("--rom-frames", opt.rom_options.frames_per_sweep, "--rom: frames per joint-axis sweep, a multiple of 4 (default 24)")
-        ->needs(rom);
-    cmd->add_option("--joints", opt.joints, "--rom: sweep only these joints (comma-separated names)")->needs(rom);
+    for (const OptionSpec<InputOptions>& s : input_options())
+        if (s.offered == OptionOffered::per_frame) add_table_option(cmd, s, opt);
 }
 
 namespace {

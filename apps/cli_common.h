@@ -14,12 +14,13 @@
 namespace rigscope::cli {
 
 // Validators for numeric options: finite numbers only, and messages that write numbers as people
-// do: "'2' is not a number from 0 to 1".
-CLI::Validator number_in(double lo, double hi);
+// do: "'2' is not a number from 0 to 1" (`what`: "a frame rate from ...").
+CLI::Validator number_in(double lo, double hi, const std::string& what = "a number");
 CLI::Validator positive_number();
 CLI::Validator non_negative_number();
 
-// Adds FILE and the options above to a subcommand; `per_frame` adds frame selection too.
+// Adds FILE and the input options every verb takes to a subcommand; `per_frame` adds frame
+// selection too (the rows of run/option_table.h's input_options()).
 void add_input_options(CLI::App* cmd, InputOptions& opt, bool per_frame = true);
 
 // --weld, for the commands whose result depends on the weld (tension and what builds on it,

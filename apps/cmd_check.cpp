@@ -5,6 +5,7 @@
 
 #include "batch_command.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_job.h"
@@ -53,23 +54,7 @@ void add_check_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("check", "Rig CI: exit 1 when any vertex's T passes a limit");
     add_tension_options(cmd, job.tension);
     add_batch_options(cmd, opt->batch);
-    cmd->add_option("--max-stretch", job.max_stretch, "Fail where T falls below this (e.g. 0.7)")->check(positive_number());
-    cmd->add_option("--max-compress", job.max_compress, "Fail where T rises above this (e.g. 1.5)")->check(positive_number());
-    cmd->add_option("--max-lambda", job.max_lambda, "With --measure principal: fail where lambda_max rises above this (e.g. 1.3)")->check(positive_number());
-    cmd->add_option("--min-lambda", job.min_lambda, "With --measure principal: fail where lambda_min falls below this (e.g. 0.7)")->check(positive_number());
-    cmd->add_option("--max-volume-loss", job.max_volume_loss,
-                    "Fail where a closed mesh's or joint region's volume loses more than this share of its bind volume at any frame (e.g. 0.1; rigscope volume)")
-        ->check(positive_number());
-    cmd->add_option("--junit", job.junit, "Also write a JUnit XML report here (several inputs: one for the batch, or one per file with a placeholder, {stem}.xml)");
-    cmd->add_option("--json", job.json, "Also write the verdict as JSON here: the limits, counts and worst vertices (several inputs: with a placeholder, {stem}.json)");
-    cmd->add_option("--html", job.html.out, "Also write the HTML report (rigscope report) with the verdict and limits");
-    add_report_options(cmd, job.html, false);
-    cmd->add_flag("--lint", job.lint,
-                  "Also run the rig lint (rigscope lint, its default tolerances) on the bind pose: its errors fail the check too");
-    cmd->add_option("--max-intersections", job.max_intersections,
-                    "Fail where a frame has more than N face pairs that pass through each other (rigscope intersect; 0: any)")
-        ->check(CLI::Range(0L, 1000000000000L));
-    cmd->add_option("--worst", job.worst, "How many of the worst vertices to list (default 10)")->check(positive_number());
+    add_table_options(cmd, check_options(), job);
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_check_command(*opt, ctx); }; });
 }
 

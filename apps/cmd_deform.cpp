@@ -4,6 +4,7 @@
 #include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/deform_job.h"
 #include "rigscope/run/output_formats.h"
@@ -39,11 +40,7 @@ void add_deform_command(CLI::App& app, Runner& run) {
     add_batch_options(cmd, command->batch);
     add_skinning_option(cmd, opt->input);
     add_max_output_option(cmd, opt->input);
-    cmd->add_option("-o,--output", opt->out,
-                    "Output file (.csv, .json, .abc; .usda: the points over a USD input) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
-    add_format_option(cmd, "deform", opt->format);
-    cmd->add_option("--axes", opt->axes, "Positions in the file's axes ('file', default) or turned to glTF's Y-up ('y-up'); info says which the file has")
-        ->check(CLI::IsMember({"file", "y-up"}));
+    add_table_options(cmd, deform_options(), *opt);
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_deform_command(*command, ctx); }; });
 }
 

@@ -6,6 +6,7 @@
 
 #include "batch_command.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/diff_job.h"
@@ -65,22 +66,11 @@ void add_diff_command(CLI::App& app, Runner& run) {
     add_weld_option(cmd, d.input);
     add_skinning_option(cmd, d.input);
     add_threads_option(cmd, d.input);
-    cmd->add_option("NEW", d.new_file, "The changed version of FILE (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz)");
+    const OptionTable<DiffJobOptions>& rows = diff_options();
+    add_table_option(cmd, rows.front(), d);  // NEW, the second positional
     cmd->add_option("--against", opt->against,
                     "Several pairs: every FILE (files, folders, @lists) is an OLD, its NEW the file of the same relative path under this folder");
-    cmd->add_option("--match", d.match, "Pair vertices by index (default) or by rest position (welded vertices, any order)")
-        ->check(CLI::IsMember({"index", "position"}));
-    cmd->add_option("--match-tolerance", d.match_tolerance,
-                    "--match position: pair within this fraction of OLD's mesh diagonal (default 1e-5)")
-        ->check(number_in(0.0, 1.0));
-    auto* align = cmd->add_option("--align", d.align, "start: NEW's first clip frame is OLD's first clip frame")->check(CLI::IsMember({"start"}));
-    cmd->add_option("--frame-offset", d.frame_offset, "OLD frame f is NEW frame f+K (default 0)")->excludes(align);
-    cmd->add_option("--max-displacement", d.max_displacement, "Fail where a vertex moves more than this (metres)")->check(non_negative_number());
-    cmd->add_option("--max-t-change", d.max_t_change, "Fail where a vertex's T changes by more than this")->check(non_negative_number());
-    cmd->add_option("--junit", d.junit, "Also write a JUnit XML report here (several pairs: one for the batch, a testsuite per pair)");
-    cmd->add_option("--worst", d.worst, "How many of the worst vertices and frames to list (default 10)")->check(positive_number());
-    cmd->add_option("-o,--output", d.out, "Per-vertex output (.csv, .json, .glb) or - for stdout; without it, only the summary");
-    add_format_option(cmd, "diff", d.format);
+    for (std::size_t i = 1; i < rows.size(); ++i) add_table_option(cmd, rows[i], d);
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff_command(*opt, ctx); }; });
 }
 

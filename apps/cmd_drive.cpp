@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/drive_job.h"
 #include "rigscope/run/output_formats.h"
@@ -27,8 +28,7 @@ void add_drive_command(CLI::App& app, Runner& run) {
     opt->format.clear();  // from -o's extension unless --format names one
     CLI::App* cmd = app.add_subcommand("drive", "Joystick controls (--rig) evaluated into morph weights: CSV, JSON or baked glTF");
     add_input_options(cmd, opt->input);
-    cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json, .glb) or - for stdout");
-    add_format_option(cmd, "drive", opt->format);
+    add_table_options(cmd, drive_options(), *opt);
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_drive_command(*opt, ctx); }; });
 }
 

@@ -5,6 +5,7 @@
 #include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/info_job.h"
@@ -37,8 +38,7 @@ void add_info_command(CLI::App& app, Runner& run) {
     add_input_options(cmd, opt->job.input, false);
     add_batch_options(cmd, opt->batch);
     add_weld_option(cmd, opt->job.input);
-    cmd->add_flag("--json", opt->job.json, "JSON instead of text");
-    cmd->add_option("-o,--output", opt->job.out, "Output file or - for stdout; a .json name writes JSON (several inputs: with a placeholder, {relpath}.json)");
+    add_table_options(cmd, info_options(), opt->job);
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_info_command(*opt); }; });
 }
 

@@ -5,6 +5,7 @@
 #include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/intersect_job.h"
@@ -54,8 +55,7 @@ void add_intersect_command(CLI::App& app, Runner& run) {
     add_weld_option(cmd, opt->input);
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
-    cmd->add_option("-o,--output", opt->out, "Output file (.json, .csv) or - for stdout (several inputs: with a placeholder, out/{relpath}.json)");
-    add_format_option(cmd, "intersect", opt->format);
+    add_table_options(cmd, intersect_options(), *opt);
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_intersect_command(*command, ctx); }; });
 }
 

@@ -5,6 +5,7 @@
 #include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/regions_job.h"
@@ -37,14 +38,7 @@ void add_regions_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("regions", "Per frame and region, the weighted mean of a tension map: curves that drive wrinkle maps");
     add_tension_options(cmd, opt->tension);
     add_batch_options(cmd, command->batch);
-    cmd->add_option("--by", opt->by,
-                    "joints (each skin joint, weighted by its skin weights; default), @FILE.json ({region: [vertex ids]} or {region: {\"id\": weight}}) "
-                    "or 'masks/{region}.png' (a region per mask image, weighted by the mask at each vertex's UV)");
-    cmd->add_option("--map", opt->map, "compress (default), stretch or tension (T)")->check(CLI::IsMember({"compress", "stretch", "tension"}));
-    add_format_option(cmd, "regions", opt->format);
-    cmd->add_option("-o,--output", opt->out,
-                    "Output file (.csv, .json, .usda over a USD input, .glb: the input with the curves as morph weights) or - for stdout "
-                    "(several inputs: with a placeholder, curves/{relpath}.csv)");
+    add_table_options(cmd, regions_options(), *opt);
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_regions_command(*command, ctx); }; });
 }
 

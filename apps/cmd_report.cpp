@@ -5,6 +5,7 @@
 
 #include "batch_command.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "report_options.h"
 #include "tension_setup.h"
@@ -38,9 +39,7 @@ void add_report_command(CLI::App& app, Runner& run) {
     // The page covers a whole run (the report job refuses a chunk): --help lists only what it takes.
     cmd->remove_option(cmd->get_option("--chunk"));
     add_report_options(cmd, opt->report, true);
-    cmd->add_option("-o,--output", opt->report.out,
-                    "The page to write (.html; several inputs: a page per file by placeholder, out/{relpath}.html, and index.html beside them)")
-        ->required();
+    add_table_option(cmd, table_row(report_page_options(), "-o,--output"), opt->report);
     cmd->callback([&run, command] { run = [command](RunContext&) { return run_report_command(*command); }; });
 }
 

@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/output_formats.h"
@@ -58,15 +59,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
     add_weld_option(cmd, opt->input);
     add_skinning_option(cmd, opt->input);
     add_max_output_option(cmd, opt->input);
-    cmd->add_option("--vertices", opt->vertices, "File vertex ids: 12,40,100..110")->required();
-    cmd->add_option("--joint", opt->joint, "Joint the rivet follows (default: the vertex's heaviest influence whose parent is also one)");
-    cmd->add_flag("--bake", opt->bake, "Per-frame transforms of the vertices (position, normal and edge frame) instead of a fit");
-    cmd->add_option("-o,--output", opt->out, "Output file (.json, .csv, .glb) or - for stdout");
-    add_format_option(cmd, "rivet", opt->format);
-    cmd->add_option("--max-fit-error", opt->max_fit_error,
-                    "Fail (exit 1) where a fit's max error passes this share of the mesh's diagonal (default: warn past 0.01)")
-        ->check(positive_number());
-    cmd->add_option("--junit", opt->junit, "With --max-fit-error: also write the verdict as a JUnit XML report here");
+    add_table_options(cmd, rivet_options(), *opt);
     cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_rivet_command(*opt, ctx); }; });
 }
 

@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/rom_job.h"
@@ -33,12 +34,7 @@ void add_rom_command(CLI::App& app, Runner& run) {
     InputOptions& input = opt->job.input;
     CLI::App* cmd = app.add_subcommand("rom", "Range-of-motion clip: list its sweeps, and with -o write it as a glTF animation");
     input.rom = true;
-    cmd->add_option("FILE", input.file, "Skinned mesh (.fbx, .gltf, .glb, .dae, .usd, .usda, .usdc, .usdz)")->required();
-    cmd->add_option("--fps", input.fps, "Frame rate of the clip (default: the file's, else 24)")->check(positive_number());
-    cmd->add_option("--rom-angle", input.rom_options.angle_deg, "Sweep each joint axis to +/- this many degrees (default 60)");
-    cmd->add_option("--rom-frames", input.rom_options.frames_per_sweep, "Frames per joint-axis sweep, a multiple of 4 (default 24)");
-    cmd->add_option("--joints", input.joints, "Sweep only these joints (comma-separated names)");
-    cmd->add_option("--max-memory", input.max_memory_mib, "Refuse files whose arrays need more than this (MiB)")->check(positive_number());
+    add_table_options(cmd, rom_input_options(), input);
     cmd->add_option("-o,--output", opt->job.out, "Write the clip here as glTF (.glb)");
     cmd->add_option("--list", opt->list_format, "Listing on stdout: text or json")->check(CLI::IsMember({"text", "json"}));
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_rom_command(*opt); }; });

@@ -7,6 +7,7 @@
 #include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/clip_select.h"
 #include "rigscope/run/volume_job.h"
@@ -57,11 +58,7 @@ void add_volume_command(CLI::App& app, Runner& run) {
     add_weld_option(cmd, opt->input);
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
-    cmd->add_option("-o,--output", opt->out, "Output file (.csv, .json) or - for stdout (several inputs: with a placeholder, out/{relpath}.csv)");
-    // Not add_format_option: --help and CLI11's refusal have listed csv first, validate()'s json
-    // first (run/output_formats.h), and both texts stay as they were; test_option_table.cpp
-    // checks the choices are the table's.
-    cmd->add_option("--format", opt->format, "csv or json (default: from -o's extension, else csv)")->check(CLI::IsMember({"csv", "json"}));
+    add_table_options(cmd, volume_options(), *opt);
     cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_volume_command(*command, ctx); }; });
 }
 

@@ -330,6 +330,8 @@ TensionOptions Session::tension_options(const TensionArgs& a) const {
     else if (reference_match_) t.reference_match = *reference_match_;
     if (a.reference_scale) t.reference_scale = *a.reference_scale;
     else if (reference_scale_) t.reference_scale = *reference_scale_;
+    // reference_tolerance= is the call's alone (load() takes none): unset, the table's default.
+    if (a.reference_tolerance) t.reference_tolerance = *a.reference_tolerance;
     if (a.reference_frame) t.reference_frame = *a.reference_frame;
     if (a.reference && a.reference_frame) throw Error(kExitUsage, "--reference and --reference-frame exclude each other");
     // The maps' keywords through the options table (tension_keywords.h): falloff, ..., smooth_weights.

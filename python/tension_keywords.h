@@ -27,6 +27,7 @@ namespace rigscope_python {
     X(std::optional<long>, reference_frame, pybind11::none())                                 \
     X(std::optional<std::string>, reference_match, pybind11::none())                          \
     X(std::optional<double>, reference_scale, pybind11::none())                               \
+    X(std::optional<double>, reference_tolerance, pybind11::none())                           \
     X(double, falloff, rigscope::TensionParams{}.falloff)                                     \
     X(double, stretch_area, rigscope::TensionParams{}.stretch_area)                           \
     X(double, compress_area, rigscope::TensionParams{}.compress_area)                         \

@@ -276,6 +276,7 @@ class Session:
         reference_frame: Optional[int] = None,
         reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
         reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
+        reference_tolerance: Optional[float] = None,  # reference_match="position": pair within this fraction of the diagonal (default 1e-4)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -296,6 +297,7 @@ class Session:
         reference_frame: Optional[int] = None,
         reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
         reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
+        reference_tolerance: Optional[float] = None,  # reference_match="position": pair within this fraction of the diagonal (default 1e-4)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -335,6 +337,7 @@ class Session:
         reference_frame: Optional[int] = None,
         reference_match: Optional[str] = None,
         reference_scale: Optional[float] = None,
+        reference_tolerance: Optional[float] = None,
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -356,6 +359,7 @@ class Session:
         reference_frame: Optional[int] = None,
         reference_match: Optional[str] = None,
         reference_scale: Optional[float] = None,
+        reference_tolerance: Optional[float] = None,
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -398,6 +402,7 @@ class Session:
         reference_frame: Optional[int] = None,
         reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
         reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
+        reference_tolerance: Optional[float] = None,  # reference_match="position": pair within this fraction of the diagonal (default 1e-4)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,
@@ -422,6 +427,7 @@ class Session:
         reference_frame: Optional[int] = None,
         reference_match: Optional[str] = None,  # "index" or "position" (default: load()'s, else index)
         reference_scale: Optional[float] = None,  # the reference's positions times this (default: load()'s)
+        reference_tolerance: Optional[float] = None,  # reference_match="position": pair within this fraction of the diagonal (default 1e-4)
         falloff: float = ...,
         stretch_area: float = ...,
         compress_area: float = ...,

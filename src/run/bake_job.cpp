@@ -40,12 +40,6 @@ std::string lower_extension(const std::string& path) {
     return e;
 }
 
-std::string image_format(const BakeJobOptions& opt) {
-    if (!opt.format.empty()) return opt.format;
-    const std::string e = lower_extension(opt.out);
-    return e == "exr" ? "exr" : e == "png" ? "png" : "";
-}
-
 bool has(const std::string& s, const char* key) { return s.find(key) != std::string::npos; }
 
 // A mesh's map per welded vertex at the evaluated frame, before --range: one array, or for the
@@ -124,7 +118,7 @@ void BakeJobOptions::validate() const {
         return;  // the images stay in memory (Python)
     }
     if (is_stdout_path(out)) throw Error(kExitUsage, "bake writes a file per frame and mesh: give -o 'maps/{mesh}.{frame}.png', not stdout");
-    const std::string f = image_format(*this);
+    const std::string f = verb_output_format("bake", format, out);
     if (f.empty()) throw Error(kExitUsage, "-o " + out + ": bake writes .png or .exr files (or --format png|exr)");
     refuse_other_format_extension("-o", out, f);
     const std::string ext = lower_extension(out);
@@ -159,7 +153,7 @@ std::string bake_file_name(const std::string& pattern, const std::string& mesh, 
 BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress& progress) {
     opt.validate();  // every entry, not only the CLI's: Python and check call run_x directly
     require_meshes(in, opt.tension.input.file, "bake");
-    const std::string format = image_format(opt);
+    const std::string format = verb_output_format("bake", opt.format, opt.out);
     const bool files = !opt.out.empty();
     BakeJobResult r;
     r.size = opt.size;

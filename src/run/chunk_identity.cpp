@@ -1,6 +1,7 @@
 // What defines a chunked run, computed from its job's options rather than from a front end's
 // command line: the CLI and Python fill the same options structs, so they give one list for one
 // run, and a value typed "0.50" is the 0.5 it parses to (chunk_run.h).
+#include <algorithm>
 #include <optional>
 #include <type_traits>
 
@@ -14,6 +15,7 @@
 #include "rigscope/run/intersect_job.h"
 #include "rigscope/run/lint_checks.h"
 #include "rigscope/run/option_table.h"
+#include "rigscope/run/output_formats.h"
 #include "rigscope/run/report_job.h"
 #include "rigscope/run/rivet_job.h"
 #include "rigscope/run/tension_job.h"
@@ -49,56 +51,50 @@ struct Identity {
     }
 };
 
-// The input options of a command that offers --weld and --skinning (`weld`, `skinning`): the
-// others work on file vertices, or do not skin, and the options' defaults stand.
-void add_input(Identity& id, const InputOptions& in, bool weld, bool skinning) {
-    id.text("FILE", in.file);
-    id.path("--mesh", in.mesh);
-    // merge compares every option but this, which only decides whether a run may start; it
-    // reads it back to list a per-frame glTF run's frames.
-    id.number("--max-memory", in.max_memory_mib);
-    id.flag("--allow-outside-uris", in.allow_outside_uris);
-    id.path("--frames", in.frames);
-    id.path("--clip", in.clip);
-    if (in.fps == 0) id.none("--fps");  // the file's rate
-    else id.number("--fps", in.fps);
-    id.path("--animation", in.animation);
-    id.path("--cache", in.cache);
-    // Alembic's unit: chunks read at another scale are another run.
-    id.text("--abc-unit", in.abc_unit);
-    id.text("--retarget", in.retarget);
-    id.path("--rig", in.rig);
-    id.flag("--rom", in.rom);
-    id.number("--rom-angle", in.rom_options.angle_deg);
-    id.integer("--rom-frames", in.rom_options.frames_per_sweep);
-    id.path("--joints", in.joints);
-    if (weld) id.text("--weld", in.weld);
-    if (skinning) id.text("--skinning", in.skinning);
-}
-
 // A table's rows (run/option_table.h) that shape the run, in table order, each as its field's
 // kind of value is written.
 template <typename Options>
+void add_row(Identity& id, const OptionSpec<Options>& s, const Options& opt) {
+    visit_option(s, opt, [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, double>) {
+            if (s.zero_none && v == 0) id.none(s.name);
+            else id.number(s.name, v);
+        } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned>) id.integer(s.name, long(v));
+        else if constexpr (std::is_same_v<T, bool>) id.flag(s.name, v);
+        else if constexpr (std::is_same_v<T, std::string>) {
+            if (s.path) id.path(s.name, v);
+            else id.text(s.name, v.empty() && s.identity_empty ? s.identity_empty : v);
+        } else if constexpr (std::is_same_v<T, std::optional<double>>) id.number(s.name, v);
+        else if constexpr (std::is_same_v<T, std::optional<long>>) {
+            if (v && s.identity_as_number) id.number(s.name, double(*v));
+            else if (v) id.integer(s.name, *v);
+            else id.none(s.name);
+        } else if (v) {
+            id.text(s.name, *v);  // --reference-match given, index too: unlike unset, it lets a suspect order pass
+        } else {
+            id.none(s.name);
+        }
+    });
+}
+
+template <typename Options>
 void add_rows(Identity& id, const OptionTable<Options>& table, const Options& opt) {
-    for (const OptionSpec<Options>& s : table) {
+    std::vector<const OptionSpec<Options>*> rows;
+    for (const OptionSpec<Options>& s : table)
+        if (s.identity) rows.push_back(&s);
+    std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) { return a->identity_rank < b->identity_rank; });
+    for (const OptionSpec<Options>* s : rows) add_row(id, *s, opt);
+}
+
+// The input options' rows (option_table.h's input_options()) of a command that offers --weld and
+// --skinning (`weld`, `skinning`): the others work on file vertices, or do not skin, and the
+// options' defaults stand.
+void add_input(Identity& id, const InputOptions& in, bool weld, bool skinning) {
+    for (const OptionSpec<InputOptions>& s : input_options()) {
         if (!s.identity) continue;
-        visit_option(s, opt, [&](const auto& v) {
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, double>) id.number(s.name, v);
-            else if constexpr (std::is_same_v<T, int>) id.integer(s.name, v);
-            else if constexpr (std::is_same_v<T, std::string>) {
-                if (s.path) id.path(s.name, v);
-                else id.text(s.name, v);
-            } else if constexpr (std::is_same_v<T, std::optional<double>>) id.number(s.name, v);
-            else if constexpr (std::is_same_v<T, std::optional<long>>) {
-                if (v) id.integer(s.name, *v);
-                else id.none(s.name);
-            } else if (v) {
-                id.text(s.name, *v);  // --reference-match given, index too: unlike unset, it lets a suspect order pass
-            } else {
-                id.none(s.name);
-            }
-        });
+        if (s.offered == OptionOffered::on_request && !(std::string(s.name) == "--weld" ? weld : skinning)) continue;
+        add_row(id, s, in);
     }
 }
 
@@ -129,12 +125,7 @@ ChunkSpec spec_of(const char* command, const InputOptions& in, const std::string
 ChunkOptions chunk_identity(const TensionJobOptions& opt) {
     Identity id;
     add_tension(id, opt.tension);
-    id.path("--vertices", opt.vertices);
-    id.number("--auto-range", opt.auto_range);
-    id.flag("--bake-max", opt.bake_max);
-    id.flag("--bake-points", opt.bake_points);
-    id.text("--color", opt.color.empty() ? "maps" : opt.color);
-    id.text("--format", opt.format);
+    add_rows(id, tension_job_options(), opt);
     return id.o;
 }
 
@@ -156,96 +147,70 @@ ChunkOptions chunk_identity(const BakeJobOptions& opt) {
 ChunkOptions chunk_identity(const RegionsJobOptions& opt) {
     Identity id;
     add_tension(id, opt.tension);
-    id.text("--by", opt.by);
-    id.text("--map", opt.map);
-    id.text("--format", opt.format);
+    add_rows(id, regions_options(), opt);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const CheckJobOptions& opt) {
     Identity id;
     add_tension(id, opt.tension);
-    id.number("--max-stretch", opt.max_stretch);
-    id.number("--max-compress", opt.max_compress);
-    id.number("--max-lambda", opt.max_lambda);
-    id.number("--min-lambda", opt.min_lambda);
-    id.number("--max-volume-loss", opt.max_volume_loss);
-    id.integer("--worst", opt.worst);
-    id.number("--max-size", opt.html.max_mb);
-    id.flag("--lint", opt.lint);
-    // validate() refuses it with --chunk; named so that every option of check is.
-    id.number("--max-intersections", opt.max_intersections ? std::optional<double>(double(*opt.max_intersections)) : std::nullopt);
+    add_rows(id, check_options(), opt);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const DiffJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, true, true);
-    id.text("NEW", opt.new_file);
-    id.text("--match", opt.match);
-    id.number("--match-tolerance", opt.match_tolerance);
-    id.path("--align", opt.align);
-    if (opt.frame_offset) id.integer("--frame-offset", *opt.frame_offset);
-    else id.none("--frame-offset");
-    id.number("--max-displacement", opt.max_displacement);
-    id.number("--max-t-change", opt.max_t_change);
-    id.integer("--worst", opt.worst);
-    id.path("--format", opt.format);
+    add_rows(id, diff_options(), opt);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const DeformJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, false, true);
-    id.text("--format", opt.format);
-    id.text("--axes", opt.axes);
+    add_rows(id, deform_options(), opt);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const VolumeJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, true, true);
-    id.text("--format", opt.format);
+    add_rows(id, volume_options(), opt);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const IntersectJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, true, true);
-    id.text("--format", opt.format);
+    add_rows(id, intersect_options(), opt);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const DriveJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, false, false);
-    id.text("--format", opt.format);
+    add_rows(id, drive_options(), opt);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const RivetJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, true, true);
-    id.path("--vertices", opt.vertices);
-    id.path("--joint", opt.joint);
-    id.flag("--bake", opt.bake);
-    id.text("--format", opt.format);
-    id.number("--max-fit-error", opt.max_fit_error);
+    add_rows(id, rivet_options(), opt);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const ReportJobOptions& opt) {
     Identity id;
     add_tension(id, opt.tension);
-    id.integer("--worst", opt.report.worst);
-    id.number("--max-size", opt.report.max_mb);
+    add_rows(id, report_page_options(), opt.report);
     return id.o;
 }
 
 ChunkOptions chunk_identity(const InfoJobOptions& opt) {
     Identity id;
     add_input(id, opt.input, false, false);
-    id.flag("--json", opt.json);
+    add_rows(id, info_options(), opt);
     return id.o;
 }
 
@@ -322,7 +287,7 @@ ChunkSpec chunk_spec(const RegionsJobOptions& opt) {
     ChunkSpec s = spec_of("regions", opt.tension.input, opt.out, chunk_identity(opt));
     add_inputs(s, opt.tension.input, "", opt.tension.reference);
     for (const std::string& f : region_files(opt.by)) s.inputs.emplace_back("--by", f);
-    const std::string f = opt.format.empty() ? extension_format(opt.out) : opt.format;
+    const std::string f = verb_output_format("regions", opt.format, opt.out);
     if (f == "usda" || f == "gltf")
         s.refusal = "regions --format " + f + " writes one animation over all frames: run it without --chunk (CSV and JSON chunks merge)";
     return s;

@@ -1,5 +1,6 @@
 // The `info` job (run/info_job.h).
 #include "rigscope/run/info_job.h"
+#include "rigscope/run/output_formats.h"
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/info_report.h"
@@ -7,19 +8,12 @@
 
 namespace rigscope {
 
-bool InfoJobOptions::writes_json() const {
-    // -o info.json asks for JSON as plainly as --json does.
-    const std::string ext = extension_format(out);
-    if (json && !ext.empty() && ext != "json")
-        throw Error(kExitUsage, out + ": the extension says " + (ext[0] == '.' ? ext.substr(1) : ext) + " but --json says json");
-    return json || ext == "json";
-}
-
-void InfoJobOptions::validate() const { writes_json(); }
+// --json or -o's extension saying json (run/output_formats.h); refused when the two disagree.
+void InfoJobOptions::validate() const { verb_output_format("info", json ? "json" : "", out); }
 
 InfoJobResult run_info(const InfoJobOptions& opt, const Input& in) {
     opt.validate();
-    const bool json = opt.writes_json();
+    const bool json = verb_output_format("info", opt.json ? "json" : "", opt.out) == "json";
     InfoJobResult r;
     r.text = json ? info_json(in.scene, in.meshes, in.weld) : info_text(in.scene, in.meshes, in.weld);
     r.meshes = in.meshes.size();

@@ -1,5 +1,6 @@
 // The `lint` job (run/lint_job.h).
 #include "rigscope/run/lint_job.h"
+#include "rigscope/run/output_formats.h"
 
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
@@ -8,20 +9,8 @@ namespace rigscope {
 
 void LintJobOptions::validate() const {
     if (!format.empty() && format != "text" && format != "json") throw Error(kExitUsage, "--format: '" + format + "' is not text or json");
-    lint_output_format(format, out);
+    verb_output_format("lint", format, out);
     lint.validate();
-}
-
-std::string lint_output_format(const std::string& format, const std::string& out) {
-    const std::string ext = extension_format(out);  // "" for none or stdout
-    const bool text_name = ext.empty() || ext == ".txt" || ext == ".log", json_name = ext.empty() || ext == "json";
-    const std::string chosen = !format.empty() ? format : ext == "json" ? "json" : "text";
-    if (chosen == "json" ? !json_name : !text_name) {
-        const std::string said = ext[0] == '.' ? ext.substr(1) : ext;
-        throw Error(kExitUsage, out + ": the extension says " + said + " but lint writes " + chosen +
-                                    (format.empty() ? " (name it .txt or .json)" : " as --format says (rename the output or drop --format)"));
-    }
-    return chosen;
 }
 
 Input load_lint_input(const LintJobOptions& opt) { return load_input(opt.input, false); }
@@ -31,7 +20,7 @@ LintJobResult run_lint(const LintJobOptions& opt, const Input& in, const FramePr
     LintJobResult r;
     r.lint = lint_checks(opt.lint, in, progress);
     r.info = start.until_now();
-    r.format = lint_output_format(opt.format, opt.out);
+    r.format = verb_output_format("lint", opt.format, opt.out);
     r.text = lint_text(r.lint, opt.listed);
     r.output = r.format == "json" ? lint_json(r.lint) : r.text;
     r.junit = lint_junit(r.lint, r.info, opt.listed, opt.relpath);

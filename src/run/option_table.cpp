@@ -12,15 +12,10 @@ namespace rigscope {
 
 namespace {
 
-// A row's accessor: `+` turns the capture-less lambda into the function pointer the variant holds.
-#define RIGSCOPE_FIELD(member) +[](TensionOptions& o) -> decltype((o.member)) { return o.member; }
+#define RIGSCOPE_FIELD(member) RIGSCOPE_OPTION_FIELD(TensionOptions, member)
 
 using Spec = OptionSpec<TensionOptions>;
-
-Spec row(const char* name, OptionField<TensionOptions> field, const char* help) {
-    Spec s{name, field, help};
-    return s;
-}
+constexpr auto row = option_row<TensionOptions>;
 
 }  // namespace
 
@@ -43,9 +38,10 @@ const OptionTable<TensionOptions>& tension_reference_options() {
         s = row("--reference-tolerance", RIGSCOPE_FIELD(reference_tolerance),
                 "--reference-match position: pair within this fraction of the diagonal (default 1e-4)");
         s.check = OptionCheck::open_range, s.lo = 0, s.hi = 1, s.range_note = "a fraction of the diagonal", s.needs = "--reference";
+        s.python = "reference_tolerance";
         t.push_back(s);
         s = row("--reference-frame", RIGSCOPE_FIELD(reference_frame), "Rest mesh from this frame of the animation");
-        s.python = "reference_frame", s.excludes = "--reference";
+        s.python = "reference_frame", s.excludes = {"--reference"};
         t.push_back(s);
         return t;
     }();
@@ -89,27 +85,21 @@ const OptionTable<TensionOptions>& tension_map_options() {
 
 #undef RIGSCOPE_FIELD
 
-namespace {
-
-template <typename T>
-struct is_optional : std::false_type {};
-template <typename T>
-struct is_optional<std::optional<T>> : std::true_type {};
-
-std::string text_of(double v) { return number_text(v); }
-std::string text_of(int v) { return std::to_string(v); }
-std::string text_of(long v) { return std::to_string(v); }
-std::string text_of(const std::string& v) { return v; }
+std::string option_value_text(double v) { return number_text(v); }
+std::string option_value_text(long v) { return std::to_string(v); }
+std::string option_value_text(bool v) { return v ? "true" : "false"; }
+std::string option_value_text(const std::string& v) { return v; }
 
 // The messages are those the checks said before the table (kept word for word): std::to_string's
 // "0.500000" in a range's, for one.
-void check_number(const Spec& s, double v) {
+void check_option_number(const OptionRule& s, double v) {
     const std::string name = s.name;
     switch (s.check) {
         case OptionCheck::positive:
             if (!(v > 0) || !std::isfinite(v)) throw Error(kExitUsage, name + ": must be a positive number");
             break;
         case OptionCheck::non_negative:
+        case OptionCheck::count:
             if (!(v >= 0) || !std::isfinite(v)) throw Error(kExitUsage, name + ": must be 0 or more");
             break;
         case OptionCheck::range:
@@ -126,60 +116,16 @@ void check_number(const Spec& s, double v) {
     }
 }
 
-void check_integer(const Spec& s, long v) {
+void check_option_integer(const OptionRule& s, long v) {
     if (s.check == OptionCheck::range && (v < s.lo || v > s.hi))
         throw Error(kExitUsage, std::string(s.name) + ": " + std::to_string(v) + " is not from " + std::to_string(long(s.lo)) + " to " +
                                     std::to_string(long(s.hi)));
-    if (s.check != OptionCheck::range && s.check != OptionCheck::none) check_number(s, double(v));
+    if (s.check != OptionCheck::range && s.check != OptionCheck::none) check_option_number(s, double(v));
 }
 
-void check_text(const Spec& s, const std::string& v) {
+void check_option_text(const OptionRule& s, const std::string& v) {
     if (s.check == OptionCheck::one_of && std::find(s.choices.begin(), s.choices.end(), v) == s.choices.end())
         throw Error(kExitUsage, std::string(s.name) + ": '" + v + "' is not " + or_list(s.choices));
-}
-
-}  // namespace
-
-std::string option_default_text(const Spec& spec) {
-    if (spec.shown_default) return spec.shown_default;
-    std::string out;
-    visit_option(spec, TensionOptions{}, [&](const auto& v) {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (is_optional<T>::value) {
-            if (v) out = text_of(*v);
-        } else {
-            out = text_of(v);
-        }
-    });
-    return out;
-}
-
-void check_option_values(const OptionTable<TensionOptions>& table, const TensionOptions& opt) {
-    for (const Spec& s : table)
-        visit_option(s, opt, [&](const auto& v) {
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, double>) check_number(s, v);
-            else if constexpr (std::is_same_v<T, int>) check_integer(s, v);
-            else if constexpr (std::is_same_v<T, std::string>) check_text(s, v);
-            else if constexpr (std::is_same_v<T, std::optional<double>>) {
-                if (v) check_number(s, *v);
-            } else if constexpr (std::is_same_v<T, std::optional<long>>) {
-                if (v) check_integer(s, *v);
-            } else if (v) {
-                check_text(s, *v);
-            }
-        });
-}
-
-bool option_given(const Spec& spec, const TensionOptions& opt) {
-    bool differs = false;
-    const TensionOptions defaults;
-    visit_option(spec, opt, [&](const auto& v) {
-        visit_option(spec, defaults, [&](const auto& d) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::decay_t<decltype(d)>>) differs = v != d;
-        });
-    });
-    return differs;
 }
 
 }  // namespace rigscope

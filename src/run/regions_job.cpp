@@ -30,12 +30,6 @@ namespace rigscope {
 
 namespace {
 
-std::string region_format(const RegionsJobOptions& opt) {
-    if (!opt.format.empty()) return opt.format;
-    const std::string f = extension_format(opt.out);
-    return f.empty() ? verb_formats("regions").fallback : f;
-}
-
 // {name: [ids]} or {name: {"id": weight}} from the file after '@', on mesh `mesh` of `vertices`.
 std::vector<Region> regions_from_file(const std::string& path, const Input& in, std::size_t mesh, std::size_t vertices) {
     struct stat st {};
@@ -251,7 +245,7 @@ void RegionsJobOptions::validate() const {
     if (map != "compress" && map != "stretch" && map != "tension") throw Error(kExitUsage, "--map is compress, stretch or tension, not " + map);
     if (by != "joints" && (by.size() < 2 || by[0] != '@') && by.find("{region}") == std::string::npos)
         throw Error(kExitUsage, "--by is joints, @FILE.json ({region: [vertex ids]}) or masks/{region}.png, not " + by);
-    const std::string f = region_format(*this);
+    const std::string f = verb_output_format("regions", format, out);
     check_verb_format("regions", f);
     if (!out.empty()) refuse_other_format_extension("-o", out, f == "usda" ? "usd" : f);
     if (f == "usda") check_usda_output(tension.input, out);
@@ -361,7 +355,7 @@ RegionsJobResult load_and_run_regions(const RegionsJobOptions& opt, const FrameP
 }
 
 void write_regions_output(const RegionsJobOptions& opt, const Input& in, const RegionsJobResult& r, OutputFile& out) {
-    const std::string f = region_format(opt);
+    const std::string f = verb_output_format("regions", opt.format, opt.out);
     if (f == "csv") {
         std::string& s = out.buffer();
         s += "frame,mesh,region,value\n";

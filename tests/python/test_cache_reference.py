@@ -102,3 +102,38 @@ def test_tension_takes_the_reference_keywords(files):
         s.tension(frames="1", reference=files / "permuted.obj")
     with pytest.raises(rigscope.BadValueError, match="reference_match"):
         s.tension(frames="1", reference=files / "ref.obj", reference_match="nearest")
+
+
+def shifted_obj(src, dst, fraction):
+    """src's OBJ with every vertex moved along x by `fraction` of bend_cylinder's bind diagonal:
+    the same surface (T unchanged) at a distance position pairing sees."""
+    v = [line.split() for line in src.read_text().splitlines() if line.startswith("v ")]
+    p = np.array([[float(x) for x in f[1:4]] for f in v])
+    step = fraction * np.linalg.norm(p.max(axis=0) - p.min(axis=0))
+    out = []
+    for line in src.read_text().splitlines():
+        if line.startswith("v "):
+            f = line.split()
+            line = f"v {float(f[1]) + step!r} {f[2]} {f[3]}"
+        out.append(line)
+    dst.write_text("\n".join(out) + "\n")
+    return dst
+
+
+def test_reference_tolerance_is_the_clis(files, tmp_path):
+    """reference_tolerance= (--reference-tolerance's keyword, the options table's row) widens
+    position pairing as the CLI's option does: a neutral moved by 1e-3 of the diagonal pairs at
+    2e-3 and not at the default 1e-4, whose refusal names the keyword; out of (0, 1) is refused."""
+    moved = shifted_obj(files / "permuted.obj", tmp_path / "moved.obj", 1e-3)
+    s = rigscope.load(BEND)
+    with pytest.raises(rigscope.MismatchError, match=r"reference_tolerance=") as e:
+        s.tension(frames="1", reference=moved, reference_match="position")
+    assert "--" not in str(e.value), str(e.value)
+    want = s.tension(frames="1..91:15")
+    got = s.tension(frames="1..91:15", reference=moved, reference_match="position", reference_tolerance=2e-3)
+    assert np.allclose(got.t, want.t, atol=1e-5)  # moved, not deformed: a float rounding or two
+    c = s.check(max_compress=100, frames="1", reference=moved, reference_match="position", reference_tolerance=2e-3)
+    assert c.passed
+    for bad in (0.0, 1.0):
+        with pytest.raises(rigscope.BadValueError, match="reference_tolerance"):
+            s.tension(frames="1", reference=moved, reference_match="position", reference_tolerance=bad)

@@ -96,7 +96,8 @@ def table_names():
 def test_the_table_is_each_tension_calls_keywords_in_stub_and_bindings():
     table = list(_rigscope._tension_keywords)
     names = table_names()
-    assert names[:5] == ["reference", "reference_frame", "reference_match", "reference_scale", "falloff"] and len(names) == 12
+    assert names[:6] == ["reference", "reference_frame", "reference_match", "reference_scale", "reference_tolerance", "falloff"]
+    assert len(names) == 13
     seen = set()
     for cls, fn in stub_defs():
         if cls != "Session" or fn.name not in TENSION_CALLS:

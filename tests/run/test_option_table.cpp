@@ -22,6 +22,11 @@
 #include "rigscope/run/output_formats.h"
 #include "rigscope/run/bake_job.h"
 #include "rigscope/run/check_job.h"
+#include "rigscope/run/deform_job.h"
+#include "rigscope/run/drive_job.h"
+#include "rigscope/run/info_job.h"
+#include "rigscope/run/rivet_job.h"
+#include "rigscope/run/report_page.h"
 #include "rigscope/run/diff_job.h"
 #include "rigscope/run/intersect_job.h"
 #include "rigscope/run/regions_job.h"
@@ -235,4 +240,266 @@ TEST_CASE("every option a verb's chunk identity names is an option of that verb'
             CHECK(help.find(" " + name + " ") != std::string::npos);
         }
     }
+}
+
+namespace {
+
+// A value outside a row's rule, written into `o`: an unknown word, a number past hi (past 0
+// for the rules without an upper end).
+template <typename Options>
+void break_rule(const OptionSpec<Options>& s, Options& o) {
+    visit_option(s, o, [&](auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        const bool upper = s.check == OptionCheck::range || s.check == OptionCheck::open_range;
+        if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::optional<std::string>>) v = "none_of_them";
+        else if constexpr (std::is_same_v<T, bool>) FAIL(s.name << ": a flag has no rule");
+        else if constexpr (std::is_same_v<T, std::optional<long>>) v = upper ? long(s.hi) + 1 : -1L;
+        else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned>) v = static_cast<T>(upper ? s.hi + 1 : 0);
+        else v = upper ? s.hi + 1 : -1.0;
+    });
+}
+
+// `validate` refuses each row's value outside its rule with a message naming the row's option.
+template <typename Options, typename Validate>
+int check_refusals(const OptionTable<Options>& table, const Options& valid, Validate validate, std::vector<std::string> unchecked = {}) {
+    REQUIRE_NOTHROW(validate(valid));
+    int checked = 0;
+    for (const OptionSpec<Options>& s : table) {
+        if (s.check == OptionCheck::none || std::find(unchecked.begin(), unchecked.end(), s.name) != unchecked.end()) continue;
+        Options o = valid;
+        break_rule(s, o);
+        INFO(s.name);
+        try {
+            validate(o);
+            FAIL("accepted");
+        } catch (const Error& e) {
+            std::string name = s.name;
+            if (name.rfind("-o,", 0) == 0) name = "-o";
+            CHECK(std::string(e.what()).find(name) != std::string::npos);
+        }
+        ++checked;
+    }
+    return checked;
+}
+
+// Each row's name (its long name for "-o,--output") and squeezed help appear in `help`.
+template <typename Options>
+void check_help_lists(const std::string& verb, const std::string& help, const OptionTable<Options>& table) {
+    for (const OptionSpec<Options>& s : table) {
+        std::string name = s.name;
+        if (const auto comma = name.find(','); comma != std::string::npos) name = name.substr(comma + 1);
+        INFO(verb << " --help, " << name);
+        CHECK(help.find(name + " ") != std::string::npos);
+        CHECK(help.find(squeeze(s.help)) != std::string::npos);
+    }
+}
+
+// The names of `table`'s identity rows in the order chunk identity lists them.
+template <typename Options>
+std::vector<std::string> identity_names(const OptionTable<Options>& table) {
+    std::vector<const OptionSpec<Options>*> rows;
+    for (const auto& s : table)
+        if (s.identity) rows.push_back(&s);
+    std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) { return a->identity_rank < b->identity_rank; });
+    std::vector<std::string> names;
+    for (const auto* s : rows) names.push_back(s->name);
+    return names;
+}
+
+std::vector<std::string> names_of(const ChunkOptions& id) {
+    std::vector<std::string> names;
+    for (const auto& [n, v] : id) names.push_back(n);
+    return names;
+}
+
+// `id` ends with `tail` (a verb's own rows come last).
+void check_ends_with(const ChunkOptions& id, const std::vector<std::string>& tail) {
+    const std::vector<std::string> names = names_of(id);
+    REQUIRE(names.size() >= tail.size());
+    CHECK(std::vector<std::string>(names.end() - tail.size(), names.end()) == tail);
+}
+
+}  // namespace
+
+TEST_CASE("every verb's --help lists the input rows it offers, with the table's help", "[options]") {
+    struct Verb {
+        const char* name;
+        bool per_frame;
+        std::vector<const char*> requested;  // the on_request rows it offers
+        bool batch = true;                   // FILE... is the batch's (add_batch_options), with its help
+    };
+    const std::vector<Verb> verbs = {
+        {"tension", true, {"--weld", "--skinning", "--threads", "--max-output"}},
+        {"check", true, {"--weld", "--skinning", "--threads"}},
+        {"diff", true, {"--weld", "--skinning", "--threads"}},
+        {"deform", true, {"--skinning", "--max-output"}},
+        {"volume", true, {"--weld", "--skinning", "--threads"}},
+        {"intersect", true, {"--weld", "--skinning", "--threads"}},
+        {"rivet", true, {"--weld", "--skinning", "--max-output"}, false},
+        {"drive", true, {}, false},
+        {"bake", true, {"--weld", "--skinning", "--threads"}},
+        {"regions", true, {"--weld", "--skinning", "--threads"}},
+        {"info", false, {"--weld"}},
+        {"lint", false, {}},
+    };
+    for (const Verb& v : verbs) {
+        const std::string help = squeeze(command_output(test::rigscope_binary() + " " + v.name + " --help"));
+        for (const auto& s : input_options()) {
+            const bool offered = s.offered == OptionOffered::always || (s.offered == OptionOffered::per_frame && v.per_frame) ||
+                                 std::find_if(v.requested.begin(), v.requested.end(), [&](const char* n) { return std::string(n) == s.name; }) !=
+                                     v.requested.end();
+            INFO(v.name << " --help, " << s.name);
+            CHECK((help.find(std::string(s.name) + " ") != std::string::npos) == offered);
+            if (offered && !(v.batch && std::string(s.name) == "FILE")) CHECK(help.find(squeeze(s.help)) != std::string::npos);
+        }
+    }
+    const std::string rom = squeeze(command_output(test::rigscope_binary() + " rom --help"));
+    check_help_lists("rom", rom, rom_input_options());
+}
+
+TEST_CASE("chunk identity begins with the input table's identity rows, in table order", "[options]") {
+    auto expected = [](bool weld, bool skinning) {
+        std::vector<std::string> names;
+        for (const auto& s : input_options()) {
+            if (!s.identity) continue;
+            if (s.offered == OptionOffered::on_request && !(std::string(s.name) == "--weld" ? weld : skinning)) continue;
+            names.push_back(s.name);
+        }
+        return names;
+    };
+    // The order merges compare across versions: written out once here, so that a table edit that
+    // moves a row fails.
+    const std::vector<std::string> recorded = {"FILE",     "--mesh",  "--max-memory", "--allow-outside-uris", "--frames",    "--clip",
+                                               "--fps",    "--animation", "--cache",  "--abc-unit",           "--retarget",  "--rig",
+                                               "--rom",    "--rom-angle", "--rom-frames", "--joints",         "--weld",      "--skinning"};
+    CHECK(expected(true, true) == recorded);
+    auto starts = [](const ChunkOptions& id, const std::vector<std::string>& head) {
+        const std::vector<std::string> names = names_of(id);
+        REQUIRE(names.size() >= head.size());
+        CHECK(std::vector<std::string>(names.begin(), names.begin() + head.size()) == head);
+    };
+    starts(chunk_identity(TensionJobOptions{}), expected(true, true));
+    starts(chunk_identity(CheckJobOptions{}), expected(true, true));
+    starts(chunk_identity(DiffJobOptions{}), expected(true, true));
+    starts(chunk_identity(VolumeJobOptions{}), expected(true, true));
+    starts(chunk_identity(RivetJobOptions{}), expected(true, true));
+    starts(chunk_identity(DeformJobOptions{}), expected(false, true));
+    starts(chunk_identity(DriveJobOptions{}), expected(false, false));
+    starts(chunk_identity(InfoJobOptions{}), expected(false, false));
+    // --fps 0 is the file's rate: no value; a rate is its number.
+    DeformJobOptions d;
+    const ChunkOptions unset = chunk_identity(d);
+    d.input.fps = 30;
+    const ChunkOptions given = chunk_identity(d);
+    for (std::size_t i = 0; i < unset.size(); ++i)
+        if (unset[i].first == "--fps") {
+            CHECK(unset[i].second.empty());
+            CHECK(given[i].second == std::vector<std::string>{"30"});
+        }
+}
+
+TEST_CASE("the input rows' rules are validate()'s: a value outside one is refused, naming it", "[options]") {
+    InputOptions valid;
+    valid.file = "x.glb";
+    // check_input_options, then load_options (--max-memory), as load_input calls them. --max-output
+    // has the CLI's validator only: the budget (run_budget.h) takes the value Python passes.
+    const int checked = check_refusals(input_options(), valid, [](const InputOptions& o) {
+        check_input_options(o);
+        load_options(o);
+    }, {"--max-output"});
+    CHECK(checked >= 7);  // --max-memory, --fps, --abc-unit, --retarget, --weld, --skinning, --threads
+}
+
+TEST_CASE("every verb's own rows are in its --help with the table's help, and in its chunk identity", "[options]") {
+    auto help_of = [](const char* verb) { return squeeze(command_output(test::rigscope_binary() + " " + verb + " --help")); };
+    check_help_lists("deform", help_of("deform"), deform_options());
+    check_help_lists("volume", help_of("volume"), volume_options());
+    check_help_lists("intersect", help_of("intersect"), intersect_options());
+    check_help_lists("drive", help_of("drive"), drive_options());
+    check_help_lists("rivet", help_of("rivet"), rivet_options());
+    check_help_lists("info", help_of("info"), info_options());
+    check_help_lists("diff", help_of("diff"), diff_options());
+    check_help_lists("check", help_of("check"), check_options());
+    check_help_lists("report", help_of("report"), report_page_options());
+    check_help_lists("tension", help_of("tension"), tension_job_options());
+    check_help_lists("regions", help_of("regions"), regions_options());
+    check_ends_with(chunk_identity(DeformJobOptions{}), identity_names(deform_options()));
+    check_ends_with(chunk_identity(VolumeJobOptions{}), identity_names(volume_options()));
+    check_ends_with(chunk_identity(IntersectJobOptions{}), identity_names(intersect_options()));
+    check_ends_with(chunk_identity(DriveJobOptions{}), identity_names(drive_options()));
+    check_ends_with(chunk_identity(RivetJobOptions{}), identity_names(rivet_options()));
+    check_ends_with(chunk_identity(InfoJobOptions{}), identity_names(info_options()));
+    check_ends_with(chunk_identity(DiffJobOptions{}), identity_names(diff_options()));
+    check_ends_with(chunk_identity(CheckJobOptions{}), identity_names(check_options()));
+    check_ends_with(chunk_identity(ReportJobOptions{}), identity_names(report_page_options()));
+    check_ends_with(chunk_identity(TensionJobOptions{}), identity_names(tension_job_options()));
+    check_ends_with(chunk_identity(RegionsJobOptions{}), identity_names(regions_options()));
+    // The orders records have had (merges compare them across versions), written out once.
+    CHECK(identity_names(check_options()) == std::vector<std::string>{"--max-stretch", "--max-compress", "--max-lambda", "--min-lambda",
+                                                                      "--max-volume-loss", "--worst", "--max-size", "--lint",
+                                                                      "--max-intersections"});
+    CHECK(identity_names(tension_job_options()) ==
+          std::vector<std::string>{"--vertices", "--auto-range", "--bake-max", "--bake-points", "--color", "--format"});
+    CHECK(identity_names(diff_options()) == std::vector<std::string>{"NEW", "--match", "--match-tolerance", "--align", "--frame-offset",
+                                                                     "--max-displacement", "--max-t-change", "--worst", "--format"});
+    CHECK(identity_names(rivet_options()) == std::vector<std::string>{"--vertices", "--joint", "--bake", "--format", "--max-fit-error"});
+}
+
+TEST_CASE("each verb's validate() refuses a value outside its rows' rules, naming the option", "[options]") {
+    auto input = [] {
+        InputOptions in;
+        in.file = "x.glb";
+        return in;
+    };
+    DiffJobOptions diff;
+    diff.input = input(), diff.new_file = "y.glb", diff.match = "position";
+    // --format: "diff writes csv, json or gltf, not none_of_them" names the verb, not the option.
+    CHECK(check_refusals(diff_options(), diff, [](const DiffJobOptions& o) { o.validate(); }, {"--format"}) >= 5);
+    CheckJobOptions check;
+    check.tension.input = input(), check.max_compress = 2, check.tension.measure = "principal", check.html.out = "page.html";
+    CHECK(check_refusals(check_options(), check, [](const CheckJobOptions& o) { o.validate(); }) >= 8);
+    RivetJobOptions rivet;
+    rivet.input = input(), rivet.vertices = "1";
+    CHECK(check_refusals(rivet_options(), rivet, [](const RivetJobOptions& o) { o.validate(); }, {"--format"}) >= 1);
+    ReportOptions page;
+    page.out = "page.html";
+    CHECK(check_refusals(report_page_options(), page, [](const ReportOptions& o) { o.validate(); }) >= 2);
+    TensionJobOptions tension;
+    tension.tension.input = input();
+    CHECK(check_refusals(tension_job_options(), tension, [](const TensionJobOptions& o) { o.validate(); }, {"--format"}) >= 2);
+    RegionsJobOptions regions;
+    regions.tension.input = input();
+    CHECK(check_refusals(regions_options(), regions, [](const RegionsJobOptions& o) { o.validate(); }, {"--format"}) >= 1);
+    DeformJobOptions deform;
+    deform.input = input();
+    CHECK(check_refusals(deform_options(), deform, [](const DeformJobOptions& o) { o.validate(); }, {"--format"}) >= 1);
+}
+
+TEST_CASE("verb_output_format: regions, bake, lint and info by their rows' rules, with their messages", "[options]") {
+    // regions: --format, else the extension as named (validate() refuses one it does not write), else csv.
+    CHECK(verb_output_format("regions", "", "-") == "csv");
+    CHECK(verb_output_format("regions", "", "r.glb") == "gltf");
+    CHECK(verb_output_format("regions", "json", "r.csv") == "json");  // validate() refuses the name (refuse_other_format_extension)
+    CHECK(verb_output_format("regions", "", "r.xyz") == ".xyz");
+    RegionsJobOptions regions;
+    regions.out = "r.xyz";
+    CHECK_THROWS_WITH(regions.validate(), "regions writes csv, json, usda or gltf, not .xyz");
+    // bake: --format, else .png or .exr (any case), else none.
+    CHECK(verb_output_format("bake", "", "maps/{mesh}.PNG") == "png");
+    CHECK(verb_output_format("bake", "", "maps/{mesh}.exr") == "exr");
+    CHECK(verb_output_format("bake", "", "maps.v1/{mesh}") == "");
+    CHECK(verb_output_format("bake", "exr", "x.png") == "exr");  // validate() refuses the pair
+    // lint: text or json; a name that says otherwise is refused.
+    CHECK(verb_output_format("lint", "", "-") == "text");
+    CHECK(verb_output_format("lint", "", "l.json") == "json");
+    CHECK(verb_output_format("lint", "", "l.log") == "text");
+    CHECK_THROWS_WITH(verb_output_format("lint", "", "l.csv"), "l.csv: the extension says csv but lint writes text (name it .txt or .json)");
+    CHECK_THROWS_WITH(verb_output_format("lint", "json", "l.txt"),
+                      "l.txt: the extension says txt but lint writes json as --format says (rename the output or drop --format)");
+    // info: --json or a .json name; --json under another extension is refused.
+    CHECK(verb_output_format("info", "", "-") == "text");
+    CHECK(verb_output_format("info", "", "i.JSON") == "json");
+    CHECK(verb_output_format("info", "json", "-") == "json");
+    CHECK(verb_output_format("info", "", "i.txt") == "text");
+    CHECK_THROWS_WITH(verb_output_format("info", "json", "i.txt"), "i.txt: the extension says txt but --json says json");
 }

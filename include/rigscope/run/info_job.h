@@ -14,9 +14,8 @@ struct InfoJobOptions {
     bool json = false;        // --json
     std::string out = "-";    // -o; a .json name writes JSON
 
-    // json, or -o's extension saying json. Throws Error (exit 2) when --json and -o's extension
-    // disagree (info.txt --json), before any file is read.
-    bool writes_json() const;
+    // Throws Error (exit 2) when --json and -o's extension disagree (info.txt --json), before any
+    // file is read: info writes JSON for --json or a .json name (run/output_formats.h).
     void validate() const;
 };
 

@@ -18,7 +18,7 @@ namespace rigscope {
 struct LintJobOptions {
     InputOptions input;
     LintOptions lint;       // the checks' tolerances, --mirror, --strict
-    std::string format;     // text|json; "" chooses by out's name (lint_output_format)
+    std::string format;     // text|json; "" chooses by out's name (run/output_formats.h: verb_output_format)
     std::string out = "-";  // -o (a batch's, expanded per file; "-" or "" for none)
     std::size_t listed = 20;  // --list: findings per check in text and JUnit (0: all)
     std::string relpath;    // the file's path relative to a batch's root, in the JUnit class names
@@ -38,11 +38,6 @@ struct LintJobResult {
     std::size_t meshes = 0, vertices = 0;  // the selected meshes, their file vertices
     std::vector<ReadFile> paths;  // every input file: no report may replace one
 };
-
-// What lint writes to `out` ("text" or "json"): --format, else JSON for a .json name, else text.
-// Throws Error (exit 2) when the name says otherwise than what would be written (text under
-// .json, .csv or .glb, JSON under any other name): the CLI's -o and each file of a batch alike.
-std::string lint_output_format(const std::string& format, const std::string& out);
 
 // What lint loads: opt.input's scene and meshes, without frames (the lint reads the bind pose).
 Input load_lint_input(const LintJobOptions& opt);

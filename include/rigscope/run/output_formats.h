@@ -8,6 +8,15 @@
 
 namespace rigscope {
 
+// How a verb's output names its format when --format does not (verb_output_format).
+enum class FormatByName {
+    checked,    // output_format's rule (io/output.h): a known extension, refused when it disagrees
+    extension,  // regions: --format, else the extension as named (".xyz" too: validate() refuses it by the table), else the fallback
+    image,      // bake: --format, else .png or .exr, else "" (validate() asks for one)
+    text,       // lint: text or json; a .txt or .log name is text, .json json, and one that disagrees is refused
+    json_flag,  // info: --json (format "json") or a .json name; --json with another extension is refused
+};
+
 struct VerbFormats {
     const char* verb;
     std::vector<std::string> formats;  // in the order its refusal lists them
@@ -15,17 +24,18 @@ struct VerbFormats {
     const char* fallback;
     // The output is optional: without -o the verb writes its report only (diff), format "".
     bool optional_output = false;
+    FormatByName by_name = FormatByName::checked;
 };
 
-// The row of `verb` (tension, deform, volume, intersect, rivet, drive, diff, regions, bake).
+// The row of `verb` (tension, deform, volume, intersect, rivet, drive, diff, regions, bake, lint, info).
 // Throws internal_error for another.
 const VerbFormats& verb_formats(const std::string& verb);
 
-// --format, else -o's extension, else the verb's fallback, by output_format's rule (a known
+// --format, else -o's extension, else the verb's fallback, by the verb's rule (FormatByName):
+// for tension, deform, volume, intersect, rivet, drive and diff output_format's (a known
 // extension that disagrees with --format, an unknown one alone and a .gltf name are refused,
-// exit 2); diff without -o: "". For tension, deform, volume, intersect, rivet, drive and diff:
-// regions, bake, lint and info read their names by rules of their own (regions_job.cpp,
-// bake_job.cpp, lint_output_format, InfoJobOptions::writes_json).
+// exit 2; diff without -o: ""); regions, bake, lint and info as their rows say. info's --json
+// is format "json" here; it writes "json" or "text".
 std::string verb_output_format(const std::string& verb, const std::string& format, const std::string& out);
 
 // "a, b or c": choices as messages and --help list them.
