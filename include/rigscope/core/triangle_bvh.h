@@ -33,7 +33,10 @@ public:
         bool leaf() const { return count > 0; }
     };
 
-    static constexpr std::uint32_t kLeafSize = 4;
+    // Eight, not four: on the bench tube half the node pairs a frame opens are gone, for a few
+    // more box tests inside a leaf pair (CPU time about 6% lower). The triangles' order, the
+    // Morton sort's, does not depend on it, so neither do the lengths' sums.
+    static constexpr std::uint32_t kLeafSize = 8;
 
     // Sorts the boxes' centres along a Morton curve and splits where the curve's cells do.
     void build(const std::vector<BvhBox>& triangle_boxes);
