@@ -113,41 +113,36 @@ InputOptions new_input_options(const DiffJobOptions& opt, const Input& a, const 
     return nopt;
 }
 
-// One clip of OLD (selected on `a`) against NEW's (selected on `b`, loaded with `nopt`).
-DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const InputOptions& nopt, const FrameProgress& progress) {
-    DiffResult r;
-    const RunStart start;
-    r.paths = a.paths;
-    r.paths.insert(r.paths.end(), b.paths.begin(), b.paths.end());
-    refuse_outputs_over_inputs(a, {opt.out, opt.junit});
-    refuse_outputs_over_inputs(b, {opt.out, opt.junit});
-    b.meshes = pair_meshes(opt, a, b);  // in OLD's order: b.meshes[i] pairs with a.meshes[i]
-    b.frames = new_frames(opt, a, b, r.frame_offset);
-    check_memory(opt, a, b, b.meshes);
+// One rig exported Z-up (Collada, Blender's FBX) and Y-up (glTF): positions compare on one up
+// axis, glTF's +Y, as both files' glTF exports would have them. Files on one axis stay as they are.
+struct UpTurn {
+    bool turn = false;
+    Eigen::Matrix3f old_to_y = Eigen::Matrix3f::Identity(), new_to_y = Eigen::Matrix3f::Identity();
+};
 
-    TensionOptions ta;
-    ta.input = opt.input;
-    TensionOptions tb = ta;
-    tb.input = nopt;
-    std::vector<MeshTension> ma = prepare_tension(a, ta), mb = prepare_tension(b, tb);
-    const Pose bind_a = bind_pose(a.scene), bind_b = bind_pose(b.scene);
-    // One rig exported Z-up (Collada, Blender's FBX) and Y-up (glTF): positions compare on one up
-    // axis, glTF's +Y, as both files' glTF exports would have them. Files on one axis stay as
-    // they are.
-    const bool turn = a.scene.up_axis != b.scene.up_axis && !(is_y_up(a.scene.up_axis) && is_y_up(b.scene.up_axis));
-    Eigen::Matrix3f turn_a = Eigen::Matrix3f::Identity(), turn_b = Eigen::Matrix3f::Identity();
-    if (turn) {
-        turn_a = up_axis_to_y(a.scene.up_axis).toRotationMatrix().cast<float>();
-        turn_b = up_axis_to_y(b.scene.up_axis).toRotationMatrix().cast<float>();
+UpTurn up_turn(const Scene& a, const Scene& b) {
+    UpTurn u;
+    u.turn = a.up_axis != b.up_axis && !(is_y_up(a.up_axis) && is_y_up(b.up_axis));
+    if (u.turn) {
+        u.old_to_y = up_axis_to_y(a.up_axis).toRotationMatrix().cast<float>();
+        u.new_to_y = up_axis_to_y(b.up_axis).toRotationMatrix().cast<float>();
     }
+    return u;
+}
+
+// Per mesh pair, OLD's vertices paired with NEW's at bind (on one up axis); each pair's extremes
+// and per-frame series started in r, sized for every frame. Returns the pairings.
+std::vector<VertexPairing> pair_mesh_vertices(const DiffJobOptions& opt, const Input& a, const Input& b, const std::vector<MeshTension>& ma,
+                                              const std::vector<MeshTension>& mb, const UpTurn& up, DiffResult& r) {
+    const Pose bind_a = bind_pose(a.scene), bind_b = bind_pose(b.scene);
     std::vector<VertexPairing> pairing;
     std::vector<Eigen::Vector3f> rest_a, rest_b;
     for (std::size_t i = 0; i < a.meshes.size(); ++i) {
         deform_mesh(a.scene, a.meshes[i], bind_a, rest_a);
         deform_mesh(b.scene, b.meshes[i], bind_b, rest_b);
-        if (turn) {
-            for (auto& p : rest_a) p = turn_a * p;
-            for (auto& p : rest_b) p = turn_b * p;
+        if (up.turn) {
+            for (auto& p : rest_a) p = up.old_to_y * p;
+            for (auto& p : rest_b) p = up.new_to_y * p;
         }
         const std::string &old_name = a.scene.meshes[a.meshes[i]].name, &new_name = b.scene.meshes[b.meshes[i]].name;
         const double diagonal = bounding_diagonal(rest_a);
@@ -165,15 +160,71 @@ DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const In
         m.t_change.resize(m.displacement.size());
         r.meshes.push_back(std::move(m));
     }
-
-    // Per torn seam, its largest gap in NEW so far (the frame loop below).
+    // Per torn seam, its largest gap in NEW so far (the frame loop).
     for (std::size_t i = 0; i < pairing.size(); ++i) {
         for (const auto& [v, u] : pairing[i].torn) r.extremes[i].seams.push_back(SeamTear{v, u, -1.0f, Frame{}});
         r.meshes[i].torn = pairing[i].torn;
         r.meshes[i].torn_gap.resize(a.frames.size() * pairing[i].torn.size());
     }
+    return pairing;
+}
 
-    Pose pa = bind_a, pb = bind_b;
+// Mesh pair i at frame fi (both evaluated): its torn seams' gaps, each compared vertex's
+// displacement and change of T into the series and extremes, and the frame's maxima into df.
+void compare_mesh_at_frame(std::size_t i, std::size_t fi, const Frame& f, const VertexPairing& p, const MeshTension& ma,
+                           const MeshTension& mb, const UpTurn& up, DiffMeshResult& m, DiffMesh& d, DiffFrame& df) {
+    const std::size_t n = p.vertex.size();
+    if (fi == 0) {
+        d.displacement.assign(n, 0.0f);
+        d.t_change.assign(n, 0.0f);
+        d.displacement_frame.assign(n, f);
+        d.t_change_frame.assign(n, f);
+    }
+    for (std::size_t s = 0; s < d.seams.size(); ++s) {
+        SeamTear& tear = d.seams[s];
+        const float gap = (mb.deformed[tear.vertex] - mb.deformed[tear.other]).norm();
+        m.torn_gap[fi * d.seams.size() + s] = gap;
+        if (gap > tear.gap) {
+            tear.gap = gap;
+            tear.frame = f;
+        }
+    }
+    for (std::size_t c = 0; c < n; ++c) {
+        float disp = 0, dt = 0;
+        for (std::uint32_t k = p.offsets[c]; k < p.offsets[c + 1]; ++k) {
+            const auto [v, u] = p.pairs[k];
+            disp = std::max(disp, up.turn ? (up.new_to_y * mb.deformed[u] - up.old_to_y * ma.deformed[v]).norm()
+                                          : (mb.deformed[u] - ma.deformed[v]).norm());
+            const float x = mb.t[mb.topo.welded_of[u]] - ma.t[ma.topo.welded_of[v]];
+            if (std::fabs(x) > std::fabs(dt)) dt = x;
+        }
+        m.displacement[fi * n + c] = disp;
+        m.t_change[fi * n + c] = dt;
+        if (fi == 0 || disp > d.displacement[c]) {
+            d.displacement[c] = disp;
+            d.displacement_frame[c] = f;
+        }
+        if (fi == 0 || std::fabs(dt) > std::fabs(d.t_change[c])) {
+            d.t_change[c] = dt;
+            d.t_change_frame[c] = f;
+        }
+        if (disp > df.displacement) {
+            df.displacement = disp;
+            df.mesh = static_cast<std::uint32_t>(i);
+            df.vertex = p.vertex[c];
+        }
+        if (std::fabs(dt) > df.t_change) {
+            df.t_change = std::fabs(dt);
+            df.t_mesh = static_cast<std::uint32_t>(i);
+            df.t_vertex = p.vertex[c];
+        }
+    }
+}
+
+// Every frame: both files posed and evaluated, each mesh pair compared, the frame's maxima kept.
+void compare_frames(const Input& a, const Input& b, const std::vector<VertexPairing>& pairing, std::vector<MeshTension>& ma,
+                    std::vector<MeshTension>& mb, const UpTurn& up, const FrameProgress& progress, DiffResult& r) {
+    Pose pa = bind_pose(a.scene), pb = bind_pose(b.scene);
     ThreadPool pool(a.threads);
     for (std::size_t fi = 0; fi < a.frames.size(); ++fi) {
         const Frame& f = a.frames[fi];
@@ -183,62 +234,16 @@ DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const In
         for (std::size_t i = 0; i < pairing.size(); ++i) {
             ma[i].evaluate(a.scene, pa, &pool);
             mb[i].evaluate(b.scene, pb, &pool);
-            const VertexPairing& p = pairing[i];
-            DiffMeshResult& m = r.meshes[i];
-            DiffMesh& d = r.extremes[i];
-            const std::size_t n = p.vertex.size();
-            if (fi == 0) {
-                d.displacement.assign(n, 0.0f);
-                d.t_change.assign(n, 0.0f);
-                d.displacement_frame.assign(n, f);
-                d.t_change_frame.assign(n, f);
-            }
-            for (std::size_t s = 0; s < d.seams.size(); ++s) {
-                SeamTear& tear = d.seams[s];
-                const float gap = (mb[i].deformed[tear.vertex] - mb[i].deformed[tear.other]).norm();
-                m.torn_gap[fi * d.seams.size() + s] = gap;
-                if (gap > tear.gap) {
-                    tear.gap = gap;
-                    tear.frame = f;
-                }
-            }
-            for (std::size_t c = 0; c < n; ++c) {
-                float disp = 0, dt = 0;
-                for (std::uint32_t k = p.offsets[c]; k < p.offsets[c + 1]; ++k) {
-                    const auto [v, u] = p.pairs[k];
-                    disp = std::max(disp, turn ? (turn_b * mb[i].deformed[u] - turn_a * ma[i].deformed[v]).norm()
-                                               : (mb[i].deformed[u] - ma[i].deformed[v]).norm());
-                    const float x = mb[i].t[mb[i].topo.welded_of[u]] - ma[i].t[ma[i].topo.welded_of[v]];
-                    if (std::fabs(x) > std::fabs(dt)) dt = x;
-                }
-                m.displacement[fi * n + c] = disp;
-                m.t_change[fi * n + c] = dt;
-                if (fi == 0 || disp > d.displacement[c]) {
-                    d.displacement[c] = disp;
-                    d.displacement_frame[c] = f;
-                }
-                if (fi == 0 || std::fabs(dt) > std::fabs(d.t_change[c])) {
-                    d.t_change[c] = dt;
-                    d.t_change_frame[c] = f;
-                }
-                if (disp > df.displacement) {
-                    df.displacement = disp;
-                    df.mesh = static_cast<std::uint32_t>(i);
-                    df.vertex = p.vertex[c];
-                }
-                if (std::fabs(dt) > df.t_change) {
-                    df.t_change = std::fabs(dt);
-                    df.t_mesh = static_cast<std::uint32_t>(i);
-                    df.t_vertex = p.vertex[c];
-                }
-            }
+            compare_mesh_at_frame(i, fi, f, pairing[i], ma[i], mb[i], up, r.meshes[i], r.extremes[i], df);
         }
         r.frame_maxima.push_back(df);
         report_progress(progress, fi + 1, a.frames.size());
     }
+}
 
-    // A seam NEW keeps apart that never parts on the frames evaluated is no finding: only gaps
-    // past rounding (kSeamGapRelative of OLD's diagonal) are.
+// A seam NEW keeps apart that never parts on the frames evaluated is no finding: only gaps past
+// rounding (kSeamGapRelative of OLD's diagonal) are kept, with their series.
+void keep_parted_seams(std::size_t frame_count, DiffResult& r) {
     for (std::size_t i = 0; i < r.extremes.size(); ++i) {
         DiffMesh& d = r.extremes[i];
         DiffMeshResult& m = r.meshes[i];
@@ -254,12 +259,16 @@ DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const In
             seams.push_back(d.seams[s]);
             torn.push_back(m.torn[s]);
         }
-        for (std::size_t fi = 0; fi < a.frames.size(); ++fi)
+        for (std::size_t fi = 0; fi < frame_count; ++fi)
             for (std::size_t s : keep) gaps.push_back(m.torn_gap[fi * all + s]);
         d.seams = std::move(seams);
         m.torn = std::move(torn);
         m.torn_gap = std::move(gaps);
     }
+}
+
+// What the result says of its run: files, match, clip, frames and limits.
+void describe_diff_run(const DiffJobOptions& opt, const Input& a, DiffResult& r) {
     r.version = RIGSCOPE_VERSION;
     r.old_file = opt.input.file;
     r.new_file = opt.new_file;
@@ -271,6 +280,30 @@ DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const In
     r.limits = opt.limits();
     r.limits.clip = a.has_clip ? a.clip.name : "bind";
     r.limits.relpath = opt.relpath;
+}
+
+// One clip of OLD (selected on `a`) against NEW's (selected on `b`, loaded with `nopt`).
+DiffResult diff_clip_run(const DiffJobOptions& opt, Input& a, Input& b, const InputOptions& nopt, const FrameProgress& progress) {
+    DiffResult r;
+    const RunStart start;
+    r.paths = a.paths;
+    r.paths.insert(r.paths.end(), b.paths.begin(), b.paths.end());
+    refuse_outputs_over_inputs(a, {opt.out, opt.junit});
+    refuse_outputs_over_inputs(b, {opt.out, opt.junit});
+    b.meshes = pair_meshes(opt, a, b);  // in OLD's order: b.meshes[i] pairs with a.meshes[i]
+    b.frames = new_frames(opt, a, b, r.frame_offset);
+    check_memory(opt, a, b, b.meshes);
+
+    TensionOptions ta;
+    ta.input = opt.input;
+    TensionOptions tb = ta;
+    tb.input = nopt;
+    std::vector<MeshTension> ma = prepare_tension(a, ta), mb = prepare_tension(b, tb);
+    const UpTurn up = up_turn(a.scene, b.scene);
+    const std::vector<VertexPairing> pairing = pair_mesh_vertices(opt, a, b, ma, mb, up, r);
+    compare_frames(a, b, pairing, ma, mb, up, progress, r);
+    keep_parted_seams(a.frames.size(), r);
+    describe_diff_run(opt, a, r);
     r.run = start.until_now();
     return r;
 }

@@ -179,10 +179,16 @@ std::string load_report_viewer(const std::string& build_time_path) {
 
 namespace {
 
-// One clip's data object.
-void write_report_data(JsonWriter& w, const ReportData& d) {
-    // T as steps of log T over the shown range: even relative precision on both sides of 1.
-    // One encoding for both sides of a two-sided measure.
+// T as steps of log T over the shown range: even relative precision on both sides of 1.
+struct TEncoding {
+    float lo = 0;         // log T of step 0
+    double levels = 0;    // the largest step
+    double step = 0;      // log T per step
+    int bits = 16;
+};
+
+// One encoding for both sides of a two-sided measure, over every mesh's shown T.
+TEncoding t_encoding(const ReportData& d) {
     float lo = 0, hi = 0;
     bool any = false;
     for (const ReportMesh& m : d.meshes)
@@ -194,10 +200,16 @@ void write_report_data(JsonWriter& w, const ReportData& d) {
                 hi = std::max(hi, l);
                 any = true;
             }
-    const double levels = d.t_bits == 8 ? 255.0 : 65535.0;
-    const double t_step = hi > lo ? (double(hi) - lo) / levels : 1e-6;
+    TEncoding e;
+    e.lo = lo;
+    e.bits = d.t_bits;
+    e.levels = d.t_bits == 8 ? 255.0 : 65535.0;
+    e.step = hi > lo ? (double(hi) - lo) / e.levels : 1e-6;
+    return e;
+}
 
-    w.begin_object();
+// The run's description: input, axes, clip, parameters, measure, range, frames and T's encoding.
+void write_run_members(JsonWriter& w, const ReportData& d, const TEncoding& enc) {
     write_json_header(w, "report", d.run.input);
     if (!is_y_up(d.up_axis)) {
         // The turn the glTF writer's root node makes (core/axes.h), as [x, y, z, w]: the viewer
@@ -221,124 +233,152 @@ void write_report_data(JsonWriter& w, const ReportData& d) {
     w.end_array();
     w.number_array("shown", d.shown.size(), [&](std::size_t i) { return static_cast<unsigned long>(d.shown[i]); });
     w.member("subsample", d.subsample_reason);
-    w.key("t_encoding").begin_object().member("bits", static_cast<long>(d.t_bits));
-    w.member("log_lo", static_cast<double>(lo)).member("log_step", t_step);
-    w.member("relative_error", std::expm1(t_step / 2)).end_object();
-    w.key("meshes").begin_array();
-    for (const ReportMesh& m : d.meshes) {
-        const Box b = box_of(m);
-        w.begin_object().member("name", m.name).member("vertices", static_cast<unsigned long>(m.vertex_count));
-        w.number_array("origin", 3, [&](std::size_t a) { return b.lo[a]; });
-        w.number_array("step", 3, [&](std::size_t a) { return b.step[a]; });
-        const bool small = m.vertex_count <= 65536;
-        w.member("index_bits", small ? 16 : 32);
-        std::vector<std::uint8_t> bytes;
-        if (m.same_triangles_as >= 0) {
-            w.member("triangles_of", static_cast<long>(m.same_triangles_as));
-        } else {
-            bytes.reserve(m.triangles.size() * 4);
-            for (std::uint32_t v : m.triangles) small ? append_le(bytes, static_cast<std::uint16_t>(v)) : append_le(bytes, v);
-            w.key("triangles");
+    w.key("t_encoding").begin_object().member("bits", static_cast<long>(enc.bits));
+    w.member("log_lo", static_cast<double>(enc.lo)).member("log_step", enc.step);
+    w.member("relative_error", std::expm1(enc.step / 2)).end_object();
+}
+
+// How the mesh moves: its rest (static), rest and every shown frame's positions (baked), or its
+// base, influences and joints at rest and at every shown frame (skinned in the page).
+void write_motion(JsonWriter& w, const ReportMesh& m, const Box& b) {
+    auto positions = [&](const char* name, const std::vector<float>& p) {
+        w.key(name);
+        write_positions(w, b, p);
+    };
+    switch (m.motion) {
+        case ReportMotion::Static:
+            w.member("motion", "static");
+            positions("rest", m.rest);
+            break;
+        case ReportMotion::Baked:
+            w.member("motion", "baked");
+            positions("rest", m.rest);
+            positions("positions", m.positions);
+            break;
+        case ReportMotion::Skinned: {
+            w.member("motion", "skinned");
+            positions("base", m.base);
+            w.key("influence_count");
+            write_b64(w, m.influence_count);
+            std::vector<std::uint8_t> bytes;
+            for (std::uint16_t v : m.joints) append_le(bytes, v);
+            w.key("joints");
             write_b64(w, bytes);
+            w.key("weights");
+            write_floats(w, m.weights);
+            w.member("joint_count", static_cast<unsigned long>(m.joint_count));
+            w.key("rest_joints");
+            write_floats(w, m.rest_joints);
+            w.key("frame_joints");
+            write_floats(w, m.frame_joints);
+            break;
         }
-        auto positions = [&](const char* name, const std::vector<float>& p) {
-            w.key(name);
-            write_positions(w, b, p);
-        };
-        switch (m.motion) {
-            case ReportMotion::Static:
-                w.member("motion", "static");
-                positions("rest", m.rest);
-                break;
-            case ReportMotion::Baked:
-                w.member("motion", "baked");
-                positions("rest", m.rest);
-                positions("positions", m.positions);
-                break;
-            case ReportMotion::Skinned:
-                w.member("motion", "skinned");
-                positions("base", m.base);
-                w.key("influence_count");
-                write_b64(w, m.influence_count);
-                bytes.clear();
-                for (std::uint16_t v : m.joints) append_le(bytes, v);
-                w.key("joints");
-                write_b64(w, bytes);
-                w.key("weights");
-                write_floats(w, m.weights);
-                w.member("joint_count", static_cast<unsigned long>(m.joint_count));
-                w.key("rest_joints");
-                write_floats(w, m.rest_joints);
-                w.key("frame_joints");
-                write_floats(w, m.frame_joints);
-                break;
-        }
-        auto write_t = [&](const char* name, const std::vector<float>& ts) {
-            bytes.clear();
-            bytes.reserve(ts.size() * 2);
-            for (float t : ts) {
-                const double r = std::round((std::log(std::max(t, 1e-30f)) - lo) / t_step);
-                const double q = r >= 0 ? std::min(r, levels) : 0.0;  // NaN: 0, not a bad cast
-                if (d.t_bits == 8) bytes.push_back(static_cast<std::uint8_t>(q));
-                else append_le(bytes, static_cast<std::uint16_t>(q));
-            }
-            w.key(name);
-            write_b64(w, bytes);
-        };
-        write_t("t", m.t);
-        if (m.two_sided) write_t("t_stretch", m.t_stretch);
-        if (!m.face_first_triangle.empty()) {
-            bytes.clear();
-            for (std::uint32_t v : m.face_first_triangle) append_le(bytes, v);
-            w.key("face_first_triangle");
-            write_b64(w, bytes);
-        }
-        w.end_object();
     }
-    w.end_array().key("worst").begin_array();
-    for (const ReportVertex& v : d.worst) {
+}
+
+// Shown T as steps of the encoding, 8 or 16 bits each.
+void write_encoded_t(JsonWriter& w, const char* name, const std::vector<float>& ts, const TEncoding& enc) {
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(ts.size() * 2);
+    for (float t : ts) {
+        const double r = std::round((std::log(std::max(t, 1e-30f)) - enc.lo) / enc.step);
+        const double q = r >= 0 ? std::min(r, enc.levels) : 0.0;  // NaN: 0, not a bad cast
+        if (enc.bits == 8) bytes.push_back(static_cast<std::uint8_t>(q));
+        else append_le(bytes, static_cast<std::uint16_t>(q));
+    }
+    w.key(name);
+    write_b64(w, bytes);
+}
+
+// One mesh: its quantisation box, triangles (or the earlier mesh that has the same), motion and T.
+void write_report_mesh(JsonWriter& w, const ReportMesh& m, const TEncoding& enc) {
+    const Box b = box_of(m);
+    w.begin_object().member("name", m.name).member("vertices", static_cast<unsigned long>(m.vertex_count));
+    w.number_array("origin", 3, [&](std::size_t a) { return b.lo[a]; });
+    w.number_array("step", 3, [&](std::size_t a) { return b.step[a]; });
+    const bool small = m.vertex_count <= 65536;
+    w.member("index_bits", small ? 16 : 32);
+    if (m.same_triangles_as >= 0) {
+        w.member("triangles_of", static_cast<long>(m.same_triangles_as));
+    } else {
+        std::vector<std::uint8_t> bytes;
+        bytes.reserve(m.triangles.size() * 4);
+        for (std::uint32_t v : m.triangles) small ? append_le(bytes, static_cast<std::uint16_t>(v)) : append_le(bytes, v);
+        w.key("triangles");
+        write_b64(w, bytes);
+    }
+    write_motion(w, m, b);
+    write_encoded_t(w, "t", m.t, enc);
+    if (m.two_sided) write_encoded_t(w, "t_stretch", m.t_stretch, enc);
+    if (!m.face_first_triangle.empty()) {
+        std::vector<std::uint8_t> bytes;
+        for (std::uint32_t v : m.face_first_triangle) append_le(bytes, v);
+        w.key("face_first_triangle");
+        write_b64(w, bytes);
+    }
+    w.end_object();
+}
+
+// The worst-vertex table, each row with its series.
+void write_worst(JsonWriter& w, const std::vector<ReportVertex>& worst) {
+    w.key("worst").begin_array();
+    for (const ReportVertex& v : worst) {
         w.begin_object().member("mesh", static_cast<long>(v.mesh)).member("vertex", static_cast<unsigned long>(v.vertex));
         w.member("kind", v.kind).member("t", v.t).member("frame", static_cast<unsigned long>(v.frame));
         w.number_array("series", v.series.size(), [&](std::size_t f) { return v.series[f]; }).end_object();
     }
     w.end_array();
-    if (d.has_check) {
-        const ReportCheck& c = d.check;
-        w.key("check").begin_object().member("failed", c.failed);
-        if (c.has_stretch) w.member("max_stretch", c.max_stretch);
-        if (c.has_compress) w.member("max_compress", c.max_compress);
-        w.member("stretch_count", static_cast<unsigned long>(c.stretch_count));
-        w.member("compress_count", static_cast<unsigned long>(c.compress_count)).end_object();
+}
+
+void write_check_mark(JsonWriter& w, const ReportCheck& c) {
+    w.key("check").begin_object().member("failed", c.failed);
+    if (c.has_stretch) w.member("max_stretch", c.max_stretch);
+    if (c.has_compress) w.member("max_compress", c.max_compress);
+    w.member("stretch_count", static_cast<unsigned long>(c.stretch_count));
+    w.member("compress_count", static_cast<unsigned long>(c.compress_count)).end_object();
+}
+
+void write_intersection_marks(JsonWriter& w, const ReportIntersections& x) {
+    w.key("intersections").begin_object().member("limit", static_cast<unsigned long>(x.limit)).member("failed", x.failed);
+    w.number_array("pairs", x.pairs.size(), [&](std::size_t i) { return static_cast<unsigned long>(x.pairs[i]); });
+    w.key("frames").begin_array();
+    for (const ReportIntersectionFrame& f : x.frames) {
+        w.begin_object().member("frame", static_cast<unsigned long>(f.frame)).member("pairs", static_cast<unsigned long>(f.pairs));
+        w.key("faces").begin_array();
+        for (const std::vector<std::uint32_t>& faces : f.faces)
+            w.number_array(faces.size(), [&](std::size_t i) { return static_cast<unsigned long>(faces[i]); });
+        w.end_array().end_object();
     }
+    w.end_array().end_object();
+}
+
+void write_volume_marks(JsonWriter& w, const ReportVolume& v) {
+    w.key("volume").begin_object().member("limit", v.limit).member("failed", v.failed).key("regions").begin_array();
+    for (const ReportVolumeRegion& r : v.regions) {
+        w.begin_object().member("mesh", static_cast<long>(r.mesh)).member("region", r.region);
+        if (r.region != "*") w.number_array("faces", r.faces.size(), [&](std::size_t i) { return static_cast<unsigned long>(r.faces[i]); });
+        // No ratio where the bind measure is too close to 0 to divide by: null.
+        w.key("ratios").begin_array();
+        for (double q : r.ratios) std::isnan(q) ? w.null() : w.value(q);
+        w.end_array().end_object();
+    }
+    w.end_array().end_object();
+}
+
+// One clip's data object.
+void write_report_data(JsonWriter& w, const ReportData& d) {
+    const TEncoding enc = t_encoding(d);
+    w.begin_object();
+    write_run_members(w, d, enc);
+    w.key("meshes").begin_array();
+    for (const ReportMesh& m : d.meshes) write_report_mesh(w, m, enc);
+    w.end_array();
+    write_worst(w, d.worst);
+    if (d.has_check) write_check_mark(w, d.check);
     // The marks of check's other verdicts (issue 59), only when judged: a page without them is
     // the page it was.
-    if (d.has_intersections) {
-        const ReportIntersections& x = d.intersections;
-        w.key("intersections").begin_object().member("limit", static_cast<unsigned long>(x.limit)).member("failed", x.failed);
-        w.number_array("pairs", x.pairs.size(), [&](std::size_t i) { return static_cast<unsigned long>(x.pairs[i]); });
-        w.key("frames").begin_array();
-        for (const ReportIntersectionFrame& f : x.frames) {
-            w.begin_object().member("frame", static_cast<unsigned long>(f.frame)).member("pairs", static_cast<unsigned long>(f.pairs));
-            w.key("faces").begin_array();
-            for (const std::vector<std::uint32_t>& faces : f.faces)
-                w.number_array(faces.size(), [&](std::size_t i) { return static_cast<unsigned long>(faces[i]); });
-            w.end_array().end_object();
-        }
-        w.end_array().end_object();
-    }
-    if (d.has_volume) {
-        const ReportVolume& v = d.volume;
-        w.key("volume").begin_object().member("limit", v.limit).member("failed", v.failed).key("regions").begin_array();
-        for (const ReportVolumeRegion& r : v.regions) {
-            w.begin_object().member("mesh", static_cast<long>(r.mesh)).member("region", r.region);
-            if (r.region != "*") w.number_array("faces", r.faces.size(), [&](std::size_t i) { return static_cast<unsigned long>(r.faces[i]); });
-            // No ratio where the bind measure is too close to 0 to divide by: null.
-            w.key("ratios").begin_array();
-            for (double q : r.ratios) std::isnan(q) ? w.null() : w.value(q);
-            w.end_array().end_object();
-        }
-        w.end_array().end_object();
-    }
+    if (d.has_intersections) write_intersection_marks(w, d.intersections);
+    if (d.has_volume) write_volume_marks(w, d.volume);
     w.end_object();
 }
 
