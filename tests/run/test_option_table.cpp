@@ -574,3 +574,142 @@ TEST_CASE("bake's --range LO,HI and lint's repeated --mirror-names reach the job
     std::filesystem::remove_all(dir);
 }
 
+namespace {
+
+// The text of `file` (docs/...) from the line starting with `heading` to the next "## " line;
+// the whole file for an empty heading.
+std::string doc_section(const std::string& file, const std::string& heading) {
+    const std::string doc = read_text(test::source_dir() + "/docs/" + file);
+    if (heading.empty()) return doc;
+    const auto start = doc.find("\n" + heading);
+    REQUIRE(start != std::string::npos);
+    const auto end = doc.find("\n## ", start + 1);
+    return doc.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
+}
+
+// `option` named in `text` as a whole word ("--map", not "--map-x"; "-o" not in "-out").
+bool names(const std::string& text, const std::string& option) {
+    for (auto at = text.find(option); at != std::string::npos; at = text.find(option, at + 1)) {
+        const auto after = at + option.size();
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+        if ((at == 0 || !word(text[at - 1])) && (after == text.size() || !word(text[after]))) return true;
+    }
+    return false;
+}
+
+// A row's names as docs write them: "-o,--output" is named by either.
+template <typename Options>
+std::vector<std::vector<std::string>> cli_names(const OptionTable<Options>& table) {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& s : table) {
+        const std::string name = s.name;
+        if (!s.cli || name.rfind("-", 0) != 0) continue;  // FILE, NEW: positionals
+        std::vector<std::string> spellings;
+        std::stringstream parts(name);
+        for (std::string part; std::getline(parts, part, ',');) spellings.push_back(part);
+        out.push_back(spellings);
+    }
+    return out;
+}
+
+template <typename Options>
+void check_docs_name(const std::string& where, const std::string& text, const OptionTable<Options>& table) {
+    for (const auto& spellings : cli_names(table)) {
+        INFO(where << " names " << spellings.back());
+        CHECK(std::any_of(spellings.begin(), spellings.end(), [&](const std::string& n) { return names(text, n); }));
+    }
+}
+
+// The options named in the first column of a docs table's rows ("| `--frames LIST` | ...").
+std::vector<std::string> docs_table_options(const std::string& text) {
+    static const std::regex row(R"(^\| *`(-[-a-z0-9]+))");
+    std::vector<std::string> out;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, row)) out.push_back(m[1]);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("each verb's docs name every option of its table, and list in their option tables only options it has", "[options][docs]") {
+    const std::string shared = doc_section("commands.md", "## Options shared by every per-frame command");
+    check_docs_name("commands.md's shared options", shared + doc_section("commands.md", "## tension"), input_options());
+    check_docs_name("commands.md: info", doc_section("commands.md", "## info"), info_options());
+    check_docs_name("commands.md: deform", doc_section("commands.md", "## deform"), deform_options());
+    const std::string tension = doc_section("commands.md", "## tension");
+    check_docs_name("commands.md: tension", tension, tension_reference_options());
+    check_docs_name("commands.md: tension", tension, tension_map_options());
+    check_docs_name("commands.md: tension", tension, tension_job_options());
+    check_docs_name("commands.md: rivet", doc_section("commands.md", "## rivet"), rivet_options());
+    check_docs_name("commands.md: intersect", doc_section("commands.md", "## intersect"), intersect_options());
+    check_docs_name("commands.md: drive", doc_section("commands.md", "## drive"), drive_options());
+    check_docs_name("commands.md: volume", doc_section("commands.md", "## volume"), volume_options());
+    const std::string texture = doc_section("commands.md", "## bake and regions");
+    check_docs_name("commands.md: bake", texture, bake_options());
+    check_docs_name("commands.md: regions", texture, regions_options());
+    // check's limits beyond T are documented with what they judge: lambda with the measures,
+    // volume loss with volume, crossings with intersect, --lint in lint.md.
+    check_docs_name("rig_ci.md: check (and the sections of its other limits)",
+                    doc_section("rig_ci.md", "## check") + doc_section("commands.md", "## Measures beyond") + doc_section("commands.md", "## volume") +
+                        doc_section("commands.md", "## intersect") + doc_section("lint.md", ""),
+                    check_options());
+    check_docs_name("rig_ci.md: report", doc_section("rig_ci.md", "## report"), report_page_options());
+    check_docs_name("rig_ci.md: diff", doc_section("rig_ci.md", "## diff"), diff_options());
+    check_docs_name("rig_ci.md: rom", doc_section("rig_ci.md", "## rom"), rom_input_options());
+    check_docs_name("rig_ci.md: rom", doc_section("rig_ci.md", "## rom"), rom_options());
+    check_docs_name("lint.md", doc_section("lint.md", ""), lint_options());
+
+    // The option tables of the docs: the shared one lists input rows, tension's its own rows and
+    // the input rows it takes; lint's the lint's parameters.
+    auto option_of = [](const std::string& verb) {
+        const std::string help = squeeze(command_output(test::rigscope_binary() + " " + verb + " --help"));
+        return [help](const std::string& option) { return names(help, option); };
+    };
+    std::vector<std::string> inputs;
+    for (const auto& s : input_options()) inputs.push_back(s.name);
+    const auto listed = docs_table_options(shared);
+    CHECK(listed.size() >= 15);
+    for (const std::string& o : listed) {
+        INFO("commands.md's shared options table lists " << o);
+        CHECK(std::find(inputs.begin(), inputs.end(), o) != inputs.end());
+    }
+    const auto of_tension = option_of("tension");
+    for (const std::string& o : docs_table_options(tension)) {
+        INFO("commands.md's tension table lists " << o);
+        CHECK(of_tension(o));
+    }
+    // lint.md's table of checks names, per check, the options that set its parameters.
+    const auto of_lint = option_of("lint");
+    std::istringstream lint(doc_section("lint.md", ""));
+    static const std::regex backticked("`(--[a-z][-a-z0-9]*)");
+    int named = 0;
+    for (std::string line; std::getline(lint, line);) {
+        if (line.rfind("| `", 0) != 0) continue;
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), backticked); it != std::sregex_iterator(); ++it, ++named) {
+            INFO("lint.md's table of checks names " << (*it)[1]);
+            CHECK(of_lint((*it)[1]));
+        }
+    }
+    CHECK(named >= 7);
+}
+
+TEST_CASE("every option the docs name is an option of some verb", "[options][docs]") {
+    std::string every;
+    for (const char* verb : {"info", "deform", "tension", "rivet", "intersect", "drive", "volume", "bake", "regions", "check", "report", "diff",
+                             "rom", "lint", "merge"})
+        every += squeeze(command_output(test::rigscope_binary() + " " + verb + " --help")) + " ";
+    every += squeeze(command_output(test::rigscope_binary() + " --help"));
+    static const std::regex option("`(--[a-z][-a-z0-9]*)");
+    int named = 0;
+    for (const char* file : {"commands.md", "rig_ci.md", "lint.md"}) {
+        const std::string doc = doc_section(file, "");
+        for (auto it = std::sregex_iterator(doc.begin(), doc.end(), option); it != std::sregex_iterator(); ++it, ++named) {
+            INFO(file << " names " << (*it)[1]);
+            CHECK(names(every, (*it)[1]));
+        }
+    }
+    CHECK(named >= 100);
+}
