@@ -3,8 +3,9 @@
 // ranges (check_option_values; the input options' and several verbs' say theirs in words of
 // their own, which the tests hold to the rows), chunk identity lists them (chunk_identity.cpp)
 // and `check` names the ones that shape only its --html page; tests/run/test_option_table.cpp
-// checks --help, docs/commands.md's tables and chunk identity's order, and
-// tests/python/test_keywords.py the Python keywords, against the tables.
+// checks --help, the docs (commands.md, rig_ci.md, lint.md) and chunk identity's order, and
+// tests/python/test_keywords.py and test_option_keywords.py every verb's Python keywords and the
+// .pyi, against the tables.
 //
 // Why a table of rows with accessors and not a struct per option or code generation: the options
 // structs stay plain (Python, the batch and chunk records fill them field by field), the table
