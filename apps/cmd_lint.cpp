@@ -4,6 +4,7 @@
 #include "batch_command.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/lint_job.h"
@@ -14,19 +15,18 @@ namespace {
 
 struct LintCommand {
     LintJobOptions job;  // job.format: text|json, default from -o's extension, else text
-    std::string junit;
     BatchOptions batch;  // FILE... and the batch's options
 };
 
 int run_lint_command(LintCommand& opt) {
-    opt.batch.junit = opt.junit;
+    opt.batch.junit = opt.job.junit;
     opt.batch.output = opt.job.out == "-" ? "" : opt.job.out;
     if (is_batch(opt.batch)) return finish_batch(opt.batch, run_lint_batch(opt.batch, opt.job));
     opt.job.input.file = opt.batch.inputs.front();
     const LintJobResult r = load_and_run_lint(opt.job, terminal_progress("lint"));
     // Both paths are checked (not an input, folder writable) before anything is written.
     OutputSet files(r.paths);
-    OutputFile* junit = files.open_if(opt.junit);
+    OutputFile* junit = files.open_if(opt.job.junit);
     files.open(opt.job.out).write(r.output);
     if (junit) junit->write(r.junit);
     files.commit();
@@ -40,21 +40,7 @@ void add_lint_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("lint", "Skinning mistakes in the bind pose: weights, seams, symmetry, faces, skeleton");
     add_input_options(cmd, opt->job.input, false);
     add_batch_options(cmd, opt->batch);
-    LintParams& p = opt->job.lint.params;
-    cmd->add_option("--weight-tolerance", p.weight_tolerance, "weights_sum, seam_weights, mirror: largest weight difference (default 1e-3)");
-    cmd->add_option("--max-influences", p.max_influences, "influences: most non-zero weights per vertex (default 4)");
-    cmd->add_option("--min-weight", p.min_weight, "small_weight: smallest non-zero weight (default 1e-3)");
-    cmd->add_option("--mirror", opt->job.lint.mirror, "mirror: the axis the rig is symmetric in, x|y|z (default: not checked)");
-    cmd->add_option("--mirror-names", opt->job.lint.mirror_names, "mirror: joint name parts that swap sides, A=B (repeatable)");
-    cmd->add_option("--mirror-tolerance", p.mirror_tolerance, "mirror: partner distance, relative to the mesh diagonal (default 1e-5)");
-    cmd->add_option("--bind-tolerance", p.bind_tolerance, "bind_pose: largest distance, relative to the mesh diagonal (default 1e-4)");
-    cmd->add_option("--scale-tolerance", p.scale_tolerance, "joint_scale: largest relative spread of a joint's scale (default 1e-3)");
-    cmd->add_flag("--strict", opt->job.lint.strict, "Warnings fail too (exit 1)");
-    cmd->add_option("--format", opt->job.format, "text or json (default: json when -o ends in .json, else text)")
-        ->check(CLI::IsMember({"text", "json"}));
-    cmd->add_option("-o,--output", opt->job.out, "Output file or - for stdout");
-    cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (one test case per check)");
-    cmd->add_option("--list", opt->job.listed, "Findings listed per check in text and JUnit (default 20, 0: all; JSON has all)");
+    add_table_options(cmd, lint_options(), opt->job);
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_lint_command(*opt); }; });
 }
 

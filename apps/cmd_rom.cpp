@@ -16,13 +16,12 @@ namespace {
 
 struct RomCommand {
     RomJobOptions job;
-    std::string list_format = "text";
 };
 
 int run_rom_command(const RomCommand& opt) {
     const RomJobResult r = load_and_run_rom(opt.job);
     OutputFile listing("-");
-    listing.write(opt.list_format == "json" ? r.json : r.text);
+    listing.write(opt.job.listing == "json" ? r.json : r.text);
     listing.commit();
     return kExitOk;
 }
@@ -35,8 +34,7 @@ void add_rom_command(CLI::App& app, Runner& run) {
     CLI::App* cmd = app.add_subcommand("rom", "Range-of-motion clip: list its sweeps, and with -o write it as a glTF animation");
     input.rom = true;
     add_table_options(cmd, rom_input_options(), input);
-    cmd->add_option("-o,--output", opt->job.out, "Write the clip here as glTF (.glb)");
-    cmd->add_option("--list", opt->list_format, "Listing on stdout: text or json")->check(CLI::IsMember({"text", "json"}));
+    add_table_options(cmd, rom_options(), opt->job);
     cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_rom_command(*opt); }; });
 }
 

@@ -22,6 +22,7 @@
 #include "messages.h"
 #include "intersect_calls.h"
 #include "lint_calls.h"
+#include "option_rows.h"
 #include "session.h"
 #include "tension_result.h"
 
@@ -80,6 +81,7 @@ PYBIND11_MODULE(_rigscope, m) {
     py::kw_only(), py::arg("frames") = py::none(), RIGSCOPE_TENSION_PYARGS py::arg("auto_range") = py::none()
     m.attr("_tension_keywords") = rigscope_python::tension_keyword_table();
     m.attr("_tension_options") = rigscope_python::tension_option_rows();
+    m.attr("_option_tables") = rigscope_python::option_tables();
 
     py::class_<Session, std::shared_ptr<Session>>(m, "Session")
         .def_property_readonly("file", &Session::file, "The file load() read")

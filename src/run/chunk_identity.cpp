@@ -14,6 +14,7 @@
 #include "rigscope/run/info_job.h"
 #include "rigscope/run/intersect_job.h"
 #include "rigscope/run/lint_checks.h"
+#include "rigscope/run/lint_job.h"
 #include "rigscope/run/option_table.h"
 #include "rigscope/run/output_formats.h"
 #include "rigscope/run/report_job.h"
@@ -60,8 +61,12 @@ void add_row(Identity& id, const OptionSpec<Options>& s, const Options& opt) {
         if constexpr (std::is_same_v<T, double>) {
             if (s.zero_none && v == 0) id.none(s.name);
             else id.number(s.name, v);
-        } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned>) id.integer(s.name, long(v));
+        } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, std::size_t>) id.integer(s.name, long(v));
         else if constexpr (std::is_same_v<T, bool>) id.flag(s.name, v);
+        else if constexpr (std::is_same_v<T, OptionPair>) {
+            if (v) id.o.emplace_back(s.name, std::vector<std::string>{number_text(v->first), number_text(v->second)});
+            else id.none(s.name);
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) id.o.emplace_back(s.name, v);  // each item, as given
         else if constexpr (std::is_same_v<T, std::string>) {
             if (s.path) id.path(s.name, v);
             else id.text(s.name, v.empty() && s.identity_empty ? s.identity_empty : v);
@@ -132,15 +137,7 @@ ChunkOptions chunk_identity(const TensionJobOptions& opt) {
 ChunkOptions chunk_identity(const BakeJobOptions& opt) {
     Identity id;
     add_tension(id, opt.tension);
-    id.text("--map", opt.map);
-    id.text("--color", opt.color);
-    id.integer("--size", opt.size);
-    id.integer("--padding", opt.padding);
-    if (opt.range) id.o.emplace_back("--range", std::vector<std::string>{number_text(opt.range->first), number_text(opt.range->second)});
-    else id.none("--range");
-    id.path("--uv", opt.uv);
-    id.flag("--udim", opt.udim);
-    id.text("--format", opt.format);
+    add_rows(id, bake_options(), opt);
     return id.o;
 }
 
@@ -217,16 +214,9 @@ ChunkOptions chunk_identity(const InfoJobOptions& opt) {
 ChunkOptions lint_identity(const InputOptions& input, const LintOptions& lint) {
     Identity id;
     add_input(id, input, false, false);
-    id.number("--weight-tolerance", lint.params.weight_tolerance);
-    id.integer("--max-influences", lint.params.max_influences);
-    id.number("--min-weight", lint.params.min_weight);
-    id.path("--mirror", lint.mirror);
-    id.o.emplace_back("--mirror-names", lint.mirror_names);
-    id.number("--mirror-tolerance", lint.params.mirror_tolerance);
-    id.number("--bind-tolerance", lint.params.bind_tolerance);
-    id.number("--scale-tolerance", lint.params.scale_tolerance);
-    id.number("--area-tolerance", lint.params.area_tolerance);
-    id.flag("--strict", lint.strict);
+    LintJobOptions job;
+    job.lint = lint;  // the identity rows are the checks' parameters; what is written where is not
+    add_rows(id, lint_options(), job);
     return id.o;
 }
 

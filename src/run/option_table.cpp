@@ -89,6 +89,12 @@ std::string option_value_text(double v) { return number_text(v); }
 std::string option_value_text(long v) { return std::to_string(v); }
 std::string option_value_text(bool v) { return v ? "true" : "false"; }
 std::string option_value_text(const std::string& v) { return v; }
+std::string option_value_text(const std::pair<double, double>& v) { return number_text(v.first) + "," + number_text(v.second); }
+std::string option_value_text(const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& item : v) out += (out.empty() ? "" : ",") + item;
+    return out;
+}
 
 // The messages are those the checks said before the table (kept word for word): std::to_string's
 // "0.500000" in a range's, for one.

@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -13,10 +15,13 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #include "corpus.h"
 #include "rigscope/core/error.h"
+#include "rigscope/io/output.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/option_table.h"
 #include "rigscope/run/output_formats.h"
@@ -25,6 +30,7 @@
 #include "rigscope/run/deform_job.h"
 #include "rigscope/run/drive_job.h"
 #include "rigscope/run/info_job.h"
+#include "rigscope/run/lint_job.h"
 #include "rigscope/run/rivet_job.h"
 #include "rigscope/run/report_page.h"
 #include "rigscope/run/diff_job.h"
@@ -151,6 +157,7 @@ TEST_CASE("validate refuses each row's value outside its rule, naming the option
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::optional<std::string>>) v = "none_of_them";
             else if constexpr (std::is_same_v<T, int>) v = static_cast<int>(s->hi) + 1;
+            else if constexpr (std::is_same_v<T, OptionPair> || std::is_same_v<T, std::vector<std::string>>) FAIL(s->name << ": not a tension option's kind");
             else v = s->check == OptionCheck::range || s->check == OptionCheck::open_range ? s->hi + 1 : -1.0;
         });
         INFO(s->name);
@@ -252,9 +259,12 @@ void break_rule(const OptionSpec<Options>& s, Options& o) {
         using T = std::decay_t<decltype(v)>;
         const bool upper = s.check == OptionCheck::range || s.check == OptionCheck::open_range;
         if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::optional<std::string>>) v = "none_of_them";
+        else if constexpr (std::is_same_v<T, std::vector<std::string>>) v = {"none_of_them"};
         else if constexpr (std::is_same_v<T, bool>) FAIL(s.name << ": a flag has no rule");
         else if constexpr (std::is_same_v<T, std::optional<long>>) v = upper ? long(s.hi) + 1 : -1L;
-        else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned>) v = static_cast<T>(upper ? s.hi + 1 : 0);
+        else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, std::size_t>)
+            v = static_cast<T>(upper ? s.hi + 1 : 0);
+        else if constexpr (std::is_same_v<T, OptionPair>) v = std::make_pair(-1.0, upper ? s.hi + 1 : -1.0);
         else v = upper ? s.hi + 1 : -1.0;
     });
 }
@@ -282,15 +292,16 @@ int check_refusals(const OptionTable<Options>& table, const Options& valid, Vali
     return checked;
 }
 
-// Each row's name (its long name for "-o,--output") and squeezed help appear in `help`.
+// Each row's name (its long name for "-o,--output") and squeezed help appear in `help`; a row
+// the command line does not take (OptionRule::cli) does not.
 template <typename Options>
 void check_help_lists(const std::string& verb, const std::string& help, const OptionTable<Options>& table) {
     for (const OptionSpec<Options>& s : table) {
         std::string name = s.name;
         if (const auto comma = name.find(','); comma != std::string::npos) name = name.substr(comma + 1);
         INFO(verb << " --help, " << name);
-        CHECK(help.find(name + " ") != std::string::npos);
-        CHECK(help.find(squeeze(s.help)) != std::string::npos);
+        CHECK((help.find(name + " ") != std::string::npos) == s.cli);
+        CHECK((help.find(squeeze(s.help)) != std::string::npos) == s.cli);
     }
 }
 
@@ -502,4 +513,203 @@ TEST_CASE("verb_output_format: regions, bake, lint and info by their rows' rules
     CHECK(verb_output_format("info", "json", "-") == "json");
     CHECK(verb_output_format("info", "", "i.txt") == "text");
     CHECK_THROWS_WITH(verb_output_format("info", "json", "i.txt"), "i.txt: the extension says txt but --json says json");
+}
+
+TEST_CASE("bake's and lint's rows: in --help but lint's --area-tolerance, and last in their chunk identity in the records' order", "[options]") {
+    auto help_of = [](const char* verb) { return squeeze(command_output(test::rigscope_binary() + " " + verb + " --help")); };
+    check_help_lists("bake", help_of("bake"), bake_options());
+    check_help_lists("lint", help_of("lint"), lint_options());
+    CHECK_FALSE(table_row(lint_options(), "--area-tolerance").cli);
+    check_ends_with(chunk_identity(BakeJobOptions{}), identity_names(bake_options()));
+    check_ends_with(lint_identity(InputOptions{}, LintOptions{}), identity_names(lint_options()));
+    // The orders records have had (a batch's --task records compare them), written out once.
+    CHECK(identity_names(bake_options()) ==
+          std::vector<std::string>{"--map", "--color", "--size", "--padding", "--range", "--uv", "--udim", "--format"});
+    CHECK(identity_names(lint_options()) == std::vector<std::string>{"--weight-tolerance", "--max-influences", "--min-weight", "--mirror",
+                                                                     "--mirror-names", "--mirror-tolerance", "--bind-tolerance",
+                                                                     "--scale-tolerance", "--area-tolerance", "--strict"});
+}
+
+namespace {
+
+std::vector<std::string> values_of(const ChunkOptions& id, const std::string& name) {
+    for (const auto& [n, v] : id)
+        if (n == name) return v;
+    FAIL("no " << name << " in the identity");
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("a pair row is recorded as its two numbers, a list row as its items, each as given, unset as no value", "[options]") {
+    BakeJobOptions bake;
+    CHECK(values_of(chunk_identity(bake), "--range").empty());
+    bake.range = std::make_pair(0.5, 2.0);
+    CHECK(values_of(chunk_identity(bake), "--range") == std::vector<std::string>{"0.5", "2"});
+    CHECK(option_default_text(table_row(bake_options(), "--range")).empty());
+    LintOptions lint;
+    CHECK(values_of(lint_identity(InputOptions{}, lint), "--mirror-names").empty());
+    lint.mirror_names = {"Lf=Rt", "left=right"};
+    CHECK(values_of(lint_identity(InputOptions{}, lint), "--mirror-names") == lint.mirror_names);
+    // The row no option sets: its value, which the lint reports, is recorded all the same.
+    lint.params.area_tolerance = 2.5e-9;
+    CHECK(values_of(lint_identity(InputOptions{}, lint), "--area-tolerance") == std::vector<std::string>{"2.5e-09"});
+    CHECK(option_default_text(table_row(lint_options(), "--area-tolerance")) == number_text(LintParams{}.area_tolerance));
+}
+
+TEST_CASE("bake's --range LO,HI and lint's repeated --mirror-names reach the job from the command line", "[options]") {
+    const std::string bin = test::rigscope_binary(), file = test::source_dir() + "/data/bend_cylinder.glb";
+    const std::string dir = std::filesystem::temp_directory_path() / ("rigscope_option_table_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    // A PNG holds T only through --range: refused without it, written with it.
+    const std::string bake = bin + " -q bake " + file + " --frames 61 --map tension --size 8 -o '" + dir + "/{mesh}.{frame}.png'";
+    CHECK(WEXITSTATUS(std::system((bake + " 2>/dev/null").c_str())) == kExitUsage);
+    CHECK(WEXITSTATUS(std::system((bake + " --range 0.5,2").c_str())) == kExitOk);
+    CHECK(std::filesystem::exists(dir + "/Cylinder.0061.png"));
+    // One number is not a pair: CLI11 refuses it.
+    CHECK(WEXITSTATUS(std::system((bake + " --range 0.5 2>/dev/null").c_str())) == kExitUsage);
+    // Each --mirror-names is one more pair in the lint's parameters.
+    const std::string lint = command_output(bin + " lint " + file + " --format json --mirror x --mirror-names Lf=Rt --mirror-names a=b");
+    CHECK(lint.find("\"mirror_names\":[\"Lf=Rt\",\"a=b\"]") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// The text of `file` (docs/...) from the line starting with `heading` to the next "## " line;
+// the whole file for an empty heading.
+std::string doc_section(const std::string& file, const std::string& heading) {
+    const std::string doc = read_text(test::source_dir() + "/docs/" + file);
+    if (heading.empty()) return doc;
+    const auto start = doc.find("\n" + heading);
+    REQUIRE(start != std::string::npos);
+    const auto end = doc.find("\n## ", start + 1);
+    return doc.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
+}
+
+// `option` named in `text` as a whole word ("--map", not "--map-x"; "-o" not in "-out").
+bool names(const std::string& text, const std::string& option) {
+    for (auto at = text.find(option); at != std::string::npos; at = text.find(option, at + 1)) {
+        const auto after = at + option.size();
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+        if ((at == 0 || !word(text[at - 1])) && (after == text.size() || !word(text[after]))) return true;
+    }
+    return false;
+}
+
+// A row's names as docs write them: "-o,--output" is named by either.
+template <typename Options>
+std::vector<std::vector<std::string>> cli_names(const OptionTable<Options>& table) {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& s : table) {
+        const std::string name = s.name;
+        if (!s.cli || name.rfind("-", 0) != 0) continue;  // FILE, NEW: positionals
+        std::vector<std::string> spellings;
+        std::stringstream parts(name);
+        for (std::string part; std::getline(parts, part, ',');) spellings.push_back(part);
+        out.push_back(spellings);
+    }
+    return out;
+}
+
+template <typename Options>
+void check_docs_name(const std::string& where, const std::string& text, const OptionTable<Options>& table) {
+    for (const auto& spellings : cli_names(table)) {
+        INFO(where << " names " << spellings.back());
+        CHECK(std::any_of(spellings.begin(), spellings.end(), [&](const std::string& n) { return names(text, n); }));
+    }
+}
+
+// The options named in the first column of a docs table's rows ("| `--frames LIST` | ...").
+std::vector<std::string> docs_table_options(const std::string& text) {
+    static const std::regex row(R"(^\| *`(-[-a-z0-9]+))");
+    std::vector<std::string> out;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, row)) out.push_back(m[1]);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("each verb's docs name every option of its table, and list in their option tables only options it has", "[options][docs]") {
+    const std::string shared = doc_section("commands.md", "## Options shared by every per-frame command");
+    check_docs_name("commands.md's shared options", shared + doc_section("commands.md", "## tension"), input_options());
+    check_docs_name("commands.md: info", doc_section("commands.md", "## info"), info_options());
+    check_docs_name("commands.md: deform", doc_section("commands.md", "## deform"), deform_options());
+    const std::string tension = doc_section("commands.md", "## tension");
+    check_docs_name("commands.md: tension", tension, tension_reference_options());
+    check_docs_name("commands.md: tension", tension, tension_map_options());
+    check_docs_name("commands.md: tension", tension, tension_job_options());
+    check_docs_name("commands.md: rivet", doc_section("commands.md", "## rivet"), rivet_options());
+    check_docs_name("commands.md: intersect", doc_section("commands.md", "## intersect"), intersect_options());
+    check_docs_name("commands.md: drive", doc_section("commands.md", "## drive"), drive_options());
+    check_docs_name("commands.md: volume", doc_section("commands.md", "## volume"), volume_options());
+    const std::string texture = doc_section("commands.md", "## bake and regions");
+    check_docs_name("commands.md: bake", texture, bake_options());
+    check_docs_name("commands.md: regions", texture, regions_options());
+    // check's limits beyond T are documented with what they judge: lambda with the measures,
+    // volume loss with volume, crossings with intersect, --lint in lint.md.
+    check_docs_name("rig_ci.md: check (and the sections of its other limits)",
+                    doc_section("rig_ci.md", "## check") + doc_section("commands.md", "## Measures beyond") + doc_section("commands.md", "## volume") +
+                        doc_section("commands.md", "## intersect") + doc_section("lint.md", ""),
+                    check_options());
+    check_docs_name("rig_ci.md: report", doc_section("rig_ci.md", "## report"), report_page_options());
+    check_docs_name("rig_ci.md: diff", doc_section("rig_ci.md", "## diff"), diff_options());
+    check_docs_name("rig_ci.md: rom", doc_section("rig_ci.md", "## rom"), rom_input_options());
+    check_docs_name("rig_ci.md: rom", doc_section("rig_ci.md", "## rom"), rom_options());
+    check_docs_name("lint.md", doc_section("lint.md", ""), lint_options());
+
+    // The option tables of the docs: the shared one lists input rows, tension's its own rows and
+    // the input rows it takes; lint's the lint's parameters.
+    auto option_of = [](const std::string& verb) {
+        const std::string help = squeeze(command_output(test::rigscope_binary() + " " + verb + " --help"));
+        return [help](const std::string& option) { return names(help, option); };
+    };
+    std::vector<std::string> inputs;
+    for (const auto& s : input_options()) inputs.push_back(s.name);
+    const auto listed = docs_table_options(shared);
+    CHECK(listed.size() >= 15);
+    for (const std::string& o : listed) {
+        INFO("commands.md's shared options table lists " << o);
+        CHECK(std::find(inputs.begin(), inputs.end(), o) != inputs.end());
+    }
+    const auto of_tension = option_of("tension");
+    for (const std::string& o : docs_table_options(tension)) {
+        INFO("commands.md's tension table lists " << o);
+        CHECK(of_tension(o));
+    }
+    // lint.md's table of checks names, per check, the options that set its parameters.
+    const auto of_lint = option_of("lint");
+    std::istringstream lint(doc_section("lint.md", ""));
+    static const std::regex backticked("`(--[a-z][-a-z0-9]*)");
+    int named = 0;
+    for (std::string line; std::getline(lint, line);) {
+        if (line.rfind("| `", 0) != 0) continue;
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), backticked); it != std::sregex_iterator(); ++it, ++named) {
+            INFO("lint.md's table of checks names " << (*it)[1]);
+            CHECK(of_lint((*it)[1]));
+        }
+    }
+    CHECK(named >= 7);
+}
+
+TEST_CASE("every option the docs name is an option of some verb", "[options][docs]") {
+    std::string every;
+    for (const char* verb : {"info", "deform", "tension", "rivet", "intersect", "drive", "volume", "bake", "regions", "check", "report", "diff",
+                             "rom", "lint", "merge"})
+        every += squeeze(command_output(test::rigscope_binary() + " " + verb + " --help")) + " ";
+    every += squeeze(command_output(test::rigscope_binary() + " --help"));
+    static const std::regex option("`(--[a-z][-a-z0-9]*)");
+    int named = 0;
+    for (const char* file : {"commands.md", "rig_ci.md", "lint.md"}) {
+        const std::string doc = doc_section(file, "");
+        for (auto it = std::sregex_iterator(doc.begin(), doc.end(), option); it != std::sregex_iterator(); ++it, ++named) {
+            INFO(file << " names " << (*it)[1]);
+            CHECK(names(every, (*it)[1]));
+        }
+    }
+    CHECK(named >= 100);
 }

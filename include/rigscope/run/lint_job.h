@@ -20,6 +20,7 @@ struct LintJobOptions {
     LintOptions lint;       // the checks' tolerances, --mirror, --strict
     std::string format;     // text|json; "" chooses by out's name (run/output_formats.h: verb_output_format)
     std::string out = "-";  // -o (a batch's, expanded per file; "-" or "" for none)
+    std::string junit;      // --junit: where the caller writes LintJobResult::junit ("": not written)
     std::size_t listed = 20;  // --list: findings per check in text and JUnit (0: all)
     std::string relpath;    // the file's path relative to a batch's root, in the JUnit class names
 

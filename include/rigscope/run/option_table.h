@@ -3,8 +3,9 @@
 // ranges (check_option_values; the input options' and several verbs' say theirs in words of
 // their own, which the tests hold to the rows), chunk identity lists them (chunk_identity.cpp)
 // and `check` names the ones that shape only its --html page; tests/run/test_option_table.cpp
-// checks --help, docs/commands.md's tables and chunk identity's order, and
-// tests/python/test_keywords.py the Python keywords, against the tables.
+// checks --help, the docs (commands.md, rig_ci.md, lint.md) and chunk identity's order, and
+// tests/python/test_keywords.py and test_option_keywords.py every verb's Python keywords and the
+// .pyi, against the tables.
 //
 // Why a table of rows with accessors and not a struct per option or code generation: the options
 // structs stay plain (Python, the batch and chunk records fill them field by field), the table
@@ -14,6 +15,7 @@
 // pointer chains; the variant's alternatives are the field types options use.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -42,10 +44,16 @@ enum class OptionCheck {
     one_of,        // one of `choices`
 };
 
+// Two numbers given as one value, "LO,HI" (bake's --range); unset: not given.
+using OptionPair = std::optional<std::pair<double, double>>;
+
+// A list (lint's --mirror-names) is given by repeating its option; each item follows the row's
+// rule (one_of's choices, if any).
 template <typename Options>
 using OptionField = std::variant<double& (*)(Options&), int& (*)(Options&), std::string& (*)(Options&),
                                  std::optional<std::string>& (*)(Options&), std::optional<double>& (*)(Options&),
-                                 std::optional<long>& (*)(Options&), bool& (*)(Options&), unsigned& (*)(Options&)>;
+                                 std::optional<long>& (*)(Options&), bool& (*)(Options&), unsigned& (*)(Options&),
+                                 std::size_t& (*)(Options&), OptionPair& (*)(Options&), std::vector<std::string>& (*)(Options&)>;
 
 // Which verbs offer a row of the input options' table (input_options()): every verb (FILE,
 // --mesh, ...), the verbs that evaluate frames (--frames, --clip, ...), or those that ask for it
@@ -68,7 +76,15 @@ struct OptionRule {
     bool path = false;
     // A number whose 0 means "none" (--fps 0: the file's rate): chunk identity lists no value.
     bool zero_none = false;
-    const char* python = nullptr;        // the Python keyword (python/tension_keywords.h); nullptr: none
+    // The keyword of the verb's Python call (python/; Session.lint() for lint, load() for the input
+    // options), and where there is none, why (no_python). tests/python/test_option_keywords.py
+    // fails on a row with neither, a keyword its call lacks and a call's keyword without a row.
+    const char* python = nullptr;
+    const char* no_python = nullptr;
+    // Registered on the command line. A row that is not (lint's area tolerance: a parameter the
+    // lint reports and records with its default, which no option sets) still shapes chunk
+    // identity and validate(), and is listed for the docs and Python checks.
+    bool cli = true;
     bool identity = true;                // listed in the run's chunk identity (chunk_run.h)
     // Where chunk identity lists the row, where that is not its --help place (0: table order;
     // rows of a rank come before those of the next, ties in table order): records written
@@ -136,6 +152,9 @@ struct CheckJobOptions;
 struct ReportOptions;
 struct TensionJobOptions;
 struct RegionsJobOptions;
+struct BakeJobOptions;
+struct LintJobOptions;
+struct RomJobOptions;
 
 // Each verb's own options, in the order its --help lists them after the input options
 // (src/run/verb_option_tables.cpp); chunk identity records the identity rows in that order.
@@ -150,6 +169,13 @@ const OptionTable<DiffJobOptions>& diff_options();
 const OptionTable<CheckJobOptions>& check_options();
 const OptionTable<TensionJobOptions>& tension_job_options();
 const OptionTable<RegionsJobOptions>& regions_options();
+// bake: the tension options as tension has them, then these (--range a pair).
+const OptionTable<BakeJobOptions>& bake_options();
+// lint: the checks' parameters (--mirror-names a list; --area-tolerance a row with no option:
+// recorded and reported at its default), then what is written where.
+const OptionTable<LintJobOptions>& lint_options();
+// rom: after its input options (rom_input_options()), the clip's file and the listing's format.
+const OptionTable<RomJobOptions>& rom_options();
 // The page's options (report, and check --html's --max-size): --worst, --max-size, then report's
 // -o. Report's identity lists the first two.
 const OptionTable<ReportOptions>& report_page_options();
@@ -196,6 +222,9 @@ std::string option_value_text(double v);
 std::string option_value_text(long v);
 std::string option_value_text(bool v);
 std::string option_value_text(const std::string& v);
+// A pair as it is typed, "LO,HI"; a list's items joined by commas.
+std::string option_value_text(const std::pair<double, double>& v);
+std::string option_value_text(const std::vector<std::string>& v);
 
 // Throw Error (usage) when `v` breaks the row's rule, in the words the checks said before the
 // tables (check_option_values).
@@ -220,7 +249,7 @@ std::string option_default_text(const OptionSpec<Options>& spec) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (option_detail::is_optional<T>::value) {
             if (v) out = option_value_text(*v);
-        } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned>) {
+        } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, std::size_t>) {
             out = option_value_text(long(v));
         } else {
             out = option_value_text(v);
@@ -236,13 +265,18 @@ void check_option_values(const OptionTable<Options>& table, const Options& opt) 
         visit_option(s, opt, [&](const auto& v) {
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, double>) check_option_number(s, v);
-            else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned>) check_option_integer(s, long(v));
+            else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, std::size_t>)
+                check_option_integer(s, long(v));
             else if constexpr (std::is_same_v<T, std::string>) check_option_text(s, v);
             else if constexpr (std::is_same_v<T, bool>) return;
             else if constexpr (std::is_same_v<T, std::optional<double>>) {
                 if (v) check_option_number(s, *v);
             } else if constexpr (std::is_same_v<T, std::optional<long>>) {
                 if (v) check_option_integer(s, *v);
+            } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+                for (const std::string& item : v) check_option_text(s, item);
+            } else if constexpr (std::is_same_v<T, OptionPair>) {
+                if (v) check_option_number(s, v->first), check_option_number(s, v->second);
             } else if (v) {
                 check_option_text(s, *v);
             }

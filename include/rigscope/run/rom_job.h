@@ -14,6 +14,7 @@ namespace rigscope {
 struct RomJobOptions {
     InputOptions input;  // file, --fps, --rom-angle, --rom-frames, --joints, --max-memory
     std::string out;     // .glb to write the clip to; empty: none
+    std::string listing = "text";  // --list: which of the result's listings the CLI prints, text or json
 
     // Throws Error (exit 2) for an output that is not glTF, before the file is read.
     void validate() const;
