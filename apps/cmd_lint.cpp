@@ -1,12 +1,10 @@
 // `rigscope lint`: the skinning mistakes of a rig file in its bind pose (run/lint_job.h), as
 // text, JSON or JUnit; exit 1 when an error is found (with --strict, a warning too).
 
-#include "batch_command.h"
-#include "cli_common.h"
-#include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/lint_job.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
@@ -18,19 +16,19 @@ struct LintCommand {
     BatchOptions batch;  // FILE... and the batch's options
 };
 
-int run_lint_command(LintCommand& opt) {
-    opt.batch.junit = opt.junit;
-    opt.batch.output = opt.job.out == "-" ? "" : opt.job.out;
-    if (is_batch(opt.batch)) return finish_batch(opt.batch, run_lint_batch(opt.batch, opt.job));
-    opt.job.input.file = opt.batch.inputs.front();
-    const LintJobResult r = load_and_run_lint(opt.job, terminal_progress("lint"));
-    // Both paths are checked (not an input, folder writable) before anything is written.
-    OutputSet files(r.paths);
-    OutputFile* junit = files.open_if(opt.junit);
-    files.open(opt.job.out).write(r.output);
-    if (junit) junit->write(r.junit);
-    files.commit();
-    return r.lint.failed() ? kExitCheckFailed : kExitOk;
+int run_lint_command(LintCommand& cmd, RunContext&) {
+    cmd.batch.junit = cmd.junit;
+    cmd.batch.output = batch_output(cmd.job.out);
+    return batch_or_one(cmd, cmd.job.input.file, run_lint_batch, [&cmd](const LintJobOptions& opt) {
+        const LintJobResult r = load_and_run_lint(opt, terminal_progress("lint"));
+        // Both paths are checked (not an input, folder writable) before anything is written.
+        OutputSet files(r.paths);
+        OutputFile* junit = files.open_if(cmd.junit);
+        files.open(opt.out).write(r.output);
+        if (junit) junit->write(r.junit);
+        files.commit();
+        return r.lint.failed() ? kExitCheckFailed : kExitOk;
+    });
 }
 
 }  // namespace
@@ -55,7 +53,7 @@ void add_lint_command(CLI::App& app, Runner& run) {
     cmd->add_option("-o,--output", opt->job.out, "Output file or - for stdout");
     cmd->add_option("--junit", opt->junit, "Also write a JUnit XML report here (one test case per check)");
     cmd->add_option("--list", opt->job.listed, "Findings listed per check in text and JUnit (default 20, 0: all; JSON has all)");
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_lint_command(*opt); }; });
+    run_when_chosen(cmd, run, opt, run_lint_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(9, add_lint_command);
