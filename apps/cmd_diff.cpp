@@ -4,14 +4,12 @@
 // report on stdout and the exit codes.
 #include <memory>
 
-#include "batch_command.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/diff_job.h"
-#include "rigscope/run/output_formats.h"
 #include "tension_setup.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
@@ -38,21 +36,21 @@ int run_diff_command(DiffCommand& opt, RunContext& ctx) {
     if (is_diff_batch(opt, args)) {
         opt.batch.inputs = args;
         opt.batch.junit = opt.diff.junit;
-        opt.batch.output = opt.diff.out == "-" ? "" : opt.diff.out;
+        opt.batch.output = batch_output(opt.diff.out);
         return finish_batch(opt.batch, run_diff_batch(opt.batch, DiffBatchOptions{opt.diff, opt.against, opt.diff.format}));
     }
     opt.diff.input.file = args[0];
     opt.diff.new_file = args[1];
-    opt.diff.format = verb_output_format("diff", opt.diff.format, opt.diff.out);
-    ctx.chunk(chunk_spec(opt.diff));
-    const bool chunked = !opt.diff.input.chunk.empty();
-    // Validated, run, and the per-vertex file and the JUnit report written by the job.
-    const DiffJobResult r = load_and_run_diff(opt.diff, terminal_progress("diff"));
-    if (chunked) ctx.chunk_state = diff_chunk_state(r);
-    // The report on stdout unless the per-vertex output took it.
-    if (opt.diff.out.empty() || !is_stdout_path(opt.diff.out)) print_text(r.verdict.report);
-    // A chunk's verdict is partial (merge gives the run's).
-    return r.verdict.failed && !chunked ? kExitCheckFailed : kExitOk;
+    return run_formatted("diff", opt.diff, ctx, [&](const FrameProgress& progress) {
+        const bool chunked = !opt.diff.input.chunk.empty();
+        // Validated, run, and the per-vertex file and the JUnit report written by the job.
+        const DiffJobResult r = load_and_run_diff(opt.diff, progress);
+        if (chunked) ctx.chunk_state = diff_chunk_state(r);
+        // The report on stdout unless the per-vertex output took it.
+        if (opt.diff.out.empty() || !is_stdout_path(opt.diff.out)) print_text(r.verdict.report);
+        // A chunk's verdict is partial (merge gives the run's).
+        return r.verdict.failed && !chunked ? kExitCheckFailed : kExitOk;
+    });
 }
 
 }  // namespace
@@ -71,7 +69,7 @@ void add_diff_command(CLI::App& app, Runner& run) {
     cmd->add_option("--against", opt->against,
                     "Several pairs: every FILE (files, folders, @lists) is an OLD, its NEW the file of the same relative path under this folder");
     for (std::size_t i = 1; i < rows.size(); ++i) add_table_option(cmd, rows[i], d);
-    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_diff_command(*opt, ctx); }; });
+    run_when_chosen(cmd, run, opt, run_diff_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(8, add_diff_command);

@@ -2,32 +2,27 @@
 // the run layer's (rigscope/run/info_job.h).
 #include <memory>
 
-#include "batch_command.h"
-#include "cli_common.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/info_job.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-struct InfoCommand {
-    InfoJobOptions job;
-    BatchOptions batch;  // FILE... and the batch's options
-};
+using InfoCommand = BatchCommand<InfoJobOptions>;
 
-int run_info_command(InfoCommand& opt) {
-    opt.batch.output = opt.job.out == "-" ? "" : opt.job.out;
-    if (is_batch(opt.batch)) return finish_batch(opt.batch, run_info_batch(opt.batch, opt.job));
-    opt.job.input.file = opt.batch.inputs.front();
-    const InfoJobResult r = load_and_run_info(opt.job);
-    OutputFile out(opt.job.out, r.paths);
-    out.write(r.text);
-    out.commit();
-    return kExitOk;
+int run_info_command(InfoCommand& cmd, RunContext&) {
+    cmd.batch.output = batch_output(cmd.job.out);
+    return batch_or_one(cmd, cmd.job.input.file, run_info_batch, [](const InfoJobOptions& opt) {
+        const InfoJobResult r = load_and_run_info(opt);
+        OutputFile out(opt.out, r.paths);
+        out.write(r.text);
+        out.commit();
+        return kExitOk;
+    });
 }
 
 }  // namespace
@@ -39,7 +34,7 @@ void add_info_command(CLI::App& app, Runner& run) {
     add_batch_options(cmd, opt->batch);
     add_weld_option(cmd, opt->job.input);
     add_table_options(cmd, info_options(), opt->job);
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_info_command(*opt); }; });
+    run_when_chosen(cmd, run, opt, run_info_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(0, add_info_command);

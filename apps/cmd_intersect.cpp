@@ -2,14 +2,10 @@
 // meshes, as CSV rows or a JSON summary per frame (docs/methods.md "Interpenetration").
 #include <memory>
 
-#include "batch_command.h"
-#include "cli_common.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/clip_select.h"
 #include "rigscope/run/intersect_job.h"
-#include "rigscope/run/output_formats.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
@@ -22,25 +18,16 @@ void write_intersect(const IntersectJobOptions& opt, const Input& in, const Inte
     out.commit();
 }
 
-struct IntersectCommand {
-    IntersectJobOptions job;
-    BatchOptions batch;  // FILE... and the batch's options
-};
+using IntersectCommand = BatchCommand<IntersectJobOptions>;
 
 int run_intersect_command(IntersectCommand cmd, RunContext& ctx) {
-    cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
-    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_intersect_batch(cmd.batch, cmd.job));
-    IntersectJobOptions& opt = cmd.job;
-    opt.input.file = cmd.batch.inputs.front();
-    opt.format = verb_output_format("intersect", opt.format, opt.out);
-    ctx.chunk(chunk_spec(opt));
-    if (opt.input.clip == kAllClips) {
-        run_intersect_clips(opt, terminal_progress("intersect"), write_intersect);
-        return kExitOk;
-    }
-    const IntersectJobLoaded l = load_and_run_intersect(opt, terminal_progress("intersect"));
-    write_intersect(opt, l.input, l.result);
-    return kExitOk;
+    cmd.batch.output = batch_output(cmd.job.out);
+    return batch_or_one(cmd, cmd.job.input.file, run_intersect_batch, [&ctx](IntersectJobOptions& opt) {
+        return run_formatted("intersect", opt, ctx, [&opt](const FrameProgress& progress) {
+            each_clip_written(opt, progress, run_intersect_clips, load_and_run_intersect, write_intersect);
+            return kExitOk;
+        });
+    });
 }
 
 }  // namespace
@@ -56,7 +43,7 @@ void add_intersect_command(CLI::App& app, Runner& run) {
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
     add_table_options(cmd, intersect_options(), *opt);
-    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_intersect_command(*command, ctx); }; });
+    run_when_chosen(cmd, run, command, run_intersect_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(10, add_intersect_command);

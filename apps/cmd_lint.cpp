@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "option_table_cli.h"
+#include "verb_command.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/lint_job.h"
@@ -18,19 +19,19 @@ struct LintCommand {
     BatchOptions batch;  // FILE... and the batch's options
 };
 
-int run_lint_command(LintCommand& opt) {
-    opt.batch.junit = opt.job.junit;
-    opt.batch.output = opt.job.out == "-" ? "" : opt.job.out;
-    if (is_batch(opt.batch)) return finish_batch(opt.batch, run_lint_batch(opt.batch, opt.job));
-    opt.job.input.file = opt.batch.inputs.front();
-    const LintJobResult r = load_and_run_lint(opt.job, terminal_progress("lint"));
-    // Both paths are checked (not an input, folder writable) before anything is written.
-    OutputSet files(r.paths);
-    OutputFile* junit = files.open_if(opt.job.junit);
-    files.open(opt.job.out).write(r.output);
-    if (junit) junit->write(r.junit);
-    files.commit();
-    return r.lint.failed() ? kExitCheckFailed : kExitOk;
+int run_lint_command(LintCommand& cmd, RunContext&) {
+    cmd.batch.junit = cmd.job.junit;
+    cmd.batch.output = batch_output(cmd.job.out);
+    return batch_or_one(cmd, cmd.job.input.file, run_lint_batch, [&cmd](const LintJobOptions& opt) {
+        const LintJobResult r = load_and_run_lint(opt, terminal_progress("lint"));
+        // Both paths are checked (not an input, folder writable) before anything is written.
+        OutputSet files(r.paths);
+        OutputFile* junit = files.open_if(opt.junit);
+        files.open(opt.out).write(r.output);
+        if (junit) junit->write(r.junit);
+        files.commit();
+        return r.lint.failed() ? kExitCheckFailed : kExitOk;
+    });
 }
 
 }  // namespace
@@ -41,7 +42,7 @@ void add_lint_command(CLI::App& app, Runner& run) {
     add_input_options(cmd, opt->job.input, false);
     add_batch_options(cmd, opt->batch);
     add_table_options(cmd, lint_options(), opt->job);
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_lint_command(*opt); }; });
+    run_when_chosen(cmd, run, opt, run_lint_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(9, add_lint_command);

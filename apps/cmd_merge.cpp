@@ -3,16 +3,16 @@
 #include <cstdio>
 #include <memory>
 
-#include "commands.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/merge_job.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-int run_merge_command(const MergeJobOptions& opt) {
+int run_merge_command(const MergeJobOptions& opt, RunContext&) {
     const MergeJobResult r = load_and_run_merge(opt);
     if (r.batch) {
         std::fputs(r.report.c_str(), stderr);
@@ -35,7 +35,7 @@ void add_merge_command(CLI::App& app, Runner& run) {
     cmd->add_option("OUT", opt->out, "Merged output (- for stdout); for per-frame glTF chunks, their out_####.glb pattern")->required();
     cmd->add_option("--junit", opt->junit, "diff chunks: also write the run's JUnit report here");
     cmd->add_option("CHUNK", opt->chunks, "Chunk outputs (or their .chunk.json records), one per chunk, any order")->required();
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_merge_command(*opt); }; });
+    run_when_chosen(cmd, run, opt, run_merge_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(6, add_merge_command);

@@ -2,32 +2,26 @@
 // curves), as CSV, JSON, a USD layer or a glTF morph-weight animation. The job (run/regions_job.h) computes; this parses options.
 #include <memory>
 
-#include "batch_command.h"
-#include "cli_common.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/regions_job.h"
 #include "tension_setup.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-struct RegionsCommand {
-    RegionsJobOptions job;
-    BatchOptions batch;  // FILE... and the batch's options
-};
+using RegionsCommand = BatchCommand<RegionsJobOptions>;
 
 int run_regions_command(RegionsCommand cmd, RunContext& ctx) {
-    cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
-    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_regions_batch(cmd.batch, cmd.job));
-    RegionsJobOptions& opt = cmd.job;
-    opt.tension.input.file = cmd.batch.inputs.front();
-    ctx.chunk(chunk_spec(opt));
-    load_and_run_regions(opt, terminal_progress("regions"));
-    return kExitOk;
+    cmd.batch.output = batch_output(cmd.job.out);
+    return batch_or_one(cmd, cmd.job.tension.input.file, run_regions_batch, [&ctx](const RegionsJobOptions& opt) {
+        ctx.chunk(chunk_spec(opt));
+        load_and_run_regions(opt, terminal_progress("regions"));
+        return kExitOk;
+    });
 }
 
 }  // namespace
@@ -39,7 +33,7 @@ void add_regions_command(CLI::App& app, Runner& run) {
     add_tension_options(cmd, opt->tension);
     add_batch_options(cmd, command->batch);
     add_table_options(cmd, regions_options(), *opt);
-    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_regions_command(*command, ctx); }; });
+    run_when_chosen(cmd, run, command, run_regions_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(5, add_regions_command);

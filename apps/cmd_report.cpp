@@ -3,29 +3,25 @@
 // layer's (rigscope/run/report_job.h).
 #include <memory>
 
-#include "batch_command.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "report_options.h"
 #include "tension_setup.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-struct ReportCommand {
-    ReportJobOptions job;
-    BatchOptions batch;  // FILE... and the batch's options
-};
+using ReportCommand = BatchCommand<ReportJobOptions>;
 
-int run_report_command(ReportCommand& opt) {
-    opt.job.report.viewer = report_viewer_path();
-    opt.batch.output = opt.job.report.out;
-    if (is_batch(opt.batch)) return finish_batch(opt.batch, run_report_batch(opt.batch, opt.job));
-    opt.job.tension.input.file = opt.batch.inputs.front();
-    load_and_run_report(opt.job, terminal_progress("report"));
-    return kExitOk;
+int run_report_command(ReportCommand& cmd, RunContext&) {
+    cmd.job.report.viewer = report_viewer_path();
+    cmd.batch.output = cmd.job.report.out;
+    return batch_or_one(cmd, cmd.job.tension.input.file, run_report_batch, [](const ReportJobOptions& opt) {
+        load_and_run_report(opt, terminal_progress("report"));
+        return kExitOk;
+    });
 }
 
 }  // namespace
@@ -40,7 +36,7 @@ void add_report_command(CLI::App& app, Runner& run) {
     cmd->remove_option(cmd->get_option("--chunk"));
     add_report_options(cmd, opt->report, true);
     add_table_option(cmd, table_row(report_page_options(), "-o,--output"), opt->report);
-    cmd->callback([&run, command] { run = [command](RunContext&) { return run_report_command(*command); }; });
+    run_when_chosen(cmd, run, command, run_report_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(7, add_report_command);

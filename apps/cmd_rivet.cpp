@@ -3,13 +3,11 @@
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
-#include "cli_common.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/clip_select.h"
-#include "rigscope/run/output_formats.h"
 #include "rigscope/run/rivet_job.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
@@ -37,16 +35,16 @@ int write_rivet(const RivetJobOptions& opt, const Input& in, const RivetJobResul
 }
 
 int run_rivet_command(RivetJobOptions opt, RunContext& ctx) {
-    opt.format = verb_output_format("rivet", opt.format, opt.out);
-    ctx.chunk(chunk_spec(opt));
-    if (opt.input.clip == kAllClips) {
-        // An output per clip ({clip} in -o); the exit code is the worst clip's verdict.
-        const bool failed = run_rivet_clips(opt, terminal_progress("rivet"),
-                                            [](const RivetJobOptions& one, const Input& in, const RivetJobResult& r) { write_rivet(one, in, r); });
-        return failed ? kExitCheckFailed : kExitOk;
-    }
-    const RivetJobLoaded l = load_and_run_rivet(opt, terminal_progress("rivet"));
-    return write_rivet(opt, l.input, l.result);
+    return run_formatted("rivet", opt, ctx, [&opt](const FrameProgress& progress) -> int {
+        if (opt.input.clip == kAllClips) {
+            // An output per clip ({clip} in -o); the exit code is the worst clip's verdict.
+            const bool failed = run_rivet_clips(opt, progress,
+                                                [](const RivetJobOptions& one, const Input& in, const RivetJobResult& r) { write_rivet(one, in, r); });
+            return failed ? kExitCheckFailed : kExitOk;
+        }
+        const RivetJobLoaded l = load_and_run_rivet(opt, progress);
+        return write_rivet(opt, l.input, l.result);
+    });
 }
 
 }  // namespace
@@ -60,7 +58,7 @@ void add_rivet_command(CLI::App& app, Runner& run) {
     add_skinning_option(cmd, opt->input);
     add_max_output_option(cmd, opt->input);
     add_table_options(cmd, rivet_options(), *opt);
-    cmd->callback([&run, opt] { run = [opt](RunContext& ctx) { return run_rivet_command(*opt, ctx); }; });
+    run_when_chosen(cmd, run, opt, run_rivet_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(4, add_rivet_command);

@@ -3,12 +3,11 @@
 // job is the run layer's (rigscope/run/rom_job.h).
 #include <memory>
 
-#include "cli_common.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/core/error.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/rom_job.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
@@ -18,7 +17,7 @@ struct RomCommand {
     RomJobOptions job;
 };
 
-int run_rom_command(const RomCommand& opt) {
+int run_rom_command(const RomCommand& opt, RunContext&) {
     const RomJobResult r = load_and_run_rom(opt.job);
     OutputFile listing("-");
     listing.write(opt.job.listing == "json" ? r.json : r.text);
@@ -35,7 +34,7 @@ void add_rom_command(CLI::App& app, Runner& run) {
     input.rom = true;
     add_table_options(cmd, rom_input_options(), input);
     add_table_options(cmd, rom_options(), opt->job);
-    cmd->callback([&run, opt] { run = [opt](RunContext&) { return run_rom_command(*opt); }; });
+    run_when_chosen(cmd, run, opt, run_rom_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(7, add_rom_command);

@@ -1,33 +1,28 @@
 // `rigscope tension`: the tension map per vertex and frame, as CSV, JSON or vertex-coloured glTF.
 #include <memory>
 
-#include "batch_command.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/tension_job.h"
-#include "rigscope/run/output_formats.h"
 #include "tension_setup.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-struct TensionCommand {
-    TensionJobOptions job;
-    BatchOptions batch;  // FILE... and the batch's options
-};
+using TensionCommand = BatchCommand<TensionJobOptions>;
 
 int run_tension_command(TensionCommand cmd, RunContext& ctx) {
-    cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
-    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_tension_batch(cmd.batch, cmd.job));
-    TensionJobOptions& opt = cmd.job;
-    opt.tension.input.file = cmd.batch.inputs.front();
-    opt.format = verb_output_format("tension", opt.format, opt.out);
-    ctx.chunk(chunk_spec(opt));
-    TensionJobResult r = load_and_run_tension(opt, terminal_progress("tension"), terminal_progress("tension (range)"));
-    for (auto& s : r.chunk_state) ctx.chunk_state.push_back(std::move(s));
-    return kExitOk;
+    cmd.batch.output = batch_output(cmd.job.out);
+    return batch_or_one(cmd, cmd.job.tension.input.file, run_tension_batch, [&ctx](TensionJobOptions& opt) {
+        return run_formatted("tension", opt, ctx, [&](const FrameProgress& progress) {
+            // A line of its own for --auto-range's first pass, before the written one.
+            TensionJobResult r = load_and_run_tension(opt, progress, terminal_progress("tension (range)"));
+            for (auto& s : r.chunk_state) ctx.chunk_state.push_back(std::move(s));
+            return kExitOk;
+        });
+    });
 }
 
 }  // namespace
@@ -41,7 +36,7 @@ void add_tension_command(CLI::App& app, Runner& run) {
     add_max_output_option(cmd, opt->tension.input);
     add_batch_options(cmd, command->batch);
     add_table_options(cmd, tension_job_options(), *opt);
-    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_tension_command(*command, ctx); }; });
+    run_when_chosen(cmd, run, command, run_tension_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(2, add_tension_command);

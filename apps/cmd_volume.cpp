@@ -4,14 +4,10 @@
 #include <memory>
 #include <spdlog/spdlog.h>
 
-#include "batch_command.h"
-#include "cli_common.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/io/output.h"
-#include "rigscope/run/clip_select.h"
 #include "rigscope/run/volume_job.h"
-#include "rigscope/run/output_formats.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
@@ -25,25 +21,16 @@ void write_volume(const VolumeJobOptions& opt, const Input& in, const VolumeJobR
     out.commit();
 }
 
-struct VolumeCommand {
-    VolumeJobOptions job;
-    BatchOptions batch;  // FILE... and the batch's options
-};
+using VolumeCommand = BatchCommand<VolumeJobOptions>;
 
 int run_volume_command(VolumeCommand cmd, RunContext& ctx) {
-    cmd.batch.output = cmd.job.out == "-" ? "" : cmd.job.out;
-    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_volume_batch(cmd.batch, cmd.job));
-    VolumeJobOptions& opt = cmd.job;
-    opt.input.file = cmd.batch.inputs.front();
-    opt.format = verb_output_format("volume", opt.format, opt.out);
-    ctx.chunk(chunk_spec(opt));
-    if (opt.input.clip == kAllClips) {
-        run_volume_clips(opt, terminal_progress("volume"), write_volume);
-        return kExitOk;
-    }
-    const VolumeJobLoaded l = load_and_run_volume(opt, terminal_progress("volume"));
-    write_volume(opt, l.input, l.result);
-    return kExitOk;
+    cmd.batch.output = batch_output(cmd.job.out);
+    return batch_or_one(cmd, cmd.job.input.file, run_volume_batch, [&ctx](VolumeJobOptions& opt) {
+        return run_formatted("volume", opt, ctx, [&opt](const FrameProgress& progress) {
+            each_clip_written(opt, progress, run_volume_clips, load_and_run_volume, write_volume);
+            return kExitOk;
+        });
+    });
 }
 
 }  // namespace
@@ -59,7 +46,7 @@ void add_volume_command(CLI::App& app, Runner& run) {
     add_skinning_option(cmd, opt->input);
     add_threads_option(cmd, opt->input);
     add_table_options(cmd, volume_options(), *opt);
-    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_volume_command(*command, ctx); }; });
+    run_when_chosen(cmd, run, command, run_volume_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(10, add_volume_command);

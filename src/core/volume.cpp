@@ -141,101 +141,128 @@ bool quad_of(const std::uint32_t* t, const std::uint32_t* u, std::uint32_t* quad
     return false;
 }
 
-}  // namespace
-
-VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const std::vector<Eigen::Vector3f>& bind_positions) {
-    const Mesh& mesh = scene.meshes[mesh_index];
-    VolumeLayout L;
-    L.faces = mesh.face_count();
-    const Topology topo = build_topology(mesh, weld, kWeldRelativeTolerance, /*edge_list=*/false);
-    const bool skinned = mesh.skin >= 0 && !mesh.influences.empty() && !mesh.cache;
-    const std::size_t joint_count = skinned ? scene.skins[mesh.skin].joints.size() : 0;
-
-    // Per welded vertex, its region's skin joint (welded vertices share their influences).
+// Per welded vertex, its region's skin joint (welded vertices share their influences); empty
+// for a mesh that is not skinned.
+std::vector<int> vertex_joints(const Mesh& mesh, const Topology& topo, bool skinned, std::size_t joint_count) {
     std::vector<int> joint_of;
-    if (skinned) {
-        joint_of.resize(topo.welded_count());
-        for (std::size_t w = 0; w < topo.welded_count(); ++w) joint_of[w] = heaviest_joint(mesh.influences, topo.representative[w], joint_count);
-    }
+    if (!skinned) return joint_of;
+    joint_of.resize(topo.welded_count());
+    for (std::size_t w = 0; w < topo.welded_count(); ++w) joint_of[w] = heaviest_joint(mesh.influences, topo.representative[w], joint_count);
+    return joint_of;
+}
 
-    EdgeRuns edges(topo);
-    std::vector<std::uint32_t> tris;     // fan triangles, welded ids, file order
-    std::vector<int> tri_joint;          // per triangle, its face's skin joint (-1: none)
-    std::vector<int> face_joint_of(L.faces, -1);  // per file face, its skin joint (-1: none, skipped)
-    std::vector<std::size_t> faces_of(joint_count, 0);
+// The face's welded corners, a corner repeated by the next one collapsed (also around the end):
+// an edge the weld shrank to a point is no edge.
+void welded_corners(const Mesh& mesh, const Topology& topo, std::size_t f, std::vector<std::uint32_t>& corners) {
+    corners.clear();
+    for (std::uint32_t k = mesh.face_offsets[f]; k < mesh.face_offsets[f + 1]; ++k) {
+        const std::uint32_t w = topo.welded_of[mesh.face_indices[k]];
+        if (corners.empty() || corners.back() != w) corners.push_back(w);
+    }
+    while (corners.size() > 1 && corners.back() == corners.front()) corners.pop_back();
+}
+
+// The faces as fan triangles over welded vertices, each with its face's skin joint.
+struct FaceFans {
+    std::vector<std::uint32_t> tris;      // fan triangles, welded ids, file order
+    std::vector<int> tri_joint;           // per triangle, its face's skin joint (-1: none)
+    std::vector<int> face_joint_of;       // per file face, its skin joint (-1: none, skipped)
+    std::vector<std::size_t> faces_of;    // per skin joint, its faces
+    std::size_t degenerate_faces = 0;     // faces of fewer than 3 welded corners, skipped
+};
+
+// Step 1: every face's edges counted (for the closure) and its fan triangles. A polygon is the
+// fan from its first corner; a fan triangle with a repeated corner (a polygon that passes
+// through one point twice) has no area and is left out.
+FaceFans fan_faces(const Mesh& mesh, const Topology& topo, const std::vector<int>& joint_of, std::size_t joint_count, EdgeRuns& edges) {
+    const std::size_t faces = mesh.face_count();
+    FaceFans ff;
+    ff.face_joint_of.assign(faces, -1);
+    ff.faces_of.assign(joint_count, 0);
     std::vector<std::uint32_t> corners;
     std::vector<int> votes;
-    tris.reserve(mesh.face_indices.size());  // a triangle mesh's exactly; polygons grow it
-    for (std::size_t f = 0; f < L.faces; ++f) {
-        // The face's welded corners, a corner repeated by the next one collapsed (also around
-        // the end): an edge the weld shrank to a point is no edge.
-        corners.clear();
-        for (std::uint32_t k = mesh.face_offsets[f]; k < mesh.face_offsets[f + 1]; ++k) {
-            const std::uint32_t w = topo.welded_of[mesh.face_indices[k]];
-            if (corners.empty() || corners.back() != w) corners.push_back(w);
-        }
-        while (corners.size() > 1 && corners.back() == corners.front()) corners.pop_back();
+    ff.tris.reserve(mesh.face_indices.size());  // a triangle mesh's exactly; polygons grow it
+    for (std::size_t f = 0; f < faces; ++f) {
+        welded_corners(mesh, topo, f, corners);
         if (corners.size() < 3) {
-            ++L.degenerate_faces;
+            ++ff.degenerate_faces;
             continue;
         }
-        for (std::size_t i = 0; i < corners.size(); ++i) {
-            const std::uint32_t a = corners[i], b = corners[(i + 1) % corners.size()];
-            edges.add(a, b);
-        }
+        for (std::size_t i = 0; i < corners.size(); ++i) edges.add(corners[i], corners[(i + 1) % corners.size()]);
         const int joint = face_joint(corners, joint_of, votes);
-        if (joint >= 0) ++faces_of[joint];
-        face_joint_of[f] = joint;
-        // A polygon as the fan from its first corner; a fan triangle with a repeated corner
-        // (a polygon that passes through one point twice) has no area and is left out.
+        if (joint >= 0) ++ff.faces_of[joint];
+        ff.face_joint_of[f] = joint;
         for (std::size_t i = 1; i + 1 < corners.size(); ++i) {
             const std::uint32_t a = corners[0], b = corners[i], c = corners[i + 1];
             if (a == b || b == c || a == c) continue;
-            tris.insert(tris.end(), {a, b, c});
-            tri_joint.push_back(joint);
+            ff.tris.insert(ff.tris.end(), {a, b, c});
+            ff.tri_joint.push_back(joint);
         }
     }
-    L.closure = closure_of(edges, L.faces - L.degenerate_faces);
+    return ff;
+}
 
-    // Regions: the skin joints with faces, in the skin's order; groups in that order, then the
-    // faces in no region. Within a group triangles keep the file's order.
+// Step 2, regions: the skin joints with faces, in the skin's order, and each face's region.
+// Returns per skin joint its region (-1: none).
+std::vector<int> add_regions(const Scene& scene, const Mesh& mesh, const FaceFans& ff, VolumeLayout& L) {
+    const std::size_t joint_count = ff.faces_of.size();
     std::vector<int> region_of(joint_count, -1);
     for (std::size_t j = 0; j < joint_count; ++j)
-        if (faces_of[j]) {
+        if (ff.faces_of[j]) {
             region_of[j] = static_cast<int>(L.regions.size());
             VolumeRegion r;
             r.skin_joint = static_cast<int>(j);
             r.node = scene.skins[mesh.skin].joints[j];
-            r.faces = faces_of[j];
+            r.faces = ff.faces_of[j];
             L.regions.push_back(r);
         }
     L.face_region.resize(L.faces);
-    for (std::size_t f = 0; f < L.faces; ++f) L.face_region[f] = face_joint_of[f] < 0 ? -1 : region_of[face_joint_of[f]];
-    // Fan triangles paired into quads where two in a row share a diagonal run both ways (a
-    // polygon's fan, a split quad: half the work); a lone one is the quad (a, b, c, c).
-    const std::size_t groups = L.regions.size() + 1;
-    auto group_of = [&](std::size_t t) { return tri_joint[t] < 0 ? L.regions.size() : std::size_t(region_of[tri_joint[t]]); };
-    std::vector<std::uint32_t> quads;
-    std::vector<std::uint32_t> quad_group;
-    quads.reserve(tris.size() / 3 * 4);
-    for (std::size_t t = 0; t < tri_joint.size(); ++t) {
+    for (std::size_t f = 0; f < L.faces; ++f) L.face_region[f] = ff.face_joint_of[f] < 0 ? -1 : region_of[ff.face_joint_of[f]];
+    return region_of;
+}
+
+// Step 3: fan triangles paired into quads where two in a row of one group share a diagonal run
+// both ways (a polygon's fan, a split quad: half the work); a lone one is the quad (a, b, c, c).
+// The groups are the regions in order, then the faces in no region.
+struct GroupedQuads {
+    std::vector<std::uint32_t> quads;  // welded ids, four a quad, in triangle order
+    std::vector<std::uint32_t> group;  // per quad
+};
+
+GroupedQuads pair_quads(const FaceFans& ff, const std::vector<int>& region_of, std::size_t regions) {
+    const std::vector<std::uint32_t>& tris = ff.tris;
+    auto group_of = [&](std::size_t t) { return ff.tri_joint[t] < 0 ? regions : std::size_t(region_of[ff.tri_joint[t]]); };
+    GroupedQuads g;
+    g.quads.reserve(tris.size() / 3 * 4);
+    for (std::size_t t = 0; t < ff.tri_joint.size(); ++t) {
         std::uint32_t q[4] = {tris[3 * t], tris[3 * t + 1], tris[3 * t + 2], tris[3 * t + 2]};
-        const bool paired = t + 1 < tri_joint.size() && group_of(t) == group_of(t + 1) && quad_of(&tris[3 * t], &tris[3 * t + 3], q);
-        quads.insert(quads.end(), q, q + 4);
-        quad_group.push_back(static_cast<std::uint32_t>(group_of(t)));
+        const bool paired = t + 1 < ff.tri_joint.size() && group_of(t) == group_of(t + 1) && quad_of(&tris[3 * t], &tris[3 * t + 3], q);
+        g.quads.insert(g.quads.end(), q, q + 4);
+        g.group.push_back(static_cast<std::uint32_t>(group_of(t)));
         if (paired) ++t;
     }
+    return g;
+}
+
+// Step 4: the quads sorted by group (a stable counting sort: within a group triangles keep the
+// file's order), as file vertices.
+void place_quads(const GroupedQuads& g, const Topology& topo, VolumeLayout& L) {
+    const std::size_t groups = L.regions.size() + 1;
     std::vector<std::uint32_t> count(groups + 1, 0);
-    for (std::uint32_t g : quad_group) ++count[g + 1];
-    for (std::size_t g = 0; g < groups; ++g) count[g + 1] += count[g];
+    for (std::uint32_t k : g.group) ++count[k + 1];
+    for (std::size_t k = 0; k < groups; ++k) count[k + 1] += count[k];
     L.group_begin = count;
     for (std::size_t r = 0; r < L.regions.size(); ++r) L.regions[r].quads = count[r + 1] - count[r];
-    L.quads.resize(quads.size());
-    for (std::size_t k = 0; k < quad_group.size(); ++k) {
-        const std::uint32_t slot = count[quad_group[k]]++;
-        for (int c = 0; c < 4; ++c) L.quads[4 * std::size_t(slot) + c] = topo.representative[quads[4 * k + c]];
+    L.quads.resize(g.quads.size());
+    for (std::size_t k = 0; k < g.group.size(); ++k) {
+        const std::uint32_t slot = count[g.group[k]]++;
+        for (int c = 0; c < 4; ++c) L.quads[4 * std::size_t(slot) + c] = topo.representative[g.quads[4 * k + c]];
     }
+}
 
+// Step 5: the bind pose's joints and volumes, what each frame's ratio divides by.
+void measure_bind(const Scene& scene, const Mesh& mesh, bool skinned, std::size_t joint_count, const std::vector<Eigen::Vector3f>& bind_positions,
+                  VolumeLayout& L) {
     if (skinned) {
         const Skin& skin = scene.skins[mesh.skin];
         L.bind_joints.resize(joint_count);
@@ -248,6 +275,24 @@ VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const 
     measure_volume(L, bind_positions.data(), joints, bind);
     for (std::size_t r = 0; r < L.regions.size(); ++r) L.regions[r].bind = bind.regions[r];
     L.bind_volume = L.closure.closed ? bind.volume : 0.0;
+}
+
+}  // namespace
+
+VolumeLayout volume_layout(const Scene& scene, int mesh_index, bool weld, const std::vector<Eigen::Vector3f>& bind_positions) {
+    const Mesh& mesh = scene.meshes[mesh_index];
+    VolumeLayout L;
+    L.faces = mesh.face_count();
+    const Topology topo = build_topology(mesh, weld, kWeldRelativeTolerance, /*edge_list=*/false);
+    const bool skinned = mesh.skin >= 0 && !mesh.influences.empty() && !mesh.cache;
+    const std::size_t joint_count = skinned ? scene.skins[mesh.skin].joints.size() : 0;
+    EdgeRuns edges(topo);
+    const FaceFans ff = fan_faces(mesh, topo, vertex_joints(mesh, topo, skinned, joint_count), joint_count, edges);
+    L.degenerate_faces = ff.degenerate_faces;
+    L.closure = closure_of(edges, L.faces - L.degenerate_faces);
+    const std::vector<int> region_of = add_regions(scene, mesh, ff, L);
+    place_quads(pair_quads(ff, region_of, L.regions.size()), topo, L);
+    measure_bind(scene, mesh, skinned, joint_count, bind_positions, L);
     return L;
 }
 

@@ -195,115 +195,125 @@ std::vector<std::pair<std::string, std::string>> check_chunk_state(const CheckLi
     return {{"check", std::move(b)}, {"run", run_info_state(run)}};
 }
 
-CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
+namespace {
+
+// What merge_check_chunks gathers from chunk to chunk, then judges once.
+struct CheckMerge {
     CheckLimits limits;
     CheckRom rom;
     bool has_rom = false;
     std::vector<std::string> not_judged;
     std::vector<CheckMeshExtremes> all;
-    std::optional<VolumeLossVerdict> volume;  // the chunks' ratios joined, frame by frame
+    std::optional<VolumeLossVerdict> volume;           // the chunks' ratios joined, frame by frame
     std::optional<IntersectionVerdict> intersections;  // the chunks' verdicts added up
-    for (const ChunkRecord& r : chunks) {
-        const std::string* state = nullptr;
-        for (const auto& [kind, text] : r.state)
-            if (kind == "check") state = &text;
-        if (!state) bad_state(r, "missing (not a check --chunk record)");
-        const std::string_view s = *state;
-        try {
-            const auto top = json_text::members(s, json_text::document(s));
-            auto get = [&](const char* key) {
-                const json_text::Member* m = json_text::find(top, key);
-                if (!m) bad_state(r, std::string("no '") + key + "'");
-                return m->value;
-            };
-            const std::string_view st = get("max_stretch").of(s), co = get("max_compress").of(s);
-            limits.has_stretch = st != "null";
-            limits.has_compress = co != "null";
-            if (limits.has_stretch) limits.max_stretch = number<double>(r, st);
-            if (limits.has_compress) limits.max_compress = number<double>(r, co);
-            const std::string_view ml = get("max_lambda").of(s), nl = get("min_lambda").of(s);
-            limits.has_max_lambda = ml != "null";
-            limits.has_min_lambda = nl != "null";
-            if (limits.has_max_lambda) limits.max_lambda = number<double>(r, ml);
-            if (limits.has_min_lambda) limits.min_lambda = number<double>(r, nl);
-            limits.worst = number<int>(r, get("worst").of(s));
-            limits.file = json_text::string_value(s, get("file"));
-            limits.clip = json_text::string_value(s, get("clip"));
-            if (&r == &chunks.front())
-                for (const json_text::Span& n : json_text::elements(s, get("not_judged"))) not_judged.push_back(json_text::string_value(s, n));
-            const json_text::Span rom_value = get("rom");
-            if (&r == &chunks.front()) has_rom = rom_value.of(s) != "null";
-            if (has_rom != (rom_value.of(s) != "null")) bad_state(r, has_rom ? "no ROM frames, as chunk 0 has" : "ROM frames, which chunk 0 has not");
-            if (has_rom) read_rom(r, s, rom_value, rom, &r == &chunks.front());
-            // An older record has no "volume": it judged none.
-            const json_text::Member* vm = json_text::find(top, "volume");
-            const bool has_volume = vm && vm->value.of(s) != "null";
-            if (&r == &chunks.front() && has_volume) volume.emplace();
-            if (has_volume != volume.has_value()) bad_state(r, has_volume ? "volume ratios, which chunk 0 has not" : "no volume ratios, as chunk 0 has");
-            if (has_volume) read_volume(r, s, vm->value, *volume, &r == &chunks.front());
-            const json_text::Member* im = json_text::find(top, "intersections");
-            const bool has_intersections = im && im->value.of(s) != "null";
-            if (&r == &chunks.front() && has_intersections) intersections.emplace();
-            if (has_intersections != intersections.has_value())
-                bad_state(r, has_intersections ? "intersections, which chunk 0 has not" : "no intersections, as chunk 0 has");
-            if (has_intersections) read_intersections(r, s, im->value, *intersections, &r == &chunks.front());
-            const auto meshes = json_text::elements(s, get("meshes"));
-            if (all.empty()) all.resize(meshes.size());
-            if (all.size() != meshes.size()) bad_state(r, "another number of meshes than chunk 0's");
-            for (std::size_t m = 0; m < meshes.size(); ++m) {
-                const auto mm = json_text::members(s, meshes[m]);
-                auto arr = [&](const char* key) {
-                    const json_text::Member* v = json_text::find(mm, key);
-                    if (!v) bad_state(r, std::string("a mesh without '") + key + "'");
-                    return json_text::elements(s, v->value);
-                };
-                const auto vertex = arr("file_ids"), lo_t = arr("lo_t"), lo_f = arr("lo_frame"), hi_t = arr("hi_t"), hi_f = arr("hi_frame");
-                CheckMeshExtremes& e = all[m];
-                const json_text::Member* name = json_text::find(mm, "name");
-                if (!name) bad_state(r, "a mesh without a name");
-                e.name = json_text::string_value(s, name->value);
-                if (vertex.empty()) continue;  // a chunk without frames
-                for (const auto* a : {&lo_t, &lo_f, &hi_t, &hi_f})
-                    if (a->size() != vertex.size()) bad_state(r, "a mesh whose lists differ in length");
-                // The first chunk to reach an extreme keeps it, as the first frame does in one run.
-                const bool first = e.lo_t.empty();
-                if (!first && e.lo_t.size() != vertex.size()) bad_state(r, "another vertex count than chunk 0's");
-                if (first) {
-                    e.file_offsets.assign(1, 0);
-                    e.lo_t.resize(vertex.size());
-                    e.hi_t.resize(vertex.size());
-                    e.lo_frame.resize(vertex.size());
-                    e.hi_frame.resize(vertex.size());
-                }
-                for (std::size_t w = 0; w < vertex.size(); ++w) {
-                    const float lt = number<float>(r, lo_t[w].of(s)), ht = number<float>(r, hi_t[w].of(s));
-                    if (first) {
-                        for (const json_text::Span& id : json_text::elements(s, vertex[w]))
-                            e.file_ids.push_back(number<std::uint32_t>(r, id.of(s)));
-                        if (e.file_ids.size() == e.file_offsets.back()) bad_state(r, "a welded vertex without file ids");
-                        e.file_offsets.push_back(static_cast<std::uint32_t>(e.file_ids.size()));
-                    }
-                    if (first || lt < e.lo_t[w]) {
-                        e.lo_t[w] = lt;
-                        e.lo_frame[w] = frame_of(r, lo_f[w].of(s));
-                    }
-                    if (first || ht > e.hi_t[w]) {
-                        e.hi_t[w] = ht;
-                        e.hi_frame[w] = frame_of(r, hi_f[w].of(s));
-                    }
-                }
-            }
-        } catch (const json_text::SyntaxError& e) {
-            bad_state(r, e.what());
+};
+
+// The limits and names each chunk records (every chunk of a run the same; the last one's kept).
+void read_limits(const StateMembers& top, CheckLimits& limits) {
+    const ChunkRecord& r = top.r;
+    // Each pair's keys looked up before either value is read.
+    const std::string_view st = top.text("max_stretch"), co = top.text("max_compress");
+    state_limit(r, "check", st, limits.has_stretch, limits.max_stretch);
+    state_limit(r, "check", co, limits.has_compress, limits.max_compress);
+    const std::string_view ml = top.text("max_lambda"), nl = top.text("min_lambda");
+    state_limit(r, "check", ml, limits.has_max_lambda, limits.max_lambda);
+    state_limit(r, "check", nl, limits.has_min_lambda, limits.min_lambda);
+    limits.worst = number<int>(r, top.text("worst"));
+    limits.file = json_text::string_value(top.s, top.get("file"));
+    limits.clip = json_text::string_value(top.s, top.get("clip"));
+}
+
+// The parts a run has or has not (--rom, --max-volume-loss, --max-intersections): chunk 0 says
+// which, and every other chunk must agree. Chunk 0 also names the clips left out.
+void read_sections(const StateMembers& top, bool first, CheckMerge& m) {
+    const ChunkRecord& r = top.r;
+    const std::string_view s = top.s;
+    if (first)
+        for (const json_text::Span& n : json_text::elements(s, top.get("not_judged"))) m.not_judged.push_back(json_text::string_value(s, n));
+    const json_text::Span rom_value = top.get("rom");
+    if (first) m.has_rom = rom_value.of(s) != "null";
+    if (m.has_rom != (rom_value.of(s) != "null")) bad_state(r, m.has_rom ? "no ROM frames, as chunk 0 has" : "ROM frames, which chunk 0 has not");
+    if (m.has_rom) read_rom(r, s, rom_value, m.rom, first);
+    // An older record has no "volume": it judged none.
+    const json_text::Member* vm = json_text::find(top.members, "volume");
+    const bool has_volume = vm && vm->value.of(s) != "null";
+    if (first && has_volume) m.volume.emplace();
+    if (has_volume != m.volume.has_value()) bad_state(r, has_volume ? "volume ratios, which chunk 0 has not" : "no volume ratios, as chunk 0 has");
+    if (has_volume) read_volume(r, s, vm->value, *m.volume, first);
+    const json_text::Member* im = json_text::find(top.members, "intersections");
+    const bool has_intersections = im && im->value.of(s) != "null";
+    if (first && has_intersections) m.intersections.emplace();
+    if (has_intersections != m.intersections.has_value())
+        bad_state(r, has_intersections ? "intersections, which chunk 0 has not" : "no intersections, as chunk 0 has");
+    if (has_intersections) read_intersections(r, s, im->value, *m.intersections, first);
+}
+
+// One mesh's extremes of a chunk merged into `e`: the first chunk with frames sets the welded
+// vertices' file ids; after it, the first chunk to reach an extreme keeps it, as the first
+// frame does in one run.
+void merge_mesh(const ChunkRecord& r, std::string_view s, json_text::Span mesh, CheckMeshExtremes& e) {
+    const StateMembers mm{r, "check", s, json_text::members(s, mesh), "a mesh without '"};
+    auto arr = [&](const char* key) { return json_text::elements(s, mm.get(key)); };
+    const auto vertex = arr("file_ids"), lo_t = arr("lo_t"), lo_f = arr("lo_frame"), hi_t = arr("hi_t"), hi_f = arr("hi_frame");
+    const json_text::Member* name = json_text::find(mm.members, "name");
+    if (!name) bad_state(r, "a mesh without a name");
+    e.name = json_text::string_value(s, name->value);
+    if (vertex.empty()) return;  // a chunk without frames
+    for (const auto* a : {&lo_t, &lo_f, &hi_t, &hi_f})
+        if (a->size() != vertex.size()) bad_state(r, "a mesh whose lists differ in length");
+    const bool first = e.lo_t.empty();
+    if (!first && e.lo_t.size() != vertex.size()) bad_state(r, "another vertex count than chunk 0's");
+    if (first) {
+        e.file_offsets.assign(1, 0);
+        e.lo_t.resize(vertex.size());
+        e.hi_t.resize(vertex.size());
+        e.lo_frame.resize(vertex.size());
+        e.hi_frame.resize(vertex.size());
+    }
+    for (std::size_t w = 0; w < vertex.size(); ++w) {
+        const float lt = number<float>(r, lo_t[w].of(s)), ht = number<float>(r, hi_t[w].of(s));
+        if (first) {
+            for (const json_text::Span& id : json_text::elements(s, vertex[w])) e.file_ids.push_back(number<std::uint32_t>(r, id.of(s)));
+            if (e.file_ids.size() == e.file_offsets.back()) bad_state(r, "a welded vertex without file ids");
+            e.file_offsets.push_back(static_cast<std::uint32_t>(e.file_ids.size()));
+        }
+        if (first || lt < e.lo_t[w]) {
+            e.lo_t[w] = lt;
+            e.lo_frame[w] = frame_of(r, lo_f[w].of(s));
+        }
+        if (first || ht > e.hi_t[w]) {
+            e.hi_t[w] = ht;
+            e.hi_frame[w] = frame_of(r, hi_f[w].of(s));
         }
     }
+}
+
+// Every mesh of a chunk merged; the mesh count is chunk 0's.
+void merge_meshes(const StateMembers& top, std::vector<CheckMeshExtremes>& all) {
+    const auto meshes = json_text::elements(top.s, top.get("meshes"));
+    if (all.empty()) all.resize(meshes.size());
+    if (all.size() != meshes.size()) bad_state(top.r, "another number of meshes than chunk 0's");
+    for (std::size_t m = 0; m < meshes.size(); ++m) merge_mesh(top.r, top.s, meshes[m], all[m]);
+}
+
+}  // namespace
+
+CheckOutcome merge_check_chunks(const std::vector<ChunkRecord>& chunks) {
+    CheckMerge m;
+    read_chunk_states(chunks, "check", "missing (not a check --chunk record)", [&](const ChunkRecord& r, std::string_view s) {
+        const StateMembers top{r, "check", s, json_text::members(s, json_text::document(s))};
+        const bool first = &r == &chunks.front();
+        read_limits(top, m.limits);
+        read_sections(top, first, m);
+        merge_meshes(top, m.all);
+    });
     // Judged once on the merged extremes, as one run judges its own.
-    const CheckVerdict verdict = judge_check(limits, all);
+    const CheckVerdict verdict = judge_check(m.limits, m.all);
     std::optional<VolumeLossVerdict> judged_volume;
-    if (volume) judged_volume = judge_volume_loss(volume->limit, std::move(volume->series), std::move(volume->frames));
-    const CheckClipReport report{&verdict, &all, has_rom ? &rom : nullptr, judged_volume ? &*judged_volume : nullptr};
-    const bool failed = report.failed() || (intersections && intersections->failed());
-    return check_clips_outcome({report}, 0, failed, not_judged, merged_run_info(chunks), nullptr, intersections ? &*intersections : nullptr);
+    if (m.volume) judged_volume = judge_volume_loss(m.volume->limit, std::move(m.volume->series), std::move(m.volume->frames));
+    const CheckClipReport report{&verdict, &m.all, m.has_rom ? &m.rom : nullptr, judged_volume ? &*judged_volume : nullptr};
+    const bool failed = report.failed() || (m.intersections && m.intersections->failed());
+    return check_clips_outcome({report}, 0, failed, m.not_judged, merged_run_info(chunks), nullptr, m.intersections ? &*m.intersections : nullptr);
 }
 
 }  // namespace rigscope

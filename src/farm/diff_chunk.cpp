@@ -66,110 +66,119 @@ T number(const ChunkRecord& r, std::string_view s) {
 
 Frame frame_of(const ChunkRecord& r, std::string_view s) { return state_frame(r, "diff", s); }
 
+// The limits and names each chunk records (every chunk of a run the same; the last one's kept).
+void read_limits(const StateMembers& top, DiffLimits& lim) {
+    const ChunkRecord& r = top.r;
+    const std::string_view s = top.s;
+    // Both keys looked up before either value is read.
+    const std::string_view md = top.text("max_displacement"), mt = top.text("max_t_change");
+    state_limit(r, "diff", md, lim.has_displacement, lim.max_displacement);
+    state_limit(r, "diff", mt, lim.has_t_change, lim.max_t_change);
+    lim.worst = number<int>(r, top.text("worst"));
+    lim.old_file = json_text::string_value(s, top.get("old"));
+    lim.new_file = json_text::string_value(s, top.get("new"));
+    lim.clip = json_text::string_value(s, top.get("clip"));
+    lim.not_judged.clear();
+    for (const json_text::Span& n : json_text::elements(s, top.get("not_judged"))) lim.not_judged.push_back(json_text::string_value(s, n));
+    if (const json_text::Member* sc = json_text::find(top.members, "seams_checked")) lim.seams_checked = sc->value.of(s) == "true";
+}
+
+// A chunk's frames (their worst displacement and T change), appended: chunks come in frame order.
+void read_frames(const StateMembers& top, std::vector<DiffFrame>& frames) {
+    const ChunkRecord& r = top.r;
+    const std::string_view s = top.s;
+    for (const json_text::Span& f : json_text::elements(s, top.get("frames"))) {
+        const auto e = json_text::elements(s, f);
+        if (e.size() != 7) bad_state(r, "a frame entry without 7 values");
+        DiffFrame d;
+        d.frame = frame_of(r, e[0].of(s));
+        d.displacement = number<float>(r, e[1].of(s));
+        d.mesh = number<std::uint32_t>(r, e[2].of(s));
+        d.vertex = number<std::uint32_t>(r, e[3].of(s));
+        d.t_change = number<float>(r, e[4].of(s));
+        d.t_mesh = number<std::uint32_t>(r, e[5].of(s));
+        d.t_vertex = number<std::uint32_t>(r, e[6].of(s));
+        frames.push_back(d);
+    }
+}
+
+// A mesh's torn seams of a chunk: each pair keeps its widest gap over the chunks.
+void merge_seams(const StateMembers& mm, DiffMesh& e) {
+    const json_text::Member* sm = json_text::find(mm.members, "seams");
+    if (!sm) return;
+    const ChunkRecord& r = mm.r;
+    const std::string_view s = mm.s;
+    for (const json_text::Span& t : json_text::elements(s, sm->value)) {
+        const auto f = json_text::elements(s, t);
+        if (f.size() != 4) bad_state(r, "a seam entry without 4 values");
+        SeamTear tear{number<std::uint32_t>(r, f[0].of(s)), number<std::uint32_t>(r, f[1].of(s)), number<float>(r, f[2].of(s)), frame_of(r, f[3].of(s))};
+        auto it = std::find_if(e.seams.begin(), e.seams.end(), [&](const SeamTear& x) { return x.vertex == tear.vertex && x.other == tear.other; });
+        if (it == e.seams.end()) e.seams.push_back(tear);
+        else if (tear.gap > it->gap) *it = tear;
+    }
+}
+
+// The first chunk with frames of a mesh: its name, diagonal and regions, and room for n vertices.
+void start_mesh(const StateMembers& mm, std::size_t n, DiffMesh& e) {
+    e.name = json_text::string_value(mm.s, mm.get("name"));
+    e.diagonal = number<double>(mm.r, mm.text("diagonal"));
+    for (const json_text::Span& name : json_text::elements(mm.s, mm.get("regions"))) e.regions.push_back(json_text::string_value(mm.s, name));
+    e.vertex.resize(n);
+    e.region.resize(n);
+    e.displacement.resize(n);
+    e.displacement_frame.resize(n);
+    e.t_change.resize(n);
+    e.t_change_frame.resize(n);
+}
+
+// One mesh's extremes of a chunk merged into `e`: the first chunk with frames sets the vertices
+// and their regions; after it, the first chunk to reach an extreme keeps it, as the first frame
+// does in one run.
+void merge_mesh(const ChunkRecord& r, std::string_view s, json_text::Span mesh, DiffMesh& e) {
+    const StateMembers mm{r, "diff", s, json_text::members(s, mesh)};
+    auto arr = [&](const char* key) { return json_text::elements(s, mm.get(key)); };
+    const auto vertex = arr("vertex"), region = arr("region"), disp = arr("displacement"), dispf = arr("displacement_frame"), dt = arr("t_change"),
+               dtf = arr("t_change_frame");
+    for (const auto* a : {&vertex, &region, &dispf, &dt, &dtf})
+        if (a->size() != disp.size()) bad_state(r, "a mesh whose lists differ in length");
+    if (disp.empty()) return;  // a chunk without frames
+    merge_seams(mm, e);
+    const bool first = e.displacement.empty();
+    if (first) start_mesh(mm, disp.size(), e);
+    else if (e.displacement.size() != disp.size()) bad_state(r, "another vertex count than chunk 0's");
+    for (std::size_t v = 0; v < disp.size(); ++v) {
+        const float dv = number<float>(r, disp[v].of(s)), tv = number<float>(r, dt[v].of(s));
+        if (first) {
+            e.vertex[v] = number<std::uint32_t>(r, vertex[v].of(s));
+            e.region[v] = number<std::uint32_t>(r, region[v].of(s));
+            if (e.region[v] >= e.regions.size()) bad_state(r, "a region index out of range");
+        }
+        if (first || dv > e.displacement[v]) {
+            e.displacement[v] = dv;
+            e.displacement_frame[v] = frame_of(r, dispf[v].of(s));
+        }
+        if (first || std::fabs(tv) > std::fabs(e.t_change[v])) {
+            e.t_change[v] = tv;
+            e.t_change_frame[v] = frame_of(r, dtf[v].of(s));
+        }
+    }
+}
+
 }  // namespace
 
 void merge_diff_chunks(const std::vector<ChunkRecord>& chunks, DiffLimits& lim, std::vector<DiffMesh>& all, std::vector<DiffFrame>& frames) {
     all.clear();
     frames.clear();
-    bool first_chunk = true;
-    for (const ChunkRecord& r : chunks) {
-        const std::string* state = nullptr;
-        for (const auto& [kind, text] : r.state)
-            if (kind == "diff") state = &text;
-        if (!state) bad_state(r, "missing (not a diff --chunk record)");
-        const std::string_view s = *state;
-        try {
-            const auto top = json_text::members(s, json_text::document(s));
-            auto get = [&](const json_text::Member* m, const char* key) {
-                if (!m) bad_state(r, std::string("no '") + key + "'");
-                return m->value;
-            };
-            auto top_get = [&](const char* key) { return get(json_text::find(top, key), key); };
-            const std::string_view md = top_get("max_displacement").of(s), mt = top_get("max_t_change").of(s);
-            lim.has_displacement = md != "null";
-            lim.has_t_change = mt != "null";
-            if (lim.has_displacement) lim.max_displacement = number<double>(r, md);
-            if (lim.has_t_change) lim.max_t_change = number<double>(r, mt);
-            lim.worst = number<int>(r, top_get("worst").of(s));
-            lim.old_file = json_text::string_value(s, top_get("old"));
-            lim.new_file = json_text::string_value(s, top_get("new"));
-            lim.clip = json_text::string_value(s, top_get("clip"));
-            lim.not_judged.clear();
-            for (const json_text::Span& n : json_text::elements(s, top_get("not_judged"))) lim.not_judged.push_back(json_text::string_value(s, n));
-            if (const json_text::Member* sc = json_text::find(top, "seams_checked")) lim.seams_checked = sc->value.of(s) == "true";
-            for (const json_text::Span& f : json_text::elements(s, top_get("frames"))) {
-                const auto e = json_text::elements(s, f);
-                if (e.size() != 7) bad_state(r, "a frame entry without 7 values");
-                DiffFrame d;
-                d.frame = frame_of(r, e[0].of(s));
-                d.displacement = number<float>(r, e[1].of(s));
-                d.mesh = number<std::uint32_t>(r, e[2].of(s));
-                d.vertex = number<std::uint32_t>(r, e[3].of(s));
-                d.t_change = number<float>(r, e[4].of(s));
-                d.t_mesh = number<std::uint32_t>(r, e[5].of(s));
-                d.t_vertex = number<std::uint32_t>(r, e[6].of(s));
-                frames.push_back(d);
-            }
-            const auto meshes = json_text::elements(s, top_get("meshes"));
-            if (first_chunk) all.resize(meshes.size());
-            if (all.size() != meshes.size()) bad_state(r, "another number of meshes than chunk 0's");
-            for (std::size_t m = 0; m < meshes.size(); ++m) {
-                const auto mm = json_text::members(s, meshes[m]);
-                auto arr = [&](const char* key) { return json_text::elements(s, get(json_text::find(mm, key), key)); };
-                DiffMesh& e = all[m];
-                const auto vertex = arr("vertex"), region = arr("region"), disp = arr("displacement"), dispf = arr("displacement_frame"), dt = arr("t_change"),
-                           dtf = arr("t_change_frame");
-                for (const auto* a : {&vertex, &region, &dispf, &dt, &dtf})
-                    if (a->size() != disp.size()) bad_state(r, "a mesh whose lists differ in length");
-                if (disp.empty()) continue;  // a chunk without frames
-                if (const json_text::Member* sm = json_text::find(mm, "seams"))
-                    for (const json_text::Span& t : json_text::elements(s, sm->value)) {
-                        const auto f = json_text::elements(s, t);
-                        if (f.size() != 4) bad_state(r, "a seam entry without 4 values");
-                        SeamTear tear{number<std::uint32_t>(r, f[0].of(s)), number<std::uint32_t>(r, f[1].of(s)), number<float>(r, f[2].of(s)),
-                                      frame_of(r, f[3].of(s))};
-                        auto it = std::find_if(e.seams.begin(), e.seams.end(),
-                                               [&](const SeamTear& x) { return x.vertex == tear.vertex && x.other == tear.other; });
-                        if (it == e.seams.end()) e.seams.push_back(tear);
-                        else if (tear.gap > it->gap) *it = tear;
-                    }
-                const bool first = e.displacement.empty();
-                if (first) {
-                    e.name = json_text::string_value(s, get(json_text::find(mm, "name"), "name"));
-                    e.diagonal = number<double>(r, get(json_text::find(mm, "diagonal"), "diagonal").of(s));
-                    for (const json_text::Span& n : arr("regions")) e.regions.push_back(json_text::string_value(s, n));
-                    e.vertex.resize(disp.size());
-                    e.region.resize(disp.size());
-                    e.displacement.resize(disp.size());
-                    e.displacement_frame.resize(disp.size());
-                    e.t_change.resize(disp.size());
-                    e.t_change_frame.resize(disp.size());
-                } else if (e.displacement.size() != disp.size()) {
-                    bad_state(r, "another vertex count than chunk 0's");
-                }
-                for (std::size_t v = 0; v < disp.size(); ++v) {
-                    const float dv = number<float>(r, disp[v].of(s)), tv = number<float>(r, dt[v].of(s));
-                    if (first) {
-                        e.vertex[v] = number<std::uint32_t>(r, vertex[v].of(s));
-                        e.region[v] = number<std::uint32_t>(r, region[v].of(s));
-                        if (e.region[v] >= e.regions.size()) bad_state(r, "a region index out of range");
-                    }
-                    // The first chunk to reach an extreme keeps it, as the first frame does in one run.
-                    if (first || dv > e.displacement[v]) {
-                        e.displacement[v] = dv;
-                        e.displacement_frame[v] = frame_of(r, dispf[v].of(s));
-                    }
-                    if (first || std::fabs(tv) > std::fabs(e.t_change[v])) {
-                        e.t_change[v] = tv;
-                        e.t_change_frame[v] = frame_of(r, dtf[v].of(s));
-                    }
-                }
-            }
-            first_chunk = false;
-        } catch (const json_text::SyntaxError& e) {
-            bad_state(r, e.what());
-        }
-    }
+    read_chunk_states(chunks, "diff", "missing (not a diff --chunk record)", [&](const ChunkRecord& r, std::string_view s) {
+        const StateMembers top{r, "diff", s, json_text::members(s, json_text::document(s))};
+        read_limits(top, lim);
+        read_frames(top, frames);
+        const auto meshes = json_text::elements(s, top.get("meshes"));
+        // The mesh count is chunk 0's.
+        if (&r == &chunks.front()) all.resize(meshes.size());
+        if (all.size() != meshes.size()) bad_state(r, "another number of meshes than chunk 0's");
+        for (std::size_t m = 0; m < meshes.size(); ++m) merge_mesh(r, s, meshes[m], all[m]);
+    });
     for (const DiffFrame& f : frames)
         if (f.mesh >= std::max<std::size_t>(all.size(), 1) || f.t_mesh >= std::max<std::size_t>(all.size(), 1))
             throw bad_input(chunks.front().record_path, "diff state: a frame's mesh index out of range");

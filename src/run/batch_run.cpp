@@ -1,26 +1,18 @@
-// Running a batch: each file through its verb's own job (load_and_run_check, load_and_run_lint,
-// load_and_run_tension, load_and_run_report, load_and_run_info, load_and_run_deform, load_and_run_diff), N
-// at once, each result kept at its input's place so the outputs never depend on which finished first.
+// Each verb's batch: each file through its verb's own job (load_and_run_check, load_and_run_lint,
+// load_and_run_tension, load_and_run_report, load_and_run_info, load_and_run_deform, load_and_run_diff),
+// run by the one batch engine (batch_runner.h), N at once, each result kept at its input's place
+// so the outputs never depend on which finished first.
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
-#include <new>
 #include <spdlog/spdlog.h>
-#include <stdexcept>
-#include <memory>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/run_timer.h"
-#include "rigscope/farm/chunk.h"
 #include "rigscope/io/json_writer.h"
 #include "rigscope/io/lint_report.h"
 #include "rigscope/io/output.h"
@@ -28,96 +20,11 @@
 #include "rigscope/run/batch.h"
 #include "rigscope/run/chunk_run.h"
 #include "rigscope/run/output_formats.h"
-#include "batch_stream.h"
+#include "batch_runner.h"
 
 namespace rigscope {
 
 namespace {
-
-// Peak resident memory: VmHWM of /proc/self/status in MiB (0 where it cannot be read).
-double peak_rss_mib() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
-    return 0;
-}
-
-// Linux resets the peak to the current size on "5" to clear_refs (since 4.0), so one file's
-// peak is its own when files run one at a time. Where it fails the peak is the process's so far.
-void reset_peak_rss() {
-    if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
-        std::fputs("5", f);
-        std::fclose(f);
-    }
-}
-
-// status by the exit code `rigscope VERB FILE` alone gives: 2 is a file the options find nothing
-// to judge in (no animation, no mesh, a --mesh it lacks), 3 and above a file that could not be
-// read or run. A verb that judges nothing never says pass: its file ran, ok.
-const char* status_of(int code, bool judges) {
-    if (code == kExitOk) return judges ? "pass" : "ok";
-    return code == kExitCheckFailed ? "fail" : code == kExitUsage ? "not checked" : "error";
-}
-
-// The lines of a failed file's text that say why it failed, joined with "; ": a limit with
-// vertices past it, a torn seam, nothing judged, lint's counts. A summary row that says fail
-// says why, as an error row does, without the text that went to stdout.
-std::string fail_reason(const std::string& report) {
-    std::string out;
-    std::size_t start = 0;
-    while (start < report.size()) {
-        std::size_t end = report.find('\n', start);
-        if (end == std::string::npos) end = report.size();
-        const std::string line = report.substr(start, end - start);
-        start = end + 1;
-        if (line.empty() || line[0] == ' ') continue;  // the listed vertices under a limit
-        auto count_after = [&line](std::size_t colon) { return colon == std::string::npos ? std::string() : line.substr(colon + 2); };
-        bool why = false;
-        if (line.find("past the limit") != std::string::npos || line.compare(0, 16, "limit seam torn:") == 0) {
-            why = count_after(line.find(": ")).compare(0, 2, "0 ") != 0;
-        } else if (line.compare(0, 8, "nothing ") == 0 || line.compare(0, 12, "not checked:") == 0 || line.compare(0, 11, "not fitted ") == 0) {
-            why = true;
-        } else if (const std::size_t checks = line.rfind(" (checks: "); checks != std::string::npos) {
-            why = count_after(line.rfind(": ", checks)).compare(0, 21, "0 errors, 0 warnings,") != 0;  // lint's counts
-        }
-        if (why) out += (out.empty() ? "" : "; ") + line;
-    }
-    return out;
-}
-
-// Runs job(), turning what ends a single run into the row's exit code and message, as main()
-// maps them: the batch goes on.
-void guarded(BatchFileResult& f, bool judges, const std::function<void()>& job) {
-    auto fail = [&f](int code, const std::string& what) {
-        // In a batch a message must say which file it is about: an option's refusal (--frames
-        // past a clip, --vertices past a mesh) names no file when one file runs alone.
-        const bool named = what.find(f.row.path) != std::string::npos ||
-                           (!f.row.partner.empty() && what.find(f.row.partner) != std::string::npos);
-        const std::string message = named ? what : f.row.path + ": " + what;
-        f.row.exit_code = code;
-        f.row.message = message;
-        f.report = (code == kExitInternal ? "internal error: " : "error: ") + message + "\n";
-        f.junit.clear();
-        f.json.clear();
-        f.output.clear();
-    };
-    try {
-        job();
-    } catch (const Error& e) {
-        fail(e.code(), e.what());
-    } catch (const std::bad_alloc&) {
-        fail(kExitBadInput, f.row.path + ": out of memory");
-    } catch (const std::length_error& e) {
-        fail(kExitBadInput, e.what());
-    } catch (const std::logic_error& e) {
-        fail(kExitInternal, std::string(e.what()) + " (please report it)");
-    } catch (const std::exception& e) {
-        fail(kExitBadInput, e.what());
-    }
-    f.row.status = status_of(f.row.exit_code, judges);
-    if (f.row.status == std::string("fail") && f.row.message.empty()) f.row.message = fail_reason(f.report);
-}
 
 // The file vertex a welded vertex stands for first, as check's reports list it.
 std::size_t first_file_vertex(const CheckMeshExtremes& m, std::size_t w) { return m.file_ids[m.file_offsets[w]]; }
@@ -185,194 +92,6 @@ void check_row(BatchRow& row, const CheckJobResult& r) {
         row.lint_errors = r.lint.count(Severity::Error);
         row.lint_warnings = r.lint.count(Severity::Warning);
     }
-}
-
-// The batch's files (this task's slice), outputs checked, each file's options checked by
-// `precheck` (if given: what the verb's job would refuse for that file's names, e.g. an
-// extension that disagrees with the format), all before any work; then each file's job `one`
-// run by `jobs` threads (input order, or largest first with several); results kept by index.
-// `expand`, if given, is the verb's own reading of the arguments (diff's pairs). With --task the
-// batch's identity (farm/batch_identity.h) is taken before any work: every file stamped, the
-// verb's `options` (its job's chunk identity), and each of this task's files hashed just before
-// its job reads it.
-using BatchFileJob = std::function<void(BatchFileResult&, const BatchInput&)>;
-BatchResult run_batch(const BatchOptions& opt, const char* verb, ChunkOptions options, const BatchFileJob& one,
-                      const std::function<void(const BatchInput&)>& precheck = {},
-                      const std::function<std::vector<BatchInput>()>& expand = {}) {
-    opt.validate();
-    const BatchVerb& traits = batch_verb(verb);
-    if (traits.needs_output && opt.output.empty())
-        throw Error(kExitUsage, std::string(verb) + " over several inputs writes a file per input: give -o with a placeholder, e.g. -o out/{relpath}" +
-                                    (std::string(verb) == "report" ? ".html" : ".csv"));
-    BatchResult r;
-    r.verb = verb;
-    // The verb's own expansion (diff's pairs), else files, folders and @lists.
-    std::vector<BatchInput> all = expand ? expand() : expand_batch_inputs(opt.inputs, &std::cin);
-    r.batch_files = all.size();
-    std::size_t first_file = 0;  // this task's first file in the batch
-    if (!opt.task.empty()) {
-        parse_chunk_spec(opt.task, r.task_index, r.task_count);
-        r.has_identity = true;
-        r.identity.command = verb;
-        // The file's name is each row's, not an option of the batch.
-        for (const auto& o : options)
-            if (o.first != "FILE" && o.first != "NEW") r.identity.options.push_back(o);
-        for (const BatchInput& in : all)
-            r.identity.files.push_back({in.relpath, stamp_file(in.path), in.partner.empty() ? FileStamp{} : stamp_file(in.partner)});
-        const auto [begin, end] = batch_task_range(opt.task, all.size());
-        first_file = begin;
-        r.inputs.assign(all.begin() + static_cast<std::ptrdiff_t>(begin), all.begin() + static_cast<std::ptrdiff_t>(end));
-    } else {
-        r.inputs = std::move(all);
-    }
-    // Each file's options first: a pattern its job refuses makes no folder.
-    if (precheck)
-        for (const BatchInput& in : r.inputs) precheck(in);
-    batch_output_paths(opt, verb, r.inputs);
-    r.index = batch_index_path(opt, verb, r.inputs);
-    r.files.resize(r.inputs.size());
-    const std::size_t n = r.inputs.size();
-    const unsigned jobs = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(1, n))));
-    std::vector<ReadFile> input_paths;
-    for (const BatchInput& in : r.inputs) {
-        input_paths.push_back(in.path);
-        if (!in.partner.empty()) input_paths.push_back(in.partner);
-    }
-    // Results as they happen: a CSV or JSONL summary grows a row per file, and on_file gets each
-    // file, in input order, as soon as it and every file before it are done: outputs are the
-    // same bytes for any --jobs. With --jobs 1 files start in input order, so each row comes as
-    // its file ends; with several at once the largest files start first (by bytes, a stand-in
-    // for their work: the longest job then starts at once instead of running alone at the end
-    // while the other workers idle), so a row may wait for a larger file before it.
-    std::unique_ptr<LiveSummary> live;
-    if (!opt.summary.empty() && LiveSummary::streams(opt.summary)) {
-        live = std::make_unique<LiveSummary>(opt.summary, input_paths);
-        r.summary_streamed = true;
-    }
-    std::mutex emit;                  // done, frontier, the streams and the hashes below
-    std::vector<char> done(n, 0);
-    std::size_t frontier = 0;         // the first file not yet streamed
-    std::condition_variable streamed; // frontier moved (the test hold point waits for it)
-    std::size_t hold_at = 0;
-    const bool hold = test_hold_file(hold_at);
-    std::exception_ptr stream_error;  // a stream that failed (disk full): rethrown after the files
-    // A file's result enters r only here, under the lock: the interrupt below, holding it, can
-    // copy r whole while other files still run.
-    auto finished = [&](std::size_t i, BatchFileResult&& f, const std::string (&hash)[2]) {
-        std::lock_guard<std::mutex> lock(emit);
-        r.files[i] = std::move(f);
-        if (r.has_identity) {
-            BatchIdentityFile& id = r.identity.files[first_file + i];
-            id.file.fnv1a64 = hash[0];
-            id.partner.fnv1a64 = hash[1];
-        }
-        done[i] = 1;
-        for (; frontier < n && done[frontier]; ++frontier) {
-            if (stream_error) continue;
-            try {
-                if (live) live->row(r.files[frontier]);
-                if (opt.on_file) opt.on_file(opt, r, frontier);
-            } catch (...) {
-                stream_error = std::current_exception();
-            }
-        }
-        if (hold) streamed.notify_all();
-    };
-    // A signal: the files done so far are the batch's result, the rest "interrupted"; their
-    // outputs written as at the end, then the process ends by the signal.
-    auto interrupted = [&](int sig) {
-        std::lock_guard<std::mutex> lock(emit);  // no file is streamed or marked done from here on
-        // The batch as it stands: the files done hold their results, the rest are still empty.
-        BatchResult part = r;
-        part.interrupted = signal_name(sig);
-        for (std::size_t i = 0; i < n; ++i) {
-            if (done[i]) continue;
-            BatchRow& w = part.files[i].row;
-            w.path = r.inputs[i].path;
-            w.relpath = r.inputs[i].relpath;
-            w.partner = r.inputs[i].partner;
-            w.status = "interrupted";
-            w.exit_code = 128 + sig;
-            w.message = w.path + ": interrupted by " + part.interrupted + " before it was judged";
-            part.files[i].run = start_run_info();  // the JUnit suite's timestamp and host: when it was stopped
-        }
-        set_batch_counts(part);
-        part.exit_code = 128 + sig;
-        try {
-            // The files past the frontier: judged ones reported too (--jobs N), the rest as interrupted.
-            for (std::size_t i = frontier; i < n; ++i) {
-                if (live) live->row(part.files[i]);
-                if (done[i] && opt.on_file) opt.on_file(opt, part, i);
-            }
-            if (live) live->end(part);
-            write_batch_outputs(opt, part);
-            if (opt.on_interrupt) opt.on_interrupt(part);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "rigscope: error: %s\n", e.what());
-        }
-        end_by_signal(sig);
-    };
-    std::unique_ptr<BatchSignals> signals;
-    if (opt.handle_signals) signals = std::make_unique<BatchSignals>(interrupted);
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = i;
-    if (jobs > 1) {
-        std::vector<std::uintmax_t> bytes(n, 0);
-        for (std::size_t i = 0; i < n; ++i) {
-            std::error_code ec;
-            const std::uintmax_t size = std::filesystem::file_size(r.inputs[i].path, ec);
-            bytes[i] = ec ? 0 : size;
-        }
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
-    }
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-        for (std::size_t k; (k = next++) < n;) {
-            const std::size_t i = order[k];
-            if (hold && i == hold_at) {
-                {
-                    std::unique_lock<std::mutex> lock(emit);
-                    streamed.wait(lock, [&] { return frontier >= i; });
-                }
-                hold_for_test();
-            }
-            BatchFileResult f;
-            f.row.path = r.inputs[i].path;
-            f.row.relpath = r.inputs[i].relpath;
-            f.row.partner = r.inputs[i].partner;
-            f.run = start_run_info();
-            if (jobs == 1) reset_peak_rss();
-            const RunTimer timer;
-            // --task: the bytes the job is about to read (then in the page cache for its
-            // reader); a file that cannot be read is the job's error to name, not the hash's.
-            std::string hash[2];
-            if (r.has_identity) {
-                const std::string* paths[2] = {&r.inputs[i].path, &r.inputs[i].partner};
-                for (int k = 0; k < 2; ++k) {
-                    if (paths[k]->empty()) continue;
-                    try {
-                        hash[k] = fingerprint_file("FILE", *paths[k]).fnv1a64;
-                    } catch (const Error&) {
-                    }
-                }
-            }
-            guarded(f, traits.judges, [&] { one(f, r.inputs[i]); });
-            f.row.seconds = timer.seconds();
-            f.run.seconds = f.row.seconds;
-            f.row.peak_mib = peak_rss_mib();
-            finished(i, std::move(f), hash);
-        }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-    worker();
-    for (std::thread& t : threads) t.join();
-    signals.reset();
-    if (stream_error) std::rethrow_exception(stream_error);
-
-    set_batch_counts(r);
-    if (live) live->end(r);
-    return r;
 }
 
 // --reference with a placeholder ('{dir}/{stem}.obj'): each file's own neutral.

@@ -3,8 +3,9 @@
 // outputs named by placeholders, one JUnit report and one summary for the batch, and the worst
 // file's exit code. docs/rig_ci.md ("A whole library in one command") and docs/farm.md describe what a user sees.
 //
-// Inputs (batch_inputs.cpp), the run (batch_run.cpp) and what is written (batch_report.cpp,
-// batch_index.cpp) are kept apart so that the run itself never touches a file it does not read.
+// Inputs (batch_inputs.cpp), the run (each verb's in batch_run.cpp, over the one engine in
+// batch_runner.cpp) and what is written (batch_report.cpp, batch_index.cpp) are kept apart so
+// that the run itself never touches a file it does not read.
 #pragma once
 
 #include <cstddef>
@@ -122,7 +123,7 @@ struct BatchRow {
     bool has_lint = false;       // lint ran (lint, check --lint)
     std::size_t lint_errors = 0, lint_warnings = 0;
     double seconds = 0;          // wall time of the file's job
-    double peak_mib = 0;         // the process's peak resident memory over the job (see batch_run.cpp)
+    double peak_mib = 0;         // the process's peak resident memory over the job (see batch_runner.cpp)
     // check (issue 57): the clip the T columns and past counts are of (the worst clip judged), a
     // row per clip when several were judged (each its own status), and the file's clips --clip
     // left out.

@@ -134,72 +134,61 @@ struct Walker {
         }
     }
 
-    void read_mesh(const Object& o, const Property& geom, bool subd) {
-        const std::string what = (subd ? "SubD " : "PolyMesh ") + o.path;
-        LoadBudget& budget = a.file().budget();
-        const Property& P = array_of(geom, "P", kF32, 3, what);
-        const Property& counts = array_of(geom, ".faceCounts", kI32, 1, what);
-        const Property& indices = array_of(geom, ".faceIndices", kI32, 1, what);
-        const TimeSampling& ts = a.sampling_of(P);
-        if (ts.kind == TimeSampling::Acyclic && P.samples > ts.times.size())
-            fail(what + "'s P has " + std::to_string(P.samples) + " samples but its acyclic time sampling " + std::to_string(ts.times.size()) + " times");
-
-        AbcMesh m;
-        m.path = o.path;
-        m.mesh.name = o.name;
-        std::uint64_t points = 0;
-        const DataRef p0 = a.array_sample(P, 0, what + "'s P", points);
-        if (points == 0) fail(what + " has no points");
-        if (points > 0xffffffffull) fail(what + " has " + std::to_string(points) + " points, past 2^32");
-
-        // Faces: counts and corner indices of the first sample, every other sample checked to hold
-        // the same (Blender writes them at every frame).
+    // Faces: counts and corner indices of the first sample, every other sample checked to hold
+    // the same (Blender writes them at every frame).
+    void read_faces(const Property& counts, const Property& indices, std::uint64_t points, const std::string& what, Mesh& mesh) {
         std::uint64_t nfaces = 0, ncorners = 0;
         const DataRef c0 = a.array_sample(counts, 0, what + "'s .faceCounts", nfaces);
         const DataRef i0 = a.array_sample(indices, 0, what + "'s .faceIndices", ncorners);
         if (nfaces == 0) fail(what + " has no faces (rigscope reads meshes, not point clouds)");
-        budget.charge(double(points) * 12 + double(ncorners) * 4 + double(nfaces + 1) * 4, what + "'s " + std::to_string(points) + " points and " +
-                                                                                               std::to_string(nfaces) + " faces");
+        a.file().budget().charge(double(points) * 12 + double(ncorners) * 4 + double(nfaces + 1) * 4,
+                                 what + "'s " + std::to_string(points) + " points and " + std::to_string(nfaces) + " faces");
         std::vector<std::int32_t> cv(nfaces), iv(ncorners);
         a.file().read(c0.pos, nfaces * 4, cv.data(), what + "'s .faceCounts");
         a.file().read(i0.pos, ncorners * 4, iv.data(), what + "'s .faceIndices");
-        m.mesh.face_offsets.reserve(nfaces + 1);
-        m.mesh.face_indices.resize(ncorners);
+        mesh.face_offsets.reserve(nfaces + 1);
+        mesh.face_indices.resize(ncorners);
         std::uint64_t used = 0;
         for (std::uint64_t f = 0; f < nfaces; ++f) {
             const std::int32_t c = cv[f];
             if (c < 3) fail(what + "'s face " + std::to_string(f) + " has " + std::to_string(c) + " corners (a polygon needs 3)");
-            if (std::uint64_t(c) > ncorners - used)
-                fail(what + "'s .faceCounts add up past its " + std::to_string(ncorners) + " .faceIndices");
+            if (std::uint64_t(c) > ncorners - used) fail(what + "'s .faceCounts add up past its " + std::to_string(ncorners) + " .faceIndices");
             // Alembic's faces wind clockwise against their normals; Blender's and Maya's importers
             // reverse each face's corners, so the polygon rigscope holds is the one they show.
             for (std::int32_t k = 0; k < c; ++k) {
                 const std::int32_t v = iv[used + std::uint64_t(c - 1 - k)];
                 if (v < 0 || std::uint64_t(v) >= points)
                     fail(what + "'s .faceIndices hold " + std::to_string(v) + ", past its " + std::to_string(points) + " points");
-                m.mesh.face_indices[used + std::uint64_t(k)] = std::uint32_t(v);
+                mesh.face_indices[used + std::uint64_t(k)] = std::uint32_t(v);
             }
             used += std::uint64_t(c);
-            m.mesh.face_offsets.push_back(std::uint32_t(used));
+            mesh.face_offsets.push_back(std::uint32_t(used));
         }
         if (used != ncorners) fail(what + "'s .faceCounts add up to " + std::to_string(used) + ", not its " + std::to_string(ncorners) + " .faceIndices");
         check_constant(counts, c0, what);
         check_constant(indices, i0, what);
-        read_uv_set(a, geom, points, m.mesh, what);  // bake's and regions' UVs
+    }
 
-        // P per sample: the same count at every sample; where each starts.
+    // P per sample: the same count at every sample; where each starts.
+    std::vector<std::uint64_t> point_offsets(const Property& P, const DataRef& p0, std::uint64_t points, const std::string& what) {
+        const TimeSampling& ts = a.sampling_of(P);
         std::vector<std::uint64_t> offsets(P.samples);
-        budget.charge(double(P.samples) * 8, what + "'s table of " + std::to_string(P.samples) + " samples");
+        a.file().budget().charge(double(P.samples) * 8, what + "'s table of " + std::to_string(P.samples) + " samples");
         offsets[0] = p0.pos;
         for (std::uint32_t i = 1; i < P.samples; ++i) {
             std::uint64_t n = 0;
             offsets[i] = a.array_sample(P, i, what + "'s P", n).pos;
             if (n != points)
-                fail(what + "'s P at sample " + std::to_string(i) + " (" + number(ts.time(i)) + " s) holds " + std::to_string(n) +
-                     " points, not " + std::to_string(points) + ": a topology that changes over time, which rigscope does not read");
+                fail(what + "'s P at sample " + std::to_string(i) + " (" + number(ts.time(i)) + " s) holds " + std::to_string(n) + " points, not " +
+                     std::to_string(points) + ": a topology that changes over time, which rigscope does not read");
         }
+        return offsets;
+    }
 
-        // Times: P's own; a mesh whose points stay but whose transforms move takes theirs.
+    // Times: P's own (and its frame rate, where its sampling has a step); a mesh whose points
+    // stay but whose transforms move takes theirs, each sample then P's first.
+    std::vector<double> sample_times(const Object& o, const Property& P, const DataRef& p0, std::vector<std::uint64_t>& offsets, AbcMesh& m) {
+        const TimeSampling& ts = a.sampling_of(P);
         std::vector<double> times;
         bool moving = false;
         for (const XformTrack* x : chain) moving = moving || x->animated();
@@ -221,45 +210,48 @@ struct Walker {
         } else {
             times.push_back(ts.time(0));
         }
-        // Frames are round(time x fps), as Blender's and Maya's importers place samples: times a
-        // float step left a hair off a frame are put on it, unless that would merge two samples
-        // (sub-frame samples for motion blur stay as they are).
-        if (m.fps > 0) {
-            std::vector<double> snapped(times.size());
-            bool ok = true;
-            for (std::size_t i = 0; i < times.size() && ok; ++i) {
-                const double f = std::round(times[i] * m.fps);
-                ok = std::fabs(times[i] * m.fps - f) < 1e-2;
-                snapped[i] = f / m.fps;
-                if (i > 0) ok = ok && snapped[i] > snapped[i - 1];
-            }
-            if (ok) times = snapped;
-        }
+        return times;
+    }
 
-        // Rest positions: the first sample, in world space at its time.
-        m.mesh.positions.resize(points);
-        a.file().read(p0.pos, points * 12, m.mesh.positions.data(), what + "'s P");
-        for (const Eigen::Vector3f& v : m.mesh.positions)
+    // Frames are round(time x fps), as Blender's and Maya's importers place samples: times a
+    // float step left a hair off a frame are put on it, unless that would merge two samples
+    // (sub-frame samples for motion blur stay as they are).
+    static void snap_to_frames(double fps, std::vector<double>& times) {
+        if (!(fps > 0)) return;
+        std::vector<double> snapped(times.size());
+        bool ok = true;
+        for (std::size_t i = 0; i < times.size() && ok; ++i) {
+            const double f = std::round(times[i] * fps);
+            ok = std::fabs(times[i] * fps - f) < 1e-2;
+            snapped[i] = f / fps;
+            if (i > 0) ok = ok && snapped[i] > snapped[i - 1];
+        }
+        if (ok) times = snapped;
+    }
+
+    // Rest positions: the first sample, in world space at its time (`rest_time`). Returns the
+    // world matrix at each time, empty where every one is the identity.
+    std::vector<Eigen::Matrix4d> rest_positions(const DataRef& p0, std::uint64_t points, const std::vector<double>& times, double rest_time,
+                                                const std::string& what, Mesh& mesh) {
+        mesh.positions.resize(points);
+        a.file().read(p0.pos, points * 12, mesh.positions.data(), what + "'s P");
+        for (const Eigen::Vector3f& v : mesh.positions)
             if (!v.allFinite()) fail(what + "'s P at sample 0 holds a point that is not a finite number");
         std::vector<Eigen::Matrix4d> worlds;
         bool identity = true;
-        budget.charge(double(times.size()) * sizeof(Eigen::Matrix4d), what + "'s world matrices");
+        a.file().budget().charge(double(times.size()) * sizeof(Eigen::Matrix4d), what + "'s world matrices");
         for (double t : times) {
             worlds.push_back(world_at(t));
             identity = identity && worlds.back().isIdentity(0);
         }
-        const Eigen::Matrix4d rest = world_at(P.samples > 1 ? ts.time(0) : times.front());
-        if (!rest.isIdentity(0)) place(rest, m.mesh.positions.data(), points);
+        const Eigen::Matrix4d rest = world_at(rest_time);
+        if (!rest.isIdentity(0)) place(rest, mesh.positions.data(), points);
         if (identity) worlds.clear();
+        return worlds;
+    }
 
-        if (times.size() > 1) {
-            // Two samples a frame blends and the positions built from them, as the PC2 reader counts.
-            budget.charge(double(points) * 12 * 4, what + "'s point cache of " + std::to_string(points) + " points a sample");
-            m.cache = std::make_shared<AbcPointCache>(a.file().path(), a.file().path() + " (" + o.path + ".P)", std::move(times), points,
-                                                      std::move(offsets), std::move(worlds));
-        }
-
-        // What info lists: uv, N, the arbGeomParams, visibility.
+    // What info lists: uv, N, the arbGeomParams, visibility.
+    void describe_attributes(const Object& o, const Property& geom, const std::string& what, AbcMesh& m) {
         for (const char* name : {"uv", "N"})
             if (const Property* p = geom.child(name)) m.attributes.push_back(o.path + ": " + describe_param(a, *p, what));
         if (const Property* arb = geom.child(".arbGeomParams"); arb && arb->type == Property::Compound)
@@ -267,6 +259,38 @@ struct Walker {
         if (const Property* vis = o.props.child("visible"))
             m.attributes.push_back(o.path + ": visible (" + std::to_string(vis->samples) + (vis->samples == 1 ? " sample" : " samples") +
                                    "; rigscope evaluates hidden meshes too)");
+    }
+
+    void read_mesh(const Object& o, const Property& geom, bool subd) {
+        const std::string what = (subd ? "SubD " : "PolyMesh ") + o.path;
+        const Property& P = array_of(geom, "P", kF32, 3, what);
+        const Property& counts = array_of(geom, ".faceCounts", kI32, 1, what);
+        const Property& indices = array_of(geom, ".faceIndices", kI32, 1, what);
+        const TimeSampling& ts = a.sampling_of(P);
+        if (ts.kind == TimeSampling::Acyclic && P.samples > ts.times.size())
+            fail(what + "'s P has " + std::to_string(P.samples) + " samples but its acyclic time sampling " + std::to_string(ts.times.size()) + " times");
+
+        AbcMesh m;
+        m.path = o.path;
+        m.mesh.name = o.name;
+        std::uint64_t points = 0;
+        const DataRef p0 = a.array_sample(P, 0, what + "'s P", points);
+        if (points == 0) fail(what + " has no points");
+        if (points > 0xffffffffull) fail(what + " has " + std::to_string(points) + " points, past 2^32");
+        read_faces(counts, indices, points, what, m.mesh);
+        read_uv_set(a, geom, points, m.mesh, what);  // bake's and regions' UVs
+        std::vector<std::uint64_t> offsets = point_offsets(P, p0, points, what);
+        std::vector<double> times = sample_times(o, P, p0, offsets, m);
+        snap_to_frames(m.fps, times);
+        const double rest_time = P.samples > 1 ? ts.time(0) : times.front();
+        std::vector<Eigen::Matrix4d> worlds = rest_positions(p0, points, times, rest_time, what, m.mesh);
+        if (times.size() > 1) {
+            // Two samples a frame blends and the positions built from them, as the PC2 reader counts.
+            a.file().budget().charge(double(points) * 12 * 4, what + "'s point cache of " + std::to_string(points) + " points a sample");
+            m.cache = std::make_shared<AbcPointCache>(a.file().path(), a.file().path() + " (" + o.path + ".P)", std::move(times), points,
+                                                      std::move(offsets), std::move(worlds));
+        }
+        describe_attributes(o, geom, what, m);
         out.push_back(std::move(m));
     }
 };

@@ -15,6 +15,7 @@
 #include "io/fbx/fbx_curve.h"
 #include "io/fbx/fbx_document.h"
 #include "io/fbx/fbx_records.h"
+#include "io/fbx/fbx_v6_keys.h"
 
 namespace rigscope::fbx {
 
@@ -23,8 +24,6 @@ namespace {
 // Records whose ASCII 6.x values are one array (binary 6.x files store them as arrays already).
 const std::set<std::string> kArrays = {"Vertices", "PolygonVertexIndex", "Indexes", "Weights", "Transform",
                                        "TransformLink", "Matrix", "Normals", "FullWeights"};
-
-constexpr std::uint32_t kConstant = kKeyConstant, kLinear = kKeyLinear, kCubic = kKeyCubic;
 
 class Upgrade {
 public:
@@ -327,143 +326,10 @@ private:
         }
     }
 
-    // The slopes of FBX 6's automatic tangents, as ufbx computes them (its tests match the DCCs'
-    // own exports): at an inner key the slope of the line through its neighbours, cut down so
-    // that neither tangent's handle passes the neighbouring key's value (no overshoot); flat at
-    // the first and last keys. Both sides of the key take it: its right slope, and the left slope
-    // of the segment that ends at it.
-    static void automatic_slopes(const std::vector<std::int64_t>& times, const std::vector<double>& values, const std::vector<char>& automatic,
-                                 const std::vector<double>& right_weight, const std::vector<double>& next_left_weight,
-                                 std::vector<double>& right_slope, std::vector<double>& next_left_slope) {
-        const double kt = double(kKTimePerSecond);
-        for (std::size_t i = 0; i < times.size(); ++i) {
-            if (!automatic[i]) continue;
-            double slope = 0;
-            if (i > 0 && i + 1 < times.size()) {
-                const double tp = double(times[i - 1]) / kt, t = double(times[i]) / kt, tn = double(times[i + 1]) / kt;
-                const double vp = values[i - 1], v = values[i], vn = values[i + 1];
-                slope = tn > tp ? (vn - vp) / (tn - tp) : 0.0;
-                const double sign = slope >= 0 ? 1.0 : -1.0;
-                const double left_range = next_left_weight[i - 1] * (t - tp), right_range = right_weight[i] * (tn - t);
-                double max_left = left_range > 0 ? sign * (v - vp) / left_range : 0.0;
-                double max_right = right_range > 0 ? sign * (vn - v) / right_range : 0.0;
-                if (!(max_left > 0)) max_left = 0;
-                if (!(max_right > 0)) max_right = 0;
-                slope = sign * std::min({std::fabs(slope), max_left, max_right});
-            }
-            right_slope[i] = slope;
-            if (i > 0) next_left_slope[i - 1] = slope;
-        }
-    }
-
-    static char mode_of(const Prop& p) { return p.type == 'C' && p.bytes ? char(p.data[0]) : '\0'; }
-
-    // Key: time, value, mode[, mode's values]... (KeyVer 4003 to 4005 as the FBX SDK wrote it; ufbx
-    // reads the same layouts): L linear; C constant and, from 4004, one letter (s: this key's
-    // value, n: the next key's); U cubic, then a tangent mode:
-    //   s, b: two slopes (right, next left), user tangents;
-    //   a (baked animations), p, q (two values), t (three), d (one): automatic tangents, the
-    //     values not read (ufbx reads them as automatic too, the values' meaning being unknown);
-    // then, but for 4003's s/b, 4004's a and t, as many weight modes as the tangent mode has
-    // (p and q: one in 4004, two after): n or c none, a two weights (right, next left), r the
-    // right one, l the next left one.
+    // A channel's Key list as an FBX 7 AnimationCurve (fbx_v6_keys.h reads the keys).
     Record curve(std::int64_t id, const Record& channel, const Record& key) {
-        const std::string what = "FBX 6 animation curve";
-        std::int64_t key_ver = 4005;
-        if (const Record* kv = channel.child("KeyVer"); kv && !kv->props.empty()) key_ver = kv->props[0].integer;
-        std::vector<std::int64_t> times, flags, refs;
-        std::vector<double> values, right_slope, next_left_slope, right_weight, next_left_weight;
-        std::vector<char> automatic;
-        const std::vector<Prop>& k = key.props;
-        std::size_t i = 0;
-        auto need = [&](std::size_t n) {
-            if (i + n > k.size()) throw Malformed(what + ": a Key list ends inside a key");
-        };
-        while (i < k.size()) {
-            need(3);
-            if (k[i].is_string() || k[i + 1].is_string() || mode_of(k[i])) throw Malformed(what + ": a key's time or value is no number");
-            if (k[i].type == 'D' && !(std::fabs(k[i].number) < 9007199254740992.0)) throw Malformed(what + ": a key time past 2^53 ticks");
-            times.push_back(k[i].type == 'D' ? std::int64_t(k[i].number) : k[i].integer);
-            values.push_back(k[i + 1].number);
-            const char mode = mode_of(k[i + 2]);
-            i += 3;
-            double right = 0, next_left = 0, wr = kDefaultTangentWeight, wl = kDefaultTangentWeight;
-            int flag = kLinear;
-            bool is_auto = false;
-            if (mode == 'L') {
-            } else if (mode == 'C') {
-                flag = kConstant;
-                if (key_ver >= 4004) {
-                    need(1);
-                    if (mode_of(k[i++]) == 'n') flag |= kKeyConstantNext;
-                }
-            } else if (mode == 'U') {
-                need(1);
-                const char slope = mode_of(k[i++]);
-                std::size_t weight_modes = 1, skip = 0;
-                switch (slope) {
-                    case 's': case 'b': weight_modes = key_ver == 4003 ? 0 : 1; break;
-                    case 'a': is_auto = true; weight_modes = key_ver <= 4004 ? 0 : 1; break;
-                    case 'p': case 'q': is_auto = true; skip = 2; weight_modes = key_ver <= 4004 ? 1 : 2; break;
-                    case 't': is_auto = true; skip = 3; weight_modes = 0; break;
-                    case 'd': is_auto = true; skip = 1; weight_modes = 1; break;
-                    default: throw Malformed(what + ": cubic key tangent mode '" + std::string(1, slope ? slope : '?') + "' is not read");
-                }
-                if (!is_auto) {
-                    need(2);
-                    if (k[i].is_string() || k[i + 1].is_string()) throw Malformed(what + ": a key's slope is no number");
-                    right = k[i].number;
-                    next_left = k[i + 1].number;
-                    i += 2;
-                }
-                need(skip);
-                i += skip;
-                for (; weight_modes > 0; --weight_modes) {
-                    need(1);
-                    const char weight = mode_of(k[i++]);
-                    const std::size_t values_of = weight == 'a' ? 2 : (weight == 'l' || weight == 'r') ? 1 : 0;
-                    if (weight != 'a' && weight != 'l' && weight != 'r' && weight != 'n' && weight != 'c')
-                        throw Malformed(what + ": key weight mode '" + std::string(1, weight ? weight : '?') + "' is not read");
-                    need(values_of);
-                    for (std::size_t v = 0; v < values_of; ++v)
-                        if (k[i + v].is_string() || !std::isfinite(k[i + v].number)) throw Malformed(what + ": a key's tangent weight is no number");
-                    if (weight == 'a') wr = k[i].number, wl = k[i + 1].number;
-                    if (weight == 'r') wr = k[i].number;
-                    if (weight == 'l') wl = k[i].number;
-                    i += values_of;
-                }
-                if (!std::isfinite(right) || !std::isfinite(next_left)) throw Malformed(what + " has a NaN or infinite tangent");
-                flag = kCubic | kKeyTangentUser | kKeyTangentBroken;
-            } else {
-                throw Malformed(what + ": key mode '" + std::string(1, mode ? mode : '?') + "' is not read");
-            }
-            flags.push_back(flag);
-            refs.push_back(1);
-            right_slope.push_back(right);
-            next_left_slope.push_back(next_left);
-            right_weight.push_back(wr);
-            next_left_weight.push_back(wl);
-            automatic.push_back(is_auto);
-        }
-        automatic_slopes(times, values, automatic, right_weight, next_left_weight, right_slope, next_left_slope);
-        std::vector<double> data, exact_weights;
-        for (std::size_t key = 0; key < times.size(); ++key) {
-            // Weights other than a third travel as the FBX SDK packs them (fbx_curve.h), and at
-            // the file's own precision in kExactWeightsRecord, which the curve reader takes: the
-            // packing holds multiples of 1/9999 only (what the SDK writes), and would move any
-            // other weight, such as 0.6, by up to 5e-5.
-            const bool weighted = std::fabs(right_weight[key] - kDefaultTangentWeight) > 1e-6 ||
-                                  std::fabs(next_left_weight[key] - kDefaultTangentWeight) > 1e-6;
-            float packed_float = 0;
-            if (weighted && (flags[key] & kCubic)) {
-                flags[key] |= kKeyWeightedRight | kKeyWeightedNextLeft;
-                const std::uint32_t packed = pack_tangent_weights(right_weight[key], next_left_weight[key]);
-                std::memcpy(&packed_float, &packed, 4);
-            }
-            data.insert(data.end(), {right_slope[key], next_left_slope[key], double(packed_float), 0.0});
-            exact_weights.insert(exact_weights.end(), {right_weight[key], next_left_weight[key]});
-        }
-        spend(56 * times.size());
+        const V6CurveArrays a = read_v6_curve(channel, key);
+        spend(56 * a.times.size());
         Record c;
         c.name = "AnimationCurve";
         c.props = {integer(id), str(std::string("\0\1AnimCurve", 11)), str("")};
@@ -473,12 +339,12 @@ private:
             r.props.push_back(p);
             c.children.push_back(std::move(r));
         };
-        child("KeyTime", array('l', times));
-        child("KeyValueFloat", array('d', values));
-        child("KeyAttrFlags", array('l', flags));
-        child("KeyAttrDataFloat", array('d', data));
-        child("KeyAttrRefCount", array('l', refs));
-        child(kExactWeightsRecord, array('d', exact_weights));
+        child("KeyTime", array('l', a.times));
+        child("KeyValueFloat", array('d', a.values));
+        child("KeyAttrFlags", array('l', a.flags));
+        child("KeyAttrDataFloat", array('d', a.data));
+        child("KeyAttrRefCount", array('l', a.refs));
+        child(kExactWeightsRecord, array('d', a.exact_weights));
         return c;
     }
 

@@ -320,6 +320,138 @@ std::string name_list(const std::vector<std::string>& names) {
     return s;
 }
 
+// What the three forms of a check's verdict (text, JUnit, JSON) are written from.
+struct OutcomeParts {
+    const std::vector<CheckClipReport>& clips;
+    std::size_t worst_clip;
+    bool failed;
+    const std::vector<std::string>& not_judged;
+    const LintResult* lint;
+    const IntersectionVerdict* intersections;
+    std::vector<std::string> judged;  // the clips judged, by name
+
+    const CheckClipReport& top() const { return clips[worst_clip]; }
+    const CheckLimits& opt() const { return top().verdict->given; }
+    std::size_t worst() const { return static_cast<std::size_t>(opt().worst); }
+};
+
+// lint's text without its own PASS/FAIL line: the one verdict line of check covers both.
+std::string lint_lines(const LintResult& lint, std::size_t worst) {
+    std::string text = lint_text(lint, worst);
+    for (const char* v : {"PASS\n", "FAIL\n"})
+        if (text.size() >= 5 && text.compare(text.size() - 5, 5, v) == 0) text.resize(text.size() - 5);
+    return text;
+}
+
+// Each clip's limit lines (under its name when there are several), then the clips' count.
+std::string clips_text(const OutcomeParts& p) {
+    const bool several = p.clips.size() > 1;
+    std::string report;
+    std::vector<std::string> failing;
+    for (const CheckClipReport& c : p.clips) {
+        const std::string& name = c.verdict->given.clip;
+        if (c.failed()) failing.push_back(name);
+        if (several) report += "clip '" + name + "':\n";
+        report += limit_lines(*c.verdict, *c.meshes, c.rom);
+        if (c.volume) report += volume_lines(*c.volume, p.worst());
+        if (several) report += c.failed() ? "FAIL\n" : "PASS\n";
+    }
+    if (several)
+        report += "clips: " + std::to_string(p.clips.size()) + " judged, " + std::to_string(failing.size()) + " fail" +
+                  (failing.empty() ? "" : ": " + name_list(failing)) + "\n";
+    return report;
+}
+
+// The text check prints: the clips, lint's and the intersections' lines, the verdict line, then
+// the ROM sweeps' failures.
+std::string outcome_text(const OutcomeParts& p) {
+    std::string report = clips_text(p);
+    if (p.lint) report += lint_lines(*p.lint, p.worst());
+    if (p.intersections) report += intersection_text(*p.intersections);
+    // A run that left clips out says so on its verdict line: a PASS covers the clips it names.
+    const std::size_t judged = p.judged.size();
+    const std::string coverage = p.not_judged.empty() ? ""
+                                                      : std::to_string(judged) + " of " + std::to_string(judged + p.not_judged.size()) +
+                                                            " clips judged: " + name_list(p.judged) + "; not judged: " + name_list(p.not_judged);
+    report += std::string(p.failed ? "FAIL" : "PASS") + (coverage.empty() ? "" : " (" + coverage + ")") + "\n";
+    for (const CheckClipReport& c : p.clips)
+        if (c.rom) report += rom_failures(*c.rom);
+    return report;
+}
+
+// A clip left out is a skipped case of its own class, so a CI page shows what the PASS does
+// not cover.
+JUnitCase skipped_clip_case(const CheckLimits& opt, const std::string& name, const std::vector<std::string>& judged) {
+    CheckLimits other = opt;
+    other.clip = name;
+    const std::string mesh_class = junit_class_name(other, "", 0);
+    JUnitCase c;
+    c.classname = mesh_class.substr(0, mesh_class.rfind('.'));
+    c.name = "clip judged";
+    c.skipped = true;
+    c.message = "not judged: --clip chose " + name_list(judged) + " (--clip all judges every clip)";
+    return c;
+}
+
+// The JUnit document: the run's limits as properties, a case per limit and mesh of each clip,
+// the skipped clips, lint's and the intersections' cases; the text as its system-out.
+std::string outcome_junit(const OutcomeParts& p, const std::string& report, const CheckRunInfo& run) {
+    const CheckLimits& opt = p.opt();
+    JUnitSuite suite;
+    suite.name = junit_stem(opt.file);
+    suite.package = "rigscope.check";
+    suite.properties.emplace_back("input", opt.file);
+    for (const CheckLimitVerdict& l : p.top().verdict->limits) suite.properties.emplace_back(names_of(l.kind).property, limit_text(l));
+    suite.properties.emplace_back("clips", name_list(p.judged));
+    if (!p.not_judged.empty()) suite.properties.emplace_back("clips_not_judged", name_list(p.not_judged));
+    if (p.top().volume) suite.properties.emplace_back("max_volume_loss", number_text(p.top().volume->limit));
+    for (const CheckClipReport& c : p.clips) {
+        clip_cases(suite, *c.verdict, *c.meshes, c.rom);
+        if (c.volume) suite.cases.push_back(volume_case(c.verdict->given, *c.volume, p.worst()));
+    }
+    for (const std::string& name : p.not_judged) suite.cases.push_back(skipped_clip_case(opt, name, p.judged));
+    if (p.lint)
+        for (JUnitCase& c : lint_junit_cases(*p.lint, p.worst(), opt.relpath.empty() ? std::filesystem::path(opt.file).filename().string() : opt.relpath))
+            suite.cases.push_back(std::move(c));
+    if (p.intersections) suite.cases.push_back(intersection_junit_case(*p.intersections, opt.file, opt.relpath));
+    suite.system_out = report;
+    return junit_xml(suite, run);
+}
+
+// The same verdict for a machine (check --json, Python's Session.check): the worst clip's
+// limits at the top (one clip: its own), every clip's in "clips".
+std::string outcome_json(const OutcomeParts& p) {
+    const CheckLimits& opt = p.opt();
+    bool evaluated = true;
+    for (const CheckClipReport& c : p.clips) evaluated = evaluated && c.verdict->evaluated;
+    std::string out;
+    JsonWriter j(out);
+    j.begin_object();
+    write_json_header(j, "check", opt.file);
+    j.member("passed", !p.failed).member("evaluated", evaluated).member("worst", opt.worst);
+    clip_json(j, *p.top().verdict, *p.top().meshes, p.top().rom);
+    if (p.top().volume) volume_json(j, *p.top().volume);
+    j.member("clip", opt.clip).key("clips").begin_array();
+    for (const CheckClipReport& c : p.clips) {
+        j.begin_object().member("clip", c.verdict->given.clip).member("passed", !c.failed()).member("evaluated", c.verdict->evaluated);
+        clip_json(j, *c.verdict, *c.meshes, c.rom);
+        if (c.volume) volume_json(j, *c.volume);
+        j.end_object();
+    }
+    j.end_array().key("not_judged").begin_array();
+    for (const std::string& n : p.not_judged) j.value(n);
+    j.end_array();
+    if (p.lint) {
+        std::string l = lint_json(*p.lint);
+        while (!l.empty() && l.back() == '\n') l.pop_back();
+        j.key("lint").raw(l);
+    }
+    if (p.intersections) j.key("intersections").raw(intersection_json(*p.intersections));
+    j.end_object();
+    out += '\n';
+    return out;
+}
+
 }  // namespace
 
 CheckOutcome check_outcome(const CheckVerdict& verdict, const CheckRunInfo& run, const std::vector<CheckMeshExtremes>& meshes, const CheckRom* rom,
@@ -331,104 +463,13 @@ CheckOutcome check_clips_outcome(const std::vector<CheckClipReport>& clips, std:
                                  const std::vector<std::string>& not_judged, const CheckRunInfo& run, const LintResult* lint,
                                  const IntersectionVerdict* intersections) {
     if (clips.empty() || worst_clip >= clips.size()) throw internal_error("check: a verdict over no clip");
-    const CheckVerdict& top = *clips[worst_clip].verdict;
-    const CheckLimits& opt = top.given;
-    const std::size_t worst = static_cast<std::size_t>(opt.worst);
-    const bool several = clips.size() > 1;
-    const VolumeLossVerdict* top_volume = clips[worst_clip].volume;
-    bool evaluated = true;
-    for (const CheckClipReport& c : clips) evaluated = evaluated && c.verdict->evaluated;
-
+    OutcomeParts parts{clips, worst_clip, failed, not_judged, lint, intersections, {}};
+    for (const CheckClipReport& c : clips) parts.judged.push_back(c.verdict->given.clip);
     CheckOutcome o;
     o.failed = failed;
-    std::vector<std::string> failing;
-    for (const CheckClipReport& c : clips) {
-        const std::string& name = c.verdict->given.clip;
-        if (c.failed()) failing.push_back(name);
-        if (several) o.report += "clip '" + name + "':\n";
-        o.report += limit_lines(*c.verdict, *c.meshes, c.rom);
-        if (c.volume) o.report += volume_lines(*c.volume, worst);
-        if (several) o.report += c.failed() ? "FAIL\n" : "PASS\n";
-    }
-    if (several)
-        o.report += "clips: " + std::to_string(clips.size()) + " judged, " + std::to_string(failing.size()) + " fail" +
-                    (failing.empty() ? "" : ": " + name_list(failing)) + "\n";
-    if (lint) {
-        // lint_text ends with lint's own PASS/FAIL; the one verdict line below covers both.
-        std::string text = lint_text(*lint, worst);
-        for (const char* v : {"PASS\n", "FAIL\n"})
-            if (text.size() >= 5 && text.compare(text.size() - 5, 5, v) == 0) text.resize(text.size() - 5);
-        o.report += text;
-    }
-    if (intersections) o.report += intersection_text(*intersections);
-    // A run that left clips out says so on its verdict line: a PASS covers the clips it names.
-    std::vector<std::string> judged;
-    for (const CheckClipReport& c : clips) judged.push_back(c.verdict->given.clip);
-    const std::string coverage = not_judged.empty() ? ""
-                                                    : std::to_string(judged.size()) + " of " + std::to_string(judged.size() + not_judged.size()) +
-                                                          " clips judged: " + name_list(judged) + "; not judged: " + name_list(not_judged);
-    o.report += std::string(o.failed ? "FAIL" : "PASS") + (coverage.empty() ? "" : " (" + coverage + ")") + "\n";
-    for (const CheckClipReport& c : clips)
-        if (c.rom) o.report += rom_failures(*c.rom);
-
-    JUnitSuite suite;
-    suite.name = junit_stem(opt.file);
-    suite.package = "rigscope.check";
-    suite.properties.emplace_back("input", opt.file);
-    for (const CheckLimitVerdict& l : top.limits) suite.properties.emplace_back(names_of(l.kind).property, limit_text(l));
-    suite.properties.emplace_back("clips", name_list(judged));
-    if (!not_judged.empty()) suite.properties.emplace_back("clips_not_judged", name_list(not_judged));
-    if (top_volume) suite.properties.emplace_back("max_volume_loss", number_text(top_volume->limit));
-    for (const CheckClipReport& c : clips) {
-        clip_cases(suite, *c.verdict, *c.meshes, c.rom);
-        if (c.volume) suite.cases.push_back(volume_case(c.verdict->given, *c.volume, worst));
-    }
-    // Each clip left out is a skipped case of its own class, so a CI page shows what the PASS
-    // does not cover.
-    for (const std::string& name : not_judged) {
-        CheckLimits other = opt;
-        other.clip = name;
-        const std::string mesh_class = junit_class_name(other, "", 0);
-        JUnitCase c;
-        c.classname = mesh_class.substr(0, mesh_class.rfind('.'));
-        c.name = "clip judged";
-        c.skipped = true;
-        c.message = "not judged: --clip chose " + name_list(judged) + " (--clip all judges every clip)";
-        suite.cases.push_back(std::move(c));
-    }
-    if (lint)
-        for (JUnitCase& c : lint_junit_cases(*lint, worst, opt.relpath.empty() ? std::filesystem::path(opt.file).filename().string() : opt.relpath))
-            suite.cases.push_back(std::move(c));
-    if (intersections) suite.cases.push_back(intersection_junit_case(*intersections, opt.file, opt.relpath));
-    suite.system_out = o.report;
-    o.junit = junit_xml(suite, run);
-
-    // The same verdict for a machine (check --json, Python's Session.check): the worst clip's
-    // limits at the top (one clip: its own), every clip's in "clips".
-    JsonWriter j(o.json);
-    j.begin_object();
-    write_json_header(j, "check", opt.file);
-    j.member("passed", !o.failed).member("evaluated", evaluated).member("worst", opt.worst);
-    clip_json(j, top, *clips[worst_clip].meshes, clips[worst_clip].rom);
-    if (top_volume) volume_json(j, *top_volume);
-    j.member("clip", opt.clip).key("clips").begin_array();
-    for (const CheckClipReport& c : clips) {
-        j.begin_object().member("clip", c.verdict->given.clip).member("passed", !c.failed()).member("evaluated", c.verdict->evaluated);
-        clip_json(j, *c.verdict, *c.meshes, c.rom);
-        if (c.volume) volume_json(j, *c.volume);
-        j.end_object();
-    }
-    j.end_array().key("not_judged").begin_array();
-    for (const std::string& n : not_judged) j.value(n);
-    j.end_array();
-    if (lint) {
-        std::string l = lint_json(*lint);
-        while (!l.empty() && l.back() == '\n') l.pop_back();
-        j.key("lint").raw(l);
-    }
-    if (intersections) j.key("intersections").raw(intersection_json(*intersections));
-    j.end_object();
-    o.json += '\n';
+    o.report = outcome_text(parts);
+    o.junit = outcome_junit(parts, o.report, run);
+    o.json = outcome_json(parts);
     return o;
 }
 

@@ -251,88 +251,121 @@ void refuse_shear(const Scene& scene) {
         }
 }
 
-void write_glb_checked(const Scene& scene, const std::vector<MeshAttributes>& extra, OutputFile& out) {
-    refuse_shear(scene);
-    const auto extra_of = check_extra(scene, extra);
-    GlbBuilder glb;
-    const std::size_t scene_nodes = scene.nodes.size();
+// Where each written mesh sits: scene node i is glTF node i; meshes that cannot sit on their own
+// node get new ones after the scene's.
+struct NodeLayout {
+    std::size_t scene_nodes = 0;
+    std::vector<int> parent;        // per scene node: its parent, -1 for a root or a broken link
+    gltf::WrittenScene written;     // per mesh: its glTF node
+    std::vector<int> extra_parent;  // per new node: its parent, -1 for a root
+    std::vector<int> extra_mesh;    // per new node: the mesh it holds
 
-    // Nodes: scene node i is glTF node i; meshes that cannot sit on their own node get new ones.
-    std::vector<int> parent(scene_nodes, -1);
-    for (std::size_t i = 0; i < scene_nodes; ++i) {
+    std::size_t node_total() const { return scene_nodes + extra_mesh.size(); }
+    bool root(std::size_t i) const { return i < scene_nodes ? parent[i] < 0 : extra_parent[i - scene_nodes] < 0; }
+};
+
+NodeLayout place_meshes(const Scene& scene) {
+    NodeLayout l;
+    l.scene_nodes = scene.nodes.size();
+    l.parent.assign(l.scene_nodes, -1);
+    for (std::size_t i = 0; i < l.scene_nodes; ++i) {
         const int p = scene.nodes[i].parent;
-        if (p >= 0 && static_cast<std::size_t>(p) < scene_nodes && p != static_cast<int>(i)) parent[i] = p;
+        if (p >= 0 && static_cast<std::size_t>(p) < l.scene_nodes && p != static_cast<int>(i)) l.parent[i] = p;
     }
-    std::vector<int> holds(scene_nodes, -1);  // the scene mesh each node holds
-    gltf::WrittenScene written;
-    written.mesh_node.assign(scene.meshes.size(), -1);
-    std::vector<int> extra_parent;            // per new node: its parent, -1 for a root
-    std::vector<int> extra_mesh;              // per new node: the mesh it holds
+    std::vector<int> holds(l.scene_nodes, -1);  // the scene mesh each node holds
+    l.written.mesh_node.assign(scene.meshes.size(), -1);
     for (int pass = 0; pass < 2; ++pass) {
         for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
             const Mesh& mesh = scene.meshes[m];
-            if (mesh.positions.empty() || written.mesh_node[m] >= 0) continue;
-            const bool own_node = mesh.node >= 0 && static_cast<std::size_t>(mesh.node) < scene_nodes;
+            if (mesh.positions.empty() || l.written.mesh_node[m] >= 0) continue;
+            const bool own_node = mesh.node >= 0 && static_cast<std::size_t>(mesh.node) < l.scene_nodes;
             // First pass: meshes their node names as its own, so a glTF input keeps its layout.
             if (pass == 0 && !(own_node && scene.nodes[mesh.node].mesh == static_cast<int>(m))) continue;
             if (own_node && holds[mesh.node] < 0) {
                 holds[mesh.node] = static_cast<int>(m);
-                written.mesh_node[m] = mesh.node;
+                l.written.mesh_node[m] = mesh.node;
             } else {
-                written.mesh_node[m] = static_cast<int>(scene_nodes + extra_mesh.size());
-                extra_parent.push_back(own_node ? mesh.node : -1);
-                extra_mesh.push_back(static_cast<int>(m));
+                l.written.mesh_node[m] = static_cast<int>(l.node_total());
+                l.extra_parent.push_back(own_node ? mesh.node : -1);
+                l.extra_mesh.push_back(static_cast<int>(m));
             }
         }
     }
-    const std::size_t node_total = scene_nodes + extra_mesh.size();
+    return l;
+}
 
-    // Skins that a written mesh uses, renumbered in order.
-    std::vector<int> skin_index(scene.skins.size(), -1);
-    std::vector<bool> skinned(scene.meshes.size(), false);
-    int skins_written = 0;
+// The skins a written mesh uses, renumbered in the order meshes first use them.
+struct SkinUse {
+    std::vector<int> index;     // per scene skin: its glTF index, -1 when unused
+    std::vector<bool> skinned;  // per mesh: written with its skin
+    int count = 0;
+};
+
+SkinUse skins_used(const Scene& scene, const gltf::WrittenScene& written) {
+    SkinUse u;
+    u.index.assign(scene.skins.size(), -1);
+    u.skinned.assign(scene.meshes.size(), false);
     for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
         const Mesh& mesh = scene.meshes[m];
         if (written.mesh_node[m] < 0 || mesh.skin < 0 || mesh.influences.empty()) continue;
         if (static_cast<std::size_t>(mesh.skin) >= scene.skins.size()) throw std::invalid_argument(mesh_label(scene, static_cast<int>(m)) + ": skin out of range");
         if (mesh.influences.vertex_count() != mesh.vertex_count()) throw std::invalid_argument(mesh_label(scene, static_cast<int>(m)) + ": influences do not cover its vertices");
-        skinned[m] = true;
-        if (skin_index[mesh.skin] < 0) skin_index[mesh.skin] = skins_written++;
+        u.skinned[m] = true;
+        if (u.index[mesh.skin] < 0) u.index[mesh.skin] = u.count++;
     }
+    return u;
+}
 
-    std::vector<json> nodes(node_total);
-    std::vector<std::vector<int>> children(node_total);
+// The glTF nodes before their meshes: names, rest transforms and children (the file's child
+// order first, then children only their parent link names).
+struct NodeTree {
+    std::vector<json> nodes;
+    std::vector<std::vector<int>> children;
+};
+
+NodeTree node_tree(const Scene& scene, const NodeLayout& l) {
+    const std::size_t scene_nodes = l.scene_nodes;
+    NodeTree t{std::vector<json>(l.node_total()), std::vector<std::vector<int>>(l.node_total())};
     for (std::size_t i = 0; i < scene_nodes; ++i) {
-        nodes[i] = {{"name", scene.nodes[i].name}};
-        put_transform(nodes[i], scene.nodes[i].rest);
+        t.nodes[i] = {{"name", scene.nodes[i].name}};
+        put_transform(t.nodes[i], scene.nodes[i].rest);
         for (int c : scene.nodes[i].children)  // the file's child order first
-            if (c >= 0 && static_cast<std::size_t>(c) < scene_nodes && parent[c] == static_cast<int>(i)) children[i].push_back(c);
+            if (c >= 0 && static_cast<std::size_t>(c) < scene_nodes && l.parent[c] == static_cast<int>(i)) t.children[i].push_back(c);
     }
-    for (std::size_t i = 0; i < scene_nodes; ++i)
-        if (parent[i] >= 0 && std::find(children[parent[i]].begin(), children[parent[i]].end(), static_cast<int>(i)) == children[parent[i]].end())
-            children[parent[i]].push_back(static_cast<int>(i));
-    for (std::size_t e = 0; e < extra_mesh.size(); ++e) {
-        nodes[scene_nodes + e] = {{"name", scene.meshes[extra_mesh[e]].name}};
-        if (extra_parent[e] >= 0) children[extra_parent[e]].push_back(static_cast<int>(scene_nodes + e));
+    for (std::size_t i = 0; i < scene_nodes; ++i) {
+        if (l.parent[i] < 0) continue;
+        std::vector<int>& siblings = t.children[l.parent[i]];
+        if (std::find(siblings.begin(), siblings.end(), static_cast<int>(i)) == siblings.end()) siblings.push_back(static_cast<int>(i));
     }
+    for (std::size_t e = 0; e < l.extra_mesh.size(); ++e) {
+        t.nodes[scene_nodes + e] = {{"name", scene.meshes[l.extra_mesh[e]].name}};
+        if (l.extra_parent[e] >= 0) t.children[l.extra_parent[e]].push_back(static_cast<int>(scene_nodes + e));
+    }
+    return t;
+}
 
+// The meshes, each on its node (with its skin's index), then the skins in their new order.
+void append_meshes_and_skins(GlbBuilder& glb, const Scene& scene, const std::vector<std::vector<const VertexAttribute*>>& extra_of,
+                             const gltf::WrittenScene& written, const SkinUse& skins, NodeTree& tree) {
     for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
         if (written.mesh_node[m] < 0) continue;
-        json& node = nodes[written.mesh_node[m]];
-        node["mesh"] = glb.append("meshes", write_mesh(glb, scene, static_cast<int>(m), skinned[m], extra_of[m]));
-        if (skinned[m]) node["skin"] = skin_index[scene.meshes[m].skin];
+        json& node = tree.nodes[written.mesh_node[m]];
+        node["mesh"] = glb.append("meshes", write_mesh(glb, scene, static_cast<int>(m), skins.skinned[m], extra_of[m]));
+        if (skins.skinned[m]) node["skin"] = skins.index[scene.meshes[m].skin];
     }
-    std::vector<int> skin_order(skins_written);
+    std::vector<int> skin_order(skins.count);
     for (std::size_t s = 0; s < scene.skins.size(); ++s)
-        if (skin_index[s] >= 0) skin_order[skin_index[s]] = static_cast<int>(s);
+        if (skins.index[s] >= 0) skin_order[skins.index[s]] = static_cast<int>(s);
     for (int s : skin_order) glb.append("skins", write_skin(glb, scene, s));
+}
 
+// The nodes appended with their children, and the scene of their roots.
+void append_nodes_and_scene(GlbBuilder& glb, const Scene& scene, const NodeLayout& l, NodeTree&& tree) {
     json roots = json::array();
-    for (std::size_t i = 0; i < node_total; ++i) {
-        if (!children[i].empty()) nodes[i]["children"] = children[i];
-        const bool root = i < scene_nodes ? parent[i] < 0 : extra_parent[i - scene_nodes] < 0;
-        if (root) roots.push_back(i);
-        glb.append("nodes", std::move(nodes[i]));
+    for (std::size_t i = 0; i < l.node_total(); ++i) {
+        if (!tree.children[i].empty()) tree.nodes[i]["children"] = tree.children[i];
+        if (l.root(i)) roots.push_back(i);
+        glb.append("nodes", std::move(tree.nodes[i]));
     }
     // glTF is Y-up: a file with another up axis gets one more root that turns it, and its own
     // roots become that node's children. Vertex data and every node's transform stay as the file
@@ -348,8 +381,18 @@ void write_glb_checked(const Scene& scene, const std::vector<MeshAttributes>& ex
         glb.append("scenes", {{"nodes", std::move(roots)}});
         glb.root()["scene"] = 0;
     }
+}
 
-    gltf::write_animations(glb, scene, written);
+void write_glb_checked(const Scene& scene, const std::vector<MeshAttributes>& extra, OutputFile& out) {
+    refuse_shear(scene);
+    const auto extra_of = check_extra(scene, extra);
+    GlbBuilder glb;
+    const NodeLayout layout = place_meshes(scene);
+    const SkinUse skins = skins_used(scene, layout.written);
+    NodeTree tree = node_tree(scene, layout);
+    append_meshes_and_skins(glb, scene, extra_of, layout.written, skins, tree);
+    append_nodes_and_scene(glb, scene, layout, std::move(tree));
+    gltf::write_animations(glb, scene, layout.written);
     glb.write(out);
 }
 
