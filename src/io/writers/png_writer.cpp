@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "rigscope/core/error.h"
@@ -64,7 +63,7 @@ void put32(std::uint8_t* p, std::uint32_t v) {
     p[3] = std::uint8_t(v);
 }
 
-void chunk(OutputFile& out, const char type[4], const std::uint8_t* data, std::size_t size) {
+void chunk(std::string& out, const char type[4], const std::uint8_t* data, std::size_t size) {
     std::uint8_t head[8];
     put32(head, std::uint32_t(size));
     std::memcpy(head + 4, type, 4);
@@ -72,9 +71,9 @@ void chunk(OutputFile& out, const char type[4], const std::uint8_t* data, std::s
     if (size) crc = libdeflate_crc32(crc, data, size);  // (a null buffer would restart the CRC)
     std::uint8_t tail[4];
     put32(tail, crc);
-    out.write(std::string_view(reinterpret_cast<const char*>(head), 8));
-    out.write(std::string_view(reinterpret_cast<const char*>(data), size));
-    out.write(std::string_view(reinterpret_cast<const char*>(tail), 4));
+    out.append(reinterpret_cast<const char*>(head), 8);
+    out.append(reinterpret_cast<const char*>(data), size);
+    out.append(reinterpret_cast<const char*>(tail), 4);
 }
 
 // round(clamp(v, 0, 1) x 65535) of n values as big-endian 16-bit samples, halves away from zero
@@ -123,7 +122,7 @@ std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) {
 
 }  // namespace
 
-std::size_t write_png16(OutputFile& out, const float* values, int width, int height, int channels) {
+std::size_t write_png16(std::string& out, const float* values, int width, int height, int channels) {
     if (channels != 1 && channels != 3) throw Error(kExitInternal, "write_png16: " + std::to_string(channels) + " channels");
     thread_local PngScratch s;
     const std::size_t samples = std::size_t(width) * std::size_t(channels);  // a row's, channels interleaved
@@ -131,7 +130,7 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
     const std::size_t data_size = row_bytes * std::size_t(height);
 
     static const std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    out.write(std::string_view(reinterpret_cast<const char*>(kSignature), 8));
+    out.append(reinterpret_cast<const char*>(kSignature), 8);
     std::uint8_t ihdr[13];
     put32(ihdr, std::uint32_t(width));
     put32(ihdr + 4, std::uint32_t(height));
@@ -238,6 +237,13 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
     emit(trailer, 4);
     if (!idat.empty()) chunk(out, "IDAT", idat.data(), idat.size());
     chunk(out, "IEND", nullptr, 0);
+    return clamped;
+}
+
+std::size_t write_png16(OutputFile& out, const float* values, int width, int height, int channels) {
+    std::string bytes;
+    const std::size_t clamped = write_png16(bytes, values, width, height, channels);
+    out.write(bytes);
     return clamped;
 }
 
