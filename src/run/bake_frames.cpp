@@ -87,7 +87,8 @@ void BakeFrames::add(std::size_t fi) {
 
 std::size_t BakeFrames::finish() {
     if (!pending_.empty()) flush();
-    outputs_.commit();  // every image written: now each takes its name
+    finishing_.wait();
+    outputs_.commit();  // every image written and synced: now each takes its name
     return clamped_;
 }
 
@@ -212,10 +213,12 @@ const BakeFrames::Encoded& BakeFrames::encoded_for(std::size_t b, std::size_t k)
     return s == kKept ? kept_[k] : encoded_[s * images_ + k];
 }
 
-// Every image of the batch, fresh or repeated, into its slot (or kept): the files opened,
-// written, synced and closed on the threads, none renamed yet.
+// Every image of the batch, fresh or repeated, into its slot (or kept): the files opened and
+// written on the run's threads, then synced and closed by finishing_ while the next frames are
+// baked; none renamed yet.
 void BakeFrames::write_all(std::size_t frames) {
     made_.assign(frames * images_, BakeImage{});
+    std::vector<OutputFile*> files(paths_.empty() ? 0 : made_.size());
     run_tasks(&pool_, made_.size(), [&](std::size_t task) {
         const std::size_t b = task / images_, k = task % images_;
         BakeImage& img = made_[task];
@@ -231,9 +234,11 @@ void BakeFrames::write_all(std::size_t frames) {
         img.path = paths_[index];
         OutputFile& out = outputs_.open_at(index, img.path);
         out.write(e.bytes);
-        out.finish();
+        out.flush();
+        files[task] = &out;
         clamped_ += e.clamped;
     });
+    if (!paths_.empty()) finishing_.start(std::move(files));
 }
 
 }  // namespace rigscope

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "background_finish.h"
 #include "bake_plans.h"
 #include "rigscope/io/output.h"
 
@@ -67,6 +68,7 @@ private:
     std::vector<Encoded> kept_;     // per image k: the previous batch's last frame's
     std::vector<BakeImage> made_;
     OutputSet outputs_;
+    BackgroundFinish finishing_;  // (after outputs_: its threads end before the files go)
     std::atomic<std::size_t> clamped_{0};
 };
 
