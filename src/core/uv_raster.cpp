@@ -3,6 +3,8 @@
 // on every machine and thread count.
 #include "rigscope/core/uv_raster.h"
 
+#include "rigscope/core/huge_pages.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -112,8 +114,9 @@ std::unique_ptr<std::atomic<std::uint32_t>[]> owners(const Raster& r, UvRasterPl
                                                      ThreadPool* pool) {
     const std::size_t texels = std::size_t(r.image.size) * std::size_t(r.image.size);
     std::unique_ptr<std::atomic<std::uint32_t>[]> owner(new std::atomic<std::uint32_t>[texels]);
+    detail::advise_huge(owner.get(), texels * sizeof(std::uint32_t));
     const std::size_t faces = r.mesh.face_count();
-    first_of.assign(r.mesh.face_indices.size(), 0);
+    first_of = detail::huge_vector<std::uint32_t>(r.mesh.face_indices.size(), 0);
     const std::size_t blocks = (faces + kFaceBlock - 1) / kFaceBlock, fill_blocks = (texels + (1 << 18) - 1) >> 18;
     run_tasks(pool, fill_blocks, [&](std::size_t b) {
         for (std::size_t t = b << 18; t < std::min(texels, (b + 1) << 18); ++t) owner[t].store(kNone, std::memory_order_relaxed);
@@ -219,6 +222,7 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
             at[b + 1] += owner[t].load(std::memory_order_relaxed) != kNone;
     });
     for (std::size_t b = 0; b < bands; ++b) at[b + 1] += at[b];
+    detail::reserve_huge(plan.covered, at[bands]);  // the largest array of a bake: 28 bytes a covered texel
     plan.covered.resize(at[bands]);
     std::vector<std::uint8_t> filled(padding > 0 ? texels : 0, 0);  // what the dilation grows from
     run_tasks(pool, bands, [&](std::size_t b) {

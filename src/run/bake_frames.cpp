@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "rigscope/core/huge_pages.h"
 #include "rigscope/io/image_output.h"
 #include "rigscope/run/output_formats.h"
 #include "rigscope/run/tension_gltf.h"
@@ -44,14 +45,28 @@ void map_values(const BakeJobOptions& opt, const MeshTension& mt, const TensionR
     else out = mt.lambda_min;
 }
 
-// The same bits: an image is a function of its plan and these values only, so equal values make
-// the same texels and the same file bytes (a -0 against a 0 counts as different: EXR keeps the sign).
-bool same_values(const std::vector<std::vector<float>>& a, const std::vector<std::vector<float>>& b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t c = 0; c < a.size(); ++c)
-        if (a[c].size() != b[c].size() || (!a[c].empty() && std::memcmp(a[c].data(), b[c].data(), a[c].size() * sizeof(float)) != 0))
-            return false;
-    return true;
+// The per-vertex arrays map_values reads for `map`: the values, and so the image (a function of
+// its plan and these alone), are the same when these are the same bits.
+std::vector<const std::vector<float>*> map_sources(const std::string& map, const MeshTension& mt) {
+    if (map == "color") return {&mt.t, &mt.compress_t(), &mt.stretch_t()};
+    if (map == "compress") return {&mt.compress_t()};
+    if (map == "stretch") return {&mt.stretch_t()};
+    if (map == "tension") return {&mt.t};
+    if (map == "area") return {&mt.t_area};
+    return {map == "lambda_max" ? &mt.lambda_max : &mt.lambda_min};
+}
+
+// Whether `sources` hold the bits of `kept` (a -0 against a 0 counts as different: EXR keeps the
+// sign); if not, `kept` takes them.
+bool same_or_keep(const std::vector<const std::vector<float>*>& sources, std::vector<std::vector<float>>& kept) {
+    bool same = kept.size() == sources.size();
+    for (std::size_t k = 0; same && k < sources.size(); ++k)
+        same = kept[k].size() == sources[k]->size() &&
+               (kept[k].empty() || std::memcmp(kept[k].data(), sources[k]->data(), kept[k].size() * sizeof(float)) == 0);
+    if (same) return true;
+    kept.resize(sources.size());
+    for (std::size_t k = 0; k < sources.size(); ++k) kept[k] = *sources[k];
+    return false;
 }
 
 TensionRemap remap_of(const Input& in, const BakeJobOptions& opt) {
@@ -67,7 +82,7 @@ BakeFrames::BakeFrames(const BakeJobOptions& opt, const Input& in, const BakePla
       format_(verb_output_format("bake", opt.format, opt.out)), batch_(batch), channels_(std::size_t(r.channels)),
       images_(plans.tile_count), texel_count_(std::size_t(opt.size) * std::size_t(opt.size)), stride_((batch * channels_ + 3) / 4 * 4),
       remap_(remap_of(in, opt)), values_(batch, std::vector<std::vector<std::vector<float>>>(meshes.size())),
-      same_(batch, std::vector<char>(meshes.size(), 0)), interleaved_(meshes.size()), lanes_(meshes.size()),
+      same_(batch, std::vector<char>(meshes.size(), 0)), sources_(meshes.size()), interleaved_(meshes.size()), lanes_(meshes.size()),
       planes_(batch * images_ * channels_), scratch_(batch * images_), encoded_(batch * images_), kept_(images_), outputs_(in.paths) {
     for (std::size_t m = 0; m < plans.tiles.size(); ++m)
         for (std::size_t k = 0; k < plans.tiles[m].size(); ++k) image_tile_.push_back({m, k});
@@ -76,11 +91,13 @@ BakeFrames::BakeFrames(const BakeJobOptions& opt, const Input& in, const BakePla
 
 void BakeFrames::add(std::size_t fi) {
     const std::size_t b = pending_.size();
-    for (std::size_t m = 0; m < meshes_.size(); ++m) {
-        map_values(opt_, meshes_[m], remap_, values_[b][m]);
-        same_[b][m] = last_slot_ != kKept && same_values(values_[b][m], values_[last_slot_][m]);
-    }
-    last_slot_ = b;
+    // A mesh whose map reads the same bits as at the frame before (a static mesh's) is not mapped
+    // again: its image will be the earlier one's (source_of).
+    run_tasks(&pool_, meshes_.size(), [&](std::size_t m) {
+        same_[b][m] = same_or_keep(map_sources(opt_.map, meshes_[m]), sources_[m]) && started_;
+        if (!same_[b][m]) map_values(opt_, meshes_[m], remap_, values_[b][m]);
+    });
+    started_ = true;
     pending_.push_back(fi);
     if (pending_.size() == batch_ || fi + 1 == in_.frames.size()) flush();
 }
@@ -126,16 +143,24 @@ void BakeFrames::interleave(std::size_t frames) {
         for (std::size_t b = 0; b < frames; ++b)
             if (!same_[b][m]) lanes_[m].push_back(b);
     }
-    run_tasks(&pool_, meshes_.size(), [&](std::size_t m) {
-        if (lanes_[m].empty()) return;
-        std::vector<float>& to = interleaved_[m];
-        const std::size_t vertices = values_[0][m][0].size();
-        to.resize(vertices * stride_);  // (lanes past the batch's layers are read, never written)
+    constexpr std::size_t kVertexBlock = 1 << 16;  // (mesh, first vertex) a task
+    std::vector<std::pair<std::size_t, std::size_t>> blocks;
+    for (std::size_t m = 0; m < meshes_.size(); ++m) {
+        if (lanes_[m].empty()) continue;
+        const std::size_t vertices = values_[lanes_[m][0]][m][0].size();
+        if (interleaved_[m].empty()) detail::reserve_huge(interleaved_[m], vertices * stride_);
+        interleaved_[m].resize(vertices * stride_);  // (lanes past the batch's layers are read, never written)
+        for (std::size_t v = 0; v < vertices; v += kVertexBlock) blocks.push_back({m, v});
+    }
+    run_tasks(&pool_, blocks.size(), [&](std::size_t task) {
+        const auto [m, first] = blocks[task];
+        float* to = interleaved_[m].data();
+        const std::size_t end = std::min(first + kVertexBlock, values_[lanes_[m][0]][m][0].size());
         for (std::size_t i = 0; i < lanes_[m].size(); ++i)
             for (std::size_t c = 0; c < channels_; ++c) {
                 const float* from = values_[lanes_[m][i]][m][c].data();
                 const std::size_t l = i * channels_ + c;
-                for (std::size_t v = 0; v < vertices; ++v) to[v * stride_ + l] = from[v];
+                for (std::size_t v = first; v < end; ++v) to[v * stride_ + l] = from[v];
             }
     });
 }
@@ -157,7 +182,10 @@ void BakeFrames::gather() {
         const std::size_t covered = plans_.tiles[m][t].plan->covered.size();
         for (std::size_t begin = 0; begin < covered; begin += kTexelBlock) blocks.push_back({k, begin});
     }
-    run_tasks(&pool_, fresh_planes.size(), [&](std::size_t i) { planes_[fresh_planes[i]].assign(texel_count_, 0.0f); });
+    run_tasks(&pool_, fresh_planes.size(), [&](std::size_t i) {
+        detail::reserve_huge(planes_[fresh_planes[i]], texel_count_);
+        planes_[fresh_planes[i]].assign(texel_count_, 0.0f);
+    });
     run_tasks(&pool_, blocks.size(), [&](std::size_t task) {
         const auto [k, begin] = blocks[task];
         const auto [m, t] = image_tile_[k];

@@ -58,9 +58,11 @@ private:
     std::vector<std::size_t> pending_;                             // frame indices waiting
     // values_[b][m][c]: frame b of the batch, mesh m, channel c, per welded vertex.
     std::vector<std::vector<std::vector<std::vector<float>>>> values_;
-    // same_[b][m]: frame b's map of mesh m is the same values as the frame before it.
+    // same_[b][m]: frame b's map of mesh m is the same values as the frame before it (its
+    // values_ are then not made); sources_[m]: what mesh m's map was made from last.
     std::vector<std::vector<char>> same_;
-    std::size_t last_slot_ = kKept;  // the batch slot of the frame evaluated last
+    std::vector<std::vector<std::vector<float>>> sources_;
+    bool started_ = false;  // a frame was added
     std::vector<std::vector<float>> interleaved_;
     std::vector<std::vector<std::size_t>> lanes_;  // per mesh: batch frames gathered (fresh ones)
     std::vector<std::vector<float>> planes_, scratch_;
