@@ -83,7 +83,7 @@ BakeFrames::BakeFrames(const BakeJobOptions& opt, const Input& in, const BakePla
       images_(plans.tile_count), texel_count_(std::size_t(opt.size) * std::size_t(opt.size)), stride_((batch * channels_ + 3) / 4 * 4),
       remap_(remap_of(in, opt)), values_(batch, std::vector<std::vector<std::vector<float>>>(meshes.size())),
       same_(batch, std::vector<char>(meshes.size(), 0)), sources_(meshes.size()), interleaved_(meshes.size()), lanes_(meshes.size()),
-      planes_(batch * images_ * channels_), scratch_(batch * images_), encoded_(batch * images_), kept_(images_), outputs_(in.paths) {
+      planes_(batch * images_ * channels_), scratch_(batch * images_), encoded_(batch * images_), kept_(images_), kept_image_(images_, 0), outputs_(in.paths) {
     for (std::size_t m = 0; m < plans.tiles.size(); ++m)
         for (std::size_t k = 0; k < plans.tiles[m].size(); ++k) image_tile_.push_back({m, k});
     outputs_.reserve(paths_.size());
@@ -120,14 +120,18 @@ std::size_t BakeFrames::source_of(std::size_t b, std::size_t m) const {
 
 void BakeFrames::flush() {
     const std::size_t frames = pending_.size();
+    made_.assign(frames * images_, BakeImage{});
     interleave(frames);
     gather();
     encode_fresh(frames);
-    write_all(frames);
-    // The last frame's images stay for the next batch's first frame to reuse.
+    write_all();
+    // The last frame's images stay for the next batch's first frame to reuse: its bytes, or
+    // without -o the index of its texels in r_.images.
     for (std::size_t k = 0; k < images_; ++k) {
         const Encoded& last = encoded_for(frames - 1, k);
         if (&last != &kept_[k]) kept_[k] = last;
+        const std::size_t s = source_of(frames - 1, image_tile_[k].first);
+        if (s != kKept) kept_image_[k] = r_.images.size() + s * images_ + k;
     }
     for (BakeImage& img : made_) r_.images.push_back(std::move(img));
     made_.clear();
@@ -228,11 +232,14 @@ void BakeFrames::encode_image(std::size_t b, std::size_t k) {
         }
         image = texels.data();
     }
+    if (paths_.empty()) {
+        made_[slot].texels.assign(image, image + texel_count_ * channels_);
+        return;
+    }
     Encoded& e = encoded_[slot];
     e.bytes.clear();
     e.clamped = 0;
-    if (paths_.empty()) e.texels.assign(image, image + texel_count_ * channels_);
-    else if (format_ == "png") e.clamped = write_png16(e.bytes, image, opt_.size, opt_.size, r_.channels);
+    if (format_ == "png") e.clamped = write_png16(e.bytes, image, opt_.size, opt_.size, r_.channels);
     else write_exr_half(e.bytes, image, opt_.size, opt_.size, r_.channels);
 }
 
@@ -244,8 +251,7 @@ const BakeFrames::Encoded& BakeFrames::encoded_for(std::size_t b, std::size_t k)
 // Every image of the batch, fresh or repeated, into its slot (or kept): the files opened and
 // written on the run's threads, then synced and closed by finishing_ while the next frames are
 // baked; none renamed yet.
-void BakeFrames::write_all(std::size_t frames) {
-    made_.assign(frames * images_, BakeImage{});
+void BakeFrames::write_all() {
     std::vector<OutputFile*> files(paths_.empty() ? 0 : made_.size());
     run_tasks(&pool_, made_.size(), [&](std::size_t task) {
         const std::size_t b = task / images_, k = task % images_;
@@ -253,11 +259,12 @@ void BakeFrames::write_all(std::size_t frames) {
         img.mesh = image_tile_[k].first;
         img.frame = pending_[b];
         img.udim = plans_.tiles[img.mesh][image_tile_[k].second].udim;
-        const Encoded& e = encoded_for(b, k);
-        if (paths_.empty()) {
-            img.texels = e.texels;
+        if (paths_.empty()) {  // a repeated image's texels copied from the earlier one's
+            const std::size_t s = source_of(b, img.mesh);
+            if (s != b) img.texels = s == kKept ? r_.images[kept_image_[k]].texels : made_[s * images_ + k].texels;
             return;
         }
+        const Encoded& e = encoded_for(b, k);
         const std::size_t index = pending_[b] * images_ + k;
         img.path = paths_[index];
         OutputFile& out = outputs_.open_at(index, img.path);

@@ -26,11 +26,11 @@ public:
     std::size_t finish();
 
 private:
-    // An image as encoded (or, without -o, its texels): kept for the frames whose maps are the
-    // same values (a static mesh's), which reuse it instead of baking it again.
+    // An image's file as encoded: kept for the frames whose maps are the same values (a static
+    // mesh's), which write it instead of baking it again. (Without -o, an image's texels are in
+    // made_ and then r_.images, where the repeats copy them from.)
     struct Encoded {
         std::string bytes;
-        std::vector<float> texels;
         std::size_t clamped = 0;
     };
     static constexpr std::size_t kKept = std::size_t(-1);
@@ -41,7 +41,7 @@ private:
     void gather();
     void encode_fresh(std::size_t frames);
     void encode_image(std::size_t b, std::size_t k);
-    void write_all(std::size_t frames);
+    void write_all();
     const Encoded& encoded_for(std::size_t b, std::size_t k) const;
 
     const BakeJobOptions& opt_;
@@ -68,6 +68,7 @@ private:
     std::vector<std::vector<float>> planes_, scratch_;
     std::vector<Encoded> encoded_;  // per image of the batch (b * images_ + k), fresh ones only
     std::vector<Encoded> kept_;     // per image k: the previous batch's last frame's
+    std::vector<std::size_t> kept_image_;  // per image k, without -o: that image's index in r_.images
     std::vector<BakeImage> made_;
     OutputSet outputs_;
     BackgroundFinish finishing_;  // (after outputs_: its threads end before the files go)
