@@ -3,9 +3,13 @@
 // on every machine and thread count.
 #include "rigscope/core/uv_raster.h"
 
+#include "rigscope/core/huge_pages.h"
+
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <memory>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -34,70 +38,114 @@ bool inside(double e, bool owned) { return e > 0 || (e == 0 && owned); }
 
 }  // namespace
 
-UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding) {
-    UvRasterPlan plan;
-    const int n = image.size;
-    plan.size = n;
-    const std::size_t texels = std::size_t(n) * std::size_t(n);
-    // First which triangle owns each texel (4 bytes a texel), then the covered texels' entries
-    // made in texel order, each once, straight into the plan: no growing list and no sort.
-    constexpr std::uint32_t kNone = 0xffffffffu;
-    std::vector<std::uint32_t> owner(texels, kNone);
-    std::vector<std::array<std::uint32_t, 3>> tris;  // face corners, wound so that the area is positive
-    auto to_image = [&](const Eigen::Vector2f& uv) {
+namespace {
+
+constexpr std::uint32_t kNone = 0xffffffffu;
+
+// The image-space points of a UV set's corners, and which corners make a triangle.
+struct Raster {
+    const Mesh& mesh;
+    const UvSet& set;
+    const UvImage& image;
+    Point to_image(std::uint32_t corner) const {
+        const Eigen::Vector2f& uv = set.uv[set.corners[corner]];
         const double u = double(uv.x()) - image.tile_u, v = double(uv.y()) - image.tile_v;
-        return Point{u * n, (image.v_down ? v : 1.0 - v) * n};
-    };
-    auto outside_unit = [&](const Eigen::Vector2f& uv) {
+        return Point{u * image.size, (image.v_down ? v : 1.0 - v) * image.size};
+    }
+    bool outside_unit(std::uint32_t corner) const {
+        const Eigen::Vector2f& uv = set.uv[set.corners[corner]];
         const double u = double(uv.x()) - image.tile_u, v = double(uv.y()) - image.tile_v;
         return !(u >= 0 && u <= 1 && v >= 0 && v <= 1);
-    };
-    for (std::size_t f = 0; f < mesh.face_count(); ++f) {
-        const std::uint32_t begin = mesh.face_offsets[f], end = mesh.face_offsets[f + 1];
-        if (end - begin < 3) continue;
-        bool outside = false;
-        for (std::uint32_t c = begin; c < end; ++c) outside = outside || outside_unit(set.uv[set.corners[c]]);
-        plan.outside_faces += outside;
-        // A polygon as a fan from its first corner, as the file orders its corners.
-        for (std::uint32_t c = begin + 1; c + 1 < end; ++c) {
-            std::uint32_t corner[3] = {begin, c, c + 1};
-            Point p[3] = {to_image(set.uv[set.corners[corner[0]]]), to_image(set.uv[set.corners[corner[1]]]),
-                          to_image(set.uv[set.corners[corner[2]]])};
-            double area = edge(p[0], p[1], p[2]);
-            if (!(area != 0) || !std::isfinite(area)) {
-                ++plan.degenerate_faces;
-                continue;
-            }
-            if (area < 0) {  // mirrored UVs: the same triangle wound the other way
-                std::swap(p[1], p[2]);
-                std::swap(corner[1], corner[2]);
-            }
-            const double min_x = std::min({p[0].x, p[1].x, p[2].x}), max_x = std::max({p[0].x, p[1].x, p[2].x});
-            const double min_y = std::min({p[0].y, p[1].y, p[2].y}), max_y = std::max({p[0].y, p[1].y, p[2].y});
-            // Texel centres i + 0.5 within the box, clamped to the image.
-            const double i0 = std::max(0.0, std::ceil(min_x - 0.5)), i1 = std::min(double(n - 1), std::floor(max_x - 0.5));
-            const double j0 = std::max(0.0, std::ceil(min_y - 0.5)), j1 = std::min(double(n - 1), std::floor(max_y - 0.5));
-            if (!(i0 <= i1 && j0 <= j1)) continue;
-            const bool own01 = owns_edge(p[0], p[1]), own12 = owns_edge(p[1], p[2]), own20 = owns_edge(p[2], p[0]);
-            const auto id = std::uint32_t(tris.size());
-            tris.push_back({corner[0], corner[1], corner[2]});
-            for (int j = int(j0); j <= int(j1); ++j)
-                for (int i = int(i0); i <= int(i1); ++i) {
-                    const std::uint32_t t = std::uint32_t(j) * std::uint32_t(n) + std::uint32_t(i);
-                    if (owner[t] != kNone) continue;  // overlap: the first face in file order keeps it
-                    const Point q{i + 0.5, j + 0.5};
-                    if (inside(edge(p[0], p[1], q), own01) && inside(edge(p[1], p[2], q), own12) && inside(edge(p[2], p[0], q), own20))
-                        owner[t] = id;
-                }
-        }
     }
-    // Texel order (each texel is covered once): a frame's gather then writes the image front to
-    // back instead of scattering over it face by face. The weights are the edge functions over
-    // the area as above (edge(a, c, b) is exactly -edge(a, b, c): the same two products).
-    std::size_t count = 0;
-    for (const std::uint32_t o : owner) count += o != kNone;
-    plan.covered.resize(count);
-    std::vector<std::uint8_t> filled(padding > 0 ? texels : 0, 0);  // what the dilation grows from
+    // Fan triangle (first, c, c + 1) wound so that its area is positive: false when it has none.
+    bool triangle(std::uint32_t first, std::uint32_t c, std::uint32_t corner[3], Point p[3], double& area) const {
+        corner[0] = first;
+        corner[1] = c;
+        corner[2] = c + 1;
+        for (int k = 0; k < 3; ++k) p[k] = to_image(corner[k]);
+        area = edge(p[0], p[1], p[2]);
+        if (!(area != 0) || !std::isfinite(area)) return false;
+        if (area < 0) {  // mirrored UVs: the same triangle wound the other way
+            std::swap(p[1], p[2]);
+            std::swap(corner[1], corner[2]);
+            area = edge(p[0], p[1], p[2]);
+        }
+        return true;
+    }
+};
+
+// Faces in blocks of this many, rows in bands of this many: fixed, so that no result depends on
+// the thread count.
+constexpr std::size_t kFaceBlock = 1 << 13;
+constexpr std::size_t kRowBand = 32;
+
+// The texels triangle (first, c, c + 1) covers, owner[t] lowered to c where it is lower: a
+// triangle's id is its middle corner, increasing in file order, so the lowest id covering a
+// texel is the first face's, whichever thread gets there first. Returns false when degenerate.
+bool cover(const Raster& r, std::uint32_t first, std::uint32_t c, std::atomic<std::uint32_t>* owner) {
+    std::uint32_t corner[3];
+    Point p[3];
+    double area = 0;
+    if (!r.triangle(first, c, corner, p, area)) return false;
+    const int n = r.image.size;
+    const double min_x = std::min({p[0].x, p[1].x, p[2].x}), max_x = std::max({p[0].x, p[1].x, p[2].x});
+    const double min_y = std::min({p[0].y, p[1].y, p[2].y}), max_y = std::max({p[0].y, p[1].y, p[2].y});
+    // Texel centres i + 0.5 within the box, clamped to the image.
+    const double i0 = std::max(0.0, std::ceil(min_x - 0.5)), i1 = std::min(double(n - 1), std::floor(max_x - 0.5));
+    const double j0 = std::max(0.0, std::ceil(min_y - 0.5)), j1 = std::min(double(n - 1), std::floor(max_y - 0.5));
+    if (!(i0 <= i1 && j0 <= j1)) return true;
+    const bool own01 = owns_edge(p[0], p[1]), own12 = owns_edge(p[1], p[2]), own20 = owns_edge(p[2], p[0]);
+    for (int j = int(j0); j <= int(j1); ++j)
+        for (int i = int(i0); i <= int(i1); ++i) {
+            std::atomic<std::uint32_t>& o = owner[std::size_t(j) * std::size_t(n) + std::size_t(i)];
+            std::uint32_t now = o.load(std::memory_order_relaxed);
+            if (now < c) continue;  // overlap: an earlier face in file order keeps it
+            const Point q{i + 0.5, j + 0.5};
+            if (!(inside(edge(p[0], p[1], q), own01) && inside(edge(p[1], p[2], q), own12) && inside(edge(p[2], p[0], q), own20))) continue;
+            while (now > c && !o.compare_exchange_weak(now, c, std::memory_order_relaxed)) {
+            }
+        }
+    return true;
+}
+
+// Which triangle owns each texel (its middle corner, or kNone), faces in blocks on the pool;
+// the degenerate and outside faces counted into the plan. Also each corner's face's first corner.
+std::unique_ptr<std::atomic<std::uint32_t>[]> owners(const Raster& r, UvRasterPlan& plan, std::vector<std::uint32_t>& first_of,
+                                                     ThreadPool* pool) {
+    const std::size_t texels = std::size_t(r.image.size) * std::size_t(r.image.size);
+    std::unique_ptr<std::atomic<std::uint32_t>[]> owner(new std::atomic<std::uint32_t>[texels]);
+    detail::advise_huge(owner.get(), texels * sizeof(std::uint32_t));
+    const std::size_t faces = r.mesh.face_count();
+    first_of = detail::huge_vector<std::uint32_t>(r.mesh.face_indices.size(), 0);
+    const std::size_t blocks = (faces + kFaceBlock - 1) / kFaceBlock, fill_blocks = (texels + (1 << 18) - 1) >> 18;
+    run_tasks(pool, fill_blocks, [&](std::size_t b) {
+        for (std::size_t t = b << 18; t < std::min(texels, (b + 1) << 18); ++t) owner[t].store(kNone, std::memory_order_relaxed);
+    });
+    std::vector<std::size_t> degenerate(blocks, 0), outside(blocks, 0);
+    run_tasks(pool, blocks, [&](std::size_t b) {
+        for (std::size_t f = b * kFaceBlock; f < std::min(faces, (b + 1) * kFaceBlock); ++f) {
+            const std::uint32_t begin = r.mesh.face_offsets[f], end = r.mesh.face_offsets[f + 1];
+            for (std::uint32_t c = begin; c < end; ++c) first_of[c] = begin;
+            if (end - begin < 3) continue;
+            bool out = false;
+            for (std::uint32_t c = begin; c < end; ++c) out = out || r.outside_unit(c);
+            outside[b] += out;
+            // A polygon as a fan from its first corner, as the file orders its corners.
+            for (std::uint32_t c = begin + 1; c + 1 < end; ++c) degenerate[b] += !cover(r, begin, c, owner.get());
+        }
+    });
+    for (std::size_t b = 0; b < blocks; ++b) {
+        plan.degenerate_faces += degenerate[b];
+        plan.outside_faces += outside[b];
+    }
+    return owner;
+}
+
+// The covered texels' entries of rows [j0, j1) from plan.covered[at] on, in texel order. The
+// weights are the edge functions over the area (edge(a, c, b) is exactly -edge(a, b, c): the
+// same two products).
+void covered_rows(const Raster& r, const std::atomic<std::uint32_t>* owner, const std::vector<std::uint32_t>& first_of, std::size_t j0,
+                  std::size_t j1, std::size_t at, UvRasterPlan& plan, std::vector<std::uint8_t>& filled) {
     // The last few triangles' image points: along a row the texels alternate between the two
     // triangles of a quad, and the next row meets the same ones again.
     struct Seen {
@@ -107,30 +155,30 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
         std::uint32_t vertex[3];
     };
     Seen seen[8];
-    std::size_t made = 0;
-    for (std::size_t j = 0; j < std::size_t(n); ++j)
-        for (std::size_t i = 0; i < std::size_t(n); ++i) {
-            const std::size_t t = j * std::size_t(n) + i;
-            const std::uint32_t o = owner[t];
+    const std::size_t n = std::size_t(r.image.size);
+    for (std::size_t j = j0; j < j1; ++j)
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t t = j * n + i;
+            const std::uint32_t o = owner[t].load(std::memory_order_relaxed);
             if (o == kNone) continue;
-            if (padding > 0) filled[t] = 1;
+            if (!filled.empty()) filled[t] = 1;
             Seen& x = seen[o & 7];
             if (x.id != o) {
                 x.id = o;
-                for (int c = 0; c < 3; ++c) {
-                    x.p[c] = to_image(set.uv[set.corners[tris[o][std::size_t(c)]]]);
-                    x.vertex[c] = mesh.face_indices[tris[o][std::size_t(c)]];
-                }
-                x.area = edge(x.p[0], x.p[1], x.p[2]);
+                std::uint32_t corner[3];
+                r.triangle(first_of[o], o, corner, x.p, x.area);
+                for (int c = 0; c < 3; ++c) x.vertex[c] = r.mesh.face_indices[corner[c]];
             }
             const Point q{double(i) + 0.5, double(j) + 0.5};
             const double e01 = edge(x.p[0], x.p[1], q), e12 = edge(x.p[1], x.p[2], q), e20 = edge(x.p[2], x.p[0], q);
-            plan.covered[made++] = {std::uint32_t(t), {x.vertex[0], x.vertex[1], x.vertex[2]}, {float(e12 / x.area), float(e20 / x.area), float(e01 / x.area)}};
+            plan.covered[at++] = {std::uint32_t(t), {x.vertex[0], x.vertex[1], x.vertex[2]}, {float(e12 / x.area), float(e20 / x.area), float(e01 / x.area)}};
         }
-    owner = {};
-    tris = {};
-    // Dilation: each pass fills the empty texels touching a filled one (8-neighbours), from the
-    // texels filled before the pass.
+}
+
+// Dilation: each pass fills the empty texels touching a filled one (8-neighbours), from the
+// texels filled before the pass.
+void pad(UvRasterPlan& plan, std::vector<std::uint8_t>& filled, int padding) {
+    const int n = plan.size;
     std::vector<std::uint32_t> pass;
     for (int k = 0; k < padding; ++k) {
         pass.clear();
@@ -154,6 +202,33 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
         if (pass.empty()) break;
         for (std::uint32_t t : pass) filled[t] = 1;
     }
+}
+
+}  // namespace
+
+UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding, ThreadPool* pool) {
+    UvRasterPlan plan;
+    plan.size = image.size;
+    const Raster r{mesh, set, image};
+    const std::size_t n = std::size_t(image.size), texels = n * n;
+    // First which triangle owns each texel (4 bytes a texel), then the covered texels' entries
+    // made in texel order, each once, straight into the plan: no growing list and no sort.
+    std::vector<std::uint32_t> first_of;
+    const auto owner = owners(r, plan, first_of, pool);
+    const std::size_t bands = (n + kRowBand - 1) / kRowBand;
+    std::vector<std::size_t> at(bands + 1, 0);  // each band's first entry
+    run_tasks(pool, bands, [&](std::size_t b) {
+        for (std::size_t t = b * kRowBand * n; t < std::min(texels, (b + 1) * kRowBand * n); ++t)
+            at[b + 1] += owner[t].load(std::memory_order_relaxed) != kNone;
+    });
+    for (std::size_t b = 0; b < bands; ++b) at[b + 1] += at[b];
+    detail::reserve_huge(plan.covered, at[bands]);  // the largest array of a bake: 28 bytes a covered texel
+    plan.covered.resize(at[bands]);
+    std::vector<std::uint8_t> filled(padding > 0 ? texels : 0, 0);  // what the dilation grows from
+    run_tasks(pool, bands, [&](std::size_t b) {
+        covered_rows(r, owner.get(), first_of, b * kRowBand, std::min(n, (b + 1) * kRowBand), at[b], plan, filled);
+    });
+    if (padding > 0) pad(plan, filled, padding);
     return plan;
 }
 

@@ -2,6 +2,7 @@
 // orientation and the padding, on meshes small enough to work out by hand.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -187,4 +188,75 @@ TEST_CASE("uv raster: the interleaved gather gives the scalar gather's bits", "[
     std::size_t differ = 0;
     for (std::size_t l = 0; l < kLayers; ++l) differ += std::memcmp(a[l].data(), b[l].data(), texels * sizeof(float)) != 0;
     CHECK(differ == 0);
+}
+
+TEST_CASE("uv raster: a plan made on threads is the plan made on one, overlaps kept by the first face", "[bake][uv_raster]") {
+    // 30000 random triangles and quads over the unit square (and past it), overlapping many
+    // times over, some mirrored and some degenerate: more faces than one block of faces and more
+    // rows than one band, so that threads race to own the same texels.
+    Mesh m;
+    UvSet s;
+    std::uint32_t seed = 12345;
+    auto next = [&seed] {
+        seed = seed * 1664525u + 1013904223u;
+        return float(seed >> 8) / float(1u << 24);
+    };
+    for (std::uint32_t f = 0; f < 30000; ++f) {
+        const std::uint32_t corners = f % 3 == 0 ? 4 : 3;
+        const float cu = next() * 1.1f - 0.05f, cv = next() * 1.1f - 0.05f;
+        for (std::uint32_t c = 0; c < corners; ++c) {
+            m.face_indices.push_back(std::uint32_t(s.uv.size()));
+            s.uv.push_back(f % 97 == 0 ? Eigen::Vector2f(cu, cv) : Eigen::Vector2f(cu + (next() - 0.5f) * 0.08f, cv + (next() - 0.5f) * 0.08f));
+        }
+        m.face_offsets.push_back(std::uint32_t(m.face_indices.size()));
+    }
+    m.positions.assign(s.uv.size(), Eigen::Vector3f::Zero());
+    s.corners = m.face_indices;
+    m.uv_sets.push_back(s);
+    ThreadPool pool(3);
+    const UvRasterPlan one = plan_uv_raster(m, m.uv_sets[0], UvImage{200, false}, 3);
+    const UvRasterPlan many = plan_uv_raster(m, m.uv_sets[0], UvImage{200, false}, 3, &pool);
+    REQUIRE(one.covered.size() > 20000);
+    REQUIRE(one.covered.size() == many.covered.size());
+    CHECK(std::memcmp(one.covered.data(), many.covered.data(), one.covered.size() * sizeof(UvRasterPlan::Texel)) == 0);
+    CHECK(one.padded == many.padded);
+    CHECK(one.sources == many.sources);
+    CHECK(one.source_begin == many.source_begin);
+    CHECK(one.degenerate_faces == many.degenerate_faces);
+    CHECK(one.degenerate_faces >= 30000 / 97);
+    CHECK(one.outside_faces == many.outside_faces);
+    CHECK(one.outside_faces > 0);
+    // Every covered texel is the first face's in file order whose triangle holds its centre: a
+    // brute-force search over the faces in UV space (a texel whose first face has the centre
+    // within 1e-9 of an edge is left to the edge rule tested above).
+    std::size_t checked = 0, wrong = 0;
+    for (const UvRasterPlan::Texel& t : one.covered) {
+        const double x = (t.texel % 200 + 0.5) / 200, y = 1.0 - (t.texel / 200 + 0.5) / 200;
+        for (std::size_t f = 0; f + 1 < m.face_offsets.size(); ++f) {
+            const std::uint32_t b = m.face_offsets[f], e = m.face_offsets[f + 1];
+            bool in = false, near = false;
+            for (std::uint32_t c = b + 1; c + 1 < e; ++c) {
+                const Eigen::Vector2f& p0 = s.uv[b];
+                const Eigen::Vector2f& p1 = s.uv[c];
+                const Eigen::Vector2f& p2 = s.uv[c + 1];
+                auto side = [&](const Eigen::Vector2f& a, const Eigen::Vector2f& q) {
+                    return (double(q.x()) - a.x()) * (y - a.y()) - (double(q.y()) - a.y()) * (x - a.x());
+                };
+                const double d[3] = {side(p0, p1), side(p1, p2), side(p2, p0)};
+                const double area = ((double(p1.x()) - p0.x()) * (double(p2.y()) - p0.y()) - (double(p1.y()) - p0.y()) * (double(p2.x()) - p0.x()));
+                if (area == 0) continue;
+                const double sgn = area > 0 ? 1 : -1;
+                const double lo = std::min({d[0] * sgn, d[1] * sgn, d[2] * sgn});
+                in = in || lo > 1e-9;
+                near = near || std::abs(lo) <= 1e-9;
+            }
+            if (near) break;  // on an edge: the edge rule's
+            if (!in) continue;
+            ++checked;
+            wrong += !(t.vertex[0] >= b && t.vertex[0] < e);  // each corner is its own vertex
+            break;
+        }
+    }
+    CHECK(wrong == 0);
+    CHECK(checked > one.covered.size() / 2);
 }

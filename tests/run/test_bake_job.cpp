@@ -2,6 +2,11 @@
 // in memory (tests/cli/bake/bake.sh checks the images against an oracle rasteriser).
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
 #include "corpus.h"
 #include "refusal.h"
 #include "rigscope/core/error.h"
@@ -80,4 +85,38 @@ TEST_CASE("bake job: a run kept in memory gives an image per frame and mesh", "[
     for (float v : r.images[1].texels) max1 = std::max(max1, v);
     CHECK(max0 < 1e-3f);
     CHECK(max1 > 0.5f);
+}
+
+TEST_CASE("bake job: a frame whose map repeats the frame before reuses its image, the same texels as baked alone", "[bake][job]") {
+    // Repeated frames make maps of the same values, within a batch of frames and across batches
+    // (at least 4 frames a batch): each image must be the texels the frame gives on its own.
+    const std::vector<std::string> frames = {"61", "61", "1", "1", "1", "61", "31", "31", "31", "31", "31", "45"};
+    std::string list;
+    for (const std::string& f : frames) list += (list.empty() ? "" : ",") + f;
+    BakeJobOptions o;
+    o.tension.input.file = rigscope::test::corpus("bend_cylinder/bend_cylinder.glb");
+    o.size = 40;
+    o.padding = 2;
+    o.map = "color";
+    std::map<std::string, std::vector<float>> alone;
+    for (const char* f : {"61", "1", "31", "45"}) {
+        o.tension.input.frames = f;
+        const BakeJobResult a = load_and_run_bake(o);
+        REQUIRE(a.images.size() == 1);
+        alone[f] = a.images[0].texels;
+    }
+    CHECK(alone["61"] != alone["1"]);
+    o.tension.input.frames = list;
+    for (unsigned threads : {1u, 3u}) {
+        o.tension.input.threads = threads;
+        const BakeJobResult r = load_and_run_bake(o);
+        REQUIRE(r.images.size() == frames.size());
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < frames.size(); ++i) {
+            REQUIRE(r.images[i].frame == i);
+            REQUIRE(r.images[i].texels.size() == 40 * 40 * 3);
+            differ += std::memcmp(r.images[i].texels.data(), alone[frames[i]].data(), 40 * 40 * 3 * sizeof(float)) != 0;
+        }
+        CHECK(differ == 0);
+    }
 }

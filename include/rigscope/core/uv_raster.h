@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rigscope/core/parallel.h"
 #include "rigscope/core/scene.h"
 
 namespace rigscope {
@@ -49,8 +50,10 @@ struct UvRasterPlan {
 // inside lies at larger x, or, horizontal, at larger y): two triangles sharing an edge never
 // both take a texel on it. Where faces overlap, the first face in file order keeps the texel.
 // Then `padding` passes of 8-neighbour dilation (Chebyshev distance), each new texel the mean of
-// its filled neighbours; beyond, texels stay 0.
-UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding);
+// its filled neighbours; beyond, texels stay 0. Faces in blocks and rows in bands on `pool` when
+// given (the same plan at any thread count: a texel's owner is the lowest covering triangle, the
+// entries are written in texel order by band).
+UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding, ThreadPool* pool = nullptr);
 
 // An image (size x size, row 0 first) of per-vertex values through a plan: bake_uv_covered over
 // every covered texel of a zeroed image, then bake_uv_padding.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "rigscope/io/output.h"
 
@@ -13,11 +14,15 @@ namespace rigscope {
 // (the values are data). Returns how many values were outside 0..1 and clamped (NaN counts and is
 // written as 0).
 std::size_t write_png16(OutputFile& out, const float* values, int width, int height, int channels);
+// The same file's bytes appended to `bytes`: for a caller that writes one image to several files
+// (bake's unchanged maps) or keeps it.
+std::size_t write_png16(std::string& bytes, const float* values, int width, int height, int channels);
 
 // A scanline EXR of HALF channels, "Y" for one channel, "R", "G", "B" for three (interleaved in
 // `values`), row 0 first (increasing Y), data window = display
 // window = (0, 0)..(width - 1, height - 1), ZIP compression. Values past half's range become
 // infinities as the half conversion makes them.
 void write_exr_half(OutputFile& out, const float* values, int width, int height, int channels);
+void write_exr_half(std::string& bytes, const float* values, int width, int height, int channels);
 
 }  // namespace rigscope

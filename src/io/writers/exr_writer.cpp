@@ -38,7 +38,7 @@ private:
 
 }  // namespace
 
-void write_exr_half(OutputFile& out, const float* values, int width, int height, int channels) {
+void write_exr_half(std::string& bytes, const float* values, int width, int height, int channels) {
     if (channels != 1 && channels != 3) throw Error(kExitInternal, "write_exr_half: " + std::to_string(channels) + " channels");
     std::vector<half> pixels(std::size_t(width) * std::size_t(height) * std::size_t(channels));
     for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = half(values[i]);
@@ -64,7 +64,13 @@ void write_exr_half(OutputFile& out, const float* values, int width, int height,
     } catch (const std::exception& e) {
         throw Error(kExitInternal, std::string("OpenEXR: ") + e.what());
     }
-    out.write(stream.data());
+    bytes.append(stream.data());
+}
+
+void write_exr_half(OutputFile& out, const float* values, int width, int height, int channels) {
+    std::string bytes;
+    write_exr_half(bytes, values, width, height, channels);
+    out.write(bytes);
 }
 
 }  // namespace rigscope

@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "rigscope/core/error.h"
@@ -64,7 +63,7 @@ void put32(std::uint8_t* p, std::uint32_t v) {
     p[3] = std::uint8_t(v);
 }
 
-void chunk(OutputFile& out, const char type[4], const std::uint8_t* data, std::size_t size) {
+void chunk(std::string& out, const char type[4], const std::uint8_t* data, std::size_t size) {
     std::uint8_t head[8];
     put32(head, std::uint32_t(size));
     std::memcpy(head + 4, type, 4);
@@ -72,9 +71,9 @@ void chunk(OutputFile& out, const char type[4], const std::uint8_t* data, std::s
     if (size) crc = libdeflate_crc32(crc, data, size);  // (a null buffer would restart the CRC)
     std::uint8_t tail[4];
     put32(tail, crc);
-    out.write(std::string_view(reinterpret_cast<const char*>(head), 8));
-    out.write(std::string_view(reinterpret_cast<const char*>(data), size));
-    out.write(std::string_view(reinterpret_cast<const char*>(tail), 4));
+    out.append(reinterpret_cast<const char*>(head), 8);
+    out.append(reinterpret_cast<const char*>(data), size);
+    out.append(reinterpret_cast<const char*>(tail), 4);
 }
 
 // round(clamp(v, 0, 1) x 65535) of n values as big-endian 16-bit samples, halves away from zero
@@ -121,17 +120,38 @@ std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) {
     return clamped;
 }
 
-}  // namespace
+// The zlib stream (header, raw deflate data, Adler-32 of the rows) cut into IDATs of kIdatBytes
+// as it grows, as libpng cuts it.
+class IdatChunks {
+public:
+    IdatChunks(std::string& out, std::vector<std::uint8_t>& idat) : out_(out), idat_(idat) {
+        idat_.clear();
+        idat_.reserve(kIdatBytes);
+    }
+    void emit(const std::uint8_t* p, std::size_t n) {
+        while (n) {
+            const std::size_t take = std::min(n, kIdatBytes - idat_.size());
+            idat_.insert(idat_.end(), p, p + take);
+            p += take;
+            n -= take;
+            if (idat_.size() == kIdatBytes) {
+                chunk(out_, "IDAT", idat_.data(), idat_.size());
+                idat_.clear();
+            }
+        }
+    }
+    void close() {
+        if (!idat_.empty()) chunk(out_, "IDAT", idat_.data(), idat_.size());
+    }
 
-std::size_t write_png16(OutputFile& out, const float* values, int width, int height, int channels) {
-    if (channels != 1 && channels != 3) throw Error(kExitInternal, "write_png16: " + std::to_string(channels) + " channels");
-    thread_local PngScratch s;
-    const std::size_t samples = std::size_t(width) * std::size_t(channels);  // a row's, channels interleaved
-    const std::size_t row_bytes = 1 + 2 * samples;
-    const std::size_t data_size = row_bytes * std::size_t(height);
+private:
+    std::string& out_;
+    std::vector<std::uint8_t>& idat_;
+};
 
+void signature_and_header(std::string& out, int width, int height, int channels) {
     static const std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    out.write(std::string_view(reinterpret_cast<const char*>(kSignature), 8));
+    out.append(reinterpret_cast<const char*>(kSignature), 8);
     std::uint8_t ihdr[13];
     put32(ihdr, std::uint32_t(width));
     put32(ihdr + 4, std::uint32_t(height));
@@ -139,27 +159,11 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
     ihdr[9] = channels == 3 ? 2 : 0;     // colour type: RGB or greyscale
     ihdr[10] = ihdr[11] = ihdr[12] = 0;  // deflate, adaptive filtering (method 0), no interlace
     chunk(out, "IHDR", ihdr, sizeof ihdr);
+}
 
-    // The zlib stream (header, raw deflate data, Adler-32 of the rows) cut into IDATs of
-    // kIdatBytes as it grows, as libpng cuts it.
-    std::vector<std::uint8_t>& idat = s.deflated;
-    idat.clear();
-    idat.reserve(kIdatBytes);
-    auto emit = [&](const std::uint8_t* p, std::size_t n) {
-        while (n) {
-            const std::size_t take = std::min(n, kIdatBytes - idat.size());
-            idat.insert(idat.end(), p, p + take);
-            p += take;
-            n -= take;
-            if (idat.size() == kIdatBytes) {
-                chunk(out, "IDAT", idat.data(), idat.size());
-                idat.clear();
-            }
-        }
-    };
-    // The window as libpng sizes it: 32 KiB, or for rows of at most 16 KiB the smallest power of
-    // two holding them and 262 bytes (at least 512); then the header's window field as libpng's
-    // optimize_cmf lowers it.
+// The window as libpng sizes it: 32 KiB, or for rows of at most 16 KiB the smallest power of two
+// holding them and 262 bytes (at least 512).
+int window_bits(std::size_t data_size) {
     int bits = 15;
     if (data_size <= 16384) {
         unsigned half = 1u << (bits - 1);
@@ -169,6 +173,12 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
         }
         if (bits == 8) bits = 9;
     }
+    return bits;
+}
+
+// The thread's stream set to `bits` (made again only when the window changes), then the zlib
+// header's two bytes with the window field as libpng's optimize_cmf lowers it.
+void start_stream(PngScratch& s, int bits, std::size_t data_size, IdatChunks& idat) {
     if (s.window_bits != bits) {
         if (s.window_bits) deflateEnd(&s.z);
         s.z = z_stream{};
@@ -189,8 +199,48 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
         }
     }
     const std::uint8_t header[2] = {std::uint8_t((cinfo << 4) | 8), std::uint8_t(0x1f - ((((cinfo << 4) | 8) << 8) % 0x1f))};
-    emit(header, 2);
+    idat.emit(header, 2);
+}
 
+// `bytes` of filtered rows at s.raw deflated, cut into segments of kSegmentBytes (`segment_left`
+// of the current one is left); `last`: the image's last rows, where the stream finishes.
+void deflate_band(PngScratch& s, std::size_t bytes, bool last_band, std::size_t& segment_left, IdatChunks& idat) {
+    for (std::size_t at = 0; at < bytes;) {
+        if (segment_left == 0) {  // a new segment: a stream of its own, its history empty
+            if (deflateReset(&s.z) != Z_OK) throw Error(kExitInternal, "zlib: cannot reset the deflate stream");
+            segment_left = kSegmentBytes;
+        }
+        const std::size_t take = std::min(bytes - at, segment_left);
+        at += take;
+        segment_left -= take;
+        const bool last = last_band && at == bytes;
+        // The segment's end: its blocks closed and the stream brought to a byte boundary (an
+        // empty stored block), where the next segment's blocks start.
+        const int flush = last ? Z_FINISH : segment_left == 0 ? Z_SYNC_FLUSH : Z_NO_FLUSH;
+        s.z.next_in = s.raw.data() + at - take;
+        s.z.avail_in = uInt(take);
+        int rc = Z_OK;
+        do {
+            s.z.next_out = s.out.data();
+            s.z.avail_out = uInt(s.out.size());
+            rc = deflate(&s.z, flush);
+            if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
+            idat.emit(s.out.data(), s.out.size() - s.z.avail_out);
+        } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
+    }
+}
+
+}  // namespace
+
+std::size_t write_png16(std::string& out, const float* values, int width, int height, int channels) {
+    if (channels != 1 && channels != 3) throw Error(kExitInternal, "write_png16: " + std::to_string(channels) + " channels");
+    thread_local PngScratch s;
+    const std::size_t samples = std::size_t(width) * std::size_t(channels);  // a row's, channels interleaved
+    const std::size_t row_bytes = 1 + 2 * samples;
+    const std::size_t data_size = row_bytes * std::size_t(height);
+    signature_and_header(out, width, height, channels);
+    IdatChunks idat(out, s.deflated);
+    start_stream(s, window_bits(data_size), data_size, idat);
     // The rows a band at a time (about 256 KiB: a thread's memory does not grow with the image),
     // each band quantised, summed into the Adler-32 and deflated in segments of kSegmentBytes.
     const std::size_t band_rows = std::max<std::size_t>(1, (std::size_t(1) << 18) / row_bytes);
@@ -206,38 +256,21 @@ std::size_t write_png16(OutputFile& out, const float* values, int width, int hei
             row[0] = 0;  // filter type None
             clamped += quantise(values + (y0 + r) * samples, samples, row + 1);
         }
-        const std::size_t bytes = rows * row_bytes;
-        adler = libdeflate_adler32(adler, s.raw.data(), bytes);
-        const bool last_band = y0 + rows == std::size_t(height);
-        for (std::size_t at = 0; at < bytes;) {
-            if (segment_left == 0) {  // a new segment: a stream of its own, its history empty
-                if (deflateReset(&s.z) != Z_OK) throw Error(kExitInternal, "zlib: cannot reset the deflate stream");
-                segment_left = kSegmentBytes;
-            }
-            const std::size_t take = std::min(bytes - at, segment_left);
-            at += take;
-            segment_left -= take;
-            const bool last = last_band && at == bytes;
-            // The segment's end: its blocks closed and the stream brought to a byte boundary
-            // (an empty stored block), where the next segment's blocks start.
-            const int flush = last ? Z_FINISH : segment_left == 0 ? Z_SYNC_FLUSH : Z_NO_FLUSH;
-            s.z.next_in = s.raw.data() + at - take;
-            s.z.avail_in = uInt(take);
-            int rc = Z_OK;
-            do {
-                s.z.next_out = s.out.data();
-                s.z.avail_out = uInt(s.out.size());
-                rc = deflate(&s.z, flush);
-                if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
-                emit(s.out.data(), s.out.size() - s.z.avail_out);
-            } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
-        }
+        adler = libdeflate_adler32(adler, s.raw.data(), rows * row_bytes);
+        deflate_band(s, rows * row_bytes, y0 + rows == std::size_t(height), segment_left, idat);
     }
     std::uint8_t trailer[4];
     put32(trailer, adler);
-    emit(trailer, 4);
-    if (!idat.empty()) chunk(out, "IDAT", idat.data(), idat.size());
+    idat.emit(trailer, 4);
+    idat.close();
     chunk(out, "IEND", nullptr, 0);
+    return clamped;
+}
+
+std::size_t write_png16(OutputFile& out, const float* values, int width, int height, int channels) {
+    std::string bytes;
+    const std::size_t clamped = write_png16(bytes, values, width, height, channels);
+    out.write(bytes);
     return clamped;
 }
 
