@@ -105,6 +105,7 @@ struct Builder {
 void TriangleBvh::build(const std::vector<BvhBox>& boxes) {
     nodes_.clear();
     order_.clear();
+    leaves_.clear();
     if (boxes.empty()) return;
     // Centres doubled (lo + hi), quantised over their bounds to 21 bits an axis.
     float lo[3], hi[3];
@@ -137,7 +138,18 @@ void TriangleBvh::build(const std::vector<BvhBox>& boxes) {
     }
     nodes_.reserve(2 * (boxes.size() / kLeafSize + 1));
     Builder{nodes_, codes}.build(0, static_cast<std::uint32_t>(boxes.size()));
-    refit(boxes, nullptr);
+    for (std::size_t n = 0; n < nodes_.size(); ++n)
+        if (nodes_[n].leaf()) leaves_.push_back(static_cast<std::uint32_t>(n));
+    refit(&boxes, nullptr);
+    const BvhBox none = empty_box();
+    for (int k = 0; k < 3; ++k) {
+        lanes_[k].assign(boxes.size() + kLeafSize, none.lo[k]);
+        lanes_[3 + k].assign(boxes.size() + kLeafSize, none.hi[k]);
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            lanes_[k][i] = boxes[order_[i]].lo[k];
+            lanes_[3 + k][i] = boxes[order_[i]].hi[k];
+        }
+    }
 }
 
 std::vector<std::uint32_t> TriangleBvh::take_order() {
@@ -147,22 +159,26 @@ std::vector<std::uint32_t> TriangleBvh::take_order() {
     return out;
 }
 
-void TriangleBvh::refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>& boxes) {
+void TriangleBvh::refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>* boxes) {
     // Children follow their parent: one backward sweep sees every child before its parent.
     for (std::size_t n = end; n-- > begin;) {
         Node& node = nodes_[n];
-        BvhBox b = empty_box();
         if (node.leaf()) {
-            for (std::uint32_t i = node.first; i < node.first + node.count; ++i) grow(b, boxes[order_[i]]);
+            if (!boxes) continue;
+            BvhBox b = empty_box();
+            for (std::uint32_t i = node.first; i < node.first + node.count; ++i) grow(b, (*boxes)[order_[i]]);
+            node.box = b;
         } else {
-            b = nodes_[n + 1].box;
+            BvhBox b = nodes_[n + 1].box;
             grow(b, nodes_[node.first].box);
+            node.box = b;
         }
-        node.box = b;
     }
 }
 
-void TriangleBvh::refit(const std::vector<BvhBox>& boxes, ThreadPool* pool) {
+void TriangleBvh::refit_inner(ThreadPool* pool) { refit(nullptr, pool); }
+
+void TriangleBvh::refit(const std::vector<BvhBox>* boxes, ThreadPool* pool) {
     if (nodes_.empty()) return;
     // The subtrees a few levels down, each a contiguous run of nodes (a node, its left subtree,
     // its right subtree), refitted side by side; then the nodes above them. A box is a min and max

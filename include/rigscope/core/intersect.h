@@ -67,8 +67,7 @@ private:
         std::vector<std::uint32_t> welded;    // per file vertex, its welded vertex
         std::vector<int> heavy_node;          // per file vertex, its heaviest influence's node (-1)
         std::vector<float> heavy_weight;
-        std::vector<BvhBox> boxes;            // per triangle, this frame
-        std::vector<std::uint8_t> skip;       // per triangle, zero area this frame
+        std::vector<std::uint8_t> skip;       // per triangle, zero area this frame (its box: the BVH's lanes)
         std::vector<std::uint8_t> stored_skip;  // the same on the stored positions
         // Per triangle, the skin joint (index into the skin's joints) that alone moves its
         // corners, -1 for none; per BVH node, the same of all its triangles.
