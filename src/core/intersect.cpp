@@ -68,6 +68,13 @@ std::uint32_t lanes_overlapping(const TriangleBvh& bvh, std::uint32_t first, con
 #endif
 }
 
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+// A point's x, y, z in the low lanes (eight bytes and four: no read past the point).
+__m128 load3(const Eigen::Vector3f& v) {
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(v.data())), _mm_load_ss(v.data() + 2));
+}
+#endif
+
 // Lane i's box of the BVH's triangle boxes.
 BvhBox lane_box(const TriangleBvh& bvh, std::uint32_t i) {
     return BvhBox{{bvh.lanes(0)[i], bvh.lanes(1)[i], bvh.lanes(2)[i]}, {bvh.lanes(3)[i], bvh.lanes(4)[i], bvh.lanes(5)[i]}};
@@ -75,7 +82,26 @@ BvhBox lane_box(const TriangleBvh& bvh, std::uint32_t i) {
 
 // Whether the triangle's corners lie on one line. A double estimate of its normal decides when
 // a component is clearly not zero (the usual case); else the exact test.
+// With SSE2 the normal's x and y components are estimated side by side, by the same operations
+// on the same doubles as the scalar loop, so either decides the same.
 bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c) {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    auto xy = [](const Eigen::Vector3f& v) { return _mm_cvtps_pd(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(v.data()))); };
+    const __m128d axy = xy(a), bxy = _mm_sub_pd(xy(b), axy), cxy = _mm_sub_pd(xy(c), axy);
+    const __m128d bz = _mm_set_sd(double(b.z()) - a.z()), cz = _mm_set_sd(double(c.z()) - a.z());
+    // (by cz, bz cx) and (bz cy, bx cz): the x and y components' two products.
+    const __m128d t0 = _mm_mul_pd(_mm_shuffle_pd(bxy, bz, 1), _mm_shuffle_pd(cz, cxy, 0));
+    const __m128d t1 = _mm_mul_pd(_mm_shuffle_pd(bz, bxy, 0), _mm_shuffle_pd(cxy, cz, 1));
+    const __m128d sign = _mm_set1_pd(-0.0);
+    const __m128d v = _mm_andnot_pd(sign, _mm_sub_pd(t0, t1));
+    const __m128d bound = _mm_mul_pd(_mm_set1_pd(1e-14), _mm_add_pd(_mm_andnot_pd(sign, t0), _mm_andnot_pd(sign, t1)));
+    if (_mm_movemask_pd(_mm_and_pd(_mm_cmpgt_pd(v, bound), _mm_cmpgt_pd(bound, _mm_set1_pd(1e-250))))) return false;
+    const double bx = _mm_cvtsd_f64(bxy), by = _mm_cvtsd_f64(_mm_unpackhi_pd(bxy, bxy));
+    const double cx = _mm_cvtsd_f64(cxy), cy = _mm_cvtsd_f64(_mm_unpackhi_pd(cxy, cxy));
+    const double t[2] = {bx * cy, by * cx};
+    const double v2 = t[0] - t[1], bound2 = 1e-14 * (std::abs(t[0]) + std::abs(t[1]));
+    if (std::abs(v2) > bound2 && bound2 > 1e-250) return false;
+#else
     const double bx = double(b.x()) - a.x(), by = double(b.y()) - a.y(), bz = double(b.z()) - a.z();
     const double cx = double(c.x()) - a.x(), cy = double(c.y()) - a.y(), cz = double(c.z()) - a.z();
     const double t[6] = {by * cz, bz * cy, bz * cx, bx * cz, bx * cy, by * cx};
@@ -83,12 +109,13 @@ bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::
         const double v = t[2 * k] - t[2 * k + 1], bound = 1e-14 * (std::abs(t[2 * k]) + std::abs(t[2 * k + 1]));
         if (std::abs(v) > bound && bound > 1e-250) return false;
     }
+#endif
     return collinear(a, b, c);
 }
 
 }  // namespace
 
-IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld)
+IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool)
     : scene_(scene), part_of_mesh_(scene.meshes.size(), -1) {
     for (int m : meshes) {
         const Mesh& mesh = scene.meshes[m];
@@ -103,7 +130,7 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
             }
         }
         if (weld && !mesh.face_indices.empty()) {
-            p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false).welded_of;
+            p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false, pool).welded_of;
         } else {
             p.welded.resize(mesh.vertex_count());
             for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);
@@ -432,7 +459,11 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
         std::size_t z = 0, first_bad = SIZE_MAX;
         for (std::size_t l = blk * kLeafBlock; l < end; ++l) {
             const std::uint32_t first = nodes[leaf[l]].first, last = first + nodes[leaf[l]].count;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+            __m128 leaf_lo = _mm_set1_ps(inf), leaf_hi = _mm_set1_ps(-inf);
+#else
             float l0 = inf, l1 = inf, l2 = inf, h0 = -inf, h1 = -inf, h2 = -inf;
+#endif
             for (std::uint32_t t = first; t < last; ++t) {
                 const std::uint32_t* c = corners + 3 * t;
                 const Eigen::Vector3f &a = pos[c[0]], &b = pos[c[1]], &d = pos[c[2]];
@@ -452,6 +483,20 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
                     hi0[t] = hi1[t] = hi2[t] = -inf;
                     continue;
                 }
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                // The three axes at once (the fourth lane is zero): min and max are exact, and
+                // the open boxes' compares cannot tell the zeros' signs apart.
+                const __m128 pa = load3(a), pb = load3(b), pd = load3(d);
+                const __m128 lo = _mm_min_ps(_mm_min_ps(pa, pb), pd), hi = _mm_max_ps(_mm_max_ps(pa, pb), pd);
+                lo0[t] = _mm_cvtss_f32(lo);
+                lo1[t] = _mm_cvtss_f32(_mm_shuffle_ps(lo, lo, 1));
+                lo2[t] = _mm_cvtss_f32(_mm_movehl_ps(lo, lo));
+                hi0[t] = _mm_cvtss_f32(hi);
+                hi1[t] = _mm_cvtss_f32(_mm_shuffle_ps(hi, hi, 1));
+                hi2[t] = _mm_cvtss_f32(_mm_movehl_ps(hi, hi));
+                leaf_lo = _mm_min_ps(leaf_lo, lo);
+                leaf_hi = _mm_max_ps(leaf_hi, hi);
+#else
                 const float x0 = std::min(std::min(a.x(), b.x()), d.x()), x1 = std::max(std::max(a.x(), b.x()), d.x());
                 const float y0 = std::min(std::min(a.y(), b.y()), d.y()), y1 = std::max(std::max(a.y(), b.y()), d.y());
                 const float z0 = std::min(std::min(a.z(), b.z()), d.z()), z1 = std::max(std::max(a.z(), b.z()), d.z());
@@ -467,8 +512,16 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
                 h0 = std::max(h0, x1);
                 h1 = std::max(h1, y1);
                 h2 = std::max(h2, z1);
+#endif
             }
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+            alignas(16) float box_lo[4], box_hi[4];
+            _mm_store_ps(box_lo, leaf_lo);
+            _mm_store_ps(box_hi, leaf_hi);
+            bvh.set_leaf_box(leaf[l], BvhBox{{box_lo[0], box_lo[1], box_lo[2]}, {box_hi[0], box_hi[1], box_hi[2]}});
+#else
             bvh.set_leaf_box(leaf[l], BvhBox{{l0, l1, l2}, {h0, h1, h2}});
+#endif
         }
         zero[blk] = z;
         bad[blk] = first_bad;

@@ -37,8 +37,9 @@ struct IntersectFrame {
 class IntersectEngine {
 public:
     // `meshes`: scene mesh indices. weld: faces sharing a welded vertex are neighbours (the
-    // tension weld, core/topology.h); false: only faces sharing a file vertex are.
-    IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld);
+    // tension weld, core/topology.h); false: only faces sharing a file vertex are. `pool` (null:
+    // this thread) runs the weld's set-up, whose result does not depend on it.
+    IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool = nullptr);
 
     // One frame: positions[i] are meshes[i]'s file vertices this frame. The BVHs are built at
     // the first call (from the meshes' stored positions) and refitted after. Throws Error (bad
