@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <tuple>
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+#include <emmintrin.h>
+#endif
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
@@ -24,8 +28,10 @@ struct IntersectEngine::Job {
 
 namespace {
 
-// Triangles per task for the per-frame boxes: fixed, so the split never depends on the threads.
-constexpr std::size_t kTriangleBlock = 16384;
+// Vertices per task for the finite test, and leaves per task for the per-frame boxes: fixed, so
+// the split never depends on the threads.
+constexpr std::size_t kVertexBlock = 16384;
+constexpr std::size_t kLeafBlock = 2048;
 // Node pairs the traversal is cut into before it is spread over the threads: enough to balance
 // a few cores, few enough that each outweighs its dispatch. Fixed for the same reason.
 constexpr std::size_t kJobs = 512;
@@ -34,9 +40,68 @@ float extent(const BvhBox& b) {
     return (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]);
 }
 
+static_assert(TriangleBvh::kLeafSize == 8, "a leaf's lanes are tested as two groups of four");
+
+// Bit i set when lane `first + i` of the BVH's triangle boxes overlaps b (open boxes, as
+// BvhBox::overlaps): eight triangles' boxes against one box with twelve SSE compares and no
+// branch, where the scalar test took a branch per bound. Lanes past a leaf's count are the
+// caller's to mask off.
+std::uint32_t lanes_overlapping(const TriangleBvh& bvh, std::uint32_t first, const BvhBox& b) {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    __m128 m0 = _mm_castsi128_ps(_mm_set1_epi32(-1)), m1 = m0;
+    for (int k = 0; k < 3; ++k) {
+        const float* lo = bvh.lanes(k) + first;
+        const float* hi = bvh.lanes(3 + k) + first;
+        const __m128 bhi = _mm_set1_ps(b.hi[k]), blo = _mm_set1_ps(b.lo[k]);
+        m0 = _mm_and_ps(m0, _mm_and_ps(_mm_cmplt_ps(_mm_loadu_ps(lo), bhi), _mm_cmplt_ps(blo, _mm_loadu_ps(hi))));
+        m1 = _mm_and_ps(m1, _mm_and_ps(_mm_cmplt_ps(_mm_loadu_ps(lo + 4), bhi), _mm_cmplt_ps(blo, _mm_loadu_ps(hi + 4))));
+    }
+    return static_cast<std::uint32_t>(_mm_movemask_ps(m0) | _mm_movemask_ps(m1) << 4);
+#else
+    std::uint32_t m = 0;
+    for (std::uint32_t i = 0; i < TriangleBvh::kLeafSize; ++i) {
+        bool o = true;
+        for (int k = 0; k < 3; ++k) o = o && bvh.lanes(k)[first + i] < b.hi[k] && b.lo[k] < bvh.lanes(3 + k)[first + i];
+        m |= std::uint32_t(o) << i;
+    }
+    return m;
+#endif
+}
+
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+// A point's x, y, z in the low lanes (eight bytes and four: no read past the point).
+__m128 load3(const Eigen::Vector3f& v) {
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(v.data())), _mm_load_ss(v.data() + 2));
+}
+#endif
+
+// Lane i's box of the BVH's triangle boxes.
+BvhBox lane_box(const TriangleBvh& bvh, std::uint32_t i) {
+    return BvhBox{{bvh.lanes(0)[i], bvh.lanes(1)[i], bvh.lanes(2)[i]}, {bvh.lanes(3)[i], bvh.lanes(4)[i], bvh.lanes(5)[i]}};
+}
+
 // Whether the triangle's corners lie on one line. A double estimate of its normal decides when
 // a component is clearly not zero (the usual case); else the exact test.
+// With SSE2 the normal's x and y components are estimated side by side, by the same operations
+// on the same doubles as the scalar loop, so either decides the same.
 bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c) {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    auto xy = [](const Eigen::Vector3f& v) { return _mm_cvtps_pd(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(v.data()))); };
+    const __m128d axy = xy(a), bxy = _mm_sub_pd(xy(b), axy), cxy = _mm_sub_pd(xy(c), axy);
+    const __m128d bz = _mm_set_sd(double(b.z()) - a.z()), cz = _mm_set_sd(double(c.z()) - a.z());
+    // (by cz, bz cx) and (bz cy, bx cz): the x and y components' two products.
+    const __m128d t0 = _mm_mul_pd(_mm_shuffle_pd(bxy, bz, 1), _mm_shuffle_pd(cz, cxy, 0));
+    const __m128d t1 = _mm_mul_pd(_mm_shuffle_pd(bz, bxy, 0), _mm_shuffle_pd(cxy, cz, 1));
+    const __m128d sign = _mm_set1_pd(-0.0);
+    const __m128d v = _mm_andnot_pd(sign, _mm_sub_pd(t0, t1));
+    const __m128d bound = _mm_mul_pd(_mm_set1_pd(1e-14), _mm_add_pd(_mm_andnot_pd(sign, t0), _mm_andnot_pd(sign, t1)));
+    if (_mm_movemask_pd(_mm_and_pd(_mm_cmpgt_pd(v, bound), _mm_cmpgt_pd(bound, _mm_set1_pd(1e-250))))) return false;
+    const double bx = _mm_cvtsd_f64(bxy), by = _mm_cvtsd_f64(_mm_unpackhi_pd(bxy, bxy));
+    const double cx = _mm_cvtsd_f64(cxy), cy = _mm_cvtsd_f64(_mm_unpackhi_pd(cxy, cxy));
+    const double t[2] = {bx * cy, by * cx};
+    const double v2 = t[0] - t[1], bound2 = 1e-14 * (std::abs(t[0]) + std::abs(t[1]));
+    if (std::abs(v2) > bound2 && bound2 > 1e-250) return false;
+#else
     const double bx = double(b.x()) - a.x(), by = double(b.y()) - a.y(), bz = double(b.z()) - a.z();
     const double cx = double(c.x()) - a.x(), cy = double(c.y()) - a.y(), cz = double(c.z()) - a.z();
     const double t[6] = {by * cz, bz * cy, bz * cx, bx * cz, bx * cy, by * cx};
@@ -44,12 +109,13 @@ bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::
         const double v = t[2 * k] - t[2 * k + 1], bound = 1e-14 * (std::abs(t[2 * k]) + std::abs(t[2 * k + 1]));
         if (std::abs(v) > bound && bound > 1e-250) return false;
     }
+#endif
     return collinear(a, b, c);
 }
 
 }  // namespace
 
-IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld)
+IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool)
     : scene_(scene), part_of_mesh_(scene.meshes.size(), -1) {
     for (int m : meshes) {
         const Mesh& mesh = scene.meshes[m];
@@ -64,7 +130,7 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
             }
         }
         if (weld && !mesh.face_indices.empty()) {
-            p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false).welded_of;
+            p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false, pool).welded_of;
         } else {
             p.welded.resize(mesh.vertex_count());
             for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);
@@ -109,7 +175,6 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
                 if (j >= 0 && alone[p.corners[3 * t + 1]] == j && alone[p.corners[3 * t + 2]] == j) p.rigid[t] = j;
             }
         }
-        p.boxes.resize(p.face.size());
         p.skip.resize(p.face.size());
         part_of_mesh_[m] = static_cast<int>(parts_.size());
         parts_.push_back(std::move(p));
@@ -149,10 +214,7 @@ void IntersectEngine::renumber(Part& p) {
     permute(p.welded_corners, 3);
     permute(p.face, 1);
     permute(p.whole, 1);
-    permute(p.boxes, 1);
-    permute(p.skip, 1);
     permute(p.rigid, 1);
-    p.stored_skip = p.skip;
 }
 
 void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
@@ -210,11 +272,12 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
         if (j.self) {
             if (na.leaf()) {
-                const Part& p = parts_[j.pa];
-                for (std::uint32_t i = na.first; i < na.first + na.count; ++i) {
-                    if (p.skip[i]) continue;
-                    for (std::uint32_t k = i + 1; k < na.first + na.count; ++k)
-                        if (!p.skip[k] && p.boxes[i].overlaps(p.boxes[k])) test_pair(j.pa, i, j.pa, k, positions, hits);
+                // Each triangle against the later ones of its leaf (a skipped one's box is empty).
+                const TriangleBvh& bvh = parts_[j.pa].bvh;
+                const std::uint32_t in_leaf = (1u << na.count) - 1;
+                for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
+                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & in_leaf & ~((2u << i) - 1);
+                    for (; m; m &= m - 1) test_pair(j.pa, na.first + i, j.pa, na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits);
                 }
             } else {
                 push_pair(j.pa, j.na + 1, j.pa, na.first);
@@ -225,16 +288,14 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         }
         if (na.leaf() && nb.leaf()) {
             // Each triangle against the other leaf's box first: most of a leaf lies outside it.
-            const Part& a = parts_[j.pa];
-            const Part& b = parts_[j.pb];
-            std::uint32_t near_b[TriangleBvh::kLeafSize], n = 0;
-            for (std::uint32_t k = nb.first; k < nb.first + nb.count; ++k)
-                if (!b.skip[k] && b.boxes[k].overlaps(na.box)) near_b[n++] = k;
-            if (n == 0) continue;
-            for (std::uint32_t i = na.first; i < na.first + na.count; ++i) {
-                if (a.skip[i] || !a.boxes[i].overlaps(nb.box)) continue;
-                for (std::uint32_t q = 0; q < n; ++q)
-                    if (a.boxes[i].overlaps(b.boxes[near_b[q]])) test_pair(j.pa, i, j.pb, near_b[q], positions, hits);
+            const TriangleBvh& a = parts_[j.pa].bvh;
+            const TriangleBvh& b = parts_[j.pb].bvh;
+            const std::uint32_t near_b = lanes_overlapping(b, nb.first, na.box) & ((1u << nb.count) - 1);
+            if (near_b == 0) continue;
+            for (std::uint32_t near_a = lanes_overlapping(a, na.first, nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
+                const std::uint32_t i = na.first + static_cast<std::uint32_t>(__builtin_ctz(near_a));
+                for (std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b; m; m &= m - 1)
+                    test_pair(j.pa, i, j.pb, nb.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits);
             }
         } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
             push_pair(j.pa, na.first, j.pb, j.nb);
@@ -313,54 +374,157 @@ int IntersectEngine::joint_of(const FacePair& pair) const {
 
 namespace {
 
-// Boxes and zero-area flags of a part's triangles at positions x, in fixed blocks; returns the
-// first vertex that is not finite (SIZE_MAX: none), whose triangles are skipped, and adds the
-// skipped triangles to `skipped`.
-// `keep_flag(t)`: triangle t keeps its zero-area flag from the stored positions (one joint moves
-// it by an invertible affine map, which neither makes nor unmakes a line).
-template <typename PartT, typename KeepFlag>
-std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool, KeepFlag keep_flag, std::size_t& skipped) {
-    const std::size_t blocks = (p.face.size() + kTriangleBlock - 1) / kTriangleBlock;
-    std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
-    std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
-    // Every position finite (the usual case), seen in one pass over the vertices in order, spares
-    // the triangles' corners the test.
-    const std::size_t vblocks = (x.size() + kTriangleBlock - 1) / kTriangleBlock;
-    std::vector<std::uint8_t> finite(vblocks, 1);
-    run_tasks(pool, vblocks, [&](std::size_t blk) {
-        const std::size_t first = blk * kTriangleBlock, end = std::min(x.size(), first + kTriangleBlock);
-        std::uint32_t inf = 0;  // a float is infinite or NaN when its exponent bits are all set
-        for (std::size_t v = first; v < end; ++v)
-            for (int k = 0; k < 3; ++k) {
-                std::uint32_t bits;
-                std::memcpy(&bits, &x[v][k], sizeof bits);
-                inf |= (bits & 0x7f800000u) == 0x7f800000u;
-            }
+// Whether every position is finite (the usual case), seen in one pass over the coordinates in
+// order, which spares the triangles' corners the test: a float is infinite or NaN when its
+// exponent bits are all set.
+bool all_finite(const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
+    const std::size_t blocks = (x.size() + kVertexBlock - 1) / kVertexBlock;
+    std::vector<std::uint8_t> finite(blocks, 1);
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        const std::size_t first = blk * kVertexBlock, end = std::min(x.size(), first + kVertexBlock);
+        const std::size_t n = 3 * (end - first);
+        const float* f = x[first].data();
+        std::size_t i = 0;
+        std::uint32_t inf = 0;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+        const __m128i exponent = _mm_set1_epi32(0x7f800000);
+        __m128i any = _mm_setzero_si128();
+        for (; i + 4 <= n; i += 4) {
+            const __m128i e = _mm_and_si128(_mm_castps_si128(_mm_loadu_ps(f + i)), exponent);
+            any = _mm_or_si128(any, _mm_cmpeq_epi32(e, exponent));
+        }
+        inf = _mm_movemask_epi8(any) != 0;
+#endif
+        for (; i < n; ++i) {
+            std::uint32_t bits;
+            std::memcpy(&bits, f + i, sizeof bits);
+            inf |= (bits & 0x7f800000u) == 0x7f800000u;
+        }
         finite[blk] = inf == 0;
     });
-    const bool all_finite = std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
-    run_tasks(pool, blocks, [&](std::size_t blk) {
-        const std::size_t end = std::min(p.face.size(), (blk + 1) * kTriangleBlock);
-        std::size_t z = 0;
-        for (std::size_t t = blk * kTriangleBlock; t < end; ++t) {
-            const std::uint32_t* c = &p.corners[3 * t];
-            const Eigen::Vector3f &a = x[c[0]], &b = x[c[1]], &d = x[c[2]];
-            if (!all_finite && !(a.allFinite() && b.allFinite() && d.allFinite())) {
-                for (int k = 0; k < 3 && bad[blk] == SIZE_MAX; ++k)
-                    if (!x[c[k]].allFinite()) bad[blk] = c[k];
-                p.skip[t] = 1;
-                ++z;
-                continue;
+    return std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
+}
+
+// The boxes the tree is built on: per triangle (file order) its corners' bounds at x, all zero
+// for a triangle with a corner that is not finite.
+std::vector<BvhBox> build_boxes(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x) {
+    std::vector<BvhBox> boxes(corners.size() / 3);
+    for (std::size_t t = 0; t < boxes.size(); ++t) {
+        const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
+        if (!(a.allFinite() && b.allFinite() && d.allFinite())) continue;
+        for (int k = 0; k < 3; ++k) {
+            boxes[t].lo[k] = std::min(std::min(a[k], b[k]), d[k]);
+            boxes[t].hi[k] = std::max(std::max(a[k], b[k]), d[k]);
+        }
+    }
+    return boxes;
+}
+
+// A part's triangle boxes and zero-area flags at positions x, and its leaves' boxes, leaf by
+// leaf in fixed blocks of leaves (the tree's inner nodes are the caller's refit_inner): each
+// triangle box is grown into its leaf's while it is at hand. A skipped triangle (zero area, or a
+// corner not finite) gets an empty box, so the traversal never meets it, and no share of its
+// leaf's. Returns the first vertex that is not finite (SIZE_MAX: none) in triangle order, and
+// adds the skipped triangles to `skipped`.
+// `kept` (null: none; else one flag per joint of the mesh's skin, `kept_count` of them): a
+// triangle that a kept joint alone moves keeps its zero-area flag from the stored positions
+// (`stored_skip`): an invertible affine map neither makes nor unmakes a line.
+// Everything the loop reads is in locals: a store to a flag (a char, which may alias anything)
+// would otherwise reload each pointer behind it, which had doubled the loop's instructions.
+template <typename PartT>
+std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool, const std::uint8_t* kept, std::size_t kept_count,
+                        std::size_t& skipped) {
+    TriangleBvh& bvh = p.bvh;
+    const std::vector<std::uint32_t>& leaves = bvh.leaves();
+    const std::size_t blocks = (leaves.size() + kLeafBlock - 1) / kLeafBlock;
+    std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
+    std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
+    const bool finite = all_finite(x, pool);
+    run_tasks(pool, blocks, [&, kept, kept_count, finite](std::size_t blk) {
+        float* const lo0 = bvh.lanes(0);
+        float* const lo1 = bvh.lanes(1);
+        float* const lo2 = bvh.lanes(2);
+        float* const hi0 = bvh.lanes(3);
+        float* const hi1 = bvh.lanes(4);
+        float* const hi2 = bvh.lanes(5);
+        const Eigen::Vector3f* const pos = x.data();
+        const std::uint32_t* const corners = p.corners.data();
+        const int* const rigid = p.rigid.data();
+        const std::uint8_t* const stored_skip = p.stored_skip.data();
+        std::uint8_t* const skip = p.skip.data();
+        const TriangleBvh::Node* const nodes = bvh.nodes().data();
+        const std::uint32_t* const leaf = leaves.data();
+        const std::size_t end = std::min(leaves.size(), (blk + 1) * kLeafBlock);
+        const float inf = std::numeric_limits<float>::infinity();
+        std::size_t z = 0, first_bad = SIZE_MAX;
+        for (std::size_t l = blk * kLeafBlock; l < end; ++l) {
+            const std::uint32_t first = nodes[leaf[l]].first, last = first + nodes[leaf[l]].count;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+            __m128 leaf_lo = _mm_set1_ps(inf), leaf_hi = _mm_set1_ps(-inf);
+#else
+            float l0 = inf, l1 = inf, l2 = inf, h0 = -inf, h1 = -inf, h2 = -inf;
+#endif
+            for (std::uint32_t t = first; t < last; ++t) {
+                const std::uint32_t* c = corners + 3 * t;
+                const Eigen::Vector3f &a = pos[c[0]], &b = pos[c[1]], &d = pos[c[2]];
+                bool out;
+                if (!finite && !(a.allFinite() && b.allFinite() && d.allFinite())) {
+                    for (int k = 0; k < 3 && first_bad == SIZE_MAX; ++k)
+                        if (!pos[c[k]].allFinite()) first_bad = c[k];
+                    out = true;
+                } else {
+                    const int r = rigid[t];
+                    out = kept && r >= 0 && static_cast<std::size_t>(r) < kept_count && kept[r] ? stored_skip[t] != 0 : zero_area(a, b, d);
+                }
+                skip[t] = out ? 1 : 0;
+                if (out) {
+                    ++z;
+                    lo0[t] = lo1[t] = lo2[t] = inf;
+                    hi0[t] = hi1[t] = hi2[t] = -inf;
+                    continue;
+                }
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                // The three axes at once (the fourth lane is zero): min and max are exact, and
+                // the open boxes' compares cannot tell the zeros' signs apart.
+                const __m128 pa = load3(a), pb = load3(b), pd = load3(d);
+                const __m128 lo = _mm_min_ps(_mm_min_ps(pa, pb), pd), hi = _mm_max_ps(_mm_max_ps(pa, pb), pd);
+                lo0[t] = _mm_cvtss_f32(lo);
+                lo1[t] = _mm_cvtss_f32(_mm_shuffle_ps(lo, lo, 1));
+                lo2[t] = _mm_cvtss_f32(_mm_movehl_ps(lo, lo));
+                hi0[t] = _mm_cvtss_f32(hi);
+                hi1[t] = _mm_cvtss_f32(_mm_shuffle_ps(hi, hi, 1));
+                hi2[t] = _mm_cvtss_f32(_mm_movehl_ps(hi, hi));
+                leaf_lo = _mm_min_ps(leaf_lo, lo);
+                leaf_hi = _mm_max_ps(leaf_hi, hi);
+#else
+                const float x0 = std::min(std::min(a.x(), b.x()), d.x()), x1 = std::max(std::max(a.x(), b.x()), d.x());
+                const float y0 = std::min(std::min(a.y(), b.y()), d.y()), y1 = std::max(std::max(a.y(), b.y()), d.y());
+                const float z0 = std::min(std::min(a.z(), b.z()), d.z()), z1 = std::max(std::max(a.z(), b.z()), d.z());
+                lo0[t] = x0;
+                lo1[t] = y0;
+                lo2[t] = z0;
+                hi0[t] = x1;
+                hi1[t] = y1;
+                hi2[t] = z1;
+                l0 = std::min(l0, x0);
+                l1 = std::min(l1, y0);
+                l2 = std::min(l2, z0);
+                h0 = std::max(h0, x1);
+                h1 = std::max(h1, y1);
+                h2 = std::max(h2, z1);
+#endif
             }
-            BvhBox& box = p.boxes[t];
-            for (int k = 0; k < 3; ++k) {
-                box.lo[k] = std::min(std::min(a[k], b[k]), d[k]);
-                box.hi[k] = std::max(std::max(a[k], b[k]), d[k]);
-            }
-            if (!keep_flag(t)) p.skip[t] = zero_area(a, b, d) ? 1 : 0;
-            z += p.skip[t];
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+            alignas(16) float box_lo[4], box_hi[4];
+            _mm_store_ps(box_lo, leaf_lo);
+            _mm_store_ps(box_hi, leaf_hi);
+            bvh.set_leaf_box(leaf[l], BvhBox{{box_lo[0], box_lo[1], box_lo[2]}, {box_hi[0], box_hi[1], box_hi[2]}});
+#else
+            bvh.set_leaf_box(leaf[l], BvhBox{{l0, l1, l2}, {h0, h1, h2}});
+#endif
         }
         zero[blk] = z;
+        bad[blk] = first_bad;
     });
     for (std::size_t z : zero) skipped += z;
     for (std::size_t v : bad)
@@ -376,10 +540,14 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         stored[pi] = scene_.meshes[p.mesh].positions;
-        std::size_t skipped = 0;
-        frame_boxes(p, stored[pi], pool, [](std::size_t) { return false; }, skipped);  // a stored position not finite: its triangles skipped here
-        p.bvh.build(p.boxes);
+        p.bvh.build(build_boxes(p.corners, stored[pi]));
         renumber(p);
+        // The stored positions' boxes and flags, in leaf order (a position not finite: its
+        // triangles skipped here).
+        std::size_t skipped = 0;
+        frame_boxes(p, stored[pi], pool, nullptr, 0, skipped);
+        p.bvh.refit_inner(pool);
+        p.stored_skip = p.skip;
         // Per node, the joint that alone moves all its triangles (children follow their parent).
         const auto& nodes = p.bvh.nodes();
         p.node_rigid.assign(nodes.size(), -1);
@@ -421,15 +589,10 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
     }
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
-        const std::uint32_t part = static_cast<std::uint32_t>(pi);
-        const std::size_t bad = frame_boxes(p, positions[pi], pool, [&](std::size_t t) {
-            if (!kept(part, p.rigid[t])) return false;
-            p.skip[t] = p.stored_skip[t];
-            return true;
-        }, out.degenerate);
+        const std::size_t bad = frame_boxes(p, positions[pi], pool, p.kept.data(), p.kept.size(), out.degenerate);
         if (bad != SIZE_MAX)
             throw Error(kExitBadInput, "mesh '" + scene_.meshes[p.mesh].name + "': vertex " + std::to_string(bad) + "'s position is not finite");
-        p.bvh.refit(p.boxes, pool);
+        p.bvh.refit_inner(pool);
     }
 
     // Every mesh against itself and every later mesh, cut into node pairs for the threads.

@@ -38,6 +38,36 @@ std::uint64_t spread(std::uint64_t v) {
     return v;
 }
 
+struct Keyed {
+    std::uint64_t code;
+    std::uint32_t index;
+};
+
+// Sorts by code, keeping the given order among equal codes: a least-significant-digit radix sort
+// over 11-bit digits (six passes cover the 63-bit codes), a pass skipped where every element has
+// the same digit: linear in the triangles where std::sort of the pairs was n log n, and the build
+// runs on one thread while the others wait.
+void radix_sort(std::vector<Keyed>& v) {
+    constexpr int kBits = 11, kPasses = 6;
+    constexpr std::size_t kBuckets = std::size_t(1) << kBits;
+    std::vector<std::uint32_t> count(kPasses * kBuckets, 0);
+    for (const Keyed& k : v)
+        for (int pass = 0; pass < kPasses; ++pass) ++count[pass * kBuckets + (k.code >> (pass * kBits) & (kBuckets - 1))];
+    std::vector<Keyed> tmp(v.size());
+    for (int pass = 0; pass < kPasses; ++pass) {
+        std::uint32_t* c = &count[pass * kBuckets];
+        if (std::any_of(c, c + kBuckets, [&](std::uint32_t n) { return n == v.size(); })) continue;
+        std::uint32_t sum = 0;
+        for (std::size_t b = 0; b < kBuckets; ++b) {
+            const std::uint32_t n = c[b];
+            c[b] = sum;
+            sum += n;
+        }
+        for (const Keyed& k : v) tmp[c[k.code >> (pass * kBits) & (kBuckets - 1)]++] = k;
+        v.swap(tmp);
+    }
+}
+
 // The tree over triangles sorted along a Morton curve of their box centres: a node's range is
 // split where the codes' highest differing bit changes (the middle when all codes are equal),
 // so a node is a cell of the curve's octree. One sort instead of a partition per level.
@@ -75,6 +105,7 @@ struct Builder {
 void TriangleBvh::build(const std::vector<BvhBox>& boxes) {
     nodes_.clear();
     order_.clear();
+    leaves_.clear();
     if (boxes.empty()) return;
     // Centres doubled (lo + hi), quantised over their bounds to 21 bits an axis.
     float lo[3], hi[3];
@@ -87,7 +118,7 @@ void TriangleBvh::build(const std::vector<BvhBox>& boxes) {
             lo[k] = std::min(lo[k], b.lo[k] + b.hi[k]);
             hi[k] = std::max(hi[k], b.lo[k] + b.hi[k]);
         }
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(boxes.size());
+    std::vector<Keyed> keyed(boxes.size());
     for (std::size_t i = 0; i < boxes.size(); ++i) {
         std::uint64_t code = 0;
         for (int k = 0; k < 3; ++k) {
@@ -97,17 +128,28 @@ void TriangleBvh::build(const std::vector<BvhBox>& boxes) {
         }
         keyed[i] = {code, static_cast<std::uint32_t>(i)};
     }
-    // Ties by triangle index: one order, whatever the sort.
-    std::sort(keyed.begin(), keyed.end());
+    // Ties by triangle index: the radix sort is stable over the index order.
+    radix_sort(keyed);
     std::vector<std::uint64_t> codes(boxes.size());
     order_.resize(boxes.size());
     for (std::size_t i = 0; i < keyed.size(); ++i) {
-        codes[i] = keyed[i].first;
-        order_[i] = keyed[i].second;
+        codes[i] = keyed[i].code;
+        order_[i] = keyed[i].index;
     }
     nodes_.reserve(2 * (boxes.size() / kLeafSize + 1));
     Builder{nodes_, codes}.build(0, static_cast<std::uint32_t>(boxes.size()));
-    refit(boxes, nullptr);
+    for (std::size_t n = 0; n < nodes_.size(); ++n)
+        if (nodes_[n].leaf()) leaves_.push_back(static_cast<std::uint32_t>(n));
+    refit(&boxes, nullptr);
+    const BvhBox none = empty_box();
+    for (int k = 0; k < 3; ++k) {
+        lanes_[k].assign(boxes.size() + kLeafSize, none.lo[k]);
+        lanes_[3 + k].assign(boxes.size() + kLeafSize, none.hi[k]);
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            lanes_[k][i] = boxes[order_[i]].lo[k];
+            lanes_[3 + k][i] = boxes[order_[i]].hi[k];
+        }
+    }
 }
 
 std::vector<std::uint32_t> TriangleBvh::take_order() {
@@ -117,22 +159,26 @@ std::vector<std::uint32_t> TriangleBvh::take_order() {
     return out;
 }
 
-void TriangleBvh::refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>& boxes) {
+void TriangleBvh::refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>* boxes) {
     // Children follow their parent: one backward sweep sees every child before its parent.
     for (std::size_t n = end; n-- > begin;) {
         Node& node = nodes_[n];
-        BvhBox b = empty_box();
         if (node.leaf()) {
-            for (std::uint32_t i = node.first; i < node.first + node.count; ++i) grow(b, boxes[order_[i]]);
+            if (!boxes) continue;
+            BvhBox b = empty_box();
+            for (std::uint32_t i = node.first; i < node.first + node.count; ++i) grow(b, (*boxes)[order_[i]]);
+            node.box = b;
         } else {
-            b = nodes_[n + 1].box;
+            BvhBox b = nodes_[n + 1].box;
             grow(b, nodes_[node.first].box);
+            node.box = b;
         }
-        node.box = b;
     }
 }
 
-void TriangleBvh::refit(const std::vector<BvhBox>& boxes, ThreadPool* pool) {
+void TriangleBvh::refit_inner(ThreadPool* pool) { refit(nullptr, pool); }
+
+void TriangleBvh::refit(const std::vector<BvhBox>* boxes, ThreadPool* pool) {
     if (nodes_.empty()) return;
     // The subtrees a few levels down, each a contiguous run of nodes (a node, its left subtree,
     // its right subtree), refitted side by side; then the nodes above them. A box is a min and max

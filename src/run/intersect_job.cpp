@@ -61,9 +61,10 @@ IntersectJobResult run_intersect(const IntersectJobOptions& opt, const Input& in
     }
     const std::string hint = "select fewer meshes (--mesh) or raise --max-memory";
     check_job_budget(in, engine_bytes, "intersect's face hierarchy", hint);
-    IntersectEngine engine = blaming(file, [&] { return IntersectEngine(in.scene, in.meshes, in.weld); });
-
+    // The pool first: the engine's weld runs on it (the same result on any thread count).
     ThreadPool pool(in.threads);
+    IntersectEngine engine = blaming(file, [&] { return IntersectEngine(in.scene, in.meshes, in.weld, &pool); });
+
     if (pool.size() < pool.requested())
         spdlog::warn("could start only {} of {} threads (address-space or thread limit); running on {}", pool.size(), pool.requested(), pool.size());
     std::vector<MeshDeformer> deformers;

@@ -37,8 +37,9 @@ struct IntersectFrame {
 class IntersectEngine {
 public:
     // `meshes`: scene mesh indices. weld: faces sharing a welded vertex are neighbours (the
-    // tension weld, core/topology.h); false: only faces sharing a file vertex are.
-    IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld);
+    // tension weld, core/topology.h); false: only faces sharing a file vertex are. `pool` (null:
+    // this thread) runs the weld's set-up, whose result does not depend on it.
+    IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool = nullptr);
 
     // One frame: positions[i] are meshes[i]'s file vertices this frame. The BVHs are built at
     // the first call (from the meshes' stored positions) and refitted after. Throws Error (bad
@@ -67,8 +68,7 @@ private:
         std::vector<std::uint32_t> welded;    // per file vertex, its welded vertex
         std::vector<int> heavy_node;          // per file vertex, its heaviest influence's node (-1)
         std::vector<float> heavy_weight;
-        std::vector<BvhBox> boxes;            // per triangle, this frame
-        std::vector<std::uint8_t> skip;       // per triangle, zero area this frame
+        std::vector<std::uint8_t> skip;       // per triangle, zero area this frame (its box: the BVH's lanes)
         std::vector<std::uint8_t> stored_skip;  // the same on the stored positions
         // Per triangle, the skin joint (index into the skin's joints) that alone moves its
         // corners, -1 for none; per BVH node, the same of all its triangles.

@@ -38,26 +38,44 @@ public:
     // Morton sort's, does not depend on it, so neither do the lengths' sums.
     static constexpr std::uint32_t kLeafSize = 8;
 
-    // Sorts the boxes' centres along a Morton curve and splits where the curve's cells do.
+    // Sorts the boxes' centres along a Morton curve and splits where the curve's cells do; the
+    // nodes' boxes and lanes() are the given boxes'.
     void build(const std::vector<BvhBox>& triangle_boxes);
-    // The same tree with the boxes of this frame's triangles (subtrees spread over `pool`, null:
-    // this thread).
-    void refit(const std::vector<BvhBox>& triangle_boxes, ThreadPool* pool);
 
     // The triangles in leaf order, and order() from then on the identity: for a caller that
     // renumbers its triangles so that each leaf's are contiguous in its own arrays.
     std::vector<std::uint32_t> take_order();
 
+    // A frame's refit, in two steps. First the caller writes each triangle's box into lanes()
+    // (position i in leaf order) and each leaf's box (set_leaf_box), leaf by leaf: the triangle
+    // boxes are read once, while they are computed. Then refit_inner() grows the inner nodes'
+    // boxes from their children's (subtrees spread over `pool`, null: this thread).
+    void set_leaf_box(std::uint32_t node, const BvhBox& box) { nodes_[node].box = box; }
+    void refit_inner(ThreadPool* pool);
+
+    // The triangles' boxes, one array per bound: lo x, y, z, then hi x, y, z, each in leaf order
+    // and followed by kLeafSize empty boxes, so that a leaf's kLeafSize lanes can be read
+    // whatever its count (the lanes past it belong to the next leaf, or are empty). A caller
+    // writes an empty box (lo +inf, hi -inf) for a triangle it skips: it then overlaps nothing.
+    float* lanes(int bound) { return lanes_[bound].data(); }
+    const float* lanes(int bound) const { return lanes_[bound].data(); }
+
     bool empty() const { return nodes_.empty(); }
     const std::vector<Node>& nodes() const { return nodes_; }
     const std::vector<std::uint32_t>& order() const { return order_; }
+    const std::vector<std::uint32_t>& leaves() const { return leaves_; }  // leaf nodes, in triangle order
 
 private:
     static constexpr int kRefitDepth = 5;  // 32 subtrees for the threads; the 31 nodes above after
-    void refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>& boxes);
+    // Refits nodes [begin, end) from the children; a leaf from `boxes` through order(), or, with
+    // boxes null, kept as set_leaf_box left it.
+    void refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>* boxes);
+    void refit(const std::vector<BvhBox>* boxes, ThreadPool* pool);
 
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> order_;  // triangle indices, leaf by leaf
+    std::vector<std::uint32_t> leaves_;
+    std::vector<float> lanes_[6];
 };
 
 }  // namespace rigscope
