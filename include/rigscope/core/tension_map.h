@@ -73,7 +73,7 @@ struct MeshTension {
     // the same bits. Where the measure or smoothing reads them, or the mesh's vertex order scatters
     // its neighbours beyond a window, the frame is the full one.
     bool keep_frame = true;
-    std::size_t window_vertices = 32768;  // a window's positions: 384 KB, a fifth of a core's L2
+    std::size_t window_vertices = 32768;  // a window's positions: 384 KB, inside a core's L2
     // Whether the last evaluate() ran in windows (deformed and t not written).
     bool last_frame_windowed() const { return windowed_; }
 
@@ -111,8 +111,10 @@ private:
     // Spans of at least a block and at most 16 to a mesh: a span's last rows of batches read the
     // next span, so fewer, longer spans keep more of a frame in cache.
     std::size_t task_vertices() const;
-    // The summary frame (keep_frame = false) in FrameWindows' order, when the plan is usable.
+    // Whether a summary frame (keep_frame = false) can run in FrameWindows' order: the plan,
+    // made at the first such frame (again when a tunable changes), is usable.
     bool summary_windows();
+    // That frame: degenerate and t_extremes, nothing else written.
     void deform_windowed(const Scene& scene, ThreadPool* pool);
     // degenerate and t_extremes from the per-task (and per-range) results of the frame.
     void fold_tile_results();
