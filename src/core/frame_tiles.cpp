@@ -10,6 +10,30 @@ std::size_t FrameTiles::fused_batches() const {
     return n;
 }
 
+void batch_reads(const EdgeBatches& eb, std::size_t b, std::size_t vertices, std::uint32_t& lo, std::uint32_t& need) {
+    const std::size_t lanes = std::max<std::size_t>(eb.lanes, 1);
+    std::uint32_t hi = 0;
+    lo = 0xFFFFFFFFu;
+    for (std::uint32_t k = eb.start[b]; k < eb.start[b + 1];) {
+        const std::uint32_t e = eb.index[k];
+        if (e & EdgeBatches::kRun) {
+            lo = std::min(lo, e & ~EdgeBatches::kRun);
+            hi = std::max<std::uint32_t>(hi, (e & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(lanes) - 1);
+            ++k;
+        } else {
+            for (std::size_t l = 0; l < lanes; ++l) {
+                lo = std::min(lo, eb.index[k + l]);
+                hi = std::max(hi, eb.index[k + l]);
+            }
+            k += static_cast<std::uint32_t>(lanes);
+        }
+    }
+    // A scattered vertex is loaded as 16 bytes, its 12 and the next vertex's x (the batches
+    // that read the last vertex load lane by lane): that next vertex must be done too, by the
+    // same task, or another thread could be writing the float while it is read.
+    need = lo <= hi ? std::min<std::uint32_t>(hi + 1, static_cast<std::uint32_t>(vertices - 1)) : 0;
+}
+
 FrameTiles frame_tiles(const EdgeBatches& eb, std::size_t vertices, std::size_t task_vertices, std::size_t tile_vertices,
                        std::size_t deferred_batches) {
     FrameTiles ft;
@@ -30,27 +54,10 @@ FrameTiles frame_tiles(const EdgeBatches& eb, std::size_t vertices, std::size_t 
         }
     };
     for (std::size_t b = 0; b < eb.batch_count(); ++b) {
-        std::uint32_t lo = 0xFFFFFFFFu, hi = 0;
-        for (std::uint32_t k = eb.start[b]; k < eb.start[b + 1];) {
-            const std::uint32_t e = eb.index[k];
-            if (e & EdgeBatches::kRun) {
-                lo = std::min(lo, e & ~EdgeBatches::kRun);
-                hi = std::max<std::uint32_t>(hi, (e & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(lanes) - 1);
-                ++k;
-            } else {
-                for (std::size_t l = 0; l < lanes; ++l) {
-                    lo = std::min(lo, eb.index[k + l]);
-                    hi = std::max(hi, eb.index[k + l]);
-                }
-                k += static_cast<std::uint32_t>(lanes);
-            }
-        }
-        // A scattered vertex is loaded as 16 bytes, its 12 and the next vertex's x (the batches
-        // that read the last vertex load lane by lane): that next vertex must be done too, by the
-        // same task, or another thread could be writing the float while it is read.
-        const std::uint32_t need = std::min<std::uint32_t>(hi + 1, static_cast<std::uint32_t>(vertices - 1));
+        std::uint32_t lo, need;
+        batch_reads(eb, b, vertices, lo, need);
         const std::size_t task = lo / ft.task_vertices;
-        if (lo <= hi && need / ft.task_vertices == task) add(per_task[task], static_cast<std::uint32_t>(b), need, tile_batches);
+        if (lo <= need && need / ft.task_vertices == task) add(per_task[task], static_cast<std::uint32_t>(b), need, tile_batches);
         else add(ft.deferred, static_cast<std::uint32_t>(b), need, deferred_batches);
     }
     ft.task_ranges.push_back(0);

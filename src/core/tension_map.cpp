@@ -50,8 +50,16 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     // The same inputs as the frame before, bit for bit: its positions, T, maps and counts stand
     // as they are (the same bits a second evaluation would give). A mesh that no joint moves in
     // this frame, a static prop or a held pose, costs nothing then.
-    if (deformer.pose_unchanged() && from_pose_) return;
-    if (tiled && !fuses_edge_t()) {
+    // (After summary frames, a caller that now keeps the frame has no arrays to stand on.)
+    if (deformer.pose_unchanged() && from_pose_ && (!windowed_ || !keep_frame)) return;
+    windowed_ = false;
+    if (!keep_frame && tiled && !measures_after_t() && summary_windows()) {
+        deform_windowed(scene, pool);
+        windowed_ = true;
+        // Arrays of an earlier full frame would be stale now: given back instead.
+        std::vector<Eigen::Vector3f>().swap(deformed);
+        std::vector<float>().swap(t);
+    } else if (tiled && !fuses_edge_t()) {
         deform_tiled(scene, pool);
         if (measures_after_t()) evaluate_measure(deformed, pool);
     } else {
@@ -61,11 +69,13 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     from_pose_ = true;
 }
 
+std::size_t MeshTension::task_vertices() const {
+    return std::max<std::size_t>({block_vertices, deformer.vertex_count() / 16, 1});
+}
+
 void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
     const std::size_t n = deformer.vertex_count();
-    // Spans of at least a block and at most 16 to a mesh: a span's last rows of batches read the
-    // next span and wait for the deferred pass, so fewer, longer spans keep more of T in cache.
-    const std::size_t task = std::max<std::size_t>({block_vertices, n / 16, 1});
+    const std::size_t task = task_vertices();
     const std::size_t tile = std::min(std::max<std::size_t>(tile_vertices, 1), task);
     if (tiles_.vertices != n || tiles_.task_vertices != task || tiles_.tile_vertices != tile)
         tiles_ = frame_tiles(batches, n, task, tile, std::max<std::size_t>(block_vertices / batches.lanes, 1));
@@ -92,6 +102,61 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
         }
     });
     run_tasks(pool, deferred, [&](std::size_t i) { range(tiles_.deferred[i], tile_results_[tasks + i]); });
+    fold_tile_results();
+}
+
+bool MeshTension::summary_windows() {
+    const std::size_t lanes = std::max<std::size_t>(batches.lanes, 1);
+    const std::size_t task_batches = std::max<std::size_t>(task_vertices() / lanes, 1);
+    const std::size_t step_batches = std::max<std::size_t>(std::min(tile_vertices, task_vertices()) / lanes, 1);
+    if (windows_.task_batches != task_batches || windows_.step_batches != step_batches ||
+        windows_.window_vertices != window_vertices)
+        windows_ = frame_windows(batches, deformer.vertex_count(), task_batches, step_batches, window_vertices);
+    return windows_.usable() && windows_.tasks() > 0;
+}
+
+void MeshTension::deform_windowed(const Scene& scene, ThreadPool* pool) {
+    const std::size_t tasks = windows_.tasks(), lanes = batches.lanes, wn = topo.welded_count();
+    tile_results_.assign(tasks, TileResult{0, ValueExtremes{kInf, -kInf, 0, 0}});
+    run_tasks(pool, tasks, [&](std::size_t i) {
+        // The thread's own buffers, kept from frame to frame and mesh to mesh: they stay in its
+        // core's cache, where mesh-sized arrays would go out to memory and come back.
+        thread_local std::vector<Eigen::Vector3f> window;
+        thread_local std::vector<float> step_t;
+        if (window.size() < windows_.window_vertices) window.resize(windows_.window_vertices);
+        if (step_t.size() < windows_.step_batches * lanes) step_t.resize(windows_.step_batches * lanes);
+        TileResult& out = tile_results_[i];
+        // The window holds file vertices [base, end), vertex v at window[v - base]: the kernels
+        // index positions by file vertex, so they get window.data() - base.
+        std::size_t b = i * windows_.task_batches;
+        std::uint32_t base = 0, end = 0;
+        for (std::uint32_t s = windows_.task_steps[i]; s < windows_.task_steps[i + 1]; ++s) {
+            const FrameWindows::Step& step = windows_.steps[s];
+            if (s == windows_.task_steps[i] || step.keep_from >= end) {
+                base = end = step.keep_from;  // nothing held is read again
+            } else if (step.skin_to - base > windows_.window_vertices) {
+                // Full: what later batches still read moves to the front (the plan keeps it
+                // and this step's new vertices within a window).
+                std::copy(window.begin() + (step.keep_from - base), window.begin() + (end - base), window.begin());
+                base = step.keep_from;
+            }
+            Eigen::Vector3f* P = window.data() - base;
+            if (step.skin_to > end) {
+                deformer.deform_block(scene, end, step.skin_to, P);
+                end = step.skin_to;
+            }
+            float* t_of = step_t.data() - b * lanes;  // welded vertex w's T at t_of[w]
+            out.degenerate += tension_block(batches, P, rest_lengths.data(), b, step.batch_end, nullptr, t_of);
+            const std::size_t w0 = std::min(wn, b * lanes), w1 = std::min(wn, std::size_t{step.batch_end} * lanes);
+            if (w0 < w1) out.extremes = fold_extremes(out.extremes, value_extremes(t_of, w0, w1));
+            b = step.batch_end;
+        }
+    });
+    fold_tile_results();
+}
+
+void MeshTension::fold_tile_results() {
+    const std::size_t wn = topo.welded_count();
     // Integer counts summed after: the same total for any thread count. The extremes fold to one
     // pass's answer in any order (fold_extremes); every welded vertex is in some range.
     degenerate = 0;
@@ -105,6 +170,7 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
     from_pose_ = false;  // what follows need not be the deformer's pose
+    windowed_ = false;
     t_extremes_set = false;
     t.resize(topo.welded_count());
     if (fuses_edge_t()) {  // T comes from the principal kernel's pass

@@ -146,6 +146,11 @@ TensionJobResult run_tension(const TensionJobOptions& opt, Input& in, const Fram
     const bool keep_extremes = r.run.chunk_count > 1 && r.run.auto_range;
     VertexTensionExtremes extremes;
     if (keep_extremes) extremes.reset(meshes);
+    // The JSON frame reads each mesh's extremes and degenerate count alone, unless vertices'
+    // series or per-vertex extremes are kept: its frames then write no mesh-sized array
+    // (MeshTension::keep_frame), which a mesh larger than the caches moves through memory.
+    if (opt.format == "json" && opt.vertices.empty() && !opt.extremes && !keep_extremes)
+        for (MeshTension& mt : meshes) mt.keep_frame = false;
     sink->begin(r.run, selected);
     for_each_tension_frame(in, meshes, [&](std::size_t fi) {
         sink->frame(in.frames[fi]);

@@ -31,6 +31,11 @@ struct FrameTiles {
     std::size_t fused_batches() const;
 };
 
+// The file vertices batch b of `eb` reads: lo, the lowest, and need, the highest a load touches
+// (a scattered vertex's 16-byte load takes the next vertex's x too), below `vertices`; lo > need
+// for a batch that reads none.
+void batch_reads(const EdgeBatches& eb, std::size_t b, std::size_t vertices, std::uint32_t& lo, std::uint32_t& need);
+
 // The plan for `eb` over `vertices` file vertices. Ranges hold at most a tile's worth of lanes
 // inside tasks and `deferred_batches` batches in the deferred pass.
 FrameTiles frame_tiles(const EdgeBatches& eb, std::size_t vertices, std::size_t task_vertices, std::size_t tile_vertices,

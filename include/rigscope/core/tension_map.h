@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "rigscope/core/frame_tiles.h"
+#include "rigscope/core/frame_windows.h"
 #include "rigscope/core/measure.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
@@ -66,6 +67,15 @@ struct MeshTension {
     // the two, which give the same bits).
     bool tiled = true;
     std::size_t tile_vertices = 4096;  // 48 KB of positions: well inside a core's L2
+    // false: a caller that reads only the frame's summary (degenerate and t_extremes: the JSON
+    // frame) lets evaluate() skin into each thread's window of positions and fold T into the
+    // extremes step by step (FrameWindows), writing neither `deformed` nor `t`; the summary is
+    // the same bits. Where the measure or smoothing reads them, or the mesh's vertex order scatters
+    // its neighbours beyond a window, the frame is the full one.
+    bool keep_frame = true;
+    std::size_t window_vertices = 32768;  // a window's positions: 384 KB, inside a core's L2
+    // Whether the last evaluate() ran in windows (deformed and t not written).
+    bool last_frame_windowed() const { return windowed_; }
 
     // The measure beyond edge length (methods.md). `t` stays the edge measure's T in every mode
     // (smoothed when the measure is edge; in principal runs taken from the principal kernel's
@@ -98,7 +108,19 @@ private:
     void evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool);
     // The deformer's pose into `deformed` and the edge T into `t`, in FrameTiles' order.
     void deform_tiled(const Scene& scene, ThreadPool* pool);
+    // Spans of at least a block and at most 16 to a mesh: a span's last rows of batches read the
+    // next span, so fewer, longer spans keep more of a frame in cache.
+    std::size_t task_vertices() const;
+    // Whether a summary frame (keep_frame = false) can run in FrameWindows' order: the plan,
+    // made at the first such frame (again when a tunable changes), is usable.
+    bool summary_windows();
+    // That frame: degenerate and t_extremes, nothing else written.
+    void deform_windowed(const Scene& scene, ThreadPool* pool);
+    // degenerate and t_extremes from the per-task (and per-range) results of the frame.
+    void fold_tile_results();
     FrameTiles tiles_;
+    FrameWindows windows_;
+    bool windowed_ = false;
     struct TileResult {
         std::size_t degenerate;
         ValueExtremes extremes;

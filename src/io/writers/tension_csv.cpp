@@ -8,8 +8,9 @@ namespace rigscope {
 
 TensionExtremes tension_extremes(const MeshTension& mt) {
     TensionExtremes e;
-    if (mt.t.empty()) return e;
-    // The tiled frame's own, found while T was in cache; else one pass (the same answer).
+    if (!mt.t_extremes_set && mt.t.empty()) return e;
+    // The tiled frame's own, found while T was in cache (a summary frame keeps no t); else one
+    // pass (the same answer).
     const ValueExtremes v = mt.t_extremes_set ? mt.t_extremes : value_extremes(mt.t.data(), 0, mt.t.size());
     e.min_t = v.min;
     e.max_t = v.max;
