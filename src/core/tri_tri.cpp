@@ -120,6 +120,13 @@ int orient3d_differences(const Eigen::Vector3f& a, const Eigen::Vector3f& b, con
     return e.sign();
 }
 
+// The exact sign, for a caller whose own estimate did not decide: the differences' expansion,
+// else the inputs' products.
+int orient3d_exact_sign(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
+    const int s = orient3d_differences(a, b, c, d);
+    return s != 2 ? s : orient3d_exact(a, b, c, d);
+}
+
 int orient3d_sign(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d) {
     double bound;
     const double v = orient3d_estimate(a, b, c, d, bound);
@@ -127,8 +134,7 @@ int orient3d_sign(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eige
         if (v > bound) return 1;
         if (v < -bound) return -1;
     }
-    const int s = orient3d_differences(a, b, c, d);
-    return s != 2 ? s : orient3d_exact(a, b, c, d);
+    return orient3d_exact_sign(a, b, c, d);
 }
 
 // Whether the 2D determinant | u 1; v 1; w 1 | over coordinates i, j is exactly zero.
@@ -146,12 +152,45 @@ bool det2_zero(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::
 
 // Whether segment uv passes strictly through the inside of triangle q (its ends already known
 // to be strictly on both sides of q's plane): the three tetrahedra over q's edges agree in sign.
+//
+// orient3d(u, v, q_j, q_k) = ((v - u) x (q_j - u)) . (q_k - u) = d . (A_j x A_k) with d = v - u
+// and A_j = q_j - u, so the three signs share twelve differences instead of taking 27. The bound
+// on the estimate d . (A_j x A_k), in units of u = 2^-53 and with gamma_n = n u / (1 - n u):
+// - each difference of two floats is rounded once: d_i(1 + e), |e| <= u;
+// - each of the six terms x y z of the determinant is then its exact value times (1 + e)^3,
+//   and the evaluation (x y rounded, the two products' difference rounded, times z rounded,
+//   the three components' sum rounded twice) multiplies it by at most five more such factors,
+//   so the computed value is sum_t T_t (1 + theta_t), |theta_t| <= gamma_8, T_t the exact terms;
+// - |error| <= gamma_8 sum_t |T_t| = gamma_8 P, and the permanent P computed from the same
+//   rounded differences is at least P (1 - gamma_8) (a product and sum of absolute values, same
+//   roundings), so the error is below 8u/(1 - 16u) P_computed < 1e-15 P_computed, eight times
+//   under the 8e-15 P_computed used (orient3d_estimate's bound: the same terms, another order).
+// Floats' differences stay below 2^129, their triple products below 2^387: no overflow; a
+// product that underflows errs by at most 2^-1074, against a bound over kTiny = 1e-250. Where
+// the bound does not decide, the exact expansion does: each sign is orient3d's.
 bool pierces(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q) {
-    const int s0 = orient3d_sign(u, v, q[0], q[1]);
+    const double d0 = double(v.x()) - u.x(), d1 = double(v.y()) - u.y(), d2 = double(v.z()) - u.z();
+    double a[3][3];
+    for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) a[j][k] = double(q[j][k]) - u[k];
+    auto sign = [&](int j, int k) {
+        const double* x = a[j];
+        const double* y = a[k];
+        const double c0 = x[1] * y[2] - x[2] * y[1], c1 = x[2] * y[0] - x[0] * y[2], c2 = x[0] * y[1] - x[1] * y[0];
+        const double p0 = std::abs(x[1] * y[2]) + std::abs(x[2] * y[1]), p1 = std::abs(x[2] * y[0]) + std::abs(x[0] * y[2]),
+                     p2 = std::abs(x[0] * y[1]) + std::abs(x[1] * y[0]);
+        const double value = d0 * c0 + d1 * c1 + d2 * c2;
+        const double bound = 8e-15 * (std::abs(d0) * p0 + std::abs(d1) * p1 + std::abs(d2) * p2);
+        if (bound > kTiny) {
+            if (value > bound) return 1;
+            if (value < -bound) return -1;
+        }
+        return orient3d_exact_sign(u, v, q[j], q[k]);
+    };
+    const int s0 = sign(0, 1);
     if (s0 == 0) return false;
-    const int s1 = orient3d_sign(u, v, q[1], q[2]);
-    if (s1 != s0) return false;
-    return orient3d_sign(u, v, q[2], q[0]) == s0;
+    if (sign(1, 2) != s0) return false;
+    return sign(2, 0) == s0;
 }
 
 // Whether an edge of p pierces q, given the signs of p's corners against q's plane.

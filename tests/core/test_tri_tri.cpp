@@ -1,0 +1,136 @@
+// triangles_cross (src/core/tri_tri.cpp) against the same rule written with nothing but the
+// exact orient3d, predicate by predicate: the crossing test's own estimates (the shared plane
+// of plane_signs, the shared differences of pierces) must never decide a sign that orient3d
+// would not. Cases where rounding matters most: corners on or one float off the other's plane
+// or edge, shared corners, near-coplanar pairs, scaled from 2^-60 to 2^60 and moved far from
+// the origin, where the differences of floats round in double.
+#include <catch2/catch.hpp>
+
+#include <Eigen/Core>
+#include <cmath>
+#include <random>
+
+#include "rigscope/core/tri_tri.h"
+
+namespace {
+
+using rigscope::orient3d;
+using V = Eigen::Vector3f;
+
+// The header's rule from orient3d alone: an edge of one triangle with its ends strictly on both
+// sides of the other's plane and the three tetrahedra over the other's edges of one sign.
+bool edge_through(const V& u, const V& v, const V* t) {
+    const int s0 = orient3d(u, v, t[0], t[1]);
+    return s0 != 0 && orient3d(u, v, t[1], t[2]) == s0 && orient3d(u, v, t[2], t[0]) == s0;
+}
+
+bool reference_cross(const V* p, const V* q) {
+    int sp[3], sq[3];
+    for (int i = 0; i < 3; ++i) {
+        sp[i] = orient3d(q[0], q[1], q[2], p[i]);
+        sq[i] = orient3d(p[0], p[1], p[2], q[i]);
+    }
+    auto one_side = [](const int* s) { return (s[0] >= 0 && s[1] >= 0 && s[2] >= 0) || (s[0] <= 0 && s[1] <= 0 && s[2] <= 0); };
+    if (one_side(sp) || one_side(sq)) return false;
+    for (int i = 0; i < 3; ++i) {
+        const int k = (i + 1) % 3;
+        if (sp[i] * sp[k] < 0 && edge_through(p[i], p[k], q)) return true;
+        if (sq[i] * sq[k] < 0 && edge_through(q[i], q[k], p)) return true;
+    }
+    return false;
+}
+
+// A point of triangle t's plane by barycentric weights, rounded to float: on it or a float off.
+V on_plane(const V* t, float a, float b) { return t[0] + a * (t[1] - t[0]) + b * (t[2] - t[0]); }
+
+V nudge(const V& x, std::mt19937& rng) {
+    std::uniform_int_distribution<int> step(-2, 2);
+    V y = x;
+    for (int k = 0; k < 3; ++k)
+        for (int s = step(rng); s != 0; s += s > 0 ? -1 : 1)
+            y[k] = std::nextafter(y[k], s > 0 ? INFINITY : -INFINITY);
+    return y;
+}
+
+bool zero_area(const V* t) { return rigscope::collinear(t[0], t[1], t[2]); }
+
+}  // namespace
+
+TEST_CASE("tri_tri: triangles_cross decides as orient3d does, on random, touching and near-coplanar pairs", "[intersect]") {
+    std::mt19937 rng(59);
+    std::uniform_real_distribution<float> unit(-1.f, 1.f), weight(-0.5f, 1.5f);
+    std::uniform_int_distribution<int> kind(0, 7), exponent(-60, 60), far(0, 3);
+    long cases = 0, crossings = 0, by_kind[8] = {};
+    for (int n = 0; n < 1500000; ++n) {
+        V p[3], q[3];
+        for (V& x : p) x = V(unit(rng), unit(rng), unit(rng));
+        const int k = kind(rng);
+        for (V& x : q) x = V(unit(rng), unit(rng), unit(rng));
+        switch (k) {
+        case 0: break;  // generic
+        case 1:         // q's corners on p's plane, or a float or two off it
+            for (V& x : q) x = nudge(on_plane(p, weight(rng), weight(rng)), rng);
+            q[0] += V(0, 0, unit(rng));  // one corner off the plane, so q is not in it
+            break;
+        case 2:  // two corners of q on p's plane, rounded: the edge between lies nearly in it
+            q[0] = on_plane(p, weight(rng), weight(rng));
+            q[1] = nudge(on_plane(p, weight(rng), weight(rng)), rng);
+            break;
+        case 3:  // a shared corner, and q's edge through p's edge, nearly
+            q[0] = p[0];
+            q[1] = nudge(p[1] + unit(rng) * (p[2] - p[1]) * 0.5f + (p[2] - p[1]) * 0.5f, rng);
+            break;
+        case 4: {  // q's edge through a point of p's edge: the piercing point on the boundary
+            const V m = nudge(p[1] + (0.5f + 0.5f * unit(rng)) * (p[2] - p[1]), rng);
+            const V dir(unit(rng), unit(rng), unit(rng));
+            q[1] = m + dir;
+            q[2] = nudge(m - (0.5f + 0.5f * std::abs(unit(rng))) * dir, rng);
+            break;
+        }
+        case 5:  // q's edge through p's corner
+            q[0] = nudge(p[0] + (p[0] - q[2]) * (0.5f + 0.5f * std::abs(unit(rng))), rng);
+            break;
+        case 6: case 7: {
+            // Integers below 2^23 (floats exactly), so a corner or an edge goes exactly through
+            // the other's edge or plane, and the triple products (up to 2^72) round in double:
+            // a zero determinant whose estimate need not be zero.
+            std::uniform_int_distribution<int> big(-(1 << 20), 1 << 20), small(-2, 2);
+            auto lattice = [&](int x, int y, int z) { return V(float(x), float(y), float(z)); };
+            const Eigen::Vector3i a(big(rng), big(rng), big(rng)), e1(big(rng), big(rng), big(rng)), e2(big(rng), big(rng), big(rng));
+            p[0] = lattice(a.x(), a.y(), a.z());
+            p[1] = lattice(a.x() + 2 * e1.x(), a.y() + 2 * e1.y(), a.z() + 2 * e1.z());
+            p[2] = lattice(a.x() + 2 * e2.x(), a.y() + 2 * e2.y(), a.z() + 2 * e2.z());
+            const Eigen::Vector3i m = a + e1 + e2;  // the midpoint of p's edge p1 p2
+            const Eigen::Vector3i dir(big(rng), big(rng), big(rng));
+            if (k == 6) {  // q's edge through that midpoint, q's third corner anywhere
+                q[0] = lattice(m.x() + dir.x(), m.y() + dir.y(), m.z() + dir.z());
+                q[1] = lattice(m.x() - dir.x(), m.y() - dir.y(), m.z() - dir.z());
+                q[2] = lattice(big(rng) * 2, big(rng) * 2, big(rng) * 2);
+            } else {  // q's corners on p's plane (integer combinations), or one unit off
+                for (V& x : q) {
+                    const Eigen::Vector3i c = a + small(rng) * e1 + small(rng) * e2 + Eigen::Vector3i(small(rng) / 2, 0, small(rng) / 2);
+                    x = lattice(c.x(), c.y(), c.z());
+                }
+            }
+            break;
+        }
+        }
+        // Scaled by a power of two (exact), then perhaps moved far off, where differences round.
+        const float scale = std::ldexp(1.f, exponent(rng) - (k < 6 ? 0 : 20));
+        const float offsets[4] = {0.f, 3.f, 1e4f, 1e7f};
+        const V offset = V(unit(rng), unit(rng), unit(rng)) * (k < 6 ? offsets[far(rng)] : 0.f) * scale;
+        for (V& x : p) x = x * scale + offset;
+        for (V& x : q) x = x * scale + offset;
+        if (zero_area(p) || zero_area(q)) continue;  // the engine skips these before the test
+        const bool expected = reference_cross(p, q);
+        REQUIRE(rigscope::triangles_cross(p, q) == expected);
+        REQUIRE(rigscope::triangles_cross(q, p) == expected);
+        ++cases;
+        crossings += expected;
+        by_kind[k] += expected;
+    }
+    CHECK(cases > 1400000);
+    CHECK(crossings > 100000);
+    for (long c : by_kind) CHECK(c > 1000);
+    CHECK(by_kind[6] > 10000);
+}
