@@ -109,6 +109,24 @@ void add_tension(Identity& id, const TensionOptions& t) {
     add_rows(id, tension_map_options(), t);
 }
 
+// A verb's identity: the shared tension options (or its input rows) first, then its own table's
+// rows, in chunk records' order.
+template <typename Options>
+ChunkOptions tension_then_rows(const Options& opt, const OptionTable<Options>& table) {
+    Identity id;
+    add_tension(id, opt.tension);
+    add_rows(id, table, opt);
+    return id.o;
+}
+
+template <typename Options>
+ChunkOptions input_then_rows(const Options& opt, const OptionTable<Options>& table, bool weld, bool skinning) {
+    Identity id;
+    add_input(id, opt.input, weld, skinning);
+    add_rows(id, table, opt);
+    return id.o;
+}
+
 // The files whose content a chunk's record fingerprints, by the option that named them.
 void add_inputs(ChunkSpec& s, const InputOptions& in, const std::string& new_file, const std::string& reference) {
     for (auto [name, path] : {std::pair{"FILE", &in.file}, {"NEW", &new_file}, {"--animation", &in.animation}, {"--rig", &in.rig},
@@ -125,77 +143,35 @@ ChunkSpec spec_of(const char* command, const InputOptions& in, const std::string
     return s;
 }
 
+// The chunk of a verb whose inputs are FILE, --animation and --rig alone (no NEW, no reference).
+template <typename Options>
+ChunkSpec file_spec(const char* command, const Options& opt, ChunkOptions identity) {
+    ChunkSpec s = spec_of(command, opt.input, opt.out, std::move(identity));
+    add_inputs(s, opt.input, "", "");
+    return s;
+}
+
 }  // namespace
 
-ChunkOptions chunk_identity(const TensionJobOptions& opt) {
-    Identity id;
-    add_tension(id, opt.tension);
-    add_rows(id, tension_job_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const TensionJobOptions& opt) { return tension_then_rows(opt, tension_job_options()); }
 
-ChunkOptions chunk_identity(const BakeJobOptions& opt) {
-    Identity id;
-    add_tension(id, opt.tension);
-    add_rows(id, bake_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const BakeJobOptions& opt) { return tension_then_rows(opt, bake_options()); }
 
-ChunkOptions chunk_identity(const RegionsJobOptions& opt) {
-    Identity id;
-    add_tension(id, opt.tension);
-    add_rows(id, regions_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const RegionsJobOptions& opt) { return tension_then_rows(opt, regions_options()); }
 
-ChunkOptions chunk_identity(const CheckJobOptions& opt) {
-    Identity id;
-    add_tension(id, opt.tension);
-    add_rows(id, check_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const CheckJobOptions& opt) { return tension_then_rows(opt, check_options()); }
 
-ChunkOptions chunk_identity(const DiffJobOptions& opt) {
-    Identity id;
-    add_input(id, opt.input, true, true);
-    add_rows(id, diff_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const DiffJobOptions& opt) { return input_then_rows(opt, diff_options(), true, true); }
 
-ChunkOptions chunk_identity(const DeformJobOptions& opt) {
-    Identity id;
-    add_input(id, opt.input, false, true);
-    add_rows(id, deform_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const DeformJobOptions& opt) { return input_then_rows(opt, deform_options(), false, true); }
 
-ChunkOptions chunk_identity(const VolumeJobOptions& opt) {
-    Identity id;
-    add_input(id, opt.input, true, true);
-    add_rows(id, volume_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const VolumeJobOptions& opt) { return input_then_rows(opt, volume_options(), true, true); }
 
-ChunkOptions chunk_identity(const IntersectJobOptions& opt) {
-    Identity id;
-    add_input(id, opt.input, true, true);
-    add_rows(id, intersect_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const IntersectJobOptions& opt) { return input_then_rows(opt, intersect_options(), true, true); }
 
-ChunkOptions chunk_identity(const DriveJobOptions& opt) {
-    Identity id;
-    add_input(id, opt.input, false, false);
-    add_rows(id, drive_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const DriveJobOptions& opt) { return input_then_rows(opt, drive_options(), false, false); }
 
-ChunkOptions chunk_identity(const RivetJobOptions& opt) {
-    Identity id;
-    add_input(id, opt.input, true, true);
-    add_rows(id, rivet_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const RivetJobOptions& opt) { return input_then_rows(opt, rivet_options(), true, true); }
 
 ChunkOptions chunk_identity(const ReportJobOptions& opt) {
     Identity id;
@@ -204,12 +180,7 @@ ChunkOptions chunk_identity(const ReportJobOptions& opt) {
     return id.o;
 }
 
-ChunkOptions chunk_identity(const InfoJobOptions& opt) {
-    Identity id;
-    add_input(id, opt.input, false, false);
-    add_rows(id, info_options(), opt);
-    return id.o;
-}
+ChunkOptions chunk_identity(const InfoJobOptions& opt) { return input_then_rows(opt, info_options(), false, false); }
 
 ChunkOptions lint_identity(const InputOptions& input, const LintOptions& lint) {
     Identity id;
@@ -244,29 +215,22 @@ ChunkSpec chunk_spec(const DiffJobOptions& opt) {
 }
 
 ChunkSpec chunk_spec(const DeformJobOptions& opt) {
-    ChunkSpec s = spec_of("deform", opt.input, opt.out, chunk_identity(opt));
-    add_inputs(s, opt.input, "", "");
-    return s;
+    return file_spec("deform", opt, chunk_identity(opt));
 }
 
 ChunkSpec chunk_spec(const VolumeJobOptions& opt) {
     // Each frame's ratios are to the bind mesh, not to other frames: chunks join row by row.
-    ChunkSpec s = spec_of("volume", opt.input, opt.out, chunk_identity(opt));
-    add_inputs(s, opt.input, "", "");
-    return s;
+    return file_spec("volume", opt, chunk_identity(opt));
 }
 
 ChunkSpec chunk_spec(const IntersectJobOptions& opt) {
     // Each frame's pairs are its own: chunks join frame by frame (merge takes the most
     // zero-area triangles of any chunk's frames, as a single run does).
-    ChunkSpec s = spec_of("intersect", opt.input, opt.out, chunk_identity(opt));
-    add_inputs(s, opt.input, "", "");
-    return s;
+    return file_spec("intersect", opt, chunk_identity(opt));
 }
 
 ChunkSpec chunk_spec(const DriveJobOptions& opt) {
-    ChunkSpec s = spec_of("drive", opt.input, opt.out, chunk_identity(opt));
-    add_inputs(s, opt.input, "", "");
+    ChunkSpec s = file_spec("drive", opt, chunk_identity(opt));
     if (opt.format == "gltf") s.refusal = "drive --format gltf bakes one animation over all frames: run it without --chunk";
     return s;
 }
@@ -284,9 +248,7 @@ ChunkSpec chunk_spec(const RegionsJobOptions& opt) {
 }
 
 ChunkSpec chunk_spec(const RivetJobOptions& opt) {
-    ChunkSpec s = spec_of("rivet", opt.input, opt.out, chunk_identity(opt));
-    add_inputs(s, opt.input, "", "");
-    return s;
+    return file_spec("rivet", opt, chunk_identity(opt));
 }
 
 }  // namespace rigscope
