@@ -3,33 +3,27 @@
 #include <memory>
 #include <spdlog/spdlog.h>
 
-#include "batch_command.h"
-#include "cli_common.h"
-#include "commands.h"
 #include "option_table_cli.h"
 #include "rigscope/io/output.h"
 #include "rigscope/run/bake_job.h"
 #include "tension_setup.h"
+#include "verb_command.h"
 
 namespace rigscope::cli {
 
 namespace {
 
-struct BakeCommand {
-    BakeJobOptions job;
-    BatchOptions batch;  // FILE... and the batch's options
-};
+using BakeCommand = BatchCommand<BakeJobOptions>;
 
 int run_bake_command(BakeCommand cmd, RunContext&) {
-    BakeJobOptions& opt = cmd.job;
-    cmd.batch.output = opt.out;
-    if (is_batch(cmd.batch)) return finish_batch(cmd.batch, run_bake_batch(cmd.batch, opt));
-    opt.tension.input.file = cmd.batch.inputs.front();
-    const BakeJobResult r = load_and_run_bake(opt, terminal_progress("bake"));
-    for (const BakeMeshInfo& m : r.meshes)
-        spdlog::info("{}: UV set {}: {} texels covered, {} padded", m.name, m.uv_set, m.covered, m.padded);
-    spdlog::info("bake: {} images written", r.images.size());
-    return kExitOk;
+    cmd.batch.output = cmd.job.out;
+    return batch_or_one(cmd, cmd.job.tension.input.file, run_bake_batch, [](const BakeJobOptions& opt) {
+        const BakeJobResult r = load_and_run_bake(opt, terminal_progress("bake"));
+        for (const BakeMeshInfo& m : r.meshes)
+            spdlog::info("{}: UV set {}: {} texels covered, {} padded", m.name, m.uv_set, m.covered, m.padded);
+        spdlog::info("bake: {} images written", r.images.size());
+        return kExitOk;
+    });
 }
 
 }  // namespace
@@ -41,7 +35,7 @@ void add_bake_command(CLI::App& app, Runner& run) {
     add_tension_options(cmd, opt->tension);
     add_batch_options(cmd, command->batch);
     add_table_options(cmd, bake_options(), *opt);
-    cmd->callback([&run, command] { run = [command](RunContext& ctx) { return run_bake_command(*command, ctx); }; });
+    run_when_chosen(cmd, run, command, run_bake_command);
 }
 
 RIGSCOPE_REGISTER_COMMAND(5, add_bake_command);
