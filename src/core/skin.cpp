@@ -6,6 +6,7 @@
 
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/point_cache.h"
+#include "rigscope/core/same_bytes.h"
 #include "rigscope/core/skin_dq.h"
 #include "skin_avx2.h"
 
@@ -176,7 +177,7 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
         posed_ = true;
         return;
     }
-    // The last pose's inputs, to compare bit for bit (memcmp: -0 and 0 are different inputs).
+    // The last pose's inputs, to compare bit for bit (same_bytes: -0 and 0 are different inputs).
     last_joints_.swap(joints_);
     last_morphs_.swap(morphs_);
     active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
@@ -196,8 +197,7 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
     };
     // Dual quaternions come from the double world matrices, which two equal float products need
     // not share: such a skin is always deformed again.
-    unchanged_ = posed_ && !was_cached && !dq_ && joints_.size() == last_joints_.size() &&
-                 std::memcmp(joints_.data(), last_joints_.data(), joints_.size() * sizeof(joints_[0])) == 0 && same_morphs();
+    unchanged_ = posed_ && !was_cached && !dq_ && same_bytes(joints_, last_joints_) && same_morphs();
     posed_ = true;
 }
 

@@ -2,9 +2,9 @@
 #include "bake_frames.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "rigscope/core/huge_pages.h"
+#include "rigscope/core/same_bytes.h"
 #include "rigscope/io/image_output.h"
 #include "rigscope/run/output_formats.h"
 #include "rigscope/run/tension_gltf.h"
@@ -60,9 +60,7 @@ std::vector<const std::vector<float>*> map_sources(const std::string& map, const
 // sign); if not, `kept` takes them.
 bool same_or_keep(const std::vector<const std::vector<float>*>& sources, std::vector<std::vector<float>>& kept) {
     bool same = kept.size() == sources.size();
-    for (std::size_t k = 0; same && k < sources.size(); ++k)
-        same = kept[k].size() == sources[k]->size() &&
-               (kept[k].empty() || std::memcmp(kept[k].data(), sources[k]->data(), kept[k].size() * sizeof(float)) == 0);
+    for (std::size_t k = 0; same && k < sources.size(); ++k) same = same_bytes(kept[k], *sources[k]);
     if (same) return true;
     kept.resize(sources.size());
     for (std::size_t k = 0; k < sources.size(); ++k) kept[k] = *sources[k];

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <set>
 #include <spdlog/spdlog.h>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/same_bytes.h"
 
 namespace rigscope {
 
@@ -38,11 +38,6 @@ const UvSet& chosen_set(const BakeJobOptions& opt, const Mesh& mesh) {
         names += (names.empty() ? "" : ", ") + s.name;
     }
     throw Error(kExitUsage, "--uv " + opt.uv + ": mesh '" + mesh.name + "' has the UV sets " + names);
-}
-
-template <typename T>
-bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // Whether plan_uv_raster makes the same plan for both (it reads the faces, the UV set and the
