@@ -52,10 +52,15 @@ echo "== cold load, a fresh process each (best of 3)"
 for i in 1 2 3; do "$build/bench/rigscope_bench" --cold-load "$tube" | tee -a "$out/cold.txt"; done
 
 echo "== end to end (best of 3)"
+# Wall time from bash's EPOCHREALTIME (microseconds): /usr/bin/time's %e counts in 10 ms steps,
+# +-15% of a 0.07 s command, enough to move a ratio across its target. Peak RSS from
+# /usr/bin/time; its own fork and wait (well under a millisecond) are in every figure alike.
 timed() {  # label, then the command: wall seconds and peak RSS (KB) appended to $out/label
-    local label=$1; shift
-    /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" >/dev/null
-    cat "$out/time.txt" >> "$out/$label"
+    local label=$1 t0 t1; shift
+    t0=$EPOCHREALTIME
+    /usr/bin/time -f "%M" -o "$out/time.txt" "$@" >/dev/null
+    t1=$EPOCHREALTIME
+    echo "$t1 $t0 $(tail -n 1 "$out/time.txt")" | awk '{ printf "%.4f %s\n", $1 - $2, $3 }' >>"$out/$label"
 }
 for i in 1 2 3; do timed json "$build/rigscope" tension "$tube" --format json -o "$out/out.json"; done
 for i in 1 2; do timed csv "$build/rigscope" tension "$tube" -o "$out/out.csv"; done
@@ -354,7 +359,7 @@ done
 # Python after numpy's, against Python's own start. Alternating, best of 5.
 small=$root/data/bend_cylinder.glb
 small_first=$("$build/rigscope" -q tension "$small" --format json | "$python" -c "import json, sys; print(json.load(sys.stdin)['frames'][0]['frame'])")
-# /usr/bin/time's 10 ms steps are too coarse here: bash's EPOCHREALTIME around each command.
+# The same clock as timed(), without the peak RSS.
 clock() {  # label, then the command: wall seconds appended to $out/label
     local label=$1 t0; shift
     t0=$EPOCHREALTIME
@@ -401,8 +406,8 @@ done
 import sys
 out = sys.argv[1]
 best = {k: min(float(l.split()[0]) for l in open(f"{out}/uv_{k}")) for k in ("tension", "bake", "regions")}
-print(f"bake --size 1024 {best['bake']:.2f} s = {best['bake'] / best['tension']:.2f}x tension --format json {best['tension']:.2f} s "
-      f"(issue 60: at most 2); regions {best['regions']:.2f} s = {best['regions'] / best['tension']:.2f}x (at most 1.2)")
+print(f"bake --size 1024 {best['bake']:.3f} s = {best['bake'] / best['tension']:.2f}x tension --format json {best['tension']:.3f} s "
+      f"(issue 60: at most 2); regions {best['regions']:.3f} s = {best['regions'] / best['tension']:.2f}x (at most 1.2)")
 PY
 
 # -- Size (issue 44: "the 4M-vertex tube at no less than 0.9 of the 262k tube's rate"): the bench
@@ -431,14 +436,14 @@ import sys
 out, frames = sys.argv[1], int(sys.argv[2])
 best = {k: min((tuple(map(float, l.split())) for l in open(f"{out}/size_{k}")), key=lambda r: r[0]) for k in ("262k", "4m")}
 rate = {k: 2 * n * frames / best[k][0] / 1e6 for k, n in (("262k", 512 * 512), ("4m", 2048 * 2048))}
-print(f"size: tension --fps 240 --format json ({frames} frames, 2 meshes): 262k tube {best['262k'][0]:.2f} s ({rate['262k']:.0f} Mvert-frames/s, "
-      f"peak {best['262k'][1] / 1024:.0f} MB), 4M tube {best['4m'][0]:.2f} s ({rate['4m']:.0f} Mvert-frames/s, peak {best['4m'][1] / 1024:.0f} MB); "
+print(f"size: tension --fps 240 --format json ({frames} frames, 2 meshes): 262k tube {best['262k'][0]:.3f} s ({rate['262k']:.0f} Mvert-frames/s, "
+      f"peak {best['262k'][1] / 1024:.0f} MB), 4M tube {best['4m'][0]:.3f} s ({rate['4m']:.0f} Mvert-frames/s, peak {best['4m'][1] / 1024:.0f} MB); "
       f"4M / 262k rate {rate['4m'] / rate['262k']:.2f} (issue 44: at least 0.9)")
 runs = {k: [float(l.split()[0]) for l in open(f"{out}/size_{k}")] for k in ("262k", "4m")}
 print("  per alternating pair: " + ", ".join(f"{16 * a / b:.2f}" for a, b in zip(runs["262k"], runs["4m"])))
 first = {k: min(float(l.split()[0]) for l in open(f"{out}/size_{k}_first")) for k in ("262k", "4m")}
 rest = {k: 2 * n * (frames - 1) / max(best[k][0] - first[k], 1e-9) / 1e6 for k, n in (("262k", 512 * 512), ("4m", 2048 * 2048))}
-print(f"  load + set-up + first frame: 262k {first['262k']:.2f} s, 4M {first['4m']:.2f} s = {first['4m'] / first['262k']:.1f}x (16x vertices) = "
+print(f"  load + set-up + first frame: 262k {first['262k']:.3f} s, 4M {first['4m']:.3f} s = {first['4m'] / first['262k']:.1f}x (16x vertices) = "
       f"{first['4m'] / best['4m'][0] * 100:.0f}% of the 4M run; the other {frames - 1} frames: 4M / 262k rate {rest['4m'] / rest['262k']:.2f}")
 PY
 # The memory bound where a frame does not fit the caches (issue 44): the bench tube's frame stays
