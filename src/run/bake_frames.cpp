@@ -263,6 +263,10 @@ void BakeFrames::encode_image(std::size_t b, std::size_t k) {
 void BakeFrames::bake_png(std::size_t frames) {
     const Png16Segments png(opt_.size, opt_.size, r_.channels);
     const std::size_t segments = png.count();
+    if (last_raw_.empty()) {
+        last_raw_.assign(images_, std::vector<std::vector<std::uint8_t>>(segments));
+        last_part_.assign(images_, std::vector<Png16Segments::Part>(segments));
+    }
     std::vector<std::size_t> work;  // k * segments + s
     for (std::size_t k = 0; k < images_; ++k) {
         const std::size_t m = image_tile_[k].first;
@@ -283,10 +287,13 @@ void BakeFrames::bake_png(std::size_t frames) {
 }
 
 // Segment s of image k's files, one a fresh frame of the batch: its rows as encode_image makes
-// them (gathered, padded, composed) in bands a thread keeps.
+// them (gathered, padded, composed) in bands a thread keeps, filtered, and deflated unless they
+// are the bytes the frame before had there. The frames of the batch in order on one thread, so
+// that each compares with the one before it.
 void BakeFrames::bake_png_segment(const Png16Segments& png, std::size_t k, std::size_t s) {
     thread_local std::vector<float> bands, composed;
     thread_local std::vector<float*> to;
+    thread_local std::vector<std::uint8_t> raw;
     const auto [m, t] = image_tile_[k];
     const UvRasterPlan& plan = *plans_.tiles[m][t].plan;
     const std::size_t n = std::size_t(opt_.size), layers = lanes_[m].size() * channels_, passes = plan.pass_begin.size() - 1;
@@ -315,7 +322,19 @@ void BakeFrames::bake_png_segment(const Png16Segments& png, std::size_t k, std::
             }
             values = composed.data();
         }
-        png.deflate(s, values, parts_[lanes_[m][i] * images_ + k][s]);
+        Png16Segments::Part& part = parts_[lanes_[m][i] * images_ + k][s];
+        part.clamped = png.filter(s, values, raw);
+        std::vector<std::uint8_t>& last = last_raw_[k][s];
+        Png16Segments::Part& kept = last_part_[k][s];
+        if (!last.empty() && raw == last) {  // the frame before's bytes: its deflated part
+            part.bytes = kept.bytes;
+            part.adler = kept.adler;
+            continue;
+        }
+        png.deflate_raw(s, raw, part);
+        last.swap(raw);
+        kept.bytes = part.bytes;
+        kept.adler = part.adler;
     }
 }
 

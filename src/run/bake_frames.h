@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,11 @@ private:
     // are a fresh image's deflated segments.
     bool by_segments_ = false;
     std::vector<std::vector<Png16Segments::Part>> parts_;
+    // Per image k and segment: the filtered bytes last deflated and their part. A segment whose
+    // bytes are the same at the next frame (a region the rig leaves still, the map's zeros) takes
+    // that part instead of being deflated again.
+    std::vector<std::vector<std::vector<std::uint8_t>>> last_raw_;
+    std::vector<std::vector<Png16Segments::Part>> last_part_;
     std::vector<Encoded> kept_;     // per image k: the previous batch's last frame's
     std::vector<std::size_t> kept_image_;  // per image k, without -o: that image's index in r_.images
     std::vector<BakeImage> made_;

@@ -41,6 +41,12 @@ public:
     };
     // Segment s from `values`, rows(s)'s values (channels interleaved, the first row first).
     void deflate(std::size_t s, const float* values, Part& part) const;
+    // The same in two steps: segment s's bytes as PNG filters them into `raw`, returning the
+    // values clamped (as Part::clamped); then `raw` deflated into part's bytes and Adler-32. The
+    // deflated bytes are a function of `raw` and s alone: a caller whose segment has the bytes
+    // of one deflated before may copy that part's bytes and Adler-32 instead.
+    std::size_t filter(std::size_t s, const float* values, std::vector<std::uint8_t>& raw) const;
+    void deflate_raw(std::size_t s, const std::vector<std::uint8_t>& raw, Part& part) const;
     // The file of the parts (every segment's, in order) appended to `out`; returns the clamped.
     std::size_t join(const std::vector<Part>& parts, std::string& out) const;
 

@@ -48,7 +48,6 @@ constexpr std::size_t kSegmentBytes = 65024;
 struct PngScratch {
     z_stream z{};
     int window_bits = 0;  // of the stream in z, 0 before the first
-    std::vector<std::uint8_t> raw;  // a segment's rows as PNG filters them: a filter byte (0), then the samples
     std::vector<std::uint8_t> out;  // deflate's output of a call
     ~PngScratch() {
         if (window_bits) deflateEnd(&z);
@@ -238,24 +237,37 @@ std::pair<std::size_t, std::size_t> Png16Segments::rows(std::size_t s) const {
     return {begin / row_bytes_, (end - 1) / row_bytes_ + 1};
 }
 
-void Png16Segments::deflate(std::size_t s, const float* values, Part& part) const {
-    thread_local PngScratch scratch;
+std::size_t Png16Segments::filter(std::size_t s, const float* values, std::vector<std::uint8_t>& raw) const {
     const auto [first, end] = rows(s);
     const std::size_t samples = row_bytes_ / 2, begin = s * kSegmentBytes, bytes = std::min(data_size_, begin + kSegmentBytes) - begin;
     // The segment's rows filtered (a filter byte, 0: None, then the samples), quantised eight
-    // samples at a time; a row counts its clamped values in the segment holding its filter byte.
-    scratch.raw.resize((end - first) * row_bytes_);
-    part.clamped = 0;
+    // samples at a time, then cut to the segment's bytes; a row counts its clamped values in the
+    // segment holding its filter byte.
+    raw.resize((end - first) * row_bytes_);
+    std::size_t clamped = 0;
     for (std::size_t r = first; r < end; ++r) {
-        std::uint8_t* row = scratch.raw.data() + (r - first) * row_bytes_;
+        std::uint8_t* row = raw.data() + (r - first) * row_bytes_;
         row[0] = 0;
-        const std::size_t clamped = quantise(values + (r - first) * samples, samples, row + 1);
-        if (r * row_bytes_ >= begin) part.clamped += clamped;
+        const std::size_t c = quantise(values + (r - first) * samples, samples, row + 1);
+        if (r * row_bytes_ >= begin) clamped += c;
     }
-    const std::uint8_t* raw = scratch.raw.data() + (begin - first * row_bytes_);
-    part.adler = libdeflate_adler32(1, raw, bytes);
+    const std::size_t skip = begin - first * row_bytes_;
+    if (skip) std::memmove(raw.data(), raw.data() + skip, bytes);
+    raw.resize(bytes);
+    return clamped;
+}
+
+void Png16Segments::deflate_raw(std::size_t s, const std::vector<std::uint8_t>& raw, Part& part) const {
+    thread_local PngScratch scratch;
+    part.adler = libdeflate_adler32(1, raw.data(), raw.size());
     part.bytes.clear();
-    deflate_segment(scratch, window_bits(data_size_), raw, bytes, s + 1 == count_, part.bytes);
+    deflate_segment(scratch, window_bits(data_size_), raw.data(), raw.size(), s + 1 == count_, part.bytes);
+}
+
+void Png16Segments::deflate(std::size_t s, const float* values, Part& part) const {
+    thread_local std::vector<std::uint8_t> raw;
+    part.clamped = filter(s, values, raw);
+    deflate_raw(s, raw, part);
 }
 
 std::size_t Png16Segments::join(const std::vector<Part>& parts, std::string& out) const {
