@@ -21,10 +21,65 @@
 #include <string>
 #include <vector>
 
+#include "png_quantise.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/simd.h"
 #include "rigscope/io/image_output.h"
 
 namespace rigscope {
+
+namespace detail {
+
+// round(clamp(v, 0, 1) x 65535) of n values as big-endian 16-bit samples, halves away from zero
+// (NaN: 0); returns how many were outside 0..1. c x 65535 + 0.5 is exact in double (a float times
+// 65535 has at most 40 significant bits), so the truncation is lround's; the SSE2 lanes do the
+// same double operations as the scalar tail, so every sample has the same bits either way.
+std::size_t quantise_png16(const float* in, std::size_t n, std::uint8_t* out, bool avx2) {
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    if (avx2 && avx2_supported()) return quantise_png16_avx2(in, n, out);
+#else
+    (void)avx2;
+#endif
+    std::size_t clamped = 0, x = 0;
+#if defined(__SSE2__)
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    const __m128d scale = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
+    const __m128i bias = _mm_set1_epi32(32768), flip = _mm_set1_epi16(-32768);
+    static const auto kBits = [] {  // bits set in a byte (no POPCNT in the baseline x86-64 set)
+        std::array<std::uint8_t, 256> b{};
+        for (int i = 1; i < 256; ++i) b[std::size_t(i)] = std::uint8_t(b[std::size_t(i >> 1)] + (i & 1));
+        return b;
+    }();
+    auto four = [&](__m128 v) {  // four clamped values to four int32 in 0..65535
+        const __m128i lo = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), scale), half));
+        const __m128i hi = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale), half));
+        return _mm_sub_epi32(_mm_unpacklo_epi64(lo, hi), bias);  // -32768..32767 for the signed pack
+    };
+    for (; x + 8 <= n; x += 8) {
+        __m128 a = _mm_loadu_ps(in + x), b = _mm_loadu_ps(in + x + 4);
+        // Inside 0..1 (false for NaN); max(v, 0) is 0 for NaN (maxps returns its second operand).
+        const int inside = _mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(a, zero), _mm_cmple_ps(a, one))) |
+                           (_mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(b, zero), _mm_cmple_ps(b, one))) << 4);
+        clamped += std::size_t(8 - kBits[inside]);
+        a = _mm_min_ps(_mm_max_ps(a, zero), one);
+        b = _mm_min_ps(_mm_max_ps(b, zero), one);
+        const __m128i q = _mm_xor_si128(_mm_packs_epi32(four(a), four(b)), flip);  // eight uint16
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * x), _mm_or_si128(_mm_slli_epi16(q, 8), _mm_srli_epi16(q, 8)));
+    }
+#endif
+    for (; x < n; ++x) {
+        const float v = in[x];
+        const bool inside = v >= 0.0f && v <= 1.0f;
+        clamped += !inside;
+        const double c = inside ? double(v) : (v > 1.0f ? 1.0 : 0.0);  // NaN: 0
+        const auto q = static_cast<std::uint16_t>(c * 65535.0 + 0.5);
+        out[2 * x] = std::uint8_t(q >> 8);
+        out[2 * x + 1] = std::uint8_t(q & 0xff);
+    }
+    return clamped;
+}
+
+}  // namespace detail
 
 namespace {
 
@@ -74,49 +129,8 @@ void chunk(std::string& out, const char type[4], const std::uint8_t* data, std::
     out.append(reinterpret_cast<const char*>(tail), 4);
 }
 
-// round(clamp(v, 0, 1) x 65535) of n values as big-endian 16-bit samples, halves away from zero
-// (NaN: 0); returns how many were outside 0..1. c x 65535 + 0.5 is exact in double (a float times
-// 65535 has at most 40 significant bits), so the truncation is lround's; the SSE2 lanes do the
-// same double operations as the scalar tail, so every sample has the same bits either way.
-std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) {
-    std::size_t clamped = 0, x = 0;
-#if defined(__SSE2__)
-    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-    const __m128d scale = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
-    const __m128i bias = _mm_set1_epi32(32768), flip = _mm_set1_epi16(-32768);
-    static const auto kBits = [] {  // bits set in a byte (no POPCNT in the baseline x86-64 set)
-        std::array<std::uint8_t, 256> b{};
-        for (int i = 1; i < 256; ++i) b[std::size_t(i)] = std::uint8_t(b[std::size_t(i >> 1)] + (i & 1));
-        return b;
-    }();
-    auto four = [&](__m128 v) {  // four clamped values to four int32 in 0..65535
-        const __m128i lo = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(v), scale), half));
-        const __m128i hi = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(v, v)), scale), half));
-        return _mm_sub_epi32(_mm_unpacklo_epi64(lo, hi), bias);  // -32768..32767 for the signed pack
-    };
-    for (; x + 8 <= n; x += 8) {
-        __m128 a = _mm_loadu_ps(in + x), b = _mm_loadu_ps(in + x + 4);
-        // Inside 0..1 (false for NaN); max(v, 0) is 0 for NaN (maxps returns its second operand).
-        const int inside = _mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(a, zero), _mm_cmple_ps(a, one))) |
-                           (_mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(b, zero), _mm_cmple_ps(b, one))) << 4);
-        clamped += std::size_t(8 - kBits[inside]);
-        a = _mm_min_ps(_mm_max_ps(a, zero), one);
-        b = _mm_min_ps(_mm_max_ps(b, zero), one);
-        const __m128i q = _mm_xor_si128(_mm_packs_epi32(four(a), four(b)), flip);  // eight uint16
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * x), _mm_or_si128(_mm_slli_epi16(q, 8), _mm_srli_epi16(q, 8)));
-    }
-#endif
-    for (; x < n; ++x) {
-        const float v = in[x];
-        const bool inside = v >= 0.0f && v <= 1.0f;
-        clamped += !inside;
-        const double c = inside ? double(v) : (v > 1.0f ? 1.0 : 0.0);  // NaN: 0
-        const auto q = static_cast<std::uint16_t>(c * 65535.0 + 0.5);
-        out[2 * x] = std::uint8_t(q >> 8);
-        out[2 * x + 1] = std::uint8_t(q & 0xff);
-    }
-    return clamped;
-}
+// The samples of n values, the AVX2 loop where avx2_default() (png_quantise.h).
+std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) { return detail::quantise_png16(in, n, out, avx2_default()); }
 
 // The zlib stream (header, raw deflate data, Adler-32 of the rows) cut into IDATs of kIdatBytes
 // as it grows, as libpng cuts it.
