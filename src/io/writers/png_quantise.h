@@ -14,7 +14,8 @@ namespace rigscope::detail {
 // else the SSE2 one (scalar where neither is built): the same double operations, the same bytes.
 std::size_t quantise_png16(const float* in, std::size_t n, std::uint8_t* out, bool avx2);
 
-// The AVX2 loop, eight values a step. Only called after avx2_supported().
-std::size_t quantise_png16_avx2(const float* in, std::size_t n, std::uint8_t* out);
+// The AVX2 loop over the first 8 x `groups` values, eight a step (quantise_png16 does the rest);
+// returns how many of them were outside 0..1. Only called after avx2_supported().
+std::size_t quantise_png16_avx2(const float* in, std::size_t groups, std::uint8_t* out);
 
 }  // namespace rigscope::detail

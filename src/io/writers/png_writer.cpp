@@ -35,12 +35,15 @@ namespace detail {
 // 65535 has at most 40 significant bits), so the truncation is lround's; the SSE2 lanes do the
 // same double operations as the scalar tail, so every sample has the same bits either way.
 std::size_t quantise_png16(const float* in, std::size_t n, std::uint8_t* out, bool avx2) {
+    std::size_t clamped = 0, x = 0;
 #if defined(RIGSCOPE_AVX2_KERNEL)
-    if (avx2 && avx2_supported()) return quantise_png16_avx2(in, n, out);
+    if (avx2 && avx2_supported()) {
+        clamped = quantise_png16_avx2(in, n / 8, out);
+        x = n / 8 * 8;
+    }
 #else
     (void)avx2;
 #endif
-    std::size_t clamped = 0, x = 0;
 #if defined(__SSE2__)
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
     const __m128d scale = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
