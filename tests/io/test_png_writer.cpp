@@ -149,37 +149,42 @@ TEST_CASE("png writer: segments deflated in any order on any thread join into wr
     // bake deflates a file's segments as their rows are gathered, on whichever thread, in no
     // order: here the last first, on threads of their own, each from only its own rows copied
     // out (as bake's bands hold them), then joined. Sizes where a segment ends inside a row and
-    // on a row's last byte; values outside 0..1 in rows two segments share.
-    for (const int channels : {1, 3})
-        for (const int size : {181, 300, 511}) {
-            std::vector<float> values(std::size_t(size) * std::size_t(size) * std::size_t(channels));
-            std::size_t outside = 0;
-            for (std::size_t i = 0; i < values.size(); ++i) {
-                float v = float(0.5 + 0.6 * std::sin(double(i % 4093) * 0.01));
-                if (i % 211 == 3) v = std::numeric_limits<float>::quiet_NaN();
-                outside += !(v >= 0.0f && v <= 1.0f);
-                values[i] = v;
-            }
-            INFO(channels << " channels, " << size << " x " << size);
-            std::string whole;
-            const std::size_t clamped = write_png16(whole, values.data(), size, size, channels);
-            CHECK(clamped == outside);
-            const Png16Segments png(size, size, channels);
-            REQUIRE(png.count() >= 2);
-            const std::size_t samples = std::size_t(size) * std::size_t(channels);
-            std::vector<Png16Segments::Part> parts(png.count());
-            for (std::size_t s = png.count(); s-- > 0;) {
-                const auto [first, end] = png.rows(s);
-                const std::vector<float> rows(values.begin() + std::ptrdiff_t(first * samples), values.begin() + std::ptrdiff_t(end * samples));
-                std::thread([&png, &rows, &parts, s] { png.deflate(s, rows.data(), parts[s]); }).join();
-            }
-            std::string joined;
-            CHECK(png.join(parts, joined) == outside);
-            CHECK(joined == whole);
-            const std::vector<std::uint32_t> read = libpng_samples(joined);
-            REQUIRE(read.size() == 4 + values.size());
-            CHECK(read == libpng_samples(libpng_bytes(values, size, size, channels)));
+    // on a row's last byte, and rows longer than a segment (one starts and ends inside a row);
+    // values outside 0..1 in rows two segments share.
+    struct Size {
+        int channels, width, height;
+    };
+    for (const Size z : {Size{1, 181, 181}, Size{1, 300, 300}, Size{1, 511, 511}, Size{3, 181, 181}, Size{3, 300, 300}, Size{3, 511, 511},
+                         Size{1, 33000, 3}, Size{3, 11000, 4}}) {
+        const int channels = z.channels, width = z.width, height = z.height;
+        std::vector<float> values(std::size_t(width) * std::size_t(height) * std::size_t(channels));
+        std::size_t outside = 0;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            float v = float(0.5 + 0.6 * std::sin(double(i % 4093) * 0.01));
+            if (i % 211 == 3) v = std::numeric_limits<float>::quiet_NaN();
+            outside += !(v >= 0.0f && v <= 1.0f);
+            values[i] = v;
         }
+        INFO(channels << " channels, " << width << " x " << height);
+        std::string whole;
+        const std::size_t clamped = write_png16(whole, values.data(), width, height, channels);
+        CHECK(clamped == outside);
+        const Png16Segments png(width, height, channels);
+        REQUIRE(png.count() >= 2);
+        const std::size_t samples = std::size_t(width) * std::size_t(channels);
+        std::vector<Png16Segments::Part> parts(png.count());
+        for (std::size_t s = png.count(); s-- > 0;) {
+            const auto [first, end] = png.rows(s);
+            const std::vector<float> rows(values.begin() + std::ptrdiff_t(first * samples), values.begin() + std::ptrdiff_t(end * samples));
+            std::thread([&png, &rows, &parts, s] { png.deflate(s, rows.data(), parts[s]); }).join();
+        }
+        std::string joined;
+        CHECK(png.join(parts, joined) == outside);
+        CHECK(joined == whole);
+        const std::vector<std::uint32_t> read = libpng_samples(joined);
+        REQUIRE(read.size() == 4 + values.size());
+        CHECK(read == libpng_samples(libpng_bytes(values, width, height, channels)));
+    }
 }
 
 TEST_CASE("png writer: the SSE2 and AVX2 quantisations give the scalar rounding's samples and clamped count", "[bake][png]") {

@@ -255,21 +255,30 @@ std::pair<std::size_t, std::size_t> Png16Segments::rows(std::size_t s) const {
 }
 
 std::size_t Png16Segments::filter(std::size_t s, const float* values, std::vector<std::uint8_t>& raw) const {
+    thread_local std::vector<std::uint8_t> split;  // a row the segment starts inside of
     const auto [first, end] = rows(s);
     const std::size_t samples = row_bytes_ / 2, begin = s * kSegmentBytes, bytes = std::min(data_size_, begin + kSegmentBytes) - begin;
     // The segment's rows filtered (a filter byte, 0: None, then the samples), quantised eight
-    // samples at a time, then cut to the segment's bytes; a row counts its clamped values in the
-    // segment holding its filter byte.
-    raw.resize((end - first) * row_bytes_);
-    std::size_t clamped = 0;
+    // samples at a time, each at its place in the segment's bytes (a row the segment starts
+    // inside of made aside, its tail copied; the last row whole, then cut); a row counts its
+    // clamped values in the segment holding its filter byte.
+    raw.resize(bytes + row_bytes_);
+    std::size_t clamped = 0, at = 0;
     for (std::size_t r = first; r < end; ++r) {
-        std::uint8_t* row = raw.data() + (r - first) * row_bytes_;
+        const bool inside = r * row_bytes_ < begin;
+        if (inside) split.resize(row_bytes_);
+        std::uint8_t* row = inside ? split.data() : raw.data() + at;
         row[0] = 0;
         const std::size_t c = quantise(values + (r - first) * samples, samples, row + 1);
-        if (r * row_bytes_ >= begin) clamped += c;
+        if (inside) {
+            const std::size_t skip = begin - r * row_bytes_;
+            std::memcpy(raw.data(), split.data() + skip, row_bytes_ - skip);
+            at = row_bytes_ - skip;
+            continue;
+        }
+        clamped += c;
+        at += row_bytes_;
     }
-    const std::size_t skip = begin - first * row_bytes_;
-    if (skip) std::memmove(raw.data(), raw.data() + skip, bytes);
     raw.resize(bytes);
     return clamped;
 }
