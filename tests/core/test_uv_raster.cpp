@@ -21,6 +21,16 @@ void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<fl
     bake_uv_padding(plan, image);
 }
 
+// Uniform numbers in [0, 1) from a seed (a linear congruential generator: the same faces on every
+// machine).
+struct Uniform {
+    std::uint32_t seed;
+    float operator()() {
+        seed = seed * 1664525u + 1013904223u;
+        return float(seed >> 8) / float(1u << 24);
+    }
+};
+
 // A quad over the unit square as two triangles sharing the diagonal (0,0)-(1,1), with the UV
 // corners given per face corner.
 Mesh square(bool quad) {
@@ -196,11 +206,7 @@ TEST_CASE("uv raster: a plan made on threads is the plan made on one, overlaps k
     // rows than one band, so that threads race to own the same texels.
     Mesh m;
     UvSet s;
-    std::uint32_t seed = 12345;
-    auto next = [&seed] {
-        seed = seed * 1664525u + 1013904223u;
-        return float(seed >> 8) / float(1u << 24);
-    };
+    Uniform next{12345};
     for (std::uint32_t f = 0; f < 30000; ++f) {
         const std::uint32_t corners = f % 3 == 0 ? 4 : 3;
         const float cu = next() * 1.1f - 0.05f, cv = next() * 1.1f - 0.05f;
@@ -269,11 +275,7 @@ TEST_CASE("uv raster: a band of rows baked from its rows and the padding's reach
     // baked and padded as one.
     Mesh m;
     UvSet s;
-    std::uint32_t seed = 777;
-    auto next = [&seed] {
-        seed = seed * 1664525u + 1013904223u;
-        return float(seed >> 8) / float(1u << 24);
-    };
+    Uniform next{777};
     for (std::uint32_t f = 0; f < 40; ++f) {
         const float cu = next(), cv = next();
         for (int c = 0; c < 3; ++c) {
