@@ -205,6 +205,7 @@ void pad(UvRasterPlan& plan, std::vector<std::uint8_t>& filled, int padding) {
                 pass.push_back(t);
             }
         if (pass.empty()) break;
+        plan.pass_begin.push_back(plan.padded.size());
         for (std::uint32_t t : pass) filled[t] = 1;
     }
 }
@@ -249,12 +250,23 @@ void bake_uv_covered(const UvRasterPlan& plan, const float* const* values, float
     }
 }
 
+std::pair<std::size_t, std::size_t> uv_covered_rows(const UvRasterPlan& plan, std::size_t first_row, std::size_t end_row) {
+    const std::size_t n = std::size_t(plan.size);
+    auto at = [&](std::size_t row) {
+        return std::size_t(std::lower_bound(plan.covered.begin(), plan.covered.end(), row * n,
+                                            [](const UvRasterPlan::Texel& t, std::size_t texel) { return t.texel < texel; }) -
+                           plan.covered.begin());
+    };
+    return {at(first_row), at(end_row)};
+}
+
 void bake_uv_covered_interleaved(const UvRasterPlan& plan, const float* values, std::size_t stride, float* const* out, std::size_t layers,
-                                 std::size_t begin, std::size_t end) {
+                                 std::size_t begin, std::size_t end, std::size_t first_texel) {
 #if defined(__SSE2__)
     const std::size_t groups = layers / 4;
     for (std::size_t k = begin; k < end; ++k) {
         const UvRasterPlan::Texel& t = plan.covered[k];
+        const std::size_t x = t.texel - first_texel;
         const float* a = values + std::size_t(t.vertex[0]) * stride;
         const float* b = values + std::size_t(t.vertex[1]) * stride;
         const float* c = values + std::size_t(t.vertex[2]) * stride;
@@ -268,22 +280,23 @@ void bake_uv_covered_interleaved(const UvRasterPlan& plan, const float* values, 
             const __m128d hi = _mm_add_pd(_mm_add_pd(_mm_mul_pd(w0, _mm_cvtps_pd(_mm_movehl_ps(va, va))), _mm_mul_pd(w1, _mm_cvtps_pd(_mm_movehl_ps(vb, vb)))),
                                           _mm_mul_pd(w2, _mm_cvtps_pd(_mm_movehl_ps(vc, vc))));
             const __m128 r = _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
-            _mm_store_ss(out[l] + t.texel, r);
-            _mm_store_ss(out[l + 1] + t.texel, _mm_shuffle_ps(r, r, 1));
-            _mm_store_ss(out[l + 2] + t.texel, _mm_shuffle_ps(r, r, 2));
-            _mm_store_ss(out[l + 3] + t.texel, _mm_shuffle_ps(r, r, 3));
+            _mm_store_ss(out[l] + x, r);
+            _mm_store_ss(out[l + 1] + x, _mm_shuffle_ps(r, r, 1));
+            _mm_store_ss(out[l + 2] + x, _mm_shuffle_ps(r, r, 2));
+            _mm_store_ss(out[l + 3] + x, _mm_shuffle_ps(r, r, 3));
         }
         for (; l < layers; ++l)
-            out[l][t.texel] = float(double(t.weight[0]) * a[l] + double(t.weight[1]) * b[l] + double(t.weight[2]) * c[l]);
+            out[l][x] = float(double(t.weight[0]) * a[l] + double(t.weight[1]) * b[l] + double(t.weight[2]) * c[l]);
     }
 #else
     for (std::size_t k = begin; k < end; ++k) {
         const UvRasterPlan::Texel& t = plan.covered[k];
+        const std::size_t x = t.texel - first_texel;
         const float* a = values + std::size_t(t.vertex[0]) * stride;
         const float* b = values + std::size_t(t.vertex[1]) * stride;
         const float* c = values + std::size_t(t.vertex[2]) * stride;
         for (std::size_t l = 0; l < layers; ++l)
-            out[l][t.texel] = float(double(t.weight[0]) * a[l] + double(t.weight[1]) * b[l] + double(t.weight[2]) * c[l]);
+            out[l][x] = float(double(t.weight[0]) * a[l] + double(t.weight[1]) * b[l] + double(t.weight[2]) * c[l]);
     }
 #endif
 }
@@ -293,6 +306,30 @@ void bake_uv_padding(const UvRasterPlan& plan, float* out) {
         double sum = 0;
         for (std::uint32_t s = plan.source_begin[k]; s < plan.source_begin[k + 1]; ++s) sum += out[plan.sources[s]];
         out[plan.padded[k]] = float(sum / double(plan.source_begin[k + 1] - plan.source_begin[k]));
+    }
+}
+
+}  // namespace rigscope
+
+namespace rigscope {
+
+void bake_uv_padding_rows(const UvRasterPlan& plan, float* const* out, std::size_t layers, std::size_t band_row, std::size_t band_end,
+                          std::size_t first_row, std::size_t end_row) {
+    const std::size_t n = std::size_t(plan.size), passes = plan.pass_begin.size() - 1, base = band_row * n;
+    for (std::size_t k = 0; k < passes; ++k) {
+        // Pass k's texels that a later pass, or the rows asked for, read.
+        const std::size_t reach = passes - 1 - k;
+        const std::size_t lo = std::max(band_row, first_row - std::min(first_row, reach)) * n, hi = std::min(band_end, end_row + reach) * n;
+        const auto first = plan.padded.begin() + std::ptrdiff_t(plan.pass_begin[k]), last = plan.padded.begin() + std::ptrdiff_t(plan.pass_begin[k + 1]);
+        for (auto it = std::lower_bound(first, last, std::uint32_t(lo)); it != last && *it < hi; ++it) {
+            const std::size_t e = std::size_t(it - plan.padded.begin());
+            const double count = double(plan.source_begin[e + 1] - plan.source_begin[e]);
+            for (std::size_t l = 0; l < layers; ++l) {
+                double sum = 0;
+                for (std::uint32_t s = plan.source_begin[e]; s < plan.source_begin[e + 1]; ++s) sum += out[l][plan.sources[s] - base];
+                out[l][*it - base] = float(sum / count);
+            }
+        }
     }
 }
 

@@ -85,6 +85,15 @@ BakeFrames::BakeFrames(const BakeJobOptions& opt, const Input& in, const BakePla
     for (std::size_t m = 0; m < plans.tiles.size(); ++m)
         for (std::size_t k = 0; k < plans.tiles[m].size(); ++k) image_tile_.push_back({m, k});
     outputs_.reserve(paths_.size());
+    // PNG files by segments, unless the padding reaches so far that a segment's band would gather
+    // more than twice its own rows (a sparse layout padded by many texels): then whole planes.
+    by_segments_ = !paths_.empty() && format_ == "png";
+    if (by_segments_) {
+        const std::size_t rows = Png16Segments(opt.size, opt.size, r.channels).rows(0).second;
+        for (const auto& tiles : plans.tiles)
+            for (const BakeTile& t : tiles) by_segments_ = by_segments_ && 2 * (t.plan->pass_begin.size() - 1) <= rows;
+    }
+    if (by_segments_) parts_.resize(batch * images_);
 }
 
 void BakeFrames::add(std::size_t fi) {
@@ -120,8 +129,12 @@ void BakeFrames::flush() {
     const std::size_t frames = pending_.size();
     made_.assign(frames * images_, BakeImage{});
     interleave(frames);
-    gather();
-    encode_fresh(frames);
+    if (by_segments_) {
+        bake_png(frames);
+    } else {
+        gather();
+        encode_fresh(frames);
+    }
     write_all();
     // The last frame's images stay for the next batch's first frame to reuse: its bytes, or
     // without -o the index of its texels in r_.images.
@@ -239,6 +252,90 @@ void BakeFrames::encode_image(std::size_t b, std::size_t k) {
     e.clamped = 0;
     if (format_ == "png") e.clamped = write_png16(e.bytes, image, opt_.size, opt_.size, r_.channels);
     else write_exr_half(e.bytes, image, opt_.size, opt_.size, r_.channels);
+}
+
+// The batch's fresh images as PNG files, straight from the plans: (image, segment of its file's
+// rows) on the threads, each gathering the segment's rows (and the padding's reach either side)
+// for all of the batch's frames at once, padding, composing and deflating them while they are in
+// the core's cache; then each file joined from its segments. Against gathering whole planes and
+// encoding them after, no image is ever whole in memory (4 MiB a plane at 1024, written and read
+// back once a frame) and the work is in finer tasks for the threads.
+void BakeFrames::bake_png(std::size_t frames) {
+    const Png16Segments png(opt_.size, opt_.size, r_.channels);
+    const std::size_t segments = png.count();
+    if (last_raw_.empty()) {
+        last_raw_.assign(images_, std::vector<std::vector<std::uint8_t>>(segments));
+        last_part_.assign(images_, std::vector<Png16Segments::Part>(segments));
+    }
+    std::vector<std::size_t> work;  // k * segments + s
+    for (std::size_t k = 0; k < images_; ++k) {
+        const std::size_t m = image_tile_[k].first;
+        if (lanes_[m].empty()) continue;
+        for (std::size_t b : lanes_[m]) parts_[b * images_ + k].resize(segments);
+        for (std::size_t s = 0; s < segments; ++s) work.push_back(k * segments + s);
+    }
+    run_tasks(&pool_, work.size(), [&](std::size_t task) { bake_png_segment(png, work[task] / segments, work[task] % segments); });
+    std::vector<std::size_t> fresh;  // b * images_ + k
+    for (std::size_t b = 0; b < frames; ++b)
+        for (std::size_t k = 0; k < images_; ++k)
+            if (source_of(b, image_tile_[k].first) == b) fresh.push_back(b * images_ + k);
+    run_tasks(&pool_, fresh.size(), [&](std::size_t i) {
+        Encoded& e = encoded_[fresh[i]];
+        e.bytes.clear();
+        e.clamped = png.join(parts_[fresh[i]], e.bytes);
+    });
+}
+
+// Segment s of image k's files, one a fresh frame of the batch: its rows as encode_image makes
+// them (gathered, padded, composed) in bands a thread keeps, filtered, and deflated unless they
+// are the bytes the frame before had there. The frames of the batch in order on one thread, so
+// that each compares with the one before it.
+void BakeFrames::bake_png_segment(const Png16Segments& png, std::size_t k, std::size_t s) {
+    thread_local std::vector<float> bands, composed;
+    thread_local std::vector<float*> to;
+    thread_local std::vector<std::uint8_t> raw;
+    const auto [m, t] = image_tile_[k];
+    const UvRasterPlan& plan = *plans_.tiles[m][t].plan;
+    const std::size_t n = std::size_t(opt_.size), layers = lanes_[m].size() * channels_, passes = plan.pass_begin.size() - 1;
+    const auto [first_row, end_row] = png.rows(s);
+    // The rows the padding reads from, as far as it fills (a pass reaches one row further).
+    const std::size_t band_row = first_row - std::min(first_row, passes), band_end = std::min(n, end_row + passes);
+    const std::size_t band_texels = (band_end - band_row) * n;
+    bands.assign(layers * band_texels, 0.0f);  // texels no face covers nor padding fills are 0
+    to.resize(layers);
+    for (std::size_t l = 0; l < layers; ++l) to[l] = bands.data() + l * band_texels;
+    const auto [begin, end] = uv_covered_rows(plan, band_row, band_end);
+    bake_uv_covered_interleaved(plan, interleaved_[m].data(), stride_, to.data(), layers, begin, end, band_row * n);
+    bake_uv_padding_rows(plan, to.data(), layers, band_row, band_end, first_row, end_row);
+    const std::size_t texels = (end_row - first_row) * n, skip = (first_row - band_row) * n;
+    for (std::size_t i = 0; i < lanes_[m].size(); ++i) {
+        const float* values = to[i * channels_] + skip;
+        if (opt_.range || channels_ > 1) {  // encode_image's composition
+            composed.resize(texels * channels_);
+            for (std::size_t c = 0; c < channels_; ++c) {
+                const float* plane = to[i * channels_ + c] + skip;
+                for (std::size_t x = 0; x < texels; ++x) composed[x * channels_ + c] = plane[x];
+            }
+            if (opt_.range) {
+                const double lo = opt_.range->first, scale = 1.0 / (opt_.range->second - opt_.range->first);
+                for (float& x : composed) x = float((double(x) - lo) * scale);
+            }
+            values = composed.data();
+        }
+        Png16Segments::Part& part = parts_[lanes_[m][i] * images_ + k][s];
+        part.clamped = png.filter(s, values, raw);
+        std::vector<std::uint8_t>& last = last_raw_[k][s];
+        Png16Segments::Part& kept = last_part_[k][s];
+        if (!last.empty() && raw == last) {  // the frame before's bytes: its deflated part
+            part.bytes = kept.bytes;
+            part.adler = kept.adler;
+            continue;
+        }
+        png.deflate_raw(s, raw, part);
+        last.swap(raw);
+        kept.bytes = part.bytes;
+        kept.adler = part.adler;
+    }
 }
 
 const BakeFrames::Encoded& BakeFrames::encoded_for(std::size_t b, std::size_t k) const {

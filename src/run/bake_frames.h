@@ -1,15 +1,18 @@
 // bake's frames (run/bake_job.h): the evaluated frames' maps gathered through the plans in
 // batches, padded, composed and encoded on the run's threads, each image written to its slot of
-// one OutputSet (or kept, without -o).
+// one OutputSet (or kept, without -o). PNG files are made by segments of their rows, gathered and
+// deflated together (bake_png); EXR files and kept images from whole planes.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "background_finish.h"
 #include "bake_plans.h"
+#include "rigscope/io/image_output.h"
 #include "rigscope/io/output.h"
 
 namespace rigscope {
@@ -40,6 +43,8 @@ private:
     void interleave(std::size_t frames);
     void gather();
     void encode_fresh(std::size_t frames);
+    void bake_png(std::size_t frames);
+    void bake_png_segment(const Png16Segments& png, std::size_t k, std::size_t s);
     void encode_image(std::size_t b, std::size_t k);
     void write_all();
     const Encoded& encoded_for(std::size_t b, std::size_t k) const;
@@ -67,6 +72,15 @@ private:
     std::vector<std::vector<std::size_t>> lanes_;  // per mesh: batch frames gathered (fresh ones)
     std::vector<std::vector<float>> planes_, scratch_;
     std::vector<Encoded> encoded_;  // per image of the batch (b * images_ + k), fresh ones only
+    // PNG files: made by segments of their rows (bake_png), no image whole; parts_[b * images_ + k]
+    // are a fresh image's deflated segments.
+    bool by_segments_ = false;
+    std::vector<std::vector<Png16Segments::Part>> parts_;
+    // Per image k and segment: the filtered bytes last deflated and their part. A segment whose
+    // bytes are the same at the next frame (a region the rig leaves still, the map's zeros) takes
+    // that part instead of being deflated again.
+    std::vector<std::vector<std::vector<std::uint8_t>>> last_raw_;
+    std::vector<std::vector<Png16Segments::Part>> last_part_;
     std::vector<Encoded> kept_;     // per image k: the previous batch's last frame's
     std::vector<std::size_t> kept_image_;  // per image k, without -o: that image's index in r_.images
     std::vector<BakeImage> made_;

@@ -21,6 +21,16 @@ void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<fl
     bake_uv_padding(plan, image);
 }
 
+// Uniform numbers in [0, 1) from a seed (a linear congruential generator: the same faces on every
+// machine).
+struct Uniform {
+    std::uint32_t seed;
+    float operator()() {
+        seed = seed * 1664525u + 1013904223u;
+        return float(seed >> 8) / float(1u << 24);
+    }
+};
+
 // A quad over the unit square as two triangles sharing the diagonal (0,0)-(1,1), with the UV
 // corners given per face corner.
 Mesh square(bool quad) {
@@ -196,11 +206,7 @@ TEST_CASE("uv raster: a plan made on threads is the plan made on one, overlaps k
     // rows than one band, so that threads race to own the same texels.
     Mesh m;
     UvSet s;
-    std::uint32_t seed = 12345;
-    auto next = [&seed] {
-        seed = seed * 1664525u + 1013904223u;
-        return float(seed >> 8) / float(1u << 24);
-    };
+    Uniform next{12345};
     for (std::uint32_t f = 0; f < 30000; ++f) {
         const std::uint32_t corners = f % 3 == 0 ? 4 : 3;
         const float cu = next() * 1.1f - 0.05f, cv = next() * 1.1f - 0.05f;
@@ -259,4 +265,58 @@ TEST_CASE("uv raster: a plan made on threads is the plan made on one, overlaps k
     }
     CHECK(wrong == 0);
     CHECK(checked > one.covered.size() / 2);
+}
+
+TEST_CASE("uv raster: a band of rows baked from its rows and the padding's reach is the whole image's rows", "[bake][uv_raster]") {
+    // Scattered small triangles (islands with gaps between them, mirrored ones among them) and 4
+    // passes of padding: a band's padded texels read covered and padded texels of the rows
+    // around it. Bands of one row, of a few, at the top and bottom edges and of the whole image,
+    // three layers side by side (as bake gathers a batch's frames), against the whole image
+    // baked and padded as one.
+    Mesh m;
+    UvSet s;
+    Uniform next{777};
+    for (std::uint32_t f = 0; f < 40; ++f) {
+        const float cu = next(), cv = next();
+        for (int c = 0; c < 3; ++c) {
+            m.face_indices.push_back(std::uint32_t(s.uv.size()));
+            s.uv.push_back(Eigen::Vector2f(cu + (next() - 0.5f) * 0.1f, cv + (next() - 0.5f) * 0.1f));
+        }
+        m.face_offsets.push_back(std::uint32_t(m.face_indices.size() - 3));
+    }
+    m.face_offsets.push_back(std::uint32_t(m.face_indices.size()));
+    m.positions.assign(s.uv.size(), Eigen::Vector3f::Zero());
+    s.corners = m.face_indices;
+    m.uv_sets.push_back(s);
+    constexpr std::size_t n = 64, kLayers = 3, kStride = 4;
+    const UvRasterPlan p = plan_uv_raster(m, m.uv_sets[0], UvImage{int(n), true}, 4);
+    const std::size_t passes = p.pass_begin.size() - 1;
+    REQUIRE(passes == 4);
+    REQUIRE(p.pass_begin.back() == p.padded.size());
+    REQUIRE(p.covered.size() > 100);
+    std::vector<float> interleaved(s.uv.size() * kStride);
+    for (float& x : interleaved) x = next() * 3.0f - 1.0f;
+    // The whole image, each layer gathered and padded alone.
+    std::vector<std::vector<float>> whole(kLayers, std::vector<float>(n * n, 0.0f));
+    std::vector<float*> to_whole;
+    for (auto& w : whole) to_whole.push_back(w.data());
+    bake_uv_covered_interleaved(p, interleaved.data(), kStride, to_whole.data(), kLayers, 0, p.covered.size());
+    for (auto& w : whole) bake_uv_padding(p, w.data());
+    const std::vector<std::pair<std::size_t, std::size_t>> bands = {{0, 1}, {0, 7}, {7, 20}, {20, 21}, {21, 63}, {63, 64}, {30, 34}, {0, 64}};
+    for (const auto& [first, end] : bands) {
+        INFO("rows " << first << " to " << end);
+        const std::size_t band_row = first - std::min(first, passes), band_end = std::min(n, end + passes);
+        std::vector<std::vector<float>> band(kLayers, std::vector<float>((band_end - band_row) * n, 0.0f));
+        std::vector<float*> to;
+        for (auto& b : band) to.push_back(b.data());
+        const auto [begin, stop] = uv_covered_rows(p, band_row, band_end);
+        bake_uv_covered_interleaved(p, interleaved.data(), kStride, to.data(), kLayers, begin, stop, band_row * n);
+        bake_uv_padding_rows(p, to.data(), kLayers, band_row, band_end, first, end);
+        for (std::size_t l = 0; l < kLayers; ++l)
+            CHECK(std::memcmp(band[l].data() + (first - band_row) * n, whole[l].data() + first * n, (end - first) * n * sizeof(float)) == 0);
+    }
+    // The padding reached texels that are neither covered nor 0.
+    std::size_t padded_nonzero = 0;
+    for (std::uint32_t t : p.padded) padded_nonzero += whole[0][t] != 0.0f;
+    CHECK(padded_nonzero > 50);
 }

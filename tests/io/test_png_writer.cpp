@@ -16,10 +16,13 @@
 #include <iterator>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "io/writers/png_quantise.h"
+#include "rigscope/core/simd.h"
 #include "rigscope/io/image_output.h"
 #include "temp_dir.h"
 
@@ -140,4 +143,79 @@ TEST_CASE("png writer: the samples libpng writes, its bytes for one segment, and
             else CHECK(double(ours.size()) <= 1.01 * double(theirs.size()));
             CHECK(clamped == outside);
         }
+}
+
+TEST_CASE("png writer: segments deflated in any order on any thread join into write_png16's file", "[bake][png]") {
+    // bake deflates a file's segments as their rows are gathered, on whichever thread, in no
+    // order: here the last first, on threads of their own, each from only its own rows copied
+    // out (as bake's bands hold them), then joined. Sizes where a segment ends inside a row and
+    // on a row's last byte, and rows longer than a segment (one starts and ends inside a row);
+    // values outside 0..1 in rows two segments share.
+    struct Size {
+        int channels, width, height;
+    };
+    for (const Size z : {Size{1, 181, 181}, Size{1, 300, 300}, Size{1, 511, 511}, Size{3, 181, 181}, Size{3, 300, 300}, Size{3, 511, 511},
+                         Size{1, 33000, 3}, Size{3, 11000, 4}}) {
+        const int channels = z.channels, width = z.width, height = z.height;
+        std::vector<float> values(std::size_t(width) * std::size_t(height) * std::size_t(channels));
+        std::size_t outside = 0;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            float v = float(0.5 + 0.6 * std::sin(double(i % 4093) * 0.01));
+            if (i % 211 == 3) v = std::numeric_limits<float>::quiet_NaN();
+            outside += !(v >= 0.0f && v <= 1.0f);
+            values[i] = v;
+        }
+        INFO(channels << " channels, " << width << " x " << height);
+        std::string whole;
+        const std::size_t clamped = write_png16(whole, values.data(), width, height, channels);
+        CHECK(clamped == outside);
+        const Png16Segments png(width, height, channels);
+        REQUIRE(png.count() >= 2);
+        const std::size_t samples = std::size_t(width) * std::size_t(channels);
+        std::vector<Png16Segments::Part> parts(png.count());
+        for (std::size_t s = png.count(); s-- > 0;) {
+            const auto [first, end] = png.rows(s);
+            const std::vector<float> rows(values.begin() + std::ptrdiff_t(first * samples), values.begin() + std::ptrdiff_t(end * samples));
+            std::thread([&png, &rows, &parts, s] { png.deflate(s, rows.data(), parts[s]); }).join();
+        }
+        std::string joined;
+        CHECK(png.join(parts, joined) == outside);
+        CHECK(joined == whole);
+        const std::vector<std::uint32_t> read = libpng_samples(joined);
+        REQUIRE(read.size() == 4 + values.size());
+        CHECK(read == libpng_samples(libpng_bytes(values, width, height, channels)));
+    }
+}
+
+TEST_CASE("png writer: the SSE2 and AVX2 quantisations give the scalar rounding's samples and clamped count", "[bake][png]") {
+    if (!avx2_supported()) WARN("this CPU (or build) has no AVX2: only the SSE2 path is checked");
+    // Every edge the rounding has: 0, -0, 1, values just inside and outside, NaN, infinities,
+    // subnormals, half steps (k + 0.5) / 65535 and their neighbours, then a sweep; lengths with and
+    // without a tail past the last group of eight.
+    std::vector<float> values = {0.0f, -0.0f, 1.0f, std::nextafter(1.0f, 2.0f), std::nextafter(0.0f, -1.0f), std::nextafter(0.0f, 1.0f),
+                                 std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                                 -std::numeric_limits<float>::infinity(), 1e-40f, 0.5f, 2.0f, -3.0f};
+    for (int k = 0; k < 2000; k += 7) {
+        const float h = float((k + 0.5) / 65535.0);
+        values.insert(values.end(), {h, std::nextafter(h, 0.0f), std::nextafter(h, 1.0f)});
+    }
+    for (int i = 0; i < 3000; ++i) values.push_back(float(i) / 2500.0f - 0.1f);
+    for (const bool avx2 : {false, true}) {
+        for (const std::size_t n : {values.size(), values.size() - 3, std::size_t(7), std::size_t(8)}) {
+            if (avx2 && !avx2_supported()) continue;
+            std::vector<std::uint8_t> ours(2 * n);
+            const std::size_t clamped = detail::quantise_png16(values.data(), n, ours.data(), avx2);
+            std::size_t outside = 0, wrong = 0;
+            for (std::size_t x = 0; x < n; ++x) {
+                const float v = values[x];
+                outside += !(v >= 0.0f && v <= 1.0f);
+                const double c = (v >= 0.0f && v <= 1.0f) ? double(v) : (v > 1.0f ? 1.0 : 0.0);
+                const auto q = static_cast<std::uint16_t>(std::lround(c * 65535.0));
+                wrong += ours[2 * x] != std::uint8_t(q >> 8) || ours[2 * x + 1] != std::uint8_t(q & 0xff);
+            }
+            INFO(n << " values, avx2 " << avx2);
+            CHECK(wrong == 0);
+            CHECK(clamped == outside);
+        }
+    }
 }

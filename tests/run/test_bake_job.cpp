@@ -3,14 +3,18 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "corpus.h"
 #include "refusal.h"
+#include "temp_dir.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/uv_raster.h"
+#include "rigscope/io/image_output.h"
 #include "rigscope/run/bake_job.h"
 
 using namespace rigscope;
@@ -118,5 +122,44 @@ TEST_CASE("bake job: a frame whose map repeats the frame before reuses its image
             differ += std::memcmp(r.images[i].texels.data(), alone[frames[i]].data(), 40 * 40 * 3 * sizeof(float)) != 0;
         }
         CHECK(differ == 0);
+    }
+}
+
+TEST_CASE("bake job: PNG files made by segments are the images kept in memory, written whole", "[bake][job]") {
+    // Files go by segments of their rows, a segment whose bytes repeat the frame before taking its
+    // deflated part; images kept in memory are whole planes. Frames whose maps repeat and frames
+    // that differ in parts (the bend's still end), several segments an image, padding and --range or
+    // colour composed per segment, on 1 and 3 threads: each file must be write_png16 of the
+    // image the in-memory run gives.
+    rigscope_test::TempDir dir("bake_segments");
+    const std::vector<std::string> frames = {"1", "2", "61", "31", "45", "46", "47", "60"};
+    std::string list;
+    for (const std::string& f : frames) list += (list.empty() ? "" : ",") + f;
+    for (const char* map : {"tension", "color"}) {
+        BakeJobOptions o;
+        o.tension.input.file = rigscope::test::corpus("bend_cylinder/bend_cylinder.glb");
+        o.tension.input.frames = list;
+        o.size = 230;
+        o.padding = 3;
+        o.map = map;
+        if (o.map == "tension") o.range = std::make_pair(0.5, 2.0);
+        const BakeJobResult kept = load_and_run_bake(o);
+        REQUIRE(kept.images.size() == frames.size());
+        for (unsigned threads : {1u, 3u}) {
+            INFO(map << ", " << threads << " threads");
+            o.tension.input.threads = threads;
+            o.out = dir.file(std::string(map) + std::to_string(threads) + "/{frame}.{mesh}.png");
+            const BakeJobResult r = load_and_run_bake(o);
+            REQUIRE(r.images.size() == frames.size());
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < frames.size(); ++i) {
+                std::string expected;  // (the kept texels are after --range)
+                write_png16(expected, kept.images[i].texels.data(), o.size, o.size, kept.channels);
+                std::ifstream in(r.images[i].path, std::ios::binary);
+                const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+                differ += file != expected;
+            }
+            CHECK(differ == 0);
+        }
     }
 }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "rigscope/core/parallel.h"
@@ -40,6 +41,10 @@ struct UvRasterPlan {
     // its pass began (covered, or padded in an earlier pass): sources[source_begin[k] ..
     // source_begin[k + 1]) for padded[k].
     std::vector<std::uint32_t> padded, source_begin{0}, sources;
+    // Pass k's texels are padded[pass_begin[k] .. pass_begin[k + 1]), in texel order; a texel of
+    // pass k reads only texels at most one row away: a band of rows is padded from the covered
+    // texels of as many rows more either side as there are passes (bake_uv_padding_rows).
+    std::vector<std::size_t> pass_begin{0};
     std::size_t degenerate_faces = 0;  // UV triangles of zero area: cover nothing
     std::size_t outside_faces = 0;     // faces with a corner outside the image's unit square
 };
@@ -69,11 +74,25 @@ void bake_uv_covered(const UvRasterPlan& plan, const float* const* values, float
 // values[v * stride + l], stride a multiple of 4 and at least `layers` (the lanes past `layers`
 // are read, not written). Four layers of a texel are one load a vertex and SIMD lanes (SSE2),
 // each lane the scalar's operations in its order: the same bits as bake_uv_covered.
+// `first_texel`: out[l] holds the texels from that one on (a band of rows), texel t at
+// out[l][t - first_texel]; plan.covered[begin, end) must lie in it.
 void bake_uv_covered_interleaved(const UvRasterPlan& plan, const float* values, std::size_t stride, float* const* out, std::size_t layers,
-                                 std::size_t begin, std::size_t end);
+                                 std::size_t begin, std::size_t end, std::size_t first_texel = 0);
+
+// The entries of plan.covered in rows [first_row, end_row): [first, end) (covered is in texel order).
+std::pair<std::size_t, std::size_t> uv_covered_rows(const UvRasterPlan& plan, std::size_t first_row, std::size_t end_row);
 
 // The padded texels of one image whose covered texels are in place (plan.padded's order: each
 // pass reads the texels filled before it).
 void bake_uv_padding(const UvRasterPlan& plan, float* out);
+
+// The padded texels of rows [first_row, end_row) in `layers` bands holding rows [band_row,
+// band_end) (out[l][0] is texel band_row x size), whose covered texels are in place for rows
+// [first_row - passes, end_row + passes) within the image (passes: plan.pass_begin.size() - 1),
+// and which are 0 elsewhere: pass k fills its texels within `passes - 1 - k` rows of the rows
+// asked for, from what the earlier passes filled. The same bits as bake_uv_padding over the
+// whole image, for those rows; other rows of the band are left as they come out.
+void bake_uv_padding_rows(const UvRasterPlan& plan, float* const* out, std::size_t layers, std::size_t band_row, std::size_t band_end,
+                          std::size_t first_row, std::size_t end_row);
 
 }  // namespace rigscope

@@ -21,67 +21,29 @@
 #include <string>
 #include <vector>
 
+#include "png_quantise.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/simd.h"
 #include "rigscope/io/image_output.h"
 
 namespace rigscope {
 
-namespace {
-
-// libpng's IDAT size (PNG_ZBUF_SIZE): the zlib stream is cut into chunks of this many bytes.
-constexpr std::size_t kIdatBytes = 8192;
-
-// The image data is deflated in segments of this many bytes, each a raw deflate stream of its own
-// (zlib reset between them) ending on a byte boundary (Z_SYNC_FLUSH's empty stored block), so
-// that together they are one valid zlib stream. Why: with the run-length strategy zlib never
-// looks further back than one byte, yet once 64 KiB minus 262 bytes have gone through a 32 KiB
-// window it slides the window and rewrites its two 32K-entry hash tables every 32 KiB, which cost
-// more than the compression itself on these maps (perf: slide_hash ~14% of a 1024 bake, deflate
-// 7%). A segment shorter than that never slides; the reset clears one table instead (a memset).
-// Each segment starts its run afresh and ends its blocks: on bake's maps the files come out
-// within a few bytes of one stream's (docs/benchmarks.md); images of one segment are the bytes
-// libpng writes, as before.
-constexpr std::size_t kSegmentBytes = 65024;
-
-// A thread's deflate stream and buffers, kept from image to image: the stream's 256 KiB of tables
-// and a band's buffers are allocated (and their pages faulted in) once a thread.
-struct PngScratch {
-    z_stream z{};
-    int window_bits = 0;  // of the stream in z, 0 before the first
-    std::vector<std::uint8_t> raw;       // a band of rows as PNG filters them: a filter byte (0), then the samples
-    std::vector<std::uint8_t> out;       // deflate's output of a call
-    std::vector<std::uint8_t> deflated;  // the zlib stream's bytes not yet in an IDAT
-    ~PngScratch() {
-        if (window_bits) deflateEnd(&z);
-    }
-};
-
-void put32(std::uint8_t* p, std::uint32_t v) {
-    p[0] = std::uint8_t(v >> 24);
-    p[1] = std::uint8_t(v >> 16);
-    p[2] = std::uint8_t(v >> 8);
-    p[3] = std::uint8_t(v);
-}
-
-void chunk(std::string& out, const char type[4], const std::uint8_t* data, std::size_t size) {
-    std::uint8_t head[8];
-    put32(head, std::uint32_t(size));
-    std::memcpy(head + 4, type, 4);
-    std::uint32_t crc = libdeflate_crc32(0, head + 4, 4);
-    if (size) crc = libdeflate_crc32(crc, data, size);  // (a null buffer would restart the CRC)
-    std::uint8_t tail[4];
-    put32(tail, crc);
-    out.append(reinterpret_cast<const char*>(head), 8);
-    out.append(reinterpret_cast<const char*>(data), size);
-    out.append(reinterpret_cast<const char*>(tail), 4);
-}
+namespace detail {
 
 // round(clamp(v, 0, 1) x 65535) of n values as big-endian 16-bit samples, halves away from zero
 // (NaN: 0); returns how many were outside 0..1. c x 65535 + 0.5 is exact in double (a float times
 // 65535 has at most 40 significant bits), so the truncation is lround's; the SSE2 lanes do the
 // same double operations as the scalar tail, so every sample has the same bits either way.
-std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) {
+std::size_t quantise_png16(const float* in, std::size_t n, std::uint8_t* out, bool avx2) {
     std::size_t clamped = 0, x = 0;
+#if defined(RIGSCOPE_AVX2_KERNEL)
+    if (avx2 && avx2_supported()) {
+        clamped = quantise_png16_avx2(in, n / 8, out);
+        x = n / 8 * 8;
+    }
+#else
+    (void)avx2;
+#endif
 #if defined(__SSE2__)
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
     const __m128d scale = _mm_set1_pd(65535.0), half = _mm_set1_pd(0.5);
@@ -119,6 +81,59 @@ std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) {
     }
     return clamped;
 }
+
+}  // namespace detail
+
+namespace {
+
+// libpng's IDAT size (PNG_ZBUF_SIZE): the zlib stream is cut into chunks of this many bytes.
+constexpr std::size_t kIdatBytes = 8192;
+
+// The image data is deflated in segments of this many bytes, each a raw deflate stream of its own
+// (zlib reset between them) ending on a byte boundary (Z_SYNC_FLUSH's empty stored block), so
+// that together they are one valid zlib stream. Why: with the run-length strategy zlib never
+// looks further back than one byte, yet once 64 KiB minus 262 bytes have gone through a 32 KiB
+// window it slides the window and rewrites its two 32K-entry hash tables every 32 KiB, which cost
+// more than the compression itself on these maps (perf: slide_hash ~14% of a 1024 bake, deflate
+// 7%). A segment shorter than that never slides; the reset clears one table instead (a memset).
+// Each segment starts its run afresh and ends its blocks: on bake's maps the files come out
+// within a few bytes of one stream's (docs/benchmarks.md); images of one segment are the bytes
+// libpng writes, as before.
+constexpr std::size_t kSegmentBytes = 65024;
+
+// A thread's deflate stream and buffers, kept from segment to segment: the stream's 256 KiB of
+// tables and a segment's buffers are allocated (and their pages faulted in) once a thread.
+struct PngScratch {
+    z_stream z{};
+    int window_bits = 0;  // of the stream in z, 0 before the first
+    std::vector<std::uint8_t> out;  // deflate's output of a call
+    ~PngScratch() {
+        if (window_bits) deflateEnd(&z);
+    }
+};
+
+void put32(std::uint8_t* p, std::uint32_t v) {
+    p[0] = std::uint8_t(v >> 24);
+    p[1] = std::uint8_t(v >> 16);
+    p[2] = std::uint8_t(v >> 8);
+    p[3] = std::uint8_t(v);
+}
+
+void chunk(std::string& out, const char type[4], const std::uint8_t* data, std::size_t size) {
+    std::uint8_t head[8];
+    put32(head, std::uint32_t(size));
+    std::memcpy(head + 4, type, 4);
+    std::uint32_t crc = libdeflate_crc32(0, head + 4, 4);
+    if (size) crc = libdeflate_crc32(crc, data, size);  // (a null buffer would restart the CRC)
+    std::uint8_t tail[4];
+    put32(tail, crc);
+    out.append(reinterpret_cast<const char*>(head), 8);
+    out.append(reinterpret_cast<const char*>(data), size);
+    out.append(reinterpret_cast<const char*>(tail), 4);
+}
+
+// The samples of n values, the AVX2 loop where avx2_default() (png_quantise.h).
+std::size_t quantise(const float* in, std::size_t n, std::uint8_t* out) { return detail::quantise_png16(in, n, out, avx2_default()); }
 
 // The zlib stream (header, raw deflate data, Adler-32 of the rows) cut into IDATs of kIdatBytes
 // as it grows, as libpng cuts it.
@@ -176,9 +191,9 @@ int window_bits(std::size_t data_size) {
     return bits;
 }
 
-// The thread's stream set to `bits` (made again only when the window changes), then the zlib
-// header's two bytes with the window field as libpng's optimize_cmf lowers it.
-void start_stream(PngScratch& s, int bits, std::size_t data_size, IdatChunks& idat) {
+// The thread's stream ready for a segment: made again only when the window changes, else reset
+// (each segment starts with its history empty).
+void ready_stream(PngScratch& s, int bits) {
     if (s.window_bits != bits) {
         if (s.window_bits) deflateEnd(&s.z);
         s.z = z_stream{};
@@ -188,7 +203,12 @@ void start_stream(PngScratch& s, int bits, std::size_t data_size, IdatChunks& id
     } else if (deflateReset(&s.z) != Z_OK) {
         throw Error(kExitInternal, "zlib: cannot reset the deflate stream");
     }
-    unsigned cinfo = unsigned(bits - 8);  // zlib's header: deflate, the window, level flags 0 (level 1)
+}
+
+// The zlib header's two bytes: deflate, the window field as libpng's optimize_cmf lowers it, level
+// flags 0 (level 1).
+void zlib_header(int bits, std::size_t data_size, IdatChunks& idat) {
+    unsigned cinfo = unsigned(bits - 8);
     if (data_size <= 16384) {
         unsigned half = 1u << (cinfo + 7);
         if (data_size <= half) {
@@ -202,62 +222,93 @@ void start_stream(PngScratch& s, int bits, std::size_t data_size, IdatChunks& id
     idat.emit(header, 2);
 }
 
-// `bytes` of filtered rows at s.raw deflated, cut into segments of kSegmentBytes (`segment_left`
-// of the current one is left); `last`: the image's last rows, where the stream finishes.
-void deflate_band(PngScratch& s, std::size_t bytes, bool last_band, std::size_t& segment_left, IdatChunks& idat) {
-    for (std::size_t at = 0; at < bytes;) {
-        if (segment_left == 0) {  // a new segment: a stream of its own, its history empty
-            if (deflateReset(&s.z) != Z_OK) throw Error(kExitInternal, "zlib: cannot reset the deflate stream");
-            segment_left = kSegmentBytes;
-        }
-        const std::size_t take = std::min(bytes - at, segment_left);
-        at += take;
-        segment_left -= take;
-        const bool last = last_band && at == bytes;
-        // The segment's end: its blocks closed and the stream brought to a byte boundary (an
-        // empty stored block), where the next segment's blocks start.
-        const int flush = last ? Z_FINISH : segment_left == 0 ? Z_SYNC_FLUSH : Z_NO_FLUSH;
-        s.z.next_in = s.raw.data() + at - take;
-        s.z.avail_in = uInt(take);
-        int rc = Z_OK;
-        do {
-            s.z.next_out = s.out.data();
-            s.z.avail_out = uInt(s.out.size());
-            rc = deflate(&s.z, flush);
-            if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
-            idat.emit(s.out.data(), s.out.size() - s.z.avail_out);
-        } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
-    }
+// `bytes` of filtered rows at `raw` as one segment, its own raw deflate stream: ended on a byte
+// boundary (Z_SYNC_FLUSH's empty stored block), where the next segment's blocks start, or, the
+// image's last, finished.
+void deflate_segment(PngScratch& s, int bits, const std::uint8_t* raw, std::size_t bytes, bool last, std::string& out) {
+    ready_stream(s, bits);
+    s.out.resize(std::size_t(1) << 16);
+    s.z.next_in = const_cast<std::uint8_t*>(raw);
+    s.z.avail_in = uInt(bytes);
+    const int flush = last ? Z_FINISH : Z_SYNC_FLUSH;
+    int rc = Z_OK;
+    do {
+        s.z.next_out = s.out.data();
+        s.z.avail_out = uInt(s.out.size());
+        rc = deflate(&s.z, flush);
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
+        out.append(reinterpret_cast<const char*>(s.out.data()), s.out.size() - s.z.avail_out);
+    } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
 }
 
 }  // namespace
 
-std::size_t write_png16(std::string& out, const float* values, int width, int height, int channels) {
+Png16Segments::Png16Segments(int width, int height, int channels)
+    : width_(width), height_(height), channels_(channels), row_bytes_(1 + 2 * std::size_t(width) * std::size_t(channels)),
+      data_size_(row_bytes_ * std::size_t(height)), count_((data_size_ + kSegmentBytes - 1) / kSegmentBytes) {
     if (channels != 1 && channels != 3) throw Error(kExitInternal, "write_png16: " + std::to_string(channels) + " channels");
-    thread_local PngScratch s;
-    const std::size_t samples = std::size_t(width) * std::size_t(channels);  // a row's, channels interleaved
-    const std::size_t row_bytes = 1 + 2 * samples;
-    const std::size_t data_size = row_bytes * std::size_t(height);
-    signature_and_header(out, width, height, channels);
-    IdatChunks idat(out, s.deflated);
-    start_stream(s, window_bits(data_size), data_size, idat);
-    // The rows a band at a time (about 256 KiB: a thread's memory does not grow with the image),
-    // each band quantised, summed into the Adler-32 and deflated in segments of kSegmentBytes.
-    const std::size_t band_rows = std::max<std::size_t>(1, (std::size_t(1) << 18) / row_bytes);
-    s.raw.resize(std::min(band_rows, std::size_t(height)) * row_bytes);
-    s.out.resize(std::size_t(1) << 16);
+}
+
+std::pair<std::size_t, std::size_t> Png16Segments::rows(std::size_t s) const {
+    const std::size_t begin = s * kSegmentBytes, end = std::min(data_size_, begin + kSegmentBytes);
+    return {begin / row_bytes_, (end - 1) / row_bytes_ + 1};
+}
+
+std::size_t Png16Segments::filter(std::size_t s, const float* values, std::vector<std::uint8_t>& raw) const {
+    thread_local std::vector<std::uint8_t> split;  // a row the segment starts inside of
+    const auto [first, end] = rows(s);
+    const std::size_t samples = row_bytes_ / 2, begin = s * kSegmentBytes, bytes = std::min(data_size_, begin + kSegmentBytes) - begin;
+    // The segment's rows filtered (a filter byte, 0: None, then the samples), quantised eight
+    // samples at a time, each at its place in the segment's bytes (a row the segment starts
+    // inside of made aside, its tail copied; the last row whole, then cut); a row counts its
+    // clamped values in the segment holding its filter byte.
+    raw.resize(bytes + row_bytes_);
+    std::size_t clamped = 0, at = 0;
+    for (std::size_t r = first; r < end; ++r) {
+        const bool inside = r * row_bytes_ < begin;
+        if (inside) split.resize(row_bytes_);
+        std::uint8_t* row = inside ? split.data() : raw.data() + at;
+        row[0] = 0;
+        const std::size_t c = quantise(values + (r - first) * samples, samples, row + 1);
+        if (inside) {
+            const std::size_t skip = begin - r * row_bytes_;
+            std::memcpy(raw.data(), split.data() + skip, row_bytes_ - skip);
+            at = row_bytes_ - skip;
+            continue;
+        }
+        clamped += c;
+        at += row_bytes_;
+    }
+    raw.resize(bytes);
+    return clamped;
+}
+
+void Png16Segments::deflate_raw(std::size_t s, const std::vector<std::uint8_t>& raw, Part& part) const {
+    thread_local PngScratch scratch;
+    part.adler = libdeflate_adler32(1, raw.data(), raw.size());
+    part.bytes.clear();
+    deflate_segment(scratch, window_bits(data_size_), raw.data(), raw.size(), s + 1 == count_, part.bytes);
+}
+
+void Png16Segments::deflate(std::size_t s, const float* values, Part& part) const {
+    thread_local std::vector<std::uint8_t> raw;
+    part.clamped = filter(s, values, raw);
+    deflate_raw(s, raw, part);
+}
+
+std::size_t Png16Segments::join(const std::vector<Part>& parts, std::string& out) const {
+    thread_local std::vector<std::uint8_t> pending;  // the stream's bytes not yet in an IDAT
+    if (parts.size() != count_) throw Error(kExitInternal, "write_png16: " + std::to_string(parts.size()) + " of " + std::to_string(count_) + " segments");
+    signature_and_header(out, width_, height_, channels_);
+    IdatChunks idat(out, pending);
+    zlib_header(window_bits(data_size_), data_size_, idat);
     std::uint32_t adler = 1;
     std::size_t clamped = 0;
-    std::size_t segment_left = kSegmentBytes;  // of the segment being deflated
-    for (std::size_t y0 = 0; y0 < std::size_t(height); y0 += band_rows) {
-        const std::size_t rows = std::min(band_rows, std::size_t(height) - y0);
-        for (std::size_t r = 0; r < rows; ++r) {
-            std::uint8_t* row = s.raw.data() + r * row_bytes;
-            row[0] = 0;  // filter type None
-            clamped += quantise(values + (y0 + r) * samples, samples, row + 1);
-        }
-        adler = libdeflate_adler32(adler, s.raw.data(), rows * row_bytes);
-        deflate_band(s, rows * row_bytes, y0 + rows == std::size_t(height), segment_left, idat);
+    for (std::size_t s = 0; s < count_; ++s) {
+        idat.emit(reinterpret_cast<const std::uint8_t*>(parts[s].bytes.data()), parts[s].bytes.size());
+        const std::size_t bytes = std::min(data_size_, (s + 1) * kSegmentBytes) - s * kSegmentBytes;
+        adler = std::uint32_t(adler32_combine(adler, parts[s].adler, z_off_t(bytes)));
+        clamped += parts[s].clamped;
     }
     std::uint8_t trailer[4];
     put32(trailer, adler);
@@ -265,6 +316,15 @@ std::size_t write_png16(std::string& out, const float* values, int width, int he
     idat.close();
     chunk(out, "IEND", nullptr, 0);
     return clamped;
+}
+
+std::size_t write_png16(std::string& out, const float* values, int width, int height, int channels) {
+    const Png16Segments png(width, height, channels);
+    thread_local std::vector<Png16Segments::Part> parts;
+    parts.resize(png.count());
+    const std::size_t samples = std::size_t(width) * std::size_t(channels);
+    for (std::size_t s = 0; s < png.count(); ++s) png.deflate(s, values + png.rows(s).first * samples, parts[s]);
+    return png.join(parts, out);
 }
 
 std::size_t write_png16(OutputFile& out, const float* values, int width, int height, int channels) {
