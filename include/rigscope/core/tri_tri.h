@@ -12,6 +12,10 @@ namespace rigscope {
 // estimate with an error bound decides, else the determinant is summed as an exact expansion.
 int orient3d(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d);
 
+// s[i] = orient3d(t[0], t[1], t[2], p[i]) for three points p[0..2]: the crossing test's plane
+// test, the plane's estimate shared and the three points side by side.
+void orient3d_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s);
+
 // Whether a, b and c lie on one line (the triangle has zero area), exactly.
 bool collinear(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c);
 
