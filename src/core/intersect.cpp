@@ -32,6 +32,8 @@ namespace {
 // the split never depends on the threads.
 constexpr std::size_t kVertexBlock = 16384;
 constexpr std::size_t kLeafBlock = 2048;
+// Triangles per task of the set-up's sweeps (boxes, renumbering), for the same reason.
+constexpr std::size_t kTriangleBlock = std::size_t(1) << 16;
 // Node pairs the traversal is cut into before it is spread over the threads: enough to balance
 // a few cores, few enough that each outweighs its dispatch. Fixed for the same reason.
 constexpr std::size_t kJobs = 512;
@@ -226,12 +228,15 @@ bool IntersectEngine::neighbours(const Part& p, std::uint32_t ta, std::uint32_t 
     return false;
 }
 
-void IntersectEngine::renumber(Part& p) {
+void IntersectEngine::renumber(Part& p, ThreadPool* pool) {
     const std::vector<std::uint32_t> order = p.bvh.take_order();
+    const std::size_t blocks = (order.size() + kTriangleBlock - 1) / kTriangleBlock;
     auto permute = [&](auto& v, std::size_t width) {
-        auto old = v;
-        for (std::size_t i = 0; i < order.size(); ++i)
-            for (std::size_t k = 0; k < width; ++k) v[width * i + k] = old[width * order[i] + k];
+        const auto old = v;
+        run_tasks(pool, blocks, [&](std::size_t blk) {
+            for (std::size_t i = blk * kTriangleBlock, end = std::min(order.size(), i + kTriangleBlock); i < end; ++i)
+                for (std::size_t k = 0; k < width; ++k) v[width * i + k] = old[width * order[i] + k];
+        });
     };
     permute(p.corners, 3);
     permute(p.welded_corners, 3);
@@ -430,16 +435,18 @@ bool all_finite(const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
 
 // The boxes the tree is built on: per triangle (file order) its corners' bounds at x, all zero
 // for a triangle with a corner that is not finite.
-std::vector<BvhBox> build_boxes(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x) {
+std::vector<BvhBox> build_boxes(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
     std::vector<BvhBox> boxes(corners.size() / 3);
-    for (std::size_t t = 0; t < boxes.size(); ++t) {
-        const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
-        if (!(a.allFinite() && b.allFinite() && d.allFinite())) continue;
-        for (int k = 0; k < 3; ++k) {
-            boxes[t].lo[k] = std::min(std::min(a[k], b[k]), d[k]);
-            boxes[t].hi[k] = std::max(std::max(a[k], b[k]), d[k]);
+    run_tasks(pool, (boxes.size() + kTriangleBlock - 1) / kTriangleBlock, [&](std::size_t blk) {
+        for (std::size_t t = blk * kTriangleBlock, end = std::min(boxes.size(), t + kTriangleBlock); t < end; ++t) {
+            const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
+            if (!(a.allFinite() && b.allFinite() && d.allFinite())) continue;
+            for (int k = 0; k < 3; ++k) {
+                boxes[t].lo[k] = std::min(std::min(a[k], b[k]), d[k]);
+                boxes[t].hi[k] = std::max(std::max(a[k], b[k]), d[k]);
+            }
         }
-    }
+    });
     return boxes;
 }
 
@@ -568,8 +575,8 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         stored[pi] = scene_.meshes[p.mesh].positions;
-        p.bvh.build(build_boxes(p.corners, stored[pi]));
-        renumber(p);
+        p.bvh.build(build_boxes(p.corners, stored[pi], pool), pool);
+        renumber(p, pool);
         // The stored positions' boxes and flags, in leaf order (a position not finite: its
         // triangles skipped here).
         std::size_t skipped = 0;

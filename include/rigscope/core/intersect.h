@@ -85,7 +85,7 @@ private:
     struct Job;
 
     bool neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const;
-    void renumber(Part& p);
+    void renumber(Part& p, ThreadPool* pool);  // into the BVH's leaf order, blocks over `pool`
     void test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
                    const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
     std::vector<Job> split(std::vector<Job> jobs) const;  // the roots cut into about kJobs node pairs
