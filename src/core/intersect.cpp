@@ -246,7 +246,7 @@ void IntersectEngine::renumber(Part& p, ThreadPool* pool) {
 }
 
 void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
-                                const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
+                                const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits, bool apart) const {
     // The caller has seen both triangles kept (not skipped) and their boxes overlap.
     const Part& a = parts_[pa];
     const Part& b = parts_[pb];
@@ -256,7 +256,7 @@ void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_
         const bool same_joint = ra >= 0 && ra == a.rigid[tb];
         // The stored positions' pass tests only pairs one joint moves; a frame skips those it keeps.
         if (rigid_pass_ ? !same_joint : same_joint && kept(pa, ra)) return;
-        if (fa == fb || neighbours(a, ta, tb)) return;
+        if (!apart && (fa == fb || neighbours(a, ta, tb))) return;
     }
     const std::vector<Eigen::Vector3f>& xa = positions[pa];
     const std::vector<Eigen::Vector3f>& xb = positions[pb];
@@ -300,12 +300,15 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
         if (j.self) {
             if (na.leaf()) {
-                // Each triangle against the later ones of its leaf (a skipped one's box is empty).
+                // Each triangle against the later ones of its leaf that are not its neighbours (a
+                // skipped one's box is empty).
                 const TriangleBvh& bvh = parts_[j.pa].bvh;
+                const std::uint8_t* near = parts_[j.pa].leaf_near.data() + na.first;
                 const std::uint32_t in_leaf = (1u << na.count) - 1;
                 for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
-                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & in_leaf & ~((2u << i) - 1);
-                    for (; m; m &= m - 1) test_pair(j.pa, na.first + i, j.pa, na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits);
+                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
+                    for (; m; m &= m - 1)
+                        test_pair(j.pa, na.first + i, j.pa, na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits, true);
                 }
             } else {
                 push_pair(j.pa, j.na + 1, j.pa, na.first);
@@ -583,6 +586,20 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
         frame_boxes(p, stored[pi], pool, nullptr, 0, skipped);
         p.bvh.refit_inner(pool);
         p.stored_skip = p.skip;
+        // Per triangle, the later triangles of its leaf that are its neighbours (bit i: the
+        // leaf's i-th), for the self-leaf tests: fixed by the weld, so found once, not per frame.
+        const std::vector<std::uint32_t>& leaves = p.bvh.leaves();
+        p.leaf_near.assign(p.face.size(), 0);
+        run_tasks(pool, (leaves.size() + kLeafBlock - 1) / kLeafBlock, [&](std::size_t blk) {
+            for (std::size_t l = blk * kLeafBlock, end = std::min(leaves.size(), l + kLeafBlock); l < end; ++l) {
+                const TriangleBvh::Node& leaf = p.bvh.nodes()[leaves[l]];
+                for (std::uint32_t i = 0; i < leaf.count; ++i)
+                    for (std::uint32_t k = i + 1; k < leaf.count; ++k) {
+                        const std::uint32_t ta = leaf.first + i, tb = leaf.first + k;
+                        if (p.face[ta] == p.face[tb] || neighbours(p, ta, tb)) p.leaf_near[ta] |= std::uint8_t(1u << k);
+                    }
+            }
+        });
         // Per node, the joint that alone moves all its triangles (children follow their parent).
         const auto& nodes = p.bvh.nodes();
         p.node_rigid.assign(nodes.size(), -1);
