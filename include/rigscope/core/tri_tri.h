@@ -16,6 +16,10 @@ int orient3d(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Ve
 // test, the plane's estimate shared and the three points side by side.
 void orient3d_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s);
 
+// Whether orient3d(u, v, q_i, q_(i+1)) for i = 0, 1, 2 are one sign, not zero: the line through
+// u and v passes strictly inside triangle q (the crossing test's edge test).
+bool line_through(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q);
+
 // Whether a, b and c lie on one line (the triangle has zero area), exactly.
 bool collinear(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c);
 
