@@ -473,7 +473,37 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
     std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
     const bool finite = all_finite(x, pool);
-    run_tasks(pool, blocks, [&, kept, kept_count, finite](std::size_t blk) {
+    // A leaf whose corners are all bitwise where they were when its boxes, flags and leaf box
+    // were last computed keeps them: the same inputs (and the same kept joints) give the same
+    // results. A rig's still parts (the bench tube's root third) skip the work every frame.
+    const std::vector<std::uint8_t> kept_now(kept, kept + (kept ? kept_count : 0));
+    const bool reuse = finite && p.boxed.size() == x.size() && p.boxed_kept == kept_now;
+    if (reuse) {
+        run_tasks(pool, (x.size() + kVertexBlock - 1) / kVertexBlock, [&](std::size_t blk) {
+            // The twelve bytes as eight and four (inlined loads, no memcmp call per vertex).
+            static_assert(sizeof(Eigen::Vector3f) == 12, "a position is x, y, z floats");
+            const char* now = reinterpret_cast<const char*>(x.data());
+            char* was = reinterpret_cast<char*>(p.boxed.data());
+            std::uint8_t* moved = p.moved.data();
+            for (std::size_t v = blk * kVertexBlock, end = std::min(x.size(), v + kVertexBlock); v < end; ++v) {
+                std::uint64_t a, b;
+                std::uint32_t c, d;
+                std::memcpy(&a, now + 12 * v, 8);
+                std::memcpy(&b, was + 12 * v, 8);
+                std::memcpy(&c, now + 12 * v + 8, 4);
+                std::memcpy(&d, was + 12 * v + 8, 4);
+                moved[v] = ((a ^ b) | (c ^ d)) != 0;
+                std::memcpy(was + 12 * v, now + 12 * v, 12);
+            }
+        });
+    } else if (finite) {
+        p.boxed = x;
+        p.moved.assign(x.size(), 1);
+        p.boxed_kept = kept_now;
+    } else {
+        p.boxed.clear();  // this frame's boxes are not all computed: none kept for the next
+    }
+    run_tasks(pool, blocks, [&, kept, kept_count, finite, reuse](std::size_t blk) {
         float* const lo0 = bvh.lanes(0);
         float* const lo1 = bvh.lanes(1);
         float* const lo2 = bvh.lanes(2);
@@ -485,6 +515,7 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
         const int* const rigid = p.rigid.data();
         const std::uint8_t* const stored_skip = p.stored_skip.data();
         std::uint8_t* const skip = p.skip.data();
+        const std::uint8_t* const moved = p.moved.data();
         const TriangleBvh::Node* const nodes = bvh.nodes().data();
         const std::uint32_t* const leaf = leaves.data();
         const std::size_t end = std::min(leaves.size(), (blk + 1) * kLeafBlock);
@@ -492,6 +523,15 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
         std::size_t z = 0, first_bad = SIZE_MAX;
         for (std::size_t l = blk * kLeafBlock; l < end; ++l) {
             const std::uint32_t first = nodes[leaf[l]].first, last = first + nodes[leaf[l]].count;
+            if (reuse) {
+                bool still = true;
+                for (std::uint32_t t = first; t < last && still; ++t)
+                    still = (moved[corners[3 * t]] | moved[corners[3 * t + 1]] | moved[corners[3 * t + 2]]) == 0;
+                if (still) {
+                    for (std::uint32_t t = first; t < last; ++t) z += skip[t];
+                    continue;
+                }
+            }
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
             __m128 leaf_lo = _mm_set1_ps(inf), leaf_hi = _mm_set1_ps(-inf);
 #else

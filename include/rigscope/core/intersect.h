@@ -78,6 +78,11 @@ private:
         // Per triangle, bit i: the i-th triangle of its leaf comes later and is its neighbour
         // (or a triangle of the same face), so the self-leaf tests leave it out.
         std::vector<std::uint8_t> leaf_near;
+        // The positions (and kept joints) the lanes, leaf boxes and flags were last computed
+        // from (empty: none), and per file vertex whether this frame's differs from it bitwise.
+        std::vector<Eigen::Vector3f> boxed;
+        std::vector<std::uint8_t> boxed_kept;
+        std::vector<std::uint8_t> moved;
         TriangleBvh bvh;
     };
     // A crossing triangle pair, (mesh_a, face_a) < (mesh_b, face_b).
