@@ -142,18 +142,39 @@ bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::
 
 IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool)
     : scene_(scene), part_of_mesh_(scene.meshes.size(), -1) {
+    // The sweeps below are fixed blocks of faces, triangles or vertices over the pool (each writes
+    // only its own entries): the set-up otherwise runs on one thread while the others wait.
+    auto blocks = [&](std::size_t n, std::size_t size, auto fn) {
+        run_tasks(pool, (n + size - 1) / size, [&](std::size_t b) { fn(b * size, std::min(n, b * size + size)); });
+    };
     for (int m : meshes) {
         const Mesh& mesh = scene.meshes[m];
         Part p;
         p.mesh = m;
+        // A polygon as the fan from its first corner, as the file lists its corners: each face's
+        // first triangle by a running sum, then the fans side by side.
+        std::vector<std::uint32_t> first_triangle(mesh.face_count() + 1, 0);
         for (std::size_t f = 0; f < mesh.face_count(); ++f) {
-            const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
-            // A polygon as the fan from its first corner, as the file lists its corners.
-            for (std::uint32_t k = b + 1; k + 1 < e; ++k) {
-                p.corners.insert(p.corners.end(), {mesh.face_indices[b], mesh.face_indices[k], mesh.face_indices[k + 1]});
-                p.face.push_back(static_cast<std::uint32_t>(f));
-            }
+            const std::uint32_t corners = mesh.face_offsets[f + 1] - mesh.face_offsets[f];
+            first_triangle[f + 1] = first_triangle[f] + (corners >= 3 ? corners - 2 : 0);
         }
+        const std::size_t triangles = first_triangle.back();
+        p.corners.resize(3 * triangles);
+        p.face.resize(triangles);
+        p.whole.resize(triangles);
+        blocks(mesh.face_count(), kTriangleBlock, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t f = begin; f < end; ++f) {
+                const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+                std::uint32_t t = first_triangle[f];
+                for (std::uint32_t k = b + 1; k + 1 < e; ++k, ++t) {
+                    p.corners[3 * t] = mesh.face_indices[b];
+                    p.corners[3 * t + 1] = mesh.face_indices[k];
+                    p.corners[3 * t + 2] = mesh.face_indices[k + 1];
+                    p.face[t] = static_cast<std::uint32_t>(f);
+                    p.whole[t] = e - b == 3;
+                }
+            }
+        });
         if (weld && !mesh.face_indices.empty()) {
             p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false, pool).welded_of;
         } else {
@@ -161,20 +182,23 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
             for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);
         }
         p.welded_corners.resize(p.corners.size());
-        for (std::size_t i = 0; i < p.corners.size(); ++i) p.welded_corners[i] = p.welded[p.corners[i]];
-        p.whole.resize(p.face.size());
-        for (std::size_t t = 0; t < p.face.size(); ++t) p.whole[t] = mesh.face_offsets[p.face[t] + 1] - mesh.face_offsets[p.face[t]] == 3;
+        blocks(p.corners.size(), 3 * kTriangleBlock, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) p.welded_corners[i] = p.welded[p.corners[i]];
+        });
         p.heavy_node.assign(mesh.vertex_count(), -1);
         p.heavy_weight.assign(mesh.vertex_count(), 0.f);
         if (mesh.skin >= 0 && !mesh.influences.empty()) {
             const Skin& skin = scene.skins[mesh.skin];
             const Influences& inf = mesh.influences;
-            for (std::size_t v = 0; v < mesh.vertex_count() && v + 1 < inf.offsets.size(); ++v)
-                for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
-                    if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < skin.joints.size()) {
-                        p.heavy_weight[v] = inf.weights[k];
-                        p.heavy_node[v] = skin.joints[inf.joints[k]];
-                    }
+            const std::size_t vertices = inf.offsets.empty() ? 0 : std::min(mesh.vertex_count(), inf.offsets.size() - 1);
+            blocks(vertices, kVertexBlock, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t v = begin; v < end; ++v)
+                    for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
+                        if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < skin.joints.size()) {
+                            p.heavy_weight[v] = inf.weights[k];
+                            p.heavy_node[v] = skin.joints[inf.joints[k]];
+                        }
+            });
         }
         // Triangles that one joint alone moves: each corner weighted 1 to it (every other
         // influence 0) under linear skinning, which then maps them by that joint's matrix alone.
@@ -185,20 +209,25 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
             const Influences& inf = mesh.influences;
             const std::size_t joints = scene.skins[mesh.skin].joints.size();
             std::vector<int> alone(mesh.vertex_count(), -1);
-            for (std::size_t v = 0; v < mesh.vertex_count() && v + 1 < inf.offsets.size(); ++v) {
-                int joint = -1;
-                bool one = true;
-                for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1] && one; ++k) {
-                    if (inf.weights[k] == 0.f) continue;
-                    one = inf.weights[k] == 1.f && joint < 0 && inf.joints[k] < joints;
-                    joint = inf.joints[k];
+            const std::size_t vertices = inf.offsets.empty() ? 0 : std::min(mesh.vertex_count(), inf.offsets.size() - 1);
+            blocks(vertices, kVertexBlock, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t v = begin; v < end; ++v) {
+                    int joint = -1;
+                    bool one = true;
+                    for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1] && one; ++k) {
+                        if (inf.weights[k] == 0.f) continue;
+                        one = inf.weights[k] == 1.f && joint < 0 && inf.joints[k] < joints;
+                        joint = inf.joints[k];
+                    }
+                    if (one) alone[v] = joint;
                 }
-                if (one) alone[v] = joint;
-            }
-            for (std::size_t t = 0; t < p.face.size(); ++t) {
-                const int j = alone[p.corners[3 * t]];
-                if (j >= 0 && alone[p.corners[3 * t + 1]] == j && alone[p.corners[3 * t + 2]] == j) p.rigid[t] = j;
-            }
+            });
+            blocks(p.face.size(), kTriangleBlock, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t t = begin; t < end; ++t) {
+                    const int j = alone[p.corners[3 * t]];
+                    if (j >= 0 && alone[p.corners[3 * t + 1]] == j && alone[p.corners[3 * t + 2]] == j) p.rigid[t] = j;
+                }
+            });
         }
         p.skip.resize(p.face.size());
         part_of_mesh_[m] = static_cast<int>(parts_.size());
