@@ -32,6 +32,8 @@ namespace {
 // the split never depends on the threads.
 constexpr std::size_t kVertexBlock = 16384;
 constexpr std::size_t kLeafBlock = 2048;
+// Triangles per task of the set-up's sweeps (boxes, renumbering), for the same reason.
+constexpr std::size_t kTriangleBlock = std::size_t(1) << 16;
 // Node pairs the traversal is cut into before it is spread over the threads: enough to balance
 // a few cores, few enough that each outweighs its dispatch. Fixed for the same reason.
 constexpr std::size_t kJobs = 512;
@@ -72,6 +74,29 @@ std::uint32_t lanes_overlapping(const TriangleBvh& bvh, std::uint32_t first, con
 // A point's x, y, z in the low lanes (eight bytes and four: no read past the point).
 __m128 load3(const Eigen::Vector3f& v) {
     return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(v.data())), _mm_load_ss(v.data() + 2));
+}
+
+// Whether the triangle with corners a, b, c (x, y, z in the low lanes, the fourth zero) has an
+// area that single precision already proves nonzero: the normal (b - a) x (c - a) in float, each
+// component against 1e-6 of its two products' magnitudes. Most triangles are decided here, four
+// lanes at a time, and only the rest take zero_area's double estimate and exact test.
+// Why the bound holds (u = 2^-24, gamma_3 = 3u/(1 - 3u) < 1.8e-7): a component is t1 - t2, each
+// product of two rounded differences rounded once, so t = T(1 + theta), |theta| <= gamma_3, with
+// T the exact product, plus at most 2^-150 where the product is subnormal. If the exact
+// component is zero (T1 = T2 = T), the computed one is at most
+// (1 + u)(gamma_3 (|t1| + |t2| + 2^-149) / (1 - gamma_3) + 2^-149) < 1.81e-7 (|t1| + |t2|) + 2^-148,
+// below the bound 1e-6 (|t1| + |t2|) (rounded twice) whenever that bound exceeds 2^-100. A
+// difference or product that overflows gives an infinite or NaN component or bound, which no
+// compare passes: such a triangle goes to the exact test.
+bool clearly_not_flat(__m128 a, __m128 b, __m128 c) {
+    const __m128 e1 = _mm_sub_ps(b, a), e2 = _mm_sub_ps(c, a);
+    const __m128 t1 = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 1, 0, 2)));
+    const __m128 t2 = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 0, 2, 1)));
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    const __m128 n = _mm_and_ps(_mm_sub_ps(t1, t2), magnitude);
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(1e-6f), _mm_add_ps(_mm_and_ps(t1, magnitude), _mm_and_ps(t2, magnitude)));
+    // 2^-100: the bound is a normal float and the products' underflow is far below it.
+    return _mm_movemask_ps(_mm_and_ps(_mm_cmpgt_ps(n, bound), _mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-100f)))) != 0;
 }
 #endif
 
@@ -117,18 +142,39 @@ bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::
 
 IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool)
     : scene_(scene), part_of_mesh_(scene.meshes.size(), -1) {
+    // The sweeps below are fixed blocks of faces, triangles or vertices over the pool (each writes
+    // only its own entries): the set-up otherwise runs on one thread while the others wait.
+    auto blocks = [&](std::size_t n, std::size_t size, auto fn) {
+        run_tasks(pool, (n + size - 1) / size, [&](std::size_t b) { fn(b * size, std::min(n, b * size + size)); });
+    };
     for (int m : meshes) {
         const Mesh& mesh = scene.meshes[m];
         Part p;
         p.mesh = m;
+        // A polygon as the fan from its first corner, as the file lists its corners: each face's
+        // first triangle by a running sum, then the fans side by side.
+        std::vector<std::uint32_t> first_triangle(mesh.face_count() + 1, 0);
         for (std::size_t f = 0; f < mesh.face_count(); ++f) {
-            const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
-            // A polygon as the fan from its first corner, as the file lists its corners.
-            for (std::uint32_t k = b + 1; k + 1 < e; ++k) {
-                p.corners.insert(p.corners.end(), {mesh.face_indices[b], mesh.face_indices[k], mesh.face_indices[k + 1]});
-                p.face.push_back(static_cast<std::uint32_t>(f));
-            }
+            const std::uint32_t corners = mesh.face_offsets[f + 1] - mesh.face_offsets[f];
+            first_triangle[f + 1] = first_triangle[f] + (corners >= 3 ? corners - 2 : 0);
         }
+        const std::size_t triangles = first_triangle.back();
+        p.corners.resize(3 * triangles);
+        p.face.resize(triangles);
+        p.whole.resize(triangles);
+        blocks(mesh.face_count(), kTriangleBlock, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t f = begin; f < end; ++f) {
+                const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+                std::uint32_t t = first_triangle[f];
+                for (std::uint32_t k = b + 1; k + 1 < e; ++k, ++t) {
+                    p.corners[3 * t] = mesh.face_indices[b];
+                    p.corners[3 * t + 1] = mesh.face_indices[k];
+                    p.corners[3 * t + 2] = mesh.face_indices[k + 1];
+                    p.face[t] = static_cast<std::uint32_t>(f);
+                    p.whole[t] = e - b == 3;
+                }
+            }
+        });
         if (weld && !mesh.face_indices.empty()) {
             p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false, pool).welded_of;
         } else {
@@ -136,20 +182,23 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
             for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);
         }
         p.welded_corners.resize(p.corners.size());
-        for (std::size_t i = 0; i < p.corners.size(); ++i) p.welded_corners[i] = p.welded[p.corners[i]];
-        p.whole.resize(p.face.size());
-        for (std::size_t t = 0; t < p.face.size(); ++t) p.whole[t] = mesh.face_offsets[p.face[t] + 1] - mesh.face_offsets[p.face[t]] == 3;
+        blocks(p.corners.size(), 3 * kTriangleBlock, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) p.welded_corners[i] = p.welded[p.corners[i]];
+        });
         p.heavy_node.assign(mesh.vertex_count(), -1);
         p.heavy_weight.assign(mesh.vertex_count(), 0.f);
         if (mesh.skin >= 0 && !mesh.influences.empty()) {
             const Skin& skin = scene.skins[mesh.skin];
             const Influences& inf = mesh.influences;
-            for (std::size_t v = 0; v < mesh.vertex_count() && v + 1 < inf.offsets.size(); ++v)
-                for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
-                    if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < skin.joints.size()) {
-                        p.heavy_weight[v] = inf.weights[k];
-                        p.heavy_node[v] = skin.joints[inf.joints[k]];
-                    }
+            const std::size_t vertices = inf.offsets.empty() ? 0 : std::min(mesh.vertex_count(), inf.offsets.size() - 1);
+            blocks(vertices, kVertexBlock, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t v = begin; v < end; ++v)
+                    for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
+                        if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < skin.joints.size()) {
+                            p.heavy_weight[v] = inf.weights[k];
+                            p.heavy_node[v] = skin.joints[inf.joints[k]];
+                        }
+            });
         }
         // Triangles that one joint alone moves: each corner weighted 1 to it (every other
         // influence 0) under linear skinning, which then maps them by that joint's matrix alone.
@@ -160,20 +209,25 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
             const Influences& inf = mesh.influences;
             const std::size_t joints = scene.skins[mesh.skin].joints.size();
             std::vector<int> alone(mesh.vertex_count(), -1);
-            for (std::size_t v = 0; v < mesh.vertex_count() && v + 1 < inf.offsets.size(); ++v) {
-                int joint = -1;
-                bool one = true;
-                for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1] && one; ++k) {
-                    if (inf.weights[k] == 0.f) continue;
-                    one = inf.weights[k] == 1.f && joint < 0 && inf.joints[k] < joints;
-                    joint = inf.joints[k];
+            const std::size_t vertices = inf.offsets.empty() ? 0 : std::min(mesh.vertex_count(), inf.offsets.size() - 1);
+            blocks(vertices, kVertexBlock, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t v = begin; v < end; ++v) {
+                    int joint = -1;
+                    bool one = true;
+                    for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1] && one; ++k) {
+                        if (inf.weights[k] == 0.f) continue;
+                        one = inf.weights[k] == 1.f && joint < 0 && inf.joints[k] < joints;
+                        joint = inf.joints[k];
+                    }
+                    if (one) alone[v] = joint;
                 }
-                if (one) alone[v] = joint;
-            }
-            for (std::size_t t = 0; t < p.face.size(); ++t) {
-                const int j = alone[p.corners[3 * t]];
-                if (j >= 0 && alone[p.corners[3 * t + 1]] == j && alone[p.corners[3 * t + 2]] == j) p.rigid[t] = j;
-            }
+            });
+            blocks(p.face.size(), kTriangleBlock, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t t = begin; t < end; ++t) {
+                    const int j = alone[p.corners[3 * t]];
+                    if (j >= 0 && alone[p.corners[3 * t + 1]] == j && alone[p.corners[3 * t + 2]] == j) p.rigid[t] = j;
+                }
+            });
         }
         p.skip.resize(p.face.size());
         part_of_mesh_[m] = static_cast<int>(parts_.size());
@@ -203,12 +257,15 @@ bool IntersectEngine::neighbours(const Part& p, std::uint32_t ta, std::uint32_t 
     return false;
 }
 
-void IntersectEngine::renumber(Part& p) {
+void IntersectEngine::renumber(Part& p, ThreadPool* pool) {
     const std::vector<std::uint32_t> order = p.bvh.take_order();
+    const std::size_t blocks = (order.size() + kTriangleBlock - 1) / kTriangleBlock;
     auto permute = [&](auto& v, std::size_t width) {
-        auto old = v;
-        for (std::size_t i = 0; i < order.size(); ++i)
-            for (std::size_t k = 0; k < width; ++k) v[width * i + k] = old[width * order[i] + k];
+        const auto old = v;
+        run_tasks(pool, blocks, [&](std::size_t blk) {
+            for (std::size_t i = blk * kTriangleBlock, end = std::min(order.size(), i + kTriangleBlock); i < end; ++i)
+                for (std::size_t k = 0; k < width; ++k) v[width * i + k] = old[width * order[i] + k];
+        });
     };
     permute(p.corners, 3);
     permute(p.welded_corners, 3);
@@ -218,7 +275,7 @@ void IntersectEngine::renumber(Part& p) {
 }
 
 void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
-                                const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
+                                const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits, bool apart) const {
     // The caller has seen both triangles kept (not skipped) and their boxes overlap.
     const Part& a = parts_[pa];
     const Part& b = parts_[pb];
@@ -228,7 +285,7 @@ void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_
         const bool same_joint = ra >= 0 && ra == a.rigid[tb];
         // The stored positions' pass tests only pairs one joint moves; a frame skips those it keeps.
         if (rigid_pass_ ? !same_joint : same_joint && kept(pa, ra)) return;
-        if (fa == fb || neighbours(a, ta, tb)) return;
+        if (!apart && (fa == fb || neighbours(a, ta, tb))) return;
     }
     const std::vector<Eigen::Vector3f>& xa = positions[pa];
     const std::vector<Eigen::Vector3f>& xb = positions[pb];
@@ -272,12 +329,15 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
         if (j.self) {
             if (na.leaf()) {
-                // Each triangle against the later ones of its leaf (a skipped one's box is empty).
+                // Each triangle against the later ones of its leaf that are not its neighbours (a
+                // skipped one's box is empty).
                 const TriangleBvh& bvh = parts_[j.pa].bvh;
+                const std::uint8_t* near = parts_[j.pa].leaf_near.data() + na.first;
                 const std::uint32_t in_leaf = (1u << na.count) - 1;
                 for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
-                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & in_leaf & ~((2u << i) - 1);
-                    for (; m; m &= m - 1) test_pair(j.pa, na.first + i, j.pa, na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits);
+                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
+                    for (; m; m &= m - 1)
+                        test_pair(j.pa, na.first + i, j.pa, na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits, true);
                 }
             } else {
                 push_pair(j.pa, j.na + 1, j.pa, na.first);
@@ -407,16 +467,18 @@ bool all_finite(const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
 
 // The boxes the tree is built on: per triangle (file order) its corners' bounds at x, all zero
 // for a triangle with a corner that is not finite.
-std::vector<BvhBox> build_boxes(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x) {
+std::vector<BvhBox> build_boxes(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
     std::vector<BvhBox> boxes(corners.size() / 3);
-    for (std::size_t t = 0; t < boxes.size(); ++t) {
-        const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
-        if (!(a.allFinite() && b.allFinite() && d.allFinite())) continue;
-        for (int k = 0; k < 3; ++k) {
-            boxes[t].lo[k] = std::min(std::min(a[k], b[k]), d[k]);
-            boxes[t].hi[k] = std::max(std::max(a[k], b[k]), d[k]);
+    run_tasks(pool, (boxes.size() + kTriangleBlock - 1) / kTriangleBlock, [&](std::size_t blk) {
+        for (std::size_t t = blk * kTriangleBlock, end = std::min(boxes.size(), t + kTriangleBlock); t < end; ++t) {
+            const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
+            if (!(a.allFinite() && b.allFinite() && d.allFinite())) continue;
+            for (int k = 0; k < 3; ++k) {
+                boxes[t].lo[k] = std::min(std::min(a[k], b[k]), d[k]);
+                boxes[t].hi[k] = std::max(std::max(a[k], b[k]), d[k]);
+            }
         }
-    }
+    });
     return boxes;
 }
 
@@ -440,7 +502,37 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
     std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
     const bool finite = all_finite(x, pool);
-    run_tasks(pool, blocks, [&, kept, kept_count, finite](std::size_t blk) {
+    // A leaf whose corners are all bitwise where they were when its boxes, flags and leaf box
+    // were last computed keeps them: the same inputs (and the same kept joints) give the same
+    // results. A rig's still parts (the bench tube's root third) skip the work every frame.
+    const std::vector<std::uint8_t> kept_now(kept, kept + (kept ? kept_count : 0));
+    const bool reuse = finite && p.boxed.size() == x.size() && p.boxed_kept == kept_now;
+    if (reuse) {
+        run_tasks(pool, (x.size() + kVertexBlock - 1) / kVertexBlock, [&](std::size_t blk) {
+            // The twelve bytes as eight and four (inlined loads, no memcmp call per vertex).
+            static_assert(sizeof(Eigen::Vector3f) == 12, "a position is x, y, z floats");
+            const char* now = reinterpret_cast<const char*>(x.data());
+            char* was = reinterpret_cast<char*>(p.boxed.data());
+            std::uint8_t* moved = p.moved.data();
+            for (std::size_t v = blk * kVertexBlock, end = std::min(x.size(), v + kVertexBlock); v < end; ++v) {
+                std::uint64_t a, b;
+                std::uint32_t c, d;
+                std::memcpy(&a, now + 12 * v, 8);
+                std::memcpy(&b, was + 12 * v, 8);
+                std::memcpy(&c, now + 12 * v + 8, 4);
+                std::memcpy(&d, was + 12 * v + 8, 4);
+                moved[v] = ((a ^ b) | (c ^ d)) != 0;
+                std::memcpy(was + 12 * v, now + 12 * v, 12);
+            }
+        });
+    } else if (finite) {
+        p.boxed = x;
+        p.moved.assign(x.size(), 1);
+        p.boxed_kept = kept_now;
+    } else {
+        p.boxed.clear();  // this frame's boxes are not all computed: none kept for the next
+    }
+    run_tasks(pool, blocks, [&, kept, kept_count, finite, reuse](std::size_t blk) {
         float* const lo0 = bvh.lanes(0);
         float* const lo1 = bvh.lanes(1);
         float* const lo2 = bvh.lanes(2);
@@ -452,6 +544,7 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
         const int* const rigid = p.rigid.data();
         const std::uint8_t* const stored_skip = p.stored_skip.data();
         std::uint8_t* const skip = p.skip.data();
+        const std::uint8_t* const moved = p.moved.data();
         const TriangleBvh::Node* const nodes = bvh.nodes().data();
         const std::uint32_t* const leaf = leaves.data();
         const std::size_t end = std::min(leaves.size(), (blk + 1) * kLeafBlock);
@@ -459,6 +552,15 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
         std::size_t z = 0, first_bad = SIZE_MAX;
         for (std::size_t l = blk * kLeafBlock; l < end; ++l) {
             const std::uint32_t first = nodes[leaf[l]].first, last = first + nodes[leaf[l]].count;
+            if (reuse) {
+                bool still = true;
+                for (std::uint32_t t = first; t < last && still; ++t)
+                    still = (moved[corners[3 * t]] | moved[corners[3 * t + 1]] | moved[corners[3 * t + 2]]) == 0;
+                if (still) {
+                    for (std::uint32_t t = first; t < last; ++t) z += skip[t];
+                    continue;
+                }
+            }
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
             __m128 leaf_lo = _mm_set1_ps(inf), leaf_hi = _mm_set1_ps(-inf);
 #else
@@ -474,7 +576,12 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
                     out = true;
                 } else {
                     const int r = rigid[t];
-                    out = kept && r >= 0 && static_cast<std::size_t>(r) < kept_count && kept[r] ? stored_skip[t] != 0 : zero_area(a, b, d);
+                    if (kept && r >= 0 && static_cast<std::size_t>(r) < kept_count && kept[r]) out = stored_skip[t] != 0;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                    else out = !clearly_not_flat(load3(a), load3(b), load3(d)) && zero_area(a, b, d);
+#else
+                    else out = zero_area(a, b, d);
+#endif
                 }
                 skip[t] = out ? 1 : 0;
                 if (out) {
@@ -540,14 +647,28 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         stored[pi] = scene_.meshes[p.mesh].positions;
-        p.bvh.build(build_boxes(p.corners, stored[pi]));
-        renumber(p);
+        p.bvh.build(build_boxes(p.corners, stored[pi], pool), pool);
+        renumber(p, pool);
         // The stored positions' boxes and flags, in leaf order (a position not finite: its
         // triangles skipped here).
         std::size_t skipped = 0;
         frame_boxes(p, stored[pi], pool, nullptr, 0, skipped);
         p.bvh.refit_inner(pool);
         p.stored_skip = p.skip;
+        // Per triangle, the later triangles of its leaf that are its neighbours (bit i: the
+        // leaf's i-th), for the self-leaf tests: fixed by the weld, so found once, not per frame.
+        const std::vector<std::uint32_t>& leaves = p.bvh.leaves();
+        p.leaf_near.assign(p.face.size(), 0);
+        run_tasks(pool, (leaves.size() + kLeafBlock - 1) / kLeafBlock, [&](std::size_t blk) {
+            for (std::size_t l = blk * kLeafBlock, end = std::min(leaves.size(), l + kLeafBlock); l < end; ++l) {
+                const TriangleBvh::Node& leaf = p.bvh.nodes()[leaves[l]];
+                for (std::uint32_t i = 0; i < leaf.count; ++i)
+                    for (std::uint32_t k = i + 1; k < leaf.count; ++k) {
+                        const std::uint32_t ta = leaf.first + i, tb = leaf.first + k;
+                        if (p.face[ta] == p.face[tb] || neighbours(p, ta, tb)) p.leaf_near[ta] |= std::uint8_t(1u << k);
+                    }
+            }
+        });
         // Per node, the joint that alone moves all its triangles (children follow their parent).
         const auto& nodes = p.bvh.nodes();
         p.node_rigid.assign(nodes.size(), -1);

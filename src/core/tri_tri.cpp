@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+#include <xmmintrin.h>
+#include <emmintrin.h>
+#endif
 
 namespace rigscope {
 
@@ -88,6 +92,13 @@ double orient3d_estimate(const Eigen::Vector3f& a, const Eigen::Vector3f& b, con
 
 constexpr double kTiny = 1e-250;  // below this the estimate's bound could itself underflow
 
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+// A point's x, y, z in the low lanes, the fourth zero (eight bytes and four: no read past it).
+__m128 load3(const Eigen::Vector3f& v) {
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(v.data())), _mm_load_ss(v.data() + 2));
+}
+#endif
+
 // The difference b - a of two floats in double, and whether it is exact (its rounding error,
 // by Knuth's two-sum, is zero): close floats differ exactly, far apart ones may not.
 bool exact_difference(float b, float a, double& d) {
@@ -168,12 +179,20 @@ bool det2_zero(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::
 // Floats' differences stay below 2^129, their triple products below 2^387: no overflow; a
 // product that underflows errs by at most 2^-1074, against a bound over kTiny = 1e-250. Where
 // the bound does not decide, the exact expansion does: each sign is orient3d's.
-bool pierces(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q) {
-    const double d0 = double(v.x()) - u.x(), d1 = double(v.y()) - u.y(), d2 = double(v.z()) - u.z();
-    double a[3][3];
-    for (int j = 0; j < 3; ++j)
-        for (int k = 0; k < 3; ++k) a[j][k] = double(q[j][k]) - u[k];
-    auto sign = [&](int j, int k) {
+struct DoubleEdge {
+    const Eigen::Vector3f& u;
+    const Eigen::Vector3f& v;
+    const Eigen::Vector3f* q;
+    double d0, d1, d2, a[3][3];
+    DoubleEdge(const Eigen::Vector3f& u_, const Eigen::Vector3f& v_, const Eigen::Vector3f* q_) : u(u_), v(v_), q(q_) {
+        d0 = double(v.x()) - u.x();
+        d1 = double(v.y()) - u.y();
+        d2 = double(v.z()) - u.z();
+        for (int j = 0; j < 3; ++j)
+            for (int k = 0; k < 3; ++k) a[j][k] = double(q[j][k]) - u[k];
+    }
+    // orient3d(u, v, q_j, q_k).
+    int sign(int j, int k) const {
         const double* x = a[j];
         const double* y = a[k];
         const double c0 = x[1] * y[2] - x[2] * y[1], c1 = x[2] * y[0] - x[0] * y[2], c2 = x[0] * y[1] - x[1] * y[0];
@@ -186,12 +205,69 @@ bool pierces(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Ve
             if (value < -bound) return -1;
         }
         return orient3d_exact_sign(u, v, q[j], q[k]);
-    };
-    const int s0 = sign(0, 1);
+    }
+};
+
+// pierces' rule on the three signs, sign i being orient3d(u, v, q_i, q_(i+1)): bits of pos and
+// neg where already known, DoubleEdge for the rest, in the rule's order.
+bool pierces_from(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q, int pos, int neg) {
+    const DoubleEdge e(u, v, q);
+    auto sign = [&](int i) { return (pos >> i & 1) ? 1 : (neg >> i & 1) ? -1 : e.sign(i, (i + 1) % 3); };
+    const int s0 = sign(0);
     if (s0 == 0) return false;
-    if (sign(1, 2) != s0) return false;
-    return sign(2, 0) == s0;
+    if (sign(1) != s0) return false;
+    return sign(2) == s0;
 }
+
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+__attribute__((noinline)) bool pierces_left(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q, int pos, int neg) {
+    return pierces_from(u, v, q, pos, neg);
+}
+
+// The three signs first in single precision, side by side in SSE lanes: d . (A_j x A_k) in
+// float, evaluated in the order above (the same eight roundings a term, now of u = 2^-24), so
+// gamma_8 < 4.8e-7 and 4e-6 of the computed permanent is eight times the error. As in
+// plane_signs, products that underflow err by at most 2^-150 each, carried by d (at most 2^40,
+// checked) to at most 2^-106 in all, below a bound over 2^-90 (checked); what overflows gives
+// an infinite or NaN value or bound, which no compare passes. Signs the float bound leaves go to
+// DoubleEdge, out of line.
+bool pierces(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q) {
+    const __m128 o = load3(u);
+    const __m128 d = _mm_sub_ps(load3(v), o);
+    const __m128 a0 = _mm_sub_ps(load3(q[0]), o), a1 = _mm_sub_ps(load3(q[1]), o), a2 = _mm_sub_ps(load3(q[2]), o);
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    // x cross y, and the magnitudes of its two products summed.
+    auto cross = [&](__m128 x, __m128 y, __m128& c, __m128& perm) {
+        const __m128 l = _mm_mul_ps(_mm_shuffle_ps(x, x, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(y, y, _MM_SHUFFLE(3, 1, 0, 2)));
+        const __m128 r = _mm_mul_ps(_mm_shuffle_ps(x, x, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(y, y, _MM_SHUFFLE(3, 0, 2, 1)));
+        c = _mm_sub_ps(l, r);
+        perm = _mm_add_ps(_mm_and_ps(l, magnitude), _mm_and_ps(r, magnitude));
+    };
+    __m128 c0, c1, c2, p0, p1, p2, c3 = _mm_setzero_ps(), p3 = _mm_setzero_ps();
+    cross(a0, a1, c0, p0);
+    cross(a1, a2, c1, p1);
+    cross(a2, a0, c2, p2);
+    // Transposed: lane i of each is sign i's component.
+    _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+    _MM_TRANSPOSE4_PS(p0, p1, p2, p3);
+    const __m128 ad = _mm_and_ps(d, magnitude);
+    const __m128 value = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(d, d, 0x00), c0), _mm_mul_ps(_mm_shuffle_ps(d, d, 0x55), c1)),
+                                    _mm_mul_ps(_mm_shuffle_ps(d, d, 0xaa), c2));
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(4e-6f), _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(ad, ad, 0x00), p0),
+                                                                              _mm_mul_ps(_mm_shuffle_ps(ad, ad, 0x55), p1)),
+                                                                   _mm_mul_ps(_mm_shuffle_ps(ad, ad, 0xaa), p2)));
+    int pos = 0, neg = 0;
+    if (_mm_movemask_ps(_mm_cmple_ps(ad, _mm_set1_ps(0x1p40f))) == 0xf) {
+        const __m128 usable = _mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-90f));
+        pos = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmpgt_ps(value, bound))) & 7;
+        neg = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmplt_ps(value, _mm_xor_ps(bound, _mm_set1_ps(-0.0f))))) & 7;
+    }
+    if ((pos | neg) == 7) return pos == 7 || neg == 7;
+    return pierces_left(u, v, q, pos, neg);
+}
+#else
+bool pierces(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q) { return pierces_from(u, v, q, 0, 0); }
+#endif
 
 // Whether an edge of p pierces q, given the signs of p's corners against q's plane.
 bool edge_pierces(const Eigen::Vector3f* p, const int* s, const Eigen::Vector3f* q) {
@@ -248,26 +324,92 @@ bool collinear(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::
 
 namespace {
 
-// The signs of orient3d(t0, t1, t2, x) for the three corners x of `p`: t's normal and its
-// error bound's factors computed once in double, the exact predicate only where the estimate
-// is within its bound (orient3d_estimate's evaluation, the same bound).
-void plane_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s) {
-    const double bx = double(t[1].x()) - t[0].x(), by = double(t[1].y()) - t[0].y(), bz = double(t[1].z()) - t[0].z();
-    const double cx = double(t[2].x()) - t[0].x(), cy = double(t[2].y()) - t[0].y(), cz = double(t[2].z()) - t[0].z();
-    const double nx = by * cz - bz * cy, ny = bz * cx - bx * cz, nz = bx * cy - by * cx;
-    const double px = std::abs(by * cz) + std::abs(bz * cy), py = std::abs(bz * cx) + std::abs(bx * cz),
-                 pz = std::abs(bx * cy) + std::abs(by * cx);
-    for (int i = 0; i < 3; ++i) {
-        const double dx = double(p[i].x()) - t[0].x(), dy = double(p[i].y()) - t[0].y(), dz = double(p[i].z()) - t[0].z();
+// The sign of orient3d(t0, t1, t2, x) by the double estimate of t's plane (normal and bound
+// factors computed once), the exact predicate where the estimate is within its bound.
+struct DoublePlane {
+    double x0, y0, z0, nx, ny, nz, px, py, pz;
+    explicit DoublePlane(const Eigen::Vector3f* t) : x0(t[0].x()), y0(t[0].y()), z0(t[0].z()) {
+        const double bx = double(t[1].x()) - x0, by = double(t[1].y()) - y0, bz = double(t[1].z()) - z0;
+        const double cx = double(t[2].x()) - x0, cy = double(t[2].y()) - y0, cz = double(t[2].z()) - z0;
+        nx = by * cz - bz * cy;
+        ny = bz * cx - bx * cz;
+        nz = bx * cy - by * cx;
+        px = std::abs(by * cz) + std::abs(bz * cy);
+        py = std::abs(bz * cx) + std::abs(bx * cz);
+        pz = std::abs(bx * cy) + std::abs(by * cx);
+    }
+    int sign(const Eigen::Vector3f* t, const Eigen::Vector3f& x) const {
+        const double dx = double(x.x()) - x0, dy = double(x.y()) - y0, dz = double(x.z()) - z0;
         const double v = nx * dx + ny * dy + nz * dz;
         const double bound = 8e-15 * (px * std::abs(dx) + py * std::abs(dy) + pz * std::abs(dz));
-        if (bound > kTiny && v > bound) s[i] = 1;
-        else if (bound > kTiny && v < -bound) s[i] = -1;
-        else s[i] = orient3d_sign(t[0], t[1], t[2], p[i]);
+        if (bound > kTiny && v > bound) return 1;
+        if (bound > kTiny && v < -bound) return -1;
+        return orient3d_sign(t[0], t[1], t[2], x);
     }
+};
+
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+
+// The signs of orient3d(t0, t1, t2, x) for the three corners x of `p`, first in single
+// precision with the three corners side by side in SSE lanes (most pairs are decided here),
+// then DoublePlane for the corners left. The estimate is the determinant evaluated as in
+// orient3d_estimate, in float: n = (t1 - t0) x (t2 - t0), then n . (x - t0).
+// Why its bound holds (u = 2^-24): each of the determinant's six terms, a product of three
+// differences, is rounded at most eight times (three differences, the two factors' product, the
+// two products' difference, the product with the third difference, two sums), so the estimate
+// errs by at most gamma_8 = 8u/(1 - 8u) < 4.8e-7 of the terms' magnitudes summed, which the
+// permanent computed from the same rounded values underestimates by at most a factor 1 - gamma_8:
+// 4e-6 of the computed permanent is eight times the error, as for the double estimate. Products
+// that underflow err by at most 2^-150 each, which the third difference (at most 2^40, checked)
+// carries to at most 2^-106 in all, far below a bound over 2^-90 (checked). A difference or
+// product that overflows gives an infinite or NaN estimate or bound, which no compare passes.
+// plane_signs' corners that the float estimate left (bits of pos and neg clear), by DoublePlane:
+// out of line, so the usual path saves no registers for it.
+__attribute__((noinline)) void plane_signs_left(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int pos, int neg, int* s) {
+    const DoublePlane plane(t);
+    for (int i = 0; i < 3; ++i) s[i] = (pos >> i & 1) ? 1 : (neg >> i & 1) ? -1 : plane.sign(t, p[i]);
 }
 
+void plane_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s) {
+    const __m128 t0 = load3(t[0]);
+    const __m128 e1 = _mm_sub_ps(load3(t[1]), t0), e2 = _mm_sub_ps(load3(t[2]), t0);
+    const __m128 a = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 1, 0, 2)));
+    const __m128 b = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 0, 2, 1)));
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    const __m128 n = _mm_sub_ps(a, b);
+    const __m128 perm = _mm_add_ps(_mm_and_ps(a, magnitude), _mm_and_ps(b, magnitude));
+    // The corners' differences, transposed: lane i of x, y, z is corner i's.
+    __m128 x = _mm_sub_ps(load3(p[0]), t0), y = _mm_sub_ps(load3(p[1]), t0), z = _mm_sub_ps(load3(p[2]), t0), w = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    const __m128 ax = _mm_and_ps(x, magnitude), ay = _mm_and_ps(y, magnitude), az = _mm_and_ps(z, magnitude);
+    const __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(n, n, 0x00), x), _mm_mul_ps(_mm_shuffle_ps(n, n, 0x55), y)),
+                                _mm_mul_ps(_mm_shuffle_ps(n, n, 0xaa), z));
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(4e-6f), _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(perm, perm, 0x00), ax),
+                                                                              _mm_mul_ps(_mm_shuffle_ps(perm, perm, 0x55), ay)),
+                                                                   _mm_mul_ps(_mm_shuffle_ps(perm, perm, 0xaa), az)));
+    const __m128 usable = _mm_and_ps(_mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-90f)),
+                                     _mm_cmple_ps(_mm_max_ps(_mm_max_ps(ax, ay), az), _mm_set1_ps(0x1p40f)));
+    const int pos = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmpgt_ps(v, bound)));
+    const int neg = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmplt_ps(v, _mm_xor_ps(bound, _mm_set1_ps(-0.0f)))));
+    if (((pos | neg) & 7) == 7) {
+        for (int i = 0; i < 3; ++i) s[i] = (pos >> i & 1) - (neg >> i & 1);
+        return;
+    }
+    plane_signs_left(t, p, pos, neg, s);
+}
+#else
+// The signs of orient3d(t0, t1, t2, x) for the three corners x of `p` (DoublePlane).
+void plane_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s) {
+    const DoublePlane plane(t);
+    for (int i = 0; i < 3; ++i) s[i] = plane.sign(t, p[i]);
+}
+#endif
+
 }  // namespace
+
+void orient3d_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s) { plane_signs(t, p, s); }
+
+bool line_through(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q) { return pierces(u, v, q); }
 
 bool triangles_cross(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {
     int sp[3], sq[3];

@@ -43,27 +43,46 @@ struct Keyed {
     std::uint32_t index;
 };
 
+// Triangles per task of the build's sweeps: fixed, so the blocks never depend on the threads.
+constexpr std::size_t kBuildBlock = std::size_t(1) << 16;
+
+std::size_t build_blocks(std::size_t n) { return (n + kBuildBlock - 1) / kBuildBlock; }
+
 // Sorts by code, keeping the given order among equal codes: a least-significant-digit radix sort
 // over 11-bit digits (six passes cover the 63-bit codes), a pass skipped where every element has
-// the same digit: linear in the triangles where std::sort of the pairs was n log n, and the build
-// runs on one thread while the others wait.
-void radix_sort(std::vector<Keyed>& v) {
+// the same digit: linear in the triangles where std::sort of the pairs was n log n. Each pass
+// counts digits per block of elements, then places each block's elements from its own offsets
+// (digit by digit, and within a digit block by block: the given order kept), blocks spread over
+// `pool`: the build would otherwise run on one thread while the others wait.
+void radix_sort(std::vector<Keyed>& v, ThreadPool* pool) {
     constexpr int kBits = 11, kPasses = 6;
     constexpr std::size_t kBuckets = std::size_t(1) << kBits;
-    std::vector<std::uint32_t> count(kPasses * kBuckets, 0);
-    for (const Keyed& k : v)
-        for (int pass = 0; pass < kPasses; ++pass) ++count[pass * kBuckets + (k.code >> (pass * kBits) & (kBuckets - 1))];
-    std::vector<Keyed> tmp(v.size());
+    const std::size_t n = v.size(), blocks = build_blocks(n);
+    std::vector<std::uint32_t> count(blocks * kBuckets);
+    std::vector<Keyed> tmp(n);
     for (int pass = 0; pass < kPasses; ++pass) {
-        std::uint32_t* c = &count[pass * kBuckets];
-        if (std::any_of(c, c + kBuckets, [&](std::uint32_t n) { return n == v.size(); })) continue;
+        const int shift = pass * kBits;
+        run_tasks(pool, blocks, [&](std::size_t b) {
+            std::uint32_t* c = &count[b * kBuckets];
+            std::fill(c, c + kBuckets, 0u);
+            for (std::size_t i = b * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) ++c[v[i].code >> shift & (kBuckets - 1)];
+        });
         std::uint32_t sum = 0;
-        for (std::size_t b = 0; b < kBuckets; ++b) {
-            const std::uint32_t n = c[b];
-            c[b] = sum;
-            sum += n;
+        bool one_digit = false;
+        for (std::size_t d = 0; d < kBuckets; ++d) {
+            const std::uint32_t first = sum;
+            for (std::size_t b = 0; b < blocks; ++b) {
+                const std::uint32_t k = count[b * kBuckets + d];
+                count[b * kBuckets + d] = sum;
+                sum += k;
+            }
+            one_digit = one_digit || sum - first == n;
         }
-        for (const Keyed& k : v) tmp[c[k.code >> (pass * kBits) & (kBuckets - 1)]++] = k;
+        if (one_digit) continue;
+        run_tasks(pool, blocks, [&](std::size_t b) {
+            std::uint32_t* c = &count[b * kBuckets];
+            for (std::size_t i = b * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) tmp[c[v[i].code >> shift & (kBuckets - 1)]++] = v[i];
+        });
         v.swap(tmp);
     }
 }
@@ -102,54 +121,66 @@ struct Builder {
 
 }  // namespace
 
-void TriangleBvh::build(const std::vector<BvhBox>& boxes) {
+void TriangleBvh::build(const std::vector<BvhBox>& boxes, ThreadPool* pool) {
     nodes_.clear();
     order_.clear();
     leaves_.clear();
     if (boxes.empty()) return;
-    // Centres doubled (lo + hi), quantised over their bounds to 21 bits an axis.
-    float lo[3], hi[3];
-    for (int k = 0; k < 3; ++k) {
-        lo[k] = std::numeric_limits<float>::infinity();
-        hi[k] = -lo[k];
-    }
-    for (const BvhBox& b : boxes)
-        for (int k = 0; k < 3; ++k) {
-            lo[k] = std::min(lo[k], b.lo[k] + b.hi[k]);
-            hi[k] = std::max(hi[k], b.lo[k] + b.hi[k]);
+    const std::size_t n = boxes.size(), blocks = build_blocks(n);
+    // Centres doubled (lo + hi), quantised over their bounds to 21 bits an axis. Bounds per block,
+    // then over the blocks: a min and max are the same in any order.
+    std::vector<BvhBox> bounds(blocks, empty_box());
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        BvhBox& c = bounds[blk];
+        for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i)
+            for (int k = 0; k < 3; ++k) {
+                c.lo[k] = std::min(c.lo[k], boxes[i].lo[k] + boxes[i].hi[k]);
+                c.hi[k] = std::max(c.hi[k], boxes[i].lo[k] + boxes[i].hi[k]);
+            }
+    });
+    BvhBox all = empty_box();
+    for (const BvhBox& c : bounds) grow(all, c);
+    const float* lo = all.lo;
+    const float* hi = all.hi;
+    std::vector<Keyed> keyed(n);
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
+            std::uint64_t code = 0;
+            for (int k = 0; k < 3; ++k) {
+                const double span = double(hi[k]) - lo[k];
+                const double x = span > 0 ? (double(boxes[i].lo[k] + boxes[i].hi[k]) - lo[k]) / span : 0.0;
+                code |= spread(static_cast<std::uint64_t>(std::min(x, 1.0) * 2097151.0)) << k;
+            }
+            keyed[i] = {code, static_cast<std::uint32_t>(i)};
         }
-    std::vector<Keyed> keyed(boxes.size());
-    for (std::size_t i = 0; i < boxes.size(); ++i) {
-        std::uint64_t code = 0;
-        for (int k = 0; k < 3; ++k) {
-            const double span = double(hi[k]) - lo[k];
-            const double x = span > 0 ? (double(boxes[i].lo[k] + boxes[i].hi[k]) - lo[k]) / span : 0.0;
-            code |= spread(static_cast<std::uint64_t>(std::min(x, 1.0) * 2097151.0)) << k;
-        }
-        keyed[i] = {code, static_cast<std::uint32_t>(i)};
-    }
+    });
     // Ties by triangle index: the radix sort is stable over the index order.
-    radix_sort(keyed);
-    std::vector<std::uint64_t> codes(boxes.size());
-    order_.resize(boxes.size());
-    for (std::size_t i = 0; i < keyed.size(); ++i) {
-        codes[i] = keyed[i].code;
-        order_[i] = keyed[i].index;
-    }
-    nodes_.reserve(2 * (boxes.size() / kLeafSize + 1));
-    Builder{nodes_, codes}.build(0, static_cast<std::uint32_t>(boxes.size()));
-    for (std::size_t n = 0; n < nodes_.size(); ++n)
-        if (nodes_[n].leaf()) leaves_.push_back(static_cast<std::uint32_t>(n));
-    refit(&boxes, nullptr);
+    radix_sort(keyed, pool);
+    std::vector<std::uint64_t> codes(n);
+    order_.resize(n);
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
+            codes[i] = keyed[i].code;
+            order_[i] = keyed[i].index;
+        }
+    });
+    nodes_.reserve(2 * (n / kLeafSize + 1));
+    Builder{nodes_, codes}.build(0, static_cast<std::uint32_t>(n));
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+        if (nodes_[i].leaf()) leaves_.push_back(static_cast<std::uint32_t>(i));
+    refit(&boxes, pool);
     const BvhBox none = empty_box();
     for (int k = 0; k < 3; ++k) {
-        lanes_[k].assign(boxes.size() + kLeafSize, none.lo[k]);
-        lanes_[3 + k].assign(boxes.size() + kLeafSize, none.hi[k]);
-        for (std::size_t i = 0; i < boxes.size(); ++i) {
-            lanes_[k][i] = boxes[order_[i]].lo[k];
-            lanes_[3 + k][i] = boxes[order_[i]].hi[k];
-        }
+        lanes_[k].assign(n + kLeafSize, none.lo[k]);
+        lanes_[3 + k].assign(n + kLeafSize, none.hi[k]);
     }
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        for (int k = 0; k < 3; ++k)
+            for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
+                lanes_[k][i] = boxes[order_[i]].lo[k];
+                lanes_[3 + k][i] = boxes[order_[i]].hi[k];
+            }
+    });
 }
 
 std::vector<std::uint32_t> TriangleBvh::take_order() {

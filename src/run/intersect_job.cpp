@@ -17,10 +17,11 @@ namespace rigscope {
 namespace {
 
 // What the engine keeps per triangle (corners, face, box, flag, a share of the BVH's nodes and
-// order) and per vertex (weld, heaviest influence, this frame's positions, the weld's own
+// order, its leaf's neighbour byte) and per vertex (weld, heaviest influence, this frame's
+// positions, the positions its boxes were computed from and a moved byte, the weld's own
 // arrays while it runs), over-estimated: the budget is refused on it before anything is built.
-constexpr double kBytesPerTriangle = 12 + 4 + 24 + 1 + 4 + 32;
-constexpr double kBytesPerVertex = 4 + 4 + 4 + 12 + 48;
+constexpr double kBytesPerTriangle = 12 + 4 + 24 + 1 + 4 + 32 + 1;
+constexpr double kBytesPerVertex = 4 + 4 + 4 + 12 + 12 + 1 + 48;
 
 std::size_t fan_triangles(const Mesh& mesh) {
     std::size_t n = 0;

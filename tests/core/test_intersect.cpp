@@ -134,6 +134,48 @@ TEST_CASE("intersect: the result is the same on 1 and 2 threads, bit for bit", "
     for (std::size_t i = 0; i < one.pairs.size(); ++i) CHECK(one.pairs[i].length == two.pairs[i].length);
 }
 
+TEST_CASE("intersect: frames where part of a mesh stays put give what a fresh engine gives", "[intersect]") {
+    // The engine keeps the boxes and flags of leaves whose corners did not move since the last
+    // frame. Over six frames, a different half of the soup moves each time (the rest bitwise
+    // where it was), and some moved triangles are flattened onto a line and back: every frame's
+    // pairs, lengths and skipped count must be those of an engine that sees only that frame.
+    std::mt19937 rng(29);
+    Scene scene;
+    scene.meshes.push_back(soup(rng, 3000, 3, 4.f));
+    const std::vector<int> meshes{0};
+    IntersectEngine kept(scene, meshes, true);
+    ThreadPool pool(2);
+    std::vector<std::vector<Eigen::Vector3f>> pos{scene.meshes[0].positions};
+    std::uniform_real_distribution<float> shift(-0.2f, 0.2f);
+    std::size_t flattened = 0;
+    for (int frame = 0; frame < 6; ++frame) {
+        std::vector<Eigen::Vector3f>& x = pos[0];
+        for (std::size_t f = 0; f < scene.meshes[0].face_count(); ++f) {
+            const std::uint32_t* c = &scene.meshes[0].face_indices[3 * f];
+            if (f % 97 == std::size_t(frame)) {  // flattened: only the third corner moves, midway between the others
+                x[c[2]] = (x[c[0]] + x[c[1]]) * 0.5f;
+                ++flattened;
+                continue;
+            }
+            if ((f / 500 + frame) % 2 == 0) continue;  // stays bitwise where it was
+            const Eigen::Vector3f d(shift(rng), shift(rng), shift(rng));
+            for (int k = 0; k < 3; ++k) x[c[k]] += d;
+        }
+        IntersectFrame a, b;
+        kept.evaluate(pos, &pool, a);
+        IntersectEngine fresh(scene, meshes, true);
+        fresh.evaluate(pos, &pool, b);
+        REQUIRE(a.pairs.size() == b.pairs.size());
+        CHECK(a.pairs.size() > 50);
+        for (std::size_t i = 0; i < a.pairs.size(); ++i) {
+            CHECK(std::tie(a.pairs[i].face_a, a.pairs[i].face_b) == std::tie(b.pairs[i].face_a, b.pairs[i].face_b));
+            CHECK(a.pairs[i].length == b.pairs[i].length);
+        }
+        CHECK(a.degenerate == b.degenerate);
+    }
+    CHECK(flattened > 150);
+}
+
 TEST_CASE("intersect: faces sharing a welded vertex are neighbours, and split seam vertices are welded", "[intersect]") {
     // Two triangles through each other at a shared corner: the second's edge pierces the first.
     Scene scene;
@@ -245,6 +287,66 @@ TEST_CASE("intersect: zero-area faces are skipped and counted, and a NaN positio
     } catch (const Error& e) {
         CHECK(e.code() == kExitBadInput);
         CHECK(std::string(e.what()) == "mesh 'body': vertex 7's position is not finite");
+    }
+}
+
+TEST_CASE("intersect: zero area is decided exactly at every scale, slivers one unit off a line included", "[intersect]") {
+    // Corners k * 2^e with integer k (floats exactly): collinear ones on a lattice; collinear ones
+    // on a line through the origin with one corner 2^20 to 2^28 times farther out, whose float
+    // differences round (so the normal's float estimate is not zero); both moved by one unit off
+    // their line; and generic ones. Whether each is flat by integer arithmetic. At the smallest
+    // scales the float products underflow (to zero, or to coarse subnormals), at 2^90 they
+    // overflow: the engine's float filter must leave those to the exact test.
+    std::mt19937 rng(59);
+    std::uniform_int_distribution<int> corner(-(1 << 18), 1 << 18), step(-(1 << 14), 1 << 14), times(-16, 16), sign(0, 1), far(20, 27),
+        odd(-4, 3);
+    using P = std::array<std::int64_t, 3>;
+    for (int e : {-120, -100, -99, -98, -97, -89, -60, -10, 0, 40, 90}) {
+        Scene scene;
+        Mesh m;
+        m.name = "slivers";
+        std::size_t flat = 0;
+        for (int t = 0; t < 1000; ++t) {
+            P a, b, c;
+            const std::int64_t i = times(rng), j = times(rng);
+            if (t % 5 < 2) {  // a lattice line, then the same nudged
+                const P o{corner(rng), corner(rng), corner(rng)}, d{step(rng), step(rng), step(rng)};
+                for (int k = 0; k < 3; ++k) {
+                    a[k] = o[k];
+                    b[k] = o[k] + i * d[k];
+                    c[k] = o[k] + j * d[k];
+                }
+            } else if (t % 5 < 4) {  // a far corner on a line through the origin, then the same nudged
+                const P d{2 * odd(rng) + 1, 2 * odd(rng) + 1, 2 * odd(rng) + 1};
+                // From 2^-100 to 2^-97 a far corner at 2^(125 + e) gives products of about 2^-145,
+                // subnormal: their coarse rounding alone can make a flat triangle's normal nonzero.
+                const std::int64_t s = std::int64_t(1) << (e >= -100 && e <= -97 ? 125 + e : far(rng));
+                for (int k = 0; k < 3; ++k) {
+                    a[k] = s * d[k];
+                    b[k] = i * d[k];
+                    c[k] = j * d[k];
+                }
+            } else {
+                a = {corner(rng), corner(rng), corner(rng)};
+                b = {corner(rng), corner(rng), corner(rng)};
+                c = {corner(rng), corner(rng), corner(rng)};
+            }
+            if (t % 5 == 1) c[t % 3] += sign(rng) ? 1 : -1;
+            if (t % 5 == 3) b[t % 3] += sign(rng) ? 1 : -1;
+            const P u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+            flat += u[1] * v[2] == u[2] * v[1] && u[2] * v[0] == u[0] * v[2] && u[0] * v[1] == u[1] * v[0];
+            for (const P& p : {a, b, c})
+                m.positions.emplace_back(std::ldexp(float(p[0]), e), std::ldexp(float(p[1]), e), std::ldexp(float(p[2]), e));
+            const auto n = static_cast<std::uint32_t>(m.positions.size());
+            add_face(m, {n - 3, n - 2, n - 1});
+        }
+        scene.meshes = {m};
+        IntersectFrame f;
+        engine_pairs(scene, false, 1, &f);
+        INFO("scale 2^" << e);
+        CHECK(flat >= 400);  // the two collinear families, and nudged ones that stay flat (i = j = 0)
+        CHECK(flat < 600);
+        CHECK(f.degenerate == flat);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <cmath>
 #include <random>
 
@@ -133,4 +134,96 @@ TEST_CASE("tri_tri: triangles_cross decides as orient3d does, on random, touchin
     CHECK(crossings > 100000);
     for (long c : by_kind) CHECK(c > 1000);
     CHECK(by_kind[6] > 10000);
+}
+
+TEST_CASE("tri_tri: orient3d_signs is orient3d, down to products that underflow and up to ones that overflow in float", "[intersect]") {
+    // A small lattice triangle a, a + u, a + v and points on its plane as far as 2^16 times its
+    // size (a + (i u + j v) 2^s), or one unit off it: integers below 2^24, floats exactly. All
+    // scaled by 2^e from 2^-126 to 2^100, so that the float estimate's triple products go from
+    // underflowing to subnormals (about 2^-60) to overflowing (about 2^32); the sign is that of
+    // the integer determinant, which a power-of-two scale does not change. One case in four puts
+    // the triangle through the origin (a = 0) and its points up to 2^180 times farther out (to
+    // 2^100), each scaled on its own: a tiny triangle's products round as subnormals while a far
+    // point's difference is huge, which the float estimate must leave to the exact test.
+    std::mt19937 rng(59);
+    std::uniform_int_distribution<int> small(-8, 8), shift(0, 16), exponent(-126, 100), off(0, 5), mode(0, 3), farther(0, 180), tiny(-80, -70);
+    using I = Eigen::Matrix<std::int64_t, 3, 1>;
+    long cases = 0, zeros = 0;
+    for (int n = 0; n < 600000; ++n) {
+        const bool origin = mode(rng) == 0;
+        const I a = origin ? I(0, 0, 0) : I(small(rng), small(rng), small(rng));
+        const I u(small(rng), small(rng), small(rng)), v(small(rng), small(rng), small(rng));
+        // Through the origin, half the time a triangle so small that its products round as subnormals.
+        const int e = origin && mode(rng) < 2 ? tiny(rng) : exponent(rng);
+        auto f = [](const I& x, int e) { return V(std::ldexp(float(x.x()), e), std::ldexp(float(x.y()), e), std::ldexp(float(x.z()), e)); };
+        const V t[3] = {f(a, e), f(a + u, e), f(a + v, e)};
+        I q[3];
+        V p[3];
+        for (int k = 0; k < 3; ++k) {
+            q[k] = a + (small(rng) * u + small(rng) * v) * (std::int64_t(1) << (origin ? 0 : shift(rng)));
+            const int o = off(rng);
+            if (o < 3) q[k][o] += small(rng) < 0 ? -1 : 1;  // one unit off the plane, or on it
+            p[k] = f(q[k], origin ? std::min(e + farther(rng), 100) : e);
+        }
+        int s[3];
+        rigscope::orient3d_signs(t, p, s);
+        for (int k = 0; k < 3; ++k) {
+            // (u x v) . (q - a), |d| < 2^34: a positive power-of-two factor on q when a = 0.
+            const std::int64_t d = u.cross(v).dot(q[k] - a);
+            const int expected = (d > 0) - (d < 0);
+            REQUIRE(s[k] == expected);
+            REQUIRE(orient3d(t[0], t[1], t[2], p[k]) == expected);
+            zeros += expected == 0;
+        }
+        ++cases;
+    }
+    CHECK(zeros > 100000);
+    CHECK(cases == 600000);
+}
+
+TEST_CASE("tri_tri: line_through is orient3d's rule, down to products that underflow and up to ones that overflow in float", "[intersect]") {
+    // A small lattice triangle (corners 2a, 2a + 2U, 2a + 2V) and a line through a point of its
+    // plane on an edge, a corner, inside or outside (2a + iU + jV), in a lattice direction, ends
+    // up to 2^16 direction steps away, perhaps one unit off: all scaled by 2^e from 2^-126 to
+    // 2^100. One case in four: a triangle at the origin so small (2^-80 to 2^-70) that its
+    // differences' products round as subnormals, one end of the line a few units from it, the
+    // other up to 2^180 times farther (to 2^100): the float estimate must leave such signs to the
+    // exact test. The rule from orient3d alone, which is exact.
+    std::mt19937 rng(59);
+    std::uniform_int_distribution<int> small(-8, 8), step(-1, 3), shift(0, 16), exponent(-126, 100), mode(0, 3), farther(0, 180), tiny(-80, -70),
+        off(0, 5);
+    using I = Eigen::Matrix<std::int64_t, 3, 1>;
+    auto f = [](const I& x, int e) { return V(std::ldexp(float(x.x()), e), std::ldexp(float(x.y()), e), std::ldexp(float(x.z()), e)); };
+    long through = 0, zeros = 0;
+    for (int n = 0; n < 600000; ++n) {
+        const I U(small(rng), small(rng), small(rng)), W(small(rng), small(rng), small(rng)), dir(small(rng), small(rng), small(rng));
+        V q[3], u, v;
+        if (mode(rng) != 0) {
+            const I a(small(rng), small(rng), small(rng));
+            const int e = exponent(rng);
+            q[0] = f(2 * a, e);
+            q[1] = f(2 * a + 2 * U, e);
+            q[2] = f(2 * a + 2 * W, e);
+            const I m = 2 * a + step(rng) * U + step(rng) * W;
+            I x = m + dir * (std::int64_t(1) << shift(rng)), y = m - dir * (std::int64_t(1) << shift(rng));
+            const int o = off(rng);
+            if (o < 3) y[o] += small(rng) < 0 ? -1 : 1;
+            u = f(x, e);
+            v = f(y, e);
+        } else {
+            const int e = tiny(rng);
+            q[0] = V(0, 0, 0);
+            q[1] = f(U, e);
+            q[2] = f(W, e);
+            u = f(step(rng) * U + step(rng) * W + dir, e);
+            v = f(I(small(rng), small(rng), small(rng)), std::min(e + farther(rng), 100));
+        }
+        const int s0 = orient3d(u, v, q[0], q[1]);
+        const bool expected = s0 != 0 && orient3d(u, v, q[1], q[2]) == s0 && orient3d(u, v, q[2], q[0]) == s0;
+        REQUIRE(rigscope::line_through(u, v, q) == expected);
+        through += expected;
+        zeros += s0 == 0;
+    }
+    CHECK(through > 10000);
+    CHECK(zeros > 10000);
 }

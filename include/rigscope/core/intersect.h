@@ -75,6 +75,14 @@ private:
         std::vector<int> rigid;
         std::vector<int> node_rigid;
         std::vector<std::uint8_t> kept;       // this frame's `rigid` of the mesh's skin joints
+        // Per triangle, bit i: the i-th triangle of its leaf comes later and is its neighbour
+        // (or a triangle of the same face), so the self-leaf tests leave it out.
+        std::vector<std::uint8_t> leaf_near;
+        // The positions (and kept joints) the lanes, leaf boxes and flags were last computed
+        // from (empty: none), and per file vertex whether this frame's differs from it bitwise.
+        std::vector<Eigen::Vector3f> boxed;
+        std::vector<std::uint8_t> boxed_kept;
+        std::vector<std::uint8_t> moved;
         TriangleBvh bvh;
     };
     // A crossing triangle pair, (mesh_a, face_a) < (mesh_b, face_b).
@@ -85,9 +93,10 @@ private:
     struct Job;
 
     bool neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const;
-    void renumber(Part& p);
+    void renumber(Part& p, ThreadPool* pool);  // into the BVH's leaf order, blocks over `pool`
+    // apart: the caller knows the two are not neighbours (leaf_near).
     void test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
-                   const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
+                   const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits, bool apart = false) const;
     std::vector<Job> split(std::vector<Job> jobs) const;  // the roots cut into about kJobs node pairs
     std::vector<Hit> traverse(std::vector<Job> roots, const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) const;
     void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;

@@ -12,6 +12,14 @@ namespace rigscope {
 // estimate with an error bound decides, else the determinant is summed as an exact expansion.
 int orient3d(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c, const Eigen::Vector3f& d);
 
+// s[i] = orient3d(t[0], t[1], t[2], p[i]) for three points p[0..2]: the crossing test's plane
+// test, the plane's estimate shared and the three points side by side.
+void orient3d_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s);
+
+// Whether orient3d(u, v, q_i, q_(i+1)) for i = 0, 1, 2 are one sign, not zero: the line through
+// u and v passes strictly inside triangle q (the crossing test's edge test).
+bool line_through(const Eigen::Vector3f& u, const Eigen::Vector3f& v, const Eigen::Vector3f* q);
+
 // Whether a, b and c lie on one line (the triangle has zero area), exactly.
 bool collinear(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c);
 

@@ -39,8 +39,9 @@ public:
     static constexpr std::uint32_t kLeafSize = 8;
 
     // Sorts the boxes' centres along a Morton curve and splits where the curve's cells do; the
-    // nodes' boxes and lanes() are the given boxes'.
-    void build(const std::vector<BvhBox>& triangle_boxes);
+    // nodes' boxes and lanes() are the given boxes'. The sweeps over the triangles are spread over
+    // `pool` (null: this thread), with the same tree on any number of threads.
+    void build(const std::vector<BvhBox>& triangle_boxes, ThreadPool* pool = nullptr);
 
     // The triangles in leaf order, and order() from then on the identity: for a caller that
     // renumbers its triangles so that each leaf's are contiguous in its own arrays.
