@@ -92,7 +92,7 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
     auto range = [&](const FrameTiles::Range& r, TileResult& out) {
         out.degenerate += tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
         const std::size_t w0 = std::min(wn, r.begin * batches.lanes), w1 = std::min(wn, r.end * batches.lanes);
-        if (w0 < w1) out.extremes = fold_extremes(out.extremes, value_extremes(t.data(), w0, w1));
+        if (w0 < w1) out.extremes = fold_value_extremes(out.extremes, t.data(), w0, w1);
     };
     run_tasks(pool, tasks, [&](std::size_t i) {
         const std::size_t begin = i * tiles_.task_vertices, end = std::min(n, begin + tiles_.task_vertices);
@@ -153,7 +153,7 @@ void MeshTension::deform_windowed(const Scene& scene, ThreadPool* pool) {
             float* t_of = step_t.data() - b * lanes;  // welded vertex w's T at t_of[w]
             out.degenerate += tension_block(batches, P, rest_lengths.data(), b, step.batch_end, nullptr, t_of);
             const std::size_t w0 = std::min(wn, b * lanes), w1 = std::min(wn, std::size_t{step.batch_end} * lanes);
-            if (w0 < w1) out.extremes = fold_extremes(out.extremes, value_extremes(t_of, w0, w1));
+            if (w0 < w1) out.extremes = fold_value_extremes(out.extremes, t_of, w0, w1);
             b = step.batch_end;
         }
     });
