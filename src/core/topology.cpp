@@ -302,19 +302,25 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     std::vector<std::uint32_t> other = detail::huge_vector<std::uint32_t>(start[wn]);  // per smaller end a, the larger ends
     run_tasks(pool, ranges, [&](std::size_t r) {
         const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
-        std::copy(start + lo, start + hi, cursor + lo);
-        face_edges(0, faces, [&](std::uint32_t a, std::uint32_t c) {
-            if (a - lo < hi - lo) other[cursor[a]++] = c;
+        // The arrays by value: through the closure's references GCC reloads each pointer after
+        // every store into the arrays.
+        std::uint32_t* const ends = other.data();
+        std::uint32_t* const fill = cursor;
+        std::uint32_t* const below = lower;
+        std::copy(start + lo, start + hi, fill + lo);
+        face_edges(0, faces, [ends, fill, lo, hi](std::uint32_t a, std::uint32_t c) {
+            if (a - lo < hi - lo) ends[fill[a]++] = c;
         });
         std::size_t edges = 0;
         for (std::uint32_t a = lo; a < hi; ++a) {
-            auto* b = other.data() + start[a];
-            auto* e = other.data() + start[a + 1];
+            auto* b = ends + start[a];
+            auto* e = ends + start[a + 1];
             std::sort(b, e);
-            unique_up[a] = static_cast<std::uint32_t>(std::unique(b, e) - b);
-            edges += unique_up[a];
+            const auto u = static_cast<std::uint32_t>(std::unique(b, e) - b);
+            unique_up[a] = u;
+            edges += u;
             // The larger ends are above a, so in this range when below its end.
-            for (std::uint32_t k = 0; k < unique_up[a] && b[k] < hi; ++k) ++lower[b[k]];
+            for (std::uint32_t k = 0; k < u && b[k] < hi; ++k) ++below[b[k]];
         }
         unique[r] = edges;
     });
@@ -353,10 +359,13 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
             for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
                 if (up[k] >= lo) topo.neighbours[cursor[up[k]]++] = a;
         }
+        std::uint32_t* const lists = topo.neighbours.data();
+        std::uint32_t* const fill = cursor;
         for (std::uint32_t a = lo; a < hi; ++a) {
             const std::uint32_t* up = other.data() + start[a];
-            std::copy(up, up + unique_up[a], topo.neighbours.data() + topo.neighbour_offsets[a] + lower[a]);
-            for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k) topo.neighbours[cursor[up[k]]++] = a;
+            const std::uint32_t u = unique_up[a];
+            std::copy(up, up + u, lists + topo.neighbour_offsets[a] + lower[a]);
+            for (std::uint32_t k = 0; k < u && up[k] < hi; ++k) lists[fill[up[k]]++] = a;
             if (edge_list) {
                 std::uint32_t* edge = topo.edges.data() + 2 * std::size_t{edge_at[a]};
                 for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
