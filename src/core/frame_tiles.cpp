@@ -35,7 +35,7 @@ void batch_reads(const EdgeBatches& eb, std::size_t b, std::size_t vertices, std
 }
 
 FrameTiles frame_tiles(const EdgeBatches& eb, std::size_t vertices, std::size_t task_vertices, std::size_t tile_vertices,
-                       std::size_t deferred_batches) {
+                       std::size_t deferred_batches, std::size_t deferred_task_batches) {
     FrameTiles ft;
     ft.vertices = vertices;
     ft.task_vertices = std::max<std::size_t>(task_vertices, 1);
@@ -66,6 +66,17 @@ FrameTiles frame_tiles(const EdgeBatches& eb, std::size_t vertices, std::size_t 
         ft.ranges.insert(ft.ranges.end(), list.begin(), list.end());
         ft.task_ranges.push_back(static_cast<std::uint32_t>(ft.ranges.size()));
     }
+    if (deferred_task_batches == 0) deferred_task_batches = deferred_batches;
+    std::size_t held = 0;  // batches in the task being filled
+    for (std::size_t r = 0; r < ft.deferred.size(); ++r) {
+        const std::size_t n = ft.deferred[r].end - ft.deferred[r].begin;
+        if (r == 0 || held + n > deferred_task_batches) {
+            ft.deferred_tasks.push_back(static_cast<std::uint32_t>(r));
+            held = 0;
+        }
+        held += n;
+    }
+    ft.deferred_tasks.push_back(static_cast<std::uint32_t>(ft.deferred.size()));
     return ft;
 }
 

@@ -78,10 +78,13 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
     const std::size_t task = task_vertices();
     const std::size_t tile = std::min(std::max<std::size_t>(tile_vertices, 1), task);
     if (tiles_.vertices != n || tiles_.task_vertices != task || tiles_.tile_vertices != tile)
-        tiles_ = frame_tiles(batches, n, task, tile, std::max<std::size_t>(block_vertices / batches.lanes, 1));
+        // Deferred tasks of a quarter tile's batches: a few dozen a frame, enough to even out
+        // the threads' ends of the pass.
+        tiles_ = frame_tiles(batches, n, task, tile, std::max<std::size_t>(block_vertices / batches.lanes, 1),
+                             std::max<std::size_t>(tile / batches.lanes / 4, 1));
     deformed.resize(n);
     t.resize(topo.welded_count());
-    const std::size_t tasks = tiles_.tasks(), deferred = tiles_.deferred.size(), wn = topo.welded_count();
+    const std::size_t tasks = tiles_.tasks(), deferred = tiles_.deferred_tasks.size() - 1, wn = topo.welded_count();
     // Every slot starts with no extremes: T is finite, so any range's lowers +inf and raises -inf.
     tile_results_.assign(tasks + deferred, TileResult{0, ValueExtremes{kInf, -kInf, 0, 0}});
     Eigen::Vector3f* P = deformed.data();
@@ -89,7 +92,7 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
     auto range = [&](const FrameTiles::Range& r, TileResult& out) {
         out.degenerate += tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
         const std::size_t w0 = std::min(wn, r.begin * batches.lanes), w1 = std::min(wn, r.end * batches.lanes);
-        if (w0 < w1) out.extremes = fold_extremes(out.extremes, value_extremes(t.data(), w0, w1));
+        if (w0 < w1) out.extremes = fold_value_extremes(out.extremes, t.data(), w0, w1);
     };
     run_tasks(pool, tasks, [&](std::size_t i) {
         const std::size_t begin = i * tiles_.task_vertices, end = std::min(n, begin + tiles_.task_vertices);
@@ -101,7 +104,9 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
             for (; r < last && tiles_.ranges[r].need < e; ++r) range(tiles_.ranges[r], tile_results_[i]);
         }
     });
-    run_tasks(pool, deferred, [&](std::size_t i) { range(tiles_.deferred[i], tile_results_[tasks + i]); });
+    run_tasks(pool, deferred, [&](std::size_t i) {
+        for (std::uint32_t r = tiles_.deferred_tasks[i]; r < tiles_.deferred_tasks[i + 1]; ++r) range(tiles_.deferred[r], tile_results_[tasks + i]);
+    });
     fold_tile_results();
 }
 
@@ -148,7 +153,7 @@ void MeshTension::deform_windowed(const Scene& scene, ThreadPool* pool) {
             float* t_of = step_t.data() - b * lanes;  // welded vertex w's T at t_of[w]
             out.degenerate += tension_block(batches, P, rest_lengths.data(), b, step.batch_end, nullptr, t_of);
             const std::size_t w0 = std::min(wn, b * lanes), w1 = std::min(wn, std::size_t{step.batch_end} * lanes);
-            if (w0 < w1) out.extremes = fold_extremes(out.extremes, value_extremes(t_of, w0, w1));
+            if (w0 < w1) out.extremes = fold_value_extremes(out.extremes, t_of, w0, w1);
             b = step.batch_end;
         }
     });

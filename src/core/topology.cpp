@@ -242,19 +242,23 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
 
     // Unique undirected edges: each face's consecutive corners, closing back to the first.
     // Bucketed by their smaller end (a counting sort), then each small bucket sorted and
-    // deduplicated: the same (a, b) order a global sort would give, in linear time.
+    // deduplicated: the same (a, b) order a global sort would give, in linear time. A vertex's
+    // neighbour list: the vertices below it (ascending), then those above it (its bucket).
     //
-    // With a pool of several threads (issue 62: a file's one mesh set up on every core) the
-    // passes run in chunks of faces or of welded vertices: counts by atomic increments, the
-    // buckets filled in whatever order the threads reach them and then sorted, the neighbour
-    // lists' lower halves likewise sorted. Every list is sorted and every count a sum, so the
-    // result is the same bits as one thread's, for any thread count.
-    const bool threaded = pool && pool->size() > 1;
-    auto bump = [threaded](std::uint32_t& x) { return threaded ? __atomic_fetch_add(&x, 1u, __ATOMIC_RELAXED) : x++; };
+    // With a pool (issue 62: a file's one mesh set up on every core) each task owns a range of
+    // welded vertices and writes only their entries: it reads every face for the edges whose
+    // smaller end is its own, then the buckets below its range for its vertices' lower
+    // neighbours. Atomic increments per edge into shared counts had made two threads slower than
+    // one (the cores traded the counters' cache lines: `perf annotate` put 70% of the passes'
+    // samples on the `lock add`). Buckets are sorted and lower lists filled in ascending order
+    // of the smaller end, so the result is the same bits for any thread count.
     const std::size_t wn = topo.welded_count();
     const std::size_t faces = mesh.face_offsets.empty() ? 0 : mesh.face_offsets.size() - 1;
-    constexpr std::size_t kFaceChunk = 32768, kVertexChunk = 16384;
-    const std::size_t face_chunks = (faces + kFaceChunk - 1) / kFaceChunk, vertex_chunks = (wn + kVertexChunk - 1) / kVertexChunk;
+    // A range's own work (its buckets) against what every range repeats (reading the faces):
+    // below a few thousand vertices a range a thread costs more than it saves.
+    constexpr std::size_t kRangeVertices = 8192;
+    const std::size_t ranges = pool && pool->size() > 1 && wn >= 2 * kRangeVertices ? std::min<std::size_t>(pool->size(), wn / kRangeVertices) : 1;
+    auto range_begin = [&](std::size_t r) { return static_cast<std::uint32_t>(wn * r / ranges); };
     // Faces [f0, f1)'s edges (a, c), a < c, to fn; returns how many of them are degenerate.
     auto face_edges = [&](std::size_t f0, std::size_t f1, auto&& fn) {
         std::size_t degenerate = 0;
@@ -273,43 +277,70 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         }
         return degenerate;
     };
-    auto face_chunk = [&](std::size_t i, auto&& fn) { return face_edges(i * kFaceChunk, std::min(faces, (i + 1) * kFaceChunk), fn); };
-    auto vertex_chunk = [&](std::size_t i, auto&& fn) {
-        for (std::size_t w = i * kVertexChunk, e = std::min(wn, (i + 1) * kVertexChunk); w < e; ++w) fn(w);
-    };
     // Per welded vertex: bucket starts, fill cursors, unique counts, lower neighbours, in one allocation.
     std::vector<std::uint32_t> per_vertex = detail::huge_vector<std::uint32_t>(4 * wn + 1, 0);
     std::uint32_t* start = per_vertex.data();       // wn + 1
     std::uint32_t* cursor = start + wn + 1;         // wn
     std::uint32_t* unique_up = cursor + wn;         // wn
     std::uint32_t* lower = unique_up + wn;          // wn: neighbours below the vertex
-    std::vector<std::size_t> counts(std::max(face_chunks, vertex_chunks), 0);  // per chunk, summed after
-    run_tasks(pool, face_chunks, [&](std::size_t i) { counts[i] = face_chunk(i, [&](std::uint32_t a, std::uint32_t) { bump(start[a + 1]); }); });
+    // Per range, written once at its task's end: degenerate faces (each range counts its share
+    // of the faces) and unique edges (those of its smaller ends).
+    std::vector<std::size_t> degenerate(ranges, 0), unique(ranges, 0);
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        const std::uint32_t lo = range_begin(r), size = range_begin(r + 1) - lo;
+        auto count = [&](std::uint32_t a, std::uint32_t) {
+            if (a - lo < size) ++start[a + 1];
+        };
+        const std::size_t f0 = faces * r / ranges, f1 = faces * (r + 1) / ranges;
+        face_edges(0, f0, count);
+        degenerate[r] = face_edges(f0, f1, count);
+        face_edges(f1, faces, count);
+    });
     topo.degenerate_faces = 0;
-    for (std::size_t i = 0; i < face_chunks; ++i) topo.degenerate_faces += counts[i];
+    for (std::size_t d : degenerate) topo.degenerate_faces += d;
     for (std::size_t w = 0; w < wn; ++w) start[w + 1] += start[w];
     std::vector<std::uint32_t> other = detail::huge_vector<std::uint32_t>(start[wn]);  // per smaller end a, the larger ends
-    std::copy(start, start + wn, cursor);
-    run_tasks(pool, face_chunks, [&](std::size_t i) { face_chunk(i, [&](std::uint32_t a, std::uint32_t c) { other[bump(cursor[a])] = c; }); });
-    run_tasks(pool, vertex_chunks, [&](std::size_t i) {
-        counts[i] = 0;
-        vertex_chunk(i, [&](std::size_t a) {
-            auto* b = other.data() + start[a];
-            auto* e = other.data() + start[a + 1];
-            std::sort(b, e);
-            unique_up[a] = static_cast<std::uint32_t>(std::unique(b, e) - b);
-            counts[i] += unique_up[a];
-            for (std::uint32_t k = 0; k < unique_up[a]; ++k) bump(lower[b[k]]);
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
+        // The arrays by value: through the closure's references GCC reloads each pointer after
+        // every store into the arrays.
+        std::uint32_t* const ends = other.data();
+        std::uint32_t* const fill = cursor;
+        std::uint32_t* const below = lower;
+        std::copy(start + lo, start + hi, fill + lo);
+        face_edges(0, faces, [ends, fill, lo, hi](std::uint32_t a, std::uint32_t c) {
+            if (a - lo < hi - lo) ends[fill[a]++] = c;
         });
+        std::size_t edges = 0;
+        for (std::uint32_t a = lo; a < hi; ++a) {
+            auto* b = ends + start[a];
+            auto* e = ends + start[a + 1];
+            std::sort(b, e);
+            const auto u = static_cast<std::uint32_t>(std::unique(b, e) - b);
+            unique_up[a] = u;
+            edges += u;
+            // The larger ends are above a, so in this range when below its end.
+            for (std::uint32_t k = 0; k < u && b[k] < hi; ++k) ++below[b[k]];
+        }
+        unique[r] = edges;
     });
+    // The lower neighbours each range's vertices have in the ranges before it.
+    if (ranges > 1)
+        run_tasks(pool, ranges, [&](std::size_t r) {
+            const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
+            for (std::uint32_t a = 0; a < lo; ++a) {
+                const std::uint32_t* up = other.data() + start[a];
+                for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
+                    if (up[k] >= lo) ++lower[up[k]];
+            }
+        });
     std::size_t edge_count = 0;
-    for (std::size_t i = 0; i < vertex_chunks; ++i) edge_count += counts[i];
+    for (std::size_t u : unique) edge_count += u;
     topo.unique_edges = edge_count;
     topo.neighbour_offsets.assign(wn + 1, 0);
     for (std::size_t w = 0; w < wn; ++w) topo.neighbour_offsets[w + 1] = topo.neighbour_offsets[w] + lower[w] + unique_up[w];
     detail::reserve_huge(topo.neighbours, topo.neighbour_offsets[wn]);
     topo.neighbours.resize(topo.neighbour_offsets[wn]);
-    std::copy(topo.neighbour_offsets.begin(), topo.neighbour_offsets.end() - 1, cursor);
     // The edge list's pairs from a start at 2 x the unique edges of the vertices below a.
     std::vector<std::uint32_t> edge_at;
     if (edge_list) {
@@ -318,30 +349,32 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         edge_at.resize(wn + 1);
         for (std::size_t a = 0; a < wn; ++a) edge_at[a + 1] = edge_at[a] + unique_up[a];
     }
-    // A vertex's list: the vertices below it (ascending), then those above it (its bucket,
-    // ascending), as filling both ends of each edge in (a, b) order gives.
-    run_tasks(pool, vertex_chunks, [&](std::size_t i) {
-        vertex_chunk(i, [&](std::size_t a) {
+    // A vertex's list: the vertices below it, in the ascending order of the smaller ends read
+    // here, then those above it (its bucket, ascending).
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
+        std::copy(topo.neighbour_offsets.begin() + lo, topo.neighbour_offsets.begin() + hi, cursor + lo);
+        for (std::uint32_t a = 0; a < lo; ++a) {
             const std::uint32_t* up = other.data() + start[a];
-            std::copy(up, up + unique_up[a], topo.neighbours.data() + topo.neighbour_offsets[a] + lower[a]);
-            for (std::uint32_t k = 0; k < unique_up[a]; ++k) topo.neighbours[bump(cursor[up[k]])] = static_cast<std::uint32_t>(a);
+            for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
+                if (up[k] >= lo) topo.neighbours[cursor[up[k]]++] = a;
+        }
+        std::uint32_t* const lists = topo.neighbours.data();
+        std::uint32_t* const fill = cursor;
+        for (std::uint32_t a = lo; a < hi; ++a) {
+            const std::uint32_t* up = other.data() + start[a];
+            const std::uint32_t u = unique_up[a];
+            std::copy(up, up + u, lists + topo.neighbour_offsets[a] + lower[a]);
+            for (std::uint32_t k = 0; k < u && up[k] < hi; ++k) lists[fill[up[k]]++] = a;
             if (edge_list) {
                 std::uint32_t* edge = topo.edges.data() + 2 * std::size_t{edge_at[a]};
                 for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
-                    *edge++ = static_cast<std::uint32_t>(a);
+                    *edge++ = a;
                     *edge++ = up[k];
                 }
             }
-        });
+        }
     });
-    // Threads reach a vertex's lower neighbours in any order; one thread, in ascending order.
-    if (threaded)
-        run_tasks(pool, vertex_chunks, [&](std::size_t i) {
-            vertex_chunk(i, [&](std::size_t w) {
-                std::uint32_t* b = topo.neighbours.data() + topo.neighbour_offsets[w];
-                std::sort(b, b + lower[w]);
-            });
-        });
     return topo;
 }
 

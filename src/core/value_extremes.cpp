@@ -29,18 +29,15 @@ std::size_t first_equal(const float* t, std::size_t b, std::size_t end, float v)
     return end;
 }
 
-}  // namespace
-
-ValueExtremes value_extremes(const float* t, std::size_t begin, std::size_t end) {
-    ValueExtremes e;
-    if (begin >= end) return e;
+// The lowest and highest of t[begin, end) (begin < end) and the first block holding each.
+void block_extremes(const float* t, std::size_t begin, std::size_t end, float& lo, float& hi, std::size_t& blo, std::size_t& bhi) {
     // One pass in blocks, their min and max in SSE registers (T is never NaN), keeping the first
     // block that lowers the minimum (raises the maximum); the first index holding each value is
     // then looked for in that block alone. The same answer as one branchy pass; it runs per frame
     // and mesh, and two whole-array searches after the pass cost more than the pass.
     constexpr std::size_t kBlock = 2048;
-    float lo = t[begin], hi = t[begin];
-    std::size_t blo = begin, bhi = begin;
+    lo = hi = t[begin];
+    blo = bhi = begin;
     for (std::size_t b = begin; b < end; b += kBlock) {
         const std::size_t stop = std::min(end, b + kBlock);
         float l = t[b], h = t[b];
@@ -71,10 +68,40 @@ ValueExtremes value_extremes(const float* t, std::size_t begin, std::size_t end)
         if (l < lo) lo = l, blo = b;
         if (h > hi) hi = h, bhi = b;
     }
-    e.min = lo;
-    e.max = hi;
-    e.min_at = static_cast<std::uint32_t>(first_equal(t, blo, end, lo));
-    e.max_at = static_cast<std::uint32_t>(first_equal(t, bhi, end, hi));
+}
+
+}  // namespace
+
+ValueExtremes value_extremes(const float* t, std::size_t begin, std::size_t end) {
+    ValueExtremes e;
+    if (begin >= end) return e;
+    std::size_t blo, bhi;
+    block_extremes(t, begin, end, e.min, e.max, blo, bhi);
+    e.min_at = static_cast<std::uint32_t>(first_equal(t, blo, end, e.min));
+    e.max_at = static_cast<std::uint32_t>(first_equal(t, bhi, end, e.max));
+    return e;
+}
+
+ValueExtremes fold_value_extremes(const ValueExtremes& a, const float* t, std::size_t begin, std::size_t end) {
+    if (begin >= end) return fold_extremes(a, ValueExtremes{});
+    // fold_extremes keeps a's side when the range's value is beyond it (higher min, lower max)
+    // whatever its index: the index is looked for only where the range's value can win. A
+    // frame's tiles fold a few hundred short ranges, most of which beat neither extreme so far,
+    // and the two searches had cost as much as the pass.
+    float lo, hi;
+    std::size_t blo, bhi;
+    block_extremes(t, begin, end, lo, hi, blo, bhi);
+    // On a tie the range wins only with a lower index: none when it starts above a's (T is 1
+    // exactly over whatever a pose leaves at rest, so ties are common).
+    ValueExtremes e = a;
+    if (lo < a.min || (lo == a.min && begin < a.min_at)) {
+        const auto at = static_cast<std::uint32_t>(first_equal(t, blo, end, lo));
+        if (lo < a.min || at < a.min_at) e.min = lo, e.min_at = at;
+    }
+    if (hi > a.max || (hi == a.max && begin < a.max_at)) {
+        const auto at = static_cast<std::uint32_t>(first_equal(t, bhi, end, hi));
+        if (hi > a.max || at < a.max_at) e.max = hi, e.max_at = at;
+    }
     return e;
 }
 

@@ -148,7 +148,7 @@ TEST_CASE("FrameTiles runs every batch once, in a task only when its reads are t
             INFO(lanes << " lanes");
             const EdgeBatches eb = edge_batches(topo, lanes);
             const std::size_t n = mesh.positions.size(), task = 1024, tile = 128;
-            const FrameTiles ft = frame_tiles(eb, n, task, tile, 7);
+            const FrameTiles ft = frame_tiles(eb, n, task, tile, 7, 12);
             REQUIRE(ft.tasks() == (n + task - 1) / task);
             std::vector<int> runs(eb.batch_count(), 0);
             for (std::size_t i = 0; i < ft.tasks(); ++i) {
@@ -172,6 +172,21 @@ TEST_CASE("FrameTiles runs every batch once, in a task only when its reads are t
             for (const FrameTiles::Range& range : ft.deferred) {
                 CHECK(range.end - range.begin <= 7);
                 for (std::uint32_t b = range.begin; b < range.end; ++b) ++runs[b];
+            }
+            // The deferred pass's tasks: consecutive ranges, each range in one task, at most 12
+            // batches a task, and no task that could have taken its successor's first range.
+            REQUIRE(!ft.deferred_tasks.empty());
+            CHECK(ft.deferred_tasks.front() == 0);
+            CHECK(ft.deferred_tasks.back() == ft.deferred.size());
+            for (std::size_t i = 0; i + 1 < ft.deferred_tasks.size(); ++i) {
+                CHECK(ft.deferred_tasks[i] < ft.deferred_tasks[i + 1]);
+                std::size_t held = 0;
+                for (std::uint32_t r = ft.deferred_tasks[i]; r < ft.deferred_tasks[i + 1]; ++r) held += ft.deferred[r].end - ft.deferred[r].begin;
+                CHECK(held <= 12);
+                if (i + 2 < ft.deferred_tasks.size()) {
+                    const FrameTiles::Range& next = ft.deferred[ft.deferred_tasks[i + 1]];
+                    CHECK(held + (next.end - next.begin) > 12);
+                }
             }
             for (std::size_t b = 0; b < runs.size(); ++b) CHECK(runs[b] == 1);
             // The tube: all but the batches that read across a task's end (a ring or two of each

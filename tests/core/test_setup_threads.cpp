@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <utility>
 
@@ -194,5 +195,22 @@ TEST_CASE("value_extremes finds the first index of each extreme, as a plain pass
         CHECK(got.max == want.max);
         CHECK(got.min_at == want.min_at);
         CHECK(got.max_at == want.max_at);
+        // Folded into extremes found before (the tiled frame's ranges): the bits of folding the
+        // range's own, whether the earlier ones win, lose or tie on value, with lower or higher
+        // indices.
+        for (int k = 0; k < 6; ++k) {
+            ValueExtremes before;
+            before.min = k == 0 ? std::numeric_limits<float>::infinity() : static_cast<float>(next() % (levels + 2)) * 0.25f - 0.75f;
+            before.max = k == 0 ? -std::numeric_limits<float>::infinity() : static_cast<float>(next() % (levels + 2)) * 0.25f - 0.5f;
+            if (k == 1) before.min = -0.0f, before.max = 0.0f;
+            before.min_at = next() % static_cast<std::uint32_t>(n + 1);
+            before.max_at = next() % static_cast<std::uint32_t>(n + 1);
+            INFO("before: " << before.min << " at " << before.min_at << ", " << before.max << " at " << before.max_at);
+            const ValueExtremes plain = fold_extremes(before, got), folded = fold_value_extremes(before, t.data(), begin, end);
+            CHECK(std::memcmp(&plain.min, &folded.min, sizeof(float)) == 0);
+            CHECK(std::memcmp(&plain.max, &folded.max, sizeof(float)) == 0);
+            CHECK(plain.min_at == folded.min_at);
+            CHECK(plain.max_at == folded.max_at);
+        }
     }
 }

@@ -24,7 +24,12 @@ struct FrameTiles {
     std::size_t tile_vertices = 1;  // file vertices skinned at a time within a task
     std::vector<std::uint32_t> task_ranges;  // per task, plus one: its ranges in `ranges`, by need
     std::vector<Range> ranges;
-    std::vector<Range> deferred;  // run after every task, a range a task
+    std::vector<Range> deferred;  // run after every task
+    // Per task of the deferred pass, plus one: its ranges in `deferred`, consecutive ones. A
+    // vertex order that jumps scatters the deferred batches into hundreds of short ranges (the
+    // bench tube's, in Blender's order: 468 ranges of 3.4 batches): a task each cost a lock of
+    // the pool's queue and a fold of the extremes for each few dozen vertices.
+    std::vector<std::uint32_t> deferred_tasks;
 
     std::size_t tasks() const { return task_ranges.empty() ? 0 : task_ranges.size() - 1; }
     // Batches run inside the tasks, against all.
@@ -37,8 +42,9 @@ struct FrameTiles {
 void batch_reads(const EdgeBatches& eb, std::size_t b, std::size_t vertices, std::uint32_t& lo, std::uint32_t& need);
 
 // The plan for `eb` over `vertices` file vertices. Ranges hold at most a tile's worth of lanes
-// inside tasks and `deferred_batches` batches in the deferred pass.
+// inside tasks and `deferred_batches` batches in the deferred pass, whose tasks hold at most
+// `deferred_task_batches` batches (0: deferred_batches) unless one range alone is longer.
 FrameTiles frame_tiles(const EdgeBatches& eb, std::size_t vertices, std::size_t task_vertices, std::size_t tile_vertices,
-                       std::size_t deferred_batches);
+                       std::size_t deferred_batches, std::size_t deferred_task_batches = 0);
 
 }  // namespace rigscope

@@ -77,6 +77,9 @@ ValueExtremes value_extremes(const float* values, std::size_t begin, std::size_t
 // The extremes of two disjoint ranges as one: the lower min, on a tie the lower index (the first
 // holding it), and the higher max likewise; in any order of folding, one pass's answer.
 ValueExtremes fold_extremes(const ValueExtremes& a, const ValueExtremes& b);
+// fold_extremes(a, value_extremes(values, begin, end)), the same bits, without looking for the
+// index of a side where the range cannot win.
+ValueExtremes fold_value_extremes(const ValueExtremes& a, const float* values, std::size_t begin, std::size_t end);
 
 // T = rest / deformed per welded vertex. Where either length is 0 (isolated vertex, collapsed
 // edges) T is 1 and the vertex is counted in the return value: never NaN or infinity.

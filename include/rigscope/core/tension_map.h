@@ -125,7 +125,7 @@ private:
         std::size_t degenerate;
         ValueExtremes extremes;
     };
-    std::vector<TileResult> tile_results_;  // per task, then per deferred range
+    std::vector<TileResult> tile_results_;  // per task, then per deferred task
     std::vector<float> smooth_values_, smooth_scratch_;
     // Whether deformed, t and the measure hold what evaluate() made of the deformer's last pose
     // (false after evaluate_positions of other positions): evaluate() then skips a pose that
