@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <memory>
 
@@ -48,9 +47,12 @@ struct Raster {
     const UvSet& set;
     const UvImage& image;
     Point to_image(std::uint32_t corner) const {
-        const Eigen::Vector2f& uv = set.uv[set.corners[corner]];
-        const double u = double(uv.x()) - image.tile_u, v = double(uv.y()) - image.tile_v;
-        return Point{u * image.size, (image.v_down ? v : 1.0 - v) * image.size};
+        const double u = double(set.uv[set.corners[corner]].x()) - image.tile_u;
+        return Point{u * image.size, image_y(corner)};
+    }
+    double image_y(std::uint32_t corner) const {
+        const double v = double(set.uv[set.corners[corner]].y()) - image.tile_v;
+        return (image.v_down ? v : 1.0 - v) * image.size;
     }
     bool outside_unit(std::uint32_t corner) const {
         const Eigen::Vector2f& uv = set.uv[set.corners[corner]];
@@ -79,77 +81,138 @@ struct Raster {
 constexpr std::size_t kFaceBlock = 1 << 13;
 constexpr std::size_t kRowBand = 32;
 
-// The texels triangle (first, c, c + 1) covers, owner[t] lowered to c where it is lower: a
-// triangle's id is its middle corner, increasing in file order, so the lowest id covering a
-// texel is the first face's, whichever thread gets there first. Returns false when degenerate.
-bool cover(const Raster& r, std::uint32_t first, std::uint32_t c, std::atomic<std::uint32_t>* owner) {
-    std::uint32_t corner[3];
-    Point p[3];
-    double area = 0;
-    if (!r.triangle(first, c, corner, p, area)) return false;
-    const int n = r.image.size;
-    const double min_x = std::min({p[0].x, p[1].x, p[2].x}), max_x = std::max({p[0].x, p[1].x, p[2].x});
-    const double min_y = std::min({p[0].y, p[1].y, p[2].y}), max_y = std::max({p[0].y, p[1].y, p[2].y});
-    // Texel centres i + 0.5 within the box, clamped to the image.
-    const double i0 = std::max(0.0, std::ceil(min_x - 0.5)), i1 = std::min(double(n - 1), std::floor(max_x - 0.5));
-    const double j0 = std::max(0.0, std::ceil(min_y - 0.5)), j1 = std::min(double(n - 1), std::floor(max_y - 0.5));
-    if (!(i0 <= i1 && j0 <= j1)) return true;
-    const bool own01 = owns_edge(p[0], p[1]), own12 = owns_edge(p[1], p[2]), own20 = owns_edge(p[2], p[0]);
-    for (int j = int(j0); j <= int(j1); ++j)
-        for (int i = int(i0); i <= int(i1); ++i) {
-            std::atomic<std::uint32_t>& o = owner[std::size_t(j) * std::size_t(n) + std::size_t(i)];
-            std::uint32_t now = o.load(std::memory_order_relaxed);
-            if (now < c) continue;  // overlap: an earlier face in file order keeps it
-            const Point q{i + 0.5, j + 0.5};
-            if (!(inside(edge(p[0], p[1], q), own01) && inside(edge(p[1], p[2], q), own12) && inside(edge(p[2], p[0], q), own20))) continue;
-            while (now > c && !o.compare_exchange_weak(now, c, std::memory_order_relaxed)) {
-            }
-        }
-    return true;
+// The texel rows [j0, j1] and columns [i0, i1] (clamped to the image) whose centres lie in the
+// box of a triangle's image points: empty when j0 > j1 or i0 > i1.
+struct Box {
+    int i0, i1, j0, j1;
+    bool empty() const { return i0 > i1 || j0 > j1; }
+};
+// floor(t) and ceil(t) for t in [-1, n] by truncation: without SSE4.1's rounding instruction
+// (the default target) std::floor and std::ceil are calls, and each triangle's box takes four,
+// three times over (binned, counted, rasterised).
+// The adjustments are arithmetic, not branches: whether truncation rounded is a coin toss.
+int floor_small(double t) {
+    const int k = int(t);
+    return k - int(double(k) > t);
+}
+int ceil_small(double t) {
+    const int k = int(t);
+    return k + int(double(k) < t);
+}
+// The texel centres' indices k (centre k + 0.5) in [lo, hi], clamped to [0, n - 1]: max(0,
+// ceil(t)) is ceil(max(0, t)) and min(n - 1, floor(t)) is floor(min(n - 1, t)), so bounds clamped
+// to [-1, n] beforehand give the same range, and keep the conversions to int defined (a bound
+// may be huge or, for a degenerate triangle, NaN).
+std::pair<int, int> centres(double lo, double hi, int n) {
+    const auto clamp = [n](double t) { return std::min(double(n), std::max(-1.0, t)); };
+    return {std::max(0, ceil_small(clamp(lo - 0.5))), std::min(n - 1, floor_small(clamp(hi - 0.5)))};
+}
+Box texel_box(const Point p[3], int n) {
+    const auto [i0, i1] = centres(std::min(std::min(p[0].x, p[1].x), p[2].x), std::max(std::max(p[0].x, p[1].x), p[2].x), n);
+    const auto [j0, j1] = centres(std::min(std::min(p[0].y, p[1].y), p[2].y), std::max(std::max(p[0].y, p[1].y), p[2].y), n);
+    const Box box{i0, i1, j0, j1};
+    return box.empty() ? Box{1, 0, 1, 0} : box;
 }
 
-// Which triangle owns each texel (its middle corner, or kNone), faces in blocks on the pool;
-// the degenerate and outside faces counted into the plan. Also each corner's face's first corner.
-std::unique_ptr<std::atomic<std::uint32_t>[]> owners(const Raster& r, UvRasterPlan& plan, std::vector<std::uint32_t>& first_of,
-                                                     ThreadPool* pool) {
-    const std::size_t texels = std::size_t(r.image.size) * std::size_t(r.image.size);
-    std::unique_ptr<std::atomic<std::uint32_t>[]> owner(new std::atomic<std::uint32_t>[texels]);
-    detail::advise_huge(owner.get(), texels * sizeof(std::uint32_t));
-    const std::size_t faces = r.mesh.face_count();
+// The bands of rows [first, last] holding the texel rows within triangle (first, c, c + 1)'s
+// extent in y (first > last when none): its image y's only, what binning needs. For a triangle
+// that is not degenerate these are the rows of its texel_box (the same y's); a degenerate one
+// gets some bands, the same ones every time it is asked.
+std::pair<std::size_t, std::size_t> band_span(const Raster& r, std::uint32_t first, std::uint32_t c) {
+    const double y0 = r.image_y(first), y1 = r.image_y(c), y2 = r.image_y(c + 1);
+    const auto [j0, j1] = centres(std::min(std::min(y0, y1), y2), std::max(std::max(y0, y1), y2), r.image.size);
+    if (j0 > j1) return {1, 0};
+    return {std::size_t(j0) / kRowBand, std::size_t(j1) / kRowBand};
+}
+
+// The triangles binned by the bands of rows their boxes touch, each block of faces into bins of
+// its own: bin[block][band] holds the block's triangle ids (middle corners) in increasing order,
+// so that a band's triangles, block after block, are in file order at any thread count. One pass
+// over the faces (a triangle's image points cost more than its texels): also counts the
+// degenerate and outside faces into the plan and gives each corner its face's first corner.
+using Bins = std::vector<std::vector<std::vector<std::uint32_t>>>;
+Bins bin_triangles(const Raster& r, UvRasterPlan& plan, std::vector<std::uint32_t>& first_of, std::size_t bands, ThreadPool* pool) {
+    const std::size_t faces = r.mesh.face_count(), blocks = (faces + kFaceBlock - 1) / kFaceBlock;
     first_of = detail::huge_vector<std::uint32_t>(r.mesh.face_indices.size(), 0);
-    const std::size_t blocks = (faces + kFaceBlock - 1) / kFaceBlock, fill_blocks = (texels + (1 << 18) - 1) >> 18;
-    run_tasks(pool, fill_blocks, [&](std::size_t b) {
-        for (std::size_t t = b << 18; t < std::min(texels, (b + 1) << 18); ++t) owner[t].store(kNone, std::memory_order_relaxed);
-    });
+    Bins bins(blocks);
     std::vector<std::size_t> degenerate(blocks, 0), outside(blocks, 0);
     run_tasks(pool, blocks, [&](std::size_t b) {
-        // Counted in locals, stored once: the blocks' counters share a cache line, and adding
-        // to them per face made the two cores trade that line (two thirds of this loop's time).
-        std::size_t block_degenerate = 0, block_outside = 0;
-        for (std::size_t f = b * kFaceBlock; f < std::min(faces, (b + 1) * kFaceBlock); ++f) {
+        const std::size_t f0 = b * kFaceBlock, f1 = std::min(faces, f0 + kFaceBlock);
+        std::vector<std::vector<std::uint32_t>> bin(bands);
+        std::size_t block_outside = 0;
+        for (std::size_t f = f0; f < f1; ++f) {
             const std::uint32_t begin = r.mesh.face_offsets[f], end = r.mesh.face_offsets[f + 1];
             for (std::uint32_t c = begin; c < end; ++c) first_of[c] = begin;
             if (end - begin < 3) continue;
             bool out = false;
             for (std::uint32_t c = begin; c < end; ++c) out = out || r.outside_unit(c);
             block_outside += out;
+        }
+        std::size_t block_degenerate = 0;
+        for (std::size_t f = f0; f < f1; ++f) {
+            const std::uint32_t begin = r.mesh.face_offsets[f], end = r.mesh.face_offsets[f + 1];
             // A polygon as a fan from its first corner, as the file orders its corners.
-            for (std::uint32_t c = begin + 1; c + 1 < end; ++c) block_degenerate += !cover(r, begin, c, owner.get());
+            for (std::uint32_t c = begin + 1; c + 1 < end; ++c) {
+                const auto [k0, k1] = band_span(r, begin, c);
+                for (std::size_t k = k0; k <= k1; ++k) bin[k].push_back(c);
+                if (k0 <= k1) continue;  // a band counts it if degenerate (own_band)
+                std::uint32_t corner[3];
+                Point p[3];
+                double area = 0;
+                block_degenerate += !r.triangle(begin, c, corner, p, area);
+            }
         }
         degenerate[b] = block_degenerate;
         outside[b] = block_outside;
+        bins[b] = std::move(bin);
     });
     for (std::size_t b = 0; b < blocks; ++b) {
         plan.degenerate_faces += degenerate[b];
         plan.outside_faces += outside[b];
     }
-    return owner;
+    return bins;
+}
+
+// Band `band`'s rows of `owner` (which triangle owns each texel: its middle corner, or kNone)
+// from its bins, whose ids increase: the first triangle to cover a texel is the lowest id
+// covering it, the first face in file order, and keeps it. One thread writes a band: no atomics.
+// Returns the band's covered texels; `degenerate` counts the degenerate triangles binned with
+// this band first.
+std::size_t own_band(const Raster& r, const Bins& bins, const std::vector<std::uint32_t>& first_of, std::size_t band, std::uint32_t* owner,
+                     std::size_t& degenerate) {
+    const int n = r.image.size;
+    const int row0 = int(band * kRowBand), row1 = std::min(n, int((band + 1) * kRowBand));  // [row0, row1)
+    std::fill(owner + std::size_t(row0) * std::size_t(n), owner + std::size_t(row1) * std::size_t(n), kNone);
+    std::size_t covered = 0;
+    for (const auto& block : bins)
+        for (const std::uint32_t c : block[band]) {
+            std::uint32_t corner[3];
+            Point p[3];
+            double area = 0;
+            if (!r.triangle(first_of[c], c, corner, p, area)) {
+                degenerate += band_span(r, first_of[c], c).first == band;
+                continue;
+            }
+            const Box box = texel_box(p, n);
+            const bool own01 = owns_edge(p[0], p[1]), own12 = owns_edge(p[1], p[2]), own20 = owns_edge(p[2], p[0]);
+            for (int j = std::max(box.j0, row0); j <= std::min(box.j1, row1 - 1); ++j) {
+                std::uint32_t* row = owner + std::size_t(j) * std::size_t(n);
+                for (int i = box.i0; i <= box.i1; ++i) {
+                    if (row[i] != kNone) continue;  // overlap: an earlier face in file order keeps it
+                    const Point q{i + 0.5, j + 0.5};
+                    if (!(inside(edge(p[0], p[1], q), own01) && inside(edge(p[1], p[2], q), own12) && inside(edge(p[2], p[0], q), own20))) continue;
+                    row[i] = c;
+                    ++covered;
+                }
+            }
+        }
+    return covered;
 }
 
 // The covered texels' entries of rows [j0, j1) from plan.covered[at] on, in texel order. The
 // weights are the edge functions over the area (edge(a, c, b) is exactly -edge(a, b, c): the
 // same two products).
-void covered_rows(const Raster& r, const std::atomic<std::uint32_t>* owner, const std::vector<std::uint32_t>& first_of, std::size_t j0,
+void covered_rows(const Raster& r, const std::uint32_t* owner, const std::vector<std::uint32_t>& first_of, std::size_t j0,
                   std::size_t j1, std::size_t at, UvRasterPlan& plan, std::vector<std::uint8_t>& filled) {
     // The last few triangles' image points: along a row the texels alternate between the two
     // triangles of a quad, and the next row meets the same ones again.
@@ -164,7 +227,7 @@ void covered_rows(const Raster& r, const std::atomic<std::uint32_t>* owner, cons
     for (std::size_t j = j0; j < j1; ++j)
         for (std::size_t i = 0; i < n; ++i) {
             const std::size_t t = j * n + i;
-            const std::uint32_t o = owner[t].load(std::memory_order_relaxed);
+            const std::uint32_t o = owner[t];
             if (o == kNone) continue;
             if (!filled.empty()) filled[t] = 1;
             Seen& x = seen[o & 7];
@@ -217,16 +280,18 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     plan.size = image.size;
     const Raster r{mesh, set, image};
     const std::size_t n = std::size_t(image.size), texels = n * n;
-    // First which triangle owns each texel (4 bytes a texel), then the covered texels' entries
-    // made in texel order, each once, straight into the plan: no growing list and no sort.
+    // The triangles binned by row band; then each band's owners (which triangle owns each texel,
+    // 4 bytes a texel) and its covered count on one thread; then the covered texels' entries made
+    // in texel order, each once, straight into the plan: no growing list and no sort.
     std::vector<std::uint32_t> first_of;
-    const auto owner = owners(r, plan, first_of, pool);
     const std::size_t bands = (n + kRowBand - 1) / kRowBand;
+    const Bins bins = bin_triangles(r, plan, first_of, bands, pool);
+    std::unique_ptr<std::uint32_t[]> owner(new std::uint32_t[texels]);
+    detail::advise_huge(owner.get(), texels * sizeof(std::uint32_t));
     std::vector<std::size_t> at(bands + 1, 0);  // each band's first entry
-    run_tasks(pool, bands, [&](std::size_t b) {
-        for (std::size_t t = b * kRowBand * n; t < std::min(texels, (b + 1) * kRowBand * n); ++t)
-            at[b + 1] += owner[t].load(std::memory_order_relaxed) != kNone;
-    });
+    std::vector<std::size_t> degenerate(bands, 0);
+    run_tasks(pool, bands, [&](std::size_t b) { at[b + 1] = own_band(r, bins, first_of, b, owner.get(), degenerate[b]); });
+    for (std::size_t b = 0; b < bands; ++b) plan.degenerate_faces += degenerate[b];
     for (std::size_t b = 0; b < bands; ++b) at[b + 1] += at[b];
     detail::reserve_huge(plan.covered, at[bands]);  // the largest array of a bake: 28 bytes a covered texel
     plan.covered.resize(at[bands]);
