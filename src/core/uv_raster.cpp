@@ -50,15 +50,8 @@ struct Raster {
         const double u = double(set.uv[set.corners[corner]].x()) - image.tile_u;
         return Point{u * image.size, image_y(corner)};
     }
-    double image_y(std::uint32_t corner) const {
-        const double v = double(set.uv[set.corners[corner]].y()) - image.tile_v;
-        return (image.v_down ? v : 1.0 - v) * image.size;
-    }
-    bool outside_unit(std::uint32_t corner) const {
-        const Eigen::Vector2f& uv = set.uv[set.corners[corner]];
-        const double u = double(uv.x()) - image.tile_u, v = double(uv.y()) - image.tile_v;
-        return !(u >= 0 && u <= 1 && v >= 0 && v <= 1);
-    }
+    double image_y(std::uint32_t corner) const { return image_y_of(double(set.uv[set.corners[corner]].y()) - image.tile_v); }
+    double image_y_of(double v) const { return (image.v_down ? v : 1.0 - v) * image.size; }
     // Fan triangle (first, c, c + 1) wound so that its area is positive: false when it has none.
     bool triangle(std::uint32_t first, std::uint32_t c, std::uint32_t corner[3], Point p[3], double& area) const {
         corner[0] = first;
@@ -81,16 +74,9 @@ struct Raster {
 constexpr std::size_t kFaceBlock = 1 << 13;
 constexpr std::size_t kRowBand = 32;
 
-// The texel rows [j0, j1] and columns [i0, i1] (clamped to the image) whose centres lie in the
-// box of a triangle's image points: empty when j0 > j1 or i0 > i1.
-struct Box {
-    int i0, i1, j0, j1;
-    bool empty() const { return i0 > i1 || j0 > j1; }
-};
 // floor(t) and ceil(t) for t in [-1, n] by truncation: without SSE4.1's rounding instruction
-// (the default target) std::floor and std::ceil are calls, and each triangle's box takes four,
-// three times over (binned, counted, rasterised).
-// The adjustments are arithmetic, not branches: whether truncation rounded is a coin toss.
+// (the default target) std::floor and std::ceil are calls. The adjustments are arithmetic, not
+// branches: whether truncation rounded is a coin toss.
 int floor_small(double t) {
     const int k = int(t);
     return k - int(double(k) > t);
@@ -99,30 +85,28 @@ int ceil_small(double t) {
     const int k = int(t);
     return k + int(double(k) < t);
 }
-// The texel centres' indices k (centre k + 0.5) in [lo, hi], clamped to [0, n - 1]: max(0,
-// ceil(t)) is ceil(max(0, t)) and min(n - 1, floor(t)) is floor(min(n - 1, t)), so bounds clamped
-// to [-1, n] beforehand give the same range, and keep the conversions to int defined (a bound
-// may be huge or, for a degenerate triangle, NaN).
-std::pair<int, int> centres(double lo, double hi, int n) {
+// The texel centres' indices k (centre k + 0.5) in [lo, hi], clamped to [0, n - 1] (empty when
+// first > second): max(0, ceil(t)) is ceil(max(0, t)) and min(n - 1, floor(t)) is floor(min(n -
+// 1, t)), so bounds clamped to [-1, n] beforehand give the same range and keep the conversions to
+// int defined (a bound may be huge or, for a degenerate triangle, NaN).
+[[gnu::always_inline]] inline std::pair<int, int> centres(double lo, double hi, int n) {
     const auto clamp = [n](double t) { return std::min(double(n), std::max(-1.0, t)); };
     return {std::max(0, ceil_small(clamp(lo - 0.5))), std::min(n - 1, floor_small(clamp(hi - 0.5)))};
 }
-Box texel_box(const Point p[3], int n) {
-    const auto [i0, i1] = centres(std::min(std::min(p[0].x, p[1].x), p[2].x), std::max(std::max(p[0].x, p[1].x), p[2].x), n);
-    const auto [j0, j1] = centres(std::min(std::min(p[0].y, p[1].y), p[2].y), std::max(std::max(p[0].y, p[1].y), p[2].y), n);
-    const Box box{i0, i1, j0, j1};
-    return box.empty() ? Box{1, 0, 1, 0} : box;
-}
 
-// The bands of rows [first, last] holding the texel rows within triangle (first, c, c + 1)'s
-// extent in y (first > last when none): its image y's only, what binning needs. For a triangle
-// that is not degenerate these are the rows of its texel_box (the same y's); a degenerate one
-// gets some bands, the same ones every time it is asked.
-std::pair<std::size_t, std::size_t> band_span(const Raster& r, std::uint32_t first, std::uint32_t c) {
-    const double y0 = r.image_y(first), y1 = r.image_y(c), y2 = r.image_y(c + 1);
-    const auto [j0, j1] = centres(std::min(std::min(y0, y1), y2), std::max(std::max(y0, y1), y2), r.image.size);
-    if (j0 > j1) return {1, 0};
-    return {std::size_t(j0) / kRowBand, std::size_t(j1) / kRowBand};
+// A triangle in a band's bin: its id (middle corner) and the texel rows [j0, j1] within its
+// extent in y, worked out once when binned (the image has at most kMaxBakeSize rows).
+struct Binned {
+    std::uint32_t id;
+    std::uint16_t j0, j1;
+};
+static_assert(kMaxBakeSize <= 65536, "texel rows fit 16 bits");
+
+// The texel rows within a triangle's extent in y, from its corners' image y's only (what binning
+// needs; empty when first > second). For a triangle that is not degenerate these are the rows of
+// its bounding box (the same three y's in another order); a degenerate one gets rows too.
+std::pair<int, int> rows_of(double y0, double y1, double y2, int n) {
+    return centres(std::min(std::min(y0, y1), y2), std::max(std::max(y0, y1), y2), n);
 }
 
 // The triangles binned by the bands of rows their boxes touch, each block of faces into bins of
@@ -130,32 +114,38 @@ std::pair<std::size_t, std::size_t> band_span(const Raster& r, std::uint32_t fir
 // so that a band's triangles, block after block, are in file order at any thread count. One pass
 // over the faces (a triangle's image points cost more than its texels): also counts the
 // degenerate and outside faces into the plan and gives each corner its face's first corner.
-using Bins = std::vector<std::vector<std::vector<std::uint32_t>>>;
-Bins bin_triangles(const Raster& r, UvRasterPlan& plan, std::vector<std::uint32_t>& first_of, std::size_t bands, ThreadPool* pool) {
+using Bins = std::vector<std::vector<std::vector<Binned>>>;
+Bins bin_triangles(const Raster& r, UvRasterPlan& plan, std::uint32_t* first_of, std::size_t bands, ThreadPool* pool) {
     const std::size_t faces = r.mesh.face_count(), blocks = (faces + kFaceBlock - 1) / kFaceBlock;
-    first_of = detail::huge_vector<std::uint32_t>(r.mesh.face_indices.size(), 0);
     Bins bins(blocks);
     std::vector<std::size_t> degenerate(blocks, 0), outside(blocks, 0);
     run_tasks(pool, blocks, [&](std::size_t b) {
         const std::size_t f0 = b * kFaceBlock, f1 = std::min(faces, f0 + kFaceBlock);
-        std::vector<std::vector<std::uint32_t>> bin(bands);
-        std::size_t block_outside = 0;
+        std::vector<std::vector<Binned>> bin(bands);
+        std::vector<double> y;  // the face's corners' image y's
+        std::size_t block_outside = 0, block_degenerate = 0;
         for (std::size_t f = f0; f < f1; ++f) {
             const std::uint32_t begin = r.mesh.face_offsets[f], end = r.mesh.face_offsets[f + 1];
             for (std::uint32_t c = begin; c < end; ++c) first_of[c] = begin;
             if (end - begin < 3) continue;
+            // Each corner's UV read once: whether it lies outside the unit square, and its image y.
             bool out = false;
-            for (std::uint32_t c = begin; c < end; ++c) out = out || r.outside_unit(c);
+            y.resize(end - begin);
+            for (std::uint32_t c = begin; c < end; ++c) {
+                const Eigen::Vector2f& uv = r.set.uv[r.set.corners[c]];
+                const double u = double(uv.x()) - r.image.tile_u, v = double(uv.y()) - r.image.tile_v;
+                out = out || !(u >= 0 && u <= 1 && v >= 0 && v <= 1);
+                y[c - begin] = r.image_y_of(v);
+            }
             block_outside += out;
-        }
-        std::size_t block_degenerate = 0;
-        for (std::size_t f = f0; f < f1; ++f) {
-            const std::uint32_t begin = r.mesh.face_offsets[f], end = r.mesh.face_offsets[f + 1];
             // A polygon as a fan from its first corner, as the file orders its corners.
             for (std::uint32_t c = begin + 1; c + 1 < end; ++c) {
-                const auto [k0, k1] = band_span(r, begin, c);
-                for (std::size_t k = k0; k <= k1; ++k) bin[k].push_back(c);
-                if (k0 <= k1) continue;  // a band counts it if degenerate (own_band)
+                const auto [j0, j1] = rows_of(y[0], y[c - begin], y[c + 1 - begin], r.image.size);
+                if (j0 <= j1) {  // its first band counts it if degenerate (own_band)
+                    for (std::size_t k = std::size_t(j0) / kRowBand; k <= std::size_t(j1) / kRowBand; ++k)
+                        bin[k].push_back({c, std::uint16_t(j0), std::uint16_t(j1)});
+                    continue;
+                }
                 std::uint32_t corner[3];
                 Point p[3];
                 double area = 0;
@@ -178,26 +168,27 @@ Bins bin_triangles(const Raster& r, UvRasterPlan& plan, std::vector<std::uint32_
 // covering it, the first face in file order, and keeps it. One thread writes a band: no atomics.
 // Returns the band's covered texels; `degenerate` counts the degenerate triangles binned with
 // this band first.
-std::size_t own_band(const Raster& r, const Bins& bins, const std::vector<std::uint32_t>& first_of, std::size_t band, std::uint32_t* owner,
+std::size_t own_band(const Raster& r, const Bins& bins, const std::uint32_t* first_of, std::size_t band, std::uint32_t* owner,
                      std::size_t& degenerate) {
     const int n = r.image.size;
     const int row0 = int(band * kRowBand), row1 = std::min(n, int((band + 1) * kRowBand));  // [row0, row1)
     std::fill(owner + std::size_t(row0) * std::size_t(n), owner + std::size_t(row1) * std::size_t(n), kNone);
     std::size_t covered = 0;
     for (const auto& block : bins)
-        for (const std::uint32_t c : block[band]) {
+        for (const Binned& e : block[band]) {
+            const std::uint32_t c = e.id;
             std::uint32_t corner[3];
             Point p[3];
             double area = 0;
             if (!r.triangle(first_of[c], c, corner, p, area)) {
-                degenerate += band_span(r, first_of[c], c).first == band;
+                degenerate += e.j0 / kRowBand == band;
                 continue;
             }
-            const Box box = texel_box(p, n);
+            const auto [i0, i1] = centres(std::min(std::min(p[0].x, p[1].x), p[2].x), std::max(std::max(p[0].x, p[1].x), p[2].x), n);
             const bool own01 = owns_edge(p[0], p[1]), own12 = owns_edge(p[1], p[2]), own20 = owns_edge(p[2], p[0]);
-            for (int j = std::max(box.j0, row0); j <= std::min(box.j1, row1 - 1); ++j) {
+            for (int j = std::max(int(e.j0), row0); j <= std::min(int(e.j1), row1 - 1); ++j) {
                 std::uint32_t* row = owner + std::size_t(j) * std::size_t(n);
-                for (int i = box.i0; i <= box.i1; ++i) {
+                for (int i = i0; i <= i1; ++i) {
                     if (row[i] != kNone) continue;  // overlap: an earlier face in file order keeps it
                     const Point q{i + 0.5, j + 0.5};
                     if (!(inside(edge(p[0], p[1], q), own01) && inside(edge(p[1], p[2], q), own12) && inside(edge(p[2], p[0], q), own20))) continue;
@@ -212,17 +203,19 @@ std::size_t own_band(const Raster& r, const Bins& bins, const std::vector<std::u
 // The covered texels' entries of rows [j0, j1) from plan.covered[at] on, in texel order. The
 // weights are the edge functions over the area (edge(a, c, b) is exactly -edge(a, b, c): the
 // same two products).
-void covered_rows(const Raster& r, const std::uint32_t* owner, const std::vector<std::uint32_t>& first_of, std::size_t j0,
+void covered_rows(const Raster& r, const std::uint32_t* owner, const std::uint32_t* first_of, std::size_t j0,
                   std::size_t j1, std::size_t at, UvRasterPlan& plan, std::vector<std::uint8_t>& filled) {
-    // The last few triangles' image points: along a row the texels alternate between the two
-    // triangles of a quad, and the next row meets the same ones again.
+    // Triangles' image points by id, direct-mapped: along a row the texels alternate between the
+    // two triangles of a quad, and the next rows meet the same ones again, a row's worth of
+    // triangles later (with 8 entries each triangle was set up again in every row it covers).
     struct Seen {
         std::uint32_t id = kNone;
         Point p[3];
         double area;
         std::uint32_t vertex[3];
     };
-    Seen seen[8];
+    constexpr std::uint32_t kSeen = 2048;
+    std::vector<Seen> seen(kSeen);
     const std::size_t n = std::size_t(r.image.size);
     for (std::size_t j = j0; j < j1; ++j)
         for (std::size_t i = 0; i < n; ++i) {
@@ -230,7 +223,7 @@ void covered_rows(const Raster& r, const std::uint32_t* owner, const std::vector
             const std::uint32_t o = owner[t];
             if (o == kNone) continue;
             if (!filled.empty()) filled[t] = 1;
-            Seen& x = seen[o & 7];
+            Seen& x = seen[o & (kSeen - 1)];
             if (x.id != o) {
                 x.id = o;
                 std::uint32_t corner[3];
@@ -283,9 +276,13 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     // The triangles binned by row band; then each band's owners (which triangle owns each texel,
     // 4 bytes a texel) and its covered count on one thread; then the covered texels' entries made
     // in texel order, each once, straight into the plan: no growing list and no sort.
-    std::vector<std::uint32_t> first_of;
+    // Each corner's face's first corner, written by the binning's blocks (not zeroed first).
+    const std::size_t corners = mesh.face_indices.size();
+    const std::unique_ptr<std::uint32_t[]> first_of_store(new std::uint32_t[corners]);
+    detail::advise_huge(first_of_store.get(), corners * sizeof(std::uint32_t));
+    const std::uint32_t* first_of = first_of_store.get();
     const std::size_t bands = (n + kRowBand - 1) / kRowBand;
-    const Bins bins = bin_triangles(r, plan, first_of, bands, pool);
+    const Bins bins = bin_triangles(r, plan, first_of_store.get(), bands, pool);
     std::unique_ptr<std::uint32_t[]> owner(new std::uint32_t[texels]);
     detail::advise_huge(owner.get(), texels * sizeof(std::uint32_t));
     std::vector<std::size_t> at(bands + 1, 0);  // each band's first entry
@@ -293,7 +290,10 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     run_tasks(pool, bands, [&](std::size_t b) { at[b + 1] = own_band(r, bins, first_of, b, owner.get(), degenerate[b]); });
     for (std::size_t b = 0; b < bands; ++b) plan.degenerate_faces += degenerate[b];
     for (std::size_t b = 0; b < bands; ++b) at[b + 1] += at[b];
-    detail::reserve_huge(plan.covered, at[bands]);  // the largest array of a bake: 28 bytes a covered texel
+    // The largest array of a bake (28 bytes a covered texel), first touched by covered_rows on the
+    // threads: zeroing it first was a serial memset and all its page faults on one core.
+    plan.covered.reserve(at[bands]);
+    detail::advise_huge(plan.covered.data(), at[bands] * sizeof(UvRasterPlan::Texel));
     plan.covered.resize(at[bands]);
     std::vector<std::uint8_t> filled(padding > 0 ? texels : 0, 0);  // what the dilation grows from
     run_tasks(pool, bands, [&](std::size_t b) {
