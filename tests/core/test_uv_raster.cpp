@@ -219,19 +219,23 @@ TEST_CASE("uv raster: a plan made on threads is the plan made on one, overlaps k
     m.positions.assign(s.uv.size(), Eigen::Vector3f::Zero());
     s.corners = m.face_indices;
     m.uv_sets.push_back(s);
-    ThreadPool pool(3);
     const UvRasterPlan one = plan_uv_raster(m, m.uv_sets[0], UvImage{200, false}, 3);
-    const UvRasterPlan many = plan_uv_raster(m, m.uv_sets[0], UvImage{200, false}, 3, &pool);
     REQUIRE(one.covered.size() > 20000);
-    REQUIRE(one.covered.size() == many.covered.size());
-    CHECK(std::memcmp(one.covered.data(), many.covered.data(), one.covered.size() * sizeof(UvRasterPlan::Texel)) == 0);
-    CHECK(one.padded == many.padded);
-    CHECK(one.sources == many.sources);
-    CHECK(one.source_begin == many.source_begin);
-    CHECK(one.degenerate_faces == many.degenerate_faces);
     CHECK(one.degenerate_faces >= 30000 / 97);
-    CHECK(one.outside_faces == many.outside_faces);
     CHECK(one.outside_faces > 0);
+    for (unsigned threads : {1u, 2u, 3u}) {
+        INFO("threads " << threads);
+        ThreadPool pool(threads);
+        const UvRasterPlan many = plan_uv_raster(m, m.uv_sets[0], UvImage{200, false}, 3, &pool);
+        REQUIRE(one.covered.size() == many.covered.size());
+        CHECK(std::memcmp(one.covered.data(), many.covered.data(), one.covered.size() * sizeof(UvRasterPlan::Texel)) == 0);
+        CHECK(one.padded == many.padded);
+        CHECK(one.sources == many.sources);
+        CHECK(one.source_begin == many.source_begin);
+        CHECK(one.pass_begin == many.pass_begin);
+        CHECK(one.degenerate_faces == many.degenerate_faces);
+        CHECK(one.outside_faces == many.outside_faces);
+    }
     // Every covered texel is the first face's in file order whose triangle holds its centre: a
     // brute-force search over the faces in UV space (a texel whose first face has the centre
     // within 1e-9 of an edge is left to the edge rule tested above).
@@ -265,6 +269,73 @@ TEST_CASE("uv raster: a plan made on threads is the plan made on one, overlaps k
     }
     CHECK(wrong == 0);
     CHECK(checked > one.covered.size() / 2);
+}
+
+TEST_CASE("uv raster: a triangle spanning row bands covers its rows in each, and keeps them from later faces", "[bake][uv_raster]") {
+    // A 128 x 128 image (rows in bands of 32 when planned): face 0, a tall triangle over rows 10
+    // to 120 whose corners and slanted edge cross the band boundaries (rows 31|32, 63|64, 95|96);
+    // then 9000 faces past the image (outside, reaching no row) so that the last face falls in
+    // another block of faces; three degenerate triangles, two of them (lines) over several bands,
+    // one past the image (it and one line have corners outside the unit square); last a quad over the whole square. Every texel inside face 0 is face
+    // 0's, every other one the quad's, at any thread count: a band that missed face 0, clipped
+    // its rows at a boundary or put the later block's quad first would hand texels to the quad.
+    Mesh m;
+    UvSet s;
+    auto face = [&](std::initializer_list<Eigen::Vector2f> uvs) {
+        for (const Eigen::Vector2f& uv : uvs) {
+            m.face_indices.push_back(std::uint32_t(s.uv.size()));
+            s.uv.push_back(uv);
+        }
+        m.face_offsets.push_back(std::uint32_t(m.face_indices.size()));
+    };
+    const float k = 1.0f / 128;  // one texel; glTF rows (v_down): image y = 128 v
+    face({{10 * k, 10.2f * k}, {70.3f * k, 120.4f * k}, {10 * k, 120.4f * k}});
+    for (int f = 0; f < 9000; ++f) face({{2.0f, 2.0f}, {2.5f, 2.0f}, {2.0f, 2.5f}});
+    face({{5 * k, 5 * k}, {60 * k, 100 * k}, {115 * k, 195 * k}});    // a line from row 5 on, out past v = 1
+    face({{90 * k, 31.5f * k}, {90 * k, 64.5f * k}, {90 * k, 40 * k}});  // a vertical line, rows 31-64
+    face({{1.5f, 1.5f}, {1.6f, 1.6f}, {1.7f, 1.7f}});                  // a line past the image
+    face({{0, 0}, {1, 0}, {1, 1}, {0, 1}});
+    const std::uint32_t quad = s.uv.size() - 4;
+    m.positions.assign(s.uv.size(), Eigen::Vector3f::Zero());
+    s.corners = m.face_indices;
+    m.uv_sets.push_back(s);
+    const UvRasterPlan one = plan_uv_raster(m, m.uv_sets[0], UvImage{128, true}, 0);
+    CHECK(one.degenerate_faces == 3);
+    CHECK(one.outside_faces == 9002);
+    REQUIRE(one.covered.size() == 128 * 128);
+    // Face 0's inside by its edge functions in UV space, texels within 1e-6 of an edge skipped.
+    const Eigen::Vector2f a = s.uv[0], b = s.uv[1], c = s.uv[2];
+    auto side = [](const Eigen::Vector2f& p, const Eigen::Vector2f& q, double x, double y) {
+        return (double(q.x()) - p.x()) * (y - p.y()) - (double(q.y()) - p.y()) * (x - p.x());
+    };
+    for (unsigned threads : {1u, 2u, 3u}) {
+        INFO("threads " << threads);
+        ThreadPool pool(threads);
+        const UvRasterPlan p = plan_uv_raster(m, m.uv_sets[0], UvImage{128, true}, 0, &pool);
+        REQUIRE(p.covered.size() == one.covered.size());
+        CHECK(std::memcmp(p.covered.data(), one.covered.data(), p.covered.size() * sizeof(UvRasterPlan::Texel)) == 0);
+        CHECK(p.degenerate_faces == 3);
+        CHECK(p.outside_faces == 9002);
+        std::size_t wrong = 0, first_rows[128] = {};
+        for (const UvRasterPlan::Texel& t : p.covered) {
+            const double x = (t.texel % 128 + 0.5) / 128, y = (t.texel / 128 + 0.5) / 128;
+            const double lo = std::min({side(a, b, x, y), side(b, c, x, y), side(c, a, x, y)}) * 128 * 128;
+            const double hi = std::max({side(a, b, x, y), side(b, c, x, y), side(c, a, x, y)}) * 128 * 128;
+            const bool in = lo > 1e-6 || hi < -1e-6, out = !in && (lo < -1e-6 && hi > 1e-6);
+            if (in) {
+                wrong += t.vertex[0] >= 3;
+                ++first_rows[t.texel / 128];
+            }
+            if (out) wrong += t.vertex[0] < quad;
+        }
+        CHECK(wrong == 0);
+        for (int row : {11, 31, 32, 63, 64, 95, 96, 119}) {
+            INFO("row " << row);
+            CHECK(first_rows[row] > 0);
+        }
+        CHECK(first_rows[10] == 0);  // row 10's centres lie right of the slanted edge
+        CHECK(first_rows[120] == 0);  // below the triangle's base (y = 120.4)
+    }
 }
 
 TEST_CASE("uv raster: a band of rows baked from its rows and the padding's reach is the whole image's rows", "[bake][uv_raster]") {
