@@ -237,32 +237,49 @@ void covered_rows(const Raster& r, const std::uint32_t* owner, const std::uint32
 }
 
 // Dilation: each pass fills the empty texels touching a filled one (8-neighbours), from the
-// texels filled before the pass.
-void pad(UvRasterPlan& plan, std::vector<std::uint8_t>& filled, int padding) {
+// texels filled before the pass. A pass's texels found by bands of rows on the pool (each band
+// reads the texels filled before the pass, which nothing writes during it), then appended in
+// band order: texel order, as one thread finds them.
+void pad(UvRasterPlan& plan, std::vector<std::uint8_t>& filled, int padding, ThreadPool* pool) {
     const int n = plan.size;
-    std::vector<std::uint32_t> pass;
+    const std::size_t bands = (std::size_t(n) + kRowBand - 1) / kRowBand;
+    struct Found {
+        std::vector<std::uint32_t> padded, sources_end, sources;  // sources_end: into sources
+    };
+    std::vector<Found> found(bands);
     for (int k = 0; k < padding; ++k) {
-        pass.clear();
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < n; ++i) {
-                const std::uint32_t t = std::uint32_t(j) * std::uint32_t(n) + std::uint32_t(i);
-                if (filled[t]) continue;
-                const std::size_t before = plan.sources.size();
-                for (int dj = -1; dj <= 1; ++dj)
-                    for (int di = -1; di <= 1; ++di) {
-                        const int y = j + dj, x = i + di;
-                        if ((di == 0 && dj == 0) || x < 0 || y < 0 || x >= n || y >= n) continue;
-                        const std::uint32_t s = std::uint32_t(y) * std::uint32_t(n) + std::uint32_t(x);
-                        if (filled[s] == 1) plan.sources.push_back(s);
-                    }
-                if (plan.sources.size() == before) continue;
-                plan.padded.push_back(t);
-                plan.source_begin.push_back(std::uint32_t(plan.sources.size()));
-                pass.push_back(t);
-            }
-        if (pass.empty()) break;
+        run_tasks(pool, bands, [&](std::size_t b) {
+            Found& f = found[b];
+            f.padded.clear();
+            f.sources_end.clear();
+            f.sources.clear();
+            for (int j = int(b * kRowBand); j < std::min(n, int((b + 1) * kRowBand)); ++j)
+                for (int i = 0; i < n; ++i) {
+                    const std::uint32_t t = std::uint32_t(j) * std::uint32_t(n) + std::uint32_t(i);
+                    if (filled[t]) continue;
+                    const std::size_t before = f.sources.size();
+                    for (int dj = -1; dj <= 1; ++dj)
+                        for (int di = -1; di <= 1; ++di) {
+                            const int y = j + dj, x = i + di;
+                            if ((di == 0 && dj == 0) || x < 0 || y < 0 || x >= n || y >= n) continue;
+                            const std::uint32_t s = std::uint32_t(y) * std::uint32_t(n) + std::uint32_t(x);
+                            if (filled[s] == 1) f.sources.push_back(s);
+                        }
+                    if (f.sources.size() == before) continue;
+                    f.padded.push_back(t);
+                    f.sources_end.push_back(std::uint32_t(f.sources.size()));
+                }
+        });
+        const std::size_t first = plan.padded.size();
+        for (const Found& f : found) {
+            const std::uint32_t base = std::uint32_t(plan.sources.size());
+            plan.padded.insert(plan.padded.end(), f.padded.begin(), f.padded.end());
+            plan.sources.insert(plan.sources.end(), f.sources.begin(), f.sources.end());
+            for (std::uint32_t e : f.sources_end) plan.source_begin.push_back(base + e);
+        }
+        if (plan.padded.size() == first) break;
         plan.pass_begin.push_back(plan.padded.size());
-        for (std::uint32_t t : pass) filled[t] = 1;
+        for (std::size_t e = first; e < plan.padded.size(); ++e) filled[plan.padded[e]] = 1;
     }
 }
 
@@ -299,7 +316,7 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     run_tasks(pool, bands, [&](std::size_t b) {
         covered_rows(r, owner.get(), first_of, b * kRowBand, std::min(n, (b + 1) * kRowBand), at[b], plan, filled);
     });
-    if (padding > 0) pad(plan, filled, padding);
+    if (padding > 0) pad(plan, filled, padding, pool);
     return plan;
 }
 
