@@ -109,11 +109,11 @@ std::pair<int, int> rows_of(double y0, double y1, double y2, int n) {
     return centres(std::min(std::min(y0, y1), y2), std::max(std::max(y0, y1), y2), n);
 }
 
-// The triangles binned by the bands of rows their boxes touch, each block of faces into bins of
-// its own: bin[block][band] holds the block's triangle ids (middle corners) in increasing order,
-// so that a band's triangles, block after block, are in file order at any thread count. One pass
-// over the faces (a triangle's image points cost more than its texels): also counts the
-// degenerate and outside faces into the plan and gives each corner its face's first corner.
+// The triangles binned by the bands their texel rows reach, each block of faces into bins of its
+// own: bin[block][band] holds the block's triangles (ids, the middle corners, increasing), so that
+// a band's triangles, block after block, are in file order at any thread count. The same pass
+// over the faces counts the outside faces (and the degenerate ones that reach no row) into the
+// plan and gives each corner its face's first corner.
 using Bins = std::vector<std::vector<std::vector<Binned>>>;
 Bins bin_triangles(const Raster& r, UvRasterPlan& plan, std::uint32_t* first_of, std::size_t bands, ThreadPool* pool) {
     const std::size_t faces = r.mesh.face_count(), blocks = (faces + kFaceBlock - 1) / kFaceBlock;

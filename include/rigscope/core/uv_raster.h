@@ -80,9 +80,11 @@ struct UvRasterPlan {
 // inside lies at larger x, or, horizontal, at larger y): two triangles sharing an edge never
 // both take a texel on it. Where faces overlap, the first face in file order keeps the texel.
 // Then `padding` passes of 8-neighbour dilation (Chebyshev distance), each new texel the mean of
-// its filled neighbours; beyond, texels stay 0. Faces in blocks and rows in bands on `pool` when
-// given (the same plan at any thread count: a texel's owner is the lowest covering triangle, the
-// entries are written in texel order by band).
+// its filled neighbours; beyond, texels stay 0. On `pool` when given, the same plan at any thread
+// count: triangles binned by the bands of rows they reach (faces in fixed blocks, each block's
+// bins in file order), then each band on one thread takes its texels' owners from its bins in
+// file order (first writer, the lowest triangle id, keeps a texel: no atomics), and after a
+// prefix over the bands' counts writes its entries in texel order; padding passes by band too.
 UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& image, int padding, ThreadPool* pool = nullptr);
 
 // An image (size x size, row 0 first) of per-vertex values through a plan: bake_uv_covered over
