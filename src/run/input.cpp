@@ -96,6 +96,7 @@ LoadOptions load_options(const InputOptions& opt) {
     lo.max_memory = static_cast<std::uint64_t>(opt.max_memory_mib * 1024.0 * 1024.0);
     lo.allow_outside_uris = opt.allow_outside_uris;
     lo.alembic_metres_per_unit = abc_unit_metres(opt.abc_unit);
+    lo.threads = opt.threads;  // the load's conversions on the run's cores (issue 62)
     return lo;
 }
 

@@ -21,6 +21,9 @@ struct LoadOptions {
     // Alembic: metres per unit of the archive's numbers (Alembic stores no unit; --abc-unit):
     // 1 as Blender writes, 0.01 for Maya's centimetres. Scales points and translations alike.
     double alembic_metres_per_unit = 1.0;
+    // glTF: the threads that convert the meshes' accessors (the run's --threads; 0: every core).
+    // The scene, its warnings and its errors are the same for any count.
+    unsigned threads = 1;
 };
 
 // The words of every reader's refusal for max_memory ("... would take N MiB, past the memory

@@ -133,16 +133,16 @@ bool packed_copy(const std::uint8_t* p, std::size_t n, int type, std::uint32_t* 
 }  // namespace
 
 template <typename T, typename Convert>
-std::vector<T> Document::read(int accessor, int* components, Convert convert) const {
-    const Element e = element(accessor);
-    if (components) *components = e.components;
+std::vector<T> Document::read_element(int accessor, const Element& e, Convert convert, std::vector<T> room) const {
     if (auto d = decoded_.find(accessor); d != decoded_.end()) {
         std::vector<T> out(d->second.values.size());
         for (std::size_t i = 0; i < out.size(); ++i) out[i] = convert(d->second.values[i]);
         return out;
     }
     const int csize = component_size(e.component_type);
-    std::vector<T> out = detail::huge_vector<T>(e.count * e.components, T(0));
+    std::vector<T> out = std::move(room);
+    if (out.capacity() < e.count * e.components) detail::reserve_huge(out, e.count * e.components);
+    out.assign(e.count * e.components, T(0));
     if (e.base && e.stride == static_cast<std::size_t>(csize) * e.components && !e.normalized &&
         packed_copy(e.base, e.count * e.components, e.component_type, out.data())) {
         // Tightly packed and converted exactly: done without the per-component switch.
@@ -238,29 +238,36 @@ std::shared_ptr<const std::vector<T>> Document::shared(int accessor, int* compon
     const Element e = element(accessor);
     charge(double(e.count) * e.components * sizeof(T), "accessors[" + std::to_string(accessor) + "]");
     Kept<T> k;
-    k.data = std::make_shared<const std::vector<T>>(read(&k.components));
+    k.components = e.components;
+    std::vector<T> data;
+    if (!take_prefetched(accessor, data)) data = read(e);
+    k.data = std::make_shared<const std::vector<T>>(std::move(data));
     if (more) kept[accessor] = k;
     if (components) *components = k.components;
     return k.data;
 }
 
+std::vector<float> Document::convert_floats(int accessor, const Element& e, std::vector<float> room) const {
+    return read_element<float>(accessor, e, [](double v) { return static_cast<float>(v); }, std::move(room));
+}
+
+// A decoded value may be anything the decoder produced: out of range becomes the largest
+// index, which every caller's range check then refuses (the cast alone would be undefined).
+std::vector<std::uint32_t> Document::convert_uints(int accessor, const Element& e, std::vector<std::uint32_t> room) const {
+    return read_element<std::uint32_t>(accessor, e, [](double v) {
+        return v >= 0 && v <= 4294967295.0 ? static_cast<std::uint32_t>(v) : std::numeric_limits<std::uint32_t>::max();
+    }, std::move(room));
+}
+
 Document::Floats Document::floats(int accessor, int* components) const {
-    return shared<float>(accessor, components, floats_, [&](int* comps) {
-        return read<float>(accessor, comps, [](double v) { return static_cast<float>(v); });
-    });
+    return shared<float>(accessor, components, floats_, [&](const Element& e) { return convert_floats(accessor, e); });
 }
 
 Document::Uints Document::uints(int accessor, int* components) const {
     const Element e = element(accessor);
     if (e.component_type == 5126 || e.component_type == 5120 || e.component_type == 5122)
         fail("accessors[" + std::to_string(accessor) + "]: expected unsigned integers, found componentType " + std::to_string(e.component_type));
-    // A decoded value may be anything the decoder produced: out of range becomes the largest
-    // index, which every caller's range check then refuses (the cast alone would be undefined).
-    return shared<std::uint32_t>(accessor, components, uints_, [&](int* comps) {
-        return read<std::uint32_t>(accessor, comps, [](double v) {
-            return v >= 0 && v <= 4294967295.0 ? static_cast<std::uint32_t>(v) : std::numeric_limits<std::uint32_t>::max();
-        });
-    });
+    return shared<std::uint32_t>(accessor, components, uints_, [&](const Element& e) { return convert_uints(accessor, e); });
 }
 
 std::size_t Document::accessor_count(int accessor) const { return element(accessor).count; }

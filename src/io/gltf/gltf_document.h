@@ -28,6 +28,9 @@ public:
     // image URI that is absolute or leads out of the file's folder is refused unless
     // `allow_outside_uris` (a file from outside must not make rigscope read /etc/passwd).
     Document(const std::string& path, std::uint64_t max_memory, bool allow_outside_uris = false);
+    ~Document();  // stops and joins the prefetch's helpers
+    Document(const Document&) = delete;
+    Document& operator=(const Document&) = delete;
 
     const json& root() const { return root_; }
     const std::string& path() const { return path_; }
@@ -51,6 +54,15 @@ public:
     void charge(double bytes, const std::string& what) const;
     void check_fits(double bytes, const std::string& what) const;
     std::size_t accessor_count(int accessor) const;
+
+    // Starts converting the accessors of `meshes` (the glTF meshes the reader will read, in the
+    // order it reads them) on threads - 1 helper threads, each conversion into its own arrays,
+    // so that the reader's reads of them (floats, uints) find them done (gltf_prefetch.cpp).
+    // The conversion is a function of the file's bytes alone, and every check, charge, warning
+    // and error stays on the reader's thread in its order: the scene, and what a bad file is
+    // told, are the same for any thread count. Nothing starts for threads <= 1, or when the
+    // arrays together would pass the memory budget's room (they exist before they are charged).
+    void prefetch_mesh_accessors(const std::vector<int>& meshes, unsigned threads);
     int accessor_components(int accessor) const;
 
     // Typed JSON access with errors that name the JSON path ("meshes[0].primitives").
@@ -86,8 +98,21 @@ private:
     void load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, bool allow_outside_uris);
     void check_images(bool allow_outside_uris);
     Element element(int accessor) const;
+    // An accessor's conversion, of its element already checked: the reader's thread and the
+    // prefetch's helpers run this (it reads the JSON, the buffers and decoded_, and touches no
+    // budget or cache).
     template <typename T, typename Convert>
-    std::vector<T> read(int accessor, int* components, Convert convert) const;
+    std::vector<T> read_element(int accessor, const Element& e, Convert convert, std::vector<T> room = {}) const;
+    // The two conversions floats and uints make. `room`: where to put the result if it has the
+    // capacity (the prefetch reserves it on the reader's thread, so that the helpers' arrays
+    // come from the heap the reader's frees fill, not from a fresh per-thread arena).
+    std::vector<float> convert_floats(int accessor, const Element& e, std::vector<float> room = {}) const;
+    std::vector<std::uint32_t> convert_uints(int accessor, const Element& e, std::vector<std::uint32_t> room = {}) const;
+    // The prefetched conversion of `accessor`, waited for if a helper is converting it; false
+    // if there is none (not planned, not started, already taken, or it failed: the caller then
+    // converts it itself, failing with the message and in the place it always did).
+    bool take_prefetched(int accessor, std::vector<float>& out) const;
+    bool take_prefetched(int accessor, std::vector<std::uint32_t>& out) const;
 
     std::string path_;
     std::string dir_;
@@ -106,6 +131,11 @@ private:
     mutable std::map<int, Kept<float>> floats_;
     mutable std::map<int, Kept<std::uint32_t>> uints_;
     DecodedAccessors decoded_;  // accessors filled by a decoder (Draco), not from a buffer view
+    struct Prefetch;
+    struct PrefetchDelete {  // defined beside Prefetch (gltf_prefetch.cpp), which is known only there
+        void operator()(Prefetch* p) const;
+    };
+    std::unique_ptr<Prefetch, PrefetchDelete> prefetch_;  // null unless prefetch_mesh_accessors started helpers
 };
 
 }  // namespace rigscope::gltf

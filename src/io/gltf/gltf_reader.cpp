@@ -9,6 +9,7 @@
 
 #include "io/gltf/gltf_document.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
 #include "rigscope/io/load.h"
 
 namespace rigscope {
@@ -419,6 +420,19 @@ struct NodeUses {
     std::vector<int> mesh, skin;
 };
 
+// The glTF meshes instantiate_meshes reads, in the order it first reads them.
+std::vector<int> meshes_in_reading_order(const NodeUses& uses) {
+    std::vector<int> order;
+    std::vector<char> seen;
+    for (int m : uses.mesh) {
+        if (m < 0) continue;
+        if (static_cast<std::size_t>(m) >= seen.size()) seen.resize(m + 1, 0);
+        if (!seen[m]) order.push_back(m);
+        seen[m] = 1;
+    }
+    return order;
+}
+
 // The node hierarchy into scene.nodes, each node's parent and children checked to form a tree
 // (bar cycles, checked next); returns what each node instantiates.
 NodeUses read_nodes(const Document& doc, std::vector<Node>& scene_nodes) {
@@ -615,6 +629,7 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
     Document doc(path, options.max_memory, options.allow_outside_uris);
     Scene scene = describe_scene(doc, path);
     const NodeUses uses = read_nodes(doc, scene.nodes);
+    doc.prefetch_mesh_accessors(meshes_in_reading_order(uses), options.threads ? options.threads : ThreadPool::default_threads());
     refuse_cycles(doc, scene.nodes);
     scene.skins = read_skins(doc, scene.nodes.size());
     instantiate_meshes(doc, path, uses, scene);
