@@ -14,6 +14,19 @@ namespace {
 
 // One image as bake makes it (run/bake_job.cpp): the covered texels of a zeroed image, then the
 // padding.
+// Two plans the same bits: their entries, padding passes and counts (what a plan made on
+// threads must share with the one made on one thread).
+void check_same_plan(const UvRasterPlan& one, const UvRasterPlan& many) {
+    REQUIRE(one.covered.size() == many.covered.size());
+    CHECK(std::memcmp(one.covered.data(), many.covered.data(), one.covered.size() * sizeof(UvRasterPlan::Texel)) == 0);
+    CHECK(one.padded == many.padded);
+    CHECK(one.sources == many.sources);
+    CHECK(one.source_begin == many.source_begin);
+    CHECK(one.pass_begin == many.pass_begin);
+    CHECK(one.degenerate_faces == many.degenerate_faces);
+    CHECK(one.outside_faces == many.outside_faces);
+}
+
 void bake_uv_image(const UvRasterPlan& plan, const float* values, std::vector<float>& out) {
     out.assign(std::size_t(plan.size) * std::size_t(plan.size), 0.0f);
     float* image = out.data();
@@ -227,14 +240,7 @@ TEST_CASE("uv raster: a plan made on threads is the plan made on one, overlaps k
         INFO("threads " << threads);
         ThreadPool pool(threads);
         const UvRasterPlan many = plan_uv_raster(m, m.uv_sets[0], UvImage{200, false}, 3, &pool);
-        REQUIRE(one.covered.size() == many.covered.size());
-        CHECK(std::memcmp(one.covered.data(), many.covered.data(), one.covered.size() * sizeof(UvRasterPlan::Texel)) == 0);
-        CHECK(one.padded == many.padded);
-        CHECK(one.sources == many.sources);
-        CHECK(one.source_begin == many.source_begin);
-        CHECK(one.pass_begin == many.pass_begin);
-        CHECK(one.degenerate_faces == many.degenerate_faces);
-        CHECK(one.outside_faces == many.outside_faces);
+        check_same_plan(one, many);
     }
     // Every covered texel is the first face's in file order whose triangle holds its centre: a
     // brute-force search over the faces in UV space (a texel whose first face has the centre
@@ -312,8 +318,7 @@ TEST_CASE("uv raster: a triangle spanning row bands covers its rows in each, and
         INFO("threads " << threads);
         ThreadPool pool(threads);
         const UvRasterPlan p = plan_uv_raster(m, m.uv_sets[0], UvImage{128, true}, 0, &pool);
-        REQUIRE(p.covered.size() == one.covered.size());
-        CHECK(std::memcmp(p.covered.data(), one.covered.data(), p.covered.size() * sizeof(UvRasterPlan::Texel)) == 0);
+        check_same_plan(one, p);
         CHECK(p.degenerate_faces == 3);
         CHECK(p.outside_faces == 9002);
         std::size_t wrong = 0, first_rows[128] = {};
