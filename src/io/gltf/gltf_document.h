@@ -14,6 +14,10 @@
 #include "io/load_budget.h"
 #include "rigscope/core/warning.h"
 
+namespace rigscope {
+struct Scene;
+}
+
 namespace rigscope::gltf {
 
 using nlohmann::json;
@@ -63,6 +67,12 @@ public:
     // told, are the same for any thread count. Nothing starts for threads <= 1, or when the
     // arrays together would pass the memory budget's room (they exist before they are charged).
     void prefetch_mesh_accessors(const std::vector<int>& meshes, unsigned threads);
+    // Whether the reader read the prefetch's plan as planned: helpers started, every planned
+    // accessor's first read in the plan's order, no other accessor read in between. The plan
+    // (gltf_prefetch.cpp) restates read_mesh's order of reads; a reader that changes its order
+    // still reads the same scene, only converting the accessors itself, so tests hold the two
+    // orders together with this (tests/io/test_gltf_threads.cpp).
+    bool prefetch_followed_plan() const;
     int accessor_components(int accessor) const;
 
     // Typed JSON access with errors that name the JSON path ("meshes[0].primitives").
@@ -137,5 +147,9 @@ private:
     };
     std::unique_ptr<Prefetch, PrefetchDelete> prefetch_;  // null unless prefetch_mesh_accessors started helpers
 };
+
+// The scene of an opened document, read with `threads` (read_gltf's body, gltf_reader.cpp): the
+// tests read the document after it.
+Scene read_scene(Document& doc, const std::string& path, unsigned threads);
 
 }  // namespace rigscope::gltf

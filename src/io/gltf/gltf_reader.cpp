@@ -625,11 +625,10 @@ Clip read_clip(const Document& doc, const Scene& scene, const json& ja, std::siz
 
 }  // namespace
 
-Scene read_gltf(const std::string& path, const LoadOptions& options) {
-    Document doc(path, options.max_memory, options.allow_outside_uris);
+Scene gltf::read_scene(Document& doc, const std::string& path, unsigned threads) {
     Scene scene = describe_scene(doc, path);
     const NodeUses uses = read_nodes(doc, scene.nodes);
-    doc.prefetch_mesh_accessors(meshes_in_reading_order(uses), options.threads ? options.threads : ThreadPool::default_threads());
+    doc.prefetch_mesh_accessors(meshes_in_reading_order(uses), threads);
     refuse_cycles(doc, scene.nodes);
     scene.skins = read_skins(doc, scene.nodes.size());
     instantiate_meshes(doc, path, uses, scene);
@@ -637,6 +636,11 @@ Scene read_gltf(const std::string& path, const LoadOptions& options) {
     const json& anims = doc.array(doc.root(), "animations", "");
     for (std::size_t a = 0; a < anims.size(); ++a) scene.clips.push_back(read_clip(doc, scene, anims[a], a));
     return scene;
+}
+
+Scene read_gltf(const std::string& path, const LoadOptions& options) {
+    Document doc(path, options.max_memory, options.allow_outside_uris);
+    return gltf::read_scene(doc, path, options.threads ? options.threads : ThreadPool::default_threads());
 }
 
 }  // namespace rigscope
