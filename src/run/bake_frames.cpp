@@ -149,9 +149,11 @@ void BakeFrames::flush() {
     pending_.clear();
 }
 
-// The batch's fresh values interleaved per welded vertex, a mesh's layers (lane i of lanes_[m],
-// channel c at i * channels + c) side by side, so that a texel reads its three vertices once for
-// all of them; kept from batch to batch. Frames whose maps repeat the previous frame's are left out.
+// The batch's fresh values interleaved per file vertex (the plans' vertices: each takes its welded
+// vertex's values), a mesh's layers (lane i of lanes_[m], channel c at i * channels + c) side by
+// side, so that a texel reads its three vertices once for all of them; kept from batch to batch.
+// Frames whose maps repeat the previous frame's are left out. The weld applied here, to a few
+// hundred thousand vertices a batch, spares rewriting every covered texel's vertices once.
 void BakeFrames::interleave(std::size_t frames) {
     for (std::size_t m = 0; m < meshes_.size(); ++m) {
         lanes_[m].clear();
@@ -162,7 +164,7 @@ void BakeFrames::interleave(std::size_t frames) {
     std::vector<std::pair<std::size_t, std::size_t>> blocks;
     for (std::size_t m = 0; m < meshes_.size(); ++m) {
         if (lanes_[m].empty()) continue;
-        const std::size_t vertices = values_[lanes_[m][0]][m][0].size();
+        const std::size_t vertices = meshes_[m].topo.welded_of.size();
         if (interleaved_[m].empty()) detail::reserve_huge(interleaved_[m], vertices * stride_);
         interleaved_[m].resize(vertices * stride_);  // (lanes past the batch's layers are read, never written)
         for (std::size_t v = 0; v < vertices; v += kVertexBlock) blocks.push_back({m, v});
@@ -170,12 +172,13 @@ void BakeFrames::interleave(std::size_t frames) {
     run_tasks(&pool_, blocks.size(), [&](std::size_t task) {
         const auto [m, first] = blocks[task];
         float* to = interleaved_[m].data();
-        const std::size_t end = std::min(first + kVertexBlock, values_[lanes_[m][0]][m][0].size());
+        const std::uint32_t* welded_of = meshes_[m].topo.welded_of.data();
+        const std::size_t end = std::min(first + kVertexBlock, meshes_[m].topo.welded_of.size());
         for (std::size_t i = 0; i < lanes_[m].size(); ++i)
             for (std::size_t c = 0; c < channels_; ++c) {
                 const float* from = values_[lanes_[m][i]][m][c].data();
                 const std::size_t l = i * channels_ + c;
-                for (std::size_t v = first; v < end; ++v) to[v * stride_ + l] = from[v];
+                for (std::size_t v = first; v < end; ++v) to[v * stride_ + l] = from[welded_of[v]];
             }
     });
 }

@@ -176,7 +176,6 @@ BakeJobResult run_bake(const BakeJobOptions& opt, Input& in, const FrameProgress
     make_bake_plans(opt, in, plans, pool, r);
     std::vector<std::string> paths = bake_paths(opt, in, plans, r);
     std::vector<MeshTension> meshes = prepare_tension(in, opt.tension);
-    weld_bake_plans(plans, meshes, pool);
     BakeFrames frames(opt, in, plans, meshes, std::move(paths), batch, pool, r);
     for_each_tension_frame(in, meshes, [&](std::size_t fi) { frames.add(fi); }, progress);
     r.clamped = frames.finish();

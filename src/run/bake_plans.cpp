@@ -114,27 +114,4 @@ void make_bake_plans(const BakeJobOptions& opt, const Input& in, BakePlans& plan
     }
 }
 
-void weld_bake_plans(BakePlans& plans, const std::vector<MeshTension>& meshes, ThreadPool& pool) {
-    // A mesh sharing another's plans but welded otherwise gets its own copy, before either is
-    // converted.
-    for (std::size_t m = 0; m < plans.tiles.size(); ++m) {
-        const std::size_t e = plans.same_as[m];
-        if (e == m || same_bytes(meshes[m].topo.welded_of, meshes[e].topo.welded_of)) continue;
-        for (BakeTile& t : plans.tiles[m]) t.plan = std::make_shared<UvRasterPlan>(*t.plan);
-        plans.same_as[m] = m;
-    }
-    constexpr std::size_t kWeldBlock = 1 << 16;
-    std::vector<std::pair<UvRasterPlan*, std::pair<std::size_t, std::size_t>>> work;  // plan, (mesh, first texel)
-    for (std::size_t m = 0; m < meshes.size(); ++m)
-        for (BakeTile& t : plans.tiles[m])
-            for (std::size_t b = 0; plans.same_as[m] == m && b < t.plan->covered.size(); b += kWeldBlock) work.push_back({t.plan.get(), {m, b}});
-    run_tasks(&pool, work.size(), [&](std::size_t task) {
-        UvRasterPlan& plan = *work[task].first;
-        const auto [m, b] = work[task].second;
-        const std::vector<std::uint32_t>& welded_of = meshes[m].topo.welded_of;
-        for (std::size_t k = b; k < std::min(b + kWeldBlock, plan.covered.size()); ++k)
-            for (std::uint32_t& v : plan.covered[k].vertex) v = welded_of[v];
-    });
-}
-
 }  // namespace rigscope

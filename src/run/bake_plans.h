@@ -15,8 +15,9 @@ namespace rigscope {
 
 struct BakeTile {
     int udim = 0;  // tile number with --udim, else 0
-    // Shared by the tiles of meshes whose faces, UVs and welds are the same bytes (a rig's
-    // unskinned reference copy of a skinned mesh): one plan made, held and read instead of two.
+    // Shared by the tiles of meshes whose faces and UVs are the same bytes (a rig's unskinned
+    // reference copy of a skinned mesh): one plan made, held and read instead of two. Its
+    // vertices are file vertices, whatever each mesh's weld.
     std::shared_ptr<UvRasterPlan> plan;
 };
 
@@ -36,9 +37,5 @@ BakePlans choose_bake_uv_sets(const BakeJobOptions& opt, const Input& in, BakeJo
 // The plans, a distinct mesh's tiles one after another, each on the pool's threads; then
 // r.meshes' texel counts and the warnings for degenerate and outside faces.
 void make_bake_plans(const BakeJobOptions& opt, const Input& in, BakePlans& plans, ThreadPool& pool, BakeJobResult& r);
-
-// The plans' file vertices made welded ones (the values a frame gathers are per welded vertex),
-// in blocks on the pool; a shared plan is split first where the two meshes weld differently.
-void weld_bake_plans(BakePlans& plans, const std::vector<MeshTension>& meshes, ThreadPool& pool);
 
 }  // namespace rigscope
