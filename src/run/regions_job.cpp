@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/pose.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_writer.h"
@@ -21,6 +23,7 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_job.h"
 #include "rigscope/run/clip_select.h"
+#include "rigscope/run/frame_loop.h"
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
@@ -277,6 +280,12 @@ std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& i
             joints[j].name = in.scene.nodes[std::size_t(skin.joints[j])].name;
         }
         const Influences& inf = mesh.influences;
+        // Each joint's count first: a region's list then grows in place, where pushing into
+        // empty lists moved each one ~18 times through memory on the way to a mesh's size.
+        std::vector<std::size_t> counts(joints.size(), 0);
+        for (std::size_t k = 0; k < inf.offsets[inf.vertex_count()]; ++k)
+            if (inf.weights[k] > 0) ++counts[inf.joints[k]];
+        for (std::size_t j = 0; j < joints.size(); ++j) joints[j].weights.reserve(counts[j]);
         for (std::size_t v = 0; v < inf.vertex_count(); ++v)
             for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
                 if (inf.weights[k] > 0) joints[inf.joints[k]].weights.push_back({std::uint32_t(v), inf.weights[k]});
@@ -303,38 +312,69 @@ RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const Fram
     const TensionRunInfo run = describe_run(in, opt.tension);
     const TensionRemap remap(run.range, run.params);
     r.values.reserve(in.frames.size());
-    // Per frame: each mesh's map per welded vertex once (the remap's vectorised loop, as the
-    // writers use it), then each region's weighted sum, a region per task on the run's threads.
+    // Each region's welded vertices (the maps are per welded vertex) beside its weights, in the
+    // region's order, found once: a frame then reads no file-to-welded table. The sum runs in
+    // that order, which fixes its bits.
+    struct Gather {
+        std::vector<std::uint32_t> welded;
+        std::vector<float> weights;
+    };
+    std::vector<Gather> gathers(r.regions.size());
+    for (std::size_t k = 0; k < r.regions.size(); ++k) {
+        const std::vector<std::uint32_t>& welded_of = meshes[r.regions[k].mesh].topo.welded_of;
+        Gather& g = gathers[k];
+        g.welded.reserve(r.regions[k].weights.size());
+        g.weights.reserve(r.regions[k].weights.size());
+        for (const auto& [v, w] : r.regions[k].weights) {
+            g.welded.push_back(welded_of[v]);
+            g.weights.push_back(w);
+        }
+    }
+    const int kind = opt.map == "compress" ? 0 : opt.map == "stretch" ? 1 : 2;
     std::vector<std::vector<float>> maps(meshes.size());
     std::vector<char> used(meshes.size(), 0);
     for (const Region& reg : r.regions) used[reg.mesh] = 1;
+    // Per frame: each used mesh's map per welded vertex, once (the remap's vectorised loop, as
+    // the writers run it), in blocks on the run's threads; the T map is read in place. Then each
+    // region's weighted sum, a region per task on the same threads.
+    // The frames have their own loop (for_each_tension_frame's, on one pool): the maps and sums
+    // then run on the pool that evaluated the frame, with no second pool whose idle thread
+    // watches for work while the first one's run.
     ThreadPool pool(in.threads);
-    for_each_tension_frame(
-        in, meshes,
-        [&](std::size_t) {
-            for (std::size_t m = 0; m < meshes.size(); ++m) {
-                if (!used[m]) continue;
-                const MeshTension& mt = meshes[m];
-                std::vector<float>& map = maps[m];
-                if (opt.map == "compress") {
-                    map.resize(mt.compress_t().size());
-                    remap.compress(mt.compress_t().data(), map.size(), map.data());
-                } else if (opt.map == "stretch") {
-                    map.resize(mt.stretch_t().size());
-                    remap.stretch(mt.stretch_t().data(), map.size(), map.data());
-                } else {
-                    map = mt.t;
-                }
+    if (pool.size() < pool.requested())
+        spdlog::warn("could start only {} of {} threads (address-space or thread limit); running on {}", pool.size(),
+                     pool.requested(), pool.size());
+    constexpr std::size_t kMapBlock = 16384;  // welded vertices a task maps: 64 KB in, 64 KB out
+    std::vector<std::pair<std::size_t, std::size_t>> map_tasks;  // (mesh, first welded vertex)
+    if (kind != 2)
+        for (std::size_t m = 0; m < meshes.size(); ++m)
+            if (used[m]) {
+                maps[m].resize(meshes[m].topo.welded_count());
+                for (std::size_t b = 0; b < maps[m].size(); b += kMapBlock) map_tasks.emplace_back(m, b);
             }
+    Pose pose = bind_pose(in.scene);
+    for_each_selected_frame(
+        in, [&](std::size_t fi) { evaluate_tension_frame(in, meshes, fi, pose, &pool); },
+        [&](std::size_t) {
+            run_tasks(&pool, map_tasks.size(), [&](std::size_t i) {
+                const auto [m, b] = map_tasks[i];
+                const std::size_t n = std::min(kMapBlock, maps[m].size() - b);
+                if (kind == 0) remap.compress(meshes[m].compress_t().data() + b, n, maps[m].data() + b);
+                else remap.stretch(meshes[m].stretch_t().data() + b, n, maps[m].data() + b);
+            });
             std::vector<double> row(r.regions.size());
             run_tasks(&pool, r.regions.size(), [&](std::size_t k) {
-                const Region& reg = r.regions[k];
-                const std::vector<std::uint32_t>& welded_of = meshes[reg.mesh].topo.welded_of;
-                const std::vector<float>& map = maps[reg.mesh];
-                // The map of each weighted vertex, as tension's CSV writes it for that file vertex.
+                const std::size_t m = r.regions[k].mesh;
+                const float* map = kind == 2 ? meshes[m].t.data() : maps[m].data();
+                const std::uint32_t* welded = gathers[k].welded.data();
+                const float* weights = gathers[k].weights.data();
+                const std::size_t n = gathers[k].welded.size();
+                // The map of each weighted vertex, as tension's CSV writes it for that file
+                // vertex. A float times a float is exact in double: only the sum's order sets its
+                // bits.
                 double sum = 0;
-                for (const auto& [v, w] : reg.weights) sum += double(w) * double(map[welded_of[v]]);
-                row[k] = sum / reg.total;
+                for (std::size_t i = 0; i < n; ++i) sum += double(weights[i]) * double(map[welded[i]]);
+                row[k] = sum / r.regions[k].total;
             });
             r.values.push_back(std::move(row));
         },
