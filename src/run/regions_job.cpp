@@ -16,6 +16,8 @@
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
+#include "rigscope/core/simd.h"
+#include "rigscope/core/tension.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_writer.h"
@@ -28,6 +30,11 @@
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
 #include "rigscope/run/output_formats.h"
+
+// The map's AVX2 loop: x86-64 builds with SIMD (RIGSCOPE_SIMD=OFF keeps every loop scalar).
+#if !defined(RIGSCOPE_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__)
+#define RIGSCOPE_REGIONS_AVX2
+#endif
 
 namespace rigscope {
 
@@ -230,6 +237,43 @@ std::vector<Region> regions_from_masks(const std::string& pattern, const Input& 
     return out;
 }
 
+// A region's weighted sum over a frame's T: a block of its welded vertices' T gathered, mapped
+// by the remap's vectorised loop (the one the writers run, inline in tension.h; `map` 0 compress,
+// 1 stretch, 2 T itself), then added in the region's order, which fixes the sum's bits. A float
+// times a float is exact in double: the product's bits do not depend on how it is formed.
+// Blocks of 64 keep a block's mapping and the previous block's additions (a chain of dependent
+// adds, one latency each) in flight together.
+inline __attribute__((always_inline)) double region_sum_body(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded,
+                                                             const float* weights, std::size_t n) {
+    constexpr std::size_t kBlock = 64;
+    float ts[kBlock], values[kBlock];
+    double products[kBlock];
+    double sum = 0;
+    for (std::size_t b = 0; b < n; b += kBlock) {
+        const std::size_t m = std::min(kBlock, n - b);
+        for (std::size_t i = 0; i < m; ++i) ts[i] = t[welded[b + i]];
+        const float* v = ts;
+        if (map == 0) remap.compress(ts, m, values), v = values;
+        else if (map == 1) remap.stretch(ts, m, values), v = values;
+        // The products side by side, then the additions alone in the chain.
+        for (std::size_t i = 0; i < m; ++i) products[i] = double(weights[b + i]) * double(v[i]);
+        for (std::size_t i = 0; i < m; ++i) sum += products[i];
+    }
+    return sum;
+}
+double region_sum(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded, const float* weights, std::size_t n) {
+    return region_sum_body(remap, map, t, welded, weights, n);
+}
+// The same compiled for AVX2 (no FMA: each operation rounds alone, the same bits): the SSE2
+// build's remap, two doubles a step with a blend per clamp, was most of a regions frame's own
+// time.
+#if defined(RIGSCOPE_REGIONS_AVX2)
+__attribute__((target("avx2"))) double region_sum_avx2(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded,
+                                                      const float* weights, std::size_t n) {
+    return region_sum_body(remap, map, t, welded, weights, n);
+}
+#endif
+
 }  // namespace
 
 std::vector<std::string> region_files(const std::string& by) {
@@ -280,12 +324,6 @@ std::vector<Region> resolve_regions(const RegionsJobOptions& opt, const Input& i
             joints[j].name = in.scene.nodes[std::size_t(skin.joints[j])].name;
         }
         const Influences& inf = mesh.influences;
-        // Each joint's count first: a region's list then grows in place, where pushing into
-        // empty lists moved each one ~18 times through memory on the way to a mesh's size.
-        std::vector<std::size_t> counts(joints.size(), 0);
-        for (std::size_t k = 0; k < inf.offsets[inf.vertex_count()]; ++k)
-            if (inf.weights[k] > 0) ++counts[inf.joints[k]];
-        for (std::size_t j = 0; j < joints.size(); ++j) joints[j].weights.reserve(counts[j]);
         for (std::size_t v = 0; v < inf.vertex_count(); ++v)
             for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
                 if (inf.weights[k] > 0) joints[inf.joints[k]].weights.push_back({std::uint32_t(v), inf.weights[k]});
@@ -331,50 +369,34 @@ RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const Fram
         }
     }
     const int kind = opt.map == "compress" ? 0 : opt.map == "stretch" ? 1 : 2;
-    std::vector<std::vector<float>> maps(meshes.size());
-    std::vector<char> used(meshes.size(), 0);
-    for (const Region& reg : r.regions) used[reg.mesh] = 1;
-    // Per frame: each used mesh's map per welded vertex, once (the remap's vectorised loop, as
-    // the writers run it), in blocks on the run's threads; the T map is read in place. Then each
-    // region's weighted sum, a region per task on the same threads.
-    // The frames have their own loop (for_each_tension_frame's, on one pool): the maps and sums
-    // then run on the pool that evaluated the frame, with no second pool whose idle thread
-    // watches for work while the first one's run.
+    // Per frame: each region's weighted sum straight from the frame's T (region_sum), a region
+    // per task. No map-sized array is written each frame, and the T map is read in place.
+    // The frames have their own loop (for_each_tension_frame's, on one pool): the sums then run
+    // on the pool that evaluated the frame, with no second pool whose idle thread watches for
+    // work while the first one's run.
     ThreadPool pool(in.threads);
     if (pool.size() < pool.requested())
         spdlog::warn("could start only {} of {} threads (address-space or thread limit); running on {}", pool.size(),
                      pool.requested(), pool.size());
-    constexpr std::size_t kMapBlock = 16384;  // welded vertices a task maps: 64 KB in, 64 KB out
-    std::vector<std::pair<std::size_t, std::size_t>> map_tasks;  // (mesh, first welded vertex)
-    if (kind != 2)
-        for (std::size_t m = 0; m < meshes.size(); ++m)
-            if (used[m]) {
-                maps[m].resize(meshes[m].topo.welded_count());
-                for (std::size_t b = 0; b < maps[m].size(); b += kMapBlock) map_tasks.emplace_back(m, b);
-            }
+#if defined(RIGSCOPE_REGIONS_AVX2)
+    const bool avx2 = avx2_default();
+#endif
     Pose pose = bind_pose(in.scene);
     for_each_selected_frame(
         in, [&](std::size_t fi) { evaluate_tension_frame(in, meshes, fi, pose, &pool); },
         [&](std::size_t) {
-            run_tasks(&pool, map_tasks.size(), [&](std::size_t i) {
-                const auto [m, b] = map_tasks[i];
-                const std::size_t n = std::min(kMapBlock, maps[m].size() - b);
-                if (kind == 0) remap.compress(meshes[m].compress_t().data() + b, n, maps[m].data() + b);
-                else remap.stretch(meshes[m].stretch_t().data() + b, n, maps[m].data() + b);
-            });
             std::vector<double> row(r.regions.size());
             run_tasks(&pool, r.regions.size(), [&](std::size_t k) {
-                const std::size_t m = r.regions[k].mesh;
-                const float* map = kind == 2 ? meshes[m].t.data() : maps[m].data();
-                const std::uint32_t* welded = gathers[k].welded.data();
-                const float* weights = gathers[k].weights.data();
-                const std::size_t n = gathers[k].welded.size();
-                // The map of each weighted vertex, as tension's CSV writes it for that file
-                // vertex. A float times a float is exact in double: only the sum's order sets its
-                // bits.
-                double sum = 0;
-                for (std::size_t i = 0; i < n; ++i) sum += double(weights[i]) * double(map[welded[i]]);
-                row[k] = sum / r.regions[k].total;
+                const MeshTension& mt = meshes[r.regions[k].mesh];
+                const float* t = (kind == 0 ? mt.compress_t() : kind == 1 ? mt.stretch_t() : mt.t).data();
+                const Gather& g = gathers[k];
+#if defined(RIGSCOPE_REGIONS_AVX2)
+                if (avx2) {
+                    row[k] = region_sum_avx2(remap, kind, t, g.welded.data(), g.weights.data(), g.welded.size()) / r.regions[k].total;
+                    return;
+                }
+#endif
+                row[k] = region_sum(remap, kind, t, g.welded.data(), g.weights.data(), g.welded.size()) / r.regions[k].total;
             });
             r.values.push_back(std::move(row));
         },
