@@ -108,15 +108,17 @@ struct TriangleSums {
     Eigen::Vector3d a = Eigen::Vector3d::Zero();
 };
 
-TriangleSums sum_quads(const std::uint32_t* quads, std::size_t count, const Eigen::Vector3f* p, const Eigen::Vector3d& origin, bool avx2) {
+TriangleSums sum_quads(const std::uint32_t* quads, std::size_t count, const Eigen::Vector3f* p, std::uint32_t highest, const Eigen::Vector3d& origin,
+                       bool avx2) {
     detail::VolumeLanes lanes;
     const double o[3] = {origin.x(), origin.y(), origin.z()};
     const float* points = p->data();
 #if defined(RIGSCOPE_AVX2_KERNEL)
-    if (avx2) detail::add_quads_avx2(quads, count, points, o, lanes);
+    if (avx2) detail::add_quads_avx2(quads, count, points, highest, o, lanes);
     else detail::add_quads_scalar(quads, 0, count, points, o, lanes);
 #else
     (void)avx2;
+    (void)highest;
     detail::add_quads_scalar(quads, 0, count, points, o, lanes);
 #endif
     TriangleSums out;
@@ -258,6 +260,7 @@ void place_quads(const GroupedQuads& g, const Topology& topo, VolumeLayout& L) {
         const std::uint32_t slot = count[g.group[k]]++;
         for (int c = 0; c < 4; ++c) L.quads[4 * std::size_t(slot) + c] = topo.representative[g.quads[4 * k + c]];
     }
+    for (std::uint32_t v : L.quads) L.highest_vertex = std::max(L.highest_vertex, v);
 }
 
 // Step 5: the bind pose's joints and volumes, what each frame's ratio divides by.
@@ -315,7 +318,7 @@ void measure_volume(const VolumeLayout& layout, const Eigen::Vector3f* positions
     run_tasks(pool, tasks.size(), [&](std::size_t i) {
         const auto [g, first] = tasks[i];
         const std::size_t end = std::min<std::size_t>(layout.group_begin[g + 1], first + MeshVolume::kBlock);
-        sums[i] = sum_quads(layout.quads.data() + 4 * first, end - first, positions, origin, avx2);
+        sums[i] = sum_quads(layout.quads.data() + 4 * first, end - first, positions, layout.highest_vertex, origin, avx2);
     });
     // Added in task order: the same bits for any thread count.
     std::vector<TriangleSums> group(groups);

@@ -39,7 +39,9 @@ inline void add_quads_scalar(const std::uint32_t* quads, std::size_t begin, std:
 
 inline double lane_total(const double* v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
-// Quads [0, count) on AVX2 (volume_avx2.cpp): the same bits as add_quads_scalar.
-void add_quads_avx2(const std::uint32_t* quads, std::size_t count, const float* p, const double* o, VolumeLanes& L);
+// Quads [0, count) on AVX2 (volume_avx2.cpp): the same bits as add_quads_scalar. `highest`: a
+// vertex id no quad exceeds (VolumeLayout::highest_vertex); below it a vertex's floats are read
+// 16 bytes at a time, into the next vertex's.
+void add_quads_avx2(const std::uint32_t* quads, std::size_t count, const float* p, std::uint32_t highest, const double* o, VolumeLanes& L);
 
 }  // namespace rigscope::detail

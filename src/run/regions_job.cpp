@@ -14,6 +14,10 @@
 #include <sys/stat.h>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/parallel.h"
+#include "rigscope/core/pose.h"
+#include "rigscope/core/simd.h"
+#include "rigscope/core/tension.h"
 #include "rigscope/io/gltf_writer.h"
 #include "rigscope/io/json_keys.h"
 #include "rigscope/io/json_writer.h"
@@ -21,10 +25,16 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_job.h"
 #include "rigscope/run/clip_select.h"
+#include "rigscope/run/frame_loop.h"
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
 #include "rigscope/run/output_formats.h"
+
+// The map's AVX2 loop: x86-64 builds with SIMD (RIGSCOPE_SIMD=OFF keeps every loop scalar).
+#if !defined(RIGSCOPE_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__)
+#define RIGSCOPE_REGIONS_AVX2
+#endif
 
 namespace rigscope {
 
@@ -227,6 +237,43 @@ std::vector<Region> regions_from_masks(const std::string& pattern, const Input& 
     return out;
 }
 
+// A region's weighted sum over a frame's T: a block of its welded vertices' T gathered, mapped
+// by the remap's vectorised loop (the one the writers run, inline in tension.h; `map` 0 compress,
+// 1 stretch, 2 T itself), then added in the region's order, which fixes the sum's bits. A float
+// times a float is exact in double: the product's bits do not depend on how it is formed.
+// Blocks of 64 keep a block's mapping and the previous block's additions (a chain of dependent
+// adds, one latency each) in flight together.
+inline __attribute__((always_inline)) double region_sum_body(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded,
+                                                             const float* weights, std::size_t n) {
+    constexpr std::size_t kBlock = 64;
+    float ts[kBlock], values[kBlock];
+    double products[kBlock];
+    double sum = 0;
+    for (std::size_t b = 0; b < n; b += kBlock) {
+        const std::size_t m = std::min(kBlock, n - b);
+        for (std::size_t i = 0; i < m; ++i) ts[i] = t[welded[b + i]];
+        const float* v = ts;
+        if (map == 0) remap.compress(ts, m, values), v = values;
+        else if (map == 1) remap.stretch(ts, m, values), v = values;
+        // The products side by side, then the additions alone in the chain.
+        for (std::size_t i = 0; i < m; ++i) products[i] = double(weights[b + i]) * double(v[i]);
+        for (std::size_t i = 0; i < m; ++i) sum += products[i];
+    }
+    return sum;
+}
+double region_sum(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded, const float* weights, std::size_t n) {
+    return region_sum_body(remap, map, t, welded, weights, n);
+}
+// The same compiled for AVX2 (no FMA: each operation rounds alone, the same bits): the SSE2
+// build's remap, two doubles a step with a blend per clamp, was most of a regions frame's own
+// time.
+#if defined(RIGSCOPE_REGIONS_AVX2)
+__attribute__((target("avx2"))) double region_sum_avx2(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded,
+                                                      const float* weights, std::size_t n) {
+    return region_sum_body(remap, map, t, welded, weights, n);
+}
+#endif
+
 }  // namespace
 
 std::vector<std::string> region_files(const std::string& by) {
@@ -303,38 +350,53 @@ RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const Fram
     const TensionRunInfo run = describe_run(in, opt.tension);
     const TensionRemap remap(run.range, run.params);
     r.values.reserve(in.frames.size());
-    // Per frame: each mesh's map per welded vertex once (the remap's vectorised loop, as the
-    // writers use it), then each region's weighted sum, a region per task on the run's threads.
-    std::vector<std::vector<float>> maps(meshes.size());
-    std::vector<char> used(meshes.size(), 0);
-    for (const Region& reg : r.regions) used[reg.mesh] = 1;
+    // Each region's welded vertices (the maps are per welded vertex) beside its weights, in the
+    // region's order, found once: a frame then reads no file-to-welded table. The sum runs in
+    // that order, which fixes its bits.
+    struct Gather {
+        std::vector<std::uint32_t> welded;
+        std::vector<float> weights;
+    };
+    std::vector<Gather> gathers(r.regions.size());
+    for (std::size_t k = 0; k < r.regions.size(); ++k) {
+        const std::vector<std::uint32_t>& welded_of = meshes[r.regions[k].mesh].topo.welded_of;
+        Gather& g = gathers[k];
+        g.welded.reserve(r.regions[k].weights.size());
+        g.weights.reserve(r.regions[k].weights.size());
+        for (const auto& [v, w] : r.regions[k].weights) {
+            g.welded.push_back(welded_of[v]);
+            g.weights.push_back(w);
+        }
+    }
+    const int kind = opt.map == "compress" ? 0 : opt.map == "stretch" ? 1 : 2;
+    // Per frame: each region's weighted sum straight from the frame's T (region_sum), a region
+    // per task. No map-sized array is written each frame, and the T map is read in place.
+    // The frames have their own loop (for_each_tension_frame's, on one pool): the sums then run
+    // on the pool that evaluated the frame, with no second pool whose idle thread watches for
+    // work while the first one's run.
     ThreadPool pool(in.threads);
-    for_each_tension_frame(
-        in, meshes,
+    if (pool.size() < pool.requested())
+        spdlog::warn("could start only {} of {} threads (address-space or thread limit); running on {}", pool.size(),
+                     pool.requested(), pool.size());
+#if defined(RIGSCOPE_REGIONS_AVX2)
+    const bool avx2 = avx2_default();
+#endif
+    Pose pose = bind_pose(in.scene);
+    for_each_selected_frame(
+        in, [&](std::size_t fi) { evaluate_tension_frame(in, meshes, fi, pose, &pool); },
         [&](std::size_t) {
-            for (std::size_t m = 0; m < meshes.size(); ++m) {
-                if (!used[m]) continue;
-                const MeshTension& mt = meshes[m];
-                std::vector<float>& map = maps[m];
-                if (opt.map == "compress") {
-                    map.resize(mt.compress_t().size());
-                    remap.compress(mt.compress_t().data(), map.size(), map.data());
-                } else if (opt.map == "stretch") {
-                    map.resize(mt.stretch_t().size());
-                    remap.stretch(mt.stretch_t().data(), map.size(), map.data());
-                } else {
-                    map = mt.t;
-                }
-            }
             std::vector<double> row(r.regions.size());
             run_tasks(&pool, r.regions.size(), [&](std::size_t k) {
-                const Region& reg = r.regions[k];
-                const std::vector<std::uint32_t>& welded_of = meshes[reg.mesh].topo.welded_of;
-                const std::vector<float>& map = maps[reg.mesh];
-                // The map of each weighted vertex, as tension's CSV writes it for that file vertex.
-                double sum = 0;
-                for (const auto& [v, w] : reg.weights) sum += double(w) * double(map[welded_of[v]]);
-                row[k] = sum / reg.total;
+                const MeshTension& mt = meshes[r.regions[k].mesh];
+                const float* t = (kind == 0 ? mt.compress_t() : kind == 1 ? mt.stretch_t() : mt.t).data();
+                const Gather& g = gathers[k];
+#if defined(RIGSCOPE_REGIONS_AVX2)
+                if (avx2) {
+                    row[k] = region_sum_avx2(remap, kind, t, g.welded.data(), g.weights.data(), g.welded.size()) / r.regions[k].total;
+                    return;
+                }
+#endif
+                row[k] = region_sum(remap, kind, t, g.welded.data(), g.weights.data(), g.welded.size()) / r.regions[k].total;
             });
             r.values.push_back(std::move(row));
         },

@@ -4,6 +4,7 @@
 // the same bits for any thread count.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -232,6 +233,10 @@ TEST_CASE("volume: the same bits for any thread count, several blocks a region",
     const VolumeLayout L = layout_of(s);
     REQUIRE(L.closure.closed);
     REQUIRE(L.quads.size() / 4 > 2 * MeshVolume::kBlock);
+    // The AVX2 sums read whole 16 bytes below the highest vertex a quad reads: here the array's
+    // last (the top pole), which the kernel must read within its own 12 bytes.
+    CHECK(L.highest_vertex == *std::max_element(L.quads.begin(), L.quads.end()));
+    CHECK(L.highest_vertex == top);
     CHECK(L.bind_volume == Approx(4.0 / 3.0 * M_PI).epsilon(2e-3));  // the inscribed polyhedron, a little less
     CHECK(L.bind_volume < 4.0 / 3.0 * M_PI);
     VolumeMeasures one, many;

@@ -46,6 +46,10 @@ struct VolumeLayout {
     // [group_begin[r], group_begin[r+1]); the last group (r = regions.size()) is the faces in no
     // region (corners without influences).
     std::vector<std::uint32_t> quads;
+    // The highest vertex id in `quads` (0 when none): the AVX2 sums read each lower vertex with
+    // one 16-byte load, which reaches into the next vertex, and this one (perhaps the array's
+    // last) within its own 12 bytes.
+    std::uint32_t highest_vertex = 0;
     std::vector<std::uint32_t> group_begin;
     std::vector<VolumeRegion> regions;
     VolumeClosure closure;

@@ -224,6 +224,18 @@ else
     skip_later "no usd/lbs.usda or usd-core"
 fi
 
+# The sums' AVX2 build and its SSE2 twin (RIGSCOPE_NO_AVX2), on 3 threads and on 1: the same
+# bytes, for each map, a falloff that is not 1 (the remap's pow) and a region file whose ids
+# come in no order, one of them twice.
+printf '{"shuffled": [400, 3, 77, 3, 250, 12, 599, 1], "weighted": {"500": 0.5, "7": 3, "260": 1.25}}' > "$WORK/order.json"
+for map in compress stretch tension; do
+    for by in joints "@$WORK/order.json"; do
+        expect 0 "regions --map $map --by ${by##*/}, 3 threads" -- "$RIGSCOPE" regions "$CYL" --map "$map" --by "$by" --falloff 2 --threads 3 -o "$WORK/simd_a.csv"
+        expect 0 "  ... RIGSCOPE_NO_AVX2, 1 thread" -- env RIGSCOPE_NO_AVX2=1 "$RIGSCOPE" regions "$CYL" --map "$map" --by "$by" --falloff 2 --threads 1 -o "$WORK/simd_b.csv"
+        check "  ... the same bytes" -- cmp -s "$WORK/simd_a.csv" "$WORK/simd_b.csv"
+    done
+done
+
 # Refusals.
 # (CSV and JSON chunks merge: regions_farm.sh.)
 expect 2 "--chunk of the glTF curves (one animation over all frames)" -- "$RIGSCOPE" regions "$CYL" --chunk 0/2 -o "$WORK/c.glb"
