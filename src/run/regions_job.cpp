@@ -15,7 +15,6 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
-#include "rigscope/core/pose.h"
 #include "rigscope/core/simd.h"
 #include "rigscope/core/tension.h"
 #include "rigscope/io/gltf_writer.h"
@@ -25,7 +24,6 @@
 #include "rigscope/io/output.h"
 #include "rigscope/run/check_job.h"
 #include "rigscope/run/clip_select.h"
-#include "rigscope/run/frame_loop.h"
 #include "rigscope/run/output_names.h"
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
@@ -370,21 +368,14 @@ RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const Fram
     }
     const int kind = opt.map == "compress" ? 0 : opt.map == "stretch" ? 1 : 2;
     // Per frame: each region's weighted sum straight from the frame's T (region_sum), a region
-    // per task. No map-sized array is written each frame, and the T map is read in place.
-    // The frames have their own loop (for_each_tension_frame's, on one pool): the sums then run
-    // on the pool that evaluated the frame, with no second pool whose idle thread watches for
-    // work while the first one's run.
-    ThreadPool pool(in.threads);
-    if (pool.size() < pool.requested())
-        spdlog::warn("could start only {} of {} threads (address-space or thread limit); running on {}", pool.size(),
-                     pool.requested(), pool.size());
+    // per task. No map-sized array is written each frame, and the T map is read in place. The
+    // sums run on the pool that evaluated the frame.
 #if defined(RIGSCOPE_REGIONS_AVX2)
     const bool avx2 = avx2_default();
 #endif
-    Pose pose = bind_pose(in.scene);
-    for_each_selected_frame(
-        in, [&](std::size_t fi) { evaluate_tension_frame(in, meshes, fi, pose, &pool); },
-        [&](std::size_t) {
+    for_each_tension_frame_on_pool(
+        in, meshes,
+        [&](std::size_t, ThreadPool& pool) {
             std::vector<double> row(r.regions.size());
             run_tasks(&pool, r.regions.size(), [&](std::size_t k) {
                 const MeshTension& mt = meshes[r.regions[k].mesh];

@@ -149,6 +149,11 @@ void evaluate_tension_at(const Input& in, std::vector<MeshTension>& meshes, cons
 
 void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, const std::function<void(std::size_t)>& each,
                             const FrameProgress& progress) {
+    for_each_tension_frame_on_pool(in, meshes, [&](std::size_t fi, ThreadPool&) { each(fi); }, progress);
+}
+
+void for_each_tension_frame_on_pool(const Input& in, std::vector<MeshTension>& meshes,
+                                    const std::function<void(std::size_t, ThreadPool&)>& each, const FrameProgress& progress) {
     Pose pose = bind_pose(in.scene);
     // Frames stay in order, one at a time (outputs stream); each frame's vertex blocks are
     // spread over the cores.
@@ -158,7 +163,7 @@ void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, c
                      pool.requested(), pool.size());
     for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
         evaluate_tension_frame(in, meshes, fi, pose, &pool);
-        each(fi);
+        each(fi, pool);
         report_progress(progress, fi + 1, in.frames.size());
     }
 }

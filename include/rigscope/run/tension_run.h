@@ -54,6 +54,10 @@ void evaluate_tension_at(const Input& in, std::vector<MeshTension>& meshes, cons
 // after all meshes are done.
 void for_each_tension_frame(const Input& in, std::vector<MeshTension>& meshes, const std::function<void(std::size_t)>& each,
                             const FrameProgress& progress = {});
+// The same, `each` given the pool that evaluated the frame for its own per-frame work (one pool:
+// a second one's idle thread would wait for work while the first one's ran).
+void for_each_tension_frame_on_pool(const Input& in, std::vector<MeshTension>& meshes,
+                                    const std::function<void(std::size_t, ThreadPool&)>& each, const FrameProgress& progress = {});
 
 // --auto-range's first pass: every frame once more, then t_s and t_c set in `run` from the
 // per-vertex extremes at `percentile`.
