@@ -243,10 +243,11 @@ std::size_t IntersectEngine::triangle_count() const {
 
 bool IntersectEngine::neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const {
     if (p.whole[ta] && p.whole[tb]) {
-        const std::uint32_t* a = &p.welded_corners[3 * ta];
-        const std::uint32_t* b = &p.welded_corners[3 * tb];
-        for (int i = 0; i < 3; ++i)
-            if (a[i] == b[0] || a[i] == b[1] || a[i] == b[2]) return true;
+        const std::uint32_t b[3] = {p.welded_lanes[0][tb], p.welded_lanes[1][tb], p.welded_lanes[2][tb]};
+        for (int i = 0; i < 3; ++i) {
+            const std::uint32_t a = p.welded_lanes[i][ta];
+            if (a == b[0] || a == b[1] || a == b[2]) return true;
+        }
         return false;
     }
     const Mesh& mesh = scene_.meshes[p.mesh];
@@ -268,7 +269,13 @@ void IntersectEngine::renumber(Part& p, ThreadPool* pool) {
         });
     };
     permute(p.corners, 3);
-    permute(p.welded_corners, 3);
+    // The welded corners into lanes (IntersectEngine::Part), padded with a vertex no corner has.
+    for (std::vector<std::uint32_t>& lane : p.welded_lanes) lane.assign(order.size() + TriangleBvh::kLeafSize, UINT32_MAX);
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        for (std::size_t i = blk * kTriangleBlock, end = std::min(order.size(), i + kTriangleBlock); i < end; ++i)
+            for (std::size_t k = 0; k < 3; ++k) p.welded_lanes[k][i] = p.welded_corners[3 * order[i] + k];
+    });
+    std::vector<std::uint32_t>().swap(p.welded_corners);
     permute(p.face, 1);
     permute(p.whole, 1);
     permute(p.rigid, 1);
@@ -300,6 +307,44 @@ void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_
     }
     hits.push_back(h);
 }
+
+// A leaf's eight lanes of welded corners (Part::welded_lanes), for the triangles of another leaf
+// that share one of them: three compares of a vertex against eight lanes, no lookup per pair.
+struct IntersectEngine::WeldedLanes {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    __m128i lo[3], hi[3];
+    WeldedLanes(const Part& p, std::uint32_t first) {
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p.welded_lanes[k].data() + first));
+            hi[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p.welded_lanes[k].data() + first + 4));
+        }
+    }
+    // Bit k: the leaf's k-th triangle has a welded corner of triangle t.
+    std::uint32_t sharing(const Part& p, std::uint32_t t) const {
+        __m128i l = _mm_setzero_si128(), h = l;
+        for (int c = 0; c < 3; ++c) {
+            const __m128i v = _mm_set1_epi32(static_cast<int>(p.welded_lanes[c][t]));
+            for (int k = 0; k < 3; ++k) {
+                l = _mm_or_si128(l, _mm_cmpeq_epi32(v, lo[k]));
+                h = _mm_or_si128(h, _mm_cmpeq_epi32(v, hi[k]));
+            }
+        }
+        return static_cast<std::uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(l)) | _mm_movemask_ps(_mm_castsi128_ps(h)) << 4);
+    }
+#else
+    const std::uint32_t* lane[3];
+    WeldedLanes(const Part& p, std::uint32_t first) {
+        for (int k = 0; k < 3; ++k) lane[k] = p.welded_lanes[k].data() + first;
+    }
+    std::uint32_t sharing(const Part& p, std::uint32_t t) const {
+        std::uint32_t m = 0;
+        for (std::uint32_t i = 0; i < TriangleBvh::kLeafSize; ++i)
+            for (int c = 0; c < 3; ++c)
+                for (int k = 0; k < 3; ++k) m |= std::uint32_t(p.welded_lanes[c][t] == lane[k][i]) << i;
+        return m;
+    }
+#endif
+};
 
 void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
     std::vector<Job> stack;
@@ -352,10 +397,31 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
             const TriangleBvh& b = parts_[j.pb].bvh;
             const std::uint32_t near_b = lanes_overlapping(b, nb.first, na.box) & ((1u << nb.count) - 1);
             if (near_b == 0) continue;
+            if (j.pa != j.pb) {
+                for (std::uint32_t near_a = lanes_overlapping(a, na.first, nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
+                    const std::uint32_t i = na.first + static_cast<std::uint32_t>(__builtin_ctz(near_a));
+                    for (std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b; m; m &= m - 1)
+                        test_pair(j.pa, i, j.pb, nb.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits);
+                }
+                continue;
+            }
+            // Two leaves of one mesh: each triangle's welded neighbours among the other leaf's
+            // eight, found side by side (WeldedLanes) where both are whole faces, leave the pair
+            // out, and the rest of such pairs are known apart; others take neighbours().
+            const Part& part = parts_[j.pa];
+            const WeldedLanes lanes_b(part, nb.first);
+            std::uint32_t whole_b = 0;
+            for (std::uint32_t k = 0; k < nb.count; ++k) whole_b |= std::uint32_t(part.whole[nb.first + k]) << k;
             for (std::uint32_t near_a = lanes_overlapping(a, na.first, nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
                 const std::uint32_t i = na.first + static_cast<std::uint32_t>(__builtin_ctz(near_a));
-                for (std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b; m; m &= m - 1)
-                    test_pair(j.pa, i, j.pb, nb.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits);
+                std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b;
+                if (m == 0) continue;
+                const std::uint32_t apart = part.whole[i] ? whole_b & ~lanes_b.sharing(part, i) : 0;
+                if (part.whole[i]) m &= apart | ~whole_b;
+                for (; m; m &= m - 1) {
+                    const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctz(m));
+                    test_pair(j.pa, i, j.pb, nb.first + k, positions, hits, (apart >> k & 1) != 0);
+                }
             }
         } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
             push_pair(j.pa, na.first, j.pb, j.nb);

@@ -62,7 +62,11 @@ private:
         int mesh = -1;
         // Triangles numbered in the BVH's leaf order once it is built (a leaf's are contiguous).
         std::vector<std::uint32_t> corners;   // 3 file vertices per triangle (fans)
-        std::vector<std::uint32_t> welded_corners;  // the same, welded
+        // The same, welded: in file order until the build, then (renumber) one array per corner
+        // in leaf order, followed by kLeafSize padding entries so that a leaf's eight lanes can be
+        // read whatever its count, like the BVH's box lanes; welded_corners is then freed.
+        std::vector<std::uint32_t> welded_corners;
+        std::vector<std::uint32_t> welded_lanes[3];
         std::vector<std::uint32_t> face;      // per triangle, its file face
         std::vector<std::uint8_t> whole;      // per triangle, 1 when its face is this one triangle
         std::vector<std::uint32_t> welded;    // per file vertex, its welded vertex
@@ -91,6 +95,7 @@ private:
         double length;
     };
     struct Job;
+    struct WeldedLanes;
 
     bool neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const;
     void renumber(Part& p, ThreadPool* pool);  // into the BVH's leaf order, blocks over `pool`
