@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <type_traits>
 #include <string>
 #include <tuple>
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
@@ -281,32 +283,64 @@ void IntersectEngine::renumber(Part& p, ThreadPool* pool) {
     permute(p.rigid, 1);
 }
 
-void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
-                                const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits, bool apart) const {
-    // The caller has seen both triangles kept (not skipped) and their boxes overlap.
-    const Part& a = parts_[pa];
-    const Part& b = parts_[pb];
-    const std::uint32_t fa = a.face[ta], fb = b.face[tb];
-    if (pa == pb) {
-        const int ra = a.rigid[ta];
-        const bool same_joint = ra >= 0 && ra == a.rigid[tb];
-        // The stored positions' pass tests only pairs one joint moves; a frame skips those it keeps.
-        if (rigid_pass_ ? !same_joint : same_joint && kept(pa, ra)) return;
-        if (!apart && (fa == fb || neighbours(a, ta, tb))) return;
+// The exact test of a job's triangle pairs, one triangle of part pa against triangles of part pb:
+// `first` sets the triangle (its corners and plane read once, at its first pair that needs them:
+// CrossingTriangle), `test` one pair. The caller has seen both triangles kept (not skipped) and
+// their boxes overlap.
+class IntersectEngine::PairTest {
+public:
+    PairTest(const IntersectEngine& e, std::uint32_t pa, std::uint32_t pb, const std::vector<std::vector<Eigen::Vector3f>>& positions,
+             std::vector<Hit>& hits)
+        : e_(e), a_(e.parts_[pa]), b_(e.parts_[pb]), pa_(pa), same_(pa == pb), xa_(positions[pa].data()), xb_(positions[pb].data()),
+          hits_(hits) {}
+
+    void first(std::uint32_t ta) {
+        ta_ = ta;
+        ready_ = false;
     }
-    const std::vector<Eigen::Vector3f>& xa = positions[pa];
-    const std::vector<Eigen::Vector3f>& xb = positions[pb];
-    const Eigen::Vector3f p[3] = {xa[a.corners[3 * ta]], xa[a.corners[3 * ta + 1]], xa[a.corners[3 * ta + 2]]};
-    const Eigen::Vector3f q[3] = {xb[b.corners[3 * tb]], xb[b.corners[3 * tb + 1]], xb[b.corners[3 * tb + 2]]};
-    if (!triangles_cross(p, q)) return;
-    Hit h{static_cast<std::uint32_t>(a.mesh), fa, static_cast<std::uint32_t>(b.mesh), fb, ta, tb, crossing_length(p, q)};
-    if (std::tie(h.mesh_b, h.face_b) < std::tie(h.mesh_a, h.face_a)) {
-        std::swap(h.mesh_a, h.mesh_b);
-        std::swap(h.face_a, h.face_b);
-        std::swap(h.tri_a, h.tri_b);
+    // apart: the caller knows the two are not neighbours (leaf_near, WeldedLanes).
+    void test(std::uint32_t tb, bool apart) {
+        const std::uint32_t fa = a_.face[ta_], fb = b_.face[tb];
+        if (same_) {
+            const int ra = a_.rigid[ta_];
+            const bool same_joint = ra >= 0 && ra == a_.rigid[tb];
+            // The stored positions' pass tests only pairs one joint moves; a frame skips those it keeps.
+            if (e_.rigid_pass_ ? !same_joint : same_joint && e_.kept(pa_, ra)) return;
+            if (!apart && (fa == fb || e_.neighbours(a_, ta_, tb))) return;
+        }
+        if (!ready_) {
+            const std::uint32_t* c = &a_.corners[3 * ta_];
+            const Eigen::Vector3f p[3] = {xa_[c[0]], xa_[c[1]], xa_[c[2]]};
+            new (&storage_) CrossingTriangle(p);
+            ready_ = true;
+        }
+        const CrossingTriangle& ct = *std::launder(reinterpret_cast<const CrossingTriangle*>(&storage_));
+        const std::uint32_t* c = &b_.corners[3 * tb];
+        const Eigen::Vector3f q[3] = {xb_[c[0]], xb_[c[1]], xb_[c[2]]};
+        if (!ct.crosses(q)) return;
+        Hit h{static_cast<std::uint32_t>(a_.mesh), fa, static_cast<std::uint32_t>(b_.mesh), fb, ta_, tb, crossing_length(ct.corners(), q)};
+        if (std::tie(h.mesh_b, h.face_b) < std::tie(h.mesh_a, h.face_a)) {
+            std::swap(h.mesh_a, h.mesh_b);
+            std::swap(h.face_a, h.face_b);
+            std::swap(h.tri_a, h.tri_b);
+        }
+        hits_.push_back(h);
     }
-    hits.push_back(h);
-}
+
+private:
+    const IntersectEngine& e_;
+    const Part& a_;
+    const Part& b_;
+    std::uint32_t pa_;
+    bool same_;
+    const Eigen::Vector3f* xa_;
+    const Eigen::Vector3f* xb_;
+    std::vector<Hit>& hits_;
+    std::uint32_t ta_ = 0;
+    bool ready_ = false;
+    // CrossingTriangle has no default state: built in place at a triangle's first pair.
+    std::aligned_storage_t<sizeof(CrossingTriangle), alignof(CrossingTriangle)> storage_;
+};
 
 // A leaf's eight lanes of welded corners (Part::welded_lanes), for the triangles of another leaf
 // that share one of them: three compares of a vertex against eight lanes, no lookup per pair.
@@ -379,10 +413,12 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
                 const TriangleBvh& bvh = parts_[j.pa].bvh;
                 const std::uint8_t* near = parts_[j.pa].leaf_near.data() + na.first;
                 const std::uint32_t in_leaf = (1u << na.count) - 1;
+                PairTest pt(*this, j.pa, j.pa, positions, hits);
                 for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
                     std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
-                    for (; m; m &= m - 1)
-                        test_pair(j.pa, na.first + i, j.pa, na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits, true);
+                    if (m == 0) continue;
+                    pt.first(na.first + i);
+                    for (; m; m &= m - 1) pt.test(na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), true);
                 }
             } else {
                 push_pair(j.pa, j.na + 1, j.pa, na.first);
@@ -397,11 +433,14 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
             const TriangleBvh& b = parts_[j.pb].bvh;
             const std::uint32_t near_b = lanes_overlapping(b, nb.first, na.box) & ((1u << nb.count) - 1);
             if (near_b == 0) continue;
+            PairTest pt(*this, j.pa, j.pb, positions, hits);
             if (j.pa != j.pb) {
                 for (std::uint32_t near_a = lanes_overlapping(a, na.first, nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
                     const std::uint32_t i = na.first + static_cast<std::uint32_t>(__builtin_ctz(near_a));
-                    for (std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b; m; m &= m - 1)
-                        test_pair(j.pa, i, j.pb, nb.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits);
+                    std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b;
+                    if (m == 0) continue;
+                    pt.first(i);
+                    for (; m; m &= m - 1) pt.test(nb.first + static_cast<std::uint32_t>(__builtin_ctz(m)), true);
                 }
                 continue;
             }
@@ -418,9 +457,10 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
                 if (m == 0) continue;
                 const std::uint32_t apart = part.whole[i] ? whole_b & ~lanes_b.sharing(part, i) : 0;
                 if (part.whole[i]) m &= apart | ~whole_b;
+                pt.first(i);
                 for (; m; m &= m - 1) {
                     const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctz(m));
-                    test_pair(j.pa, i, j.pb, nb.first + k, positions, hits, (apart >> k & 1) != 0);
+                    pt.test(nb.first + k, (apart >> k & 1) != 0);
                 }
             }
         } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {

@@ -420,6 +420,60 @@ bool triangles_cross(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {
     return edge_pierces(p, sp, q) || edge_pierces(q, sq, p);
 }
 
+CrossingTriangle::CrossingTriangle(const Eigen::Vector3f* p) : p_{p[0], p[1], p[2]} {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    // plane_signs' set-up, kept: the same operations, so the same floats.
+    const __m128 t0 = load3(p[0]);
+    const __m128 e1 = _mm_sub_ps(load3(p[1]), t0), e2 = _mm_sub_ps(load3(p[2]), t0);
+    const __m128 a = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 1, 0, 2)));
+    const __m128 b = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 0, 2, 1)));
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    const __m128 n = _mm_sub_ps(a, b);
+    const __m128 perm = _mm_add_ps(_mm_and_ps(a, magnitude), _mm_and_ps(b, magnitude));
+    _mm_store_ps(plane_[0], t0);
+    _mm_store_ps(plane_[1], _mm_shuffle_ps(n, n, 0x00));
+    _mm_store_ps(plane_[2], _mm_shuffle_ps(n, n, 0x55));
+    _mm_store_ps(plane_[3], _mm_shuffle_ps(n, n, 0xaa));
+    _mm_store_ps(plane_[4], _mm_shuffle_ps(perm, perm, 0x00));
+    _mm_store_ps(plane_[5], _mm_shuffle_ps(perm, perm, 0x55));
+    _mm_store_ps(plane_[6], _mm_shuffle_ps(perm, perm, 0xaa));
+#endif
+}
+
+bool CrossingTriangle::crosses(const Eigen::Vector3f* q) const {
+    int sp[3], sq[3];
+    // q's corners against p's plane first, from the kept set-up (plane_signs' float filter and
+    // bound, then its DoublePlane for corners left); then as triangles_cross. Each sign is
+    // exact, so the order of the two plane tests does not change the answer.
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    const __m128 t0 = _mm_load_ps(plane_[0]);
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 x = _mm_sub_ps(load3(q[0]), t0), y = _mm_sub_ps(load3(q[1]), t0), z = _mm_sub_ps(load3(q[2]), t0), w = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    const __m128 ax = _mm_and_ps(x, magnitude), ay = _mm_and_ps(y, magnitude), az = _mm_and_ps(z, magnitude);
+    const __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_load_ps(plane_[1]), x), _mm_mul_ps(_mm_load_ps(plane_[2]), y)),
+                                _mm_mul_ps(_mm_load_ps(plane_[3]), z));
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(4e-6f), _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_load_ps(plane_[4]), ax),
+                                                                              _mm_mul_ps(_mm_load_ps(plane_[5]), ay)),
+                                                                   _mm_mul_ps(_mm_load_ps(plane_[6]), az)));
+    const __m128 usable = _mm_and_ps(_mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-90f)),
+                                     _mm_cmple_ps(_mm_max_ps(_mm_max_ps(ax, ay), az), _mm_set1_ps(0x1p40f)));
+    const int pos = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmpgt_ps(v, bound)));
+    const int neg = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmplt_ps(v, _mm_xor_ps(bound, _mm_set1_ps(-0.0f)))));
+    if (((pos | neg) & 7) == 7) {
+        for (int i = 0; i < 3; ++i) sq[i] = (pos >> i & 1) - (neg >> i & 1);
+    } else {
+        plane_signs_left(p_, q, pos, neg, sq);
+    }
+#else
+    plane_signs(p_, q, sq);
+#endif
+    if (one_side(sq)) return false;
+    plane_signs(q, p_, sp);
+    if (one_side(sp)) return false;
+    return edge_pierces(p_, sp, q) || edge_pierces(q, sq, p_);
+}
+
 double crossing_length(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {
     const Eigen::Vector3d p0 = p[0].cast<double>(), q0 = q[0].cast<double>();
     const Eigen::Vector3d np = (p[1].cast<double>() - p0).cross(p[2].cast<double>() - p0);

@@ -99,9 +99,7 @@ private:
 
     bool neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const;
     void renumber(Part& p, ThreadPool* pool);  // into the BVH's leaf order, blocks over `pool`
-    // apart: the caller knows the two are not neighbours (leaf_near).
-    void test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
-                   const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits, bool apart = false) const;
+    class PairTest;  // the exact test of a job's triangle pairs
     std::vector<Job> split(std::vector<Job> jobs) const;  // the roots cut into about kJobs node pairs
     std::vector<Hit> traverse(std::vector<Job> roots, const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) const;
     void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
