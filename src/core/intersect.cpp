@@ -415,7 +415,10 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
                 const std::uint32_t in_leaf = (1u << na.count) - 1;
                 PairTest pt(*this, j.pa, j.pa, positions, hits);
                 for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
-                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
+                    // The later triangles that are not neighbours first: in a mesh's leaf often none.
+                    const std::uint32_t later = in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
+                    if (later == 0) continue;
+                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & later;
                     if (m == 0) continue;
                     pt.first(na.first + i);
                     for (; m; m &= m - 1) pt.test(na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), true);
