@@ -461,14 +461,17 @@ bool CrossingTriangle::crosses(const Eigen::Vector3f* q) const {
     const int pos = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmpgt_ps(v, bound)));
     const int neg = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmplt_ps(v, _mm_xor_ps(bound, _mm_set1_ps(-0.0f)))));
     if (((pos | neg) & 7) == 7) {
+        // Every sign decided, none zero: one side is all three of one sign (most pairs end here).
+        if ((pos & 7) == 7 || (neg & 7) == 7) return false;
         for (int i = 0; i < 3; ++i) sq[i] = (pos >> i & 1) - (neg >> i & 1);
     } else {
         plane_signs_left(p_, q, pos, neg, sq);
+        if (one_side(sq)) return false;
     }
 #else
     plane_signs(p_, q, sq);
-#endif
     if (one_side(sq)) return false;
+#endif
     plane_signs(q, p_, sp);
     if (one_side(sp)) return false;
     return edge_pierces(p_, sp, q) || edge_pierces(q, sq, p_);
