@@ -46,31 +46,52 @@ float extent(const BvhBox& b) {
 
 static_assert(TriangleBvh::kLeafSize == 8, "a leaf's lanes are tested as two groups of four");
 
-// Bit i set when lane `first + i` of the BVH's triangle boxes overlaps b (open boxes, as
-// BvhBox::overlaps): eight triangles' boxes against one box with twelve SSE compares and no
-// branch, where the scalar test took a branch per bound. Lanes past a leaf's count are the
-// caller's to mask off.
-std::uint32_t lanes_overlapping(const TriangleBvh& bvh, std::uint32_t first, const BvhBox& b) {
+// A leaf's eight triangle boxes (the BVH's lanes from `first`), held for the boxes tested against
+// them: in registers, read once per leaf, where a test per box had reloaded them and, behind
+// the pair tests' stores, the lanes' pointers too. overlapping(b): eight boxes against one in
+// twelve SSE compares and no branch (open boxes, as BvhBox::overlaps).
+class LeafLanes {
+public:
+    LeafLanes(const TriangleBvh& bvh, std::uint32_t first) {
+        for (int k = 0; k < 6; ++k) lane_[k] = bvh.lanes(k) + first;
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-    __m128 m0 = _mm_castsi128_ps(_mm_set1_epi32(-1)), m1 = m0;
-    for (int k = 0; k < 3; ++k) {
-        const float* lo = bvh.lanes(k) + first;
-        const float* hi = bvh.lanes(3 + k) + first;
-        const __m128 bhi = _mm_set1_ps(b.hi[k]), blo = _mm_set1_ps(b.lo[k]);
-        m0 = _mm_and_ps(m0, _mm_and_ps(_mm_cmplt_ps(_mm_loadu_ps(lo), bhi), _mm_cmplt_ps(blo, _mm_loadu_ps(hi))));
-        m1 = _mm_and_ps(m1, _mm_and_ps(_mm_cmplt_ps(_mm_loadu_ps(lo + 4), bhi), _mm_cmplt_ps(blo, _mm_loadu_ps(hi + 4))));
-    }
-    return static_cast<std::uint32_t>(_mm_movemask_ps(m0) | _mm_movemask_ps(m1) << 4);
-#else
-    std::uint32_t m = 0;
-    for (std::uint32_t i = 0; i < TriangleBvh::kLeafSize; ++i) {
-        bool o = true;
-        for (int k = 0; k < 3; ++k) o = o && bvh.lanes(k)[first + i] < b.hi[k] && b.lo[k] < bvh.lanes(3 + k)[first + i];
-        m |= std::uint32_t(o) << i;
-    }
-    return m;
+        for (int k = 0; k < 6; ++k) {
+            v_[k][0] = _mm_loadu_ps(lane_[k]);
+            v_[k][1] = _mm_loadu_ps(lane_[k] + 4);
+        }
 #endif
-}
+    }
+    // Bit i set when lane i overlaps b (lanes past the leaf's count are the caller's to mask).
+    std::uint32_t overlapping(const BvhBox& b) const {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+        __m128 m0 = _mm_castsi128_ps(_mm_set1_epi32(-1)), m1 = m0;
+        for (int k = 0; k < 3; ++k) {
+            const __m128 bhi = _mm_set1_ps(b.hi[k]), blo = _mm_set1_ps(b.lo[k]);
+            m0 = _mm_and_ps(m0, _mm_and_ps(_mm_cmplt_ps(v_[k][0], bhi), _mm_cmplt_ps(blo, v_[3 + k][0])));
+            m1 = _mm_and_ps(m1, _mm_and_ps(_mm_cmplt_ps(v_[k][1], bhi), _mm_cmplt_ps(blo, v_[3 + k][1])));
+        }
+        return static_cast<std::uint32_t>(_mm_movemask_ps(m0) | _mm_movemask_ps(m1) << 4);
+#else
+        std::uint32_t m = 0;
+        for (std::uint32_t i = 0; i < TriangleBvh::kLeafSize; ++i) {
+            bool o = true;
+            for (int k = 0; k < 3; ++k) o = o && lane_[k][i] < b.hi[k] && b.lo[k] < lane_[3 + k][i];
+            m |= std::uint32_t(o) << i;
+        }
+        return m;
+#endif
+    }
+    // Lane i's box.
+    BvhBox box(std::uint32_t i) const {
+        return BvhBox{{lane_[0][i], lane_[1][i], lane_[2][i]}, {lane_[3][i], lane_[4][i], lane_[5][i]}};
+    }
+
+private:
+    const float* lane_[6];
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    __m128 v_[6][2];
+#endif
+};
 
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
 // A point's x, y, z in the low lanes (eight bytes and four: no read past the point).
@@ -102,10 +123,6 @@ bool clearly_not_flat(__m128 a, __m128 b, __m128 c) {
 }
 #endif
 
-// Lane i's box of the BVH's triangle boxes.
-BvhBox lane_box(const TriangleBvh& bvh, std::uint32_t i) {
-    return BvhBox{{bvh.lanes(0)[i], bvh.lanes(1)[i], bvh.lanes(2)[i]}, {bvh.lanes(3)[i], bvh.lanes(4)[i], bvh.lanes(5)[i]}};
-}
 
 // Whether the triangle's corners lie on one line. A double estimate of its normal decides when
 // a component is clearly not zero (the usual case); else the exact test.
@@ -414,11 +431,12 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
                 const std::uint8_t* near = parts_[j.pa].leaf_near.data() + na.first;
                 const std::uint32_t in_leaf = (1u << na.count) - 1;
                 PairTest pt(*this, j.pa, j.pa, positions, hits);
+                const LeafLanes lanes(bvh, na.first);
                 for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
                     // The later triangles that are not neighbours first: in a mesh's leaf often none.
                     const std::uint32_t later = in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
                     if (later == 0) continue;
-                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & later;
+                    std::uint32_t m = lanes.overlapping(lanes.box(i)) & later;
                     if (m == 0) continue;
                     pt.first(na.first + i);
                     for (; m; m &= m - 1) pt.test(na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), true);
@@ -434,15 +452,16 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
             // Each triangle against the other leaf's box first: most of a leaf lies outside it.
             const TriangleBvh& a = parts_[j.pa].bvh;
             const TriangleBvh& b = parts_[j.pb].bvh;
-            const std::uint32_t near_b = lanes_overlapping(b, nb.first, na.box) & ((1u << nb.count) - 1);
+            const LeafLanes lanes_a(a, na.first), lanes_b(b, nb.first);
+            const std::uint32_t near_b = lanes_b.overlapping(na.box) & ((1u << nb.count) - 1);
             if (near_b == 0) continue;
             PairTest pt(*this, j.pa, j.pb, positions, hits);
             if (j.pa != j.pb) {
-                for (std::uint32_t near_a = lanes_overlapping(a, na.first, nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
-                    const std::uint32_t i = na.first + static_cast<std::uint32_t>(__builtin_ctz(near_a));
-                    std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b;
+                for (std::uint32_t near_a = lanes_a.overlapping(nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
+                    const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(near_a));
+                    std::uint32_t m = lanes_b.overlapping(lanes_a.box(i)) & near_b;
                     if (m == 0) continue;
-                    pt.first(i);
+                    pt.first(na.first + i);
                     for (; m; m &= m - 1) pt.test(nb.first + static_cast<std::uint32_t>(__builtin_ctz(m)), true);
                 }
                 continue;
@@ -451,14 +470,14 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
             // eight, found side by side (WeldedLanes) where both are whole faces, leave the pair
             // out, and the rest of such pairs are known apart; others take neighbours().
             const Part& part = parts_[j.pa];
-            const WeldedLanes lanes_b(part, nb.first);
+            const WeldedLanes welded_b(part, nb.first);
             std::uint32_t whole_b = 0;
             for (std::uint32_t k = 0; k < nb.count; ++k) whole_b |= std::uint32_t(part.whole[nb.first + k]) << k;
-            for (std::uint32_t near_a = lanes_overlapping(a, na.first, nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
-                const std::uint32_t i = na.first + static_cast<std::uint32_t>(__builtin_ctz(near_a));
-                std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b;
+            for (std::uint32_t near_a = lanes_a.overlapping(nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
+                const std::uint32_t li = static_cast<std::uint32_t>(__builtin_ctz(near_a)), i = na.first + li;
+                std::uint32_t m = lanes_b.overlapping(lanes_a.box(li)) & near_b;
                 if (m == 0) continue;
-                const std::uint32_t apart = part.whole[i] ? whole_b & ~lanes_b.sharing(part, i) : 0;
+                const std::uint32_t apart = part.whole[i] ? whole_b & ~welded_b.sharing(part, i) : 0;
                 if (part.whole[i]) m &= apart | ~whole_b;
                 pt.first(i);
                 for (; m; m &= m - 1) {
