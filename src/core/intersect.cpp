@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <type_traits>
 #include <string>
 #include <tuple>
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
@@ -44,31 +46,52 @@ float extent(const BvhBox& b) {
 
 static_assert(TriangleBvh::kLeafSize == 8, "a leaf's lanes are tested as two groups of four");
 
-// Bit i set when lane `first + i` of the BVH's triangle boxes overlaps b (open boxes, as
-// BvhBox::overlaps): eight triangles' boxes against one box with twelve SSE compares and no
-// branch, where the scalar test took a branch per bound. Lanes past a leaf's count are the
-// caller's to mask off.
-std::uint32_t lanes_overlapping(const TriangleBvh& bvh, std::uint32_t first, const BvhBox& b) {
+// A leaf's eight triangle boxes (the BVH's lanes from `first`), held for the boxes tested against
+// them: in registers, read once per leaf, where a test per box had reloaded them and, behind
+// the pair tests' stores, the lanes' pointers too. overlapping(b): eight boxes against one in
+// twelve SSE compares and no branch (open boxes, as BvhBox::overlaps).
+class LeafLanes {
+public:
+    LeafLanes(const TriangleBvh& bvh, std::uint32_t first) {
+        for (int k = 0; k < 6; ++k) lane_[k] = bvh.lanes(k) + first;
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-    __m128 m0 = _mm_castsi128_ps(_mm_set1_epi32(-1)), m1 = m0;
-    for (int k = 0; k < 3; ++k) {
-        const float* lo = bvh.lanes(k) + first;
-        const float* hi = bvh.lanes(3 + k) + first;
-        const __m128 bhi = _mm_set1_ps(b.hi[k]), blo = _mm_set1_ps(b.lo[k]);
-        m0 = _mm_and_ps(m0, _mm_and_ps(_mm_cmplt_ps(_mm_loadu_ps(lo), bhi), _mm_cmplt_ps(blo, _mm_loadu_ps(hi))));
-        m1 = _mm_and_ps(m1, _mm_and_ps(_mm_cmplt_ps(_mm_loadu_ps(lo + 4), bhi), _mm_cmplt_ps(blo, _mm_loadu_ps(hi + 4))));
-    }
-    return static_cast<std::uint32_t>(_mm_movemask_ps(m0) | _mm_movemask_ps(m1) << 4);
-#else
-    std::uint32_t m = 0;
-    for (std::uint32_t i = 0; i < TriangleBvh::kLeafSize; ++i) {
-        bool o = true;
-        for (int k = 0; k < 3; ++k) o = o && bvh.lanes(k)[first + i] < b.hi[k] && b.lo[k] < bvh.lanes(3 + k)[first + i];
-        m |= std::uint32_t(o) << i;
-    }
-    return m;
+        for (int k = 0; k < 6; ++k) {
+            v_[k][0] = _mm_loadu_ps(lane_[k]);
+            v_[k][1] = _mm_loadu_ps(lane_[k] + 4);
+        }
 #endif
-}
+    }
+    // Bit i set when lane i overlaps b (lanes past the leaf's count are the caller's to mask).
+    std::uint32_t overlapping(const BvhBox& b) const {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+        __m128 m0 = _mm_castsi128_ps(_mm_set1_epi32(-1)), m1 = m0;
+        for (int k = 0; k < 3; ++k) {
+            const __m128 bhi = _mm_set1_ps(b.hi[k]), blo = _mm_set1_ps(b.lo[k]);
+            m0 = _mm_and_ps(m0, _mm_and_ps(_mm_cmplt_ps(v_[k][0], bhi), _mm_cmplt_ps(blo, v_[3 + k][0])));
+            m1 = _mm_and_ps(m1, _mm_and_ps(_mm_cmplt_ps(v_[k][1], bhi), _mm_cmplt_ps(blo, v_[3 + k][1])));
+        }
+        return static_cast<std::uint32_t>(_mm_movemask_ps(m0) | _mm_movemask_ps(m1) << 4);
+#else
+        std::uint32_t m = 0;
+        for (std::uint32_t i = 0; i < TriangleBvh::kLeafSize; ++i) {
+            bool o = true;
+            for (int k = 0; k < 3; ++k) o = o && lane_[k][i] < b.hi[k] && b.lo[k] < lane_[3 + k][i];
+            m |= std::uint32_t(o) << i;
+        }
+        return m;
+#endif
+    }
+    // Lane i's box.
+    BvhBox box(std::uint32_t i) const {
+        return BvhBox{{lane_[0][i], lane_[1][i], lane_[2][i]}, {lane_[3][i], lane_[4][i], lane_[5][i]}};
+    }
+
+private:
+    const float* lane_[6];
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    __m128 v_[6][2];
+#endif
+};
 
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
 // A point's x, y, z in the low lanes (eight bytes and four: no read past the point).
@@ -100,10 +123,6 @@ bool clearly_not_flat(__m128 a, __m128 b, __m128 c) {
 }
 #endif
 
-// Lane i's box of the BVH's triangle boxes.
-BvhBox lane_box(const TriangleBvh& bvh, std::uint32_t i) {
-    return BvhBox{{bvh.lanes(0)[i], bvh.lanes(1)[i], bvh.lanes(2)[i]}, {bvh.lanes(3)[i], bvh.lanes(4)[i], bvh.lanes(5)[i]}};
-}
 
 // Whether the triangle's corners lie on one line. A double estimate of its normal decides when
 // a component is clearly not zero (the usual case); else the exact test.
@@ -243,10 +262,11 @@ std::size_t IntersectEngine::triangle_count() const {
 
 bool IntersectEngine::neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const {
     if (p.whole[ta] && p.whole[tb]) {
-        const std::uint32_t* a = &p.welded_corners[3 * ta];
-        const std::uint32_t* b = &p.welded_corners[3 * tb];
-        for (int i = 0; i < 3; ++i)
-            if (a[i] == b[0] || a[i] == b[1] || a[i] == b[2]) return true;
+        const std::uint32_t b[3] = {p.welded_lanes[0][tb], p.welded_lanes[1][tb], p.welded_lanes[2][tb]};
+        for (int i = 0; i < 3; ++i) {
+            const std::uint32_t a = p.welded_lanes[i][ta];
+            if (a == b[0] || a == b[1] || a == b[2]) return true;
+        }
         return false;
     }
     const Mesh& mesh = scene_.meshes[p.mesh];
@@ -268,38 +288,114 @@ void IntersectEngine::renumber(Part& p, ThreadPool* pool) {
         });
     };
     permute(p.corners, 3);
-    permute(p.welded_corners, 3);
+    // The welded corners into lanes (IntersectEngine::Part), padded with a vertex no corner has.
+    for (std::vector<std::uint32_t>& lane : p.welded_lanes) lane.assign(order.size() + TriangleBvh::kLeafSize, UINT32_MAX);
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        for (std::size_t i = blk * kTriangleBlock, end = std::min(order.size(), i + kTriangleBlock); i < end; ++i)
+            for (std::size_t k = 0; k < 3; ++k) p.welded_lanes[k][i] = p.welded_corners[3 * order[i] + k];
+    });
+    std::vector<std::uint32_t>().swap(p.welded_corners);
     permute(p.face, 1);
     permute(p.whole, 1);
     permute(p.rigid, 1);
 }
 
-void IntersectEngine::test_pair(std::uint32_t pa, std::uint32_t ta, std::uint32_t pb, std::uint32_t tb,
-                                const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits, bool apart) const {
-    // The caller has seen both triangles kept (not skipped) and their boxes overlap.
-    const Part& a = parts_[pa];
-    const Part& b = parts_[pb];
-    const std::uint32_t fa = a.face[ta], fb = b.face[tb];
-    if (pa == pb) {
-        const int ra = a.rigid[ta];
-        const bool same_joint = ra >= 0 && ra == a.rigid[tb];
-        // The stored positions' pass tests only pairs one joint moves; a frame skips those it keeps.
-        if (rigid_pass_ ? !same_joint : same_joint && kept(pa, ra)) return;
-        if (!apart && (fa == fb || neighbours(a, ta, tb))) return;
+// The exact test of a job's triangle pairs, one triangle of part pa against triangles of part pb:
+// `first` sets the triangle (its corners and plane read once, at its first pair that needs them:
+// CrossingTriangle), `test` one pair. The caller has seen both triangles kept (not skipped) and
+// their boxes overlap.
+class IntersectEngine::PairTest {
+public:
+    PairTest(const IntersectEngine& e, std::uint32_t pa, std::uint32_t pb, const std::vector<std::vector<Eigen::Vector3f>>& positions,
+             std::vector<Hit>& hits)
+        : e_(e), a_(e.parts_[pa]), b_(e.parts_[pb]), pa_(pa), same_(pa == pb), xa_(positions[pa].data()), xb_(positions[pb].data()),
+          hits_(hits) {}
+
+    void first(std::uint32_t ta) {
+        ta_ = ta;
+        ready_ = false;
     }
-    const std::vector<Eigen::Vector3f>& xa = positions[pa];
-    const std::vector<Eigen::Vector3f>& xb = positions[pb];
-    const Eigen::Vector3f p[3] = {xa[a.corners[3 * ta]], xa[a.corners[3 * ta + 1]], xa[a.corners[3 * ta + 2]]};
-    const Eigen::Vector3f q[3] = {xb[b.corners[3 * tb]], xb[b.corners[3 * tb + 1]], xb[b.corners[3 * tb + 2]]};
-    if (!triangles_cross(p, q)) return;
-    Hit h{static_cast<std::uint32_t>(a.mesh), fa, static_cast<std::uint32_t>(b.mesh), fb, ta, tb, crossing_length(p, q)};
-    if (std::tie(h.mesh_b, h.face_b) < std::tie(h.mesh_a, h.face_a)) {
-        std::swap(h.mesh_a, h.mesh_b);
-        std::swap(h.face_a, h.face_b);
-        std::swap(h.tri_a, h.tri_b);
+    // apart: the caller knows the two are not neighbours (leaf_near, WeldedLanes).
+    void test(std::uint32_t tb, bool apart) {
+        const std::uint32_t fa = a_.face[ta_], fb = b_.face[tb];
+        if (same_) {
+            const int ra = a_.rigid[ta_];
+            const bool same_joint = ra >= 0 && ra == a_.rigid[tb];
+            // The stored positions' pass tests only pairs one joint moves; a frame skips those it keeps.
+            if (e_.rigid_pass_ ? !same_joint : same_joint && e_.kept(pa_, ra)) return;
+            if (!apart && (fa == fb || e_.neighbours(a_, ta_, tb))) return;
+        }
+        if (!ready_) {
+            const std::uint32_t* c = &a_.corners[3 * ta_];
+            const Eigen::Vector3f p[3] = {xa_[c[0]], xa_[c[1]], xa_[c[2]]};
+            new (&storage_) CrossingTriangle(p);
+            ready_ = true;
+        }
+        const CrossingTriangle& ct = *std::launder(reinterpret_cast<const CrossingTriangle*>(&storage_));
+        const std::uint32_t* c = &b_.corners[3 * tb];
+        const Eigen::Vector3f q[3] = {xb_[c[0]], xb_[c[1]], xb_[c[2]]};
+        if (!ct.crosses(q)) return;
+        Hit h{static_cast<std::uint32_t>(a_.mesh), fa, static_cast<std::uint32_t>(b_.mesh), fb, ta_, tb, crossing_length(ct.corners(), q)};
+        if (std::tie(h.mesh_b, h.face_b) < std::tie(h.mesh_a, h.face_a)) {
+            std::swap(h.mesh_a, h.mesh_b);
+            std::swap(h.face_a, h.face_b);
+            std::swap(h.tri_a, h.tri_b);
+        }
+        hits_.push_back(h);
     }
-    hits.push_back(h);
-}
+
+private:
+    const IntersectEngine& e_;
+    const Part& a_;
+    const Part& b_;
+    std::uint32_t pa_;
+    bool same_;
+    const Eigen::Vector3f* xa_;
+    const Eigen::Vector3f* xb_;
+    std::vector<Hit>& hits_;
+    std::uint32_t ta_ = 0;
+    bool ready_ = false;
+    // CrossingTriangle has no default state: built in place at a triangle's first pair.
+    std::aligned_storage_t<sizeof(CrossingTriangle), alignof(CrossingTriangle)> storage_;
+};
+
+// A leaf's eight lanes of welded corners (Part::welded_lanes), for the triangles of another leaf
+// that share one of them: three compares of a vertex against eight lanes, no lookup per pair.
+struct IntersectEngine::WeldedLanes {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    __m128i lo[3], hi[3];
+    WeldedLanes(const Part& p, std::uint32_t first) {
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p.welded_lanes[k].data() + first));
+            hi[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p.welded_lanes[k].data() + first + 4));
+        }
+    }
+    // Bit k: the leaf's k-th triangle has a welded corner of triangle t.
+    std::uint32_t sharing(const Part& p, std::uint32_t t) const {
+        __m128i l = _mm_setzero_si128(), h = l;
+        for (int c = 0; c < 3; ++c) {
+            const __m128i v = _mm_set1_epi32(static_cast<int>(p.welded_lanes[c][t]));
+            for (int k = 0; k < 3; ++k) {
+                l = _mm_or_si128(l, _mm_cmpeq_epi32(v, lo[k]));
+                h = _mm_or_si128(h, _mm_cmpeq_epi32(v, hi[k]));
+            }
+        }
+        return static_cast<std::uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(l)) | _mm_movemask_ps(_mm_castsi128_ps(h)) << 4);
+    }
+#else
+    const std::uint32_t* lane[3];
+    WeldedLanes(const Part& p, std::uint32_t first) {
+        for (int k = 0; k < 3; ++k) lane[k] = p.welded_lanes[k].data() + first;
+    }
+    std::uint32_t sharing(const Part& p, std::uint32_t t) const {
+        std::uint32_t m = 0;
+        for (std::uint32_t i = 0; i < TriangleBvh::kLeafSize; ++i)
+            for (int c = 0; c < 3; ++c)
+                for (int k = 0; k < 3; ++k) m |= std::uint32_t(p.welded_lanes[c][t] == lane[k][i]) << i;
+        return m;
+    }
+#endif
+};
 
 void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const {
     std::vector<Job> stack;
@@ -334,10 +430,16 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
                 const TriangleBvh& bvh = parts_[j.pa].bvh;
                 const std::uint8_t* near = parts_[j.pa].leaf_near.data() + na.first;
                 const std::uint32_t in_leaf = (1u << na.count) - 1;
+                PairTest pt(*this, j.pa, j.pa, positions, hits);
+                const LeafLanes lanes(bvh, na.first);
                 for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
-                    std::uint32_t m = lanes_overlapping(bvh, na.first, lane_box(bvh, na.first + i)) & in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
-                    for (; m; m &= m - 1)
-                        test_pair(j.pa, na.first + i, j.pa, na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits, true);
+                    // The later triangles that are not neighbours first: in a mesh's leaf often none.
+                    const std::uint32_t later = in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
+                    if (later == 0) continue;
+                    std::uint32_t m = lanes.overlapping(lanes.box(i)) & later;
+                    if (m == 0) continue;
+                    pt.first(na.first + i);
+                    for (; m; m &= m - 1) pt.test(na.first + static_cast<std::uint32_t>(__builtin_ctz(m)), true);
                 }
             } else {
                 push_pair(j.pa, j.na + 1, j.pa, na.first);
@@ -350,12 +452,38 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
             // Each triangle against the other leaf's box first: most of a leaf lies outside it.
             const TriangleBvh& a = parts_[j.pa].bvh;
             const TriangleBvh& b = parts_[j.pb].bvh;
-            const std::uint32_t near_b = lanes_overlapping(b, nb.first, na.box) & ((1u << nb.count) - 1);
+            const LeafLanes lanes_a(a, na.first), lanes_b(b, nb.first);
+            const std::uint32_t near_b = lanes_b.overlapping(na.box) & ((1u << nb.count) - 1);
             if (near_b == 0) continue;
-            for (std::uint32_t near_a = lanes_overlapping(a, na.first, nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
-                const std::uint32_t i = na.first + static_cast<std::uint32_t>(__builtin_ctz(near_a));
-                for (std::uint32_t m = lanes_overlapping(b, nb.first, lane_box(a, i)) & near_b; m; m &= m - 1)
-                    test_pair(j.pa, i, j.pb, nb.first + static_cast<std::uint32_t>(__builtin_ctz(m)), positions, hits);
+            PairTest pt(*this, j.pa, j.pb, positions, hits);
+            if (j.pa != j.pb) {
+                for (std::uint32_t near_a = lanes_a.overlapping(nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
+                    const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctz(near_a));
+                    std::uint32_t m = lanes_b.overlapping(lanes_a.box(i)) & near_b;
+                    if (m == 0) continue;
+                    pt.first(na.first + i);
+                    for (; m; m &= m - 1) pt.test(nb.first + static_cast<std::uint32_t>(__builtin_ctz(m)), true);
+                }
+                continue;
+            }
+            // Two leaves of one mesh: each triangle's welded neighbours among the other leaf's
+            // eight, found side by side (WeldedLanes) where both are whole faces, leave the pair
+            // out, and the rest of such pairs are known apart; others take neighbours().
+            const Part& part = parts_[j.pa];
+            const WeldedLanes welded_b(part, nb.first);
+            std::uint32_t whole_b = 0;
+            for (std::uint32_t k = 0; k < nb.count; ++k) whole_b |= std::uint32_t(part.whole[nb.first + k]) << k;
+            for (std::uint32_t near_a = lanes_a.overlapping(nb.box) & ((1u << na.count) - 1); near_a; near_a &= near_a - 1) {
+                const std::uint32_t li = static_cast<std::uint32_t>(__builtin_ctz(near_a)), i = na.first + li;
+                std::uint32_t m = lanes_b.overlapping(lanes_a.box(li)) & near_b;
+                if (m == 0) continue;
+                const std::uint32_t apart = part.whole[i] ? whole_b & ~welded_b.sharing(part, i) : 0;
+                if (part.whole[i]) m &= apart | ~whole_b;
+                pt.first(i);
+                for (; m; m &= m - 1) {
+                    const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctz(m));
+                    pt.test(nb.first + k, (apart >> k & 1) != 0);
+                }
             }
         } else if (nb.leaf() || (!na.leaf() && extent(na.box) >= extent(nb.box))) {
             push_pair(j.pa, na.first, j.pb, j.nb);

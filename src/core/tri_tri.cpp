@@ -370,27 +370,50 @@ __attribute__((noinline)) void plane_signs_left(const Eigen::Vector3f* t, const 
     for (int i = 0; i < 3; ++i) s[i] = (pos >> i & 1) ? 1 : (neg >> i & 1) ? -1 : plane.sign(t, p[i]);
 }
 
-void plane_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s) {
-    const __m128 t0 = load3(t[0]);
-    const __m128 e1 = _mm_sub_ps(load3(t[1]), t0), e2 = _mm_sub_ps(load3(t[2]), t0);
+// t's plane for the float filter: its first corner, and the normal's x, y, z and its
+// permanent's, each in four lanes. The same operations wherever it is set up, so the same floats.
+struct FloatPlane {
+    __m128 t0, n[3], perm[3];
+};
+
+inline FloatPlane float_plane(const Eigen::Vector3f* t) {
+    FloatPlane f;
+    f.t0 = load3(t[0]);
+    const __m128 e1 = _mm_sub_ps(load3(t[1]), f.t0), e2 = _mm_sub_ps(load3(t[2]), f.t0);
     const __m128 a = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 1, 0, 2)));
     const __m128 b = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 0, 2, 1)));
     const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     const __m128 n = _mm_sub_ps(a, b);
     const __m128 perm = _mm_add_ps(_mm_and_ps(a, magnitude), _mm_and_ps(b, magnitude));
+    f.n[0] = _mm_shuffle_ps(n, n, 0x00);
+    f.n[1] = _mm_shuffle_ps(n, n, 0x55);
+    f.n[2] = _mm_shuffle_ps(n, n, 0xaa);
+    f.perm[0] = _mm_shuffle_ps(perm, perm, 0x00);
+    f.perm[1] = _mm_shuffle_ps(perm, perm, 0x55);
+    f.perm[2] = _mm_shuffle_ps(perm, perm, 0xaa);
+    return f;
+}
+
+// The corners of p that the float estimate puts strictly above the plane (bits of pos) and
+// below it (bits of neg); a corner in neither is left to the double estimate.
+inline void float_signs(const FloatPlane& f, const Eigen::Vector3f* p, int& pos, int& neg) {
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     // The corners' differences, transposed: lane i of x, y, z is corner i's.
-    __m128 x = _mm_sub_ps(load3(p[0]), t0), y = _mm_sub_ps(load3(p[1]), t0), z = _mm_sub_ps(load3(p[2]), t0), w = _mm_setzero_ps();
+    __m128 x = _mm_sub_ps(load3(p[0]), f.t0), y = _mm_sub_ps(load3(p[1]), f.t0), z = _mm_sub_ps(load3(p[2]), f.t0), w = _mm_setzero_ps();
     _MM_TRANSPOSE4_PS(x, y, z, w);
     const __m128 ax = _mm_and_ps(x, magnitude), ay = _mm_and_ps(y, magnitude), az = _mm_and_ps(z, magnitude);
-    const __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(n, n, 0x00), x), _mm_mul_ps(_mm_shuffle_ps(n, n, 0x55), y)),
-                                _mm_mul_ps(_mm_shuffle_ps(n, n, 0xaa), z));
-    const __m128 bound = _mm_mul_ps(_mm_set1_ps(4e-6f), _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(perm, perm, 0x00), ax),
-                                                                              _mm_mul_ps(_mm_shuffle_ps(perm, perm, 0x55), ay)),
-                                                                   _mm_mul_ps(_mm_shuffle_ps(perm, perm, 0xaa), az)));
+    const __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(f.n[0], x), _mm_mul_ps(f.n[1], y)), _mm_mul_ps(f.n[2], z));
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(4e-6f), _mm_add_ps(_mm_add_ps(_mm_mul_ps(f.perm[0], ax), _mm_mul_ps(f.perm[1], ay)),
+                                                                   _mm_mul_ps(f.perm[2], az)));
     const __m128 usable = _mm_and_ps(_mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-90f)),
                                      _mm_cmple_ps(_mm_max_ps(_mm_max_ps(ax, ay), az), _mm_set1_ps(0x1p40f)));
-    const int pos = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmpgt_ps(v, bound)));
-    const int neg = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmplt_ps(v, _mm_xor_ps(bound, _mm_set1_ps(-0.0f)))));
+    pos = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmpgt_ps(v, bound)));
+    neg = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmplt_ps(v, _mm_xor_ps(bound, _mm_set1_ps(-0.0f)))));
+}
+
+void plane_signs(const Eigen::Vector3f* t, const Eigen::Vector3f* p, int* s) {
+    int pos, neg;
+    float_signs(float_plane(t), p, pos, neg);
     if (((pos | neg) & 7) == 7) {
         for (int i = 0; i < 3; ++i) s[i] = (pos >> i & 1) - (neg >> i & 1);
         return;
@@ -418,6 +441,49 @@ bool triangles_cross(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {
     plane_signs(p, q, sq);
     if (one_side(sq)) return false;
     return edge_pierces(p, sp, q) || edge_pierces(q, sq, p);
+}
+
+CrossingTriangle::CrossingTriangle(const Eigen::Vector3f* p) : p_{p[0], p[1], p[2]} {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    // plane_signs' set-up, kept.
+    const FloatPlane f = float_plane(p);
+    _mm_store_ps(plane_[0], f.t0);
+    for (int k = 0; k < 3; ++k) {
+        _mm_store_ps(plane_[1 + k], f.n[k]);
+        _mm_store_ps(plane_[4 + k], f.perm[k]);
+    }
+#endif
+}
+
+bool CrossingTriangle::crosses(const Eigen::Vector3f* q) const {
+    int sp[3], sq[3];
+    // q's corners against p's plane first, from the kept set-up (plane_signs' float filter and
+    // bound, then its DoublePlane for corners left); then as triangles_cross. Each sign is
+    // exact, so the order of the two plane tests does not change the answer.
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    FloatPlane f;
+    f.t0 = _mm_load_ps(plane_[0]);
+    for (int k = 0; k < 3; ++k) {
+        f.n[k] = _mm_load_ps(plane_[1 + k]);
+        f.perm[k] = _mm_load_ps(plane_[4 + k]);
+    }
+    int pos, neg;
+    float_signs(f, q, pos, neg);
+    if (((pos | neg) & 7) == 7) {
+        // Every sign decided, none zero: one side is all three of one sign (most pairs end here).
+        if ((pos & 7) == 7 || (neg & 7) == 7) return false;
+        for (int i = 0; i < 3; ++i) sq[i] = (pos >> i & 1) - (neg >> i & 1);
+    } else {
+        plane_signs_left(p_, q, pos, neg, sq);
+        if (one_side(sq)) return false;
+    }
+#else
+    plane_signs(p_, q, sq);
+    if (one_side(sq)) return false;
+#endif
+    plane_signs(q, p_, sp);
+    if (one_side(sp)) return false;
+    return edge_pierces(p_, sp, q) || edge_pierces(q, sq, p_);
 }
 
 double crossing_length(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {

@@ -1,4 +1,4 @@
-// triangles_cross (src/core/tri_tri.cpp) against the same rule written with nothing but the
+// triangles_cross and CrossingTriangle (src/core/tri_tri.cpp) against the same rule written with nothing but the
 // exact orient3d, predicate by predicate: the crossing test's own estimates (the shared plane
 // of plane_signs, the shared differences of pierces) must never decide a sign that orient3d
 // would not. Cases where rounding matters most: corners on or one float off the other's plane
@@ -57,7 +57,7 @@ bool zero_area(const V* t) { return rigscope::collinear(t[0], t[1], t[2]); }
 
 }  // namespace
 
-TEST_CASE("tri_tri: triangles_cross decides as orient3d does, on random, touching and near-coplanar pairs", "[intersect]") {
+TEST_CASE("tri_tri: triangles_cross and CrossingTriangle decide as orient3d does, on random, touching and near-coplanar pairs", "[intersect]") {
     std::mt19937 rng(59);
     std::uniform_real_distribution<float> unit(-1.f, 1.f), weight(-0.5f, 1.5f);
     std::uniform_int_distribution<int> kind(0, 7), exponent(-60, 60), far(0, 3);
@@ -126,6 +126,9 @@ TEST_CASE("tri_tri: triangles_cross decides as orient3d does, on random, touchin
         const bool expected = reference_cross(p, q);
         REQUIRE(rigscope::triangles_cross(p, q) == expected);
         REQUIRE(rigscope::triangles_cross(q, p) == expected);
+        // The engine's form: one triangle's plane set up once, against the other.
+        REQUIRE(rigscope::CrossingTriangle(p).crosses(q) == expected);
+        REQUIRE(rigscope::CrossingTriangle(q).crosses(p) == expected);
         ++cases;
         crossings += expected;
         by_kind[k] += expected;

@@ -29,6 +29,20 @@ bool collinear(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::
 // touch at a vertex or along an edge, are not counted. Both triangles must have nonzero area.
 bool triangles_cross(const Eigen::Vector3f* p, const Eigen::Vector3f* q);
 
+// triangles_cross(p, q) for one p against several q: p's plane (its float estimate's normal and
+// error factors) is set up once instead of per pair. The same answer as triangles_cross.
+class CrossingTriangle {
+public:
+    explicit CrossingTriangle(const Eigen::Vector3f* p);
+    bool crosses(const Eigen::Vector3f* q) const;
+    const Eigen::Vector3f* corners() const { return p_; }
+
+private:
+    Eigen::Vector3f p_[3];
+    // The first corner, the normal's x, y, z and its permanent's, each in four lanes (SSE2).
+    alignas(16) float plane_[7][4];
+};
+
 // Length of the segment where two crossing triangles meet (double precision, not exact).
 double crossing_length(const Eigen::Vector3f* p, const Eigen::Vector3f* q);
 
