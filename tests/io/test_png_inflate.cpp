@@ -2,14 +2,16 @@
 // (src/io/writers/png_writer.cpp): its bytes are ISA-L's, so what is checked is what they hold.
 // zlib's inflate (header, every block and the Adler-32 checked) must give exactly the filtered
 // rows, made here from the values (a filter byte 0, then round(clamp(v, 0, 1) x 65535) big-endian,
-// NaN 0); each segment but the last, inflated alone (no history before it), its own rows, ending
-// on a byte boundary; for grey and RGB images of 16 to 2048 texels a side, and for the files
+// NaN 0); each segment, inflated alone (no history before it), its own rows, all but the last
+// ending on a block's end and a byte boundary; for grey and RGB images of 16 to 2048 texels a
+// side (maps and noise, which ISA-L stores), and for the files
 // bake writes with --udim and the colour map on several threads (segments reused between frames).
 #include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -98,9 +100,11 @@ std::vector<std::uint8_t> inflate_zlib(const std::string& stream, std::size_t ex
     return ok ? out : std::vector<std::uint8_t>{};
 }
 
-// One segment's raw deflate bytes inflated with no history: its bytes, and whether it ended on a
-// byte boundary after an empty stored block (00 00 ff ff), as a segment followed by another must.
-std::vector<std::uint8_t> inflate_segment(const std::string& bytes, std::size_t expected, bool& aligned) {
+// One segment's raw deflate bytes inflated with no history: its bytes, and whether it ends where
+// the next segment may start: after a block that is not the final one, on a byte boundary (zlib's
+// Z_BLOCK stops at each block's end; data_type: the unused bits of the last byte, +64 inside the
+// final block, +128 at a block's end); the image's last segment, at the stream's end.
+std::vector<std::uint8_t> inflate_segment(const std::string& bytes, std::size_t expected, bool last, bool& ends_right) {
     std::vector<std::uint8_t> out(expected + 1);
     z_stream z{};
     if (inflateInit2(&z, -15) != Z_OK) return {};
@@ -108,15 +112,18 @@ std::vector<std::uint8_t> inflate_segment(const std::string& bytes, std::size_t 
     z.avail_in = uInt(bytes.size());
     z.next_out = out.data();
     z.avail_out = uInt(out.size());
-    const int rc = inflate(&z, Z_SYNC_FLUSH);
-    aligned = rc == Z_OK && z.avail_in == 0 && bytes.size() >= 4 && bytes.compare(bytes.size() - 4, 4, std::string("\0\0\xff\xff", 4)) == 0;
+    int rc = Z_OK;
+    while (rc == Z_OK && z.avail_in) rc = inflate(&z, Z_BLOCK);
+    if (last && rc == Z_OK) rc = inflate(&z, Z_BLOCK);  // (it stops at the final block's end first)
+    ends_right = z.avail_in == 0 && (last ? rc == Z_STREAM_END : rc == Z_OK && (z.data_type & (128 | 64 | 7)) == 128);
     out.resize(out.size() - z.avail_out);
     inflateEnd(&z);
     return out;
 }
 
-// Values as a baked map has them: a zero band, a smooth field, scattered NaN and values outside 0..1.
-std::vector<float> map_values(int width, int height, int channels) {
+// Values as a baked map has them: a zero band, a smooth field, scattered NaN and values outside
+// 0..1; or noise (samples that do not compress: the deflate's stored blocks).
+std::vector<float> map_values(int width, int height, int channels, bool noise) {
     std::vector<float> values(std::size_t(width) * std::size_t(height) * std::size_t(channels));
     const std::size_t row = std::size_t(width) * std::size_t(channels);
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -125,6 +132,7 @@ std::vector<float> map_values(int width, int height, int channels) {
         if (i % 101 == 5) v = std::numeric_limits<float>::quiet_NaN();
         if (i % 97 == 7) v = -0.5f;
         if (i % 89 == 9) v = float((2 * (i % 1000) + 1) / 131070.0);  // a half step
+        if (noise) v = float((i * 2654435761u) % 65536u) / 65535.0f;  // Knuth's multiplicative hash
         values[i] = v;
     }
     return values;
@@ -134,9 +142,11 @@ std::vector<float> map_values(int width, int height, int channels) {
 
 TEST_CASE("png deflate: the joined segments inflate to the exact filtered rows, each segment alone to its own", "[bake][png]") {
     for (const int channels : {1, 3})
-        for (const int size : {16, 17, 64, 181, 256, 300, 512, 700, 1024, 2048}) {
-            INFO(channels << " channels, " << size << " x " << size);
-            const std::vector<float> values = map_values(size, size, channels);
+        for (const int side : {16, 17, 64, 181, 256, 300, 512, 700, 1024, 2048, -16, -300}) {
+            const bool noise = side < 0;  // (a negative size: noise of that size)
+            const int size = std::abs(side);
+            INFO(channels << " channels, " << size << " x " << size << (noise ? ", noise" : ""));
+            const std::vector<float> values = map_values(size, size, channels, noise);
             const std::vector<std::uint8_t> rows = filtered_rows(values, size, size, channels);
             std::string file;
             write_png16(file, values.data(), size, size, channels);
@@ -148,23 +158,24 @@ TEST_CASE("png deflate: the joined segments inflate to the exact filtered rows, 
             CHECK(d.colour == (channels == 3 ? 2 : 0));
             CHECK(inflate_zlib(d.zlib, rows.size()) == rows);
 
-            // Each segment from its own rows: all but the last end byte-aligned and inflate alone.
+            // Each segment from its own rows inflates alone; all but the last end on a block's end
+            // and a byte boundary, the last finishes the stream.
             const Png16Segments png(size, size, channels);
             const std::size_t samples = std::size_t(size) * std::size_t(channels);
-            std::size_t at = 0, misaligned = 0, wrong = 0;
+            std::size_t at = 0, ends_wrong = 0, wrong = 0;
             for (std::size_t s = 0; s < png.count(); ++s) {
                 Png16Segments::Part part;
                 png.deflate(s, values.data() + png.rows(s).first * samples, part);
                 const std::size_t bytes = std::min(rows.size() - at, std::size_t(65024));
-                bool aligned = false;
-                const std::vector<std::uint8_t> got = inflate_segment(part.bytes, bytes, aligned);
+                bool ends_right = false;
+                const std::vector<std::uint8_t> got = inflate_segment(part.bytes, bytes, s + 1 == png.count(), ends_right);
                 wrong += got.size() != bytes || std::memcmp(got.data(), rows.data() + at, bytes) != 0;
-                misaligned += s + 1 < png.count() && !aligned;
+                ends_wrong += !ends_right;
                 at += bytes;
             }
             CHECK(at == rows.size());
             CHECK(wrong == 0);
-            CHECK(misaligned == 0);
+            CHECK(ends_wrong == 0);
         }
 }
 
