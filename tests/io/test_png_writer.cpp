@@ -1,10 +1,9 @@
-// bake's PNG writer (src/io/writers/png_writer.cpp) writes its own container around zlib's deflate
-// stream, with the settings libpng used for these maps. The reference here is libpng itself,
-// driven as the writer drove it before (level 1, Z_RLE, no row filter, a row at a time), over
-// images of several sizes (libpng narrows the window of small ones) of grey and RGB values with
-// NaN and values outside 0..1: libpng reads the same samples from both files; an image whose data
-// is one deflate segment (65024 bytes) is libpng's bytes, a larger one (deflated in segments) at
-// most 1% larger than libpng's file.
+// bake's PNG writer (src/io/writers/png_writer.cpp) writes its own container around ISA-L's
+// deflate segments, with the layout libpng used for these maps. The reference here is libpng
+// itself, driven as the writer drove it before ISA-L (zlib level 1, Z_RLE, no row filter, a row at
+// a time), over images of several sizes (libpng narrows the window of small ones) of grey and RGB
+// values with NaN and values outside 0..1: libpng reads the same samples from both files, ours at
+// most 1% larger than libpng's (test_png_inflate.cpp checks the inflated rows themselves).
 #include <png.h>
 #include <zlib.h>
 
@@ -106,7 +105,7 @@ std::vector<std::uint32_t> libpng_samples(const std::string& bytes) {
 
 }  // namespace
 
-TEST_CASE("png writer: the samples libpng writes, its bytes for one segment, and the clamped count", "[bake][png]") {
+TEST_CASE("png writer: the samples libpng writes, a file at most 1% larger than its, and the clamped count", "[bake][png]") {
     rigscope_test::TempDir dir("png_writer");
     for (const int channels : {1, 3})
         for (const int size : {1, 3, 17, 64, 181, 700}) {
@@ -139,7 +138,10 @@ TEST_CASE("png writer: the samples libpng writes, its bytes for one segment, and
             REQUIRE(samples.size() == 4 + values.size());
             CHECK(samples == libpng_samples(theirs));
             const std::size_t data_bytes = std::size_t(size) * (1 + 2 * std::size_t(size * channels));
-            if (data_bytes <= 65024) CHECK(ours == theirs);
+            // ISA-L's bytes, not zlib's (test_png_inflate.cpp checks what they hold): at most 1%
+            // larger than libpng's file, or for data of a few bytes (a 1 x 1 image) 4 bytes
+            // larger (the block ISA-L codes them in).
+            if (data_bytes < 64) CHECK(ours.size() <= theirs.size() + 4);
             else CHECK(double(ours.size()) <= 1.01 * double(theirs.size()));
             CHECK(clamped == outside);
         }

@@ -1,14 +1,15 @@
-// 16-bit greyscale or RGB PNG (io/image_output.h). The container is written here and the image
-// data deflated by zlib with the settings libpng used for these maps (level 1, the run-length
-// strategy, no row filter, IDAT chunks of 8192 bytes), in independent segments of 65024 bytes
-// (kSegmentBytes, below): an image of one segment is the bytes libpng writes, a larger one the
-// same samples in a stream zlib cut where libpng's run did not. The samples are converted eight
-// at a time, the rows deflated into buffers a thread keeps from image to image, and the
-// checksums (the zlib stream's Adler-32, the chunks' CRC-32) are libdeflate's, about ten times
-// zlib 1.2's on this data. libdeflate's own deflate was measured as well and is slower than
-// zlib's run-length strategy on these maps (docs/benchmarks.md).
+// 16-bit greyscale or RGB PNG (io/image_output.h). The container is written here (no row filter,
+// IDAT chunks of 8192 bytes, as libpng wrote these maps) and the image data deflated by Intel's
+// ISA-L (Debian libisal-dev, igzip level 1) in independent segments of 65024 bytes
+// (kSegmentBytes, below), joined into one zlib stream whose header and Adler-32 are written here.
+// Why ISA-L: on bake's segments its level 1 deflates 3.4x as fast as zlib's level 1 with the
+// run-length strategy (which this file used before), with files 0.5% smaller; libdeflate's levels
+// 1-4 and a fixed-Huffman deflate of our own were slower or larger (docs/benchmarks.md, bake). The samples are converted eight at a time, the
+// rows deflated with buffers a thread keeps from image to image, and the checksums (the zlib
+// stream's Adler-32, the chunks' CRC-32) are libdeflate's, about ten times zlib 1.2's on this data.
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
-#include <zlib.h>
+#include <zlib.h>  // adler32_combine: the segments' Adler-32 joined
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -90,26 +91,20 @@ namespace {
 constexpr std::size_t kIdatBytes = 8192;
 
 // The image data is deflated in segments of this many bytes, each a raw deflate stream of its own
-// (zlib reset between them) ending on a byte boundary (Z_SYNC_FLUSH's empty stored block), so
-// that together they are one valid zlib stream. Why: with the run-length strategy zlib never
-// looks further back than one byte, yet once 64 KiB minus 262 bytes have gone through a 32 KiB
-// window it slides the window and rewrites its two 32K-entry hash tables every 32 KiB, which cost
-// more than the compression itself on these maps (perf: slide_hash ~14% of a 1024 bake, deflate
-// 7%). A segment shorter than that never slides; the reset clears one table instead (a memset).
-// Each segment starts its run afresh and ends its blocks: on bake's maps the files come out
-// within a few bytes of one stream's (docs/benchmarks.md); images of one segment are the bytes
-// libpng writes, as before.
+// (nothing looked back at across segments) ending on a byte boundary (ISA-L's FULL_FLUSH, an
+// empty stored block), so that together they are one valid zlib stream, and any segment can be
+// deflated alone, on any thread, in any order (Png16Segments). 65024 bytes: under 64 KiB, where
+// zlib's deflate (used before) would slide its window; kept so that a segment covers the same
+// rows as before (bake's reuse of a frame's segments, docs/benchmarks.md).
 constexpr std::size_t kSegmentBytes = 65024;
 
-// A thread's deflate stream and buffers, kept from segment to segment: the stream's 256 KiB of
-// tables and a segment's buffers are allocated (and their pages faulted in) once a thread.
+// A thread's ISA-L stream and buffers, kept from segment to segment: the stream's state, level 1's
+// hash and token buffer and a segment's output are allocated (and their pages faulted in) once a
+// thread.
 struct PngScratch {
-    z_stream z{};
-    int window_bits = 0;  // of the stream in z, 0 before the first
-    std::vector<std::uint8_t> out;  // deflate's output of a call
-    ~PngScratch() {
-        if (window_bits) deflateEnd(&z);
-    }
+    isal_zstream z{};
+    std::vector<std::uint8_t> level_buf = std::vector<std::uint8_t>(ISAL_DEF_LVL1_DEFAULT);
+    std::vector<std::uint8_t> out;  // a segment's deflated bytes
 };
 
 void put32(std::uint8_t* p, std::uint32_t v) {
@@ -191,20 +186,6 @@ int window_bits(std::size_t data_size) {
     return bits;
 }
 
-// The thread's stream ready for a segment: made again only when the window changes, else reset
-// (each segment starts with its history empty).
-void ready_stream(PngScratch& s, int bits) {
-    if (s.window_bits != bits) {
-        if (s.window_bits) deflateEnd(&s.z);
-        s.z = z_stream{};
-        s.window_bits = 0;
-        if (deflateInit2(&s.z, 1, Z_DEFLATED, -bits, 8, Z_RLE) != Z_OK) throw Error(kExitInternal, "zlib: cannot start a deflate stream");
-        s.window_bits = bits;
-    } else if (deflateReset(&s.z) != Z_OK) {
-        throw Error(kExitInternal, "zlib: cannot reset the deflate stream");
-    }
-}
-
 // The zlib header's two bytes: deflate, the window field as libpng's optimize_cmf lowers it, level
 // flags 0 (level 1).
 void zlib_header(int bits, std::size_t data_size, IdatChunks& idat) {
@@ -222,23 +203,28 @@ void zlib_header(int bits, std::size_t data_size, IdatChunks& idat) {
     idat.emit(header, 2);
 }
 
-// `bytes` of filtered rows at `raw` as one segment, its own raw deflate stream: ended on a byte
-// boundary (Z_SYNC_FLUSH's empty stored block), where the next segment's blocks start, or, the
-// image's last, finished.
+// `bytes` of filtered rows at `raw` as one segment, its own raw deflate stream in one call
+// (ISA-L's stateless deflate, level 1, its Huffman codes made per block from the segment's own
+// symbols): ended on a byte boundary (FULL_FLUSH's empty stored block), where the next segment's
+// blocks start, or, the image's last, final. Lookback is limited to the window of the zlib
+// header (`bits`).
 void deflate_segment(PngScratch& s, int bits, const std::uint8_t* raw, std::size_t bytes, bool last, std::string& out) {
-    ready_stream(s, bits);
-    s.out.resize(std::size_t(1) << 16);
+    // Room for the worst case, data that does not compress: ISA-L then writes stored blocks (5
+    // bytes a block of up to 65535) and the flush's empty one; the rest is slack.
+    s.out.resize(bytes + bytes / 16 + 1024);
+    isal_deflate_stateless_init(&s.z);
+    s.z.level = 1;
+    s.z.level_buf = s.level_buf.data();
+    s.z.level_buf_size = std::uint32_t(s.level_buf.size());
+    s.z.hist_bits = std::uint16_t(bits);
+    s.z.flush = FULL_FLUSH;
+    s.z.end_of_stream = last ? 1 : 0;
     s.z.next_in = const_cast<std::uint8_t*>(raw);
-    s.z.avail_in = uInt(bytes);
-    const int flush = last ? Z_FINISH : Z_SYNC_FLUSH;
-    int rc = Z_OK;
-    do {
-        s.z.next_out = s.out.data();
-        s.z.avail_out = uInt(s.out.size());
-        rc = deflate(&s.z, flush);
-        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) throw Error(kExitInternal, "zlib: deflate failed");
-        out.append(reinterpret_cast<const char*>(s.out.data()), s.out.size() - s.z.avail_out);
-    } while (s.z.avail_out == 0 || (last && rc != Z_STREAM_END) || s.z.avail_in);
+    s.z.avail_in = std::uint32_t(bytes);
+    s.z.next_out = s.out.data();
+    s.z.avail_out = std::uint32_t(s.out.size());
+    if (isal_deflate_stateless(&s.z) != COMP_OK || s.z.avail_in) throw Error(kExitInternal, "ISA-L: deflate failed");
+    out.append(reinterpret_cast<const char*>(s.out.data()), s.out.size() - s.z.avail_out);
 }
 
 }  // namespace
