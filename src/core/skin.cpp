@@ -165,43 +165,6 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
     if (dq_ && dq_frame_.avx2 && scene.skins[mesh.skin].method != SkinningMethod::UsdDualQuaternion) dq_lanes_.build(inf, n);
 }
 
-MeshDeformer MeshDeformer::picked(const Scene& scene, int mesh_index, const std::vector<std::uint32_t>& file_vertices,
-                                  ThreadPool* pool) {
-    MeshDeformer d;
-    const Mesh& mesh = scene.meshes[mesh_index];
-    const Influences& inf = mesh.influences;
-    if (mesh.skin < 0 || inf.empty() || !mesh.targets.empty() || mesh.cache || blends_dual_quaternions(scene.skins[mesh.skin].method))
-        return d;
-    const std::size_t n = std::min(mesh.positions.size(), inf.vertex_count()), count = file_vertices.size();
-    // Each vertex's first entry in the copies; the runs of one influence count as the
-    // constructor makes them over the file's order.
-    std::vector<std::uint32_t> first(count + 1, 0);
-    for (std::size_t k = 0; k < count; ++k) {
-        const std::uint32_t v = file_vertices[k];
-        if (v >= n) return d;
-        const std::uint32_t c = inf.offsets[v + 1] - inf.offsets[v];
-        first[k + 1] = first[k] + c;
-        if (d.runs_.empty() || d.runs_.back().count != c)
-            d.runs_.push_back(Run{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(k), c, first[k]});
-        d.runs_.back().end = static_cast<std::uint32_t>(k + 1);
-    }
-    d.mesh_ = mesh_index;
-    d.vertices_ = count;
-    d.skinned_ = d.picked_ = true;
-    d.own_positions_.resize(count);
-    d.own_joints_.resize(first[count]);
-    d.own_weights_.resize(first[count]);
-    run_tasks(pool, (count + kBlock - 1) / kBlock, [&](std::size_t i) {
-        for (std::size_t k = i * kBlock, e = std::min(count, k + kBlock); k < e; ++k) {
-            const std::uint32_t v = file_vertices[k], b = inf.offsets[v];
-            d.own_positions_[k] = mesh.positions[v];
-            std::copy(inf.joints.data() + b, inf.joints.data() + inf.offsets[v + 1], d.own_joints_.data() + first[k]);
-            std::copy(inf.weights.data() + b, inf.weights.data() + inf.offsets[v + 1], d.own_weights_.data() + first[k]);
-        }
-    });
-    return d;
-}
-
 void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* pool) {
     const Mesh& mesh = scene.meshes[mesh_];
     const bool was_cached = cached_;
@@ -240,7 +203,7 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
 
 void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
     const Mesh& mesh = scene.meshes[mesh_];
-    const Eigen::Vector3f* base = picked_ ? own_positions_.data() : mesh.positions.data();
+    const Eigen::Vector3f* base = mesh.positions.data();
     if (cached_) {
         place_cached(skinned_, joints_[0], cache_positions_.data(), begin, end, out);
         return;
@@ -256,8 +219,8 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
         return;
     }
     const Eigen::Matrix4f* J = joints_.data();
-    const std::uint16_t* joints = picked_ ? own_joints_.data() : mesh.influences.joints.data();
-    const float* weights = picked_ ? own_weights_.data() : mesh.influences.weights.data();
+    const std::uint16_t* joints = mesh.influences.joints.data();
+    const float* weights = mesh.influences.weights.data();
     // The run holding `begin`: runs are sorted by their first vertex.
     auto it = std::upper_bound(runs_.begin(), runs_.end(), begin, [](std::size_t v, const Run& r) { return v < r.begin; });
     for (--it; it != runs_.end() && it->begin < end; ++it) {

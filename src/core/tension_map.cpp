@@ -53,14 +53,8 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     // (After summary frames, a caller that now keeps the frame has no arrays to stand on.)
     if (deformer.pose_unchanged() && from_pose_ && (!windowed_ || !keep_frame)) return;
     windowed_ = false;
-    if (!keep_frame && tiled && !measures_after_t() && summary_windows(scene, pool)) {
-        if (reordered_active_) {
-            reordered_.deformer.set_pose(scene, pose, pool);
-            deform_windowed(scene, {reordered_.deformer, reordered_.batches, reordered_.rest_lengths, reordered_.windows,
-                                    reordered_.welded.data(), reordered_.step_least.data()}, pool);
-        } else {
-            deform_windowed(scene, {deformer, batches, rest_lengths, windows_, nullptr, nullptr}, pool);
-        }
+    if (!keep_frame && tiled && !measures_after_t() && summary_windows()) {
+        deform_windowed(scene, pool);
         windowed_ = true;
         // Arrays of an earlier full frame would be stale now: given back instead.
         std::vector<Eigen::Vector3f>().swap(deformed);
@@ -116,74 +110,36 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
     fold_tile_results();
 }
 
-bool MeshTension::summary_windows(const Scene& scene, ThreadPool* pool) {
+bool MeshTension::summary_windows() {
     const std::size_t lanes = std::max<std::size_t>(batches.lanes, 1);
     const std::size_t task_batches = std::max<std::size_t>(task_vertices() / lanes, 1);
     const std::size_t step_batches = std::max<std::size_t>(std::min(tile_vertices, task_vertices()) / lanes, 1);
-    auto plan = [&](FrameWindows& w, const EdgeBatches& eb, std::size_t vertices) {
-        if (w.task_batches != task_batches || w.step_batches != step_batches || w.window_vertices != window_vertices)
-            w = frame_windows(eb, vertices, task_batches, step_batches, window_vertices);
-        return w.usable() && w.tasks() > 0;
-    };
-    reordered_active_ = false;
-    if (plan(windows_, batches, deformer.vertex_count())) return true;
-    if (!reorder) return false;
-    if (!reordered_.tried) {
-        reordered_.tried = true;
-        FrameOrder fo = frame_order(batches, topo, pool);
-        const std::size_t wn = fo.welded.size();
-        std::vector<std::uint32_t> reps(wn);
-        for (std::size_t k = 0; k < wn; ++k) reps[k] = topo.representative[fo.welded[k]];
-        reordered_.deformer = MeshDeformer::picked(scene, mesh, reps, pool);
-        if (wn == 0 || reordered_.deformer.vertex_count() != wn) return false;
-        reordered_.deformer.avx2 = deformer.avx2;
-        reordered_.batches = edge_batches(fo.topo, batches.lanes, pool);
-        reordered_.rest_lengths.resize(wn);
-        for (std::size_t k = 0; k < wn; ++k) reordered_.rest_lengths[k] = rest_lengths[fo.welded[k]];
-        reordered_.welded = std::move(fo.welded);
-    }
-    if (reordered_.welded.empty()) return false;
-    const FrameWindows& w = reordered_.windows;
-    const bool replanned = w.task_batches != task_batches || w.step_batches != step_batches || w.window_vertices != window_vertices;
-    reordered_active_ = plan(reordered_.windows, reordered_.batches, reordered_.welded.size());
-    if (reordered_active_ && (replanned || reordered_.step_least.size() != w.steps.size())) {
-        const std::size_t wn = reordered_.welded.size();
-        reordered_.step_least.assign(w.steps.size(), 0xFFFFFFFFu);
-        for (std::size_t i = 0; i < w.tasks(); ++i) {
-            std::size_t b = i * w.task_batches;
-            for (std::uint32_t s = w.task_steps[i]; s < w.task_steps[i + 1]; ++s) {
-                const std::size_t w1 = std::min(wn, std::size_t{w.steps[s].batch_end} * lanes);
-                for (std::size_t k = std::min(wn, b * lanes); k < w1; ++k)
-                    reordered_.step_least[s] = std::min(reordered_.step_least[s], reordered_.welded[k]);
-                b = w.steps[s].batch_end;
-            }
-        }
-    }
-    return reordered_active_;
+    if (windows_.task_batches != task_batches || windows_.step_batches != step_batches ||
+        windows_.window_vertices != window_vertices)
+        windows_ = frame_windows(batches, deformer.vertex_count(), task_batches, step_batches, window_vertices);
+    return windows_.usable() && windows_.tasks() > 0;
 }
 
-void MeshTension::deform_windowed(const Scene& scene, const WindowedLayout& layout, ThreadPool* pool) {
-    const FrameWindows& windows = layout.windows;
-    const EdgeBatches& eb = layout.batches;
-    const std::size_t tasks = windows.tasks(), lanes = eb.lanes, wn = topo.welded_count();
+void MeshTension::deform_windowed(const Scene& scene, ThreadPool* pool) {
+    const std::size_t tasks = windows_.tasks(), lanes = batches.lanes, wn = topo.welded_count();
     tile_results_.assign(tasks, TileResult{0, ValueExtremes{kInf, -kInf, 0, 0}});
     run_tasks(pool, tasks, [&](std::size_t i) {
         // The thread's own buffers, kept from frame to frame and mesh to mesh: they stay in its
         // core's cache, where mesh-sized arrays would go out to memory and come back.
         thread_local std::vector<Eigen::Vector3f> window;
         thread_local std::vector<float> step_t;
-        if (window.size() < windows.window_vertices) window.resize(windows.window_vertices);
-        if (step_t.size() < windows.step_batches * lanes) step_t.resize(windows.step_batches * lanes);
+        if (window.size() < windows_.window_vertices) window.resize(windows_.window_vertices);
+        if (step_t.size() < windows_.step_batches * lanes) step_t.resize(windows_.step_batches * lanes);
         TileResult& out = tile_results_[i];
-        // The window holds vertices [base, end), vertex v at window[v - base]: the kernels
-        // index positions by vertex, so they get window.data() - base.
-        std::size_t b = i * windows.task_batches;
+        // The window holds file vertices [base, end), vertex v at window[v - base]: the kernels
+        // index positions by file vertex, so they get window.data() - base.
+        std::size_t b = i * windows_.task_batches;
         std::uint32_t base = 0, end = 0;
-        for (std::uint32_t s = windows.task_steps[i]; s < windows.task_steps[i + 1]; ++s) {
-            const FrameWindows::Step& step = windows.steps[s];
-            if (s == windows.task_steps[i] || step.keep_from >= end) {
+        for (std::uint32_t s = windows_.task_steps[i]; s < windows_.task_steps[i + 1]; ++s) {
+            const FrameWindows::Step& step = windows_.steps[s];
+            if (s == windows_.task_steps[i] || step.keep_from >= end) {
                 base = end = step.keep_from;  // nothing held is read again
-            } else if (step.skin_to - base > windows.window_vertices) {
+            } else if (step.skin_to - base > windows_.window_vertices) {
                 // Full: what later batches still read moves to the front (the plan keeps it
                 // and this step's new vertices within a window).
                 std::copy(window.begin() + (step.keep_from - base), window.begin() + (end - base), window.begin());
@@ -191,15 +147,13 @@ void MeshTension::deform_windowed(const Scene& scene, const WindowedLayout& layo
             }
             Eigen::Vector3f* P = window.data() - base;
             if (step.skin_to > end) {
-                layout.deformer.deform_block(scene, end, step.skin_to, P);
+                deformer.deform_block(scene, end, step.skin_to, P);
                 end = step.skin_to;
             }
-            float* t_of = step_t.data() - b * lanes;  // vertex w's T at t_of[w]
-            out.degenerate += tension_block(eb, P, layout.rest_lengths.data(), b, step.batch_end, nullptr, t_of);
+            float* t_of = step_t.data() - b * lanes;  // welded vertex w's T at t_of[w]
+            out.degenerate += tension_block(batches, P, rest_lengths.data(), b, step.batch_end, nullptr, t_of);
             const std::size_t w0 = std::min(wn, b * lanes), w1 = std::min(wn, std::size_t{step.batch_end} * lanes);
-            if (w0 < w1)
-                out.extremes = layout.welded ? fold_value_extremes(out.extremes, t_of, layout.welded, layout.step_least[s], w0, w1)
-                                             : fold_value_extremes(out.extremes, t_of, w0, w1);
+            if (w0 < w1) out.extremes = fold_value_extremes(out.extremes, t_of, w0, w1);
             b = step.batch_end;
         }
     });

@@ -29,33 +29,6 @@ std::size_t first_equal(const float* t, std::size_t b, std::size_t end, float v)
     return end;
 }
 
-// The least ids[i] over i in [b, end) with t[i] == v (0xFFFFFFFF if none): SSE compares of four
-// values at a time, the indices' minimum kept unsigned by flipping their top bit. T is 1 exactly
-// over whatever a pose leaves at rest, so a range is often all ties: a find per match had taken
-// a third of the frame.
-std::uint32_t least_equal(const float* t, const std::uint32_t* ids, std::size_t b, std::size_t end, float v) {
-    std::uint32_t at = 0xFFFFFFFFu;
-    std::size_t i = b;
-#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-    const __m128 x = _mm_set1_ps(v);
-    const __m128i flip = _mm_set1_epi32(static_cast<int>(0x80000000u));
-    __m128i best = _mm_set1_epi32(0x7FFFFFFF);  // 0xFFFFFFFF flipped
-    for (; i + 4 <= end; i += 4) {
-        const __m128i eq = _mm_castps_si128(_mm_cmpeq_ps(_mm_loadu_ps(t + i), x));
-        const __m128i id = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ids + i)), flip);
-        const __m128i cand = _mm_or_si128(_mm_and_si128(eq, id), _mm_andnot_si128(eq, _mm_set1_epi32(0x7FFFFFFF)));
-        const __m128i lower = _mm_cmpgt_epi32(best, cand);
-        best = _mm_or_si128(_mm_and_si128(lower, cand), _mm_andnot_si128(lower, best));
-    }
-    alignas(16) std::uint32_t lanes[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), _mm_xor_si128(best, flip));
-    for (std::uint32_t l : lanes) at = std::min(at, l);
-#endif
-    for (; i < end; ++i)
-        if (t[i] == v) at = std::min(at, ids[i]);
-    return at;
-}
-
 // The lowest and highest of t[begin, end) (begin < end) and the first block holding each.
 void block_extremes(const float* t, std::size_t begin, std::size_t end, float& lo, float& hi, std::size_t& blo, std::size_t& bhi) {
     // One pass in blocks, their min and max in SSE registers (T is never NaN), keeping the first
@@ -127,27 +100,6 @@ ValueExtremes fold_value_extremes(const ValueExtremes& a, const float* t, std::s
     }
     if (hi > a.max || (hi == a.max && begin < a.max_at)) {
         const auto at = static_cast<std::uint32_t>(first_equal(t, bhi, end, hi));
-        if (hi > a.max || at < a.max_at) e.max = hi, e.max_at = at;
-    }
-    return e;
-}
-
-ValueExtremes fold_value_extremes(const ValueExtremes& a, const float* t, const std::uint32_t* ids, std::uint32_t least,
-                                  std::size_t begin, std::size_t end) {
-    if (begin >= end) return fold_extremes(a, ValueExtremes{});
-    float lo, hi;
-    std::size_t blo, bhi;
-    block_extremes(t, begin, end, lo, hi, blo, bhi);
-    // As above, the index only where the range can win: beyond a's side, or tied with it and
-    // holding an index below a's (ids are in no order, so the whole range from the first block
-    // holding the value is looked at).
-    ValueExtremes e = a;
-    if (lo < a.min || (lo == a.min && least < a.min_at)) {
-        const std::uint32_t at = least_equal(t, ids, blo, end, lo);
-        if (lo < a.min || at < a.min_at) e.min = lo, e.min_at = at;
-    }
-    if (hi > a.max || (hi == a.max && least < a.max_at)) {
-        const std::uint32_t at = least_equal(t, ids, bhi, end, hi);
         if (hi > a.max || at < a.max_at) e.max = hi, e.max_at = at;
     }
     return e;

@@ -57,14 +57,6 @@ public:
     bool pose_unchanged() const { return unchanged_; }
 
     std::size_t vertex_count() const { return vertices_; }
-    // The deformer of `file_vertices` alone, its vertex k being file vertex file_vertices[k],
-    // from its own copies of their rest positions and influence rows: a frame in an order of its
-    // own (frame_order.h) skins a window of consecutive vertices from contiguous inputs. Linear
-    // skinning without morph targets or a point cache, every vertex with its row, only; else
-    // the result deforms nothing (vertex_count() 0). Each vertex gets deform_block's bits.
-    // pool: the copies made on its threads.
-    static MeshDeformer picked(const Scene& scene, int mesh_index, const std::vector<std::uint32_t>& file_vertices,
-                               ThreadPool* pool = nullptr);
     // Linear skinning on the AVX2 kernel (src/core/skin_avx2.cpp) where the build has it and the
     // CPU runs it, as the dual-quaternion kernel's switch decides; false: the Eigen loop. The
     // same bits either way (tests/core/test_skin_simd.cpp sets it both ways).
@@ -87,11 +79,6 @@ private:
     std::size_t vertices_ = 0;
     bool skinned_ = false;
     std::vector<Run> runs_;
-    // picked(): the inputs of its vertices, in its order, read instead of the mesh's.
-    bool picked_ = false;
-    std::vector<Eigen::Vector3f> own_positions_;
-    std::vector<std::uint16_t> own_joints_;
-    std::vector<float> own_weights_;
     // Per pose: column-major joint matrices (the unskinned mesh's world matrix is joint 0) and
     // the morph targets with a non-zero weight, in target order.
     std::vector<Eigen::Matrix4f> joints_;

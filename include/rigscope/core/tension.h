@@ -80,12 +80,6 @@ ValueExtremes fold_extremes(const ValueExtremes& a, const ValueExtremes& b);
 // fold_extremes(a, value_extremes(values, begin, end)), the same bits, without looking for the
 // index of a side where the range cannot win.
 ValueExtremes fold_value_extremes(const ValueExtremes& a, const float* values, std::size_t begin, std::size_t end);
-// The same where value i belongs to index ids[i] (a frame in an order of its own, frame_order.h):
-// each side's index is the least ids[i] among the range's values equal to it, so the fold gives
-// what the values in ids' order would give. least: the least of ids[begin, end); a tie with a's
-// side is looked into only where the range holds a lower index.
-ValueExtremes fold_value_extremes(const ValueExtremes& a, const float* values, const std::uint32_t* ids, std::uint32_t least,
-                                  std::size_t begin, std::size_t end);
 
 // T = rest / deformed per welded vertex. Where either length is 0 (isolated vertex, collapsed
 // edges) T is 1 and the vertex is counted in the return value: never NaN or infinity.

@@ -4,7 +4,6 @@
 
 #include <vector>
 
-#include "rigscope/core/frame_order.h"
 #include "rigscope/core/frame_tiles.h"
 #include "rigscope/core/frame_windows.h"
 #include "rigscope/core/measure.h"
@@ -75,13 +74,8 @@ struct MeshTension {
     // its neighbours beyond a window, the frame is the full one.
     bool keep_frame = true;
     std::size_t window_vertices = 32768;  // a window's positions: 384 KB, inside a core's L2
-    // Whether the last evaluate() ran in windows (deformed and t not written), and whether in
-    // the frame's own vertex order (frame_order.h: the file's order kept the windows out).
+    // Whether the last evaluate() ran in windows (deformed and t not written).
     bool last_frame_windowed() const { return windowed_; }
-    bool last_frame_reordered() const { return windowed_ && reordered_active_; }
-    // false: a summary frame whose file order keeps the windows out runs the tiled frame (tests
-    // compare the two, which give the same summary).
-    bool reorder = true;
 
     // The measure beyond edge length (methods.md). `t` stays the edge measure's T in every mode
     // (smoothed when the measure is edge; in principal runs taken from the principal kernel's
@@ -119,38 +113,14 @@ private:
     std::size_t task_vertices() const;
     // Whether a summary frame (keep_frame = false) can run in FrameWindows' order: the plan,
     // made at the first such frame (again when a tunable changes), is usable.
-    // Where the file's order keeps the windows out, the plan in the frame's own order, made
-    // (with that order's layouts) at the first such frame.
-    bool summary_windows(const Scene& scene, ThreadPool* pool);
-    // The layouts a windowed frame runs: the mesh's, or the frame order's.
-    struct WindowedLayout {
-        const MeshDeformer& deformer;
-        const EdgeBatches& batches;
-        const std::vector<float>& rest_lengths;
-        const FrameWindows& windows;
-        const std::uint32_t* welded;  // frame vertex -> welded vertex; null: the same
-        const std::uint32_t* step_least;  // with welded: per step, the least welded vertex of its batches
-    };
+    bool summary_windows();
     // That frame: degenerate and t_extremes, nothing else written.
-    void deform_windowed(const Scene& scene, const WindowedLayout& layout, ThreadPool* pool);
+    void deform_windowed(const Scene& scene, ThreadPool* pool);
     // degenerate and t_extremes from the per-task (and per-range) results of the frame.
     void fold_tile_results();
     FrameTiles tiles_;
     FrameWindows windows_;
     bool windowed_ = false;
-    // The summary frame in the frame's own order (frame_order.h): its vertices' skin inputs,
-    // batches, rest lengths and windows; tried once, empty where the skin has no such deformer.
-    struct Reordered {
-        bool tried = false;
-        std::vector<std::uint32_t> welded;
-        MeshDeformer deformer;
-        EdgeBatches batches;
-        std::vector<float> rest_lengths;
-        FrameWindows windows;
-        std::vector<std::uint32_t> step_least;  // per step of `windows`: the least welded vertex it holds
-    };
-    Reordered reordered_;
-    bool reordered_active_ = false;
     struct TileResult {
         std::size_t degenerate;
         ValueExtremes extremes;
