@@ -16,6 +16,7 @@ struct V8 {
     static constexpr std::size_t N = 8;  // EdgeBatches::kWideLanes
     static R loadu(const float* p) { return _mm256_loadu_ps(p); }
     static R sqrt(R a) { return _mm256_sqrt_ps(a); }
+    static constexpr bool kPairs = false;  // kPair entries read as plain runs
 
     // Eight consecutive vertices: their 24 floats in three loads. Component c of vertex i is float
     // 3i + c, in register (3i + c) / 8 at lane (3i + c) % 8; for one c those lanes are all
