@@ -272,6 +272,24 @@ void BM_Frame(benchmark::State& state, std::string key) {
     state.counters["vertices"] = static_cast<double>(f.vertices);
 }
 
+// BM_Frame as the JSON summary runs it (MeshTension::keep_frame false: the frame's extremes and
+// degenerate count only, in FrameWindows' order where the mesh's vertex order allows it).
+void BM_FrameSummary(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    Pose pose = rest_pose(f.scene());
+    for (MeshTension& mt : f.first) mt.keep_frame = false;
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        evaluate_tension_at(f.in, f.first, f.frame(i++), pose, &pool);
+        benchmark::DoNotOptimize(f.first.front().t_extremes);
+    }
+    for (MeshTension& mt : f.first) mt.keep_frame = true;
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
+    state.counters["windowed"] = f.first.front().last_frame_windowed() ? 1 : 0;
+}
+
 // T of one frame (evaluate_positions: the edge T, then the measure), beside BM_Tension.
 void BM_Measure(benchmark::State& state, std::string key, std::string measure) {
     Fixture& f = fixture(key);
@@ -518,9 +536,13 @@ void register_all() {
         benchmark::RegisterBenchmark(("csv_frame/" + k).c_str(), BM_CsvFrame, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
         benchmark::RegisterBenchmark(("lint/" + k).c_str(), BM_Lint, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
         benchmark::RegisterBenchmark(("lint_weights/" + k).c_str(), BM_LintWeights, k)->Unit(benchmark::kMillisecond)->UseRealTime()->ComputeStatistics("min", fastest);
-        for (const char* name : {"skin", "tension", "frame", "frame_all"}) {
+        for (const char* name : {"skin", "tension", "frame", "frame_summary", "frame_all"}) {
             const std::string n = name;
-            auto fn = n == "skin" ? BM_Skin : n == "tension" ? BM_Tension : n == "frame" ? BM_Frame : BM_FrameAll;
+            auto fn = n == "skin"            ? BM_Skin
+                      : n == "tension"       ? BM_Tension
+                      : n == "frame"         ? BM_Frame
+                      : n == "frame_summary" ? BM_FrameSummary
+                                             : BM_FrameAll;
             on_threads(benchmark::RegisterBenchmark((std::string(name) + "/" + k).c_str(), fn, k));
         }
         on_threads(benchmark::RegisterBenchmark(("skin_dq/" + k).c_str(), BM_SkinDq, k));

@@ -49,7 +49,7 @@ template <class V, bool Wide>
 inline const std::uint32_t* load_group(const float* P, const std::uint32_t* idx, typename V::R& x, typename V::R& y,
                                        typename V::R& z) {
     if (idx[0] & EdgeBatchView::kRun) {
-        V::run(P + 3 * std::size_t(idx[0] & ~EdgeBatchView::kRun), x, y, z);
+        V::run(P + 3 * std::size_t(idx[0] & ~EdgeBatchView::kFlags), x, y, z);
         return idx + 1;
     }
     V::template points<Wide>(P, idx, x, y, z);
@@ -61,9 +61,27 @@ inline const std::uint32_t* load_group(const float* P, const std::uint32_t* idx,
 template <class V, bool Wide>
 inline typename V::R batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree) {
     typename V::R px, py, pz, qx, qy, qz;
+    const std::uint32_t self = idx[0];  // the selves' entry: a run wherever a kPair follows
     idx = load_group<V, Wide>(P, idx, px, py, pz);
     typename V::R sum{};
     while (idx < end) {
+        if constexpr (V::kPairs) {
+            if (idx[0] & EdgeBatchView::kPair) {
+                // Slots a - 1 and a + 1 around selves a, a + 1, ...: the upper edges' roots,
+                // then the lower ones are the same roots a lane up, lane 0's edge (a - 1, a)
+                // taken alone with the same operations (a difference and its negative square
+                // alike). Added in slot order, as two slots.
+                const std::size_t a = self & ~EdgeBatchView::kFlags;
+                idx = load_group<V, Wide>(P, idx + 1, qx, qy, qz);
+                const typename V::R dx = qx - px, dy = qy - py, dz = qz - pz;
+                const typename V::R upper = V::sqrt((dx * dx + dy * dy) + dz * dz);
+                const float* pa = P + 3 * a;
+                const float ex = pa[-3] - pa[0], ey = pa[-2] - pa[1], ez = pa[-1] - pa[2];
+                sum = sum + V::shift_in(upper, V::root((ex * ex + ey * ey) + ez * ez));
+                sum = sum + upper;
+                continue;
+            }
+        }
         idx = load_group<V, Wide>(P, idx, qx, qy, qz);
         const typename V::R dx = qx - px, dy = qy - py, dz = qz - pz;
         sum = sum + V::sqrt((dx * dx + dy * dy) + dz * dz);

@@ -17,8 +17,8 @@ void batch_reads(const EdgeBatches& eb, std::size_t b, std::size_t vertices, std
     for (std::uint32_t k = eb.start[b]; k < eb.start[b + 1];) {
         const std::uint32_t e = eb.index[k];
         if (e & EdgeBatches::kRun) {
-            lo = std::min(lo, e & ~EdgeBatches::kRun);
-            hi = std::max<std::uint32_t>(hi, (e & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(lanes) - 1);
+            lo = std::min(lo, e & ~EdgeBatches::kFlags);
+            hi = std::max<std::uint32_t>(hi, (e & ~EdgeBatches::kFlags) + static_cast<std::uint32_t>(lanes) - 1);
             ++k;
         } else {
             for (std::size_t l = 0; l < lanes; ++l) {

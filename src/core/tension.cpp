@@ -19,7 +19,7 @@ constexpr std::size_t kMaxLanes = 16;  // what edge_batches builds at most
 
 }  // namespace
 
-static_assert(detail::EdgeBatchView::kRun == EdgeBatches::kRun);
+static_assert(detail::EdgeBatchView::kRun == EdgeBatches::kRun && detail::EdgeBatchView::kPair == EdgeBatches::kPair);
 [[maybe_unused]] static detail::EdgeBatchView view(const EdgeBatches& eb) {
     return {eb.start.data(), eb.index.data(), eb.degree.data(), eb.reads_last.data(), eb.welded};
 }
@@ -34,6 +34,7 @@ struct V4 {
     static constexpr std::size_t N = EdgeBatches::kLanes;
     static R loadu(const float* p) { return _mm_loadu_ps(p); }
     static R sqrt(R a) { return _mm_sqrt_ps(a); }
+    static constexpr bool kPairs = false;  // kPair entries read as plain runs
 
     // Four consecutive vertices: three 16-byte loads over their 48 bytes, no index per lane.
     static void run(const float* p, R& x, R& y, R& z) {
@@ -85,8 +86,8 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes, ThreadPool* po
     const std::uint32_t last = static_cast<std::uint32_t>(topo.welded_of.size() - 1);
     eb.degree.assign(batches * lanes, 1.0f);
     eb.reads_last.assign(batches, 0);
-    // Runs only while a vertex index cannot reach the flag bit.
-    const bool runs = topo.welded_of.size() < EdgeBatches::kRun;
+    // Runs only while a vertex index cannot reach the flag bits.
+    const bool runs = topo.welded_of.size() < EdgeBatches::kPair;
     // Emits batch b's groups to `put` (a group: `lanes` vertices, or one entry for a run of as
     // many consecutive ones); called once to size the index, once to fill it.
     auto emit = [&](std::size_t b, auto&& put) {
@@ -101,21 +102,39 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes, ThreadPool* po
             count[l] = real ? topo.neighbour_offsets[w + 1] - first[l] : 0;
             slots = std::max(slots, count[l]);
         }
-        auto group = [&](const std::uint32_t* g) {
+        auto is_run = [&](const std::uint32_t* g) {
             bool run = runs;
             for (std::size_t l = 1; l < lanes && run; ++l) run = g[l] == g[0] + l;
+            return run;
+        };
+        auto group = [&](const std::uint32_t* g, bool run) {
             if (run) {
                 put(g[0] | EdgeBatches::kRun, false);
             } else {
                 for (std::size_t l = 0; l < lanes; ++l) put(g[l], g[l] == last);
             }
         };
-        group(self);
-        for (std::uint32_t s = 0; s < slots; ++s) {
-            std::uint32_t g[kMaxLanes];
+        auto slot = [&](std::uint32_t s, std::uint32_t* g) {
             for (std::size_t l = 0; l < lanes; ++l)
                 g[l] = s < count[l] ? topo.representative[topo.neighbours[first[l] + s]] : self[l];
-            group(g);
+        };
+        const bool self_run = is_run(self);
+        group(self, self_run);
+        for (std::uint32_t s = 0; s < slots; ++s) {
+            std::uint32_t g[kMaxLanes], h[kMaxLanes];
+            slot(s, g);
+            const bool run = is_run(g);
+            // A run from self - 1 then one from self + 1: one entry flagged kPair, then the other.
+            if (run && self_run && self[0] > 0 && g[0] == self[0] - 1 && s + 1 < slots) {
+                slot(s + 1, h);
+                if (is_run(h) && h[0] == self[0] + 1) {
+                    put(g[0] | EdgeBatches::kRun | EdgeBatches::kPair, false);
+                    put(h[0] | EdgeBatches::kRun, false);
+                    ++s;
+                    continue;
+                }
+            }
+            group(g, run);
         }
         for (std::size_t l = 0; l < lanes; ++l)
             if (count[l]) eb.degree[b * lanes + l] = static_cast<float>(count[l]);
@@ -187,7 +206,7 @@ void mean_edge_lengths_scalar(const EdgeBatches& eb, const Eigen::Vector3f* posi
         const std::uint32_t* stop = eb.index.data() + eb.start[b + 1];
         auto group = [&](std::uint32_t* g) {  // decodes one group into its lanes' vertices
             if (idx[0] & EdgeBatches::kRun) {
-                for (std::size_t l = 0; l < n; ++l) g[l] = (idx[0] & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(l);
+                for (std::size_t l = 0; l < n; ++l) g[l] = (idx[0] & ~EdgeBatches::kFlags) + static_cast<std::uint32_t>(l);
                 ++idx;
             } else {
                 std::copy_n(idx, n, g);

@@ -16,6 +16,12 @@ struct V8 {
     static constexpr std::size_t N = 8;  // EdgeBatches::kWideLanes
     static R loadu(const float* p) { return _mm256_loadu_ps(p); }
     static R sqrt(R a) { return _mm256_sqrt_ps(a); }
+    // kPair entries: one root for two slots (edge_lanes.h). shift_in(v, x): x, v0, ..., v6.
+    static constexpr bool kPairs = true;
+    static float root(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
+    static R shift_in(R v, float x) {
+        return _mm256_blend_ps(_mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), _mm256_set1_ps(x), 1);
+    }
 
     // Eight consecutive vertices: their 24 floats in three loads. Component c of vertex i is float
     // 3i + c, in register (3i + c) / 8 at lane (3i + c) % 8; for one c those lanes are all

@@ -11,7 +11,9 @@ namespace rigscope::detail {
 
 // An EdgeBatches's arrays (tension.h), lanes given by the function called.
 struct EdgeBatchView {
-    static constexpr std::uint32_t kRun = 0x80000000u;  // EdgeBatches::kRun
+    static constexpr std::uint32_t kRun = 0x80000000u;   // EdgeBatches::kRun
+    static constexpr std::uint32_t kPair = 0x40000000u;  // EdgeBatches::kPair
+    static constexpr std::uint32_t kFlags = kRun | kPair;
     const std::uint32_t* start;
     const std::uint32_t* index;
     const float* degree;

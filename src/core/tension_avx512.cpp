@@ -33,6 +33,12 @@ struct V16 {
     static constexpr std::size_t N = 16;  // EdgeBatches::kWidestLanes
     static R loadu(const float* p) { return _mm512_loadu_ps(p); }
     static R sqrt(R a) { return _mm512_sqrt_ps(a); }
+    // kPair entries: one root for two slots (edge_lanes.h). shift_in(v, x): x, v0, ..., v14.
+    static constexpr bool kPairs = true;
+    static float root(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
+    static R shift_in(R v, float x) {
+        return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(v), _mm512_castps_si512(_mm512_set1_ps(x)), 15));
+    }
 
     static R component(R r0, R r1, R r2, int c) {
         const R t = _mm512_permutex2var_ps(r0, _mm512_load_si512(kLow[c]), r1);

@@ -68,7 +68,7 @@ void reads(const EdgeBatches& eb, std::size_t b, std::uint32_t& lo, std::uint32_
         const bool r = e & EdgeBatches::kRun;
         const std::size_t n = r ? 1 : eb.lanes;
         for (std::size_t l = 0; l < eb.lanes; ++l) {
-            const std::uint32_t v = r ? (e & ~EdgeBatches::kRun) + static_cast<std::uint32_t>(l) : eb.index[k + l];
+            const std::uint32_t v = r ? (e & ~EdgeBatches::kFlags) + static_cast<std::uint32_t>(l) : eb.index[k + l];
             lo = std::min(lo, v);
             hi = std::max(hi, v + (r ? 0u : 1u));
         }

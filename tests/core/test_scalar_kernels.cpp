@@ -151,6 +151,49 @@ TEST_CASE("Scalar kernels: edge lengths and T equal the SIMD paths bit for bit, 
     CHECK(compared > 10000);
     CHECK(fallbacks > 0);  // the fallback path was compared too
     CHECK(wide > 1000);    // the 8-lane layout was built and compared
+
+}
+
+// A grid stored row by row (the bench tube's columns, a strip-stored mesh): its selves and its
+// neighbours a row apart are runs, and the slots to v - 1 and v + 1 are side by side in the
+// ascending lists, the kPair entries whose upper roots the AVX-512 loop takes once for both.
+// Rows of 37 vertices put batches across row ends too (no pair there: not runs).
+TEST_CASE("Scalar kernels: a grid's paired slots (one root for two) equal the scalar loop bit for bit", "[scalar][simd]") {
+    constexpr std::uint32_t kW = 37, kH = 29;
+    Mesh mesh;
+    for (std::uint32_t y = 0; y < kH; ++y)
+        for (std::uint32_t x = 0; x < kW; ++x) mesh.positions.emplace_back(0.1f * x, 0.07f * y, 0.01f * ((x * 7 + y * 3) % 5));
+    for (std::uint32_t y = 0; y + 1 < kH; ++y)
+        for (std::uint32_t x = 0; x + 1 < kW; ++x) {
+            const std::uint32_t a = y * kW + x;
+            for (std::uint32_t v : {a, a + 1, a + kW + 1, a, a + kW + 1, a + kW}) mesh.face_indices.push_back(v);
+            mesh.face_offsets.push_back(static_cast<std::uint32_t>(mesh.face_indices.size() - 3));
+            mesh.face_offsets.push_back(static_cast<std::uint32_t>(mesh.face_indices.size()));
+        }
+    const Topology topo = build_topology(mesh);
+    const std::size_t n = topo.welded_count();
+    REQUIRE(n == kW * kH);
+    const std::vector<Eigen::Vector3f> deformed = jittered(mesh.positions, 0.02f);
+    std::vector<float> t4;
+    for (std::size_t lanes : {EdgeBatches::kLanes, EdgeBatches::kWideLanes, EdgeBatches::kWidestLanes}) {
+        INFO("lanes " << lanes);
+        const EdgeBatches eb = edge_batches(topo, lanes);
+        std::size_t pairs = 0;
+        for (std::uint32_t e : eb.index) pairs += (e & EdgeBatches::kFlags) == EdgeBatches::kFlags;
+        CHECK(pairs > n / lanes / 2);  // most batches lie inside a row
+        std::vector<float> rest_simd(n, -1.0f), rest_scalar(n, -2.0f);
+        mean_edge_lengths(eb, mesh.positions.data(), 0, eb.batch_count(), rest_simd.data());
+        mean_edge_lengths_scalar(eb, mesh.positions.data(), 0, eb.batch_count(), rest_scalar.data());
+        CHECK(same(rest_simd, rest_scalar));
+        std::vector<float> t1(n, -1.0f), t2(n, -2.0f), l1(n, -1.0f), l2(n, -2.0f);
+        const std::size_t d1 = tension_block(eb, deformed.data(), rest_simd.data(), 0, eb.batch_count(), l1.data(), t1.data());
+        const std::size_t d2 = tension_block_scalar(eb, deformed.data(), rest_simd.data(), 0, eb.batch_count(), l2.data(), t2.data());
+        CHECK(same(t1, t2));
+        CHECK(same(l1, l2));
+        CHECK(d1 == d2);
+        if (lanes == EdgeBatches::kLanes) t4 = t1;
+        CHECK(same(t1, t4));
+    }
 }
 
 TEST_CASE("Scalar kernels: area equals the SSE path bit for bit", "[scalar][simd][corpus]") {

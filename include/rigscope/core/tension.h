@@ -24,7 +24,8 @@ void mean_edge_lengths(const Topology& topo, const std::vector<Eigen::Vector3f>&
 // vertices (representatives), then a group per neighbour slot, one neighbour per lane; a lane
 // with fewer neighbours repeats itself, a zero length that leaves its sum exactly as it is. A
 // group is `lanes` file vertices, or, when they are consecutive (v, v+1, ...: common in meshes
-// stored in strips or grids), one entry v | kRun, loaded as one contiguous block.
+// stored in strips or grids), one entry v | kRun, loaded as one contiguous block (v | kRun | kPair:
+// below).
 // Each lane's sum runs over its own neighbours in its own order whatever the lane count, so
 // every layout gives the same bits: 4 lanes for the SSE loop, 8 for the AVX2 one.
 struct EdgeBatches {
@@ -32,6 +33,13 @@ struct EdgeBatches {
     static constexpr std::size_t kWideLanes = 8;     // the AVX2 loop's
     static constexpr std::size_t kWidestLanes = 16;  // the AVX-512 loop's
     static constexpr std::uint32_t kRun = 0x80000000u;
+    // On a run of slot s, with the selves a run from a: slot s holds a - 1, a, ... and slot s + 1
+    // (the next entry, a run) a + 1, a + 2, ...: lane l's edge to its lower neighbour is lane
+    // l - 1's edge to its upper one. A kernel may take one root for both (lane 0's edge to a - 1
+    // apart): the ascending lists of a mesh stored in strips or grids put the two side by side.
+    // Reading the entry as a plain run gives the same bits (the two differences are negatives).
+    static constexpr std::uint32_t kPair = 0x40000000u;
+    static constexpr std::uint32_t kFlags = kRun | kPair;
     std::size_t lanes = kLanes;         // welded vertices per batch
     std::size_t welded = 0;             // welded vertices; the last batch may be partial
     std::vector<std::uint32_t> start;   // per batch, plus one: offset of its entries in `index`
