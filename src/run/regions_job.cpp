@@ -15,6 +15,7 @@
 
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
+#include "rigscope/core/region_sum.h"
 #include "rigscope/core/simd.h"
 #include "rigscope/core/tension.h"
 #include "rigscope/io/gltf_writer.h"
@@ -28,11 +29,6 @@
 #include "rigscope/run/run_budget.h"
 #include "rigscope/run/usd_output_run.h"
 #include "rigscope/run/output_formats.h"
-
-// The map's AVX2 loop: x86-64 builds with SIMD (RIGSCOPE_SIMD=OFF keeps every loop scalar).
-#if !defined(RIGSCOPE_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__)
-#define RIGSCOPE_REGIONS_AVX2
-#endif
 
 namespace rigscope {
 
@@ -235,43 +231,6 @@ std::vector<Region> regions_from_masks(const std::string& pattern, const Input& 
     return out;
 }
 
-// A region's weighted sum over a frame's T: a block of its welded vertices' T gathered, mapped
-// by the remap's vectorised loop (the one the writers run, inline in tension.h; `map` 0 compress,
-// 1 stretch, 2 T itself), then added in the region's order, which fixes the sum's bits. A float
-// times a float is exact in double: the product's bits do not depend on how it is formed.
-// Blocks of 64 keep a block's mapping and the previous block's additions (a chain of dependent
-// adds, one latency each) in flight together.
-inline __attribute__((always_inline)) double region_sum_body(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded,
-                                                             const float* weights, std::size_t n) {
-    constexpr std::size_t kBlock = 64;
-    float ts[kBlock], values[kBlock];
-    double products[kBlock];
-    double sum = 0;
-    for (std::size_t b = 0; b < n; b += kBlock) {
-        const std::size_t m = std::min(kBlock, n - b);
-        for (std::size_t i = 0; i < m; ++i) ts[i] = t[welded[b + i]];
-        const float* v = ts;
-        if (map == 0) remap.compress(ts, m, values), v = values;
-        else if (map == 1) remap.stretch(ts, m, values), v = values;
-        // The products side by side, then the additions alone in the chain.
-        for (std::size_t i = 0; i < m; ++i) products[i] = double(weights[b + i]) * double(v[i]);
-        for (std::size_t i = 0; i < m; ++i) sum += products[i];
-    }
-    return sum;
-}
-double region_sum(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded, const float* weights, std::size_t n) {
-    return region_sum_body(remap, map, t, welded, weights, n);
-}
-// The same compiled for AVX2 (no FMA: each operation rounds alone, the same bits): the SSE2
-// build's remap, two doubles a step with a blend per clamp, was most of a regions frame's own
-// time.
-#if defined(RIGSCOPE_REGIONS_AVX2)
-__attribute__((target("avx2"))) double region_sum_avx2(const TensionRemap& remap, int map, const float* t, const std::uint32_t* welded,
-                                                      const float* weights, std::size_t n) {
-    return region_sum_body(remap, map, t, welded, weights, n);
-}
-#endif
-
 }  // namespace
 
 std::vector<std::string> region_files(const std::string& by) {
@@ -366,28 +325,20 @@ RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const Fram
             g.weights.push_back(w);
         }
     }
-    const int kind = opt.map == "compress" ? 0 : opt.map == "stretch" ? 1 : 2;
+    const RegionMap kind = opt.map == "compress" ? RegionMap::Compress : opt.map == "stretch" ? RegionMap::Stretch : RegionMap::T;
     // Per frame: each region's weighted sum straight from the frame's T (region_sum), a region
     // per task. No map-sized array is written each frame, and the T map is read in place. The
     // sums run on the pool that evaluated the frame.
-#if defined(RIGSCOPE_REGIONS_AVX2)
     const bool avx2 = avx2_default();
-#endif
     for_each_tension_frame_on_pool(
         in, meshes,
         [&](std::size_t, ThreadPool& pool) {
             std::vector<double> row(r.regions.size());
             run_tasks(&pool, r.regions.size(), [&](std::size_t k) {
                 const MeshTension& mt = meshes[r.regions[k].mesh];
-                const float* t = (kind == 0 ? mt.compress_t() : kind == 1 ? mt.stretch_t() : mt.t).data();
+                const float* t = (kind == RegionMap::Compress ? mt.compress_t() : kind == RegionMap::Stretch ? mt.stretch_t() : mt.t).data();
                 const Gather& g = gathers[k];
-#if defined(RIGSCOPE_REGIONS_AVX2)
-                if (avx2) {
-                    row[k] = region_sum_avx2(remap, kind, t, g.welded.data(), g.weights.data(), g.welded.size()) / r.regions[k].total;
-                    return;
-                }
-#endif
-                row[k] = region_sum(remap, kind, t, g.welded.data(), g.weights.data(), g.welded.size()) / r.regions[k].total;
+                row[k] = region_sum(remap, kind, t, g.welded.data(), g.weights.data(), g.welded.size(), avx2) / r.regions[k].total;
             });
             r.values.push_back(std::move(row));
         },
