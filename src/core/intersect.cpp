@@ -6,8 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <new>
-#include <type_traits>
+#include <optional>
 #include <string>
 #include <tuple>
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
@@ -313,7 +312,7 @@ public:
 
     void first(std::uint32_t ta) {
         ta_ = ta;
-        ready_ = false;
+        crossing_.reset();
     }
     // apart: the caller knows the two are not neighbours (leaf_near, WeldedLanes).
     void test(std::uint32_t tb, bool apart) {
@@ -325,13 +324,12 @@ public:
             if (e_.rigid_pass_ ? !same_joint : same_joint && e_.kept(pa_, ra)) return;
             if (!apart && (fa == fb || e_.neighbours(a_, ta_, tb))) return;
         }
-        if (!ready_) {
+        if (!crossing_) {
             const std::uint32_t* c = &a_.corners[3 * ta_];
             const Eigen::Vector3f p[3] = {xa_[c[0]], xa_[c[1]], xa_[c[2]]};
-            new (&storage_) CrossingTriangle(p);
-            ready_ = true;
+            crossing_.emplace(p);
         }
-        const CrossingTriangle& ct = *std::launder(reinterpret_cast<const CrossingTriangle*>(&storage_));
+        const CrossingTriangle& ct = *crossing_;
         const std::uint32_t* c = &b_.corners[3 * tb];
         const Eigen::Vector3f q[3] = {xb_[c[0]], xb_[c[1]], xb_[c[2]]};
         if (!ct.crosses(q)) return;
@@ -354,9 +352,7 @@ private:
     const Eigen::Vector3f* xb_;
     std::vector<Hit>& hits_;
     std::uint32_t ta_ = 0;
-    bool ready_ = false;
-    // CrossingTriangle has no default state: built in place at a triangle's first pair.
-    std::aligned_storage_t<sizeof(CrossingTriangle), alignof(CrossingTriangle)> storage_;
+    std::optional<CrossingTriangle> crossing_;  // ta_'s, made at its first pair that needs it
 };
 
 // A leaf's eight lanes of welded corners (Part::welded_lanes), for the triangles of another leaf
