@@ -210,6 +210,43 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
     }
 }
 
+// Sorts [b, e) ascending and moves its distinct values to the front; returns how many there
+// are. Most buckets hold a few entries (each edge of a closed surface twice, about six on a
+// triangle mesh): up to eight go through a sorting network of min and max, then are kept
+// where each differs from the one before, without a branch on the values (std::sort's
+// insertion sort and std::unique mispredict about once an entry). Longer ones (a fan's hub)
+// go to std::sort.
+std::uint32_t sort_unique(std::uint32_t* b, std::uint32_t* e) {
+    const auto n = static_cast<std::size_t>(e - b);
+    if (n > 8) {
+        std::sort(b, e);
+        return static_cast<std::uint32_t>(std::unique(b, e) - b);
+    }
+    if (n == 0) return 0;
+    // Padded with the largest value, which sorts after every welded id (below 2^32 - 1).
+    std::uint32_t v[8];
+    for (std::size_t i = 0; i < 8; ++i) v[i] = i < n ? b[i] : 0xFFFFFFFFu;
+    auto order = [&v](int i, int j) {
+        const std::uint32_t lo = std::min(v[i], v[j]), hi = std::max(v[i], v[j]);
+        v[i] = lo;
+        v[j] = hi;
+    };
+    // A 19-comparator network for eight (checked on every 0/1 input, which suffices).
+    order(0, 2), order(1, 3), order(4, 6), order(5, 7);
+    order(0, 4), order(1, 5), order(2, 6), order(3, 7);
+    order(0, 1), order(2, 3), order(4, 5), order(6, 7);
+    order(2, 4), order(3, 5);
+    order(1, 4), order(3, 6);
+    order(1, 2), order(3, 4), order(5, 6);
+    b[0] = v[0];
+    std::uint32_t kept = 1;
+    for (std::size_t i = 1; i < n; ++i) {
+        b[kept] = v[i];
+        kept += v[i] != v[i - 1];
+    }
+    return kept;
+}
+
 // The weld with its tolerance relative to the positions' bounding diagonal.
 void weld_within(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double relative_tolerance,
                  Topology& topo) {
@@ -245,78 +282,133 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     // deduplicated: the same (a, b) order a global sort would give, in linear time. A vertex's
     // neighbour list: the vertices below it (ascending), then those above it (its bucket).
     //
-    // With a pool (issue 62: a file's one mesh set up on every core) each task owns a range of
-    // welded vertices and writes only their entries: it reads every face for the edges whose
-    // smaller end is its own, then the buckets below its range for its vertices' lower
-    // neighbours. Atomic increments per edge into shared counts had made two threads slower than
-    // one (the cores traded the counters' cache lines: `perf annotate` put 70% of the passes'
-    // samples on the `lock add`). Buckets are sorted and lower lists filled in ascending order
-    // of the smaller end, so the result is the same bits for any thread count.
+    // With a pool (issue 62: a file's one mesh set up on every core) the faces are split into
+    // ranges, one a task, and so are the welded vertices. A face range counts its edges into an
+    // array of counts of its own (atomic increments into shared counts had made two threads slower
+    // than one: the cores traded the counters' cache lines, 70% of the passes' samples on the
+    // `lock add`), then writes them into its own part of each bucket; so each face is read twice
+    // in all, not twice per range (each range read every face before: with two threads those
+    // passes took as long as with one). A vertex range then sorts its buckets and fills its
+    // vertices' lists. A bucket holds the same entries in another order for another thread
+    // count and is sorted, and every count is a sum: the same bits for any thread count.
     const std::size_t wn = topo.welded_count();
     const std::size_t faces = mesh.face_offsets.empty() ? 0 : mesh.face_offsets.size() - 1;
-    // A range's own work (its buckets) against what every range repeats (reading the faces):
-    // below a few thousand vertices a range a thread costs more than it saves.
+    // A range's own work (its buckets) against what each range adds (its array of counts, read
+    // by every vertex range): below a few thousand vertices a range a thread costs more than it saves.
     constexpr std::size_t kRangeVertices = 8192;
     const std::size_t ranges = pool && pool->size() > 1 && wn >= 2 * kRangeVertices ? std::min<std::size_t>(pool->size(), wn / kRangeVertices) : 1;
     auto range_begin = [&](std::size_t r) { return static_cast<std::uint32_t>(wn * r / ranges); };
-    // Faces [f0, f1)'s edges (a, c), a < c, to fn; returns how many of them are degenerate.
-    auto face_edges = [&](std::size_t f0, std::size_t f1, auto&& fn) {
+    auto face_begin = [&](std::size_t r) { return faces * r / ranges; };
+    // Faces [f0, f1)'s edges (a, c), a < c: a triangle's three corners, all distinct, to
+    // triangle(lo, mid, hi) (its edges (lo, mid), (lo, hi), (mid, hi)), any other edge to
+    // edge(a, c); returns how many faces are degenerate. A triangle (every glTF face) is read
+    // without the corner loop's wrap and its swaps (half of them mispredicted), and its corners
+    // in order let a pass bump its lowest corner's count or cursor once for two edges: the same
+    // entry bumped twice in a row waits for its own store. The arrays by value: through
+    // references GCC reloads each pointer after every store the callbacks make.
+    const std::uint32_t* const welded = topo.welded_of.data();
+    const std::uint32_t* const offsets = mesh.face_offsets.data();
+    const std::uint32_t* const corners = mesh.face_indices.data();
+    auto face_edges = [welded, offsets, corners](std::size_t f0, std::size_t f1, auto&& edge, auto&& triangle) {
         std::size_t degenerate = 0;
         for (std::size_t f = f0; f < f1; ++f) {
-            const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+            const std::uint32_t b = offsets[f], e = offsets[f + 1];
+            if (e - b == 3) {
+                const std::uint32_t x = welded[corners[b]], y = welded[corners[b + 1]], z = welded[corners[b + 2]];
+                if (x != y && y != z && z != x) {
+                    const std::uint32_t lo = std::min(std::min(x, y), z), hi = std::max(std::max(x, y), z);
+                    triangle(lo, x ^ y ^ z ^ lo ^ hi, hi);
+                    continue;
+                }
+                ++degenerate;
+                if (x != y) edge(std::min(x, y), std::max(x, y));
+                if (y != z) edge(std::min(y, z), std::max(y, z));
+                if (z != x) edge(std::min(z, x), std::max(z, x));
+                continue;
+            }
             std::size_t distinct = 0;
             for (std::uint32_t k = b; k < e; ++k) {
-                std::uint32_t a = topo.welded_of[mesh.face_indices[k]];
-                std::uint32_t c = topo.welded_of[mesh.face_indices[k + 1 < e ? k + 1 : b]];
+                std::uint32_t a = welded[corners[k]];
+                std::uint32_t c = welded[corners[k + 1 < e ? k + 1 : b]];
                 if (a == c) continue;  // a collapsed corner is not an edge
                 ++distinct;
                 if (a > c) std::swap(a, c);
-                fn(a, c);
+                edge(a, c);
             }
             if (distinct < 3) ++degenerate;
         }
         return degenerate;
     };
-    // Per welded vertex: bucket starts, fill cursors, unique counts, lower neighbours, in one allocation.
-    std::vector<std::uint32_t> per_vertex = detail::huge_vector<std::uint32_t>(4 * wn + 1, 0);
-    std::uint32_t* start = per_vertex.data();       // wn + 1
-    std::uint32_t* cursor = start + wn + 1;         // wn
-    std::uint32_t* unique_up = cursor + wn;         // wn
-    std::uint32_t* lower = unique_up + wn;          // wn: neighbours below the vertex
-    // Per range, written once at its task's end: degenerate faces (each range counts its share
-    // of the faces) and unique edges (those of its smaller ends).
-    std::vector<std::size_t> degenerate(ranges, 0), unique(ranges, 0);
+    // Per welded vertex: bucket starts, unique counts above, lower neighbours, in one allocation.
+    std::vector<std::uint32_t> per_vertex = detail::huge_vector<std::uint32_t>(3 * wn + 1, 0);
+    std::uint32_t* const start = per_vertex.data();  // wn + 1
+    std::uint32_t* const unique_up = start + wn + 1;  // wn
+    std::uint32_t* const lower = unique_up + wn;      // wn: neighbours below the vertex
+    // Per face range, wn counts of the edges by smaller end, then where the range writes the
+    // next of them in each bucket; afterwards the first wn are the lists' fill cursors.
+    std::vector<std::uint32_t> counts = detail::huge_vector<std::uint32_t>(ranges * wn, 0);
+    // Per range, written once at its task's end: degenerate faces (of its faces), unique edges
+    // (of its smaller ends), its entries (of its vertices, then where they start).
+    std::vector<std::size_t> degenerate(ranges, 0), unique(ranges, 0), entries(ranges + 1, 0);
     run_tasks(pool, ranges, [&](std::size_t r) {
-        const std::uint32_t lo = range_begin(r), size = range_begin(r + 1) - lo;
-        auto count = [&](std::uint32_t a, std::uint32_t) {
-            if (a - lo < size) ++start[a + 1];
-        };
-        const std::size_t f0 = faces * r / ranges, f1 = faces * (r + 1) / ranges;
-        face_edges(0, f0, count);
-        degenerate[r] = face_edges(f0, f1, count);
-        face_edges(f1, faces, count);
+        std::uint32_t* const count = counts.data() + r * wn;
+        degenerate[r] = face_edges(
+            face_begin(r), face_begin(r + 1), [count](std::uint32_t a, std::uint32_t) { ++count[a]; },
+            [count](std::uint32_t lo, std::uint32_t mid, std::uint32_t) {
+                count[lo] += 2;
+                ++count[mid];
+            });
     });
     topo.degenerate_faces = 0;
     for (std::size_t d : degenerate) topo.degenerate_faces += d;
-    for (std::size_t w = 0; w < wn; ++w) start[w + 1] += start[w];
+    // Bucket a holds the edges of face range 0 from start[a], then those of range 1, ...: a prefix
+    // sum over (vertex, face range) in that order, by vertex ranges (their sums, then each range
+    // from its sum's offset).
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        std::size_t sum = 0;
+        for (std::size_t q = 0; q < ranges; ++q) {
+            const std::uint32_t* const count = counts.data() + q * wn;
+            for (std::uint32_t a = range_begin(r), hi = range_begin(r + 1); a < hi; ++a) sum += count[a];
+        }
+        entries[r + 1] = sum;
+    });
+    for (std::size_t r = 0; r < ranges; ++r) entries[r + 1] += entries[r];
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        auto at = static_cast<std::uint32_t>(entries[r]);
+        for (std::uint32_t a = range_begin(r), hi = range_begin(r + 1); a < hi; ++a) {
+            start[a] = at;
+            for (std::size_t q = 0; q < ranges; ++q) {
+                std::uint32_t& count = counts[q * wn + a];
+                const std::uint32_t c = count;
+                count = at;
+                at += c;
+            }
+        }
+    });
+    start[wn] = static_cast<std::uint32_t>(entries[ranges]);
     std::vector<std::uint32_t> other = detail::huge_vector<std::uint32_t>(start[wn]);  // per smaller end a, the larger ends
     run_tasks(pool, ranges, [&](std::size_t r) {
-        const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
-        // The arrays by value: through the closure's references GCC reloads each pointer after
-        // every store into the arrays.
         std::uint32_t* const ends = other.data();
-        std::uint32_t* const fill = cursor;
+        std::uint32_t* const fill = counts.data() + r * wn;
+        face_edges(
+            face_begin(r), face_begin(r + 1), [ends, fill](std::uint32_t a, std::uint32_t c) { ends[fill[a]++] = c; },
+            [ends, fill](std::uint32_t lo, std::uint32_t mid, std::uint32_t hi) {
+                const std::uint32_t at = fill[lo];
+                fill[lo] = at + 2;
+                ends[at] = mid;
+                ends[at + 1] = hi;
+                ends[fill[mid]++] = hi;
+            });
+    });
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
+        std::uint32_t* const ends = other.data();
         std::uint32_t* const below = lower;
-        std::copy(start + lo, start + hi, fill + lo);
-        face_edges(0, faces, [ends, fill, lo, hi](std::uint32_t a, std::uint32_t c) {
-            if (a - lo < hi - lo) ends[fill[a]++] = c;
-        });
         std::size_t edges = 0;
         for (std::uint32_t a = lo; a < hi; ++a) {
             auto* b = ends + start[a];
             auto* e = ends + start[a + 1];
-            std::sort(b, e);
-            const auto u = static_cast<std::uint32_t>(std::unique(b, e) - b);
+            const std::uint32_t u = sort_unique(b, e);
             unique_up[a] = u;
             edges += u;
             // The larger ends are above a, so in this range when below its end.
@@ -324,23 +416,32 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         }
         unique[r] = edges;
     });
-    // The lower neighbours each range's vertices have in the ranges before it.
-    if (ranges > 1)
-        run_tasks(pool, ranges, [&](std::size_t r) {
-            const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
-            for (std::uint32_t a = 0; a < lo; ++a) {
-                const std::uint32_t* up = other.data() + start[a];
-                for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
-                    if (up[k] >= lo) ++lower[up[k]];
-            }
-        });
+    // The lower neighbours each range's vertices have in the ranges before it; then the range's
+    // list offsets from its own start (entries[r], once the ranges' sums are added up).
+    topo.neighbour_offsets.resize(wn + 1);
+    std::uint32_t* const list_at = topo.neighbour_offsets.data();
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
+        for (std::uint32_t a = 0; a < lo; ++a) {
+            const std::uint32_t* up = other.data() + start[a];
+            for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
+                if (up[k] >= lo) ++lower[up[k]];
+        }
+        std::uint32_t at = 0;
+        for (std::uint32_t w = lo; w < hi; ++w) {
+            list_at[w] = at;
+            at += lower[w] + unique_up[w];
+        }
+        entries[r + 1] = at;
+    });
+    entries[0] = 0;
+    for (std::size_t r = 0; r < ranges; ++r) entries[r + 1] += entries[r];
+    list_at[wn] = static_cast<std::uint32_t>(entries[ranges]);
     std::size_t edge_count = 0;
     for (std::size_t u : unique) edge_count += u;
     topo.unique_edges = edge_count;
-    topo.neighbour_offsets.assign(wn + 1, 0);
-    for (std::size_t w = 0; w < wn; ++w) topo.neighbour_offsets[w + 1] = topo.neighbour_offsets[w] + lower[w] + unique_up[w];
-    detail::reserve_huge(topo.neighbours, topo.neighbour_offsets[wn]);
-    topo.neighbours.resize(topo.neighbour_offsets[wn]);
+    detail::reserve_huge(topo.neighbours, list_at[wn]);
+    topo.neighbours.resize(list_at[wn]);
     // The edge list's pairs from a start at 2 x the unique edges of the vertices below a.
     std::vector<std::uint32_t> edge_at;
     if (edge_list) {
@@ -350,25 +451,30 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         for (std::size_t a = 0; a < wn; ++a) edge_at[a + 1] = edge_at[a] + unique_up[a];
     }
     // A vertex's list: the vertices below it, in the ascending order of the smaller ends read
-    // here, then those above it (its bucket, ascending).
+    // here, then those above it (its bucket, ascending). Each range first moves its offsets by
+    // its start; it writes and reads only its own vertices' offsets and cursors.
+    std::uint32_t* const cursor = counts.data();
     run_tasks(pool, ranges, [&](std::size_t r) {
         const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
-        std::copy(topo.neighbour_offsets.begin() + lo, topo.neighbour_offsets.begin() + hi, cursor + lo);
+        const auto base = static_cast<std::uint32_t>(entries[r]);
+        for (std::uint32_t w = lo; w < hi; ++w) cursor[w] = list_at[w] += base;
+        std::uint32_t* const lists = topo.neighbours.data();
+        std::uint32_t* const fill = cursor;
         for (std::uint32_t a = 0; a < lo; ++a) {
             const std::uint32_t* up = other.data() + start[a];
             for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
-                if (up[k] >= lo) topo.neighbours[cursor[up[k]]++] = a;
+                if (up[k] >= lo) lists[fill[up[k]]++] = a;
         }
-        std::uint32_t* const lists = topo.neighbours.data();
-        std::uint32_t* const fill = cursor;
         for (std::uint32_t a = lo; a < hi; ++a) {
             const std::uint32_t* up = other.data() + start[a];
             const std::uint32_t u = unique_up[a];
-            std::copy(up, up + u, lists + topo.neighbour_offsets[a] + lower[a]);
+            // A loop, not std::copy: a few entries, where a call to memmove cost more than them.
+            std::uint32_t* const own = lists + list_at[a] + lower[a];
+            for (std::uint32_t k = 0; k < u; ++k) own[k] = up[k];
             for (std::uint32_t k = 0; k < u && up[k] < hi; ++k) lists[fill[up[k]]++] = a;
             if (edge_list) {
                 std::uint32_t* edge = topo.edges.data() + 2 * std::size_t{edge_at[a]};
-                for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
+                for (std::uint32_t k = 0; k < u; ++k) {
                     *edge++ = a;
                     *edge++ = up[k];
                 }
