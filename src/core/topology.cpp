@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <numeric>
 
 #include "rigscope/core/huge_pages.h"
 #include "rigscope/core/error.h"
@@ -52,8 +54,13 @@ bool same_influences(const Influences& inf, std::uint32_t a, std::uint32_t b) {
 //   representatives, more than `tol` apart, are few per cell;
 // - what still crowds one cell (thousands of vertices at one point with different skin weights,
 //   so none weld) is bounded by a count of comparisons, refused with a clear error.
+//
+// The cells' hashes (about half of numbering the buckets: three coordinates, each scaled,
+// clamped and floored) are computed a chunk ahead of the table's insertions, on a second
+// thread of the pool when there is one (issue 62); the insertions, and with them the buckets'
+// numbers, stay in file order on one thread, so nothing depends on the thread count.
 void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double diag,
-                   double tol, Topology& topo) {
+                   double tol, Topology& topo, ThreadPool* pool) {
     const std::size_t n = positions.size();
     topo.representative.reserve(n);
     const double spacing = diag / std::sqrt(static_cast<double>(n));
@@ -80,9 +87,9 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         std::uint32_t tag;     // the hash's low half
         std::uint32_t bucket;  // kNone: empty
     };
-    std::vector<Slot> table = detail::huge_vector<Slot>(mask + 1);
+    std::vector<Slot> table = detail::huge_vector<Slot>(mask + 1, Slot{0, kNone});
     std::vector<std::uint32_t> key = detail::huge_vector<std::uint32_t>(n);               // per vertex: bucket | near flag
-    std::vector<std::uint32_t> start = detail::huge_vector<std::uint32_t>(n + 1);         // per bucket: its vertices, then first slot
+    std::vector<std::uint32_t> start = detail::huge_vector<std::uint32_t>(n + 1, 0);      // per bucket: its vertices, then first slot
     std::uint32_t used = 0;                                                               // buckets numbered
     // The bucket of the cell with hash h, numbered here if new (insert), else kNone if absent.
     auto bucket_of = [&](std::uint64_t h, bool insert) {
@@ -96,6 +103,10 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
             if (s.tag == tag) return s.bucket;
         }
     };
+    // Two chunks of cell hashes (in L2): the one being inserted and the next.
+    constexpr std::size_t kChunk = 32768;
+    const std::size_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<std::uint64_t> ahead(std::min(n, kChunk) * (chunks > 1 ? 2 : 1));
     double inv_cell = 0;
     // floor() is a library call on the baseline x86-64 target (no SSE4.1 round): truncate and
     // step down for negatives instead.
@@ -122,38 +133,49 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         // both faces keeps x -/+ reach in x's cell; anything else (and NaN, clamped) is flagged.
         const double margin = 2 * reach * inv_cell;
         constexpr double kExact = 4294967296.0;  // 2^32
-        std::fill(table.begin(), table.end(), Slot{0, kNone});
-        std::fill(start.begin(), start.end(), 0);
         used = 0;
         std::uint32_t longest = 0;
-        // In blocks: the hashes first, with their table slots prefetched, then the lookups in file
-        // order, so a block's cache misses overlap instead of coming one after another.
-        constexpr std::size_t kBlock = 32;
-        std::uint64_t block_hash[kBlock];
-        for (std::size_t v0 = 0; v0 < n; v0 += kBlock) {
-            const std::size_t count = std::min(kBlock, n - v0);
-            for (std::size_t i = 0; i < count; ++i) {
-                const auto& p = positions[v0 + i];
-                std::int64_t c[3];
+        // Chunk c's hashes into half c % 2 of `ahead`, its near flags into `key`.
+        auto hash_chunk = [&](std::size_t c) {
+            std::uint64_t* const out = ahead.data() + (c % 2) * kChunk;
+            for (std::size_t v = c * kChunk, e = std::min(n, v + kChunk); v < e; ++v) {
+                const auto& p = positions[v];
+                std::int64_t q3[3];
                 bool near = false;
                 for (int k = 0; k < 3; ++k) {
                     double q;
-                    c[k] = coord_of(p[k], q);
-                    const double f = q - static_cast<double>(c[k]);
+                    q3[k] = coord_of(p[k], q);
+                    const double f = q - static_cast<double>(q3[k]);
                     near = near || !(f >= margin && f <= 1 - margin && std::abs(q) <= kExact);
                 }
-                block_hash[i] = hash(c[0], c[1], c[2]);
-                key[v0 + i] = near ? kNear : 0;
-                __builtin_prefetch(&table[block_hash[i] >> (64 - bits)]);
+                out[v - c * kChunk] = hash(q3[0], q3[1], q3[2]);
+                key[v] = near ? kNear : 0;
             }
+        };
+        // Chunk c's cells numbered in file order; each table slot prefetched a few vertices
+        // ahead, so that the cache misses overlap instead of coming one after another.
+        auto insert_chunk = [&](std::size_t c) {
+            const std::uint64_t* const h = ahead.data() + (c % 2) * kChunk;
+            constexpr std::size_t kPrefetch = 16;
+            const std::size_t v0 = c * kChunk, count = std::min(n - v0, kChunk);
+            for (std::size_t i = 0; i < std::min(count, kPrefetch); ++i) __builtin_prefetch(&table[h[i] >> (64 - bits)]);
             for (std::size_t i = 0; i < count; ++i) {
-                const std::uint32_t b = bucket_of(block_hash[i], true);
+                if (i + kPrefetch < count) __builtin_prefetch(&table[h[i + kPrefetch] >> (64 - bits)]);
+                const std::uint32_t b = bucket_of(h[i], true);
                 key[v0 + i] |= b;
                 longest = std::max(longest, ++start[b + 1]);
             }
+        };
+        hash_chunk(0);
+        for (std::size_t c = 0; c < chunks; ++c) {
+            // The next chunk's hashes beside this chunk's insertions (other halves, other vertices).
+            const bool next = c + 1 < chunks;
+            run_tasks(next ? pool : nullptr, next ? 2 : 1, [&](std::size_t task) { task == 0 ? insert_chunk(c) : hash_chunk(c + 1); });
         }
         if (cell <= 2 * tol || longest <= kCrowdedCell) break;
         cell = std::max(2 * tol, cell / 8);
+        std::fill(table.begin(), table.end(), Slot{0, kNone});
+        std::fill(start.begin(), start.end(), 0);
     }
     for (std::size_t b = 0; b < used; ++b) start[b + 1] += start[b];
 
@@ -162,7 +184,9 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         std::uint32_t v;
         Eigen::Vector3f p;
     };
-    std::vector<Rep> reps = detail::huge_vector<Rep>(n);
+    // Not zeroed (a bucket's entries are written before they are read): 16 bytes a vertex.
+    std::unique_ptr<Rep[]> reps(new Rep[n]);
+    detail::advise_huge(reps.get(), n * sizeof(Rep));
     std::vector<std::uint32_t> rep_count = detail::huge_vector<std::uint32_t>(used, 0);
 
     // Far past what any real mesh needs (about one comparison per vertex), small enough to end in
@@ -171,7 +195,7 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
     std::uint64_t comparisons = 0;
     // The first representative of bucket `b` within tolerance of v, if it is below `best`.
     auto first_match = [&](std::uint32_t b, std::uint32_t v, std::uint32_t best) {
-        const Rep* r = reps.data() + start[b];
+        const Rep* r = reps.get() + start[b];
         for (std::uint32_t k = 0, e = rep_count[b]; k < e && r[k].v < best; ++k) {
             if (++comparisons > max_comparisons)
                 throw Error(kExitBadInput, "mesh '" + name + "': too many distinct vertices crowd within the weld tolerance of one point (" +
@@ -249,10 +273,10 @@ std::uint32_t sort_unique(std::uint32_t* b, std::uint32_t* e) {
 
 // The weld with its tolerance relative to the positions' bounding diagonal.
 void weld_within(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double relative_tolerance,
-                 Topology& topo) {
+                 Topology& topo, ThreadPool* pool = nullptr) {
     const double diag = bounding_diagonal(positions);
     const double tol = diag > 0 ? diag * relative_tolerance : 1e-12;
-    weld_vertices(positions, influences, name, diag, tol, topo);
+    weld_vertices(positions, influences, name, diag, tol, topo, pool);
 }
 
 }  // namespace
@@ -269,12 +293,10 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     const std::size_t n = mesh.positions.size();
     topo.welded_of.resize(n);
     if (!weld || n == 0) {
-        for (std::size_t v = 0; v < n; ++v) {
-            topo.welded_of[v] = static_cast<std::uint32_t>(v);
-            topo.representative.push_back(static_cast<std::uint32_t>(v));
-        }
+        std::iota(topo.welded_of.begin(), topo.welded_of.end(), std::uint32_t{0});
+        topo.representative = topo.welded_of;
     } else {
-        weld_within(mesh.positions, mesh.influences, mesh.name, relative_tolerance, topo);
+        weld_within(mesh.positions, mesh.influences, mesh.name, relative_tolerance, topo, pool);
     }
 
     // Unique undirected edges: each face's consecutive corners, closing back to the first.
