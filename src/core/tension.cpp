@@ -148,12 +148,15 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes, ThreadPool* po
     constexpr std::size_t kChunk = 2048;
     const std::size_t chunks = (batches + kChunk - 1) / kChunk;
     eb.start.assign(batches + 1, 0);
+    // Reserved here, on the calling thread: its heap holds memory freed by the load and the
+    // topology (huge_pages.h keep_freed_memory), where a worker's own arena would fault in fresh
+    // pages. Four groups of `lanes` entries a batch (the tube needs one or two), grown past that
+    // if need be.
     std::vector<std::vector<std::uint32_t>> made(chunks);
+    for (std::size_t c = 0; c < chunks; ++c) made[c].reserve((std::min(batches, (c + 1) * kChunk) - c * kChunk) * lanes * 4);
     run_tasks(pool, chunks, [&](std::size_t c) {
         std::vector<std::uint32_t>& out = made[c];
         const std::size_t b0 = c * kChunk, b1 = std::min(batches, b0 + kChunk);
-        // About one group of `lanes` entries per neighbour slot: grown past that if need be.
-        out.reserve((b1 - b0) * lanes * 8);
         for (std::size_t b = b0; b < b1; ++b) {
             const std::size_t before = out.size();
             emit(b, [&](std::uint32_t v, bool reads_last) {

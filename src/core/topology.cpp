@@ -408,9 +408,13 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         }
     });
     start[wn] = static_cast<std::uint32_t>(entries[ranges]);
-    std::vector<std::uint32_t> other = detail::huge_vector<std::uint32_t>(start[wn]);  // per smaller end a, the larger ends
+    // Per smaller end a, the larger ends: every entry is written by the fill below, so the
+    // array is not zeroed first (a pass over 4 bytes a face corner on the calling thread).
+    const std::unique_ptr<std::uint32_t[]> larger(new std::uint32_t[start[wn]]);
+    detail::advise_huge(larger.get(), std::size_t{start[wn]} * sizeof(std::uint32_t));
+    std::uint32_t* const other = larger.get();
     run_tasks(pool, ranges, [&](std::size_t r) {
-        std::uint32_t* const ends = other.data();
+        std::uint32_t* const ends = other;
         std::uint32_t* const fill = counts.data() + r * wn;
         face_edges(
             face_begin(r), face_begin(r + 1), [ends, fill](std::uint32_t a, std::uint32_t c) { ends[fill[a]++] = c; },
@@ -424,7 +428,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     });
     run_tasks(pool, ranges, [&](std::size_t r) {
         const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
-        std::uint32_t* const ends = other.data();
+        std::uint32_t* const ends = other;
         std::uint32_t* const below = lower;
         std::size_t edges = 0;
         for (std::uint32_t a = lo; a < hi; ++a) {
@@ -445,7 +449,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     run_tasks(pool, ranges, [&](std::size_t r) {
         const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
         for (std::uint32_t a = 0; a < lo; ++a) {
-            const std::uint32_t* up = other.data() + start[a];
+            const std::uint32_t* up = other + start[a];
             for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
                 if (up[k] >= lo) ++lower[up[k]];
         }
@@ -483,12 +487,12 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         std::uint32_t* const lists = topo.neighbours.data();
         std::uint32_t* const fill = cursor;
         for (std::uint32_t a = 0; a < lo; ++a) {
-            const std::uint32_t* up = other.data() + start[a];
+            const std::uint32_t* up = other + start[a];
             for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
                 if (up[k] >= lo) lists[fill[up[k]]++] = a;
         }
         for (std::uint32_t a = lo; a < hi; ++a) {
-            const std::uint32_t* up = other.data() + start[a];
+            const std::uint32_t* up = other + start[a];
             const std::uint32_t u = unique_up[a];
             // A loop, not std::copy: a few entries, where a call to memmove cost more than them.
             std::uint32_t* const own = lists + list_at[a] + lower[a];
