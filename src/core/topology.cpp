@@ -233,22 +233,28 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
     }
 }
 
-// Sorts [b, e) ascending and moves its distinct values to the front; returns how many there
-// are. Most buckets hold a few entries (each edge of a closed surface twice, about six on a
-// triangle mesh): up to eight go through a sorting network of min and max, then are kept
-// where each differs from the one before, without a branch on the values (std::sort's
-// insertion sort and std::unique mispredict about once an entry). Longer ones (a fan's hub)
-// go to std::sort.
-std::uint32_t sort_unique(std::uint32_t* b, std::uint32_t* e) {
-    const auto n = static_cast<std::size_t>(e - b);
+// Sorts bucket [b, b + n) ascending, moves its distinct values to the front and adds one to
+// below[c] for each distinct c under `hi` (the vertices whose lower neighbour the bucket's vertex
+// is, in the caller's range); returns how many are distinct. Most buckets hold a few entries
+// (each edge of a closed surface twice, about six on a triangle mesh): up to eight go through a
+// sorting network of min and max, then eight fixed steps keep each value that differs from the
+// one before and count it, a step past the bucket or a repeat writing to scratch instead. No
+// branch depends on the values or on n: std::sort's insertion sort, std::unique and loops of n
+// steps mispredicted about once an entry and once a loop's end. b[0 .. 8) must be readable.
+// Longer buckets (a fan's hub) go to std::sort.
+std::uint32_t sort_unique_count(std::uint32_t* b, std::size_t n, std::uint32_t* below, std::uint32_t hi) {
     if (n > 8) {
-        std::sort(b, e);
-        return static_cast<std::uint32_t>(std::unique(b, e) - b);
+        std::sort(b, b + n);
+        const auto u = static_cast<std::uint32_t>(std::unique(b, b + n) - b);
+        for (std::uint32_t k = 0; k < u && b[k] < hi; ++k) ++below[b[k]];
+        return u;
     }
-    if (n == 0) return 0;
     // Padded with the largest value, which sorts after every welded id (below 2^32 - 1).
     std::uint32_t v[8];
-    for (std::size_t i = 0; i < 8; ++i) v[i] = i < n ? b[i] : 0xFFFFFFFFu;
+    for (std::size_t i = 0; i < 8; ++i) {
+        const std::uint32_t x = b[i];
+        v[i] = i < n ? x : 0xFFFFFFFFu;
+    }
     auto order = [&v](int i, int j) {
         const std::uint32_t lo = std::min(v[i], v[j]), hi = std::max(v[i], v[j]);
         v[i] = lo;
@@ -261,11 +267,14 @@ std::uint32_t sort_unique(std::uint32_t* b, std::uint32_t* e) {
     order(2, 4), order(3, 5);
     order(1, 4), order(3, 6);
     order(1, 2), order(3, 4), order(5, 6);
-    b[0] = v[0];
-    std::uint32_t kept = 1;
-    for (std::size_t i = 1; i < n; ++i) {
-        b[kept] = v[i];
-        kept += v[i] != v[i - 1];
+    std::uint32_t scratch[8], count[8] = {};
+    std::uint32_t kept = 0;
+    for (std::size_t i = 0; i < 8; ++i) {
+        const bool fresh = (i < n) & (i == 0 || v[i] != v[i - 1]);
+        *(fresh ? b + kept : scratch + i) = v[i];
+        kept += fresh;
+        std::uint32_t* const c = fresh & (v[i] < hi) ? below + v[i] : count + i;
+        *c += 1;
     }
     return kept;
 }
@@ -409,9 +418,11 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     start[wn] = static_cast<std::uint32_t>(entries[ranges]);
     // Per smaller end a, the larger ends: every entry is written by the fill below, so the
     // array is not zeroed first (a pass over 4 bytes a face corner on the calling thread).
-    const std::unique_ptr<std::uint32_t[]> larger(new std::uint32_t[start[wn]]);
-    detail::advise_huge(larger.get(), std::size_t{start[wn]} * sizeof(std::uint32_t));
+    // Eight more at the end, read (not used) by the last buckets' sort (sort_unique_count).
+    const std::unique_ptr<std::uint32_t[]> larger(new std::uint32_t[std::size_t{start[wn]} + 8]);
+    detail::advise_huge(larger.get(), (std::size_t{start[wn]} + 8) * sizeof(std::uint32_t));
     std::uint32_t* const other = larger.get();
+    std::fill(other + start[wn], other + start[wn] + 8, 0u);
     run_tasks(pool, ranges, [&](std::size_t r) {
         std::uint32_t* const ends = other;
         std::uint32_t* const fill = counts.data() + r * wn;
@@ -431,13 +442,10 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         std::uint32_t* const below = lower;
         std::size_t edges = 0;
         for (std::uint32_t a = lo; a < hi; ++a) {
-            auto* b = ends + start[a];
-            auto* e = ends + start[a + 1];
-            const std::uint32_t u = sort_unique(b, e);
+            // The larger ends are above a, so in this range when below its end.
+            const std::uint32_t u = sort_unique_count(ends + start[a], start[a + 1] - start[a], below, hi);
             unique_up[a] = u;
             edges += u;
-            // The larger ends are above a, so in this range when below its end.
-            for (std::uint32_t k = 0; k < u && b[k] < hi; ++k) ++below[b[k]];
         }
         unique[r] = edges;
     });
