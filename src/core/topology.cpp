@@ -370,18 +370,23 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         return degenerate;
     };
     // Per welded vertex: bucket starts, unique counts above, lower neighbours, in one allocation.
-    std::vector<std::uint32_t> per_vertex = detail::huge_vector<std::uint32_t>(3 * wn + 1, 0);
-    std::uint32_t* const start = per_vertex.data();  // wn + 1
+    // Arrays here are not zeroed on the calling thread: the counts and the lower neighbours are
+    // zeroed by the task that owns them (on the pool, in parallel), the rest written in full.
+    const std::unique_ptr<std::uint32_t[]> per_vertex(new std::uint32_t[3 * wn + 1]);
+    detail::advise_huge(per_vertex.get(), (3 * wn + 1) * sizeof(std::uint32_t));
+    std::uint32_t* const start = per_vertex.get();  // wn + 1
     std::uint32_t* const unique_up = start + wn + 1;  // wn
     std::uint32_t* const lower = unique_up + wn;      // wn: neighbours below the vertex
     // Per face range, wn counts of the edges by smaller end, then where the range writes the
     // next of them in each bucket; afterwards the first wn are the lists' fill cursors.
-    std::vector<std::uint32_t> counts = detail::huge_vector<std::uint32_t>(ranges * wn, 0);
+    const std::unique_ptr<std::uint32_t[]> counts(new std::uint32_t[ranges * wn]);
+    detail::advise_huge(counts.get(), ranges * wn * sizeof(std::uint32_t));
     // Per range, written once at its task's end: degenerate faces (of its faces), unique edges
     // (of its smaller ends), its entries (of its vertices, then where they start).
     std::vector<std::size_t> degenerate(ranges, 0), unique(ranges, 0), entries(ranges + 1, 0);
     run_tasks(pool, ranges, [&](std::size_t r) {
-        std::uint32_t* const count = counts.data() + r * wn;
+        std::uint32_t* const count = counts.get() + r * wn;
+        std::fill(count, count + wn, 0u);
         degenerate[r] = face_edges(
             face_begin(r), face_begin(r + 1), [count](std::uint32_t a, std::uint32_t) { ++count[a]; },
             [count](std::uint32_t lo, std::uint32_t mid, std::uint32_t) {
@@ -397,7 +402,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     run_tasks(pool, ranges, [&](std::size_t r) {
         std::size_t sum = 0;
         for (std::size_t q = 0; q < ranges; ++q) {
-            const std::uint32_t* const count = counts.data() + q * wn;
+            const std::uint32_t* const count = counts.get() + q * wn;
             for (std::uint32_t a = range_begin(r), hi = range_begin(r + 1); a < hi; ++a) sum += count[a];
         }
         entries[r + 1] = sum;
@@ -425,7 +430,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     std::fill(other + start[wn], other + start[wn] + 8, 0u);
     run_tasks(pool, ranges, [&](std::size_t r) {
         std::uint32_t* const ends = other;
-        std::uint32_t* const fill = counts.data() + r * wn;
+        std::uint32_t* const fill = counts.get() + r * wn;
         face_edges(
             face_begin(r), face_begin(r + 1), [ends, fill](std::uint32_t a, std::uint32_t c) { ends[fill[a]++] = c; },
             [ends, fill](std::uint32_t lo, std::uint32_t mid, std::uint32_t hi) {
@@ -440,6 +445,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
         std::uint32_t* const ends = other;
         std::uint32_t* const below = lower;
+        std::fill(below + lo, below + hi, 0u);
         std::size_t edges = 0;
         for (std::uint32_t a = lo; a < hi; ++a) {
             // The larger ends are above a, so in this range when below its end.
@@ -486,7 +492,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     // A vertex's list: the vertices below it, in the ascending order of the smaller ends read
     // here, then those above it (its bucket, ascending). Each range first moves its offsets by
     // its start; it writes and reads only its own vertices' offsets and cursors.
-    std::uint32_t* const cursor = counts.data();
+    std::uint32_t* const cursor = counts.get();
     run_tasks(pool, ranges, [&](std::size_t r) {
         const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
         const auto base = static_cast<std::uint32_t>(entries[r]);
