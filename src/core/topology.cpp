@@ -324,9 +324,13 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     const std::size_t wn = topo.welded_count();
     const std::size_t faces = mesh.face_offsets.empty() ? 0 : mesh.face_offsets.size() - 1;
     // A range's own work (its buckets) against what each range adds (its array of counts, read
-    // by every vertex range): below a few thousand vertices a range a thread costs more than it saves.
-    constexpr std::size_t kRangeVertices = 8192;
-    const std::size_t ranges = pool && pool->size() > 1 && wn >= 2 * kRangeVertices ? std::min<std::size_t>(pool->size(), wn / kRangeVertices) : 1;
+    // by every vertex range): below a few thousand vertices a range a thread costs more than it
+    // saves. At most eight: each face range's counts are 4 bytes a welded vertex (a pool of 64
+    // threads would hold a GB of them for a 4M-vertex mesh).
+    constexpr std::size_t kRangeVertices = 8192, kMaxRanges = 8;
+    const std::size_t ranges = pool && pool->size() > 1 && wn >= 2 * kRangeVertices
+                                   ? std::min<std::size_t>({pool->size(), wn / kRangeVertices, kMaxRanges})
+                                   : 1;
     auto range_begin = [&](std::size_t r) { return static_cast<std::uint32_t>(wn * r / ranges); };
     auto face_begin = [&](std::size_t r) { return faces * r / ranges; };
     // Faces [f0, f1)'s edges (a, c), a < c: a triangle's three corners, all distinct, to
