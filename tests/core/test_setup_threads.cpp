@@ -136,10 +136,13 @@ TEST_CASE("Topology and edge batches built on 1, 2 and 3 threads are the same bi
 
 // The weld's cell hashes are computed a chunk (32,768 vertices) ahead of the table's insertions,
 // on a second thread with a pool. On 100,000 vertices (four chunks) with copies just inside and
-// just outside the tolerance and a dense cluster that makes the grid finer twice, the weld on
-// 1, 2 and 3 threads against the rule itself: a vertex joins the first earlier representative
+// just outside the tolerance and a dense cluster that makes the grid finer (spread over the
+// file: twice; only in its last chunk: once, after three chunks were inserted), the weld on 1,
+// 2 and 3 threads against the rule itself: a vertex joins the first earlier representative
 // within the tolerance (found here through slabs of x one tolerance wide), else starts one.
 TEST_CASE("The weld on 1, 2 and 3 threads follows the first-representative rule", "[topology][weld][threads]") {
+    const bool cluster_late = GENERATE(false, true);
+    INFO("cluster " << (cluster_late ? "in the last chunk" : "spread"));
     std::mt19937 rng(62);
     std::uniform_real_distribution<float> spread(-50.0f, 50.0f), ball(-0.01f, 0.01f);
     Mesh mesh;
@@ -153,7 +156,7 @@ TEST_CASE("The weld on 1, 2 and 3 threads follows the first-representative rule"
             Eigen::Vector3f p = mesh.positions[2 + rng() % (mesh.positions.size() - 2)];
             if (rng() % 4) p[static_cast<int>(rng() % 3)] += static_cast<float>(tol) * (rng() % 2 ? 0.9f : 1.1f);
             mesh.positions.push_back(p);
-        } else if (r < 4) {
+        } else if (cluster_late ? mesh.positions.size() >= 3 * 32768 + 1000 && r < 8 : r < 4) {
             mesh.positions.emplace_back(1.0f + ball(rng), 1.0f + ball(rng), 1.0f + ball(rng));
         } else {
             mesh.positions.emplace_back(spread(rng), spread(rng), spread(rng));
