@@ -139,30 +139,39 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes, ThreadPool* po
         for (std::size_t l = 0; l < lanes; ++l)
             if (count[l]) eb.degree[b * lanes + l] = static_cast<float>(count[l]);
     };
-    // Each batch's entries counted, then written at their offsets: a batch reads the topology
-    // and writes its own entries only, so the batches are built on the pool's threads in chunks
-    // (a chunk's size is fixed, not the thread count's: the same layout for any count).
+    // Each chunk of batches makes its entries once, into an array of its own, with each batch's
+    // count; after a prefix over the counts, the chunks are copied to their offsets. A batch
+    // reads the topology and writes its own entries only, so the chunks are made on the pool's
+    // threads (a chunk's size is fixed, not the thread count's: the same layout for any count).
+    // Counting the entries in a pass of their own had cost as much as making them (the same
+    // gathers from the neighbour lists).
     constexpr std::size_t kChunk = 2048;
     const std::size_t chunks = (batches + kChunk - 1) / kChunk;
     eb.start.assign(batches + 1, 0);
+    // Reserved here, on the calling thread: its heap holds memory freed by the load and the
+    // topology (huge_pages.h keep_freed_memory), where a worker's own arena would fault in fresh
+    // pages. Four groups of `lanes` entries a batch (the tube needs one or two), grown past that
+    // if need be.
+    std::vector<std::vector<std::uint32_t>> made(chunks);
+    for (std::size_t c = 0; c < chunks; ++c) made[c].reserve((std::min(batches, (c + 1) * kChunk) - c * kChunk) * lanes * 4);
     run_tasks(pool, chunks, [&](std::size_t c) {
-        for (std::size_t b = c * kChunk, e = std::min(batches, b + kChunk); b < e; ++b) {
-            std::uint32_t entries = 0;
-            emit(b, [&](std::uint32_t, bool) { ++entries; });
-            eb.start[b + 1] = entries;
+        std::vector<std::uint32_t>& out = made[c];
+        const std::size_t b0 = c * kChunk, b1 = std::min(batches, b0 + kChunk);
+        for (std::size_t b = b0; b < b1; ++b) {
+            const std::size_t before = out.size();
+            emit(b, [&](std::uint32_t v, bool reads_last) {
+                out.push_back(v);
+                if (reads_last) eb.reads_last[b] = 1;
+            });
+            eb.start[b + 1] = static_cast<std::uint32_t>(out.size() - before);
         }
     });
     for (std::size_t b = 0; b < batches; ++b) eb.start[b + 1] += eb.start[b];
     detail::reserve_huge(eb.index, eb.start[batches]);
     eb.index.resize(eb.start[batches]);
     run_tasks(pool, chunks, [&](std::size_t c) {
-        for (std::size_t b = c * kChunk, e = std::min(batches, b + kChunk); b < e; ++b) {
-            std::uint32_t* out = eb.index.data() + eb.start[b];
-            emit(b, [&](std::uint32_t v, bool reads_last) {
-                *out++ = v;
-                if (reads_last) eb.reads_last[b] = 1;
-            });
-        }
+        std::copy(made[c].begin(), made[c].end(), eb.index.begin() + eb.start[c * kChunk]);
+        std::vector<std::uint32_t>().swap(made[c]);
     });
     return eb;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <numeric>
 
 #include "rigscope/core/huge_pages.h"
 #include "rigscope/core/error.h"
@@ -52,8 +54,13 @@ bool same_influences(const Influences& inf, std::uint32_t a, std::uint32_t b) {
 //   representatives, more than `tol` apart, are few per cell;
 // - what still crowds one cell (thousands of vertices at one point with different skin weights,
 //   so none weld) is bounded by a count of comparisons, refused with a clear error.
+//
+// The cells' hashes (about half of numbering the buckets: three coordinates, each scaled,
+// clamped and floored) are computed a chunk ahead of the table's insertions, on a second
+// thread of the pool when there is one (issue 62); the insertions, and with them the buckets'
+// numbers, stay in file order on one thread, so nothing depends on the thread count.
 void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double diag,
-                   double tol, Topology& topo) {
+                   double tol, Topology& topo, ThreadPool* pool) {
     const std::size_t n = positions.size();
     topo.representative.reserve(n);
     const double spacing = diag / std::sqrt(static_cast<double>(n));
@@ -80,9 +87,9 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         std::uint32_t tag;     // the hash's low half
         std::uint32_t bucket;  // kNone: empty
     };
-    std::vector<Slot> table = detail::huge_vector<Slot>(mask + 1);
+    std::vector<Slot> table = detail::huge_vector<Slot>(mask + 1, Slot{0, kNone});
     std::vector<std::uint32_t> key = detail::huge_vector<std::uint32_t>(n);               // per vertex: bucket | near flag
-    std::vector<std::uint32_t> start = detail::huge_vector<std::uint32_t>(n + 1);         // per bucket: its vertices, then first slot
+    std::vector<std::uint32_t> start = detail::huge_vector<std::uint32_t>(n + 1, 0);      // per bucket: its vertices, then first slot
     std::uint32_t used = 0;                                                               // buckets numbered
     // The bucket of the cell with hash h, numbered here if new (insert), else kNone if absent.
     auto bucket_of = [&](std::uint64_t h, bool insert) {
@@ -96,6 +103,10 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
             if (s.tag == tag) return s.bucket;
         }
     };
+    // Two chunks of cell hashes (in L2): the one being inserted and the next.
+    constexpr std::size_t kChunk = 32768;
+    const std::size_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<std::uint64_t> ahead(std::min(n, kChunk) * (chunks > 1 ? 2 : 1));
     double inv_cell = 0;
     // floor() is a library call on the baseline x86-64 target (no SSE4.1 round): truncate and
     // step down for negatives instead.
@@ -122,47 +133,59 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         // both faces keeps x -/+ reach in x's cell; anything else (and NaN, clamped) is flagged.
         const double margin = 2 * reach * inv_cell;
         constexpr double kExact = 4294967296.0;  // 2^32
-        std::fill(table.begin(), table.end(), Slot{0, kNone});
-        std::fill(start.begin(), start.end(), 0);
         used = 0;
         std::uint32_t longest = 0;
-        // In blocks: the hashes first, with their table slots prefetched, then the lookups in file
-        // order, so a block's cache misses overlap instead of coming one after another.
-        constexpr std::size_t kBlock = 32;
-        std::uint64_t block_hash[kBlock];
-        for (std::size_t v0 = 0; v0 < n; v0 += kBlock) {
-            const std::size_t count = std::min(kBlock, n - v0);
-            for (std::size_t i = 0; i < count; ++i) {
-                const auto& p = positions[v0 + i];
-                std::int64_t c[3];
+        // Chunk c's hashes into half c % 2 of `ahead`, its near flags into `key`.
+        auto hash_chunk = [&](std::size_t c) {
+            std::uint64_t* const out = ahead.data() + (c % 2) * kChunk;
+            for (std::size_t v = c * kChunk, e = std::min(n, v + kChunk); v < e; ++v) {
+                const auto& p = positions[v];
+                std::int64_t q3[3];
                 bool near = false;
                 for (int k = 0; k < 3; ++k) {
                     double q;
-                    c[k] = coord_of(p[k], q);
-                    const double f = q - static_cast<double>(c[k]);
+                    q3[k] = coord_of(p[k], q);
+                    const double f = q - static_cast<double>(q3[k]);
                     near = near || !(f >= margin && f <= 1 - margin && std::abs(q) <= kExact);
                 }
-                block_hash[i] = hash(c[0], c[1], c[2]);
-                key[v0 + i] = near ? kNear : 0;
-                __builtin_prefetch(&table[block_hash[i] >> (64 - bits)]);
+                out[v - c * kChunk] = hash(q3[0], q3[1], q3[2]);
+                key[v] = near ? kNear : 0;
             }
+        };
+        // Chunk c's cells numbered in file order; each table slot prefetched a few vertices
+        // ahead, so that the cache misses overlap instead of coming one after another.
+        auto insert_chunk = [&](std::size_t c) {
+            const std::uint64_t* const h = ahead.data() + (c % 2) * kChunk;
+            constexpr std::size_t kPrefetch = 16;
+            const std::size_t v0 = c * kChunk, count = std::min(n - v0, kChunk);
+            for (std::size_t i = 0; i < std::min(count, kPrefetch); ++i) __builtin_prefetch(&table[h[i] >> (64 - bits)]);
             for (std::size_t i = 0; i < count; ++i) {
-                const std::uint32_t b = bucket_of(block_hash[i], true);
+                if (i + kPrefetch < count) __builtin_prefetch(&table[h[i + kPrefetch] >> (64 - bits)]);
+                const std::uint32_t b = bucket_of(h[i], true);
                 key[v0 + i] |= b;
                 longest = std::max(longest, ++start[b + 1]);
             }
+        };
+        hash_chunk(0);
+        for (std::size_t c = 0; c < chunks; ++c) {
+            // The next chunk's hashes beside this chunk's insertions (other halves, other vertices).
+            const bool next = c + 1 < chunks;
+            run_tasks(next ? pool : nullptr, next ? 2 : 1, [&](std::size_t task) { task == 0 ? insert_chunk(c) : hash_chunk(c + 1); });
         }
         if (cell <= 2 * tol || longest <= kCrowdedCell) break;
         cell = std::max(2 * tol, cell / 8);
+        std::fill(table.begin(), table.end(), Slot{0, kNone});
+        std::fill(start.begin(), start.end(), 0);
     }
     for (std::size_t b = 0; b < used; ++b) start[b + 1] += start[b];
 
-    // Per bucket: its representatives so far, in file order, from start[b], each with its position.
-    struct Rep {
-        std::uint32_t v;
-        Eigen::Vector3f p;
-    };
-    std::vector<Rep> reps = detail::huge_vector<Rep>(n);
+    // Per bucket: its representatives so far, in file order, from start[b]. Their indices only:
+    // a copy of each one's position beside it made the array 16 bytes a vertex, written for every
+    // representative (nearly every vertex) and read only where a bucket holds a second vertex
+    // (64 MB and 16,000 fresh pages on a 4M-vertex mesh). Not zeroed: a bucket's entries are
+    // written before they are read.
+    std::unique_ptr<std::uint32_t[]> reps(new std::uint32_t[n]);
+    detail::advise_huge(reps.get(), n * sizeof(std::uint32_t));
     std::vector<std::uint32_t> rep_count = detail::huge_vector<std::uint32_t>(used, 0);
 
     // Far past what any real mesh needs (about one comparison per vertex), small enough to end in
@@ -171,13 +194,13 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
     std::uint64_t comparisons = 0;
     // The first representative of bucket `b` within tolerance of v, if it is below `best`.
     auto first_match = [&](std::uint32_t b, std::uint32_t v, std::uint32_t best) {
-        const Rep* r = reps.data() + start[b];
-        for (std::uint32_t k = 0, e = rep_count[b]; k < e && r[k].v < best; ++k) {
+        const std::uint32_t* r = reps.get() + start[b];
+        for (std::uint32_t k = 0, e = rep_count[b]; k < e && r[k] < best; ++k) {
             if (++comparisons > max_comparisons)
                 throw Error(kExitBadInput, "mesh '" + name + "': too many distinct vertices crowd within the weld tolerance of one point (" +
                                                std::to_string(n) + " vertices); use --weld off");
-            const std::uint32_t u = r[k].v;
-            if ((r[k].p - positions[v]).cast<double>().norm() <= tol && same_influences(influences, u, v)) return u;
+            const std::uint32_t u = r[k];
+            if ((positions[u] - positions[v]).cast<double>().norm() <= tol && same_influences(influences, u, v)) return u;
         }
         return best;
     };
@@ -205,17 +228,63 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
         } else {
             topo.welded_of[v] = static_cast<std::uint32_t>(topo.representative.size());
             topo.representative.push_back(v);
-            reps[start[h] + rep_count[h]++] = Rep{v, positions[v]};
+            reps[start[h] + rep_count[h]++] = v;
         }
     }
 }
 
+// Sorts bucket [b, b + n) ascending, moves its distinct values to the front and adds one to
+// below[c] for each distinct c under `hi` (the vertices whose lower neighbour the bucket's vertex
+// is, in the caller's range); returns how many are distinct. Most buckets hold a few entries
+// (each edge of a closed surface twice, about six on a triangle mesh): up to eight go through a
+// sorting network of min and max, then eight fixed steps keep each value that differs from the
+// one before and count it, a step past the bucket or a repeat writing to scratch instead. No
+// branch depends on the values or on n: std::sort's insertion sort, std::unique and loops of n
+// steps mispredicted about once an entry and once a loop's end. b[0 .. 8) must be readable.
+// Longer buckets (a fan's hub) go to std::sort.
+std::uint32_t sort_unique_count(std::uint32_t* b, std::size_t n, std::uint32_t* below, std::uint32_t hi) {
+    if (n > 8) {
+        std::sort(b, b + n);
+        const auto u = static_cast<std::uint32_t>(std::unique(b, b + n) - b);
+        for (std::uint32_t k = 0; k < u && b[k] < hi; ++k) ++below[b[k]];
+        return u;
+    }
+    // Padded with the largest value, which sorts after every welded id (below 2^32 - 1).
+    std::uint32_t v[8];
+    for (std::size_t i = 0; i < 8; ++i) {
+        const std::uint32_t x = b[i];
+        v[i] = i < n ? x : 0xFFFFFFFFu;
+    }
+    auto order = [&v](int i, int j) {
+        const std::uint32_t lo = std::min(v[i], v[j]), hi = std::max(v[i], v[j]);
+        v[i] = lo;
+        v[j] = hi;
+    };
+    // A 19-comparator network for eight (checked on every 0/1 input, which suffices).
+    order(0, 2), order(1, 3), order(4, 6), order(5, 7);
+    order(0, 4), order(1, 5), order(2, 6), order(3, 7);
+    order(0, 1), order(2, 3), order(4, 5), order(6, 7);
+    order(2, 4), order(3, 5);
+    order(1, 4), order(3, 6);
+    order(1, 2), order(3, 4), order(5, 6);
+    std::uint32_t scratch[8], count[8] = {};
+    std::uint32_t kept = 0;
+    for (std::size_t i = 0; i < 8; ++i) {
+        const bool fresh = (i < n) & (i == 0 || v[i] != v[i - 1]);
+        *(fresh ? b + kept : scratch + i) = v[i];
+        kept += fresh;
+        std::uint32_t* const c = fresh & (v[i] < hi) ? below + v[i] : count + i;
+        *c += 1;
+    }
+    return kept;
+}
+
 // The weld with its tolerance relative to the positions' bounding diagonal.
 void weld_within(const std::vector<Eigen::Vector3f>& positions, const Influences& influences, const std::string& name, double relative_tolerance,
-                 Topology& topo) {
+                 Topology& topo, ThreadPool* pool = nullptr) {
     const double diag = bounding_diagonal(positions);
     const double tol = diag > 0 ? diag * relative_tolerance : 1e-12;
-    weld_vertices(positions, influences, name, diag, tol, topo);
+    weld_vertices(positions, influences, name, diag, tol, topo, pool);
 }
 
 }  // namespace
@@ -232,12 +301,10 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     const std::size_t n = mesh.positions.size();
     topo.welded_of.resize(n);
     if (!weld || n == 0) {
-        for (std::size_t v = 0; v < n; ++v) {
-            topo.welded_of[v] = static_cast<std::uint32_t>(v);
-            topo.representative.push_back(static_cast<std::uint32_t>(v));
-        }
+        std::iota(topo.welded_of.begin(), topo.welded_of.end(), std::uint32_t{0});
+        topo.representative = topo.welded_of;
     } else {
-        weld_within(mesh.positions, mesh.influences, mesh.name, relative_tolerance, topo);
+        weld_within(mesh.positions, mesh.influences, mesh.name, relative_tolerance, topo, pool);
     }
 
     // Unique undirected edges: each face's consecutive corners, closing back to the first.
@@ -245,102 +312,179 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     // deduplicated: the same (a, b) order a global sort would give, in linear time. A vertex's
     // neighbour list: the vertices below it (ascending), then those above it (its bucket).
     //
-    // With a pool (issue 62: a file's one mesh set up on every core) each task owns a range of
-    // welded vertices and writes only their entries: it reads every face for the edges whose
-    // smaller end is its own, then the buckets below its range for its vertices' lower
-    // neighbours. Atomic increments per edge into shared counts had made two threads slower than
-    // one (the cores traded the counters' cache lines: `perf annotate` put 70% of the passes'
-    // samples on the `lock add`). Buckets are sorted and lower lists filled in ascending order
-    // of the smaller end, so the result is the same bits for any thread count.
+    // With a pool (issue 62: a file's one mesh set up on every core) the faces are split into
+    // ranges, one a task, and so are the welded vertices. A face range counts its edges into an
+    // array of counts of its own (atomic increments into shared counts had made two threads slower
+    // than one: the cores traded the counters' cache lines, 70% of the passes' samples on the
+    // `lock add`), then writes them into its own part of each bucket; so each face is read twice
+    // in all, not twice per range (each range read every face before: with two threads those
+    // passes took as long as with one). A vertex range then sorts its buckets and fills its
+    // vertices' lists. A bucket holds the same entries in another order for another thread
+    // count and is sorted, and every count is a sum: the same bits for any thread count.
     const std::size_t wn = topo.welded_count();
     const std::size_t faces = mesh.face_offsets.empty() ? 0 : mesh.face_offsets.size() - 1;
-    // A range's own work (its buckets) against what every range repeats (reading the faces):
-    // below a few thousand vertices a range a thread costs more than it saves.
-    constexpr std::size_t kRangeVertices = 8192;
-    const std::size_t ranges = pool && pool->size() > 1 && wn >= 2 * kRangeVertices ? std::min<std::size_t>(pool->size(), wn / kRangeVertices) : 1;
+    // A range's own work (its buckets) against what each range adds (its array of counts, read
+    // by every vertex range): below a few thousand vertices a range a thread costs more than it
+    // saves. At most eight: each face range's counts are 4 bytes a welded vertex (a pool of 64
+    // threads would hold a GB of them for a 4M-vertex mesh).
+    constexpr std::size_t kRangeVertices = 8192, kMaxRanges = 8;
+    const std::size_t ranges = pool && pool->size() > 1 && wn >= 2 * kRangeVertices
+                                   ? std::min<std::size_t>({pool->size(), wn / kRangeVertices, kMaxRanges})
+                                   : 1;
     auto range_begin = [&](std::size_t r) { return static_cast<std::uint32_t>(wn * r / ranges); };
-    // Faces [f0, f1)'s edges (a, c), a < c, to fn; returns how many of them are degenerate.
-    auto face_edges = [&](std::size_t f0, std::size_t f1, auto&& fn) {
+    auto face_begin = [&](std::size_t r) { return faces * r / ranges; };
+    // Faces [f0, f1)'s edges (a, c), a < c: a triangle's three corners, all distinct, to
+    // triangle(lo, mid, hi) (its edges (lo, mid), (lo, hi), (mid, hi)), any other edge to
+    // edge(a, c); returns how many faces are degenerate. A triangle (every glTF face) is read
+    // without the corner loop's wrap and its swaps (half of them mispredicted), and its corners
+    // in order let a pass bump its lowest corner's count or cursor once for two edges: the same
+    // entry bumped twice in a row waits for its own store. The arrays by value: through
+    // references GCC reloads each pointer after every store the callbacks make.
+    const std::uint32_t* const welded = topo.welded_of.data();
+    const std::uint32_t* const offsets = mesh.face_offsets.data();
+    const std::uint32_t* const corners = mesh.face_indices.data();
+    auto face_edges = [welded, offsets, corners](std::size_t f0, std::size_t f1, auto&& edge, auto&& triangle) {
         std::size_t degenerate = 0;
         for (std::size_t f = f0; f < f1; ++f) {
-            const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+            const std::uint32_t b = offsets[f], e = offsets[f + 1];
+            if (e - b == 3) {
+                const std::uint32_t x = welded[corners[b]], y = welded[corners[b + 1]], z = welded[corners[b + 2]];
+                if (x != y && y != z && z != x) {
+                    const std::uint32_t lo = std::min(std::min(x, y), z), hi = std::max(std::max(x, y), z);
+                    triangle(lo, x ^ y ^ z ^ lo ^ hi, hi);
+                    continue;
+                }
+                ++degenerate;
+                if (x != y) edge(std::min(x, y), std::max(x, y));
+                if (y != z) edge(std::min(y, z), std::max(y, z));
+                if (z != x) edge(std::min(z, x), std::max(z, x));
+                continue;
+            }
             std::size_t distinct = 0;
             for (std::uint32_t k = b; k < e; ++k) {
-                std::uint32_t a = topo.welded_of[mesh.face_indices[k]];
-                std::uint32_t c = topo.welded_of[mesh.face_indices[k + 1 < e ? k + 1 : b]];
+                std::uint32_t a = welded[corners[k]];
+                std::uint32_t c = welded[corners[k + 1 < e ? k + 1 : b]];
                 if (a == c) continue;  // a collapsed corner is not an edge
                 ++distinct;
                 if (a > c) std::swap(a, c);
-                fn(a, c);
+                edge(a, c);
             }
             if (distinct < 3) ++degenerate;
         }
         return degenerate;
     };
-    // Per welded vertex: bucket starts, fill cursors, unique counts, lower neighbours, in one allocation.
-    std::vector<std::uint32_t> per_vertex = detail::huge_vector<std::uint32_t>(4 * wn + 1, 0);
-    std::uint32_t* start = per_vertex.data();       // wn + 1
-    std::uint32_t* cursor = start + wn + 1;         // wn
-    std::uint32_t* unique_up = cursor + wn;         // wn
-    std::uint32_t* lower = unique_up + wn;          // wn: neighbours below the vertex
-    // Per range, written once at its task's end: degenerate faces (each range counts its share
-    // of the faces) and unique edges (those of its smaller ends).
-    std::vector<std::size_t> degenerate(ranges, 0), unique(ranges, 0);
+    // Per welded vertex: bucket starts, unique counts above, lower neighbours, in one allocation.
+    // Arrays here are not zeroed on the calling thread: the counts and the lower neighbours are
+    // zeroed by the task that owns them (on the pool, in parallel), the rest written in full.
+    const std::unique_ptr<std::uint32_t[]> per_vertex(new std::uint32_t[3 * wn + 1]);
+    detail::advise_huge(per_vertex.get(), (3 * wn + 1) * sizeof(std::uint32_t));
+    std::uint32_t* const start = per_vertex.get();  // wn + 1
+    std::uint32_t* const unique_up = start + wn + 1;  // wn
+    std::uint32_t* const lower = unique_up + wn;      // wn: neighbours below the vertex
+    // Per face range, wn counts of the edges by smaller end, then where the range writes the
+    // next of them in each bucket; afterwards the first wn are the lists' fill cursors.
+    const std::unique_ptr<std::uint32_t[]> counts(new std::uint32_t[ranges * wn]);
+    detail::advise_huge(counts.get(), ranges * wn * sizeof(std::uint32_t));
+    // Per range, written once at its task's end: degenerate faces (of its faces), unique edges
+    // (of its smaller ends), its entries (of its vertices, then where they start).
+    std::vector<std::size_t> degenerate(ranges, 0), unique(ranges, 0), entries(ranges + 1, 0);
     run_tasks(pool, ranges, [&](std::size_t r) {
-        const std::uint32_t lo = range_begin(r), size = range_begin(r + 1) - lo;
-        auto count = [&](std::uint32_t a, std::uint32_t) {
-            if (a - lo < size) ++start[a + 1];
-        };
-        const std::size_t f0 = faces * r / ranges, f1 = faces * (r + 1) / ranges;
-        face_edges(0, f0, count);
-        degenerate[r] = face_edges(f0, f1, count);
-        face_edges(f1, faces, count);
+        std::uint32_t* const count = counts.get() + r * wn;
+        std::fill(count, count + wn, 0u);
+        degenerate[r] = face_edges(
+            face_begin(r), face_begin(r + 1), [count](std::uint32_t a, std::uint32_t) { ++count[a]; },
+            [count](std::uint32_t lo, std::uint32_t mid, std::uint32_t) {
+                count[lo] += 2;
+                ++count[mid];
+            });
     });
     topo.degenerate_faces = 0;
     for (std::size_t d : degenerate) topo.degenerate_faces += d;
-    for (std::size_t w = 0; w < wn; ++w) start[w + 1] += start[w];
-    std::vector<std::uint32_t> other = detail::huge_vector<std::uint32_t>(start[wn]);  // per smaller end a, the larger ends
+    // Bucket a holds the edges of face range 0 from start[a], then those of range 1, ...: a prefix
+    // sum over (vertex, face range) in that order, by vertex ranges (their sums, then each range
+    // from its sum's offset).
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        std::size_t sum = 0;
+        for (std::size_t q = 0; q < ranges; ++q) {
+            const std::uint32_t* const count = counts.get() + q * wn;
+            for (std::uint32_t a = range_begin(r), hi = range_begin(r + 1); a < hi; ++a) sum += count[a];
+        }
+        entries[r + 1] = sum;
+    });
+    for (std::size_t r = 0; r < ranges; ++r) entries[r + 1] += entries[r];
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        auto at = static_cast<std::uint32_t>(entries[r]);
+        for (std::uint32_t a = range_begin(r), hi = range_begin(r + 1); a < hi; ++a) {
+            start[a] = at;
+            for (std::size_t q = 0; q < ranges; ++q) {
+                std::uint32_t& count = counts[q * wn + a];
+                const std::uint32_t c = count;
+                count = at;
+                at += c;
+            }
+        }
+    });
+    start[wn] = static_cast<std::uint32_t>(entries[ranges]);
+    // Per smaller end a, the larger ends: every entry is written by the fill below, so the
+    // array is not zeroed first (a pass over 4 bytes a face corner on the calling thread).
+    // Eight more at the end, read (not used) by the last buckets' sort (sort_unique_count).
+    const std::unique_ptr<std::uint32_t[]> larger(new std::uint32_t[std::size_t{start[wn]} + 8]);
+    detail::advise_huge(larger.get(), (std::size_t{start[wn]} + 8) * sizeof(std::uint32_t));
+    std::uint32_t* const other = larger.get();
+    std::fill(other + start[wn], other + start[wn] + 8, 0u);
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        std::uint32_t* const ends = other;
+        std::uint32_t* const fill = counts.get() + r * wn;
+        face_edges(
+            face_begin(r), face_begin(r + 1), [ends, fill](std::uint32_t a, std::uint32_t c) { ends[fill[a]++] = c; },
+            [ends, fill](std::uint32_t lo, std::uint32_t mid, std::uint32_t hi) {
+                const std::uint32_t at = fill[lo];
+                fill[lo] = at + 2;
+                ends[at] = mid;
+                ends[at + 1] = hi;
+                ends[fill[mid]++] = hi;
+            });
+    });
     run_tasks(pool, ranges, [&](std::size_t r) {
         const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
-        // The arrays by value: through the closure's references GCC reloads each pointer after
-        // every store into the arrays.
-        std::uint32_t* const ends = other.data();
-        std::uint32_t* const fill = cursor;
+        std::uint32_t* const ends = other;
         std::uint32_t* const below = lower;
-        std::copy(start + lo, start + hi, fill + lo);
-        face_edges(0, faces, [ends, fill, lo, hi](std::uint32_t a, std::uint32_t c) {
-            if (a - lo < hi - lo) ends[fill[a]++] = c;
-        });
+        std::fill(below + lo, below + hi, 0u);
         std::size_t edges = 0;
         for (std::uint32_t a = lo; a < hi; ++a) {
-            auto* b = ends + start[a];
-            auto* e = ends + start[a + 1];
-            std::sort(b, e);
-            const auto u = static_cast<std::uint32_t>(std::unique(b, e) - b);
+            // The larger ends are above a, so in this range when below its end.
+            const std::uint32_t u = sort_unique_count(ends + start[a], start[a + 1] - start[a], below, hi);
             unique_up[a] = u;
             edges += u;
-            // The larger ends are above a, so in this range when below its end.
-            for (std::uint32_t k = 0; k < u && b[k] < hi; ++k) ++below[b[k]];
         }
         unique[r] = edges;
     });
-    // The lower neighbours each range's vertices have in the ranges before it.
-    if (ranges > 1)
-        run_tasks(pool, ranges, [&](std::size_t r) {
-            const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
-            for (std::uint32_t a = 0; a < lo; ++a) {
-                const std::uint32_t* up = other.data() + start[a];
-                for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
-                    if (up[k] >= lo) ++lower[up[k]];
-            }
-        });
+    // The lower neighbours each range's vertices have in the ranges before it; then the range's
+    // list offsets from its own start (entries[r], once the ranges' sums are added up).
+    topo.neighbour_offsets.resize(wn + 1);
+    std::uint32_t* const list_at = topo.neighbour_offsets.data();
+    run_tasks(pool, ranges, [&](std::size_t r) {
+        const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
+        for (std::uint32_t a = 0; a < lo; ++a) {
+            const std::uint32_t* up = other + start[a];
+            for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
+                if (up[k] >= lo) ++lower[up[k]];
+        }
+        std::uint32_t at = 0;
+        for (std::uint32_t w = lo; w < hi; ++w) {
+            list_at[w] = at;
+            at += lower[w] + unique_up[w];
+        }
+        entries[r + 1] = at;
+    });
+    entries[0] = 0;
+    for (std::size_t r = 0; r < ranges; ++r) entries[r + 1] += entries[r];
+    list_at[wn] = static_cast<std::uint32_t>(entries[ranges]);
     std::size_t edge_count = 0;
     for (std::size_t u : unique) edge_count += u;
     topo.unique_edges = edge_count;
-    topo.neighbour_offsets.assign(wn + 1, 0);
-    for (std::size_t w = 0; w < wn; ++w) topo.neighbour_offsets[w + 1] = topo.neighbour_offsets[w] + lower[w] + unique_up[w];
-    detail::reserve_huge(topo.neighbours, topo.neighbour_offsets[wn]);
-    topo.neighbours.resize(topo.neighbour_offsets[wn]);
+    detail::reserve_huge(topo.neighbours, list_at[wn]);
+    topo.neighbours.resize(list_at[wn]);
     // The edge list's pairs from a start at 2 x the unique edges of the vertices below a.
     std::vector<std::uint32_t> edge_at;
     if (edge_list) {
@@ -350,25 +494,30 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
         for (std::size_t a = 0; a < wn; ++a) edge_at[a + 1] = edge_at[a] + unique_up[a];
     }
     // A vertex's list: the vertices below it, in the ascending order of the smaller ends read
-    // here, then those above it (its bucket, ascending).
+    // here, then those above it (its bucket, ascending). Each range first moves its offsets by
+    // its start; it writes and reads only its own vertices' offsets and cursors.
+    std::uint32_t* const cursor = counts.get();
     run_tasks(pool, ranges, [&](std::size_t r) {
         const std::uint32_t lo = range_begin(r), hi = range_begin(r + 1);
-        std::copy(topo.neighbour_offsets.begin() + lo, topo.neighbour_offsets.begin() + hi, cursor + lo);
-        for (std::uint32_t a = 0; a < lo; ++a) {
-            const std::uint32_t* up = other.data() + start[a];
-            for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
-                if (up[k] >= lo) topo.neighbours[cursor[up[k]]++] = a;
-        }
+        const auto base = static_cast<std::uint32_t>(entries[r]);
+        for (std::uint32_t w = lo; w < hi; ++w) cursor[w] = list_at[w] += base;
         std::uint32_t* const lists = topo.neighbours.data();
         std::uint32_t* const fill = cursor;
+        for (std::uint32_t a = 0; a < lo; ++a) {
+            const std::uint32_t* up = other + start[a];
+            for (std::uint32_t k = 0; k < unique_up[a] && up[k] < hi; ++k)
+                if (up[k] >= lo) lists[fill[up[k]]++] = a;
+        }
         for (std::uint32_t a = lo; a < hi; ++a) {
-            const std::uint32_t* up = other.data() + start[a];
+            const std::uint32_t* up = other + start[a];
             const std::uint32_t u = unique_up[a];
-            std::copy(up, up + u, lists + topo.neighbour_offsets[a] + lower[a]);
+            // A loop, not std::copy: a few entries, where a call to memmove cost more than them.
+            std::uint32_t* const own = lists + list_at[a] + lower[a];
+            for (std::uint32_t k = 0; k < u; ++k) own[k] = up[k];
             for (std::uint32_t k = 0; k < u && up[k] < hi; ++k) lists[fill[up[k]]++] = a;
             if (edge_list) {
                 std::uint32_t* edge = topo.edges.data() + 2 * std::size_t{edge_at[a]};
-                for (std::uint32_t k = 0; k < unique_up[a]; ++k) {
+                for (std::uint32_t k = 0; k < u; ++k) {
                     *edge++ = a;
                     *edge++ = up[k];
                 }

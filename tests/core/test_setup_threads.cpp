@@ -11,7 +11,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "same_bits.h"
@@ -129,6 +131,69 @@ TEST_CASE("Topology and edge batches built on 1, 2 and 3 threads are the same bi
             INFO(lanes << " lanes");
             CHECK(same_batches(edge_batches(one, lanes), edge_batches(one, lanes, &pool)));
         }
+    }
+}
+
+// The weld's cell hashes are computed a chunk (32,768 vertices) ahead of the table's insertions,
+// on a second thread with a pool. On 100,000 vertices (four chunks) with copies just inside and
+// just outside the tolerance and a dense cluster that makes the grid finer (spread over the
+// file: twice; only in its last chunk: once, after three chunks were inserted), the weld on 1,
+// 2 and 3 threads against the rule itself: a vertex joins the first earlier representative
+// within the tolerance (found here through slabs of x one tolerance wide), else starts one.
+TEST_CASE("The weld on 1, 2 and 3 threads follows the first-representative rule", "[topology][weld][threads]") {
+    const bool cluster_late = GENERATE(false, true);
+    INFO("cluster " << (cluster_late ? "in the last chunk" : "spread"));
+    std::mt19937 rng(62);
+    std::uniform_real_distribution<float> spread(-50.0f, 50.0f), ball(-0.01f, 0.01f);
+    Mesh mesh;
+    mesh.name = "points";
+    mesh.positions = {{-50, -50, -50}, {50, 50, 50}};  // the box: the tolerance is known ahead
+    const double tol = std::sqrt(3.0) * 100.0 * kWeldRelativeTolerance;
+    while (mesh.positions.size() < 100000) {
+        const std::uint32_t r = rng() % 10;
+        if (mesh.positions.size() > 10 && r < 3) {
+            // A copy of an earlier point: exact, or moved along an axis by 0.9 or 1.1 tolerances.
+            Eigen::Vector3f p = mesh.positions[2 + rng() % (mesh.positions.size() - 2)];
+            if (rng() % 4) p[static_cast<int>(rng() % 3)] += static_cast<float>(tol) * (rng() % 2 ? 0.9f : 1.1f);
+            mesh.positions.push_back(p);
+        } else if (cluster_late ? mesh.positions.size() >= 3 * 32768 + 1000 && r < 8 : r < 4) {
+            mesh.positions.emplace_back(1.0f + ball(rng), 1.0f + ball(rng), 1.0f + ball(rng));
+        } else {
+            mesh.positions.emplace_back(spread(rng), spread(rng), spread(rng));
+        }
+    }
+    for (std::uint32_t v = 0; v + 2 < mesh.positions.size(); v += 3) mesh.face_indices.insert(mesh.face_indices.end(), {v, v + 1, v + 2});
+    for (std::size_t f = 0; f <= mesh.face_indices.size() / 3; ++f) mesh.face_offsets.push_back(static_cast<std::uint32_t>(3 * f));
+
+    // The rule, with the tolerance as the weld takes it (the box's diagonal, in double).
+    const double want_tol = (mesh.positions[1] - mesh.positions[0]).cast<double>().norm() * kWeldRelativeTolerance;
+    std::unordered_map<std::int64_t, std::vector<std::uint32_t>> slabs;  // representatives by floor(x / tol)
+    std::vector<std::uint32_t> want(mesh.positions.size());
+    std::uint32_t reps = 0;
+    for (std::uint32_t v = 0; v < mesh.positions.size(); ++v) {
+        const Eigen::Vector3f& p = mesh.positions[v];
+        const auto slab = static_cast<std::int64_t>(std::floor(p.x() / want_tol));
+        std::uint32_t first = std::numeric_limits<std::uint32_t>::max();
+        for (std::int64_t s = slab - 1; s <= slab + 1; ++s) {
+            const auto it = slabs.find(s);
+            if (it == slabs.end()) continue;
+            for (std::uint32_t r : it->second)
+                if (r < first && (mesh.positions[r] - p).cast<double>().norm() <= want_tol) first = r;
+        }
+        if (first == std::numeric_limits<std::uint32_t>::max()) {
+            want[v] = reps++;
+            slabs[slab].push_back(v);
+        } else {
+            want[v] = want[first];
+        }
+    }
+    REQUIRE(reps < mesh.positions.size() - 10000);  // many copies welded
+    for (unsigned threads : {1u, 2u, 3u}) {
+        INFO(threads << " threads");
+        ThreadPool pool(threads);
+        const Topology t = build_topology(mesh, true, kWeldRelativeTolerance, false, &pool);
+        CHECK(t.welded_count() == reps);
+        CHECK(same_bits(t.welded_of, want));
     }
 }
 
