@@ -87,7 +87,10 @@ RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgres
 bool run_rivet_clips(const RivetJobOptions& opt, const FrameProgress& progress,
                      const std::function<void(const RivetJobOptions&, const Input&, const RivetJobResult&)>& each) {
     opt.validate();
-    Input in = load_input(clip_load_options(opt.input));
+    // As glTF, the input's scene is written back with every mesh in it.
+    InputOptions input = clip_load_options(opt.input);
+    input.read_every_mesh = opt.format == "gltf";
+    Input in = load_input(input);
     const ClipPlan plan = plan_clips(in, opt.input, false);
     const std::vector<std::string> outs = clip_outputs(opt.out, plan, "rivet");
     const std::vector<std::string> junits = opt.junit.empty() ? std::vector<std::string>(outs.size()) : clip_outputs(opt.junit, plan, "rivet --junit");

@@ -188,38 +188,64 @@ std::vector<T> Document::read_element(int accessor, const Element& e, Convert co
     return out;
 }
 
+namespace {
+
+// Calls use(i) for every accessor index `obj[key]` names below n (a value that is not one is
+// left to the reader, which refuses it).
+template <typename Use>
+void use_key(const json& obj, const char* key, std::size_t n, Use&& use) {
+    if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_unsigned()) return;
+    const auto i = obj[key].get<std::uint64_t>();
+    if (i < n) use(static_cast<std::size_t>(i));
+}
+
+template <typename Use>
+void use_all(const json& obj, std::size_t n, Use&& use) {
+    if (!obj.is_object()) return;
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        if (it->is_number_unsigned() && it->get<std::uint64_t>() < n) use(static_cast<std::size_t>(it->get<std::uint64_t>()));
+}
+
+template <typename Fn>
+void each(const json& obj, const char* key, Fn&& fn) {
+    if (obj.is_object() && obj.contains(key) && obj[key].is_array())
+        for (const json& x : obj[key]) fn(x);
+}
+
+// The accessors a glTF mesh's primitives name (attributes, indices, targets), each as often as
+// it is named.
+template <typename Use>
+void each_mesh_accessor(const json& m, std::size_t n, Use&& use) {
+    each(m, "primitives", [&](const json& p) {
+        if (p.is_object() && p.contains("attributes")) use_all(p["attributes"], n, use);
+        use_key(p, "indices", n, use);
+        each(p, "targets", [&](const json& t) { use_all(t, n, use); });
+    });
+}
+
+}  // namespace
+
 // How often the file names each accessor where the scene reader reads it, so that an accessor
 // named again is kept for its next use and one named once is freed as soon as its user is done.
 void Document::count_accessor_uses() {
     const std::size_t n = size_of("accessors");
     uses_left_.assign(n, 0);
-    auto use = [&](const json& obj, const char* key) {
-        if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_unsigned()) return;
-        const auto i = obj[key].get<std::uint64_t>();
-        if (i < n) ++uses_left_[i];
-    };
-    auto use_all = [&](const json& obj) {
-        if (!obj.is_object()) return;
-        for (auto it = obj.begin(); it != obj.end(); ++it)
-            if (it->is_number_unsigned() && it->get<std::uint64_t>() < n) ++uses_left_[it->get<std::uint64_t>()];
-    };
-    auto each = [](const json& obj, const char* key, auto&& fn) {
-        if (obj.is_object() && obj.contains(key) && obj[key].is_array())
-            for (const json& x : obj[key]) fn(x);
-    };
-    each(root_, "meshes", [&](const json& m) {
-        each(m, "primitives", [&](const json& p) {
-            if (p.is_object() && p.contains("attributes")) use_all(p["attributes"]);
-            use(p, "indices");
-            each(p, "targets", use_all);
-        });
-    });
-    each(root_, "skins", [&](const json& s) { use(s, "inverseBindMatrices"); });
+    auto use = [&](std::size_t i) { ++uses_left_[i]; };
+    each(root_, "meshes", [&](const json& m) { each_mesh_accessor(m, n, use); });
+    each(root_, "skins", [&](const json& s) { use_key(s, "inverseBindMatrices", n, use); });
     each(root_, "animations", [&](const json& a) {
         each(a, "samplers", [&](const json& s) {
-            use(s, "input");
-            use(s, "output");
+            use_key(s, "input", n, use);
+            use_key(s, "output", n, use);
         });
+    });
+}
+
+void Document::skip_mesh_accessors(int mesh) {
+    const json& meshes = array(root_, "meshes", "");
+    if (mesh < 0 || static_cast<std::size_t>(mesh) >= meshes.size()) return;
+    each_mesh_accessor(meshes[mesh], uses_left_.size(), [&](std::size_t i) {
+        if (uses_left_[i] > 0) --uses_left_[i];
     });
 }
 

@@ -58,6 +58,11 @@ public:
     void charge(double bytes, const std::string& what) const;
     void check_fits(double bytes, const std::string& what) const;
     std::size_t accessor_count(int accessor) const;
+    // `mesh` (a glTF mesh index) will not be read (LoadOptions::mesh): its accessors' uses are
+    // dropped from the counts that keep a shared accessor until its last reader, so that one it
+    // shares with a read mesh (the bench tube's two meshes share their indices) is freed after
+    // that mesh's read, as if the file named it there alone.
+    void skip_mesh_accessors(int mesh);
 
     // Starts converting the accessors of `meshes` (the glTF meshes the reader will read, in the
     // order it reads them) on threads - 1 helper threads, each conversion into its own arrays,
@@ -150,6 +155,7 @@ private:
 
 // The scene of an opened document, read with `threads` (read_gltf's body, gltf_reader.cpp): the
 // tests read the document after it.
-Scene read_scene(Document& doc, const std::string& path, unsigned threads);
+// `mesh`: LoadOptions::mesh, the meshes read (the others' entries are left without data).
+Scene read_scene(Document& doc, const std::string& path, unsigned threads, const std::string& mesh = "");
 
 }  // namespace rigscope::gltf
