@@ -75,10 +75,7 @@ DriveJobResult run_drive(const DriveJobOptions& opt, const Input& in, const Fram
 
 DriveJobResult load_and_run_drive(const DriveJobOptions& opt, const FrameProgress& progress) {
     opt.validate();
-    // As glTF, the input's scene is written back with every mesh in it.
-    InputOptions input = opt.input;
-    input.read_every_mesh = opt.format == "gltf";
-    const Input in = load_input(input);
+    const Input in = load_input(opt.input);
     return run_drive(opt, in, progress);
 }
 

@@ -81,7 +81,10 @@ RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const Fram
 }
 
 RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgress& progress) {
-    return load_then_run<RivetJobLoaded>(opt, progress, run_rivet);
+    // As glTF, the input's scene is written back with every mesh in it.
+    RivetJobOptions every = opt;
+    every.input.read_every_mesh = opt.format == "gltf";
+    return load_then_run<RivetJobLoaded>(every, progress, run_rivet);
 }
 
 bool run_rivet_clips(const RivetJobOptions& opt, const FrameProgress& progress,
