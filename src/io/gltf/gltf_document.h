@@ -48,6 +48,11 @@ public:
     Floats floats(int accessor, int* components = nullptr) const;
     // Accessor contents as unsigned integers (indices, joint indices).
     Uints uints(int accessor, int* components = nullptr) const;
+    // Moves `u`'s array into `out` where `u` is its only holder (the accessor's last read, not
+    // kept for a later one) and empties `u`; false, leaving both, where another holds it. Every
+    // Uints is made as a mutable array held as const, so that its last reader may take it
+    // rather than copy it (a mesh's indices, its largest array).
+    static bool release(Uints& u, std::vector<std::uint32_t>& out);
     // Copies of the above, for callers that keep the data.
     std::vector<float> read_floats(int accessor, int* components = nullptr) const { return *floats(accessor, components); }
 

@@ -81,7 +81,7 @@ Document::Uints primitive_triangles(const Document& doc, const json& prim, const
         doc.charge(vertices * 4, where);
         std::vector<std::uint32_t> all(vertices);
         for (std::size_t i = 0; i < vertices; ++i) all[i] = static_cast<std::uint32_t>(i);
-        shared_idx = std::make_shared<const std::vector<std::uint32_t>>(std::move(all));
+        shared_idx = std::make_shared<std::vector<std::uint32_t>>(std::move(all));
     }
     const std::vector<std::uint32_t>& idx = *shared_idx;
     // The largest index first (a loop the compiler vectorises); only a file with one out of
@@ -108,7 +108,7 @@ Document::Uints primitive_triangles(const Document& doc, const json& prim, const
         for (std::size_t i = 2; i < idx.size(); ++i) tris.insert(tris.end(), {idx[0], idx[i - 1], idx[i]});
     }
     // Points and lines have no faces: they contribute vertices, no tension edges.
-    return std::make_shared<const std::vector<std::uint32_t>>(std::move(tris));
+    return std::make_shared<std::vector<std::uint32_t>>(std::move(tris));
 }
 
 // What a Mesh holds, for the memory budget.
@@ -226,18 +226,24 @@ bool append_normals(const Document& doc, const PrimitiveAt& pa, std::vector<Eige
 
 // The primitive's triangles appended as faces of the mesh.
 void append_faces(const Document& doc, const PrimitiveAt& pa, Mesh& mesh) {
-    const Document::Uints tri_data = primitive_triangles(doc, pa.prim, pa.where, pa.n);
-    const std::vector<std::uint32_t>& tris = *tri_data;
-    doc.charge(tris.size() * 4 + tris.size() / 3 * 4, pa.where + " faces");
+    Document::Uints tri_data = primitive_triangles(doc, pa.prim, pa.where, pa.n);
+    const std::size_t count = tri_data->size();
+    doc.charge(count * 4 + count / 3 * 4, pa.where + " faces");
     // Whole triangles only (a strip's or fan's are), each closing at 3 more corners: sized,
     // then filled by loops the compiler vectorises instead of a push_back a corner.
-    const std::size_t corners = tris.size() / 3 * 3, first_corner = mesh.face_indices.size();
+    const std::size_t corners = count / 3 * 3, first_corner = mesh.face_indices.size();
     const std::size_t first_face = mesh.face_offsets.size();
-    mesh.face_indices.resize(first_corner + corners);
-    mesh.face_offsets.resize(first_face + corners / 3);
-    std::uint32_t* fi = mesh.face_indices.data() + first_corner;
     const std::uint32_t base = pa.base;
-    for (std::size_t k = 0; k < corners; ++k) fi[k] = base + tris[k];
+    // The first primitive's whole triangles are the mesh's corners as they are: its indices'
+    // array is taken where this was their last read (issue 62: the bench tube's 6 MB copy and
+    // its 1,500 fresh pages), else copied with the primitive's base added.
+    if (!(first_corner == 0 && base == 0 && corners == count && Document::release(tri_data, mesh.face_indices))) {
+        const std::vector<std::uint32_t>& tris = *tri_data;
+        mesh.face_indices.resize(first_corner + corners);
+        std::uint32_t* fi = mesh.face_indices.data() + first_corner;
+        for (std::size_t k = 0; k < corners; ++k) fi[k] = base + tris[k];
+    }
+    mesh.face_offsets.resize(first_face + corners / 3);
     std::uint32_t* fo = mesh.face_offsets.data() + first_face;
     for (std::size_t f = 0; f < corners / 3; ++f) fo[f] = static_cast<std::uint32_t>(first_corner + 3 * (f + 1));
 }
