@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -218,4 +219,29 @@ TEST_CASE("glTF --mesh: a broken unselected mesh stops only a run that reads it"
         opt.mesh.clear();
         CHECK(refusal([&] { load_input(opt); }).rfind(std::to_string(kExitBadInput) + " ", 0) == 0);
     }
+}
+
+TEST_CASE("GLB: a binary chunk after another chunk reads as the same scene as one second in the file", "[gltf][load]") {
+    // The reader splits a GLB after its JSON chunk and the next chunk's header, so that a binary
+    // chunk second in the file starts the second part and needs no move (glb_split); another
+    // chunk in between takes the path that assembles the file first.
+    const std::string path = test::source_dir() + "/data/bend_cylinder.glb";
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(b.size() > 28);
+    std::uint32_t json_len;
+    std::memcpy(&json_len, b.data() + 12, 4);
+    const std::size_t at = 20 + json_len;
+    const char extra[16] = {8, 0, 0, 0, 'A', 'B', 'C', 'D', 1, 2, 3, 4, 5, 6, 7, 8};  // an unknown chunk of 8 bytes
+    b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), extra, extra + 16);
+    const auto total = static_cast<std::uint32_t>(b.size());
+    std::memcpy(b.data() + 8, &total, 4);
+    rigscope_test::TempDir dir("rigscope_glb_chunks");
+    std::ofstream(dir.file("extra.glb"), std::ios::binary).write(b.data(), std::streamsize(b.size()));
+    const Scene plain = load(path, "", 1), extra_chunk = load(dir.file("extra.glb"), "", 1);
+    REQUIRE(plain.meshes.size() == 1);
+    REQUIRE(extra_chunk.meshes.size() == 1);
+    check_same_mesh(extra_chunk.meshes[0], plain.meshes[0]);
+    REQUIRE(plain.clips.size() == extra_chunk.clips.size());
+    CHECK(same_bytes(plain.clips[0].channels[0].values, extra_chunk.clips[0].channels[0].values));
 }

@@ -3,8 +3,10 @@
 // byte charged to the load's budget; and the images, which need only exist.
 #include "io/gltf/gltf_document.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sys/stat.h>
 
@@ -98,9 +100,24 @@ bool inside_folder(const std::string& dir, const std::string& uri) {
     return inside;
 }
 
+// Where a GLB's bytes are split when read in two (Document::read_into): after its header, its
+// first chunk and the next chunk's header, so that a binary chunk second in the file (as every
+// exporter writes it) starts the second part; the whole file for anything else.
+std::uint64_t glb_split(std::ifstream& f, std::uint64_t size) {
+    std::uint8_t head[20];
+    if (size < 20 || !f.read(reinterpret_cast<char*>(head), 20)) return size;
+    std::uint32_t magic, first_len;
+    std::memcpy(&magic, head, 4);
+    std::memcpy(&first_len, head + 12, 4);
+    if (magic != 0x46546C67) return size;  // "glTF"
+    return std::min<std::uint64_t>(size, 20 + std::uint64_t(first_len) + 8);
+}
+
 // False for what is not a readable regular file; too_big is the file's size when it holds more
 // than `limit` bytes (a URI may name a directory, a device or a huge unrelated file), else 0.
-bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t limit, std::uint64_t& too_big) {
+// With `rest`, a GLB is read in two parts (glb_split): `out` up to the split, `rest` after it.
+bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t limit, std::uint64_t& too_big,
+               std::vector<std::uint8_t>* rest = nullptr) {
     too_big = 0;
     struct stat st {};
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
@@ -114,6 +131,17 @@ bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uin
     std::streamoff size = f.tellg();
     if (size < 0 || static_cast<std::uint64_t>(size) > limit) return false;
     f.seekg(0);
+    const std::uint64_t split = rest ? glb_split(f, static_cast<std::uint64_t>(size)) : static_cast<std::uint64_t>(size);
+    f.clear();
+    f.seekg(0);
+    if (split < static_cast<std::uint64_t>(size)) {
+        out.resize(static_cast<std::size_t>(split));
+        if (!f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(split))) return false;
+        const std::size_t n = static_cast<std::size_t>(static_cast<std::uint64_t>(size) - split);
+        detail::reserve_huge(*rest, n);  // 2 MB pages: far fewer faults
+        rest->resize(n);
+        return static_cast<bool>(f.read(reinterpret_cast<char*>(rest->data()), static_cast<std::streamsize>(n)));
+    }
     detail::reserve_huge(out, static_cast<std::size_t>(size));  // 2 MB pages: far fewer faults
     out.resize(static_cast<std::size_t>(size));
     return size == 0 || static_cast<bool>(f.read(reinterpret_cast<char*>(out.data()), size));
@@ -121,9 +149,10 @@ bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uin
 
 }  // namespace
 
-bool Document::read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what) const {
+bool Document::read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what,
+                         std::vector<std::uint8_t>* rest) const {
     std::uint64_t too_big = 0;
-    if (read_file(file, out, budget_.left(), too_big)) return true;
+    if (read_file(file, out, budget_.left(), too_big, rest)) return true;
     if (too_big) check_fits(double(too_big), what);
     return false;
 }

@@ -113,8 +113,12 @@ private:
     // `bytes` is the file; a GLB's binary chunk is moved out of it, in place, into bin_chunk),
     // the buffers and images (gltf_buffers.cpp), the accessors (gltf_accessors.cpp, read on
     // demand). read_into: false for what cannot be read; a file past the budget is refused.
-    void parse_container(std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& bin_chunk, bool& has_bin);
-    bool read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what) const;
+    // The file is read in two parts, `bytes` and `rest` (empty but for a GLB, whose binary
+    // chunk, second as exporters write it, then starts `rest` and becomes buffer 0 without
+    // being moved: the move to the front was a pass over the whole file).
+    void parse_container(std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& rest, std::vector<std::uint8_t>& bin_chunk, bool& has_bin);
+    bool read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what,
+                   std::vector<std::uint8_t>* rest = nullptr) const;
     void load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, bool allow_outside_uris);
     void check_images(bool allow_outside_uris);
     Element element(int accessor) const;
