@@ -27,7 +27,7 @@ int base64_value(unsigned char c) {
 
 // Decodes base64; false on a character outside the alphabet, or anything but whitespace and at
 // most two '=' after the padding starts (junk there would otherwise be silently dropped).
-bool decode_base64(const std::string& in, std::size_t from, std::vector<std::uint8_t>& out) {
+bool decode_base64(const std::string& in, std::size_t from, Bytes& out) {
     out.clear();
     out.reserve((in.size() - from) * 3 / 4);
     std::uint32_t acc = 0;
@@ -116,8 +116,8 @@ std::uint64_t glb_split(std::ifstream& f, std::uint64_t size) {
 // False for what is not a readable regular file; too_big is the file's size when it holds more
 // than `limit` bytes (a URI may name a directory, a device or a huge unrelated file), else 0.
 // With `rest`, a GLB is read in two parts (glb_split): `out` up to the split, `rest` after it.
-bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t limit, std::uint64_t& too_big,
-               std::vector<std::uint8_t>* rest = nullptr) {
+bool read_file(const std::string& path, Bytes& out, std::uint64_t limit, std::uint64_t& too_big,
+               Bytes* rest = nullptr) {
     too_big = 0;
     struct stat st {};
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
@@ -138,26 +138,28 @@ bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uin
         out.resize(static_cast<std::size_t>(split));
         if (!f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(split))) return false;
         const std::size_t n = static_cast<std::size_t>(static_cast<std::uint64_t>(size) - split);
-        detail::reserve_huge(*rest, n);  // 2 MB pages: far fewer faults
-        rest->resize(n);
+        rest->reserve(n);
+        detail::advise_huge(rest->data(), n);  // 2 MB pages: far fewer faults
+        rest->resize(n);  // not zero-filled (Bytes): read over at once
         return static_cast<bool>(f.read(reinterpret_cast<char*>(rest->data()), static_cast<std::streamsize>(n)));
     }
-    detail::reserve_huge(out, static_cast<std::size_t>(size));  // 2 MB pages: far fewer faults
-    out.resize(static_cast<std::size_t>(size));
+    out.reserve(static_cast<std::size_t>(size));
+    detail::advise_huge(out.data(), static_cast<std::size_t>(size));  // 2 MB pages: far fewer faults
+    out.resize(static_cast<std::size_t>(size));  // not zero-filled (Bytes): read over at once
     return size == 0 || static_cast<bool>(f.read(reinterpret_cast<char*>(out.data()), size));
 }
 
 }  // namespace
 
-bool Document::read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what,
-                         std::vector<std::uint8_t>* rest) const {
+bool Document::read_into(const std::string& file, Bytes& out, const std::string& what,
+                         Bytes* rest) const {
     std::uint64_t too_big = 0;
     if (read_file(file, out, budget_.left(), too_big, rest)) return true;
     if (too_big) check_fits(double(too_big), what);
     return false;
 }
 
-void Document::load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, bool allow_outside_uris) {
+void Document::load_buffers(Bytes bin_chunk, bool has_bin, bool allow_outside_uris) {
     const json& buffers = array(root_, "buffers", "");
     for (std::size_t i = 0; i < buffers.size(); ++i) {
         const std::string where = "buffers[" + std::to_string(i) + "]";
@@ -166,7 +168,7 @@ void Document::load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, b
         double declared = number(b, "byteLength", where, -1);
         if (declared < 0) fail(where + ": missing byteLength");
         check_fits(declared, where + " (byteLength " + number_text(declared) + ")");
-        std::vector<std::uint8_t> data;
+        Bytes data;
         if (is_meshopt_fallback(b)) {
             buffers_.emplace_back();  // room for meshopt's fallback: never read, never allocated
             continue;

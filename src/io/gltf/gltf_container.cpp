@@ -31,7 +31,7 @@ bool extension_supported(const std::string& name) {
 
 }  // namespace
 
-void Document::parse_container(std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& rest, std::vector<std::uint8_t>& bin_chunk,
+void Document::parse_container(Bytes& bytes, Bytes& rest, Bytes& bin_chunk,
                                bool& has_bin) {
     std::size_t bin_at = 0, bin_len = 0;
     std::string json_text;
@@ -74,7 +74,7 @@ void Document::parse_container(std::vector<std::uint8_t>& bytes, std::vector<std
             // Elsewhere (a chunk before it, or a file read whole): the file in one array, then
             // the chunk moved to its front in place (a copy would hold the file twice in memory).
             bytes.insert(bytes.end(), rest.begin(), rest.end());
-            std::vector<std::uint8_t>().swap(rest);
+            Bytes().swap(rest);
             bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bin_at));
             bytes.resize(bin_len);
             bin_chunk = std::move(bytes);

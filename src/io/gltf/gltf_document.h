@@ -116,10 +116,10 @@ private:
     // The file is read in two parts, `bytes` and `rest` (empty but for a GLB, whose binary
     // chunk, second as exporters write it, then starts `rest` and becomes buffer 0 without
     // being moved: the move to the front was a pass over the whole file).
-    void parse_container(std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& rest, std::vector<std::uint8_t>& bin_chunk, bool& has_bin);
-    bool read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what,
-                   std::vector<std::uint8_t>* rest = nullptr) const;
-    void load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, bool allow_outside_uris);
+    void parse_container(Bytes& bytes, Bytes& rest, Bytes& bin_chunk, bool& has_bin);
+    bool read_into(const std::string& file, Bytes& out, const std::string& what,
+                   Bytes* rest = nullptr) const;
+    void load_buffers(Bytes bin_chunk, bool has_bin, bool allow_outside_uris);
     void check_images(bool allow_outside_uris);
     Element element(int accessor) const;
     // An accessor's conversion, of its element already checked: the reader's thread and the
@@ -142,7 +142,7 @@ private:
     std::string dir_;
     mutable LoadBudget budget_;
     json root_;
-    std::vector<std::vector<std::uint8_t>> buffers_;
+    Buffers buffers_;
     template <typename T>
     struct Kept {
         int components = 0;
