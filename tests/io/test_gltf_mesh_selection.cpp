@@ -21,6 +21,7 @@
 #include "rigscope/core/same_bytes.h"
 #include "rigscope/io/load.h"
 #include "rigscope/run/input.h"
+#include "same_mesh.h"
 #include "temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -36,27 +37,7 @@ Scene load(const std::string& path, const std::string& mesh, unsigned threads) {
     return load_scene(path, lo);
 }
 
-void check_same_mesh(const Mesh& x, const Mesh& y) {
-    CHECK(x.name == y.name);
-    CHECK(x.node == y.node);
-    CHECK(x.skin == y.skin);
-    CHECK(same_bytes(x.positions, y.positions));
-    CHECK(same_bytes(x.normals, y.normals));
-    CHECK(same_bytes(x.face_indices, y.face_indices));
-    CHECK(same_bytes(x.face_offsets, y.face_offsets));
-    CHECK(same_bytes(x.influences.offsets, y.influences.offsets));
-    CHECK(same_bytes(x.influences.joints, y.influences.joints));
-    CHECK(same_bytes(x.influences.weights, y.influences.weights));
-    CHECK(same_bytes(x.influences.stored_sums, y.influences.stored_sums));
-    REQUIRE(x.uv_sets.size() == y.uv_sets.size());
-    for (std::size_t u = 0; u < x.uv_sets.size(); ++u) {
-        CHECK(x.uv_sets[u].name == y.uv_sets[u].name);
-        CHECK(same_bytes(x.uv_sets[u].uv, y.uv_sets[u].uv));
-        CHECK(same_bytes(x.uv_sets[u].corners, y.uv_sets[u].corners));
-    }
-    REQUIRE(x.targets.size() == y.targets.size());
-    for (std::size_t t = 0; t < x.targets.size(); ++t) CHECK(same_bytes(x.targets[t].deltas, y.targets[t].deltas));
-}
+using rigscope_test::check_same_mesh;
 
 // What an unread mesh keeps: everything a full load gives it that is not an array of its data.
 void check_entry(const Mesh& unread, const Mesh& full) {

@@ -5,44 +5,22 @@
 
 #include <cstdint>
 #include <map>
-#include <memory>
-#include <new>
-#include <utility>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "rigscope/core/scene.h"
+#include "rigscope/core/uv_raster.h"
 
 namespace rigscope::gltf {
 
 class Document;
 
-// An allocator whose arrays grow without writing their new elements (value-initialising a
-// byte is writing 0): a buffer's bytes are read from its file over them at once, and zeroing
-// them first was a pass over the whole file (the bench tube's 17.8 MB, 3% of its load's
-// samples in memset, for pages the kernel had just zeroed).
-template <typename T>
-struct UnfilledAllocator : std::allocator<T> {
-    template <typename U>
-    struct rebind {
-        using other = UnfilledAllocator<U>;
-    };
-    UnfilledAllocator() = default;
-    template <typename U>
-    UnfilledAllocator(const UnfilledAllocator<U>&) noexcept {}
-    template <typename U>
-    void construct(U* p) noexcept {
-        ::new (static_cast<void*>(p)) U;  // default-initialised: left as it is for a byte
-    }
-    template <typename U, typename... Args>
-    void construct(U* p, Args&&... args) {
-        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
-};
-
-// A buffer's bytes, and the document's buffers.
-using Bytes = std::vector<std::uint8_t, UnfilledAllocator<std::uint8_t>>;
+// A buffer's bytes, and the document's buffers. Grown without writing the new bytes
+// (UninitAllocator, uv_raster.h's): a file's bytes are read over them at once, and zeroing them
+// first was a pass over the whole file (the bench tube's 17.8 MB, 3% of its load's samples in
+// memset, over pages the kernel had just zeroed).
+using Bytes = std::vector<std::uint8_t, UninitAllocator<std::uint8_t>>;
 using Buffers = std::vector<Bytes>;
 
 // Extensions rigscope implements (a file that lists one of these in extensionsRequired is read).
