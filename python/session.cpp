@@ -64,8 +64,12 @@ void Session::one_clip() const {
 
 Session::Session(InputOptions opt) : opt_(std::move(opt)) {
     py::gil_scoped_release release;
-    // clip="all" (issue 57) loads the first clip; check() judges every clip in turn.
-    in_ = load_input(clip_load_options(opt_));
+    // clip="all" (issue 57) loads the first clip; check() judges every clip in turn. The
+    // session's scene serves every later call, rom() over all its meshes and the glTF writers
+    // among them: every mesh is read, not only those mesh= selects.
+    InputOptions load = clip_load_options(opt_);
+    load.read_every_mesh = true;
+    in_ = load_input(load);
 }
 
 py::object Session::info() const {

@@ -59,20 +59,18 @@ RomPlan make_rom_checked(const Scene& scene, const RomOptions& ro, double fps) {
 }  // namespace
 
 std::vector<int> select_meshes(const Scene& scene, const std::string& spec) {
-    std::vector<int> out;
+    std::vector<std::string> names;
+    for (const Mesh& m : scene.meshes) names.push_back(m.name);
     if (spec.empty()) {
+        std::vector<int> out;
         for (std::size_t i = 0; i < scene.meshes.size(); ++i) out.push_back(static_cast<int>(i));
         return out;
     }
-    for (std::size_t i = 0; i < scene.meshes.size(); ++i)
-        if (scene.meshes[i].name == spec) out.push_back(static_cast<int>(i));
+    std::vector<int> out = meshes_selected(names, spec);
     if (!out.empty()) return out;
-    char* end = nullptr;
-    long i = std::strtol(spec.c_str(), &end, 10);
-    if (end && *end == '\0' && i >= 0 && i < static_cast<long>(scene.meshes.size())) return {static_cast<int>(i)};
-    std::string names;
-    for (const Mesh& m : scene.meshes) names += (names.empty() ? "" : ", ") + m.name;
-    throw Error(kExitUsage, scene.source + ": no mesh '" + spec + "' (meshes: " + (names.empty() ? "none" : names) + ")");
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw Error(kExitUsage, scene.source + ": no mesh '" + spec + "' (meshes: " + (list.empty() ? "none" : list) + ")");
 }
 
 void refuse_outputs_over_inputs(const Input& in, const std::vector<std::string>& outputs) {
@@ -304,7 +302,13 @@ LoadOptions check_and_read_rig(const InputOptions& opt, bool per_frame, Rig& rig
 Input load_input(const InputOptions& opt, bool per_frame) {
     Rig rig;
     const LoadOptions lo = check_and_read_rig(opt, per_frame, rig);
-    Scene scene = load_scene(opt.file, lo);
+    // The file's own load reads only the meshes --mesh selects (issue 62: on the bench tube the
+    // unselected copy was a fifth of the load); never --animation's, --cache's or a reference's
+    // load, which `lo` also serves. info and lint (not per frame) report the whole file, its
+    // every mesh's warnings included.
+    LoadOptions file_lo = lo;
+    if (per_frame && !opt.read_every_mesh) file_lo.mesh = opt.mesh;
+    Scene scene = load_scene(opt.file, file_lo);
     return select_input(std::move(scene), opt, per_frame, lo, rig);
 }
 

@@ -348,7 +348,10 @@ RegionsJobResult run_regions(const RegionsJobOptions& opt, Input& in, const Fram
 
 RegionsJobResult load_and_run_regions(const RegionsJobOptions& opt, const FrameProgress& progress) {
     opt.validate();
-    Input in = load_input(opt.tension.input);
+    // As glTF, the input's scene is written back with every mesh in it.
+    InputOptions input = opt.tension.input;
+    input.read_every_mesh = verb_output_format("regions", opt.format, opt.out) == "gltf";
+    Input in = load_input(input);
     RegionsJobResult r = run_regions(opt, in, progress);
     if (!opt.out.empty()) {
         OutputFile out(opt.out, in.paths);

@@ -81,13 +81,19 @@ RivetJobResult run_rivet(const RivetJobOptions& opt, const Input& in, const Fram
 }
 
 RivetJobLoaded load_and_run_rivet(const RivetJobOptions& opt, const FrameProgress& progress) {
-    return load_then_run<RivetJobLoaded>(opt, progress, run_rivet);
+    // As glTF, the input's scene is written back with every mesh in it.
+    RivetJobOptions every = opt;
+    every.input.read_every_mesh = opt.format == "gltf";
+    return load_then_run<RivetJobLoaded>(every, progress, run_rivet);
 }
 
 bool run_rivet_clips(const RivetJobOptions& opt, const FrameProgress& progress,
                      const std::function<void(const RivetJobOptions&, const Input&, const RivetJobResult&)>& each) {
     opt.validate();
-    Input in = load_input(clip_load_options(opt.input));
+    // As glTF, the input's scene is written back with every mesh in it.
+    InputOptions input = clip_load_options(opt.input);
+    input.read_every_mesh = opt.format == "gltf";
+    Input in = load_input(input);
     const ClipPlan plan = plan_clips(in, opt.input, false);
     const std::vector<std::string> outs = clip_outputs(opt.out, plan, "rivet");
     const std::vector<std::string> junits = opt.junit.empty() ? std::vector<std::string>(outs.size()) : clip_outputs(opt.junit, plan, "rivet --junit");

@@ -13,6 +13,7 @@
 #include "rigscope/core/error.h"
 #include "rigscope/core/same_bytes.h"
 #include "rigscope/io/load.h"
+#include "same_mesh.h"
 
 namespace fs = std::filesystem;
 using namespace rigscope;
@@ -45,21 +46,7 @@ void check_same(const Outcome& a, const Outcome& b) {
         const Mesh& x = a.scene.meshes[m];
         const Mesh& y = b.scene.meshes[m];
         INFO("mesh " << m << " " << x.name);
-        CHECK(x.name == y.name);
-        CHECK(same_bytes(x.positions, y.positions));
-        CHECK(same_bytes(x.normals, y.normals));
-        CHECK(same_bytes(x.face_indices, y.face_indices));
-        CHECK(same_bytes(x.face_offsets, y.face_offsets));
-        CHECK(same_bytes(x.influences.offsets, y.influences.offsets));
-        CHECK(same_bytes(x.influences.joints, y.influences.joints));
-        CHECK(same_bytes(x.influences.weights, y.influences.weights));
-        REQUIRE(x.uv_sets.size() == y.uv_sets.size());
-        for (std::size_t u = 0; u < x.uv_sets.size(); ++u) {
-            CHECK(x.uv_sets[u].name == y.uv_sets[u].name);
-            CHECK(same_bytes(x.uv_sets[u].uv, y.uv_sets[u].uv));
-        }
-        REQUIRE(x.targets.size() == y.targets.size());
-        for (std::size_t t = 0; t < x.targets.size(); ++t) CHECK(same_bytes(x.targets[t].deltas, y.targets[t].deltas));
+        rigscope_test::check_same_mesh(x, y);
     }
     REQUIRE(a.scene.warnings.size() == b.scene.warnings.size());
     for (std::size_t w = 0; w < a.scene.warnings.size(); ++w) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rigscope/core/scene.h"
 
@@ -24,7 +25,19 @@ struct LoadOptions {
     // glTF: the threads that convert the meshes' accessors (the run's --threads; 0: every core).
     // The scene, its warnings and its errors are the same for any count.
     unsigned threads = 1;
+    // glTF: --mesh's NAME|INDEX (meshes_selected's rule, on the names the scene will have). When
+    // it selects a mesh, the reader reads only the selected meshes' accessors: an unselected
+    // mesh keeps its entry (name, node, skin, morph targets' names and default weights, so that
+    // names, rigs and weights channels resolve as before) with no vertex, face or weight, and is
+    // not checked: its data's errors and warnings are not found. Empty, or selecting nothing:
+    // every mesh is read. Other formats read every mesh.
+    std::string mesh;
 };
+
+// The meshes --mesh `spec` selects from meshes named `names` (in scene order): every mesh so
+// named, else the mesh at index `spec`; empty when it selects none. The run's selection
+// (select_meshes) and the glTF reader's (LoadOptions::mesh) both follow it.
+std::vector<int> meshes_selected(const std::vector<std::string>& names, const std::string& spec);
 
 // The words of every reader's refusal for max_memory ("... would take N MiB, past the memory
 // limit of L MiB ..."): a reader names the limit, not the option that set it, which the CLI and

@@ -45,6 +45,10 @@ struct InputOptions {
     // --abc-unit m|cm|mm: the unit of every Alembic archive the run reads (input, --cache,
     // --reference), which Alembic does not store; m (as Blender writes; Maya writes cm).
     std::string abc_unit = "m";
+    // Not an option: a job that writes the input's scene back whole (drive, regions and rivet
+    // as glTF) or keeps it for later calls (the Python module's session) sets it, so that the
+    // load reads every mesh, not only the ones --mesh selects (LoadOptions::mesh).
+    bool read_every_mesh = false;
 };
 
 // Metres per unit of an --abc-unit value; throws Error (bad value) for another word.

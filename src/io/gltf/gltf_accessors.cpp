@@ -5,7 +5,9 @@
 #include "io/gltf/gltf_document.h"
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 #include "rigscope/core/error.h"
@@ -104,28 +106,53 @@ double component(const std::uint8_t* p, int type, bool normalized) {
 
 namespace {
 
-// Fast paths for tightly packed accessors whose conversion is exact (the large arrays: positions,
-// indices, joints): one tight loop the compiler vectorises instead of a switch per component.
-template <typename C, typename T>
-void widen(const std::uint8_t* p, std::size_t n, T* out) {
-    for (std::size_t i = 0; i < n; ++i) {
+// A tightly packed run of C in a buffer's bytes as a range of C (read by memcpy: the bytes need
+// no alignment), so that an array is built from it by one assign, never zero-filled first.
+template <typename C>
+struct PackedIter {
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = C;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const C*;
+    using reference = C;
+    const std::uint8_t* p;
+    C operator*() const {
         C v;
-        std::memcpy(&v, p + i * sizeof(C), sizeof(C));
-        out[i] = static_cast<T>(v);
+        std::memcpy(&v, p, sizeof(C));
+        return v;
     }
+    C operator[](difference_type i) const { return *(*this + i); }
+    PackedIter& operator++() { p += sizeof(C); return *this; }
+    PackedIter operator++(int) { PackedIter o = *this; p += sizeof(C); return o; }
+    PackedIter& operator--() { p -= sizeof(C); return *this; }
+    PackedIter& operator+=(difference_type n) { p += n * difference_type(sizeof(C)); return *this; }
+    PackedIter operator+(difference_type n) const { return PackedIter{p + n * difference_type(sizeof(C))}; }
+    difference_type operator-(const PackedIter& o) const { return (p - o.p) / difference_type(sizeof(C)); }
+    bool operator==(const PackedIter& o) const { return p == o.p; }
+    bool operator!=(const PackedIter& o) const { return p != o.p; }
+    bool operator<(const PackedIter& o) const { return p < o.p; }
+};
+
+template <typename C, typename T>
+void assign_packed(const std::uint8_t* p, std::size_t n, std::vector<T>& out) {
+    out.clear();  // keeps the capacity reserved for it
+    out.assign(PackedIter<C>{p}, PackedIter<C>{p + n * sizeof(C)});
 }
 
-bool packed_copy(const std::uint8_t* p, std::size_t n, int type, float* out) {
+// Fast paths for tightly packed accessors whose conversion is exact (the large arrays: positions,
+// indices, joints): one tight loop the compiler vectorises instead of a switch per component,
+// writing each element once (zero-filling first was a second pass over fresh pages).
+bool packed_assign(const std::uint8_t* p, std::size_t n, int type, std::vector<float>& out) {
     if (type != 5126) return false;
-    std::memcpy(out, p, n * sizeof(float));
+    assign_packed<float>(p, n, out);
     return true;
 }
 
-bool packed_copy(const std::uint8_t* p, std::size_t n, int type, std::uint32_t* out) {
+bool packed_assign(const std::uint8_t* p, std::size_t n, int type, std::vector<std::uint32_t>& out) {
     switch (type) {
-        case 5121: widen<std::uint8_t>(p, n, out); return true;
-        case 5123: widen<std::uint16_t>(p, n, out); return true;
-        case 5125: widen<std::uint32_t>(p, n, out); return true;
+        case 5121: assign_packed<std::uint8_t>(p, n, out); return true;
+        case 5123: assign_packed<std::uint16_t>(p, n, out); return true;
+        case 5125: assign_packed<std::uint32_t>(p, n, out); return true;
         default: return false;
     }
 }
@@ -142,11 +169,10 @@ std::vector<T> Document::read_element(int accessor, const Element& e, Convert co
     const int csize = component_size(e.component_type);
     std::vector<T> out = std::move(room);
     if (out.capacity() < e.count * e.components) detail::reserve_huge(out, e.count * e.components);
-    out.assign(e.count * e.components, T(0));
     if (e.base && e.stride == static_cast<std::size_t>(csize) * e.components && !e.normalized &&
-        packed_copy(e.base, e.count * e.components, e.component_type, out.data())) {
+        packed_assign(e.base, e.count * e.components, e.component_type, out)) {
         // Tightly packed and converted exactly: done without the per-component switch.
-    } else if (e.base) {
+    } else if (out.assign(e.count * e.components, T(0)); e.base) {
         for (std::size_t i = 0; i < e.count; ++i)
             for (int c = 0; c < e.components; ++c)
                 out[i * e.components + c] = convert(component(e.base + i * e.stride + c * csize, e.component_type, e.normalized));
@@ -188,38 +214,64 @@ std::vector<T> Document::read_element(int accessor, const Element& e, Convert co
     return out;
 }
 
+namespace {
+
+// Calls use(i) for every accessor index `obj[key]` names below n (a value that is not one is
+// left to the reader, which refuses it).
+template <typename Use>
+void use_key(const json& obj, const char* key, std::size_t n, Use&& use) {
+    if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_unsigned()) return;
+    const auto i = obj[key].get<std::uint64_t>();
+    if (i < n) use(static_cast<std::size_t>(i));
+}
+
+template <typename Use>
+void use_all(const json& obj, std::size_t n, Use&& use) {
+    if (!obj.is_object()) return;
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        if (it->is_number_unsigned() && it->get<std::uint64_t>() < n) use(static_cast<std::size_t>(it->get<std::uint64_t>()));
+}
+
+template <typename Fn>
+void each(const json& obj, const char* key, Fn&& fn) {
+    if (obj.is_object() && obj.contains(key) && obj[key].is_array())
+        for (const json& x : obj[key]) fn(x);
+}
+
+// The accessors a glTF mesh's primitives name (attributes, indices, targets), each as often as
+// it is named.
+template <typename Use>
+void each_mesh_accessor(const json& m, std::size_t n, Use&& use) {
+    each(m, "primitives", [&](const json& p) {
+        if (p.is_object() && p.contains("attributes")) use_all(p["attributes"], n, use);
+        use_key(p, "indices", n, use);
+        each(p, "targets", [&](const json& t) { use_all(t, n, use); });
+    });
+}
+
+}  // namespace
+
 // How often the file names each accessor where the scene reader reads it, so that an accessor
 // named again is kept for its next use and one named once is freed as soon as its user is done.
 void Document::count_accessor_uses() {
     const std::size_t n = size_of("accessors");
     uses_left_.assign(n, 0);
-    auto use = [&](const json& obj, const char* key) {
-        if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_unsigned()) return;
-        const auto i = obj[key].get<std::uint64_t>();
-        if (i < n) ++uses_left_[i];
-    };
-    auto use_all = [&](const json& obj) {
-        if (!obj.is_object()) return;
-        for (auto it = obj.begin(); it != obj.end(); ++it)
-            if (it->is_number_unsigned() && it->get<std::uint64_t>() < n) ++uses_left_[it->get<std::uint64_t>()];
-    };
-    auto each = [](const json& obj, const char* key, auto&& fn) {
-        if (obj.is_object() && obj.contains(key) && obj[key].is_array())
-            for (const json& x : obj[key]) fn(x);
-    };
-    each(root_, "meshes", [&](const json& m) {
-        each(m, "primitives", [&](const json& p) {
-            if (p.is_object() && p.contains("attributes")) use_all(p["attributes"]);
-            use(p, "indices");
-            each(p, "targets", use_all);
-        });
-    });
-    each(root_, "skins", [&](const json& s) { use(s, "inverseBindMatrices"); });
+    auto use = [&](std::size_t i) { ++uses_left_[i]; };
+    each(root_, "meshes", [&](const json& m) { each_mesh_accessor(m, n, use); });
+    each(root_, "skins", [&](const json& s) { use_key(s, "inverseBindMatrices", n, use); });
     each(root_, "animations", [&](const json& a) {
         each(a, "samplers", [&](const json& s) {
-            use(s, "input");
-            use(s, "output");
+            use_key(s, "input", n, use);
+            use_key(s, "output", n, use);
         });
+    });
+}
+
+void Document::skip_mesh_accessors(int mesh) {
+    const json& meshes = array(root_, "meshes", "");
+    if (mesh < 0 || static_cast<std::size_t>(mesh) >= meshes.size()) return;
+    each_mesh_accessor(meshes[mesh], uses_left_.size(), [&](std::size_t i) {
+        if (uses_left_[i] > 0) --uses_left_[i];
     });
 }
 
@@ -241,7 +293,8 @@ std::shared_ptr<const std::vector<T>> Document::shared(int accessor, int* compon
     k.components = e.components;
     std::vector<T> data;
     if (!take_prefetched(accessor, data)) data = read(e);
-    k.data = std::make_shared<const std::vector<T>>(std::move(data));
+    // Made mutable, held as const: release() may move it out once nothing else holds it.
+    k.data = std::make_shared<std::vector<T>>(std::move(data));
     if (more) kept[accessor] = k;
     if (components) *components = k.components;
     return k.data;
@@ -268,6 +321,15 @@ Document::Uints Document::uints(int accessor, int* components) const {
     if (e.component_type == 5126 || e.component_type == 5120 || e.component_type == 5122)
         fail("accessors[" + std::to_string(accessor) + "]: expected unsigned integers, found componentType " + std::to_string(e.component_type));
     return shared<std::uint32_t>(accessor, components, uints_, [&](const Element& e) { return convert_uints(accessor, e); });
+}
+
+bool Document::release(Uints& u, std::vector<std::uint32_t>& out) {
+    if (!u || u.use_count() != 1) return false;
+    // Every Uints is made as a mutable vector (shared(), primitive_triangles) and shared as
+    // const: the sole holder may take it.
+    out = std::move(const_cast<std::vector<std::uint32_t>&>(*u));
+    u.reset();
+    return true;
 }
 
 std::size_t Document::accessor_count(int accessor) const { return element(accessor).count; }

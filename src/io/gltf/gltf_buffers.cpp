@@ -3,8 +3,10 @@
 // byte charged to the load's budget; and the images, which need only exist.
 #include "io/gltf/gltf_document.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sys/stat.h>
 
@@ -25,7 +27,7 @@ int base64_value(unsigned char c) {
 
 // Decodes base64; false on a character outside the alphabet, or anything but whitespace and at
 // most two '=' after the padding starts (junk there would otherwise be silently dropped).
-bool decode_base64(const std::string& in, std::size_t from, std::vector<std::uint8_t>& out) {
+bool decode_base64(const std::string& in, std::size_t from, Bytes& out) {
     out.clear();
     out.reserve((in.size() - from) * 3 / 4);
     std::uint32_t acc = 0;
@@ -98,9 +100,24 @@ bool inside_folder(const std::string& dir, const std::string& uri) {
     return inside;
 }
 
+// Where a GLB's bytes are split when read in two (Document::read_into): after its header, its
+// first chunk and the next chunk's header, so that a binary chunk second in the file (as every
+// exporter writes it) starts the second part; the whole file for anything else.
+std::uint64_t glb_split(std::ifstream& f, std::uint64_t size) {
+    std::uint8_t head[20];
+    if (size < 20 || !f.read(reinterpret_cast<char*>(head), 20)) return size;
+    std::uint32_t magic, first_len;
+    std::memcpy(&magic, head, 4);
+    std::memcpy(&first_len, head + 12, 4);
+    if (magic != 0x46546C67) return size;  // "glTF"
+    return std::min<std::uint64_t>(size, 20 + std::uint64_t(first_len) + 8);
+}
+
 // False for what is not a readable regular file; too_big is the file's size when it holds more
 // than `limit` bytes (a URI may name a directory, a device or a huge unrelated file), else 0.
-bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t limit, std::uint64_t& too_big) {
+// With `rest`, a GLB is read in two parts (glb_split): `out` up to the split, `rest` after it.
+bool read_file(const std::string& path, Bytes& out, std::uint64_t limit, std::uint64_t& too_big,
+               Bytes* rest = nullptr) {
     too_big = 0;
     struct stat st {};
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
@@ -114,21 +131,35 @@ bool read_file(const std::string& path, std::vector<std::uint8_t>& out, std::uin
     std::streamoff size = f.tellg();
     if (size < 0 || static_cast<std::uint64_t>(size) > limit) return false;
     f.seekg(0);
-    detail::reserve_huge(out, static_cast<std::size_t>(size));  // 2 MB pages: far fewer faults
-    out.resize(static_cast<std::size_t>(size));
+    const std::uint64_t split = rest ? glb_split(f, static_cast<std::uint64_t>(size)) : static_cast<std::uint64_t>(size);
+    f.clear();
+    f.seekg(0);
+    if (split < static_cast<std::uint64_t>(size)) {
+        out.resize(static_cast<std::size_t>(split));
+        if (!f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(split))) return false;
+        const std::size_t n = static_cast<std::size_t>(static_cast<std::uint64_t>(size) - split);
+        rest->reserve(n);
+        detail::advise_huge(rest->data(), n);  // 2 MB pages: far fewer faults
+        rest->resize(n);  // not zero-filled (Bytes): read over at once
+        return static_cast<bool>(f.read(reinterpret_cast<char*>(rest->data()), static_cast<std::streamsize>(n)));
+    }
+    out.reserve(static_cast<std::size_t>(size));
+    detail::advise_huge(out.data(), static_cast<std::size_t>(size));  // 2 MB pages: far fewer faults
+    out.resize(static_cast<std::size_t>(size));  // not zero-filled (Bytes): read over at once
     return size == 0 || static_cast<bool>(f.read(reinterpret_cast<char*>(out.data()), size));
 }
 
 }  // namespace
 
-bool Document::read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what) const {
+bool Document::read_into(const std::string& file, Bytes& out, const std::string& what,
+                         Bytes* rest) const {
     std::uint64_t too_big = 0;
-    if (read_file(file, out, budget_.left(), too_big)) return true;
+    if (read_file(file, out, budget_.left(), too_big, rest)) return true;
     if (too_big) check_fits(double(too_big), what);
     return false;
 }
 
-void Document::load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, bool allow_outside_uris) {
+void Document::load_buffers(Bytes bin_chunk, bool has_bin, bool allow_outside_uris) {
     const json& buffers = array(root_, "buffers", "");
     for (std::size_t i = 0; i < buffers.size(); ++i) {
         const std::string where = "buffers[" + std::to_string(i) + "]";
@@ -137,7 +168,7 @@ void Document::load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, b
         double declared = number(b, "byteLength", where, -1);
         if (declared < 0) fail(where + ": missing byteLength");
         check_fits(declared, where + " (byteLength " + number_text(declared) + ")");
-        std::vector<std::uint8_t> data;
+        Bytes data;
         if (is_meshopt_fallback(b)) {
             buffers_.emplace_back();  // room for meshopt's fallback: never read, never allocated
             continue;

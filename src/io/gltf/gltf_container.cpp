@@ -31,24 +31,32 @@ bool extension_supported(const std::string& name) {
 
 }  // namespace
 
-void Document::parse_container(std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& bin_chunk, bool& has_bin) {
+void Document::parse_container(Bytes& bytes, Bytes& rest, Bytes& bin_chunk,
+                               bool& has_bin) {
     std::size_t bin_at = 0, bin_len = 0;
     std::string json_text;
+    // The file is bytes then rest: a chunk header past the first part is read from the second.
+    const std::size_t head = bytes.size(), file_size = head + rest.size();
+    auto u32_at = [&](std::size_t at) {
+        std::uint8_t b[4];
+        for (int k = 0; k < 4; ++k) b[k] = at + k < head ? bytes[at + k] : rest[at + k - head];
+        return read_u32(b);
+    };
     if (bytes.size() >= 4 && read_u32(bytes.data()) == kGlbMagic) {
-        if (bytes.size() < 20) fail("truncated GLB: header shorter than 20 bytes");
+        if (file_size < 20) fail("truncated GLB: header shorter than 20 bytes");
         if (read_u32(bytes.data() + 4) != 2) fail("unsupported GLB version " + std::to_string(read_u32(bytes.data() + 4)));
         std::uint64_t declared = read_u32(bytes.data() + 8);
-        if (declared > bytes.size()) fail("truncated GLB: header declares " + std::to_string(declared) + " bytes, file has " + std::to_string(bytes.size()));
+        if (declared > file_size) fail("truncated GLB: header declares " + std::to_string(declared) + " bytes, file has " + std::to_string(file_size));
         std::size_t at = 12;
         bool first = true;
         while (at + 8 <= declared) {
-            std::uint64_t len = read_u32(bytes.data() + at);
-            std::uint32_t type = read_u32(bytes.data() + at + 4);
+            std::uint64_t len = u32_at(at);
+            std::uint32_t type = u32_at(at + 4);
             if (at + 8 + len > declared) fail("GLB chunk at byte " + std::to_string(at) + " runs past the end of the file");
-            const auto* data = bytes.data() + at + 8;
             if (first) {
                 if (type != kChunkJson) fail("GLB's first chunk is not JSON");
-                json_text.assign(reinterpret_cast<const char*>(data), len);
+                // Within the first part: the split falls after the first chunk (glb_split).
+                json_text.assign(reinterpret_cast<const char*>(bytes.data() + at + 8), len);
             } else if (type == kChunkBin && !has_bin) {
                 bin_at = at + 8;
                 bin_len = len;
@@ -58,9 +66,15 @@ void Document::parse_container(std::vector<std::uint8_t>& bytes, std::vector<std
             at += 8 + len;
         }
         if (first) fail("GLB has no JSON chunk");
-        if (has_bin) {
-            // The binary chunk becomes buffer 0 in place (a memmove to the front): a copy would
-            // hold the file twice in memory while it loads.
+        if (has_bin && bin_at == head) {
+            // The binary chunk is the second part, as read: buffer 0 as it is.
+            rest.resize(bin_len);
+            bin_chunk = std::move(rest);
+        } else if (has_bin) {
+            // Elsewhere (a chunk before it, or a file read whole): the file in one array, then
+            // the chunk moved to its front in place (a copy would hold the file twice in memory).
+            bytes.insert(bytes.end(), rest.begin(), rest.end());
+            Bytes().swap(rest);
             bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bin_at));
             bytes.resize(bin_len);
             bin_chunk = std::move(bytes);

@@ -33,12 +33,12 @@ Document::Document(const std::string& path, std::uint64_t max_memory, bool allow
     auto slash = path.find_last_of('/');
     dir_ = slash == std::string::npos ? "" : path.substr(0, slash + 1);
 
-    std::vector<std::uint8_t> bytes;
-    if (!read_into(path, bytes, "the file")) fail("cannot read file");
-    charge(bytes.size(), "the file");
-    std::vector<std::uint8_t> bin_chunk;
+    Bytes bytes, rest;
+    if (!read_into(path, bytes, "the file", &rest)) fail("cannot read file");
+    charge(double(bytes.size()) + double(rest.size()), "the file");
+    Bytes bin_chunk;
     bool has_bin = false;
-    parse_container(bytes, bin_chunk, has_bin);
+    parse_container(bytes, rest, bin_chunk, has_bin);
     load_buffers(std::move(bin_chunk), has_bin, allow_outside_uris);
     decode_meshopt_views(*this, root_, buffers_);
     decode_draco_primitives(*this, buffers_, decoded_);

@@ -48,6 +48,11 @@ public:
     Floats floats(int accessor, int* components = nullptr) const;
     // Accessor contents as unsigned integers (indices, joint indices).
     Uints uints(int accessor, int* components = nullptr) const;
+    // Moves `u`'s array into `out` where `u` is its only holder (the accessor's last read, not
+    // kept for a later one) and empties `u`; false, leaving both, where another holds it. Every
+    // Uints is made as a mutable array held as const, so that its last reader may take it
+    // rather than copy it (a mesh's indices, its largest array).
+    static bool release(Uints& u, std::vector<std::uint32_t>& out);
     // Copies of the above, for callers that keep the data.
     std::vector<float> read_floats(int accessor, int* components = nullptr) const { return *floats(accessor, components); }
 
@@ -58,6 +63,11 @@ public:
     void charge(double bytes, const std::string& what) const;
     void check_fits(double bytes, const std::string& what) const;
     std::size_t accessor_count(int accessor) const;
+    // `mesh` (a glTF mesh index) will not be read (LoadOptions::mesh): its accessors' uses are
+    // dropped from the counts that keep a shared accessor until its last reader, so that one it
+    // shares with a read mesh (the bench tube's two meshes share their indices) is freed after
+    // that mesh's read, as if the file named it there alone.
+    void skip_mesh_accessors(int mesh);
 
     // Starts converting the accessors of `meshes` (the glTF meshes the reader will read, in the
     // order it reads them) on threads - 1 helper threads, each conversion into its own arrays,
@@ -103,9 +113,13 @@ private:
     // `bytes` is the file; a GLB's binary chunk is moved out of it, in place, into bin_chunk),
     // the buffers and images (gltf_buffers.cpp), the accessors (gltf_accessors.cpp, read on
     // demand). read_into: false for what cannot be read; a file past the budget is refused.
-    void parse_container(std::vector<std::uint8_t>& bytes, std::vector<std::uint8_t>& bin_chunk, bool& has_bin);
-    bool read_into(const std::string& file, std::vector<std::uint8_t>& out, const std::string& what) const;
-    void load_buffers(std::vector<std::uint8_t> bin_chunk, bool has_bin, bool allow_outside_uris);
+    // The file is read in two parts, `bytes` and `rest` (empty but for a GLB, whose binary
+    // chunk, second as exporters write it, then starts `rest` and becomes buffer 0 without
+    // being moved: the move to the front was a pass over the whole file).
+    void parse_container(Bytes& bytes, Bytes& rest, Bytes& bin_chunk, bool& has_bin);
+    bool read_into(const std::string& file, Bytes& out, const std::string& what,
+                   Bytes* rest = nullptr) const;
+    void load_buffers(Bytes bin_chunk, bool has_bin, bool allow_outside_uris);
     void check_images(bool allow_outside_uris);
     Element element(int accessor) const;
     // An accessor's conversion, of its element already checked: the reader's thread and the
@@ -128,7 +142,7 @@ private:
     std::string dir_;
     mutable LoadBudget budget_;
     json root_;
-    std::vector<std::vector<std::uint8_t>> buffers_;
+    Buffers buffers_;
     template <typename T>
     struct Kept {
         int components = 0;
@@ -150,6 +164,7 @@ private:
 
 // The scene of an opened document, read with `threads` (read_gltf's body, gltf_reader.cpp): the
 // tests read the document after it.
-Scene read_scene(Document& doc, const std::string& path, unsigned threads);
+// `mesh`: LoadOptions::mesh, the meshes read (the others' entries are left without data).
+Scene read_scene(Document& doc, const std::string& path, unsigned threads, const std::string& mesh = "");
 
 }  // namespace rigscope::gltf

@@ -104,7 +104,10 @@ void decode_meshopt_views(const Document& doc, nlohmann::json& root, Buffers& bu
         doc.charge(decoded_size, where + " (count " + std::to_string(count) + " x byteStride " + std::to_string(stride) + ", decoded)");
 
         const unsigned char* src = buffers[buffer].data() + offset;
-        std::vector<std::uint8_t> out = detail::huge_vector<std::uint8_t>(count * stride, 0);
+        Bytes out;  // zero-filled, as the decoders may leave bytes unwritten
+        out.reserve(count * stride);
+        detail::advise_huge(out.data(), count * stride);
+        out.assign(count * stride, 0);
         int rc = 0;
         if (mode == "ATTRIBUTES") {
             if (length > 0 && src[0] != kVertexHeader)

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "io/gltf/gltf_document.h"
+#include "io/mesh_names.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/io/load.h"
@@ -22,10 +23,19 @@ using gltf::json;
 std::string at(const char* what, std::size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
 
 // Without an early exit, so that the compiler vectorises it: the arrays are sound nearly always.
+// On the bits (an infinity's or NaN's exponent is all ones): GCC 12 left the float comparison
+// ANDed into a bool scalar, a third of stage_influences' time on the bench tube (perf annotate).
 bool finite(const std::vector<float>& v) {
-    bool ok = true;
-    for (float x : v) ok &= std::abs(x) <= std::numeric_limits<float>::max();
-    return ok;
+    constexpr std::uint32_t kExponent = 0x7f800000u;
+    static_assert(sizeof(float) == sizeof(std::uint32_t) && std::numeric_limits<float>::is_iec559);
+    std::uint32_t not_finite = 0;
+    const float* p = v.data();
+    for (std::size_t i = 0, n = v.size(); i < n; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, p + i, sizeof bits);
+        not_finite |= static_cast<std::uint32_t>((bits & kExponent) == kExponent);
+    }
+    return not_finite == 0;
 }
 
 Transform read_node_transform(const Document& doc, const json& node, const std::string& where) {
@@ -80,7 +90,7 @@ Document::Uints primitive_triangles(const Document& doc, const json& prim, const
         doc.charge(vertices * 4, where);
         std::vector<std::uint32_t> all(vertices);
         for (std::size_t i = 0; i < vertices; ++i) all[i] = static_cast<std::uint32_t>(i);
-        shared_idx = std::make_shared<const std::vector<std::uint32_t>>(std::move(all));
+        shared_idx = std::make_shared<std::vector<std::uint32_t>>(std::move(all));
     }
     const std::vector<std::uint32_t>& idx = *shared_idx;
     // The largest index first (a loop the compiler vectorises); only a file with one out of
@@ -107,7 +117,7 @@ Document::Uints primitive_triangles(const Document& doc, const json& prim, const
         for (std::size_t i = 2; i < idx.size(); ++i) tris.insert(tris.end(), {idx[0], idx[i - 1], idx[i]});
     }
     // Points and lines have no faces: they contribute vertices, no tension edges.
-    return std::make_shared<const std::vector<std::uint32_t>>(std::move(tris));
+    return std::make_shared<std::vector<std::uint32_t>>(std::move(tris));
 }
 
 // What a Mesh holds, for the memory budget.
@@ -225,18 +235,24 @@ bool append_normals(const Document& doc, const PrimitiveAt& pa, std::vector<Eige
 
 // The primitive's triangles appended as faces of the mesh.
 void append_faces(const Document& doc, const PrimitiveAt& pa, Mesh& mesh) {
-    const Document::Uints tri_data = primitive_triangles(doc, pa.prim, pa.where, pa.n);
-    const std::vector<std::uint32_t>& tris = *tri_data;
-    doc.charge(tris.size() * 4 + tris.size() / 3 * 4, pa.where + " faces");
+    Document::Uints tri_data = primitive_triangles(doc, pa.prim, pa.where, pa.n);
+    const std::size_t count = tri_data->size();
+    doc.charge(count * 4 + count / 3 * 4, pa.where + " faces");
     // Whole triangles only (a strip's or fan's are), each closing at 3 more corners: sized,
     // then filled by loops the compiler vectorises instead of a push_back a corner.
-    const std::size_t corners = tris.size() / 3 * 3, first_corner = mesh.face_indices.size();
+    const std::size_t corners = count / 3 * 3, first_corner = mesh.face_indices.size();
     const std::size_t first_face = mesh.face_offsets.size();
-    mesh.face_indices.resize(first_corner + corners);
-    mesh.face_offsets.resize(first_face + corners / 3);
-    std::uint32_t* fi = mesh.face_indices.data() + first_corner;
     const std::uint32_t base = pa.base;
-    for (std::size_t k = 0; k < corners; ++k) fi[k] = base + tris[k];
+    // The first primitive's whole triangles are the mesh's corners as they are: its indices'
+    // array is taken where this was their last read (issue 62: the bench tube's 6 MB copy and
+    // its 1,500 fresh pages), else copied with the primitive's base added.
+    if (!(first_corner == 0 && base == 0 && corners == count && Document::release(tri_data, mesh.face_indices))) {
+        const std::vector<std::uint32_t>& tris = *tri_data;
+        mesh.face_indices.resize(first_corner + corners);
+        std::uint32_t* fi = mesh.face_indices.data() + first_corner;
+        for (std::size_t k = 0; k < corners; ++k) fi[k] = base + tris[k];
+    }
+    mesh.face_offsets.resize(first_face + corners / 3);
     std::uint32_t* fo = mesh.face_offsets.data() + first_face;
     for (std::size_t f = 0; f < corners / 3; ++f) fo[f] = static_cast<std::uint32_t>(first_corner + 3 * (f + 1));
 }
@@ -264,15 +280,32 @@ bool stage_influences(const Document& doc, const PrimitiveAt& pa, int skin_joint
         any_skin = true;
         doc.charge(n * 4 * (sizeof(StagedInfluence) + 6), where + "." + wn);
         infl.reserve(infl.size() + static_cast<std::size_t>(n * 4 - std::count(weights.begin(), weights.end(), 0.0f)));
+        // Whether any nonzero weight is negative or names a joint past the skin, in one pass
+        // the compiler vectorises; only then is the first such searched for, in order, for the
+        // message (the loop below without its two checks a weight: the arrays are sound nearly
+        // always).
+        // The largest joint index allowed (any without a skin; a skin has at least one joint).
+        const std::uint32_t joint_max = skin_joints > 0 ? static_cast<std::uint32_t>(skin_joints - 1) : 0xffffffffu;
+        const std::uint32_t no_joint = skin_joints == 0;
+        std::uint32_t unsound = 0;
+        for (std::size_t i = 0; i < n * 4; ++i)
+            unsound |= static_cast<std::uint32_t>(weights[i] != 0.0f) & (static_cast<std::uint32_t>(weights[i] < 0) |
+                                                                         static_cast<std::uint32_t>(joints[i] > joint_max) | no_joint);
+        if (unsound)
+            for (std::size_t v = 0; v < n; ++v)
+                for (int k = 0; k < 4; ++k) {
+                    const float w = weights[v * 4 + k];
+                    if (w == 0.0f) continue;
+                    if (w < 0) doc.fail(where + "." + wn + ": negative weight at vertex " + std::to_string(v));
+                    const std::uint32_t j = joints[v * 4 + k];
+                    if (skin_joints >= 0 && j >= static_cast<std::uint32_t>(skin_joints))
+                        doc.fail(where + "." + jn + ": joint index " + std::to_string(j) + " beyond the skin's " + std::to_string(skin_joints) + " joints");
+                }
         for (std::size_t v = 0; v < n; ++v)
             for (int k = 0; k < 4; ++k) {
                 const float w = weights[v * 4 + k];
                 if (w == 0.0f) continue;
-                if (w < 0) doc.fail(where + "." + wn + ": negative weight at vertex " + std::to_string(v));
-                const std::uint32_t j = joints[v * 4 + k];
-                if (skin_joints >= 0 && j >= static_cast<std::uint32_t>(skin_joints))
-                    doc.fail(where + "." + jn + ": joint index " + std::to_string(j) + " beyond the skin's " + std::to_string(skin_joints) + " joints");
-                infl.push_back(StagedInfluence{pa.base + static_cast<std::uint32_t>(v), static_cast<std::uint16_t>(j), w});
+                infl.push_back(StagedInfluence{pa.base + static_cast<std::uint32_t>(v), static_cast<std::uint16_t>(joints[v * 4 + k]), w});
             }
     }
     return any_skin;
@@ -515,19 +548,88 @@ std::vector<Skin> read_skins(const Document& doc, std::size_t node_count) {
     return out;
 }
 
+// Per node, whether the scene mesh it instantiates is read: every one, unless `spec` (--mesh)
+// selects some, by meshes_selected's rule on the names the scene will have (the glTF meshes'
+// names, those shared taken from their nodes as load_scene names them). Where a mesh's name
+// cannot be read (not an object, a name not a string), every mesh is read: the reader then
+// refuses the file as it always did.
+std::vector<char> nodes_read(const Document& doc, const std::vector<Node>& nodes, const NodeUses& uses, const std::string& spec) {
+    std::vector<char> read(uses.mesh.size(), 1);
+    if (spec.empty()) return read;
+    const json& meshes = doc.array(doc.root(), "meshes", "");
+    Scene names;
+    names.nodes = nodes;
+    std::vector<std::size_t> node_of;  // per scene mesh
+    for (std::size_t i = 0; i < uses.mesh.size(); ++i) {
+        if (uses.mesh[i] < 0) continue;
+        const json& jm = meshes[uses.mesh[i]];
+        if (!jm.is_object() || (jm.contains("name") && !jm["name"].is_string())) return read;
+        Mesh m;
+        m.name = jm.contains("name") ? jm["name"].get<std::string>() : at("meshes", uses.mesh[i]);
+        m.node = static_cast<int>(i);
+        names.meshes.push_back(std::move(m));
+        node_of.push_back(i);
+    }
+    name_mesh_instances(names);
+    std::vector<std::string> list;
+    for (const Mesh& m : names.meshes) list.push_back(m.name);
+    const std::vector<int> chosen = meshes_selected(list, spec);
+    if (chosen.empty()) return read;  // the run refuses the spec, naming every mesh
+    for (std::size_t k = 0; k < node_of.size(); ++k) read[node_of[k]] = 0;
+    for (int k : chosen) read[node_of[k]] = 1;
+    return read;
+}
+
+// An unread mesh's entry (LoadOptions::mesh): what names, rigs and weights channels read of a
+// mesh, from the JSON alone and nothing checked (a value of another type reads as absent): its
+// name, the first primitive's morph target count (the one read_mesh holds every primitive to),
+// the targets' names and default weights, and the node's skin where a primitive names weights.
+Mesh unread_mesh(const Document& doc, int mesh_index, int node_skin) {
+    const json& jm = doc.root()["meshes"][mesh_index];
+    Mesh mesh;
+    mesh.name = jm.contains("name") ? jm["name"].get<std::string>() : at("meshes", mesh_index);
+    mesh.uv_v_down = true;
+    bool weighted = false;
+    if (jm.contains("primitives") && jm["primitives"].is_array()) {
+        const json& prims = jm["primitives"];
+        if (!prims.empty() && prims[0].is_object() && prims[0].contains("targets") && prims[0]["targets"].is_array())
+            mesh.targets.resize(prims[0]["targets"].size());
+        for (const json& p : prims)
+            weighted = weighted || (p.is_object() && p.contains("attributes") && p["attributes"].is_object() &&
+                                    p["attributes"].contains("WEIGHTS_0"));
+    }
+    const json* names = nullptr;
+    if (jm.contains("extras") && jm["extras"].is_object() && jm["extras"].contains("targetNames") && jm["extras"]["targetNames"].is_array())
+        names = &jm["extras"]["targetNames"];
+    for (std::size_t t = 0; t < mesh.targets.size(); ++t)
+        mesh.targets[t].name = names && t < names->size() && (*names)[t].is_string() ? (*names)[t].get<std::string>() : "target_" + std::to_string(t);
+    if (jm.contains("weights") && jm["weights"].is_array())
+        for (const json& w : jm["weights"]) mesh.default_weights.push_back(w.is_number() ? w.get<float>() : 0.0f);
+    mesh.default_weights.resize(mesh.targets.size(), 0.0f);
+    mesh.skin = weighted ? node_skin : -1;
+    return mesh;
+}
+
 // One Mesh per node that instantiates a glTF mesh: a mesh used twice is deformed twice. The
 // glTF mesh is read once (per skin size, which its joint indices are checked against), copied
 // for the nodes before the last that use it and moved to the last; every copy is charged to
 // the memory budget (reading it charged the first).
-void instantiate_meshes(const Document& doc, const std::string& path, const NodeUses& uses, Scene& scene) {
+void instantiate_meshes(const Document& doc, const std::string& path, const NodeUses& uses, const std::vector<char>& read, Scene& scene) {
     const std::size_t node_count = scene.nodes.size();
     std::map<std::pair<int, int>, std::pair<int, std::optional<Mesh>>> read_once;  // (mesh, skin size): nodes left, mesh
     auto skin_size = [&](std::size_t i) { return uses.skin[i] >= 0 ? static_cast<int>(scene.skins[uses.skin[i]].joints.size()) : -1; };
     for (std::size_t i = 0; i < node_count; ++i)
-        if (uses.mesh[i] >= 0) ++read_once[{uses.mesh[i], skin_size(i)}].first;
+        if (uses.mesh[i] >= 0 && read[i]) ++read_once[{uses.mesh[i], skin_size(i)}].first;
     for (std::size_t i = 0; i < node_count; ++i) {
         if (uses.mesh[i] < 0) continue;
         const int skin = uses.skin[i];
+        if (!read[i]) {
+            Mesh mesh = unread_mesh(doc, uses.mesh[i], skin);
+            mesh.node = static_cast<int>(i);
+            scene.nodes[i].mesh = static_cast<int>(scene.meshes.size());
+            scene.meshes.push_back(std::move(mesh));
+            continue;
+        }
         auto& [left, original] = read_once[{uses.mesh[i], skin_size(i)}];
         if (!original) original = read_mesh(doc, uses.mesh[i], skin_size(i), scene.warnings);
         Mesh mesh;
@@ -625,13 +727,24 @@ Clip read_clip(const Document& doc, const Scene& scene, const json& ja, std::siz
 
 }  // namespace
 
-Scene gltf::read_scene(Document& doc, const std::string& path, unsigned threads) {
+Scene gltf::read_scene(Document& doc, const std::string& path, unsigned threads, const std::string& mesh) {
     Scene scene = describe_scene(doc, path);
     const NodeUses uses = read_nodes(doc, scene.nodes);
-    doc.prefetch_mesh_accessors(meshes_in_reading_order(uses), threads);
+    const std::vector<char> read = nodes_read(doc, scene.nodes, uses, mesh);
+    // The glTF meshes no read node instantiates: never read, so neither planned for the
+    // prefetch nor holding a shared accessor for a read that never comes.
+    NodeUses reads = uses;
+    std::vector<char> wanted(doc.size_of("meshes"), 0);
+    for (std::size_t i = 0; i < read.size(); ++i) {
+        if (!read[i]) reads.mesh[i] = -1;
+        if (reads.mesh[i] >= 0) wanted[reads.mesh[i]] = 1;
+    }
+    for (std::size_t m = 0; m < wanted.size(); ++m)
+        if (!wanted[m]) doc.skip_mesh_accessors(static_cast<int>(m));
+    doc.prefetch_mesh_accessors(meshes_in_reading_order(reads), threads);
     refuse_cycles(doc, scene.nodes);
     scene.skins = read_skins(doc, scene.nodes.size());
-    instantiate_meshes(doc, path, uses, scene);
+    instantiate_meshes(doc, path, uses, read, scene);
     gltf::move_dequantization_into_meshes(scene);
     const json& anims = doc.array(doc.root(), "animations", "");
     for (std::size_t a = 0; a < anims.size(); ++a) scene.clips.push_back(read_clip(doc, scene, anims[a], a));
@@ -640,7 +753,7 @@ Scene gltf::read_scene(Document& doc, const std::string& path, unsigned threads)
 
 Scene read_gltf(const std::string& path, const LoadOptions& options) {
     Document doc(path, options.max_memory, options.allow_outside_uris);
-    return gltf::read_scene(doc, path, options.threads ? options.threads : ThreadPool::default_threads());
+    return gltf::read_scene(doc, path, options.threads ? options.threads : ThreadPool::default_threads(), options.mesh);
 }
 
 }  // namespace rigscope
