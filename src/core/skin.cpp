@@ -174,6 +174,7 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
         joints_.assign(1, node_world(mesh, pose));
         morphs_.clear();
         unchanged_ = false;
+        moved_joints_ = kAllJoints;
         posed_ = true;
         return;
     }
@@ -198,7 +199,53 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
     // Dual quaternions come from the double world matrices, which two equal float products need
     // not share: such a skin is always deformed again.
     unchanged_ = posed_ && !was_cached && !dq_ && same_bytes(joints_, last_joints_) && same_morphs();
+    // With the same morph weights and every other input the same, a vertex's position depends
+    // only on the matrices of the joints it lists: those that are bitwise the last pose's give
+    // the last pose's bits.
+    moved_joints_ = kAllJoints;
+    if (posed_ && !was_cached && !dq_ && skinned_ && joints_.size() == last_joints_.size() && same_morphs()) {
+        moved_joints_ = 0;
+        for (std::size_t j = 0; j < joints_.size(); ++j)
+            if (std::memcmp(joints_[j].data(), last_joints_[j].data(), sizeof(Eigen::Matrix4f)) != 0) moved_joints_ |= std::uint64_t{1} << (j % 64);
+    }
+    if (!all_moved() && block_joints_.empty()) {
+        // Made once, at the first pose that holds a joint: a clip that moves every joint every
+        // frame never pays for it.
+        const Influences& inf = mesh.influences;
+        const std::size_t n = std::min(vertices_, inf.vertex_count());
+        block_joints_.assign((vertices_ + kStillBlock - 1) / kStillBlock, 0);
+        const std::size_t per_task = 4096;  // blocks
+        run_tasks(pool, (block_joints_.size() + per_task - 1) / per_task, [&](std::size_t t) {
+            for (std::size_t k = t * per_task, ke = std::min(block_joints_.size(), k + per_task); k < ke; ++k) {
+                std::uint64_t bits = 0;
+                for (std::size_t v = k * kStillBlock, ve = std::min(n, v + kStillBlock); v < ve; ++v)
+                    for (std::uint32_t i = inf.offsets[v]; i < inf.offsets[v + 1]; ++i) bits |= std::uint64_t{1} << (inf.joints[i] % 64);
+                block_joints_[k] = bits;
+            }
+        });
+    }
     posed_ = true;
+}
+
+void MeshDeformer::deform_moved(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
+    if (all_moved()) {
+        deform_block(scene, begin, end, out);
+        return;
+    }
+    // Spans of consecutive moved blocks, each one deform_block: a vertex's bits do not depend on
+    // the span it is skinned in (the AVX2 lanes and the Eigen loop agree, test_skin_simd.cpp).
+    auto moved = [&](std::size_t v) { return (block_joints_[v / kStillBlock] & moved_joints_) != 0; };
+    auto next_block = [&](std::size_t v) { return std::min(end, (v / kStillBlock + 1) * kStillBlock); };
+    for (std::size_t v = begin; v < end;) {
+        if (!moved(v)) {
+            v = next_block(v);
+            continue;
+        }
+        std::size_t e = next_block(v);
+        while (e < end && moved(e)) e = next_block(e);
+        deform_block(scene, v, e, out);
+        v = e;
+    }
 }
 
 void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {

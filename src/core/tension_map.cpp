@@ -53,7 +53,9 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     // (After summary frames, a caller that now keeps the frame has no arrays to stand on.)
     if (deformer.pose_unchanged() && from_pose_ && (!windowed_ || !keep_frame)) return;
     windowed_ = false;
+    tiled_current_ = tiled_current_ && tiled && !fuses_edge_t() && !measures_after_t();
     if (!keep_frame && tiled && !measures_after_t() && summary_windows()) {
+        tiled_current_ = false;
         deform_windowed(scene, pool);
         windowed_ = true;
         // Arrays of an earlier full frame would be stale now: given back instead.
@@ -63,6 +65,7 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
         deform_tiled(scene, pool);
         if (measures_after_t()) evaluate_measure(deformed, pool);
     } else {
+        tiled_current_ = false;
         deformer.deform_posed(scene, deformed, pool, block_vertices);
         evaluate_positions(deformed, pool);
     }
@@ -77,20 +80,45 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
     const std::size_t n = deformer.vertex_count();
     const std::size_t task = task_vertices();
     const std::size_t tile = std::min(std::max<std::size_t>(tile_vertices, 1), task);
-    if (tiles_.vertices != n || tiles_.task_vertices != task || tiles_.tile_vertices != tile)
+    if (tiles_.vertices != n || tiles_.task_vertices != task || tiles_.tile_vertices != tile) {
         // Deferred tasks of a quarter tile's batches: a few dozen a frame, enough to even out
         // the threads' ends of the pass.
         tiles_ = frame_tiles(batches, n, task, tile, std::max<std::size_t>(block_vertices / batches.lanes, 1),
                              std::max<std::size_t>(tile / batches.lanes / 4, 1));
+        tiled_current_ = false;  // range_degenerate_ counted other ranges
+    }
+    // Only the moved part of the frame where the last frame's arrays are this pose's but for it.
+    const bool keep_still = tiled_current_ && !deformer.all_moved() && deformed.size() == n && t.size() == topo.welded_count();
+    if (keep_still && batch_joints_.empty()) make_batch_joints(pool);
+    const std::uint64_t moved = deformer.moved_joints();
     deformed.resize(n);
     t.resize(topo.welded_count());
     const std::size_t tasks = tiles_.tasks(), deferred = tiles_.deferred_tasks.size() - 1, wn = topo.welded_count();
+    range_degenerate_.resize(tiles_.ranges.size() + tiles_.deferred.size());
     // Every slot starts with no extremes: T is finite, so any range's lowers +inf and raises -inf.
     tile_results_.assign(tasks + deferred, TileResult{0, ValueExtremes{kInf, -kInf, 0, 0}});
     Eigen::Vector3f* P = deformed.data();
-    // A range's T and, while it is in cache, its extremes (the JSON frame's min and max T).
-    auto range = [&](const FrameTiles::Range& r, TileResult& out) {
-        out.degenerate += tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
+    // A range's T and, while it is in cache, its extremes (the JSON frame's min and max T); its
+    // count of fall-backs kept in range_degenerate_[slot]. The extremes pass over the whole range,
+    // the batches left as they were included.
+    auto range = [&](const FrameTiles::Range& r, std::size_t slot, TileResult& out) {
+        std::size_t d = 0;
+        if (keep_still && range_degenerate_[slot] == 0) {
+            for (std::size_t b = r.begin; b < r.end;) {
+                if ((batch_joints_[b] & moved) == 0) {
+                    ++b;
+                    continue;
+                }
+                std::size_t e = b + 1;
+                while (e < r.end && (batch_joints_[e] & moved) != 0) ++e;
+                d += tension_block(batches, P, rest_lengths.data(), b, e, nullptr, t.data());
+                b = e;
+            }
+        } else {
+            d = tension_block(batches, P, rest_lengths.data(), r.begin, r.end, nullptr, t.data());
+        }
+        range_degenerate_[slot] = d;
+        out.degenerate += d;
         const std::size_t w0 = std::min(wn, r.begin * batches.lanes), w1 = std::min(wn, r.end * batches.lanes);
         if (w0 < w1) out.extremes = fold_value_extremes(out.extremes, t.data(), w0, w1);
     };
@@ -100,14 +128,47 @@ void MeshTension::deform_tiled(const Scene& scene, ThreadPool* pool) {
         const std::size_t last = tiles_.task_ranges[i + 1];
         for (std::size_t v = begin; v < end; v += tiles_.tile_vertices) {
             const std::size_t e = std::min(end, v + tiles_.tile_vertices);
-            deformer.deform_block(scene, v, e, P);
-            for (; r < last && tiles_.ranges[r].need < e; ++r) range(tiles_.ranges[r], tile_results_[i]);
+            if (keep_still) deformer.deform_moved(scene, v, e, P);
+            else deformer.deform_block(scene, v, e, P);
+            for (; r < last && tiles_.ranges[r].need < e; ++r) range(tiles_.ranges[r], r, tile_results_[i]);
         }
     });
+    const std::size_t deferred_slot = tiles_.ranges.size();
     run_tasks(pool, deferred, [&](std::size_t i) {
-        for (std::uint32_t r = tiles_.deferred_tasks[i]; r < tiles_.deferred_tasks[i + 1]; ++r) range(tiles_.deferred[r], tile_results_[tasks + i]);
+        for (std::uint32_t r = tiles_.deferred_tasks[i]; r < tiles_.deferred_tasks[i + 1]; ++r)
+            range(tiles_.deferred[r], deferred_slot + r, tile_results_[tasks + i]);
     });
     fold_tile_results();
+    // What the next frame may keep: t is the edge T as made here (no measure or smoothing after).
+    tiled_current_ = !measures_after_t();
+}
+
+void MeshTension::make_batch_joints(ThreadPool* pool) {
+    const std::vector<std::uint64_t>& block = deformer.block_joints();
+    const std::size_t nb = batches.batch_count(), lanes = std::max<std::size_t>(batches.lanes, 1);
+    const std::size_t n = deformer.vertex_count();
+    batch_joints_.assign(nb, 0);
+    auto bits = [&](std::uint32_t v) { return v < n ? block[v / MeshDeformer::kStillBlock] : 0; };
+    const std::size_t per_task = std::max<std::size_t>(block_vertices / lanes, 1);
+    run_tasks(pool, (nb + per_task - 1) / per_task, [&](std::size_t task) {
+        for (std::size_t b = task * per_task, be = std::min(nb, b + per_task); b < be; ++b) {
+            // Every group the kernels read, decoded as they decode it (a run: lanes consecutive
+            // vertices from its first; else a vertex a lane).
+            std::uint64_t joints = 0;
+            for (std::uint32_t k = batches.start[b]; k < batches.start[b + 1];) {
+                const std::uint32_t e = batches.index[k];
+                if (e & EdgeBatches::kRun) {
+                    const std::uint32_t first = e & ~EdgeBatches::kFlags;
+                    for (std::size_t l = 0; l < lanes; ++l) joints |= bits(first + static_cast<std::uint32_t>(l));
+                    ++k;
+                } else {
+                    for (std::size_t l = 0; l < lanes; ++l) joints |= bits(batches.index[k + l]);
+                    k += static_cast<std::uint32_t>(lanes);
+                }
+            }
+            batch_joints_[b] = joints;
+        }
+    });
 }
 
 bool MeshTension::summary_windows() {
@@ -175,6 +236,7 @@ void MeshTension::fold_tile_results() {
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
     from_pose_ = false;  // what follows need not be the deformer's pose
+    tiled_current_ = false;
     windowed_ = false;
     t_extremes_set = false;
     t.resize(topo.welded_count());

@@ -56,6 +56,25 @@ public:
     // (a static prop in a rig, a held pose).
     bool pose_unchanged() const { return unchanged_; }
 
+    // Where only some joints moved since the last set_pose (a clip that holds a limb, a range of
+    // motion sweeping one joint, a rig's still root), the vertices that no moved joint weighs
+    // keep the last pose's positions bit for bit. The unit is a block of kStillBlock file
+    // vertices; a joint is a bit (joint index mod 64), so two joints may share one: a block may
+    // be called moved that did not, never the other way.
+    static constexpr std::size_t kStillBlock = 16;
+    // The bits of the joints whose matrices changed since the last pose; every bit where anything
+    // else may have changed (the first pose, morph weights, a point cache, dual quaternions, an
+    // unskinned mesh's node).
+    std::uint64_t moved_joints() const { return moved_joints_; }
+    bool all_moved() const { return moved_joints_ == kAllJoints; }
+    // Per block of kStillBlock file vertices, the bits of the joints its vertices list (every
+    // influence as stored); empty until a pose left some joints still.
+    const std::vector<std::uint64_t>& block_joints() const { return block_joints_; }
+    // deform_block over the blocks of [begin, end) that a moved joint weighs; the others are left
+    // as they are in `out`, which must hold the last pose's positions there (deform_block's, of
+    // the pose before this set_pose).
+    void deform_moved(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const;
+
     std::size_t vertex_count() const { return vertices_; }
     // Linear skinning on the AVX2 kernel (src/core/skin_avx2.cpp) where the build has it and the
     // CPU runs it, as the dual-quaternion kernel's switch decides; false: the Eigen loop. The
@@ -92,6 +111,9 @@ private:
     // The pose's positions from the mesh's point cache (Mesh::cache), read by set_pose.
     bool cached_ = false;
     bool unchanged_ = false;  // pose_unchanged()
+    static constexpr std::uint64_t kAllJoints = ~std::uint64_t{0};
+    std::uint64_t moved_joints_ = kAllJoints;     // moved_joints()
+    std::vector<std::uint64_t> block_joints_;     // block_joints()
     bool posed_ = false;      // set_pose has run
     std::vector<Eigen::Vector3f> cache_positions_;
     CacheScratch cache_scratch_;

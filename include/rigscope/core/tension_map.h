@@ -108,6 +108,7 @@ private:
     void evaluate_measure(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool);
     // The deformer's pose into `deformed` and the edge T into `t`, in FrameTiles' order.
     void deform_tiled(const Scene& scene, ThreadPool* pool);
+    void make_batch_joints(ThreadPool* pool);  // batch_joints_, from the deformer's block_joints()
     // Spans of at least a block and at most 16 to a mesh: a span's last rows of batches read the
     // next span, so fewer, longer spans keep more of a frame in cache.
     std::size_t task_vertices() const;
@@ -132,6 +133,17 @@ private:
     // did not change.
     bool from_pose_ = false;
     std::vector<std::size_t> block_edge_degenerate_;  // per task: tension_block's count, from the principal pass
+    // A tiled frame after a tiled frame leaves what no moved joint reaches as it was
+    // (MeshDeformer::moved_joints): the vertices' positions, and the T of the batches that read
+    // only such vertices. Per batch, the joint bits of every vertex it reads (its own and its
+    // neighbours'), made at the first frame that holds a joint.
+    std::vector<std::uint64_t> batch_joints_;
+    // Per range of tiles_ (its ranges, then its deferred ones), the last tiled frame's count of
+    // vertices whose T fell back to 1. A range whose count was 0 recomputes only its moved
+    // batches (the others' count is still 0); any other range is recomputed whole.
+    std::vector<std::size_t> range_degenerate_;
+    // Whether deformed, t and range_degenerate_ hold the tiled frame of the deformer's last pose.
+    bool tiled_current_ = false;
 };
 
 // Per mesh and welded vertex, the lowest stretch-side T and the highest compress-side T over the
