@@ -3,6 +3,7 @@
 #include "rigscope/core/intersect.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -91,6 +92,21 @@ private:
     __m128 v_[6][2];
 #endif
 };
+
+// BvhBox::overlaps for two nodes' boxes, in two SSE compares and one branch for the caller
+// where the scalar test took up to six, each a branch the traversal's mixed answers mispredict.
+// The same compares (open boxes; NaN overlaps nothing), so the same answer.
+bool nodes_overlap(const TriangleBvh::Node& a, const TriangleBvh::Node& b) {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    // lo x, y, z and hi x from the box's start; hi x, y, z and the node's `first` from hi.
+    static_assert(offsetof(TriangleBvh::Node, box) == 0 && sizeof(BvhBox) == 24 && offsetof(TriangleBvh::Node, first) == 24,
+                  "a node's box is followed by its first: sixteen bytes from hi stay inside the node");
+    const __m128 m = _mm_and_ps(_mm_cmplt_ps(_mm_loadu_ps(a.box.lo), _mm_loadu_ps(b.box.hi)), _mm_cmplt_ps(_mm_loadu_ps(b.box.lo), _mm_loadu_ps(a.box.hi)));
+    return (_mm_movemask_ps(m) & 7) == 7;
+#else
+    return a.box.overlaps(b.box);
+#endif
+}
 
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
 // A point's x, y, z in the low lanes (eight bytes and four: no read past the point).
@@ -405,7 +421,7 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
     // A pair is tested before it is pushed (boxes that overlap, not kept whole), so the stack
     // holds only pairs to open.
     auto push_pair = [&](std::uint32_t pa, std::uint32_t a, std::uint32_t pb, std::uint32_t b) {
-        if (!parts_[pa].bvh.nodes()[a].box.overlaps(parts_[pb].bvh.nodes()[b].box)) return;
+        if (!nodes_overlap(parts_[pa].bvh.nodes()[a], parts_[pb].bvh.nodes()[b])) return;
         if (pa == pb && kept_whole(pa, a, b)) return;
         stack.push_back({pa, a, pb, b, false});
     };

@@ -278,6 +278,47 @@ bool edge_pierces(const Eigen::Vector3f* p, const int* s, const Eigen::Vector3f*
     return false;
 }
 
+// The crossing rule where no corner lies in the other triangle's plane (every sign of sp and sq
+// nonzero, each triple mixed), from two orientations instead of edge_pierces' one to four edge
+// tests of three. Then p meets q's plane in a segment E of the line L where the planes meet,
+// between the points e_k where p's two edges from its lone corner a (the one whose sign the
+// other two do not share) to a_k cross q's plane; q likewise meets p's plane in F, between
+// f_k on q's edges from its lone corner b to b_k. An edge of p passes strictly inside q exactly
+// when its e_k lies strictly between F's ends (q's boundary meets L only there), and so on for q:
+// the pair crosses when an end of one segment lies strictly inside the other, that is when the
+// open segments overlap and are not the same segment.
+// Along L's direction d = n_p x n_q (n_p = (p1 - p0) x (p2 - p0), n_q likewise; not zero, since
+// p straddles q's plane), with sigma and tau the distances along n_q and n_p that sp and sq sign:
+// - orient3d(u, v, s, t) = det(v - u, f - e, t - s) for e on edge uv in q's plane and f on edge
+//   st in p's plane (column steps), = (d . (f - e)) / |d|^2 (n_p . (t - s)) (n_q . (v - u)) by
+//   Binet-Cauchy with n_p . (v - u) = 0. For u = a, v = a_k, s = b, t = b_m the last two factors
+//   have the signs of sq[b_m] = -sq[b] and sp[a_k] = -sp[a], so d . (f_m - e_k) has the sign of
+//   sp[a] sq[b] orient3d(a, a_k, b, b_m), and is zero exactly when the orientation is.
+// - With a_1, a_2 the corners after a in p's order, n_p . ((e_1 - a) x (e_2 - e_1)) > 0 and
+//   expanding d x n_p gives d . (e_2 - e_1) the sign of -sp[a]; for q, d x n_q turns the other
+//   way: d . (f_2 - f_1) has the sign of sq[b]. That orders each segment's ends.
+// Every sign is orient3d's, exact: the answer is edge_pierces', which the tests check on the same
+// degenerate pairs (ends shared, segments equal, points a float off).
+bool segments_cross(const Eigen::Vector3f* p, const int* sp, const Eigen::Vector3f* q, const int* sq) {
+    const int a = sp[0] == sp[1] ? 2 : sp[0] == sp[2] ? 1 : 0;
+    const int b = sq[0] == sq[1] ? 2 : sq[0] == sq[2] ? 1 : 0;
+    const Eigen::Vector3f &pa = p[a], &qb = q[b];
+    // The corners whose edges from a (from b) end the segment at its high and low end along d.
+    const Eigen::Vector3f &e_hi = p[sp[a] < 0 ? (a + 2) % 3 : (a + 1) % 3], &e_lo = p[sp[a] < 0 ? (a + 1) % 3 : (a + 2) % 3];
+    const Eigen::Vector3f &f_hi = q[sq[b] > 0 ? (b + 2) % 3 : (b + 1) % 3], &f_lo = q[sq[b] > 0 ? (b + 1) % 3 : (b + 2) % 3];
+    const int rho = sp[a] * sq[b];
+    if (rho * orient3d_sign(pa, e_hi, qb, f_lo) >= 0) return false;  // F's low end not below E's high end
+    if (rho * orient3d_sign(pa, e_lo, qb, f_hi) <= 0) return false;  // E's low end not below F's high end
+    return orient3d_sign(pa, e_lo, qb, f_lo) != 0 || orient3d_sign(pa, e_hi, qb, f_hi) != 0;
+}
+
+// Whether an edge of p passes strictly through q or one of q through p, given each triangle's
+// corners' signs against the other's plane (neither all of one sign or zero).
+bool edges_cross(const Eigen::Vector3f* p, const int* sp, const Eigen::Vector3f* q, const int* sq) {
+    if (sp[0] != 0 && sp[1] != 0 && sp[2] != 0 && sq[0] != 0 && sq[1] != 0 && sq[2] != 0) return segments_cross(p, sp, q, sq);
+    return edge_pierces(p, sp, q) || edge_pierces(q, sq, p);
+}
+
 // Whether the signs leave the triangle wholly on one side of the plane (or in it).
 bool one_side(const int* s) {
     return (s[0] >= 0 && s[1] >= 0 && s[2] >= 0) || (s[0] <= 0 && s[1] <= 0 && s[2] <= 0);
@@ -440,7 +481,7 @@ bool triangles_cross(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {
     if (one_side(sp)) return false;  // apart, touching q's plane, or coplanar
     plane_signs(p, q, sq);
     if (one_side(sq)) return false;
-    return edge_pierces(p, sp, q) || edge_pierces(q, sq, p);
+    return edges_cross(p, sp, q, sq);
 }
 
 CrossingTriangle::CrossingTriangle(const Eigen::Vector3f* p) : p_{p[0], p[1], p[2]} {
@@ -483,7 +524,7 @@ bool CrossingTriangle::crosses(const Eigen::Vector3f* q) const {
 #endif
     plane_signs(q, p_, sp);
     if (one_side(sp)) return false;
-    return edge_pierces(p_, sp, q) || edge_pierces(q, sq, p_);
+    return edges_cross(p_, sp, q, sq);
 }
 
 double crossing_length(const Eigen::Vector3f* p, const Eigen::Vector3f* q) {

@@ -230,3 +230,42 @@ TEST_CASE("tri_tri: line_through is orient3d's rule, down to products that under
     CHECK(through > 10000);
     CHECK(zeros > 10000);
 }
+
+TEST_CASE("tri_tri: pairs whose segments on the planes' line share an end or are the same segment decide as orient3d does", "[intersect]") {
+    // p in the plane y = 0 and q in z = 0, each straddling the other's plane, so each meets the
+    // x axis in a segment: p's from -1/2 to 1/2, q's from shift - w to shift + w. With w = 1/2,
+    // shifts of 0 (the same segment: edges meet edges, nothing passes strictly inside), 1 and -1
+    // (the segments touch end to end), 1/4 and -3/4 (overlapping, no end shared) and 3/2 (apart);
+    // with w = 1, shifts of 1/2 and -1/2 share one end and overlap. All exact in float; then q
+    // tilted about the x axis and both scaled and moved by powers of two. Every corner order of
+    // both, both ways round, against reference_cross.
+    const float shifts[] = {-1.5f, -1.f, -0.75f, -0.5f, -0.25f, 0.f, 0.25f, 0.5f, 1.f, 1.5f};
+    long crossing = 0, apart = 0;
+    for (float w : {0.5f, 1.f})
+        for (float shift : shifts)
+            for (int tilt = 0; tilt < 3; ++tilt)
+                for (int e = -20; e <= 20; e += 10) {
+                    const float scale = std::ldexp(1.f, e), offset = tilt == 2 ? std::ldexp(1.f, e + 3) : 0.f;
+                    const float lift = tilt == 0 ? 0.f : 0.5f;  // q's lone corner out of z = 0 (its edges still meet y = 0 on the axis)
+                    const V p0[3] = {V(0, 0, 1), V(-1, 0, -1), V(1, 0, -1)};
+                    const V q0[3] = {V(shift, 1, lift), V(shift - 2 * w, -1, -lift), V(shift + 2 * w, -1, -lift)};
+                    for (int rp = 0; rp < 6; ++rp)
+                        for (int rq = 0; rq < 6; ++rq) {
+                            V p[3], q[3];
+                            for (int i = 0; i < 3; ++i) {
+                                // Rotations, then the same reflected (corners in the other order).
+                                const int ip = rp < 3 ? (i + rp) % 3 : (rp - i + 3) % 3, iq = rq < 3 ? (i + rq) % 3 : (rq - i + 3) % 3;
+                                p[i] = (p0[ip] + V(offset, offset, offset)) * scale;
+                                q[i] = (q0[iq] + V(offset, offset, offset)) * scale;
+                            }
+                            const bool expected = reference_cross(p, q);
+                            REQUIRE(rigscope::triangles_cross(p, q) == expected);
+                            REQUIRE(rigscope::triangles_cross(q, p) == expected);
+                            REQUIRE(rigscope::CrossingTriangle(p).crosses(q) == expected);
+                            REQUIRE(rigscope::CrossingTriangle(q).crosses(p) == expected);
+                            (expected ? crossing : apart) += 1;
+                        }
+                }
+    CHECK(crossing > 1000);
+    CHECK(apart > 1000);
+}
