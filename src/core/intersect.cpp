@@ -589,23 +589,6 @@ bool all_finite(const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
     return std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
 }
 
-// The boxes the tree is built on: per triangle (file order) its corners' bounds at x, all zero
-// for a triangle with a corner that is not finite.
-std::vector<BvhBox> build_boxes(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
-    std::vector<BvhBox> boxes(corners.size() / 3);
-    run_tasks(pool, (boxes.size() + kTriangleBlock - 1) / kTriangleBlock, [&](std::size_t blk) {
-        for (std::size_t t = blk * kTriangleBlock, end = std::min(boxes.size(), t + kTriangleBlock); t < end; ++t) {
-            const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
-            if (!(a.allFinite() && b.allFinite() && d.allFinite())) continue;
-            for (int k = 0; k < 3; ++k) {
-                boxes[t].lo[k] = std::min(std::min(a[k], b[k]), d[k]);
-                boxes[t].hi[k] = std::max(std::max(a[k], b[k]), d[k]);
-            }
-        }
-    });
-    return boxes;
-}
-
 // A part's triangle boxes and zero-area flags at positions x, and its leaves' boxes, leaf by
 // leaf in fixed blocks of leaves (the tree's inner nodes are the caller's refit_inner): each
 // triangle box is grown into its leaf's while it is at hand. A skipped triangle (zero area, or a
@@ -771,7 +754,7 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         stored[pi] = scene_.meshes[p.mesh].positions;
-        p.bvh.build(build_boxes(p.corners, stored[pi], pool), pool);
+        p.bvh.build(p.corners, stored[pi], pool);
         renumber(p, pool);
         // The stored positions' boxes and flags, in leaf order (a position not finite: its
         // triangles skipped here).
