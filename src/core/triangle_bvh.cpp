@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <numeric>
 
 #include "rigscope/core/huge_pages.h"
@@ -44,6 +45,16 @@ struct Keyed {
     std::uint32_t index;
 };
 
+// n elements left uninitialised (every one is written before it is read) on huge pages: no
+// serial zero fill on the calling thread, and the first writes, spread over the pool, take few
+// page faults (8 MB of keys on the bench tube had cost about 2,000).
+template <typename T>
+std::unique_ptr<T[]> scratch(std::size_t n) {
+    std::unique_ptr<T[]> p(new T[n]);
+    detail::advise_huge(p.get(), n * sizeof(T));
+    return p;
+}
+
 // Triangles per task of the build's sweeps: fixed, so the blocks never depend on the threads.
 constexpr std::size_t kBuildBlock = std::size_t(1) << 16;
 
@@ -55,14 +66,12 @@ std::size_t build_blocks(std::size_t n) { return (n + kBuildBlock - 1) / kBuildB
 // counts digits per block of elements, then places each block's elements from its own offsets
 // (digit by digit, and within a digit block by block: the given order kept), blocks spread over
 // `pool`: the build would otherwise run on one thread while the others wait.
-void radix_sort(std::vector<Keyed>& v, ThreadPool* pool) {
+void radix_sort(std::unique_ptr<Keyed[]>& v, std::size_t n, ThreadPool* pool) {
     constexpr int kBits = 11, kPasses = 6;
     constexpr std::size_t kBuckets = std::size_t(1) << kBits;
-    const std::size_t n = v.size(), blocks = build_blocks(n);
+    const std::size_t blocks = build_blocks(n);
     std::vector<std::uint32_t> count(blocks * kBuckets);
-    std::vector<Keyed> tmp;
-    detail::reserve_huge(tmp, n);  // 8 MB on the tube: its 4 KB pages' faults had been half the sort
-    tmp.resize(n);
+    std::unique_ptr<Keyed[]> tmp = scratch<Keyed>(n);
     for (int pass = 0; pass < kPasses; ++pass) {
         const int shift = pass * kBits;
         run_tasks(pool, blocks, [&](std::size_t b) {
@@ -95,7 +104,7 @@ void radix_sort(std::vector<Keyed>& v, ThreadPool* pool) {
 // so a node is a cell of the curve's octree. One sort instead of a partition per level.
 struct Builder {
     std::vector<TriangleBvh::Node>& nodes;
-    const std::vector<Keyed>& keyed;  // sorted by code
+    const Keyed* keyed;  // sorted by code
 
     std::uint32_t build(std::uint32_t begin, std::uint32_t end) {
         const std::uint32_t index = static_cast<std::uint32_t>(nodes.size());
@@ -112,8 +121,7 @@ struct Builder {
             while (!(diff >> bit & 1)) --bit;
             // The first code with that bit set (codes in the range agree above it).
             mid = static_cast<std::uint32_t>(
-                std::partition_point(keyed.begin() + begin, keyed.begin() + end, [bit](const Keyed& k) { return !(k.code >> bit & 1); }) -
-                keyed.begin());
+                std::partition_point(keyed + begin, keyed + end, [bit](const Keyed& k) { return !(k.code >> bit & 1); }) - keyed);
         }
         build(begin, mid);
         const std::uint32_t right = build(mid, end);
@@ -129,7 +137,7 @@ void TriangleBvh::build(const std::vector<std::uint32_t>& corners, const std::ve
     nodes_.clear();
     order_.clear();
     leaves_.clear();
-    lanes_.clear();
+    lanes_.reset();
     lane_size_ = 0;
     const std::size_t n = corners.size() / 3, blocks = build_blocks(n);
     if (n == 0) return;
@@ -160,9 +168,7 @@ void TriangleBvh::build(const std::vector<std::uint32_t>& corners, const std::ve
     for (const BvhBox& c : bounds) grow(all, c);
     const float* lo = all.lo;
     const float* hi = all.hi;
-    std::vector<Keyed> keyed;
-    detail::reserve_huge(keyed, n);
-    keyed.resize(n);
+    std::unique_ptr<Keyed[]> keyed = scratch<Keyed>(n);
     run_tasks(pool, blocks, [&](std::size_t blk) {
         for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
             float m[3];
@@ -177,22 +183,26 @@ void TriangleBvh::build(const std::vector<std::uint32_t>& corners, const std::ve
         }
     });
     // Ties by triangle index: the radix sort is stable over the index order.
-    radix_sort(keyed, pool);
+    radix_sort(keyed, n, pool);
     order_.resize(n);
     run_tasks(pool, blocks, [&](std::size_t blk) {
         for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) order_[i] = keyed[i].index;
     });
     detail::reserve_huge(nodes_, 2 * (n / kLeafSize + 1));
-    Builder{nodes_, keyed}.build(0, static_cast<std::uint32_t>(n));
+    Builder{nodes_, keyed.get()}.build(0, static_cast<std::uint32_t>(n));
     for (std::size_t i = 0; i < nodes_.size(); ++i)
         if (nodes_[i].leaf()) leaves_.push_back(static_cast<std::uint32_t>(i));
-    // Every box empty (Node's box starts as zeros): the lanes' padding stays so for good.
+    // Every box empty (Node's box starts as zeros); the lanes' padding stays so for good, and
+    // their triangles' entries are the first refit's to write (not filled here: 12.6 MB on the
+    // bench tube, on the calling thread).
     const BvhBox none = empty_box();
     for (Node& node : nodes_) node.box = none;
     lane_size_ = n + kLeafSize;
-    detail::reserve_huge(lanes_, 6 * lane_size_);
-    for (int k = 0; k < 3; ++k) lanes_.insert(lanes_.end(), lane_size_, none.lo[k]);
-    for (int k = 0; k < 3; ++k) lanes_.insert(lanes_.end(), lane_size_, none.hi[k]);
+    lanes_ = scratch<float>(6 * lane_size_);
+    for (int k = 0; k < 3; ++k) {
+        std::fill(lanes(k) + n, lanes(k) + lane_size_, none.lo[k]);
+        std::fill(lanes(3 + k) + n, lanes(3 + k) + lane_size_, none.hi[k]);
+    }
 }
 
 std::vector<std::uint32_t> TriangleBvh::take_order() {

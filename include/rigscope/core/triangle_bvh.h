@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <Eigen/Core>
@@ -65,8 +66,9 @@ public:
     // and followed by kLeafSize empty boxes, so that a leaf's kLeafSize lanes can be read
     // whatever its count (the lanes past it belong to the next leaf, or are empty). A caller
     // writes an empty box (lo +inf, hi -inf) for a triangle it skips: it then overlaps nothing.
-    float* lanes(int bound) { return lanes_.data() + std::size_t(bound) * lane_size_; }
-    const float* lanes(int bound) const { return lanes_.data() + std::size_t(bound) * lane_size_; }
+    // Until the first refit the triangles' entries are unset.
+    float* lanes(int bound) { return lanes_.get() + std::size_t(bound) * lane_size_; }
+    const float* lanes(int bound) const { return lanes_.get() + std::size_t(bound) * lane_size_; }
 
     bool empty() const { return nodes_.empty(); }
     const std::vector<Node>& nodes() const { return nodes_; }
@@ -83,7 +85,7 @@ private:
     std::vector<std::uint32_t> leaves_;
     // The six lanes one after another in one block (one allocation on 2 MB pages), each
     // lane_size_ floats: the triangles and kLeafSize of padding.
-    std::vector<float> lanes_;
+    std::unique_ptr<float[]> lanes_;
     std::size_t lane_size_ = 0;
 };
 
