@@ -780,31 +780,54 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
         p.stored_skip = p.skip;
         // Per triangle, the later triangles of its leaf that are its neighbours (bit i: the
         // leaf's i-th), for the self-leaf tests: fixed by the weld, so found once, not per frame.
+        // Two whole faces are neighbours when they share a welded corner (neighbours()' own
+        // rule for them): a triangle's three against the leaf's eight lanes of each corner side
+        // by side, as the traversal's WeldedLanes does; a fan's triangles through neighbours().
         const std::vector<std::uint32_t>& leaves = p.bvh.leaves();
         p.leaf_near.assign(p.face.size(), 0);
         run_tasks(pool, (leaves.size() + kLeafBlock - 1) / kLeafBlock, [&](std::size_t blk) {
+            const std::uint32_t* const lane[3] = {p.welded_lanes[0].data(), p.welded_lanes[1].data(), p.welded_lanes[2].data()};
             for (std::size_t l = blk * kLeafBlock, end = std::min(leaves.size(), l + kLeafBlock); l < end; ++l) {
                 const TriangleBvh::Node& leaf = p.bvh.nodes()[leaves[l]];
-                for (std::uint32_t i = 0; i < leaf.count; ++i) {
-                    const std::uint32_t ta = leaf.first + i;
-                    const std::uint32_t a[3] = {p.welded_lanes[0][ta], p.welded_lanes[1][ta], p.welded_lanes[2][ta]};
-                    std::uint8_t near = 0;
-                    for (std::uint32_t k = i + 1; k < leaf.count; ++k) {
-                        const std::uint32_t tb = leaf.first + k;
-                        // Two whole faces by their welded corners here (neighbours()' first case,
-                        // without its call per pair); a fan's triangles through neighbours().
-                        bool n = p.face[ta] == p.face[tb];
-                        if (!n && p.whole[ta] && p.whole[tb]) {
-                            for (int c = 0; c < 3; ++c) {
-                                const std::uint32_t b = p.welded_lanes[c][tb];
-                                n = n || a[0] == b || a[1] == b || a[2] == b;
+                const std::uint32_t first = leaf.first, count = leaf.count;
+                std::uint32_t whole = 0;
+                for (std::uint32_t k = 0; k < count; ++k) whole |= std::uint32_t(p.whole[first + k]) << k;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                // The lanes past the leaf's count (the next leaf's, or padding) are masked below.
+                __m128i lo[3], hi[3];
+                for (int c = 0; c < 3; ++c) {
+                    lo[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lane[c] + first));
+                    hi[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lane[c] + first + 4));
+                }
+#endif
+                for (std::uint32_t i = 0; i + 1 < count; ++i) {
+                    const std::uint32_t ta = first + i, later = ((1u << count) - 1) & ~((2u << i) - 1);
+                    std::uint32_t near = 0;
+                    if (p.whole[ta]) {
+                        // Bit k: the leaf's k-th triangle has one of ta's welded corners.
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                        __m128i ml = _mm_setzero_si128(), mh = ml;
+                        for (int c = 0; c < 3; ++c) {
+                            const __m128i v = _mm_set1_epi32(static_cast<int>(lane[c][ta]));
+                            for (int k = 0; k < 3; ++k) {
+                                ml = _mm_or_si128(ml, _mm_cmpeq_epi32(v, lo[k]));
+                                mh = _mm_or_si128(mh, _mm_cmpeq_epi32(v, hi[k]));
                             }
-                        } else if (!n) {
-                            n = neighbours(p, ta, tb);
                         }
-                        near |= std::uint8_t(n ? 1u << k : 0u);
+                        const auto share = static_cast<std::uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(ml)) | _mm_movemask_ps(_mm_castsi128_ps(mh)) << 4);
+#else
+                        std::uint32_t share = 0;
+                        for (std::uint32_t k = 0; k < count; ++k)
+                            for (int c = 0; c < 3; ++c)
+                                for (int d = 0; d < 3; ++d) share |= std::uint32_t(lane[c][ta] == lane[d][first + k]) << k;
+#endif
+                        near = share & whole & later;
                     }
-                    p.leaf_near[ta] = near;
+                    for (std::uint32_t m = later & ~(p.whole[ta] ? whole : 0u); m; m &= m - 1) {
+                        const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctz(m)), tb = first + k;
+                        if (p.face[ta] == p.face[tb] || neighbours(p, ta, tb)) near |= 1u << k;
+                    }
+                    p.leaf_near[ta] = static_cast<std::uint8_t>(near);
                 }
             }
         });
