@@ -212,34 +212,28 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
         }
         // The tree from the stored positions, refitted per frame (evaluate).
         p.bvh.build(p.corners, mesh.positions, pool);
+        // Per vertex, its heaviest influence's node, and the joint that alone moves it: weighted 1
+        // to it (every other influence 0) under linear skinning, which then maps it by that
+        // joint's matrix alone (-1 for none; renumber gives a triangle whose three corners have
+        // the same one to `rigid`). One sweep over the influences for both.
         p.heavy_node.assign(mesh.vertex_count(), -1);
         p.heavy_weight.assign(mesh.vertex_count(), 0.f);
+        std::vector<int> alone;
         if (mesh.skin >= 0 && !mesh.influences.empty()) {
             const Skin& skin = scene.skins[mesh.skin];
             const Influences& inf = mesh.influences;
-            const std::size_t vertices = inf.offsets.empty() ? 0 : std::min(mesh.vertex_count(), inf.offsets.size() - 1);
-            blocks(vertices, kVertexBlock, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t v = begin; v < end; ++v)
-                    for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
-                        if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < skin.joints.size()) {
-                            p.heavy_weight[v] = inf.weights[k];
-                            p.heavy_node[v] = skin.joints[inf.joints[k]];
-                        }
-            });
-        }
-        // Per vertex, the joint that alone moves it: weighted 1 to it (every other influence 0)
-        // under linear skinning, which then maps it by that joint's matrix alone; -1 for none.
-        // renumber gives a triangle whose three corners have the same one to `rigid`.
-        std::vector<int> alone;
-        const bool linear = mesh.skin >= 0 && (scene.skins[mesh.skin].method == SkinningMethod::Linear ||
-                                               scene.skins[mesh.skin].method == SkinningMethod::Rigid);
-        if (linear && !mesh.influences.empty() && mesh.targets.empty() && !mesh.cache) {
-            const Influences& inf = mesh.influences;
-            const std::size_t joints = scene.skins[mesh.skin].joints.size();
-            alone.assign(mesh.vertex_count(), -1);
+            const std::size_t joints = skin.joints.size();
+            const bool linear = skin.method == SkinningMethod::Linear || skin.method == SkinningMethod::Rigid;
+            if (linear && mesh.targets.empty() && !mesh.cache) alone.assign(mesh.vertex_count(), -1);
             const std::size_t vertices = inf.offsets.empty() ? 0 : std::min(mesh.vertex_count(), inf.offsets.size() - 1);
             blocks(vertices, kVertexBlock, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t v = begin; v < end; ++v) {
+                    for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
+                        if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < joints) {
+                            p.heavy_weight[v] = inf.weights[k];
+                            p.heavy_node[v] = skin.joints[inf.joints[k]];
+                        }
+                    if (alone.empty()) continue;
                     int joint = -1;
                     bool one = true;
                     for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1] && one; ++k) {

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
-#include <numeric>
 
 #include "rigscope/core/huge_pages.h"
 #include "rigscope/core/parallel.h"
@@ -205,12 +204,7 @@ void TriangleBvh::build(const std::vector<std::uint32_t>& corners, const std::ve
     }
 }
 
-std::vector<std::uint32_t> TriangleBvh::take_order() {
-    std::vector<std::uint32_t> out(order_.size());
-    std::iota(out.begin(), out.end(), 0u);
-    out.swap(order_);
-    return out;
-}
+std::vector<std::uint32_t> TriangleBvh::take_order() { return std::move(order_); }
 
 void TriangleBvh::refit_range(std::size_t begin, std::size_t end) {
     // Children follow their parent: one backward sweep sees every child before its parent.

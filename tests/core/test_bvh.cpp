@@ -119,7 +119,7 @@ TEST_CASE("triangle_bvh: leaves in the Morton order of the boxes' centres, ties 
         check_shape(bvh, n);
         const std::vector<std::uint32_t> order = bvh.take_order();
         REQUIRE(order == morton_order(s));
-        for (std::uint32_t i = 0; i < bvh.order().size(); ++i) REQUIRE(bvh.order()[i] == i);
+        REQUIRE(bvh.order().empty());
     }
 }
 

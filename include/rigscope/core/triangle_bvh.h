@@ -27,7 +27,8 @@ struct BvhBox {
 
 class TriangleBvh {
 public:
-    // A leaf (count > 0) holds order()[first .. first + count); an inner node's children are the
+    // A leaf (count > 0) holds order()[first .. first + count) (after take_order, the triangles
+    // first .. first + count in the caller's numbering); an inner node's children are the
     // next node and node `first`, so a node's children always follow it in the array.
     struct Node {
         BvhBox box;
@@ -51,8 +52,9 @@ public:
     // of threads.
     void build(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool = nullptr);
 
-    // The triangles in leaf order, and order() from then on the identity: for a caller that
-    // renumbers its triangles so that each leaf's are contiguous in its own arrays.
+    // The triangles in leaf order, and order() from then on empty (a leaf's positions are then
+    // its triangles' numbers): for a caller that renumbers its triangles so that each leaf's are
+    // contiguous in its own arrays.
     std::vector<std::uint32_t> take_order();
 
     // A frame's refit, in two steps. First the caller writes each triangle's box into lanes()
