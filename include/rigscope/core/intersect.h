@@ -38,11 +38,12 @@ class IntersectEngine {
 public:
     // `meshes`: scene mesh indices. weld: faces sharing a welded vertex are neighbours (the
     // tension weld, core/topology.h); false: only faces sharing a file vertex are. `pool` (null:
-    // this thread) runs the weld's set-up, whose result does not depend on it.
+    // this thread) runs the set-up (fans, weld, the BVHs' shape from the stored positions),
+    // whose result does not depend on it.
     IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool = nullptr);
 
-    // One frame: positions[i] are meshes[i]'s file vertices this frame. The BVHs are built at
-    // the first call (from the meshes' stored positions) and refitted after. Throws Error (bad
+    // One frame: positions[i] are meshes[i]'s file vertices this frame. The BVHs get their boxes
+    // at the first call (from the meshes' stored positions) and are refitted after. Throws Error (bad
     // input) for a position that is not finite, naming the mesh and vertex. The result does not
     // depend on the pool's size.
     //
