@@ -15,6 +15,7 @@
 #endif
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/huge_pages.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/skin.h"
 #include "rigscope/core/topology.h"
@@ -172,6 +173,39 @@ bool zero_area(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::
     return collinear(a, b, c);
 }
 
+// A mesh's faces as fans from their first corner, as the file lists its corners, in file order:
+// three file vertices per triangle and its face. Fixed blocks of faces over the pool: each
+// block's triangles counted, a running sum over the blocks, then each block's fans written from
+// its first triangle (no per-face array of first triangles, no serial pass over the faces).
+void fan_out(const Mesh& mesh, std::vector<std::uint32_t>& corners, std::vector<std::uint32_t>& face, ThreadPool* pool) {
+    const std::size_t faces = mesh.face_count(), blocks = (faces + kTriangleBlock - 1) / kTriangleBlock;
+    std::vector<std::size_t> first(blocks + 1, 0);
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        std::size_t n = 0;
+        for (std::size_t f = blk * kTriangleBlock, end = std::min(faces, f + kTriangleBlock); f < end; ++f) {
+            const std::uint32_t count = mesh.face_offsets[f + 1] - mesh.face_offsets[f];
+            n += count >= 3 ? count - 2 : 0;
+        }
+        first[blk + 1] = n;
+    });
+    for (std::size_t blk = 0; blk < blocks; ++blk) first[blk + 1] += first[blk];
+    detail::reserve_huge(corners, 3 * first[blocks]);
+    corners.resize(3 * first[blocks]);
+    face.resize(first[blocks]);
+    run_tasks(pool, blocks, [&](std::size_t blk) {
+        std::size_t t = first[blk];
+        for (std::size_t f = blk * kTriangleBlock, end = std::min(faces, f + kTriangleBlock); f < end; ++f) {
+            const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
+            for (std::uint32_t k = b + 1; k + 1 < e; ++k, ++t) {
+                corners[3 * t] = mesh.face_indices[b];
+                corners[3 * t + 1] = mesh.face_indices[k];
+                corners[3 * t + 2] = mesh.face_indices[k + 1];
+                face[t] = static_cast<std::uint32_t>(f);
+            }
+        }
+    });
+}
+
 }  // namespace
 
 IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool)
@@ -185,67 +219,37 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
         const Mesh& mesh = scene.meshes[m];
         Part p;
         p.mesh = m;
-        // A polygon as the fan from its first corner, as the file lists its corners: each face's
-        // first triangle by a running sum, then the fans side by side.
-        std::vector<std::uint32_t> first_triangle(mesh.face_count() + 1, 0);
-        for (std::size_t f = 0; f < mesh.face_count(); ++f) {
-            const std::uint32_t corners = mesh.face_offsets[f + 1] - mesh.face_offsets[f];
-            first_triangle[f + 1] = first_triangle[f] + (corners >= 3 ? corners - 2 : 0);
-        }
-        const std::size_t triangles = first_triangle.back();
-        p.corners.resize(3 * triangles);
-        p.face.resize(triangles);
-        p.whole.resize(triangles);
-        blocks(mesh.face_count(), kTriangleBlock, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t f = begin; f < end; ++f) {
-                const std::uint32_t b = mesh.face_offsets[f], e = mesh.face_offsets[f + 1];
-                std::uint32_t t = first_triangle[f];
-                for (std::uint32_t k = b + 1; k + 1 < e; ++k, ++t) {
-                    p.corners[3 * t] = mesh.face_indices[b];
-                    p.corners[3 * t + 1] = mesh.face_indices[k];
-                    p.corners[3 * t + 2] = mesh.face_indices[k + 1];
-                    p.face[t] = static_cast<std::uint32_t>(f);
-                    p.whole[t] = e - b == 3;
-                }
-            }
-        });
+        fan_out(mesh, p.corners, p.face, pool);
         if (weld && !mesh.face_indices.empty()) {
             p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false, pool).welded_of;
         } else {
             p.welded.resize(mesh.vertex_count());
             for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);
         }
-        p.welded_corners.resize(p.corners.size());
-        blocks(p.corners.size(), 3 * kTriangleBlock, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) p.welded_corners[i] = p.welded[p.corners[i]];
-        });
+        // The tree from the stored positions, refitted per frame (evaluate).
+        p.bvh.build(p.corners, mesh.positions, pool);
+        // Per vertex, its heaviest influence's node, and the joint that alone moves it: weighted 1
+        // to it (every other influence 0) under linear skinning, which then maps it by that
+        // joint's matrix alone (-1 for none; renumber gives a triangle whose three corners have
+        // the same one to `rigid`). One sweep over the influences for both.
         p.heavy_node.assign(mesh.vertex_count(), -1);
         p.heavy_weight.assign(mesh.vertex_count(), 0.f);
+        std::vector<int> alone;
         if (mesh.skin >= 0 && !mesh.influences.empty()) {
             const Skin& skin = scene.skins[mesh.skin];
             const Influences& inf = mesh.influences;
-            const std::size_t vertices = inf.offsets.empty() ? 0 : std::min(mesh.vertex_count(), inf.offsets.size() - 1);
-            blocks(vertices, kVertexBlock, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t v = begin; v < end; ++v)
-                    for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
-                        if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < skin.joints.size()) {
-                            p.heavy_weight[v] = inf.weights[k];
-                            p.heavy_node[v] = skin.joints[inf.joints[k]];
-                        }
-            });
-        }
-        // Triangles that one joint alone moves: each corner weighted 1 to it (every other
-        // influence 0) under linear skinning, which then maps them by that joint's matrix alone.
-        p.rigid.assign(p.face.size(), -1);
-        const bool linear = mesh.skin >= 0 && (scene.skins[mesh.skin].method == SkinningMethod::Linear ||
-                                               scene.skins[mesh.skin].method == SkinningMethod::Rigid);
-        if (linear && !mesh.influences.empty() && mesh.targets.empty() && !mesh.cache) {
-            const Influences& inf = mesh.influences;
-            const std::size_t joints = scene.skins[mesh.skin].joints.size();
-            std::vector<int> alone(mesh.vertex_count(), -1);
+            const std::size_t joints = skin.joints.size();
+            const bool linear = skin.method == SkinningMethod::Linear || skin.method == SkinningMethod::Rigid;
+            if (linear && mesh.targets.empty() && !mesh.cache) alone.assign(mesh.vertex_count(), -1);
             const std::size_t vertices = inf.offsets.empty() ? 0 : std::min(mesh.vertex_count(), inf.offsets.size() - 1);
             blocks(vertices, kVertexBlock, [&](std::size_t begin, std::size_t end) {
                 for (std::size_t v = begin; v < end; ++v) {
+                    for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1]; ++k)
+                        if (inf.weights[k] > p.heavy_weight[v] && inf.joints[k] < joints) {
+                            p.heavy_weight[v] = inf.weights[k];
+                            p.heavy_node[v] = skin.joints[inf.joints[k]];
+                        }
+                    if (alone.empty()) continue;
                     int joint = -1;
                     bool one = true;
                     for (std::uint32_t k = inf.offsets[v]; k < inf.offsets[v + 1] && one; ++k) {
@@ -256,13 +260,8 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
                     if (one) alone[v] = joint;
                 }
             });
-            blocks(p.face.size(), kTriangleBlock, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t t = begin; t < end; ++t) {
-                    const int j = alone[p.corners[3 * t]];
-                    if (j >= 0 && alone[p.corners[3 * t + 1]] == j && alone[p.corners[3 * t + 2]] == j) p.rigid[t] = j;
-                }
-            });
         }
+        renumber(p, alone, pool);
         p.skip.resize(p.face.size());
         part_of_mesh_[m] = static_cast<int>(parts_.size());
         parts_.push_back(std::move(p));
@@ -292,27 +291,39 @@ bool IntersectEngine::neighbours(const Part& p, std::uint32_t ta, std::uint32_t 
     return false;
 }
 
-void IntersectEngine::renumber(Part& p, ThreadPool* pool) {
+void IntersectEngine::renumber(Part& p, const std::vector<int>& alone, ThreadPool* pool) {
     const std::vector<std::uint32_t> order = p.bvh.take_order();
-    const std::size_t blocks = (order.size() + kTriangleBlock - 1) / kTriangleBlock;
-    auto permute = [&](auto& v, std::size_t width) {
-        const auto old = v;
-        run_tasks(pool, blocks, [&](std::size_t blk) {
-            for (std::size_t i = blk * kTriangleBlock, end = std::min(order.size(), i + kTriangleBlock); i < end; ++i)
-                for (std::size_t k = 0; k < width; ++k) v[width * i + k] = old[width * order[i] + k];
-        });
-    };
-    permute(p.corners, 3);
-    // The welded corners into lanes (IntersectEngine::Part), padded with a vertex no corner has.
-    for (std::vector<std::uint32_t>& lane : p.welded_lanes) lane.assign(order.size() + TriangleBvh::kLeafSize, UINT32_MAX);
+    const std::size_t n = order.size(), blocks = (n + kTriangleBlock - 1) / kTriangleBlock;
+    const Mesh& mesh = scene_.meshes[p.mesh];
+    // One gather per block into fresh arrays, every per-triangle array at once: triangle i in
+    // leaf order is order[i] in file order. The welded corners, whole faces and rigid joints are
+    // found here from the gathered corners and faces rather than made in file order and moved.
+    std::vector<std::uint32_t> corners, face(n);
+    detail::reserve_huge(corners, 3 * n);
+    corners.resize(3 * n);
+    p.whole.resize(n);
+    p.rigid.assign(n, -1);
+    // The welded corners' lanes (IntersectEngine::Part), padded with a vertex no corner has.
+    for (std::vector<std::uint32_t>& lane : p.welded_lanes) lane.assign(n + TriangleBvh::kLeafSize, UINT32_MAX);
     run_tasks(pool, blocks, [&](std::size_t blk) {
-        for (std::size_t i = blk * kTriangleBlock, end = std::min(order.size(), i + kTriangleBlock); i < end; ++i)
-            for (std::size_t k = 0; k < 3; ++k) p.welded_lanes[k][i] = p.welded_corners[3 * order[i] + k];
+        for (std::size_t i = blk * kTriangleBlock, end = std::min(n, i + kTriangleBlock); i < end; ++i) {
+            const std::size_t t = order[i];
+            const std::uint32_t c[3] = {p.corners[3 * t], p.corners[3 * t + 1], p.corners[3 * t + 2]};
+            const std::uint32_t f = p.face[t];
+            for (int k = 0; k < 3; ++k) {
+                corners[3 * i + k] = c[k];
+                p.welded_lanes[k][i] = p.welded[c[k]];
+            }
+            face[i] = f;
+            p.whole[i] = mesh.face_offsets[f + 1] - mesh.face_offsets[f] == 3;
+            if (!alone.empty()) {
+                const int j = alone[c[0]];
+                if (j >= 0 && alone[c[1]] == j && alone[c[2]] == j) p.rigid[i] = j;
+            }
+        }
     });
-    std::vector<std::uint32_t>().swap(p.welded_corners);
-    permute(p.face, 1);
-    permute(p.whole, 1);
-    permute(p.rigid, 1);
+    p.corners.swap(corners);
+    p.face.swap(face);
 }
 
 // The exact test of a job's triangle pairs, one triangle of part pa against triangles of part pb:
@@ -605,23 +616,6 @@ bool all_finite(const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
     return std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
 }
 
-// The boxes the tree is built on: per triangle (file order) its corners' bounds at x, all zero
-// for a triangle with a corner that is not finite.
-std::vector<BvhBox> build_boxes(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
-    std::vector<BvhBox> boxes(corners.size() / 3);
-    run_tasks(pool, (boxes.size() + kTriangleBlock - 1) / kTriangleBlock, [&](std::size_t blk) {
-        for (std::size_t t = blk * kTriangleBlock, end = std::min(boxes.size(), t + kTriangleBlock); t < end; ++t) {
-            const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
-            if (!(a.allFinite() && b.allFinite() && d.allFinite())) continue;
-            for (int k = 0; k < 3; ++k) {
-                boxes[t].lo[k] = std::min(std::min(a[k], b[k]), d[k]);
-                boxes[t].hi[k] = std::max(std::max(a[k], b[k]), d[k]);
-            }
-        }
-    });
-    return boxes;
-}
-
 // A part's triangle boxes and zero-area flags at positions x, and its leaves' boxes, leaf by
 // leaf in fixed blocks of leaves (the tree's inner nodes are the caller's refit_inner): each
 // triangle box is grown into its leaf's while it is at hand. A skipped triangle (zero area, or a
@@ -782,13 +776,12 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
 }  // namespace
 
 void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) {
-    // The tree is built once, on the stored positions (the bind pose), and refitted per frame.
+    // The tree (built by the constructor) gets its boxes from the stored positions (the bind
+    // pose), and is refitted per frame.
     std::vector<std::vector<Eigen::Vector3f>> stored(parts_.size());
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         stored[pi] = scene_.meshes[p.mesh].positions;
-        p.bvh.build(build_boxes(p.corners, stored[pi], pool), pool);
-        renumber(p, pool);
         // The stored positions' boxes and flags, in leaf order (a position not finite: its
         // triangles skipped here).
         std::size_t skipped = 0;
@@ -797,16 +790,55 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
         p.stored_skip = p.skip;
         // Per triangle, the later triangles of its leaf that are its neighbours (bit i: the
         // leaf's i-th), for the self-leaf tests: fixed by the weld, so found once, not per frame.
+        // Two whole faces are neighbours when they share a welded corner (neighbours()' own
+        // rule for them): a triangle's three against the leaf's eight lanes of each corner side
+        // by side, as the traversal's WeldedLanes does; a fan's triangles through neighbours().
         const std::vector<std::uint32_t>& leaves = p.bvh.leaves();
         p.leaf_near.assign(p.face.size(), 0);
         run_tasks(pool, (leaves.size() + kLeafBlock - 1) / kLeafBlock, [&](std::size_t blk) {
+            const std::uint32_t* const lane[3] = {p.welded_lanes[0].data(), p.welded_lanes[1].data(), p.welded_lanes[2].data()};
             for (std::size_t l = blk * kLeafBlock, end = std::min(leaves.size(), l + kLeafBlock); l < end; ++l) {
                 const TriangleBvh::Node& leaf = p.bvh.nodes()[leaves[l]];
-                for (std::uint32_t i = 0; i < leaf.count; ++i)
-                    for (std::uint32_t k = i + 1; k < leaf.count; ++k) {
-                        const std::uint32_t ta = leaf.first + i, tb = leaf.first + k;
-                        if (p.face[ta] == p.face[tb] || neighbours(p, ta, tb)) p.leaf_near[ta] |= std::uint8_t(1u << k);
+                const std::uint32_t first = leaf.first, count = leaf.count;
+                std::uint32_t whole = 0;
+                for (std::uint32_t k = 0; k < count; ++k) whole |= std::uint32_t(p.whole[first + k]) << k;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                // The lanes past the leaf's count (the next leaf's, or padding) are masked below.
+                __m128i lo[3], hi[3];
+                for (int c = 0; c < 3; ++c) {
+                    lo[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lane[c] + first));
+                    hi[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lane[c] + first + 4));
+                }
+#endif
+                for (std::uint32_t i = 0; i + 1 < count; ++i) {
+                    const std::uint32_t ta = first + i, later = ((1u << count) - 1) & ~((2u << i) - 1);
+                    std::uint32_t near = 0;
+                    if (p.whole[ta]) {
+                        // Bit k: the leaf's k-th triangle has one of ta's welded corners.
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                        __m128i ml = _mm_setzero_si128(), mh = ml;
+                        for (int c = 0; c < 3; ++c) {
+                            const __m128i v = _mm_set1_epi32(static_cast<int>(lane[c][ta]));
+                            for (int k = 0; k < 3; ++k) {
+                                ml = _mm_or_si128(ml, _mm_cmpeq_epi32(v, lo[k]));
+                                mh = _mm_or_si128(mh, _mm_cmpeq_epi32(v, hi[k]));
+                            }
+                        }
+                        const auto share = static_cast<std::uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(ml)) | _mm_movemask_ps(_mm_castsi128_ps(mh)) << 4);
+#else
+                        std::uint32_t share = 0;
+                        for (std::uint32_t k = 0; k < count; ++k)
+                            for (int c = 0; c < 3; ++c)
+                                for (int d = 0; d < 3; ++d) share |= std::uint32_t(lane[c][ta] == lane[d][first + k]) << k;
+#endif
+                        near = share & whole & later;
                     }
+                    for (std::uint32_t m = later & ~(p.whole[ta] ? whole : 0u); m; m &= m - 1) {
+                        const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctz(m)), tb = first + k;
+                        if (p.face[ta] == p.face[tb] || neighbours(p, ta, tb)) near |= 1u << k;
+                    }
+                    p.leaf_near[ta] = static_cast<std::uint8_t>(near);
+                }
             }
         });
         // Per node, the joint that alone moves all its triangles (children follow their parent).

@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
+#include <memory>
 
+#include "rigscope/core/huge_pages.h"
 #include "rigscope/core/parallel.h"
 
 namespace rigscope {
@@ -43,6 +44,16 @@ struct Keyed {
     std::uint32_t index;
 };
 
+// n elements left uninitialised (every one is written before it is read) on huge pages: no
+// serial zero fill on the calling thread, and the first writes, spread over the pool, take few
+// page faults (8 MB of keys on the bench tube had cost about 2,000).
+template <typename T>
+std::unique_ptr<T[]> scratch(std::size_t n) {
+    std::unique_ptr<T[]> p(new T[n]);
+    detail::advise_huge(p.get(), n * sizeof(T));
+    return p;
+}
+
 // Triangles per task of the build's sweeps: fixed, so the blocks never depend on the threads.
 constexpr std::size_t kBuildBlock = std::size_t(1) << 16;
 
@@ -54,12 +65,12 @@ std::size_t build_blocks(std::size_t n) { return (n + kBuildBlock - 1) / kBuildB
 // counts digits per block of elements, then places each block's elements from its own offsets
 // (digit by digit, and within a digit block by block: the given order kept), blocks spread over
 // `pool`: the build would otherwise run on one thread while the others wait.
-void radix_sort(std::vector<Keyed>& v, ThreadPool* pool) {
+void radix_sort(std::unique_ptr<Keyed[]>& v, std::size_t n, ThreadPool* pool) {
     constexpr int kBits = 11, kPasses = 6;
     constexpr std::size_t kBuckets = std::size_t(1) << kBits;
-    const std::size_t n = v.size(), blocks = build_blocks(n);
+    const std::size_t blocks = build_blocks(n);
     std::vector<std::uint32_t> count(blocks * kBuckets);
-    std::vector<Keyed> tmp(n);
+    std::unique_ptr<Keyed[]> tmp = scratch<Keyed>(n);
     for (int pass = 0; pass < kPasses; ++pass) {
         const int shift = pass * kBits;
         run_tasks(pool, blocks, [&](std::size_t b) {
@@ -92,7 +103,7 @@ void radix_sort(std::vector<Keyed>& v, ThreadPool* pool) {
 // so a node is a cell of the curve's octree. One sort instead of a partition per level.
 struct Builder {
     std::vector<TriangleBvh::Node>& nodes;
-    const std::vector<std::uint64_t>& codes;  // sorted
+    const Keyed* keyed;  // sorted by code
 
     std::uint32_t build(std::uint32_t begin, std::uint32_t end) {
         const std::uint32_t index = static_cast<std::uint32_t>(nodes.size());
@@ -103,13 +114,13 @@ struct Builder {
             return index;
         }
         std::uint32_t mid = begin + (end - begin) / 2;
-        const std::uint64_t diff = codes[begin] ^ codes[end - 1];
+        const std::uint64_t diff = keyed[begin].code ^ keyed[end - 1].code;
         if (diff != 0) {
             int bit = 63;
             while (!(diff >> bit & 1)) --bit;
             // The first code with that bit set (codes in the range agree above it).
             mid = static_cast<std::uint32_t>(
-                std::partition_point(codes.begin() + begin, codes.begin() + end, [bit](std::uint64_t c) { return !(c >> bit & 1); }) - codes.begin());
+                std::partition_point(keyed + begin, keyed + end, [bit](const Keyed& k) { return !(k.code >> bit & 1); }) - keyed);
         }
         build(begin, mid);
         const std::uint32_t right = build(mid, end);
@@ -121,95 +132,92 @@ struct Builder {
 
 }  // namespace
 
-void TriangleBvh::build(const std::vector<BvhBox>& boxes, ThreadPool* pool) {
+void TriangleBvh::build(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
     nodes_.clear();
     order_.clear();
     leaves_.clear();
-    if (boxes.empty()) return;
-    const std::size_t n = boxes.size(), blocks = build_blocks(n);
-    // Centres doubled (lo + hi), quantised over their bounds to 21 bits an axis. Bounds per block,
-    // then over the blocks: a min and max are the same in any order.
+    lanes_.reset();
+    lane_size_ = 0;
+    const std::size_t n = corners.size() / 3, blocks = build_blocks(n);
+    if (n == 0) return;
+    // Triangle i's box centre doubled (lo + hi, each a min or max of its corners, in float): the
+    // origin for a triangle with a corner that is not finite. Computed where it is used, twice,
+    // rather than kept: reading the corners again costs less than an array of boxes.
+    auto centre = [&](std::size_t i, float c[3]) {
+        const Eigen::Vector3f &a = x[corners[3 * i]], &b = x[corners[3 * i + 1]], &d = x[corners[3 * i + 2]];
+        const bool finite = a.allFinite() && b.allFinite() && d.allFinite();
+        for (int k = 0; k < 3; ++k)
+            c[k] = finite ? std::min(std::min(a[k], b[k]), d[k]) + std::max(std::max(a[k], b[k]), d[k]) : 0.f;
+    };
+    // The centres quantised over their bounds to 21 bits an axis. Bounds per block, then over the
+    // blocks: a min and max are the same in any order.
     std::vector<BvhBox> bounds(blocks, empty_box());
     run_tasks(pool, blocks, [&](std::size_t blk) {
         BvhBox& c = bounds[blk];
-        for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i)
+        for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
+            float m[3];
+            centre(i, m);
             for (int k = 0; k < 3; ++k) {
-                c.lo[k] = std::min(c.lo[k], boxes[i].lo[k] + boxes[i].hi[k]);
-                c.hi[k] = std::max(c.hi[k], boxes[i].lo[k] + boxes[i].hi[k]);
+                c.lo[k] = std::min(c.lo[k], m[k]);
+                c.hi[k] = std::max(c.hi[k], m[k]);
             }
+        }
     });
     BvhBox all = empty_box();
     for (const BvhBox& c : bounds) grow(all, c);
     const float* lo = all.lo;
     const float* hi = all.hi;
-    std::vector<Keyed> keyed(n);
+    std::unique_ptr<Keyed[]> keyed = scratch<Keyed>(n);
     run_tasks(pool, blocks, [&](std::size_t blk) {
         for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
+            float m[3];
+            centre(i, m);
             std::uint64_t code = 0;
             for (int k = 0; k < 3; ++k) {
                 const double span = double(hi[k]) - lo[k];
-                const double x = span > 0 ? (double(boxes[i].lo[k] + boxes[i].hi[k]) - lo[k]) / span : 0.0;
-                code |= spread(static_cast<std::uint64_t>(std::min(x, 1.0) * 2097151.0)) << k;
+                const double q = span > 0 ? (double(m[k]) - lo[k]) / span : 0.0;
+                code |= spread(static_cast<std::uint64_t>(std::min(q, 1.0) * 2097151.0)) << k;
             }
             keyed[i] = {code, static_cast<std::uint32_t>(i)};
         }
     });
     // Ties by triangle index: the radix sort is stable over the index order.
-    radix_sort(keyed, pool);
-    std::vector<std::uint64_t> codes(n);
+    radix_sort(keyed, n, pool);
     order_.resize(n);
     run_tasks(pool, blocks, [&](std::size_t blk) {
-        for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
-            codes[i] = keyed[i].code;
-            order_[i] = keyed[i].index;
-        }
+        for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) order_[i] = keyed[i].index;
     });
-    nodes_.reserve(2 * (n / kLeafSize + 1));
-    Builder{nodes_, codes}.build(0, static_cast<std::uint32_t>(n));
+    detail::reserve_huge(nodes_, 2 * (n / kLeafSize + 1));
+    Builder{nodes_, keyed.get()}.build(0, static_cast<std::uint32_t>(n));
     for (std::size_t i = 0; i < nodes_.size(); ++i)
         if (nodes_[i].leaf()) leaves_.push_back(static_cast<std::uint32_t>(i));
-    refit(&boxes, pool);
+    // Every box empty (Node's box starts as zeros); the lanes' padding stays so for good, and
+    // their triangles' entries are the first refit's to write (not filled here: 12.6 MB on the
+    // bench tube, on the calling thread).
     const BvhBox none = empty_box();
+    for (Node& node : nodes_) node.box = none;
+    lane_size_ = n + kLeafSize;
+    lanes_ = scratch<float>(6 * lane_size_);
     for (int k = 0; k < 3; ++k) {
-        lanes_[k].assign(n + kLeafSize, none.lo[k]);
-        lanes_[3 + k].assign(n + kLeafSize, none.hi[k]);
+        std::fill(lanes(k) + n, lanes(k) + lane_size_, none.lo[k]);
+        std::fill(lanes(3 + k) + n, lanes(3 + k) + lane_size_, none.hi[k]);
     }
-    run_tasks(pool, blocks, [&](std::size_t blk) {
-        for (int k = 0; k < 3; ++k)
-            for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
-                lanes_[k][i] = boxes[order_[i]].lo[k];
-                lanes_[3 + k][i] = boxes[order_[i]].hi[k];
-            }
-    });
 }
 
-std::vector<std::uint32_t> TriangleBvh::take_order() {
-    std::vector<std::uint32_t> out(order_.size());
-    std::iota(out.begin(), out.end(), 0u);
-    out.swap(order_);
-    return out;
-}
+std::vector<std::uint32_t> TriangleBvh::take_order() { return std::move(order_); }
 
-void TriangleBvh::refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>* boxes) {
+void TriangleBvh::refit_range(std::size_t begin, std::size_t end) {
     // Children follow their parent: one backward sweep sees every child before its parent.
     for (std::size_t n = end; n-- > begin;) {
         Node& node = nodes_[n];
-        if (node.leaf()) {
-            if (!boxes) continue;
-            BvhBox b = empty_box();
-            for (std::uint32_t i = node.first; i < node.first + node.count; ++i) grow(b, (*boxes)[order_[i]]);
-            node.box = b;
-        } else {
-            BvhBox b = nodes_[n + 1].box;
-            grow(b, nodes_[node.first].box);
-            node.box = b;
-        }
+        if (node.leaf()) continue;
+        BvhBox b = nodes_[n + 1].box;
+        grow(b, nodes_[node.first].box);
+        node.box = b;
     }
 }
 
-void TriangleBvh::refit_inner(ThreadPool* pool) { refit(nullptr, pool); }
-
-void TriangleBvh::refit(const std::vector<BvhBox>* boxes, ThreadPool* pool) {
+void TriangleBvh::refit_inner(ThreadPool* pool) {
     if (nodes_.empty()) return;
     // The subtrees a few levels down, each a contiguous run of nodes (a node, its left subtree,
     // its right subtree), refitted side by side; then the nodes above them. A box is a min and max
@@ -232,9 +240,9 @@ void TriangleBvh::refit(const std::vector<BvhBox>* boxes, ThreadPool* pool) {
         stack.push_back({{node.first, r.end}, depth + 1});
         stack.push_back({{r.begin + 1, node.first}, depth + 1});
     }
-    run_tasks(pool, ranges.size(), [&](std::size_t i) { refit_range(ranges[i].begin, ranges[i].end, boxes); });
+    run_tasks(pool, ranges.size(), [&](std::size_t i) { refit_range(ranges[i].begin, ranges[i].end); });
     std::sort(top.begin(), top.end());
-    for (std::size_t k = top.size(); k-- > 0;) refit_range(top[k], top[k] + 1, boxes);
+    for (std::size_t k = top.size(); k-- > 0;) refit_range(top[k], top[k] + 1);
 }
 
 }  // namespace rigscope

@@ -38,11 +38,12 @@ class IntersectEngine {
 public:
     // `meshes`: scene mesh indices. weld: faces sharing a welded vertex are neighbours (the
     // tension weld, core/topology.h); false: only faces sharing a file vertex are. `pool` (null:
-    // this thread) runs the weld's set-up, whose result does not depend on it.
+    // this thread) runs the set-up (fans, weld, the BVHs' shape from the stored positions),
+    // whose result does not depend on it.
     IntersectEngine(const Scene& scene, const std::vector<int>& meshes, bool weld, ThreadPool* pool = nullptr);
 
-    // One frame: positions[i] are meshes[i]'s file vertices this frame. The BVHs are built at
-    // the first call (from the meshes' stored positions) and refitted after. Throws Error (bad
+    // One frame: positions[i] are meshes[i]'s file vertices this frame. The BVHs get their boxes
+    // at the first call (from the meshes' stored positions) and are refitted after. Throws Error (bad
     // input) for a position that is not finite, naming the mesh and vertex. The result does not
     // depend on the pool's size.
     //
@@ -62,10 +63,8 @@ private:
         int mesh = -1;
         // Triangles numbered in the BVH's leaf order once it is built (a leaf's are contiguous).
         std::vector<std::uint32_t> corners;   // 3 file vertices per triangle (fans)
-        // The same, welded: in file order until the build, then (renumber) one array per corner
-        // in leaf order, followed by kLeafSize padding entries so that a leaf's eight lanes can be
-        // read whatever its count, like the BVH's box lanes; welded_corners is then freed.
-        std::vector<std::uint32_t> welded_corners;
+        // The same, welded: one array per corner in leaf order, followed by kLeafSize padding
+        // entries so that a leaf's eight lanes can be read whatever its count, like the BVH's box lanes.
         std::vector<std::uint32_t> welded_lanes[3];
         std::vector<std::uint32_t> face;      // per triangle, its file face
         std::vector<std::uint8_t> whole;      // per triangle, 1 when its face is this one triangle
@@ -98,7 +97,9 @@ private:
     struct WeldedLanes;
 
     bool neighbours(const Part& p, std::uint32_t ta, std::uint32_t tb) const;
-    void renumber(Part& p, ThreadPool* pool);  // into the BVH's leaf order, blocks over `pool`
+    // Into the BVH's leaf order, blocks over `pool`; `alone`: per vertex, the joint that alone
+    // moves it (-1; empty: none), for Part::rigid.
+    void renumber(Part& p, const std::vector<int>& alone, ThreadPool* pool);
     class PairTest;  // the exact test of a job's triangle pairs
     std::vector<Job> split(std::vector<Job> jobs) const;  // the roots cut into about kJobs node pairs
     std::vector<Hit> traverse(std::vector<Job> roots, const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) const;

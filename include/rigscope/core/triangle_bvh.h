@@ -1,11 +1,14 @@
 // A bounding-volume hierarchy over a mesh's triangles for `intersect`: its shape (which
-// triangles share a node) is built once, from the first frame's boxes, and each later frame
+// triangles share a node) is built once, from one set of positions (intersect: the stored ones), and each frame
 // only refits the boxes, since a skinned mesh keeps its neighbourhoods as it moves.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
+
+#include <Eigen/Core>
 
 namespace rigscope {
 
@@ -24,7 +27,8 @@ struct BvhBox {
 
 class TriangleBvh {
 public:
-    // A leaf (count > 0) holds order()[first .. first + count); an inner node's children are the
+    // A leaf (count > 0) holds order()[first .. first + count) (after take_order, the triangles
+    // first .. first + count in the caller's numbering); an inner node's children are the
     // next node and node `first`, so a node's children always follow it in the array.
     struct Node {
         BvhBox box;
@@ -38,13 +42,19 @@ public:
     // Morton sort's, does not depend on it, so neither do the lengths' sums.
     static constexpr std::uint32_t kLeafSize = 8;
 
-    // Sorts the boxes' centres along a Morton curve and splits where the curve's cells do; the
-    // nodes' boxes and lanes() are the given boxes'. The sweeps over the triangles are spread over
-    // `pool` (null: this thread), with the same tree on any number of threads.
-    void build(const std::vector<BvhBox>& triangle_boxes, ThreadPool* pool = nullptr);
+    // The tree over the triangles `corners` lists (three vertex indices each) at positions x:
+    // their boxes' centres (a triangle with a corner not finite: at the origin) sorted along a
+    // Morton curve, split where the curve's cells do. Only the shape is built: every box, the
+    // nodes' and lanes()', is empty until the caller's first refit (set_leaf_box and lanes(),
+    // then refit_inner), which computes them anyway (a box array here, its copy into the lanes
+    // and a refit had cost a third of the build, mostly in page faults on 25 MB). The sweeps over
+    // the triangles are spread over `pool` (null: this thread), with the same tree on any number
+    // of threads.
+    void build(const std::vector<std::uint32_t>& corners, const std::vector<Eigen::Vector3f>& x, ThreadPool* pool = nullptr);
 
-    // The triangles in leaf order, and order() from then on the identity: for a caller that
-    // renumbers its triangles so that each leaf's are contiguous in its own arrays.
+    // The triangles in leaf order, and order() from then on empty (a leaf's positions are then
+    // its triangles' numbers): for a caller that renumbers its triangles so that each leaf's are
+    // contiguous in its own arrays.
     std::vector<std::uint32_t> take_order();
 
     // A frame's refit, in two steps. First the caller writes each triangle's box into lanes()
@@ -58,8 +68,9 @@ public:
     // and followed by kLeafSize empty boxes, so that a leaf's kLeafSize lanes can be read
     // whatever its count (the lanes past it belong to the next leaf, or are empty). A caller
     // writes an empty box (lo +inf, hi -inf) for a triangle it skips: it then overlaps nothing.
-    float* lanes(int bound) { return lanes_[bound].data(); }
-    const float* lanes(int bound) const { return lanes_[bound].data(); }
+    // Until the first refit the triangles' entries are unset.
+    float* lanes(int bound) { return lanes_.get() + std::size_t(bound) * lane_size_; }
+    const float* lanes(int bound) const { return lanes_.get() + std::size_t(bound) * lane_size_; }
 
     bool empty() const { return nodes_.empty(); }
     const std::vector<Node>& nodes() const { return nodes_; }
@@ -68,15 +79,16 @@ public:
 
 private:
     static constexpr int kRefitDepth = 5;  // 32 subtrees for the threads; the 31 nodes above after
-    // Refits nodes [begin, end) from the children; a leaf from `boxes` through order(), or, with
-    // boxes null, kept as set_leaf_box left it.
-    void refit_range(std::size_t begin, std::size_t end, const std::vector<BvhBox>* boxes);
-    void refit(const std::vector<BvhBox>* boxes, ThreadPool* pool);
+    // Refits inner nodes [begin, end) from their children (a leaf kept as set_leaf_box left it).
+    void refit_range(std::size_t begin, std::size_t end);
 
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> order_;  // triangle indices, leaf by leaf
     std::vector<std::uint32_t> leaves_;
-    std::vector<float> lanes_[6];
+    // The six lanes one after another in one block (one allocation on 2 MB pages), each
+    // lane_size_ floats: the triangles and kLeafSize of padding.
+    std::unique_ptr<float[]> lanes_;
+    std::size_t lane_size_ = 0;
 };
 
 }  // namespace rigscope
