@@ -221,7 +221,7 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
         p.mesh = m;
         fan_out(mesh, p.corners, p.face, pool);
         if (weld && !mesh.face_indices.empty()) {
-            p.welded = build_topology(mesh, true, kWeldRelativeTolerance, false, pool).welded_of;
+            p.welded = weld_mesh(mesh, true, kWeldRelativeTolerance, pool).welded_of;  // the weld alone: no edge lists
         } else {
             p.welded.resize(mesh.vertex_count());
             for (std::size_t v = 0; v < p.welded.size(); ++v) p.welded[v] = static_cast<std::uint32_t>(v);

@@ -296,7 +296,7 @@ Topology weld_by_position(const std::vector<Eigen::Vector3f>& positions, double 
     return topo;
 }
 
-Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, bool edge_list, ThreadPool* pool) {
+Topology weld_mesh(const Mesh& mesh, bool weld, double relative_tolerance, ThreadPool* pool) {
     Topology topo;
     const std::size_t n = mesh.positions.size();
     topo.welded_of.resize(n);
@@ -306,6 +306,11 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     } else {
         weld_within(mesh.positions, mesh.influences, mesh.name, relative_tolerance, topo, pool);
     }
+    return topo;
+}
+
+Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, bool edge_list, ThreadPool* pool) {
+    Topology topo = weld_mesh(mesh, weld, relative_tolerance, pool);
 
     // Unique undirected edges: each face's consecutive corners, closing back to the first.
     // Bucketed by their smaller end (a counting sort), then each small bucket sorted and

@@ -43,6 +43,11 @@ constexpr double kWeldRelativeTolerance = 1e-6;
 Topology build_topology(const Mesh& mesh, bool weld = true, double relative_tolerance = kWeldRelativeTolerance,
                         bool edge_list = true, ThreadPool* pool = nullptr);
 
+// build_topology's weld alone (welded_of and representative; the lists, counts and edges stay
+// empty): the same welded vertices, for a caller that asks only which file vertices are one
+// surface point (intersect's neighbours), without the edge passes' cost.
+Topology weld_mesh(const Mesh& mesh, bool weld = true, double relative_tolerance = kWeldRelativeTolerance, ThreadPool* pool = nullptr);
+
 // The weld alone, by position only (influences ignored), without the edge lists: welded_of and
 // representative as build_topology gives them for the positions of a mesh without skin (its
 // other fields stay empty). For a caller that asks only which vertices are one point.
