@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "clip_poses.h"
 #include "corpus.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/pose.h"
@@ -16,17 +17,8 @@ using namespace rigscope;
 
 namespace {
 
-Pose at(const Scene& s, double time) {
-    Pose p = rest_pose(s);
-    sample_pose(s, &s.clips[0], time, p);
-    return p;
-}
-
-std::vector<Eigen::Vector3f> bind_of(const Scene& s, int mesh) {
-    std::vector<Eigen::Vector3f> out;
-    deform_mesh(s, mesh, rest_pose(s), out);
-    return out;
-}
+Pose at(const Scene& s, double time) { return test::clip_pose(s, time); }
+std::vector<Eigen::Vector3f> bind_of(const Scene& s, int mesh) { return test::bind_positions(s, mesh); }
 
 bool same_frame(const MeshTension& a, const MeshTension& b) {
     return a.t.size() == b.t.size() && std::memcmp(a.t.data(), b.t.data(), a.t.size() * sizeof(float)) == 0 &&

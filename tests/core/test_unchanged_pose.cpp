@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "clip_poses.h"
 #include "corpus.h"
 #include "rigscope/core/pose.h"
 #include "rigscope/core/tension_map.h"
@@ -14,17 +15,8 @@ using namespace rigscope;
 
 namespace {
 
-Pose at(const Scene& s, double time) {
-    Pose p = rest_pose(s);
-    sample_pose(s, &s.clips[0], time, p);
-    return p;
-}
-
-std::vector<Eigen::Vector3f> bind_of(const Scene& s, int mesh) {
-    std::vector<Eigen::Vector3f> out;
-    deform_mesh(s, mesh, rest_pose(s), out);
-    return out;
-}
+Pose at(const Scene& s, double time) { return test::clip_pose(s, time); }
+std::vector<Eigen::Vector3f> bind_of(const Scene& s, int mesh) { return test::bind_positions(s, mesh); }
 
 // T and positions of a MeshTension made for this one pose.
 MeshTension fresh(const Scene& s, const Pose& p) {
