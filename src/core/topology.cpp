@@ -184,8 +184,7 @@ void weld_vertices(const std::vector<Eigen::Vector3f>& positions, const Influenc
     // representative (nearly every vertex) and read only where a bucket holds a second vertex
     // (64 MB and 16,000 fresh pages on a 4M-vertex mesh). Not zeroed: a bucket's entries are
     // written before they are read.
-    std::unique_ptr<std::uint32_t[]> reps(new std::uint32_t[n]);
-    detail::advise_huge(reps.get(), n * sizeof(std::uint32_t));
+    const std::unique_ptr<std::uint32_t[]> reps = detail::huge_scratch<std::uint32_t>(n);
     std::vector<std::uint32_t> rep_count = detail::huge_vector<std::uint32_t>(used, 0);
 
     // Far past what any real mesh needs (about one comparison per vertex), small enough to end in
@@ -381,15 +380,13 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     // Per welded vertex: bucket starts, unique counts above, lower neighbours, in one allocation.
     // Arrays here are not zeroed on the calling thread: the counts and the lower neighbours are
     // zeroed by the task that owns them (on the pool, in parallel), the rest written in full.
-    const std::unique_ptr<std::uint32_t[]> per_vertex(new std::uint32_t[3 * wn + 1]);
-    detail::advise_huge(per_vertex.get(), (3 * wn + 1) * sizeof(std::uint32_t));
+    const std::unique_ptr<std::uint32_t[]> per_vertex = detail::huge_scratch<std::uint32_t>(3 * wn + 1);
     std::uint32_t* const start = per_vertex.get();  // wn + 1
     std::uint32_t* const unique_up = start + wn + 1;  // wn
     std::uint32_t* const lower = unique_up + wn;      // wn: neighbours below the vertex
     // Per face range, wn counts of the edges by smaller end, then where the range writes the
     // next of them in each bucket; afterwards the first wn are the lists' fill cursors.
-    const std::unique_ptr<std::uint32_t[]> counts(new std::uint32_t[ranges * wn]);
-    detail::advise_huge(counts.get(), ranges * wn * sizeof(std::uint32_t));
+    const std::unique_ptr<std::uint32_t[]> counts = detail::huge_scratch<std::uint32_t>(ranges * wn);
     // Per range, written once at its task's end: degenerate faces (of its faces), unique edges
     // (of its smaller ends), its entries (of its vertices, then where they start).
     std::vector<std::size_t> degenerate(ranges, 0), unique(ranges, 0), entries(ranges + 1, 0);
@@ -433,8 +430,7 @@ Topology build_topology(const Mesh& mesh, bool weld, double relative_tolerance, 
     // Per smaller end a, the larger ends: every entry is written by the fill below, so the
     // array is not zeroed first (a pass over 4 bytes a face corner on the calling thread).
     // Eight more at the end, read (not used) by the last buckets' sort (sort_unique_count).
-    const std::unique_ptr<std::uint32_t[]> larger(new std::uint32_t[std::size_t{start[wn]} + 8]);
-    detail::advise_huge(larger.get(), (std::size_t{start[wn]} + 8) * sizeof(std::uint32_t));
+    const std::unique_ptr<std::uint32_t[]> larger = detail::huge_scratch<std::uint32_t>(std::size_t{start[wn]} + 8);
     std::uint32_t* const other = larger.get();
     std::fill(other + start[wn], other + start[wn] + 8, 0u);
     run_tasks(pool, ranges, [&](std::size_t r) {

@@ -44,15 +44,6 @@ struct Keyed {
     std::uint32_t index;
 };
 
-// n elements left uninitialised (every one is written before it is read) on huge pages: no
-// serial zero fill on the calling thread, and the first writes, spread over the pool, take few
-// page faults (8 MB of keys on the bench tube had cost about 2,000).
-template <typename T>
-std::unique_ptr<T[]> scratch(std::size_t n) {
-    std::unique_ptr<T[]> p(new T[n]);
-    detail::advise_huge(p.get(), n * sizeof(T));
-    return p;
-}
 
 // Triangles per task of the build's sweeps: fixed, so the blocks never depend on the threads.
 constexpr std::size_t kBuildBlock = std::size_t(1) << 16;
@@ -70,7 +61,7 @@ void radix_sort(std::unique_ptr<Keyed[]>& v, std::size_t n, ThreadPool* pool) {
     constexpr std::size_t kBuckets = std::size_t(1) << kBits;
     const std::size_t blocks = build_blocks(n);
     std::vector<std::uint32_t> count(blocks * kBuckets);
-    std::unique_ptr<Keyed[]> tmp = scratch<Keyed>(n);
+    std::unique_ptr<Keyed[]> tmp = detail::huge_scratch<Keyed>(n);
     for (int pass = 0; pass < kPasses; ++pass) {
         const int shift = pass * kBits;
         run_tasks(pool, blocks, [&](std::size_t b) {
@@ -167,7 +158,7 @@ void TriangleBvh::build(const std::vector<std::uint32_t>& corners, const std::ve
     for (const BvhBox& c : bounds) grow(all, c);
     const float* lo = all.lo;
     const float* hi = all.hi;
-    std::unique_ptr<Keyed[]> keyed = scratch<Keyed>(n);
+    std::unique_ptr<Keyed[]> keyed = detail::huge_scratch<Keyed>(n);
     run_tasks(pool, blocks, [&](std::size_t blk) {
         for (std::size_t i = blk * kBuildBlock, end = std::min(n, i + kBuildBlock); i < end; ++i) {
             float m[3];
@@ -197,7 +188,7 @@ void TriangleBvh::build(const std::vector<std::uint32_t>& corners, const std::ve
     const BvhBox none = empty_box();
     for (Node& node : nodes_) node.box = none;
     lane_size_ = n + kLeafSize;
-    lanes_ = scratch<float>(6 * lane_size_);
+    lanes_ = detail::huge_scratch<float>(6 * lane_size_);
     for (int k = 0; k < 3; ++k) {
         std::fill(lanes(k) + n, lanes(k) + lane_size_, none.lo[k]);
         std::fill(lanes(3 + k) + n, lanes(3 + k) + lane_size_, none.hi[k]);

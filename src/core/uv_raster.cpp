@@ -295,13 +295,11 @@ UvRasterPlan plan_uv_raster(const Mesh& mesh, const UvSet& set, const UvImage& i
     // in texel order, each once, straight into the plan: no growing list and no sort.
     // Each corner's face's first corner, written by the binning's blocks (not zeroed first).
     const std::size_t corners = mesh.face_indices.size();
-    const std::unique_ptr<std::uint32_t[]> first_of_store(new std::uint32_t[corners]);
-    detail::advise_huge(first_of_store.get(), corners * sizeof(std::uint32_t));
+    const std::unique_ptr<std::uint32_t[]> first_of_store = detail::huge_scratch<std::uint32_t>(corners);
     const std::uint32_t* first_of = first_of_store.get();
     const std::size_t bands = (n + kRowBand - 1) / kRowBand;
     const Bins bins = bin_triangles(r, plan, first_of_store.get(), bands, pool);
-    std::unique_ptr<std::uint32_t[]> owner(new std::uint32_t[texels]);
-    detail::advise_huge(owner.get(), texels * sizeof(std::uint32_t));
+    std::unique_ptr<std::uint32_t[]> owner = detail::huge_scratch<std::uint32_t>(texels);
     std::vector<std::size_t> at(bands + 1, 0);  // each band's first entry
     std::vector<std::size_t> degenerate(bands, 0);
     run_tasks(pool, bands, [&](std::size_t b) { at[b + 1] = own_band(r, bins, first_of, b, owner.get(), degenerate[b]); });

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 #if defined(__linux__)
@@ -64,6 +66,17 @@ std::vector<T> huge_vector(std::size_t n, const T& value = T()) {
     reserve_huge(v, n);
     v.assign(n, value);
     return v;
+}
+
+// n elements of a trivial type left uninitialised (every one is written before it is read) on
+// huge pages: no serial zero fill on the calling thread, and the first writes, spread over a
+// pool, take few page faults.
+template <typename T>
+std::unique_ptr<T[]> huge_scratch(std::size_t n) {
+    static_assert(std::is_trivially_default_constructible<T>::value, "left unwritten: a trivial type");
+    std::unique_ptr<T[]> p(new T[n]);
+    advise_huge(p.get(), n * sizeof(T));
+    return p;
 }
 
 }  // namespace rigscope::detail

@@ -13,6 +13,7 @@
 
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/scene.h"
+#include "rigscope/core/uninit_allocator.h"
 
 namespace rigscope {
 
@@ -29,27 +30,6 @@ struct UvImage {
     int size = 0;
     bool v_down = false;
     int tile_u = 0, tile_v = 0;
-};
-
-// An allocator whose resize default-initialises: a trivial type is left unwritten, so that an
-// array filled on the threads is first touched there instead of zeroed (and page-faulted) on one.
-template <typename T>
-struct UninitAllocator : std::allocator<T> {
-    template <typename U>
-    struct rebind {
-        using other = UninitAllocator<U>;
-    };
-    UninitAllocator() = default;
-    template <typename U>
-    UninitAllocator(const UninitAllocator<U>&) noexcept {}
-    template <typename U>
-    void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) {
-        ::new (static_cast<void*>(p)) U;
-    }
-    template <typename U, typename... Args>
-    void construct(U* p, Args&&... args) {
-        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
 };
 
 struct UvRasterPlan {

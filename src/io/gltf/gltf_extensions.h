@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "rigscope/core/scene.h"
-#include "rigscope/core/uv_raster.h"
+#include "rigscope/core/uninit_allocator.h"
 
 namespace rigscope::gltf {
 
 class Document;
 
 // A buffer's bytes, and the document's buffers. Grown without writing the new bytes
-// (UninitAllocator, uv_raster.h's): a file's bytes are read over them at once, and zeroing them
+// (UninitAllocator, core/uninit_allocator.h): a file's bytes are read over them at once, and zeroing them
 // first was a pass over the whole file (the bench tube's 17.8 MB, 3% of its load's samples in
 // memset, over pages the kernel had just zeroed).
 using Bytes = std::vector<std::uint8_t, UninitAllocator<std::uint8_t>>;
