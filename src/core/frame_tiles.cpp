@@ -11,23 +11,12 @@ std::size_t FrameTiles::fused_batches() const {
 }
 
 void batch_reads(const EdgeBatches& eb, std::size_t b, std::size_t vertices, std::uint32_t& lo, std::uint32_t& need) {
-    const std::size_t lanes = std::max<std::size_t>(eb.lanes, 1);
     std::uint32_t hi = 0;
     lo = 0xFFFFFFFFu;
-    for (std::uint32_t k = eb.start[b]; k < eb.start[b + 1];) {
-        const std::uint32_t e = eb.index[k];
-        if (e & EdgeBatches::kRun) {
-            lo = std::min(lo, e & ~EdgeBatches::kFlags);
-            hi = std::max<std::uint32_t>(hi, (e & ~EdgeBatches::kFlags) + static_cast<std::uint32_t>(lanes) - 1);
-            ++k;
-        } else {
-            for (std::size_t l = 0; l < lanes; ++l) {
-                lo = std::min(lo, eb.index[k + l]);
-                hi = std::max(hi, eb.index[k + l]);
-            }
-            k += static_cast<std::uint32_t>(lanes);
-        }
-    }
+    for_each_batch_read(eb, b, [&](std::uint32_t v) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    });
     // A scattered vertex is loaded as 16 bytes, its 12 and the next vertex's x (the batches
     // that read the last vertex load lane by lane): that next vertex must be done too, by the
     // same task, or another thread could be writing the float while it is read.

@@ -6,7 +6,6 @@
 
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/point_cache.h"
-#include "rigscope/core/same_bytes.h"
 #include "rigscope/core/skin_dq.h"
 #include "skin_avx2.h"
 
@@ -178,7 +177,7 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
         posed_ = true;
         return;
     }
-    // The last pose's inputs, to compare bit for bit (same_bytes: -0 and 0 are different inputs).
+    // The last pose's inputs, to compare bit for bit (-0 and 0 are different inputs).
     last_joints_.swap(joints_);
     last_morphs_.swap(morphs_);
     active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
@@ -198,16 +197,20 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
     };
     // Dual quaternions come from the double world matrices, which two equal float products need
     // not share: such a skin is always deformed again.
-    unchanged_ = posed_ && !was_cached && !dq_ && same_bytes(joints_, last_joints_) && same_morphs();
     // With the same morph weights and every other input the same, a vertex's position depends
     // only on the matrices of the joints it lists: those that are bitwise the last pose's give
-    // the last pose's bits.
-    moved_joints_ = kAllJoints;
-    if (posed_ && !was_cached && !dq_ && skinned_ && joints_.size() == last_joints_.size() && same_morphs()) {
-        moved_joints_ = 0;
+    // the last pose's bits. Each matrix compared once, for both answers.
+    const bool comparable = posed_ && !was_cached && !dq_ && joints_.size() == last_joints_.size() && same_morphs();
+    std::uint64_t moved = 0;
+    bool any_moved = false;
+    if (comparable)
         for (std::size_t j = 0; j < joints_.size(); ++j)
-            if (std::memcmp(joints_[j].data(), last_joints_[j].data(), sizeof(Eigen::Matrix4f)) != 0) moved_joints_ |= std::uint64_t{1} << (j % 64);
-    }
+            if (std::memcmp(joints_[j].data(), last_joints_[j].data(), sizeof(Eigen::Matrix4f)) != 0) {
+                moved |= std::uint64_t{1} << (j % 64);
+                any_moved = true;
+            }
+    unchanged_ = comparable && !any_moved;
+    moved_joints_ = comparable && skinned_ ? moved : kAllJoints;
     if (!all_moved() && block_joints_.empty()) {
         // Made once, at the first pose that holds a joint: a clip that moves every joint every
         // frame never pays for it.

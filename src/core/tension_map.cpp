@@ -53,7 +53,6 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     // (After summary frames, a caller that now keeps the frame has no arrays to stand on.)
     if (deformer.pose_unchanged() && from_pose_ && (!windowed_ || !keep_frame)) return;
     windowed_ = false;
-    tiled_current_ = tiled_current_ && tiled && !fuses_edge_t() && !measures_after_t();
     if (!keep_frame && tiled && !measures_after_t() && summary_windows()) {
         tiled_current_ = false;
         deform_windowed(scene, pool);
@@ -152,20 +151,8 @@ void MeshTension::make_batch_joints(ThreadPool* pool) {
     const std::size_t per_task = std::max<std::size_t>(block_vertices / lanes, 1);
     run_tasks(pool, (nb + per_task - 1) / per_task, [&](std::size_t task) {
         for (std::size_t b = task * per_task, be = std::min(nb, b + per_task); b < be; ++b) {
-            // Every group the kernels read, decoded as they decode it (a run: lanes consecutive
-            // vertices from its first; else a vertex a lane).
             std::uint64_t joints = 0;
-            for (std::uint32_t k = batches.start[b]; k < batches.start[b + 1];) {
-                const std::uint32_t e = batches.index[k];
-                if (e & EdgeBatches::kRun) {
-                    const std::uint32_t first = e & ~EdgeBatches::kFlags;
-                    for (std::size_t l = 0; l < lanes; ++l) joints |= bits(first + static_cast<std::uint32_t>(l));
-                    ++k;
-                } else {
-                    for (std::size_t l = 0; l < lanes; ++l) joints |= bits(batches.index[k + l]);
-                    k += static_cast<std::uint32_t>(lanes);
-                }
-            }
+            for_each_batch_read(batches, b, [&](std::uint32_t v) { joints |= bits(v); });
             batch_joints_[b] = joints;
         }
     });

@@ -36,6 +36,24 @@ struct FrameTiles {
     std::size_t fused_batches() const;
 };
 
+// Calls fn(v) for every file vertex batch b of `eb` reads (its selves, then each slot), decoded as
+// the kernels decode its groups: a run is `lanes` consecutive vertices from its first, any other
+// group a vertex a lane.
+template <typename Fn>
+void for_each_batch_read(const EdgeBatches& eb, std::size_t b, Fn&& fn) {
+    const std::uint32_t lanes = static_cast<std::uint32_t>(eb.lanes > 0 ? eb.lanes : 1);
+    for (std::uint32_t k = eb.start[b]; k < eb.start[b + 1];) {
+        const std::uint32_t e = eb.index[k];
+        if (e & EdgeBatches::kRun) {
+            for (std::uint32_t l = 0; l < lanes; ++l) fn((e & ~EdgeBatches::kFlags) + l);
+            ++k;
+        } else {
+            for (std::uint32_t l = 0; l < lanes; ++l) fn(eb.index[k + l]);
+            k += lanes;
+        }
+    }
+}
+
 // The file vertices batch b of `eb` reads: lo, the lowest, and need, the highest a load touches
 // (a scattered vertex's 16-byte load takes the next vertex's x too), below `vertices`; lo > need
 // for a batch that reads none.
