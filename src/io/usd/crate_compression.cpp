@@ -55,69 +55,137 @@ char* CrateBytes::scratch(std::size_t bytes) {
 
 namespace {
 
-// One delta of the coding: code 0 is the common delta, 1 and 2 a narrow one (8 and 16 bits for
+// Bytes of a delta by its code: 0 is the common delta, 1 and 2 a narrow one (8 and 16 bits for
 // 32-bit integers, 16 and 32 for 64-bit), 3 a full-width one.
-template <class Int, class S, class Take>
-S delta_of(int code, S common, Take&& take) {
-    if (code == 0) return common;
-    if (code == 1) {
-        if (sizeof(Int) == 4) return S(*reinterpret_cast<const std::int8_t*>(take(1)));
-        std::int16_t x;
-        std::memcpy(&x, take(2), 2);
-        return S(x);
-    }
-    if (code == 2) {
-        if (sizeof(Int) == 4) {
-            std::int16_t x;
-            std::memcpy(&x, take(2), 2);
-            return S(x);
+template <class Int>
+constexpr unsigned delta_bytes(unsigned code) {
+    return code == 0 ? 0 : sizeof(Int) == 4 ? (code == 1 ? 1 : code == 2 ? 2 : 4) : (code == 1 ? 2 : code == 2 ? 4 : 8);
+}
+
+// Where the deltas of the four codes of one code byte lie, from the byte's first delta, and the
+// bytes of all four: the whole-array check sums them, and the decoding reads the four at once.
+template <class Int>
+struct CodeBytes {
+    unsigned char offset[256][4];
+    unsigned char bytes[256];
+    constexpr CodeBytes() : offset(), bytes() {
+        for (unsigned b = 0; b < 256; ++b) {
+            unsigned at = 0;
+            for (unsigned j = 0; j < 4; ++j) {
+                offset[b][j] = static_cast<unsigned char>(at);
+                at += delta_bytes<Int>((b >> (2 * j)) & 3);
+            }
+            bytes[b] = static_cast<unsigned char>(at);
         }
-        std::int32_t x;
-        std::memcpy(&x, take(4), 4);
-        return S(x);
     }
-    S delta;
-    std::memcpy(&delta, take(sizeof(S)), sizeof(S));
-    return delta;
+};
+template <class Int>
+constexpr CodeBytes<Int> kCodeBytes{};
+
+// Read past a delta's end: every delta is loaded at each width its code may name.
+constexpr std::size_t kSlack = 8;
+
+// The delta of `code` whose bytes begin at q.
+template <class U>
+U delta_at(unsigned code, const char* q, U common) {
+    using S = std::make_signed_t<U>;
+    using Narrow = std::conditional_t<sizeof(U) == 8, std::int16_t, std::int8_t>;
+    using Middle = std::conditional_t<sizeof(U) == 8, std::int32_t, std::int16_t>;
+    Narrow a;
+    Middle b;
+    U c;
+    std::memcpy(&a, q, sizeof a);
+    std::memcpy(&b, q, sizeof b);
+    std::memcpy(&c, q, sizeof c);
+    return code == 0 ? common : code == 1 ? U(S(a)) : code == 2 ? U(S(b)) : c;
 }
 
 }  // namespace
 
+// Checked whole up front (int_coding), the deltas are decoded without a check per integer, a
+// code byte's four at a time: their places come from a table of the byte (so the four loads do
+// not wait on each other), and a byte of four common deltas (a triangle mesh's face counts)
+// takes no loads at all.
 template <class Int>
-std::vector<Int> CrateBytes::compressed_ints(Cursor& c, std::uint64_t n, const char* what) {
-    using S = typename std::make_signed<Int>::type;
+void IntCoding<Int>::next(Int* out, std::size_t count) {
+    const unsigned char* codes = codes_;
+    const char* p = deltas_;
+    U prev = prev_;
+    const U common = common_;
+    std::uint64_t i = i_;
+    std::size_t k = 0;
+    auto one = [&] {
+        const unsigned code = (codes[i >> 2] >> (2 * (i & 3))) & 3;
+        prev += delta_at<U>(code, p, common);
+        p += delta_bytes<Int>(code);
+        out[k++] = Int(prev);
+        ++i;
+    };
+    while (k < count && (i & 3)) one();
+    for (; count - k >= 4; i += 4, k += 4) {
+        const unsigned b = codes[i >> 2];
+        if (b == 0) {
+            for (int j = 0; j < 4; ++j) out[k + j] = Int(prev += common);
+            continue;
+        }
+        const unsigned char* at = kCodeBytes<Int>.offset[b];
+        const U d0 = delta_at<U>(b & 3, p + at[0], common), d1 = delta_at<U>((b >> 2) & 3, p + at[1], common);
+        const U d2 = delta_at<U>((b >> 4) & 3, p + at[2], common), d3 = delta_at<U>(b >> 6, p + at[3], common);
+        out[k] = Int(prev += d0);
+        out[k + 1] = Int(prev += d1);
+        out[k + 2] = Int(prev += d2);
+        out[k + 3] = Int(prev += d3);
+        p += kCodeBytes<Int>.bytes[b];
+    }
+    while (k < count) one();
+    deltas_ = p;
+    prev_ = prev;
+    i_ = i;
+}
+
+template <class Int>
+IntCoding<Int> CrateBytes::int_coding(Cursor& c, std::uint64_t n, const char* what) {
     const std::uint64_t packed = c.read<std::uint64_t>(what);
     const char* in = c.bytes(packed, what);
-    std::vector<Int> out;
-    if (n == 0) return out;
+    IntCoding<Int> coding;
+    if (n == 0) return coding;
     if (n / 4 > packed * kMaxLz4Ratio) fail(std::string(what) + " claim " + std::to_string(n) + " integers from " + std::to_string(packed) + " compressed bytes (an LZ4 bomb)");
-    const std::uint64_t encoded = sizeof(Int) + (n * 2 + 7) / 8 + n * sizeof(Int);
+    const std::uint64_t code_bytes = (n * 2 + 7) / 8;
+    const std::uint64_t encoded = sizeof(Int) + code_bytes + n * sizeof(Int);
     charge(encoded + n * sizeof(Int), what);
-    char* work = scratch(encoded);
+    char* work = scratch(encoded + kSlack);
     const std::size_t got = lz4_blocks(path, in, packed, work, encoded, what);
-    const char* p = work;
-    const char* end = work + got;
-    auto take = [&](std::size_t bytes) {
-        if (std::size_t(end - p) < bytes) fail(std::string(what) + ": the integer coding runs past its data");
-        const char* q = p;
-        p += bytes;
-        return q;
-    };
-    S common;
-    std::memcpy(&common, take(sizeof(S)), sizeof(S));
-    const char* codes = take((n * 2 + 7) / 8);
+    std::memset(work + got, 0, kSlack);  // what a last delta's full-width load reads past the data
+    auto runs_past = [&] { fail(std::string(what) + ": the integer coding runs past its data"); };
+    if (got < sizeof(Int) + code_bytes) runs_past();
+    const auto* codes = reinterpret_cast<const unsigned char*>(work + sizeof(Int));
+    std::uint64_t deltas = 0;
+    for (std::uint64_t b = 0; b < n / 4; ++b) deltas += kCodeBytes<Int>.bytes[codes[b]];
+    for (std::uint64_t i = n / 4 * 4; i < n; ++i) deltas += delta_bytes<Int>((codes[i / 4] >> (2 * (i % 4))) & 3);
+    if (deltas > got - sizeof(Int) - code_bytes) runs_past();
+    coding.n_ = n;
+    coding.codes_ = codes;
+    coding.deltas_ = work + sizeof(Int) + code_bytes;
+    std::memcpy(&coding.common_, work, sizeof(Int));
+    return coding;
+}
+
+template <class Int>
+std::vector<Int> CrateBytes::compressed_ints(Cursor& c, std::uint64_t n, const char* what) {
+    IntCoding<Int> coding = int_coding<Int>(c, n, what);
+    std::vector<Int> out;
     detail::reserve_huge(out, n);
     out.resize(n);
-    S prev = 0;
-    for (std::uint64_t i = 0; i < n; ++i) {
-        const int code = (static_cast<unsigned char>(codes[i / 4]) >> (2 * (i % 4))) & 3;
-        const S delta = delta_of<Int, S>(code, common, take);
-        prev = S(typename std::make_unsigned<S>::type(prev) + typename std::make_unsigned<S>::type(delta));
-        out[i] = Int(prev);
-    }
+    coding.next(out.data(), n);
     return out;
 }
 
+template class IntCoding<std::uint32_t>;
+template class IntCoding<std::int32_t>;
+template class IntCoding<std::int64_t>;
+template IntCoding<std::uint32_t> CrateBytes::int_coding<std::uint32_t>(Cursor&, std::uint64_t, const char*);
+template IntCoding<std::int32_t> CrateBytes::int_coding<std::int32_t>(Cursor&, std::uint64_t, const char*);
+template IntCoding<std::int64_t> CrateBytes::int_coding<std::int64_t>(Cursor&, std::uint64_t, const char*);
 template std::vector<std::uint32_t> CrateBytes::compressed_ints<std::uint32_t>(Cursor&, std::uint64_t, const char*);
 template std::vector<std::int32_t> CrateBytes::compressed_ints<std::int32_t>(Cursor&, std::uint64_t, const char*);
 template std::vector<std::int64_t> CrateBytes::compressed_ints<std::int64_t>(Cursor&, std::uint64_t, const char*);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "io/load_budget.h"
@@ -63,6 +64,27 @@ constexpr std::uint32_t version_code(int a, int b, int c) { return std::uint32_t
 
 class CrateBytes;
 
+// The integer coding of n integers (a common delta, 2-bit codes, then each delta that is not the
+// common one at the width its code names), decompressed and checked whole by
+// CrateBytes::int_coding: the deltas its codes name fit in its bytes, so that next() decodes
+// without a check per integer. next() hands the integers on in order, any number at a time, into
+// the array that keeps them or through a small buffer into another type.
+template <class Int>
+class IntCoding {
+public:
+    std::uint64_t size() const { return n_; }
+    // The next `count` integers (at most size() in all) into out.
+    void next(Int* out, std::size_t count);
+
+private:
+    friend class CrateBytes;
+    using U = std::conditional_t<sizeof(Int) == 8, std::uint64_t, std::uint32_t>;
+    std::uint64_t n_ = 0, i_ = 0;
+    const unsigned char* codes_ = nullptr;
+    const char* deltas_ = nullptr;  // the next delta that is not the common one
+    U common_ = 0, prev_ = 0;       // integers summed as unsigned: a hostile file's overflow wraps, as it does in two's complement
+};
+
 // A bounded cursor over the file: every read checks that its bytes are there.
 struct Cursor {
     const CrateBytes* c;
@@ -95,7 +117,11 @@ public:
     std::uint64_t count_in(Cursor& c, std::uint64_t element_bytes, const char* what);
 
     // Compressed integers (crate_compression.cpp): a uint64 size, then LZ4 blocks of the coding.
-    // Instantiated for std::uint32_t, std::int32_t and std::int64_t.
+    // Instantiated for std::uint32_t, std::int32_t and std::int64_t. int_coding reads, checks
+    // and charges them and decompresses the coding into the scratch buffer, which the coding
+    // reads from until the next int_coding; compressed_ints decodes them whole into a vector.
+    template <class Int>
+    IntCoding<Int> int_coding(Cursor& c, std::uint64_t n, const char* what);
     template <class Int>
     std::vector<Int> compressed_ints(Cursor& c, std::uint64_t n, const char* what);
 

@@ -1,12 +1,12 @@
-// Numeric crate values (crate_numbers.h). A mesh's arrays are the bulk of a file, so they are
-// copied once into their stored type, sized on huge pages, and a memcpy where the disk type is
-// the stored type; quaternions turn from the crate's imaginary-first order to the model's real-first.
+// Numeric crate values (crate_numbers.h). A mesh's arrays are the bulk of a file, so each is
+// written once, into the Numbers that keeps it in its stored type (sized on huge pages, not
+// zero-filled first): a memcpy where the disk type is the stored type, compressed ones decoded
+// straight into it; quaternions turn from the crate's imaginary-first order to the model's real-first.
 #include "io/usd/crate_numbers.h"
 
 #include <algorithm>
 #include <type_traits>
 
-#include "rigscope/core/huge_pages.h"
 
 namespace rigscope::usd::crate {
 
@@ -48,24 +48,40 @@ std::uint64_t stored_bytes(const Shape& s) { return stored_type(s) == Numbers::T
 
 // Quaternions are stored imaginary first (i, j, k, real); the layer model holds (real, i, j, k).
 template <class T>
-void quaternions_to_wxyz(std::vector<T>& n) {
-    for (std::size_t e = 0; e + 4 <= n.size(); e += 4) std::rotate(n.begin() + long(e), n.begin() + long(e) + 3, n.begin() + long(e) + 4);
+void quaternions_to_wxyz(T* n, std::size_t count) {
+    for (std::size_t e = 0; e + 4 <= count; e += 4) std::rotate(n + e, n + e + 3, n + e + 4);
 }
+template <class T>
+void quaternions_to_wxyz(std::vector<T>& n) { quaternions_to_wxyz(n.data(), n.size()); }
 
 // `count` numbers of `s` from raw bytes in their stored type (quaternions turned to the
-// model's real-first order), sized once on huge pages: a mesh's arrays fault far less.
+// model's real-first order), written once into the Numbers that keeps them: a memcpy where the
+// disk type is the stored type.
 template <class T>
 Numbers typed_from(const char* p, std::uint64_t count, const Shape& s, bool quaternions) {
-    std::vector<T> out;
-    detail::reserve_huge(out, count);
-    out.resize(count);
-    if (count == 0) return Numbers(std::move(out));  // memcpy of nothing is still undefined on a null data()
+    T* out;
+    Numbers numbers = Numbers::unwritten<T>(count, out);
+    if (count == 0) return numbers;  // memcpy of nothing is still undefined on a null data()
     if (s.bytes == int(sizeof(T)) && s.kind != 'h' && (s.kind == 'f' || s.kind == 'd') == std::is_floating_point<T>::value)
-        std::memcpy(out.data(), p, count * sizeof(T));  // little-endian on disk, as here
+        std::memcpy(out, p, count * sizeof(T));  // little-endian on disk, as here
     else
         for (std::uint64_t i = 0; i < count; ++i, p += s.bytes) out[i] = T(number_from(p, s));
-    if (quaternions) quaternions_to_wxyz(out);
-    return Numbers(std::move(out));
+    if (quaternions) quaternions_to_wxyz(out, count);
+    return numbers;
+}
+
+// The integers of a coding handed to `put(first, integers, count)` a block at a time, through
+// a buffer that stays in the L1 cache: an array kept in another type (floats from integers,
+// a lookup table's values) is written once, with no array of the integers beside it.
+template <class Int, class Put>
+void in_blocks(IntCoding<Int>& coding, Put&& put) {
+    constexpr std::size_t kBlock = 1024;
+    Int block[kBlock];
+    for (std::uint64_t first = 0; first < coding.size(); first += kBlock) {
+        const std::size_t count = std::size_t(std::min<std::uint64_t>(kBlock, coding.size() - first));
+        coding.next(block, count);
+        put(first, block, count);
+    }
 }
 
 // An inlined scalar's numbers: a matrix's diagonal and a tuple's elements as int8s, a float or
@@ -95,40 +111,68 @@ std::vector<double> inlined_numbers(const Rep& r, const Shape& s) {
 }
 
 // A compressed float array: integers (code 'i', every value a whole number) or indexes into
-// a lookup table of the distinct values (code 't').
+// a lookup table of the distinct values (code 't'), decoded into the array that keeps them.
 template <class T>
 Numbers compressed_floats(CrateBytes& c, Cursor& at, std::uint64_t count, const Shape& s) {
     const char code = at.read<char>("a compressed array's code");
-    std::vector<T> out;
+    T* out = nullptr;
+    Numbers numbers;
     if (code == 'i') {
-        auto v32 = c.compressed_ints<std::int32_t>(at, count, "a compressed float array");
-        detail::reserve_huge(out, v32.size());
-        for (auto x : v32) out.push_back(T(x));
+        auto coding = c.int_coding<std::int32_t>(at, count, "a compressed float array");
+        numbers = Numbers::unwritten<T>(coding.size(), out);
+        in_blocks(coding, [out](std::uint64_t first, const std::int32_t* v, std::size_t n) {
+            for (std::size_t k = 0; k < n; ++k) out[first + k] = T(v[k]);
+        });
     } else if (code == 't') {
         const std::uint32_t table = at.read<std::uint32_t>("a lookup table's size");
         const char* p = at.bytes(std::uint64_t(table) * std::uint64_t(s.bytes), "a lookup table");
         std::vector<double> lut;
         numbers_from(p, table, s, lut);
-        auto idx = c.compressed_ints<std::uint32_t>(at, count, "a lookup table's indexes");
-        detail::reserve_huge(out, idx.size());
-        for (auto i : idx) {
-            if (i >= lut.size()) c.fail("a compressed array indexes entry " + std::to_string(i) + " of its " + std::to_string(lut.size()) + "-entry table");
-            out.push_back(T(lut[i]));
-        }
+        auto coding = c.int_coding<std::uint32_t>(at, count, "a lookup table's indexes");
+        numbers = Numbers::unwritten<T>(coding.size(), out);
+        const std::size_t entries = lut.size();
+        in_blocks(coding, [&](std::uint64_t first, const std::uint32_t* idx, std::size_t n) {
+            // Every index checked in one pass the compiler vectorises; the first past the table
+            // is then searched for, for the message.
+            bool past = false;
+            for (std::size_t k = 0; k < n; ++k) past |= idx[k] >= entries;
+            if (past)
+                for (std::size_t k = 0; k < n; ++k)
+                    if (idx[k] >= entries) c.fail("a compressed array indexes entry " + std::to_string(idx[k]) + " of its " + std::to_string(entries) + "-entry table");
+            for (std::size_t k = 0; k < n; ++k) out[first + k] = T(lut[idx[k]]);
+        });
     } else {
         c.fail(std::string("a compressed array has the unknown code '") + code + "'");
     }
-    return Numbers(std::move(out));
+    return numbers;
 }
 
-// A compressed integer array: 32-bit ones as they are, 64-bit ones as doubles.
+// A compressed integer array: 32-bit ones as they are, decoded into the array that keeps them;
+// 64-bit ones as doubles.
 Numbers compressed_integers(CrateBytes& c, Cursor& at, std::uint64_t count, const Shape& s) {
-    if (s.bytes == 4 && s.kind == 'i') return Numbers(c.compressed_ints<std::int32_t>(at, count, "a compressed integer array"));
-    if (s.bytes == 4) return Numbers(c.compressed_ints<std::uint32_t>(at, count, "a compressed integer array"));
-    auto v64 = c.compressed_ints<std::int64_t>(at, count, "a compressed integer array");
-    std::vector<double> d(v64.size());
-    for (std::size_t i = 0; i < v64.size(); ++i) d[i] = s.kind == 'u' ? double(std::uint64_t(v64[i])) : double(v64[i]);
-    return Numbers(std::move(d));
+    const char* what = "a compressed integer array";
+    if (s.bytes == 4 && s.kind == 'i') {
+        auto coding = c.int_coding<std::int32_t>(at, count, what);
+        std::int32_t* out;
+        Numbers numbers = Numbers::unwritten<std::int32_t>(coding.size(), out);
+        coding.next(out, coding.size());
+        return numbers;
+    }
+    if (s.bytes == 4) {
+        auto coding = c.int_coding<std::uint32_t>(at, count, what);
+        std::uint32_t* out;
+        Numbers numbers = Numbers::unwritten<std::uint32_t>(coding.size(), out);
+        coding.next(out, coding.size());
+        return numbers;
+    }
+    auto coding = c.int_coding<std::int64_t>(at, count, what);
+    double* out;
+    Numbers numbers = Numbers::unwritten<double>(coding.size(), out);
+    const bool is_unsigned = s.kind == 'u';
+    in_blocks(coding, [out, is_unsigned](std::uint64_t first, const std::int64_t* v, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k) out[first + k] = is_unsigned ? double(std::uint64_t(v[k])) : double(v[k]);
+    });
+    return numbers;
 }
 
 }  // namespace

@@ -4,10 +4,13 @@
 // (usd_skin.cpp, usd_blend_shapes.cpp), once every skeleton is read.
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "io/usd/usd_point_samples.h"
 #include "io/usd/usd_scene_build.h"
 #include "io/usd/usd_values.h"
+#include "rigscope/core/huge_pages.h"
 
 namespace rigscope::usd {
 
@@ -23,7 +26,63 @@ int element_size(const PropertySpec& p) {
 
 namespace {
 
-// faceVertexCounts and faceVertexIndices into the mesh's faces.
+// faceVertexCounts into the mesh's face offsets. Integers (a crate's int[]) are checked in
+// one pass the compiler vectorises: all of them at least 0 and their sum the corners is what the
+// count-by-count check of any other type (a text layer's doubles) comes to, with its one message.
+template <class T>
+void face_offsets(SceneBuild& b, const std::string& path, const T* c, std::size_t faces, std::size_t corners, Mesh& m) {
+    const std::string message = "Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(corners) + " faceVertexIndices";
+    m.face_offsets.resize(faces + 1);  // its leading 0 and one offset a face
+    std::uint32_t* offsets = m.face_offsets.data() + 1;
+    std::size_t used = 0;
+    if constexpr (std::is_integral<T>::value) {
+        bool negative = false;
+        std::uint64_t sum = 0;
+        for (std::size_t f = 0; f < faces; ++f) {
+            negative |= c[f] < 0;
+            sum += std::uint64_t(std::int64_t(c[f]));  // wraps only past a negative one, refused anyway
+        }
+        if (negative || sum != corners) b.fail(message);
+        for (std::size_t f = 0; f < faces; ++f) offsets[f] = std::uint32_t(used += std::size_t(c[f]));
+    } else {
+        for (std::size_t f = 0; f < faces; ++f) {
+            const double k = double(c[f]);
+            // Compared as a double: a count past size_t (a text layer's 4e54) must not be converted first.
+            if (!(k >= 0) || k != std::floor(k) || k > double(corners - used)) b.fail(message);
+            used += std::size_t(k);
+            offsets[f] = std::uint32_t(used);
+        }
+        if (used != corners) b.fail(message);
+    }
+}
+
+// faceVertexIndices into the mesh's face indices, each checked against the points. Integers
+// (of a mesh of fewer points than their type's largest value) are checked in one vectorised pass and copied as they are; the first index
+// out of range (or any of another type) is found by the element-wise check, for its message.
+template <class T>
+void face_indices(SceneBuild& b, const std::string& path, const T* x, std::size_t corners, std::size_t count, Mesh& m) {
+    if constexpr (std::is_integral<T>::value) {
+        if (count <= std::size_t(std::numeric_limits<T>::max())) {
+            const T points = T(count);
+            std::uint32_t outside = 0;
+            for (std::size_t k = 0; k < corners; ++k) outside |= std::uint32_t(x[k] < 0) | std::uint32_t(x[k] >= points);
+            if (!outside) {
+                m.face_indices.assign(x, x + corners);
+                return;
+            }
+        }
+    }
+    m.face_indices.resize(corners);
+    for (std::size_t k = 0; k < corners; ++k) {
+        const double i = double(x[k]);
+        if (!(i >= 0) || i >= double(count) || i != std::floor(i))
+            b.fail("Mesh " + path + "'s faceVertexIndices hold " + std::to_string(i) + ", past its " + std::to_string(count) + " points");
+        m.face_indices[k] = std::uint32_t(i);
+    }
+}
+
+// faceVertexCounts and faceVertexIndices into the mesh's faces, the indices' array sized on huge
+// pages before its first write (a fresh 4 KB page costs a fault otherwise).
 void mesh_faces(SceneBuild& b, const PrimSpec& p, const std::string& path, std::size_t count, Mesh& m) {
     Numbers counts, indices;
     int w1 = 1, w2 = 1;
@@ -36,28 +95,9 @@ void mesh_faces(SceneBuild& b, const PrimSpec& p, const std::string& path, std::
     check_constant_topology(*fc, counts, b.layer.path, path);
     check_constant_topology(*fi, indices, b.layer.path, path);
     b.charge((counts.size() + indices.size()) * 4);
-    std::size_t used = 0;
-    m.face_offsets.reserve(counts.size());
-    counts.visit([&](const auto* c, std::size_t faces) {
-        for (std::size_t f = 0; f < faces; ++f) {
-            const double k = double(c[f]);
-            // Compared as a double: a count past size_t (a text layer's 4e54) must not be converted first.
-            if (!(k >= 0) || k != std::floor(k) || k > double(indices.size() - used))
-                b.fail("Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(indices.size()) + " faceVertexIndices");
-            used += std::size_t(k);
-            m.face_offsets.push_back(std::uint32_t(used));
-        }
-    });
-    if (used != indices.size()) b.fail("Mesh " + path + "'s faceVertexCounts do not add up to its " + std::to_string(indices.size()) + " faceVertexIndices");
-    m.face_indices.resize(indices.size());
-    indices.visit([&](const auto* x, std::size_t corners) {
-        for (std::size_t k = 0; k < corners; ++k) {
-            const double i = double(x[k]);
-            if (!(i >= 0) || i >= double(count) || i != std::floor(i))
-                b.fail("Mesh " + path + "'s faceVertexIndices hold " + std::to_string(i) + ", past its " + std::to_string(count) + " points");
-            m.face_indices[k] = std::uint32_t(i);
-        }
-    });
+    counts.visit([&](const auto* c, std::size_t faces) { face_offsets(b, path, c, faces, indices.size(), m); });
+    detail::reserve_huge(m.face_indices, indices.size());
+    indices.visit([&](const auto* x, std::size_t corners) { face_indices(b, path, x, corners, count, m); });
 }
 
 // The mesh's texture-coordinate primvars (texCoord2f/2d/2h, or float2 named st), st first.

@@ -9,7 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
+
+#include "rigscope/core/huge_pages.h"
+#include "rigscope/core/uninit_allocator.h"
 
 namespace rigscope::usd {
 
@@ -22,6 +26,25 @@ public:
     explicit Numbers(std::vector<float> v) { hold(std::move(v), Type::Float); }
     explicit Numbers(std::vector<std::int32_t> v) { hold(std::move(v), Type::Int32); }
     explicit Numbers(std::vector<std::uint32_t> v) { hold(std::move(v), Type::UInt32); }
+
+    // n numbers of T (double, float, std::int32_t or std::uint32_t) left unwritten, on huge
+    // pages where the kernel allows, and `data`, where to write them: the crate reader decodes
+    // a file's array straight into the Numbers that holds it (no zero fill before, no copy
+    // after), and writes every one before the Numbers is read or copied.
+    template <class T>
+    static Numbers unwritten(std::size_t n, T*& data) {
+        auto v = std::make_shared<std::vector<T, UninitAllocator<T>>>();
+        v->reserve(n);
+        detail::advise_huge(v->data(), n * sizeof(T));
+        v->resize(n);
+        data = v->data();
+        Numbers out;
+        out.data_ = data;
+        out.size_ = n;
+        out.type_ = type_of<T>();
+        out.hold_ = std::move(v);
+        return out;
+    }
 
     std::size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
@@ -61,6 +84,17 @@ public:
     bool operator!=(const Numbers& o) const { return !(*this == o); }
 
 private:
+    template <class T>
+    static constexpr Type type_of() {
+        static_assert(std::is_same<T, double>::value || std::is_same<T, float>::value || std::is_same<T, std::int32_t>::value ||
+                          std::is_same<T, std::uint32_t>::value,
+                      "a stored type");
+        return std::is_same<T, float>::value ? Type::Float
+               : std::is_same<T, std::int32_t>::value ? Type::Int32
+               : std::is_same<T, std::uint32_t>::value ? Type::UInt32
+                                                       : Type::Double;
+    }
+
     template <class T>
     void hold(std::vector<T> v, Type t) {
         auto p = std::make_shared<const std::vector<T>>(std::move(v));
