@@ -11,6 +11,11 @@
 #include "io/usd/crate_reader.h"
 #include "rigscope/core/error.h"
 #include "rigscope/core/huge_pages.h"
+#include "rigscope/core/simd.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace rigscope::usd {
 
@@ -82,8 +87,9 @@ struct CodeBytes {
 template <class Int>
 constexpr CodeBytes<Int> kCodeBytes{};
 
-// Read past a delta's end: every delta is loaded at each width its code may name.
-constexpr std::size_t kSlack = 8;
+// Read past the last delta's end: the scalar decoding loads each delta at every width its code
+// may name (8 bytes), the AVX2 one a code byte's deltas as 16 bytes.
+constexpr std::size_t kSlack = 16;
 
 // The delta of `code` whose bytes begin at q.
 template <class U>
@@ -99,6 +105,55 @@ U delta_at(unsigned code, const char* q, U common) {
     std::memcpy(&c, q, sizeof c);
     return code == 0 ? common : code == 1 ? U(S(a)) : code == 2 ? U(S(b)) : c;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The AVX2 decoding of 32-bit integers, a code byte's four deltas in one register: per code
+// byte, the byte shuffle that puts each delta's bytes at the top of its 32-bit lane (the rest
+// zero), the arithmetic right shift that sign-extends it there, and the lanes that take the
+// common delta instead.
+struct LaneTables {
+    unsigned char shuffle[256][16];
+    std::int32_t shift[256][4];
+    std::int32_t common[256][4];
+    constexpr LaneTables() : shuffle(), shift(), common() {
+        for (unsigned b = 0; b < 256; ++b)
+            for (unsigned j = 0; j < 4; ++j) {
+                const unsigned code = (b >> (2 * j)) & 3, width = delta_bytes<std::int32_t>(code);
+                const unsigned from = kCodeBytes<std::int32_t>.offset[b][j];
+                for (unsigned t = 0; t < 4; ++t)
+                    shuffle[b][4 * j + t] = static_cast<unsigned char>(t >= 4 - width ? from + t - (4 - width) : 0x80);
+                shift[b][j] = std::int32_t(32 - 8 * width) & 31;  // a common delta's lane is zero either way
+                common[b][j] = code == 0 ? -1 : 0;
+            }
+    }
+};
+constexpr LaneTables kLanes{};
+
+// `bytes` code bytes' integers into out (4 each) from the deltas at p, the running sum in prev;
+// p left at the next delta.
+__attribute__((target("avx2"))) void decode_avx2(const unsigned char* codes, std::size_t bytes, const char*& p,
+                                                 std::uint32_t& prev, std::uint32_t common, void* out) {
+    const __m128i common_lanes = _mm_set1_epi32(std::int32_t(common));
+    __m128i sum = _mm_set1_epi32(std::int32_t(prev));
+    auto* o = static_cast<__m128i*>(out);
+    const char* q = p;
+    for (std::size_t k = 0; k < bytes; ++k) {
+        const unsigned b = codes[k];
+        const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+        __m128i d = _mm_shuffle_epi8(raw, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kLanes.shuffle[b])));
+        d = _mm_srav_epi32(d, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kLanes.shift[b])));
+        d = _mm_add_epi32(d, _mm_and_si128(common_lanes, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kLanes.common[b]))));
+        d = _mm_add_epi32(d, _mm_slli_si128(d, 4));  // the four deltas' running sums
+        d = _mm_add_epi32(d, _mm_slli_si128(d, 8));
+        d = _mm_add_epi32(d, sum);
+        _mm_storeu_si128(o + k, d);
+        sum = _mm_shuffle_epi32(d, 0xff);
+        q += kCodeBytes<std::int32_t>.bytes[b];
+    }
+    p = q;
+    prev = std::uint32_t(_mm_cvtsi128_si32(sum));
+}
+#endif
 
 }  // namespace
 
@@ -122,6 +177,17 @@ void IntCoding<Int>::next(Int* out, std::size_t count) {
         ++i;
     };
     while (k < count && (i & 3)) one();
+#if defined(__x86_64__) && defined(__GNUC__)
+    if constexpr (sizeof(Int) == 4) {
+        static const bool avx2 = avx2_default();
+        if (avx2 && count - k >= 4) {
+            const std::size_t bytes = (count - k) / 4;
+            decode_avx2(codes + (i >> 2), bytes, p, prev, common, out + k);
+            i += 4 * bytes;
+            k += 4 * bytes;
+        }
+    }
+#endif
     for (; count - k >= 4; i += 4, k += 4) {
         const unsigned b = codes[i >> 2];
         if (b == 0) {
