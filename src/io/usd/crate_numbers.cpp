@@ -130,16 +130,16 @@ Numbers compressed_floats(CrateBytes& c, Cursor& at, std::uint64_t count, const 
         numbers_from(p, table, s, lut);
         auto coding = c.int_coding<std::uint32_t>(at, count, "a lookup table's indexes");
         numbers = Numbers::unwritten<T>(coding.size(), out);
-        const std::size_t entries = lut.size();
+        const std::vector<T> values(lut.begin(), lut.end());  // the table in the array's type, converted once
         in_blocks(coding, [&](std::uint64_t first, const std::uint32_t* idx, std::size_t n) {
             // Every index checked in one pass the compiler vectorises; the first past the table
             // is then searched for, for the message.
-            bool past = false;
-            for (std::size_t k = 0; k < n; ++k) past |= idx[k] >= entries;
+            std::uint32_t past = 0;
+            for (std::size_t k = 0; k < n; ++k) past |= std::uint32_t(idx[k] >= table);
             if (past)
                 for (std::size_t k = 0; k < n; ++k)
-                    if (idx[k] >= entries) c.fail("a compressed array indexes entry " + std::to_string(idx[k]) + " of its " + std::to_string(entries) + "-entry table");
-            for (std::size_t k = 0; k < n; ++k) out[first + k] = T(lut[idx[k]]);
+                    if (idx[k] >= table) c.fail("a compressed array indexes entry " + std::to_string(idx[k]) + " of its " + std::to_string(table) + "-entry table");
+            for (std::size_t k = 0; k < n; ++k) out[first + k] = values[idx[k]];
         });
     } else {
         c.fail(std::string("a compressed array has the unknown code '") + code + "'");

@@ -36,11 +36,11 @@ void face_offsets(SceneBuild& b, const std::string& path, const T* c, std::size_
     std::uint32_t* offsets = m.face_offsets.data() + 1;
     std::size_t used = 0;
     if constexpr (std::is_integral<T>::value) {
-        bool negative = false;
-        std::uint64_t sum = 0;
+        std::uint32_t negative = 0;
+        std::uint64_t sum = 0;  // of the counts' bits as unsigned: off only where one is negative, refused anyway
         for (std::size_t f = 0; f < faces; ++f) {
-            negative |= c[f] < 0;
-            sum += std::uint64_t(std::int64_t(c[f]));  // wraps only past a negative one, refused anyway
+            negative |= std::uint32_t(c[f] < 0);
+            sum += std::uint64_t(std::make_unsigned_t<T>(c[f]));
         }
         if (negative || sum != corners) b.fail(message);
         for (std::size_t f = 0; f < faces; ++f) offsets[f] = std::uint32_t(used += std::size_t(c[f]));
