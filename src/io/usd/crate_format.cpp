@@ -2,9 +2,11 @@
 // and the failure and charging rules every step applies to the layer's bytes.
 #include "io/usd/crate_format.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "rigscope/core/error.h"
+#include "rigscope/core/huge_pages.h"
 
 namespace rigscope::usd::crate {
 
@@ -97,5 +99,29 @@ std::uint64_t CrateBytes::count_in(Cursor& c, std::uint64_t element_bytes, const
         fail(std::string(what) + " claims " + std::to_string(n) + " entries, more than the file's " + std::to_string(b.size()) + " bytes hold");
     return n;
 }
+
+template <class T>
+Numbers CrateBytes::numbers(std::size_t n, T*& data) {
+    constexpr std::size_t kShared = std::size_t(64) << 10, kBlock = std::size_t(16) << 20, kAlign = 64;
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kShared) return Numbers::unwritten<T>(n, data);
+    const std::size_t at = (block_used_ + kAlign - 1) / kAlign * kAlign;
+    if (!block_ || at > block_size_ || bytes > block_size_ - at) {
+        const std::size_t size = std::max(kBlock, bytes);
+        block_.reset(new char[size]);
+        detail::advise_huge(block_.get(), size);
+        block_size_ = size;
+        block_used_ = 0;
+        return numbers(n, data);
+    }
+    data = reinterpret_cast<T*>(block_.get() + at);  // the block's bytes hold no other objects
+    block_used_ = at + bytes;
+    return Numbers::within<T>(block_, data, n);
+}
+
+template Numbers CrateBytes::numbers<double>(std::size_t, double*&);
+template Numbers CrateBytes::numbers<float>(std::size_t, float*&);
+template Numbers CrateBytes::numbers<std::int32_t>(std::size_t, std::int32_t*&);
+template Numbers CrateBytes::numbers<std::uint32_t>(std::size_t, std::uint32_t*&);
 
 }  // namespace rigscope::usd::crate

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "io/load_budget.h"
+#include "io/usd/usd_numbers.h"
 
 namespace rigscope::usd::crate {
 
@@ -125,7 +126,17 @@ public:
     template <class Int>
     std::vector<Int> compressed_ints(Cursor& c, std::uint64_t n, const char* what);
 
+    // Room for a numeric array of n T's that the layer keeps, written once by the caller before
+    // it is read (crate_numbers.cpp). Arrays of 64 KB and more are carved from shared blocks of
+    // at least 16 MB advised onto huge pages: a mesh's counts and points (2 and 3 MB) are below
+    // what one array's advice covers, and the bench tube's layer took a 4 KB page fault each
+    // otherwise. Smaller ones get arrays of their own (a small file faults no huge page).
+    template <class T>
+    Numbers numbers(std::size_t n, T*& data);
+
 private:
+    std::shared_ptr<char[]> block_;  // numbers(): the block arrays are carved from
+    std::size_t block_size_ = 0, block_used_ = 0;
     std::unique_ptr<char[]> scratch_;  // scratch(): the integer coding's bytes
     std::size_t scratch_size_ = 0;
     char* scratch(std::size_t bytes);

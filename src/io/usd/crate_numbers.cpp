@@ -58,9 +58,9 @@ void quaternions_to_wxyz(std::vector<T>& n) { quaternions_to_wxyz(n.data(), n.si
 // model's real-first order), written once into the Numbers that keeps them: a memcpy where the
 // disk type is the stored type.
 template <class T>
-Numbers typed_from(const char* p, std::uint64_t count, const Shape& s, bool quaternions) {
+Numbers typed_from(CrateBytes& c, const char* p, std::uint64_t count, const Shape& s, bool quaternions) {
     T* out;
-    Numbers numbers = Numbers::unwritten<T>(count, out);
+    Numbers numbers = c.numbers<T>(count, out);
     if (count == 0) return numbers;  // memcpy of nothing is still undefined on a null data()
     if (s.bytes == int(sizeof(T)) && s.kind != 'h' && (s.kind == 'f' || s.kind == 'd') == std::is_floating_point<T>::value)
         std::memcpy(out, p, count * sizeof(T));  // little-endian on disk, as here
@@ -119,7 +119,7 @@ Numbers compressed_floats(CrateBytes& c, Cursor& at, std::uint64_t count, const 
     Numbers numbers;
     if (code == 'i') {
         auto coding = c.int_coding<std::int32_t>(at, count, "a compressed float array");
-        numbers = Numbers::unwritten<T>(coding.size(), out);
+        numbers = c.numbers<T>(coding.size(), out);
         in_blocks(coding, [out](std::uint64_t first, const std::int32_t* v, std::size_t n) {
             for (std::size_t k = 0; k < n; ++k) out[first + k] = T(v[k]);
         });
@@ -129,7 +129,7 @@ Numbers compressed_floats(CrateBytes& c, Cursor& at, std::uint64_t count, const 
         std::vector<double> lut;
         numbers_from(p, table, s, lut);
         auto coding = c.int_coding<std::uint32_t>(at, count, "a lookup table's indexes");
-        numbers = Numbers::unwritten<T>(coding.size(), out);
+        numbers = c.numbers<T>(coding.size(), out);
         const std::vector<T> values(lut.begin(), lut.end());  // the table in the array's type, converted once
         in_blocks(coding, [&](std::uint64_t first, const std::uint32_t* idx, std::size_t n) {
             // Every index checked in one pass the compiler vectorises; the first past the table
@@ -154,20 +154,20 @@ Numbers compressed_integers(CrateBytes& c, Cursor& at, std::uint64_t count, cons
     if (s.bytes == 4 && s.kind == 'i') {
         auto coding = c.int_coding<std::int32_t>(at, count, what);
         std::int32_t* out;
-        Numbers numbers = Numbers::unwritten<std::int32_t>(coding.size(), out);
+        Numbers numbers = c.numbers<std::int32_t>(coding.size(), out);
         coding.next(out, coding.size());
         return numbers;
     }
     if (s.bytes == 4) {
         auto coding = c.int_coding<std::uint32_t>(at, count, what);
         std::uint32_t* out;
-        Numbers numbers = Numbers::unwritten<std::uint32_t>(coding.size(), out);
+        Numbers numbers = c.numbers<std::uint32_t>(coding.size(), out);
         coding.next(out, coding.size());
         return numbers;
     }
     auto coding = c.int_coding<std::int64_t>(at, count, what);
     double* out;
-    Numbers numbers = Numbers::unwritten<double>(coding.size(), out);
+    Numbers numbers = c.numbers<double>(coding.size(), out);
     const bool is_unsigned = s.kind == 'u';
     in_blocks(coding, [out, is_unsigned](std::uint64_t first, const std::int64_t* v, std::size_t n) {
         for (std::size_t k = 0; k < n; ++k) out[first + k] = is_unsigned ? double(std::uint64_t(v[k])) : double(v[k]);
@@ -177,12 +177,12 @@ Numbers compressed_integers(CrateBytes& c, Cursor& at, std::uint64_t count, cons
 
 }  // namespace
 
-Numbers stored_from(const char* p, std::uint64_t count, const Shape& s, bool quaternions) {
+Numbers stored_from(CrateBytes& c, const char* p, std::uint64_t count, const Shape& s, bool quaternions) {
     switch (stored_type(s)) {
-        case Numbers::Type::Float: return typed_from<float>(p, count, s, quaternions);
-        case Numbers::Type::Int32: return typed_from<std::int32_t>(p, count, s, quaternions);
-        case Numbers::Type::UInt32: return typed_from<std::uint32_t>(p, count, s, quaternions);
-        default: return typed_from<double>(p, count, s, quaternions);
+        case Numbers::Type::Float: return typed_from<float>(c, p, count, s, quaternions);
+        case Numbers::Type::Int32: return typed_from<std::int32_t>(c, p, count, s, quaternions);
+        case Numbers::Type::UInt32: return typed_from<std::uint32_t>(c, p, count, s, quaternions);
+        default: return typed_from<double>(c, p, count, s, quaternions);
     }
 }
 
@@ -230,7 +230,7 @@ Value numeric_array(CrateBytes& c, const Rep& r, const Shape& s) {
         return out;
     }
     const char* p = at.bytes(numbers * std::uint64_t(s.bytes), "an array");
-    out.numbers = stored_from(p, numbers, s, is_quaternion(r.type()));
+    out.numbers = stored_from(c, p, numbers, s, is_quaternion(r.type()));
     return out;
 }
 

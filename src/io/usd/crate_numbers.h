@@ -16,7 +16,7 @@ Value numeric_scalar(CrateBytes& c, const Rep& r, const Shape& s);
 // A numeric array: raw, or compressed (integers by the integer coding, floats as integers or as a
 // lookup table), each element count charged before it is read.
 Value numeric_array(CrateBytes& c, const Rep& r, const Shape& s);
-// `count` numbers of `s` from raw bytes in the type the layer model keeps them in.
-Numbers stored_from(const char* p, std::uint64_t count, const Shape& s, bool quaternions);
+// `count` numbers of `s` from raw bytes in the type the layer model keeps them in, in room from c.
+Numbers stored_from(CrateBytes& c, const char* p, std::uint64_t count, const Shape& s, bool quaternions);
 
 }  // namespace rigscope::usd::crate

@@ -152,7 +152,7 @@ Value CrateValues::vector_value(const Rep& r) {
     const std::uint64_t n = c_.count_in(c, 8, "a double vector");
     Value out = of_kind(Value::Kind::NumberArray);
     c_.charge(n * 8, "the arrays");
-    out.numbers = stored_from(c.bytes(n * 8, "a double vector"), n, Shape{1, 8, 'd'}, false);
+    out.numbers = stored_from(c_, c.bytes(n * 8, "a double vector"), n, Shape{1, 8, 'd'}, false);
     return out;
 }
 

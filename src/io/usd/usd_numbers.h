@@ -46,6 +46,17 @@ public:
         return out;
     }
 
+    // n numbers of T at `data`, which `owner` keeps alive (a block that holds other arrays too).
+    template <class T>
+    static Numbers within(std::shared_ptr<const void> owner, const T* data, std::size_t n) {
+        Numbers out;
+        out.data_ = data;
+        out.size_ = n;
+        out.type_ = type_of<T>();
+        out.hold_ = std::move(owner);
+        return out;
+    }
+
     std::size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
     Type type() const { return type_; }
