@@ -304,10 +304,13 @@ void BakeFrames::bake_png_segment(const Png16Segments& png, std::size_t k, std::
     // The rows the padding reads from, as far as it fills (a pass reaches one row further).
     const std::size_t band_row = first_row - std::min(first_row, passes), band_end = std::min(n, end_row + passes);
     const std::size_t band_texels = (band_end - band_row) * n;
-    bands.assign(layers * band_texels, 0.0f);  // texels no face covers nor padding fills are 0
+    const auto [begin, end] = uv_covered_rows(plan, band_row, band_end);
+    // Texels no face covers nor padding fills are 0: the band zeroed first, unless the plan covers
+    // every texel of its rows (each entry a distinct texel), all of which the gather writes.
+    if (end - begin == band_texels) bands.resize(layers * band_texels);
+    else bands.assign(layers * band_texels, 0.0f);
     to.resize(layers);
     for (std::size_t l = 0; l < layers; ++l) to[l] = bands.data() + l * band_texels;
-    const auto [begin, end] = uv_covered_rows(plan, band_row, band_end);
     bake_uv_covered_interleaved(plan, interleaved_[m].data(), stride_, to.data(), layers, begin, end, band_row * n);
     bake_uv_padding_rows(plan, to.data(), layers, band_row, band_end, first_row, end_row);
     const std::size_t texels = (end_row - first_row) * n, skip = (first_row - band_row) * n;

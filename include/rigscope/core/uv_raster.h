@@ -13,7 +13,9 @@
 
 #include "rigscope/core/parallel.h"
 #include "rigscope/core/scene.h"
+#include "rigscope/core/simd.h"
 #include "rigscope/core/uninit_allocator.h"
+#include "rigscope/core/uv_texel.h"
 
 namespace rigscope {
 
@@ -36,11 +38,7 @@ struct UvRasterPlan {
     int size = 0;
     // Covered texels in texel order (texel = row * size + column), each once. Entries are made
     // on the threads, each written once: the array (28 bytes a texel) is not zeroed first.
-    struct Texel {
-        std::uint32_t texel;
-        std::uint32_t vertex[3];  // file vertices
-        float weight[3];          // barycentric weights, summing to 1
-    };
+    using Texel = UvTexel;  // the texel, its three file vertices and barycentric weights
     std::vector<Texel, UninitAllocator<Texel>> covered;
     // Padding: texels filled pass after pass, each the mean of its 8-neighbours filled before
     // its pass began (covered, or padded in an earlier pass): sources[source_begin[k] ..
@@ -79,12 +77,12 @@ void bake_uv_covered(const UvRasterPlan& plan, const float* const* values, float
 
 // The same texels with the layers' values interleaved per vertex: layer l of vertex v at
 // values[v * stride + l], stride a multiple of 4 and at least `layers` (the lanes past `layers`
-// are read, not written). Four layers of a texel are one load a vertex and SIMD lanes (SSE2),
-// each lane the scalar's operations in its order: the same bits as bake_uv_covered.
-// `first_texel`: out[l] holds the texels from that one on (a band of rows), texel t at
-// out[l][t - first_texel]; plan.covered[begin, end) must lie in it.
+// are read, not written). Four layers of a texel are one load a vertex and SIMD lanes (SSE2, or
+// with `avx2` where the CPU has it one AVX2 operation), each lane the scalar's operations in its
+// order: the same bits as bake_uv_covered. `first_texel`: out[l] holds the texels from that one
+// on (a band of rows), texel t at out[l][t - first_texel]; plan.covered[begin, end) must lie in it.
 void bake_uv_covered_interleaved(const UvRasterPlan& plan, const float* values, std::size_t stride, float* const* out, std::size_t layers,
-                                 std::size_t begin, std::size_t end, std::size_t first_texel = 0);
+                                 std::size_t begin, std::size_t end, std::size_t first_texel = 0, bool avx2 = avx2_default());
 
 // The entries of plan.covered in rows [first_row, end_row): [first, end) (covered is in texel order).
 std::pair<std::size_t, std::size_t> uv_covered_rows(const UvRasterPlan& plan, std::size_t first_row, std::size_t end_row);
