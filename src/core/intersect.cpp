@@ -51,17 +51,36 @@ static_assert(TriangleBvh::kLeafSize == 8, "a leaf's lanes are tested as two gro
 // them: in registers, read once per leaf, where a test per box had reloaded them and, behind
 // the pair tests' stores, the lanes' pointers too. overlapping(b): eight boxes against one in
 // twelve SSE compares and no branch (open boxes, as BvhBox::overlaps).
+// A leaf whose lanes frame_boxes left unwritten this frame (Part::unboxed: every triangle moved
+// by one kept joint alone) has them computed here from its corners instead, as frame_boxes
+// would have: the same min and max of the same floats, and an empty box for a skipped triangle.
 class LeafLanes {
 public:
     LeafLanes(const TriangleBvh& bvh, std::uint32_t first) {
         for (int k = 0; k < 6; ++k) lane_[k] = bvh.lanes(k) + first;
-#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-        for (int k = 0; k < 6; ++k) {
-            v_[k][0] = _mm_loadu_ps(lane_[k]);
-            v_[k][1] = _mm_loadu_ps(lane_[k] + 4);
-        }
-#endif
+        load();
     }
+    // Lanes `first` .. first + count from the corners at x; `skip` per triangle (the stored
+    // positions' flags, which a kept joint's triangles keep).
+    LeafLanes(const std::uint32_t* corners, const Eigen::Vector3f* x, const std::uint8_t* skip, std::uint32_t first, std::uint32_t count) {
+        const float inf = std::numeric_limits<float>::infinity();
+        for (int k = 0; k < 6; ++k) {
+            lane_[k] = own_[k];
+            std::fill(own_[k], own_[k] + TriangleBvh::kLeafSize, k < 3 ? inf : -inf);
+        }
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::uint32_t t = first + i;
+            if (skip[t]) continue;
+            const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
+            for (int k = 0; k < 3; ++k) {
+                own_[k][i] = std::min(std::min(a[k], b[k]), d[k]);
+                own_[3 + k][i] = std::max(std::max(a[k], b[k]), d[k]);
+            }
+        }
+        load();
+    }
+    LeafLanes(const LeafLanes&) = delete;
+    LeafLanes& operator=(const LeafLanes&) = delete;
     // Bit i set when lane i overlaps b (lanes past the leaf's count are the caller's to mask).
     std::uint32_t overlapping(const BvhBox& b) const {
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
@@ -88,7 +107,16 @@ public:
     }
 
 private:
+    void load() {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+        for (int k = 0; k < 6; ++k) {
+            v_[k][0] = _mm_loadu_ps(lane_[k]);
+            v_[k][1] = _mm_loadu_ps(lane_[k] + 4);
+        }
+#endif
+    }
     const float* lane_[6];
+    float own_[6][TriangleBvh::kLeafSize];  // the lanes computed here (the second constructor)
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
     __m128 v_[6][2];
 #endif
@@ -263,6 +291,7 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
         }
         renumber(p, alone, pool);
         p.skip.resize(p.face.size());
+        p.unboxed.assign(p.bvh.nodes().size(), 0);
         part_of_mesh_[m] = static_cast<int>(parts_.size());
         parts_.push_back(std::move(p));
     }
@@ -429,6 +458,12 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         const int r = parts_[part].node_rigid[a];
         return r >= 0 && r == parts_[part].node_rigid[b] && kept(part, r);
     };
+    // A leaf's lanes: the BVH's, or computed for a leaf frame_boxes left unboxed.
+    auto lanes_of = [&](std::uint32_t part, std::uint32_t node, const TriangleBvh::Node& leaf) {
+        const Part& p = parts_[part];
+        return p.unboxed[node] ? LeafLanes(p.corners.data(), positions[part].data(), p.skip.data(), leaf.first, leaf.count)
+                               : LeafLanes(p.bvh, leaf.first);
+    };
     // A pair is tested before it is pushed (boxes that overlap, not kept whole), so the stack
     // holds only pairs to open.
     auto push_pair = [&](std::uint32_t pa, std::uint32_t a, std::uint32_t pb, std::uint32_t b) {
@@ -450,11 +485,10 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
             if (na.leaf()) {
                 // Each triangle against the later ones of its leaf that are not its neighbours (a
                 // skipped one's box is empty).
-                const TriangleBvh& bvh = parts_[j.pa].bvh;
                 const std::uint8_t* near = parts_[j.pa].leaf_near.data() + na.first;
                 const std::uint32_t in_leaf = (1u << na.count) - 1;
                 PairTest pt(*this, j.pa, j.pa, positions, hits);
-                const LeafLanes lanes(bvh, na.first);
+                const LeafLanes lanes = lanes_of(j.pa, j.na, na);
                 for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
                     // The later triangles that are not neighbours first: in a mesh's leaf often none.
                     const std::uint32_t later = in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
@@ -473,9 +507,7 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         }
         if (na.leaf() && nb.leaf()) {
             // Each triangle against the other leaf's box first: most of a leaf lies outside it.
-            const TriangleBvh& a = parts_[j.pa].bvh;
-            const TriangleBvh& b = parts_[j.pb].bvh;
-            const LeafLanes lanes_a(a, na.first), lanes_b(b, nb.first);
+            const LeafLanes lanes_a = lanes_of(j.pa, j.na, na), lanes_b = lanes_of(j.pb, j.nb, nb);
             const std::uint32_t near_b = lanes_b.overlapping(na.box) & ((1u << nb.count) - 1);
             if (near_b == 0) continue;
             PairTest pt(*this, j.pa, j.pb, positions, hits);
@@ -681,6 +713,8 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
         const std::uint8_t* const moved = p.moved.data();
         const TriangleBvh::Node* const nodes = bvh.nodes().data();
         const std::uint32_t* const leaf = leaves.data();
+        const int* const node_rigid = p.node_rigid.empty() ? nullptr : p.node_rigid.data();
+        std::uint8_t* const unboxed = p.unboxed.data();
         const std::size_t end = std::min(leaves.size(), (blk + 1) * kLeafBlock);
         const float inf = std::numeric_limits<float>::infinity();
         std::size_t z = 0, first_bad = SIZE_MAX;
@@ -700,6 +734,34 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
 #else
             float l0 = inf, l1 = inf, l2 = inf, h0 = -inf, h1 = -inf, h2 = -inf;
 #endif
+            // Every triangle moved by one kept joint alone: its flags are the stored ones, and
+            // only the leaf's box is needed here (its lanes, where the traversal meets the leaf,
+            // are LeafLanes'). Only with every position finite, so no corner needs the test.
+            const int leaf_rigid = node_rigid && finite ? node_rigid[leaf[l]] : -1;
+            unboxed[leaf[l]] = kept && leaf_rigid >= 0 && static_cast<std::size_t>(leaf_rigid) < kept_count && kept[leaf_rigid];
+            if (unboxed[leaf[l]]) {
+                for (std::uint32_t t = first; t < last; ++t) {
+                    skip[t] = stored_skip[t];
+                    if (stored_skip[t]) {
+                        ++z;
+                        continue;
+                    }
+                    const std::uint32_t* c = corners + 3 * t;
+                    const Eigen::Vector3f &a = pos[c[0]], &b = pos[c[1]], &d = pos[c[2]];
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                    const __m128 pa = load3(a), pb = load3(b), pd = load3(d);
+                    leaf_lo = _mm_min_ps(leaf_lo, _mm_min_ps(_mm_min_ps(pa, pb), pd));
+                    leaf_hi = _mm_max_ps(leaf_hi, _mm_max_ps(_mm_max_ps(pa, pb), pd));
+#else
+                    l0 = std::min(l0, std::min(std::min(a.x(), b.x()), d.x()));
+                    l1 = std::min(l1, std::min(std::min(a.y(), b.y()), d.y()));
+                    l2 = std::min(l2, std::min(std::min(a.z(), b.z()), d.z()));
+                    h0 = std::max(h0, std::max(std::max(a.x(), b.x()), d.x()));
+                    h1 = std::max(h1, std::max(std::max(a.y(), b.y()), d.y()));
+                    h2 = std::max(h2, std::max(std::max(a.z(), b.z()), d.z()));
+#endif
+                }
+            } else
             for (std::uint32_t t = first; t < last; ++t) {
                 const std::uint32_t* c = corners + 3 * t;
                 const Eigen::Vector3f &a = pos[c[0]], &b = pos[c[1]], &d = pos[c[2]];
