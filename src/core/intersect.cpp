@@ -648,6 +648,47 @@ bool all_finite(const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
     return std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
 }
 
+// For n positions: moved[v] = 1 where now[v] differs bitwise from was[v], then was = now.
+// Returns whether every coordinate is finite (no float with its exponent bits all set).
+bool compare_and_copy(const Eigen::Vector3f* now_v, Eigen::Vector3f* was_v, std::uint8_t* moved, std::size_t n) {
+    static_assert(sizeof(Eigen::Vector3f) == 12, "a position is x, y, z floats");
+    const char* now = reinterpret_cast<const char*>(now_v);
+    char* was = reinterpret_cast<char*>(was_v);
+    std::size_t v = 0;
+    std::uint32_t inf = 0;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    // Four positions (48 bytes) at a time: a byte-equal mask of 48 bits, twelve per position.
+    const __m128i exponent = _mm_set1_epi32(0x7f800000);
+    __m128i any = _mm_setzero_si128();
+    for (; v + 4 <= n; v += 4) {
+        std::uint64_t equal = 0;
+        for (int k = 0; k < 3; ++k) {
+            const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(now + 12 * v + 16 * k));
+            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(was + 12 * v + 16 * k));
+            equal |= std::uint64_t(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)))) << (16 * k);
+            any = _mm_or_si128(any, _mm_cmpeq_epi32(_mm_and_si128(a, exponent), exponent));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(was + 12 * v + 16 * k), a);
+        }
+        for (int i = 0; i < 4; ++i) moved[v + i] = (equal >> (12 * i) & 0xfff) != 0xfff;
+    }
+    inf = _mm_movemask_epi8(any) != 0;
+#endif
+    // The twelve bytes as eight and four (inlined loads, no memcmp call per vertex).
+    for (; v < n; ++v) {
+        std::uint64_t a, b;
+        std::uint32_t c, d;
+        std::memcpy(&a, now + 12 * v, 8);
+        std::memcpy(&b, was + 12 * v, 8);
+        std::memcpy(&c, now + 12 * v + 8, 4);
+        std::memcpy(&d, was + 12 * v + 8, 4);
+        moved[v] = ((a ^ b) | (c ^ d)) != 0;
+        const std::uint32_t f[3] = {static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32), c};
+        for (std::uint32_t bits : f) inf |= (bits & 0x7f800000u) == 0x7f800000u;
+        std::memcpy(was + 12 * v, now + 12 * v, 12);
+    }
+    return inf == 0;
+}
+
 // A part's triangle boxes and zero-area flags at positions x, and its leaves' boxes, leaf by
 // leaf in fixed blocks of leaves (the tree's inner nodes are the caller's refit_inner): each
 // triangle box is grown into its leaf's while it is at hand. A skipped triangle (zero area, or a
@@ -667,36 +708,31 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
     const std::size_t blocks = (leaves.size() + kLeafBlock - 1) / kLeafBlock;
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
     std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
-    const bool finite = all_finite(x, pool);
     // A leaf whose corners are all bitwise where they were when its boxes, flags and leaf box
     // were last computed keeps them: the same inputs (and the same kept joints) give the same
     // results. A rig's still parts (the bench tube's root third) skip the work every frame.
     const std::vector<std::uint8_t> kept_now(kept, kept + (kept ? kept_count : 0));
-    const bool reuse = finite && p.boxed.size() == x.size() && p.boxed_kept == kept_now;
-    if (reuse) {
-        run_tasks(pool, (x.size() + kVertexBlock - 1) / kVertexBlock, [&](std::size_t blk) {
-            // The twelve bytes as eight and four (inlined loads, no memcmp call per vertex).
-            static_assert(sizeof(Eigen::Vector3f) == 12, "a position is x, y, z floats");
-            const char* now = reinterpret_cast<const char*>(x.data());
-            char* was = reinterpret_cast<char*>(p.boxed.data());
-            std::uint8_t* moved = p.moved.data();
-            for (std::size_t v = blk * kVertexBlock, end = std::min(x.size(), v + kVertexBlock); v < end; ++v) {
-                std::uint64_t a, b;
-                std::uint32_t c, d;
-                std::memcpy(&a, now + 12 * v, 8);
-                std::memcpy(&b, was + 12 * v, 8);
-                std::memcpy(&c, now + 12 * v + 8, 4);
-                std::memcpy(&d, was + 12 * v + 8, 4);
-                moved[v] = ((a ^ b) | (c ^ d)) != 0;
-                std::memcpy(was + 12 * v, now + 12 * v, 12);
-            }
+    bool finite, reuse = false;
+    if (p.boxed.size() == x.size() && p.boxed_kept == kept_now) {
+        // One pass over the positions for the finite test, the compare and the copy, where two
+        // passes (all_finite's, then the compare's) had read them twice.
+        std::vector<std::uint8_t> block_finite((x.size() + kVertexBlock - 1) / kVertexBlock, 1);
+        run_tasks(pool, block_finite.size(), [&](std::size_t blk) {
+            const std::size_t first = blk * kVertexBlock, end = std::min(x.size(), first + kVertexBlock);
+            block_finite[blk] = compare_and_copy(x.data() + first, p.boxed.data() + first, p.moved.data() + first, end - first);
         });
-    } else if (finite) {
-        p.boxed = x;
-        p.moved.assign(x.size(), 1);
-        p.boxed_kept = kept_now;
+        finite = std::all_of(block_finite.begin(), block_finite.end(), [](std::uint8_t f) { return f != 0; });
+        reuse = finite;
+        if (!finite) p.boxed.clear();  // this frame's boxes are not all computed: none kept for the next
     } else {
-        p.boxed.clear();  // this frame's boxes are not all computed: none kept for the next
+        finite = all_finite(x, pool);
+        if (finite) {
+            p.boxed = x;
+            p.moved.assign(x.size(), 1);
+            p.boxed_kept = kept_now;
+        } else {
+            p.boxed.clear();
+        }
     }
     run_tasks(pool, blocks, [&, kept, kept_count, finite, reuse](std::size_t blk) {
         float* const lo0 = bvh.lanes(0);
