@@ -11,6 +11,7 @@
 #include <array>
 #include <cstring>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 #include <tuple>
@@ -509,6 +510,46 @@ TEST_CASE("intersect: triangles a kept joint moves still meet the others where t
                 CHECK(a.pairs[i].length == Approx(b.pairs[i].length).epsilon(1e-9));
             }
             CHECK(a.degenerate == b.degenerate);
+        }
+    }
+}
+
+TEST_CASE("intersect: a position not finite in a later frame is an error, and the frame after it is whole", "[intersect]") {
+    // The later frames' finite test shares the pass that compares with the last frame's
+    // positions (four at a time, then the rest one by one): a NaN or infinity in either part.
+    Scene scene;
+    Mesh a;
+    a.name = "body";
+    a.positions = {{-1, -1, 0}, {3, -1, 0}, {-1, 3, 0}, {0.1f, -0.5f, -1}, {0.1f, 0.5f, -1}, {0.1f, 0, 1}, {5, 5, 5}};
+    add_face(a, {0, 1, 2});
+    add_face(a, {3, 4, 5});
+    add_face(a, {4, 5, 6});
+    scene.meshes = {a};
+    IntersectEngine engine(scene, {0}, true);
+    const std::vector<std::vector<Eigen::Vector3f>> good{a.positions};
+    IntersectFrame first;
+    engine.evaluate(good, nullptr, first);
+    REQUIRE(first.pairs.size() == 2);
+    for (std::size_t v : {std::size_t(1), std::size_t(3), std::size_t(5), std::size_t(6)}) {
+        for (float bad : {std::nanf(""), std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+            for (int k = 0; k < 3; ++k) {
+                std::vector<std::vector<Eigen::Vector3f>> x = good;
+                x[0][v][k] = bad;
+                IntersectFrame f;
+                try {
+                    engine.evaluate(x, nullptr, f);
+                    FAIL("no error for vertex " << v);
+                } catch (const Error& e) {
+                    CHECK(std::string(e.what()) == "mesh 'body': vertex " + std::to_string(v) + "'s position is not finite");
+                }
+                IntersectFrame again;
+                engine.evaluate(good, nullptr, again);
+                REQUIRE(again.pairs.size() == first.pairs.size());
+                for (std::size_t i = 0; i < first.pairs.size(); ++i) {
+                    CHECK(std::tie(again.pairs[i].face_a, again.pairs[i].face_b) == std::tie(first.pairs[i].face_a, first.pairs[i].face_b));
+                    CHECK(again.pairs[i].length == first.pairs[i].length);
+                }
+            }
         }
     }
 }
