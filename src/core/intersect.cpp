@@ -51,17 +51,36 @@ static_assert(TriangleBvh::kLeafSize == 8, "a leaf's lanes are tested as two gro
 // them: in registers, read once per leaf, where a test per box had reloaded them and, behind
 // the pair tests' stores, the lanes' pointers too. overlapping(b): eight boxes against one in
 // twelve SSE compares and no branch (open boxes, as BvhBox::overlaps).
+// A leaf whose lanes frame_boxes left unwritten this frame (Part::unboxed: every triangle moved
+// by one kept joint alone) has them computed here from its corners instead, as frame_boxes
+// would have: the same min and max of the same floats, and an empty box for a skipped triangle.
 class LeafLanes {
 public:
     LeafLanes(const TriangleBvh& bvh, std::uint32_t first) {
         for (int k = 0; k < 6; ++k) lane_[k] = bvh.lanes(k) + first;
-#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-        for (int k = 0; k < 6; ++k) {
-            v_[k][0] = _mm_loadu_ps(lane_[k]);
-            v_[k][1] = _mm_loadu_ps(lane_[k] + 4);
-        }
-#endif
+        load();
     }
+    // Lanes `first` .. first + count from the corners at x; `skip` per triangle (the stored
+    // positions' flags, which a kept joint's triangles keep).
+    LeafLanes(const std::uint32_t* corners, const Eigen::Vector3f* x, const std::uint8_t* skip, std::uint32_t first, std::uint32_t count) {
+        const float inf = std::numeric_limits<float>::infinity();
+        for (int k = 0; k < 6; ++k) {
+            lane_[k] = own_[k];
+            std::fill(own_[k], own_[k] + TriangleBvh::kLeafSize, k < 3 ? inf : -inf);
+        }
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::uint32_t t = first + i;
+            if (skip[t]) continue;
+            const Eigen::Vector3f &a = x[corners[3 * t]], &b = x[corners[3 * t + 1]], &d = x[corners[3 * t + 2]];
+            for (int k = 0; k < 3; ++k) {
+                own_[k][i] = std::min(std::min(a[k], b[k]), d[k]);
+                own_[3 + k][i] = std::max(std::max(a[k], b[k]), d[k]);
+            }
+        }
+        load();
+    }
+    LeafLanes(const LeafLanes&) = delete;
+    LeafLanes& operator=(const LeafLanes&) = delete;
     // Bit i set when lane i overlaps b (lanes past the leaf's count are the caller's to mask).
     std::uint32_t overlapping(const BvhBox& b) const {
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
@@ -88,7 +107,16 @@ public:
     }
 
 private:
+    void load() {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+        for (int k = 0; k < 6; ++k) {
+            v_[k][0] = _mm_loadu_ps(lane_[k]);
+            v_[k][1] = _mm_loadu_ps(lane_[k] + 4);
+        }
+#endif
+    }
     const float* lane_[6];
+    float own_[6][TriangleBvh::kLeafSize];  // the lanes computed here (the second constructor)
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
     __m128 v_[6][2];
 #endif
@@ -263,6 +291,7 @@ IntersectEngine::IntersectEngine(const Scene& scene, const std::vector<int>& mes
         }
         renumber(p, alone, pool);
         p.skip.resize(p.face.size());
+        p.unboxed.assign(p.bvh.nodes().size(), 0);
         part_of_mesh_[m] = static_cast<int>(parts_.size());
         parts_.push_back(std::move(p));
     }
@@ -429,6 +458,12 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         const int r = parts_[part].node_rigid[a];
         return r >= 0 && r == parts_[part].node_rigid[b] && kept(part, r);
     };
+    // A leaf's lanes: the BVH's, or computed for a leaf frame_boxes left unboxed.
+    auto lanes_of = [&](std::uint32_t part, std::uint32_t node, const TriangleBvh::Node& leaf) {
+        const Part& p = parts_[part];
+        return p.unboxed[node] ? LeafLanes(p.corners.data(), positions[part].data(), p.skip.data(), leaf.first, leaf.count)
+                               : LeafLanes(p.bvh, leaf.first);
+    };
     // A pair is tested before it is pushed (boxes that overlap, not kept whole), so the stack
     // holds only pairs to open.
     auto push_pair = [&](std::uint32_t pa, std::uint32_t a, std::uint32_t pb, std::uint32_t b) {
@@ -450,11 +485,10 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
             if (na.leaf()) {
                 // Each triangle against the later ones of its leaf that are not its neighbours (a
                 // skipped one's box is empty).
-                const TriangleBvh& bvh = parts_[j.pa].bvh;
                 const std::uint8_t* near = parts_[j.pa].leaf_near.data() + na.first;
                 const std::uint32_t in_leaf = (1u << na.count) - 1;
                 PairTest pt(*this, j.pa, j.pa, positions, hits);
-                const LeafLanes lanes(bvh, na.first);
+                const LeafLanes lanes = lanes_of(j.pa, j.na, na);
                 for (std::uint32_t i = 0; i + 1 < na.count; ++i) {
                     // The later triangles that are not neighbours first: in a mesh's leaf often none.
                     const std::uint32_t later = in_leaf & ~((2u << i) - 1) & ~std::uint32_t(near[i]);
@@ -473,9 +507,7 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         }
         if (na.leaf() && nb.leaf()) {
             // Each triangle against the other leaf's box first: most of a leaf lies outside it.
-            const TriangleBvh& a = parts_[j.pa].bvh;
-            const TriangleBvh& b = parts_[j.pb].bvh;
-            const LeafLanes lanes_a(a, na.first), lanes_b(b, nb.first);
+            const LeafLanes lanes_a = lanes_of(j.pa, j.na, na), lanes_b = lanes_of(j.pb, j.nb, nb);
             const std::uint32_t near_b = lanes_b.overlapping(na.box) & ((1u << nb.count) - 1);
             if (near_b == 0) continue;
             PairTest pt(*this, j.pa, j.pb, positions, hits);
@@ -616,6 +648,47 @@ bool all_finite(const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
     return std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
 }
 
+// For n positions: moved[v] = 1 where now[v] differs bitwise from was[v], then was = now.
+// Returns whether every coordinate is finite (no float with its exponent bits all set).
+bool compare_and_copy(const Eigen::Vector3f* now_v, Eigen::Vector3f* was_v, std::uint8_t* moved, std::size_t n) {
+    static_assert(sizeof(Eigen::Vector3f) == 12, "a position is x, y, z floats");
+    const char* now = reinterpret_cast<const char*>(now_v);
+    char* was = reinterpret_cast<char*>(was_v);
+    std::size_t v = 0;
+    std::uint32_t inf = 0;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    // Four positions (48 bytes) at a time: a byte-equal mask of 48 bits, twelve per position.
+    const __m128i exponent = _mm_set1_epi32(0x7f800000);
+    __m128i any = _mm_setzero_si128();
+    for (; v + 4 <= n; v += 4) {
+        std::uint64_t equal = 0;
+        for (int k = 0; k < 3; ++k) {
+            const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(now + 12 * v + 16 * k));
+            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(was + 12 * v + 16 * k));
+            equal |= std::uint64_t(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)))) << (16 * k);
+            any = _mm_or_si128(any, _mm_cmpeq_epi32(_mm_and_si128(a, exponent), exponent));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(was + 12 * v + 16 * k), a);
+        }
+        for (int i = 0; i < 4; ++i) moved[v + i] = (equal >> (12 * i) & 0xfff) != 0xfff;
+    }
+    inf = _mm_movemask_epi8(any) != 0;
+#endif
+    // The twelve bytes as eight and four (inlined loads, no memcmp call per vertex).
+    for (; v < n; ++v) {
+        std::uint64_t a, b;
+        std::uint32_t c, d;
+        std::memcpy(&a, now + 12 * v, 8);
+        std::memcpy(&b, was + 12 * v, 8);
+        std::memcpy(&c, now + 12 * v + 8, 4);
+        std::memcpy(&d, was + 12 * v + 8, 4);
+        moved[v] = ((a ^ b) | (c ^ d)) != 0;
+        const std::uint32_t f[3] = {static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32), c};
+        for (std::uint32_t bits : f) inf |= (bits & 0x7f800000u) == 0x7f800000u;
+        std::memcpy(was + 12 * v, now + 12 * v, 12);
+    }
+    return inf == 0;
+}
+
 // A part's triangle boxes and zero-area flags at positions x, and its leaves' boxes, leaf by
 // leaf in fixed blocks of leaves (the tree's inner nodes are the caller's refit_inner): each
 // triangle box is grown into its leaf's while it is at hand. A skipped triangle (zero area, or a
@@ -635,36 +708,31 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
     const std::size_t blocks = (leaves.size() + kLeafBlock - 1) / kLeafBlock;
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
     std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
-    const bool finite = all_finite(x, pool);
     // A leaf whose corners are all bitwise where they were when its boxes, flags and leaf box
     // were last computed keeps them: the same inputs (and the same kept joints) give the same
     // results. A rig's still parts (the bench tube's root third) skip the work every frame.
     const std::vector<std::uint8_t> kept_now(kept, kept + (kept ? kept_count : 0));
-    const bool reuse = finite && p.boxed.size() == x.size() && p.boxed_kept == kept_now;
-    if (reuse) {
-        run_tasks(pool, (x.size() + kVertexBlock - 1) / kVertexBlock, [&](std::size_t blk) {
-            // The twelve bytes as eight and four (inlined loads, no memcmp call per vertex).
-            static_assert(sizeof(Eigen::Vector3f) == 12, "a position is x, y, z floats");
-            const char* now = reinterpret_cast<const char*>(x.data());
-            char* was = reinterpret_cast<char*>(p.boxed.data());
-            std::uint8_t* moved = p.moved.data();
-            for (std::size_t v = blk * kVertexBlock, end = std::min(x.size(), v + kVertexBlock); v < end; ++v) {
-                std::uint64_t a, b;
-                std::uint32_t c, d;
-                std::memcpy(&a, now + 12 * v, 8);
-                std::memcpy(&b, was + 12 * v, 8);
-                std::memcpy(&c, now + 12 * v + 8, 4);
-                std::memcpy(&d, was + 12 * v + 8, 4);
-                moved[v] = ((a ^ b) | (c ^ d)) != 0;
-                std::memcpy(was + 12 * v, now + 12 * v, 12);
-            }
+    bool finite, reuse = false;
+    if (p.boxed.size() == x.size() && p.boxed_kept == kept_now) {
+        // One pass over the positions for the finite test, the compare and the copy, where two
+        // passes (all_finite's, then the compare's) had read them twice.
+        std::vector<std::uint8_t> block_finite((x.size() + kVertexBlock - 1) / kVertexBlock, 1);
+        run_tasks(pool, block_finite.size(), [&](std::size_t blk) {
+            const std::size_t first = blk * kVertexBlock, end = std::min(x.size(), first + kVertexBlock);
+            block_finite[blk] = compare_and_copy(x.data() + first, p.boxed.data() + first, p.moved.data() + first, end - first);
         });
-    } else if (finite) {
-        p.boxed = x;
-        p.moved.assign(x.size(), 1);
-        p.boxed_kept = kept_now;
+        finite = std::all_of(block_finite.begin(), block_finite.end(), [](std::uint8_t f) { return f != 0; });
+        reuse = finite;
+        if (!finite) p.boxed.clear();  // this frame's boxes are not all computed: none kept for the next
     } else {
-        p.boxed.clear();  // this frame's boxes are not all computed: none kept for the next
+        finite = all_finite(x, pool);
+        if (finite) {
+            p.boxed = x;
+            p.moved.assign(x.size(), 1);
+            p.boxed_kept = kept_now;
+        } else {
+            p.boxed.clear();
+        }
     }
     run_tasks(pool, blocks, [&, kept, kept_count, finite, reuse](std::size_t blk) {
         float* const lo0 = bvh.lanes(0);
@@ -681,6 +749,8 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
         const std::uint8_t* const moved = p.moved.data();
         const TriangleBvh::Node* const nodes = bvh.nodes().data();
         const std::uint32_t* const leaf = leaves.data();
+        const int* const node_rigid = p.node_rigid.empty() ? nullptr : p.node_rigid.data();
+        std::uint8_t* const unboxed = p.unboxed.data();
         const std::size_t end = std::min(leaves.size(), (blk + 1) * kLeafBlock);
         const float inf = std::numeric_limits<float>::infinity();
         std::size_t z = 0, first_bad = SIZE_MAX;
@@ -700,6 +770,34 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
 #else
             float l0 = inf, l1 = inf, l2 = inf, h0 = -inf, h1 = -inf, h2 = -inf;
 #endif
+            // Every triangle moved by one kept joint alone: its flags are the stored ones, and
+            // only the leaf's box is needed here (its lanes, where the traversal meets the leaf,
+            // are LeafLanes'). Only with every position finite, so no corner needs the test.
+            const int leaf_rigid = node_rigid && finite ? node_rigid[leaf[l]] : -1;
+            unboxed[leaf[l]] = kept && leaf_rigid >= 0 && static_cast<std::size_t>(leaf_rigid) < kept_count && kept[leaf_rigid];
+            if (unboxed[leaf[l]]) {
+                for (std::uint32_t t = first; t < last; ++t) {
+                    skip[t] = stored_skip[t];
+                    if (stored_skip[t]) {
+                        ++z;
+                        continue;
+                    }
+                    const std::uint32_t* c = corners + 3 * t;
+                    const Eigen::Vector3f &a = pos[c[0]], &b = pos[c[1]], &d = pos[c[2]];
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                    const __m128 pa = load3(a), pb = load3(b), pd = load3(d);
+                    leaf_lo = _mm_min_ps(leaf_lo, _mm_min_ps(_mm_min_ps(pa, pb), pd));
+                    leaf_hi = _mm_max_ps(leaf_hi, _mm_max_ps(_mm_max_ps(pa, pb), pd));
+#else
+                    l0 = std::min(l0, std::min(std::min(a.x(), b.x()), d.x()));
+                    l1 = std::min(l1, std::min(std::min(a.y(), b.y()), d.y()));
+                    l2 = std::min(l2, std::min(std::min(a.z(), b.z()), d.z()));
+                    h0 = std::max(h0, std::max(std::max(a.x(), b.x()), d.x()));
+                    h1 = std::max(h1, std::max(std::max(a.y(), b.y()), d.y()));
+                    h2 = std::max(h2, std::max(std::max(a.z(), b.z()), d.z()));
+#endif
+                }
+            } else
             for (std::uint32_t t = first; t < last; ++t) {
                 const std::uint32_t* c = corners + 3 * t;
                 const Eigen::Vector3f &a = pos[c[0]], &b = pos[c[1]], &d = pos[c[2]];

@@ -299,6 +299,49 @@ bool edge_pierces(const Eigen::Vector3f* p, const int* s, const Eigen::Vector3f*
 //   way: d . (f_2 - f_1) has the sign of sq[b]. That orders each segment's ends.
 // Every sign is orient3d's, exact: the answer is edge_pierces', which the tests check on the same
 // degenerate pairs (ends shared, segments equal, points a float off).
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+// The signs of the four orientations segments_cross may take, orient3d(a, b_i, c, d_j) for
+// (i, j) = (0, 0), (1, 1), (1, 0), (0, 1) in lanes 0 to 3, first in single precision side by
+// side: bits of pos (positive) and neg (negative) where the float estimate decides. The estimate
+// is orient3d_estimate's determinant in float, n = (b_i - a) x (c - a), then n . (d_j - a), the
+// same evaluation as plane_signs' float filter (there t0 = a, t1 = b_i, t2 = c, x = d_j), so
+// the same bound holds (its proof beside plane_signs_left): each term rounded at most eight
+// times, 4e-6 of the computed permanent eight times the error, the third differences at most
+// 2^40 and the bound over 2^-90 (both checked), and what overflows passes no compare.
+void orient4_float(const Eigen::Vector3f& a, const Eigen::Vector3f& b0, const Eigen::Vector3f& b1, const Eigen::Vector3f& c,
+                   const Eigen::Vector3f& d0, const Eigen::Vector3f& d1, int& pos, int& neg) {
+    const __m128 o = load3(a);
+    const __m128 e2 = _mm_sub_ps(load3(c), o);
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    // (b_i - a) x (c - a) and its permanent, as float_plane computes t's normal.
+    auto normal = [&](const Eigen::Vector3f& b, __m128& n, __m128& perm) {
+        const __m128 e1 = _mm_sub_ps(load3(b), o);
+        const __m128 l = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 1, 0, 2)));
+        const __m128 r = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 0, 2, 1)));
+        n = _mm_sub_ps(l, r);
+        perm = _mm_add_ps(_mm_and_ps(l, magnitude), _mm_and_ps(r, magnitude));
+    };
+    __m128 n0, p0, n1, p1;
+    normal(b0, n0, p0);
+    normal(b1, n1, p1);
+    const __m128 f0 = _mm_sub_ps(load3(d0), o), f1 = _mm_sub_ps(load3(d1), o);
+    // Transposed: lane k of nx, ny, nz (px, py, pz; x, y, z) is orientation k's.
+    __m128 nx = n0, ny = n1, nz = n1, nw = n0;
+    _MM_TRANSPOSE4_PS(nx, ny, nz, nw);
+    __m128 px = p0, py = p1, pz = p1, pw = p0;
+    _MM_TRANSPOSE4_PS(px, py, pz, pw);
+    __m128 x = f0, y = f1, z = f0, w = f1;
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    const __m128 ax = _mm_and_ps(x, magnitude), ay = _mm_and_ps(y, magnitude), az = _mm_and_ps(z, magnitude);
+    const __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, x), _mm_mul_ps(ny, y)), _mm_mul_ps(nz, z));
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(4e-6f), _mm_add_ps(_mm_add_ps(_mm_mul_ps(px, ax), _mm_mul_ps(py, ay)), _mm_mul_ps(pz, az)));
+    const __m128 usable = _mm_and_ps(_mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-90f)),
+                                     _mm_cmple_ps(_mm_max_ps(_mm_max_ps(ax, ay), az), _mm_set1_ps(0x1p40f)));
+    pos = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmpgt_ps(v, bound)));
+    neg = _mm_movemask_ps(_mm_and_ps(usable, _mm_cmplt_ps(v, _mm_xor_ps(bound, _mm_set1_ps(-0.0f)))));
+}
+#endif
+
 bool segments_cross(const Eigen::Vector3f* p, const int* sp, const Eigen::Vector3f* q, const int* sq) {
     const int a = sp[0] == sp[1] ? 2 : sp[0] == sp[2] ? 1 : 0;
     const int b = sq[0] == sq[1] ? 2 : sq[0] == sq[2] ? 1 : 0;
@@ -307,9 +350,20 @@ bool segments_cross(const Eigen::Vector3f* p, const int* sp, const Eigen::Vector
     const Eigen::Vector3f &e_hi = p[sp[a] < 0 ? (a + 2) % 3 : (a + 1) % 3], &e_lo = p[sp[a] < 0 ? (a + 1) % 3 : (a + 2) % 3];
     const Eigen::Vector3f &f_hi = q[sq[b] > 0 ? (b + 2) % 3 : (b + 1) % 3], &f_lo = q[sq[b] > 0 ? (b + 1) % 3 : (b + 2) % 3];
     const int rho = sp[a] * sq[b];
-    if (rho * orient3d_sign(pa, e_hi, qb, f_lo) >= 0) return false;  // F's low end not below E's high end
-    if (rho * orient3d_sign(pa, e_lo, qb, f_hi) <= 0) return false;  // E's low end not below F's high end
-    return orient3d_sign(pa, e_lo, qb, f_lo) != 0 || orient3d_sign(pa, e_hi, qb, f_hi) != 0;
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+    // The four orientations' float filter at once; orient3d_sign (double, then exact) for a sign
+    // it leaves, only where the rule reaches it.
+    int pos, neg;
+    orient4_float(pa, e_hi, e_lo, qb, f_lo, f_hi, pos, neg);
+    auto sign = [&](int k, const Eigen::Vector3f& e, const Eigen::Vector3f& f) {
+        return (pos >> k & 1) ? 1 : (neg >> k & 1) ? -1 : orient3d_sign(pa, e, qb, f);
+    };
+#else
+    auto sign = [&](int, const Eigen::Vector3f& e, const Eigen::Vector3f& f) { return orient3d_sign(pa, e, qb, f); };
+#endif
+    if (rho * sign(0, e_hi, f_lo) >= 0) return false;  // F's low end not below E's high end
+    if (rho * sign(1, e_lo, f_hi) <= 0) return false;  // E's low end not below F's high end
+    return sign(2, e_lo, f_lo) != 0 || sign(3, e_hi, f_hi) != 0;
 }
 
 // Whether an edge of p passes strictly through q or one of q through p, given each triangle's

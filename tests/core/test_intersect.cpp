@@ -11,6 +11,7 @@
 #include <array>
 #include <cstring>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 #include <tuple>
@@ -451,4 +452,104 @@ TEST_CASE("intersect: pairs one joint alone moves are kept from the stored posit
     IntersectEngine blended(scene, {0}, true);
     blended.evaluate(moved, nullptr, b, &ok);
     CHECK(b.pairs.size() == a.pairs.size());
+}
+
+TEST_CASE("intersect: triangles a kept joint moves still meet the others where their leaves touch", "[intersect]") {
+    // Faces whose centre lies at x < 1 skinned wholly to joint 0 (kept: their leaves' boxes are
+    // computed, their triangles' boxes only where the traversal meets another leaf), the rest
+    // blended over joints 0 and 1 (tested every frame); all moved by one rotation and
+    // translation. The kept engine's pairs against the full test's, with enough pairs across the
+    // two groups that a leaf's triangle boxes computed wrongly would lose some.
+    std::mt19937 rng(23);
+    Scene scene;
+    scene.skins.resize(1);
+    scene.skins[0].joints = {0, 1};
+    scene.nodes.resize(2);
+    scene.nodes[0].name = "Root";
+    scene.nodes[1].name = "Other";
+    scene.meshes.push_back(soup(rng, 1500, 3, 2.f));
+    Mesh& m = scene.meshes[0];
+    m.skin = 0;
+    m.influences.offsets = {0};
+    std::vector<std::uint8_t> rigid_face(m.face_count());
+    for (std::size_t f = 0; f < m.face_count(); ++f) {
+        Eigen::Vector3f c = Eigen::Vector3f::Zero();
+        for (std::uint32_t i = m.face_offsets[f]; i < m.face_offsets[f + 1]; ++i) c += m.positions[m.face_indices[i]] / 3.f;
+        rigid_face[f] = c.x() < 1.f;
+        for (std::uint32_t i = m.face_offsets[f]; i < m.face_offsets[f + 1]; ++i) {
+            // The soup's faces have their own vertices, in face order.
+            REQUIRE(m.face_indices[i] == m.influences.offsets.size() - 1);
+            if (rigid_face[f]) {
+                m.influences.joints.push_back(0);
+                m.influences.weights.push_back(1.f);
+            } else {
+                m.influences.joints.insert(m.influences.joints.end(), {0, 1});
+                m.influences.weights.insert(m.influences.weights.end(), {0.5f, 0.5f});
+            }
+            m.influences.offsets.push_back(static_cast<std::uint32_t>(m.influences.joints.size()));
+        }
+    }
+    const Eigen::Matrix3f r = Eigen::AngleAxisf(-0.4f, Eigen::Vector3f(3, 1, 2).normalized()).toRotationMatrix();
+    std::vector<std::vector<Eigen::Vector3f>> moved(1);
+    for (const Eigen::Vector3f& p : m.positions) moved[0].push_back(r * p + Eigen::Vector3f(-1, 0.25f, 3));
+    const std::vector<std::vector<std::uint8_t>> ok{{1, 1}};
+    for (unsigned threads : {1u, 2u}) {
+        ThreadPool pool(threads);
+        IntersectEngine full(scene, {0}, true, &pool), keeping(scene, {0}, true, &pool);
+        IntersectFrame a, b;
+        full.evaluate(moved, &pool, a);
+        // Twice: the second frame's positions are the first's (its leaves reused as they are).
+        for (int frame = 0; frame < 2; ++frame) {
+            keeping.evaluate(moved, &pool, b, &ok);
+            std::size_t across = 0;
+            for (const FacePair& p : a.pairs) across += rigid_face[p.face_a] != rigid_face[p.face_b];
+            CHECK(across >= 20);
+            REQUIRE(a.pairs.size() == b.pairs.size());
+            for (std::size_t i = 0; i < a.pairs.size(); ++i) {
+                CHECK(std::tie(a.pairs[i].face_a, a.pairs[i].face_b, a.pairs[i].joint) == std::tie(b.pairs[i].face_a, b.pairs[i].face_b, b.pairs[i].joint));
+                CHECK(a.pairs[i].length == Approx(b.pairs[i].length).epsilon(1e-9));
+            }
+            CHECK(a.degenerate == b.degenerate);
+        }
+    }
+}
+
+TEST_CASE("intersect: a position not finite in a later frame is an error, and the frame after it is whole", "[intersect]") {
+    // The later frames' finite test shares the pass that compares with the last frame's
+    // positions (four at a time, then the rest one by one): a NaN or infinity in either part.
+    Scene scene;
+    Mesh a;
+    a.name = "body";
+    a.positions = {{-1, -1, 0}, {3, -1, 0}, {-1, 3, 0}, {0.1f, -0.5f, -1}, {0.1f, 0.5f, -1}, {0.1f, 0, 1}, {5, 5, 5}};
+    add_face(a, {0, 1, 2});
+    add_face(a, {3, 4, 5});
+    add_face(a, {4, 5, 6});
+    scene.meshes = {a};
+    IntersectEngine engine(scene, {0}, true);
+    const std::vector<std::vector<Eigen::Vector3f>> good{a.positions};
+    IntersectFrame first;
+    engine.evaluate(good, nullptr, first);
+    REQUIRE(first.pairs.size() == 2);
+    for (std::size_t v : {std::size_t(1), std::size_t(3), std::size_t(5), std::size_t(6)}) {
+        for (float bad : {std::nanf(""), std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+            for (int k = 0; k < 3; ++k) {
+                std::vector<std::vector<Eigen::Vector3f>> x = good;
+                x[0][v][k] = bad;
+                IntersectFrame f;
+                try {
+                    engine.evaluate(x, nullptr, f);
+                    FAIL("no error for vertex " << v);
+                } catch (const Error& e) {
+                    CHECK(std::string(e.what()) == "mesh 'body': vertex " + std::to_string(v) + "'s position is not finite");
+                }
+                IntersectFrame again;
+                engine.evaluate(good, nullptr, again);
+                REQUIRE(again.pairs.size() == first.pairs.size());
+                for (std::size_t i = 0; i < first.pairs.size(); ++i) {
+                    CHECK(std::tie(again.pairs[i].face_a, again.pairs[i].face_b) == std::tie(first.pairs[i].face_a, first.pairs[i].face_b));
+                    CHECK(again.pairs[i].length == first.pairs[i].length);
+                }
+            }
+        }
+    }
 }

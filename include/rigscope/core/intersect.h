@@ -86,6 +86,11 @@ private:
         std::vector<Eigen::Vector3f> boxed;
         std::vector<std::uint8_t> boxed_kept;
         std::vector<std::uint8_t> moved;
+        // Per BVH node, 1 for a leaf whose triangle lanes frame_boxes left unwritten (its box and
+        // flags are computed): every triangle moved by one kept joint alone, so its pairs with
+        // one another are kept and the traversal needs the lanes only where it meets another
+        // leaf, where it computes them (half the leaves a frame on the bench tube).
+        std::vector<std::uint8_t> unboxed;
         TriangleBvh bvh;
     };
     // A crossing triangle pair, (mesh_a, face_a) < (mesh_b, face_b).
