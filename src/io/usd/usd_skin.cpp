@@ -63,6 +63,13 @@ std::size_t influences(SceneBuild& b, const std::string& path, const Numbers& id
     inf.offsets.push_back(0);
     idx.visit([&](const auto* ji, std::size_t) {
         wts.visit([&](const auto* jw, std::size_t) {
+            // The influences kept (non-zero weights) counted first: the lists are sized once, not
+            // grown by doubling (each doubling a copy, and fresh pages, of a mesh-sized array).
+            std::size_t kept = 0;
+            for (std::size_t i = 0, n = constant ? std::size_t(k) : count * std::size_t(k); i < n; ++i) kept += jw[i] != 0;
+            if (constant) kept *= count;
+            inf.joints.reserve(inf.joints.size() + kept);
+            inf.weights.reserve(inf.weights.size() + kept);
             for (std::size_t v = 0; v < count; ++v) {
                 const std::size_t base = constant ? 0 : v * std::size_t(k);
                 double sum = 0;
