@@ -177,22 +177,25 @@ void MeshDeformer::split_shared(const Influences& inf, const Run& run) {
     const std::uint16_t* joints = inf.joints.data();
     const float* weights = inf.weights.data();
     auto at = [&](std::uint32_t v) { return run.first + (v - run.begin) * c; };  // v's first influence
-    auto unit = [&](std::uint32_t v) { return c == 1 && weights[at(v)] == 1.0f; };
-    auto same = [&](std::uint32_t a, std::uint32_t b) {  // b lists a's joints in a's order, and is unit as a is
-        for (std::uint32_t k = 0; k < c; ++k)
-            if (joints[at(a) + k] != joints[at(b) + k]) return false;
-        return unit(a) == unit(b);
-    };
     auto push = [&](std::uint32_t b, std::uint32_t e, Run::Kind kind) {
         if (b < e) runs_.push_back(Run{b, e, c, at(b), kind});
     };
     std::uint32_t rows_from = run.begin;  // the start of the plain rows not pushed yet
     for (std::uint32_t v = run.begin; v < run.end;) {
+        // The vertices from v on that list v's joints in v's order (and have weight 1 where v
+        // has one influence of weight 1): a walk over the rows, a few instructions a vertex
+        // (this runs over every influence of the mesh in its set-up).
+        const std::uint16_t* first = joints + at(v);
+        const bool unit = c == 1 && weights[at(v)] == 1.0f;
         std::uint32_t e = v + 1;
-        while (e < run.end && same(v, e)) ++e;
+        if (c == 1) {
+            for (const std::uint16_t* j = first + 1; e < run.end && *j == *first && (weights[j - joints] == 1.0f) == unit; ++j) ++e;
+        } else {
+            for (const std::uint16_t* j = first + c; e < run.end && std::equal(first, first + c, j); j += c) ++e;
+        }
         if (e - v >= kSharedMin) {
             push(rows_from, v, Run::rows);
-            push(v, e, unit(v) ? Run::unit : Run::shared);
+            push(v, e, unit ? Run::unit : Run::shared);
             rows_from = e;
         }
         v = e;
