@@ -6,7 +6,7 @@
 //
 // The arithmetic is GCC's vector operators on the register types (__m128, __m256 and __m512 are
 // vector types: a - b is one subps), so V holds only what differs by width: R (its register
-// type), N; loadu(p), sqrt(v), store_lanes(v, p, lanes) (the first `lanes` floats; a whole
+// type), N; loadu(p), set1(x), sqrt(v), store_lanes(v, p, lanes) (the first `lanes` floats; a whole
 // register when lanes == N), load_lanes(p, lanes) (the rest zero); run(p, x, y, z) (the N
 // consecutive vertices from float p) and points<Wide>(P, idx, x, y, z) (those of N indices; Wide
 // = false reads no float past a vertex); tension(r, d, lanes, degenerate): r / d where r > 0, d >
@@ -59,7 +59,8 @@ inline const std::uint32_t* load_group(const float* P, const std::uint32_t* idx,
 // Per lane, the mean distance to its neighbours: each neighbour's sqrt(dx^2 + dy^2 + dz^2) added
 // in slot order, over the lane's degree.
 template <class V, bool Wide>
-inline typename V::R batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree) {
+inline typename V::R batch_lengths(const float* P, const std::uint32_t* idx, const std::uint32_t* end, const float* degree,
+                                   std::uint8_t uniform) {
     typename V::R px, py, pz, qx, qy, qz;
     const std::uint32_t self = idx[0];  // the selves' entry: a run wherever a kPair follows
     idx = load_group<V, Wide>(P, idx, px, py, pz);
@@ -86,15 +87,18 @@ inline typename V::R batch_lengths(const float* P, const std::uint32_t* idx, con
         const typename V::R dx = qx - px, dy = qy - py, dz = qz - pz;
         sum = sum + V::sqrt((dx * dx + dy * dy) + dz * dz);
     }
-    return sum / V::loadu(degree);
+    // A batch of one degree divides by it broadcast (EdgeBatches::uniform_degree): its lanes'
+    // floats stay unread in memory.
+    return sum / (uniform ? V::set1(static_cast<float>(uniform)) : V::loadu(degree));
 }
 
 template <class V>
 inline typename V::R lengths_of(const EdgeBatchView& eb, const float* P, std::size_t b) {
     const std::uint32_t* idx = eb.index + eb.start[b];
     const std::uint32_t* end = eb.index + eb.start[b + 1];
-    return eb.reads_last[b] ? batch_lengths<V, false>(P, idx, end, &eb.degree[b * V::N])
-                            : batch_lengths<V, true>(P, idx, end, &eb.degree[b * V::N]);
+    const float* degree = &eb.degree[b * V::N];
+    return eb.reads_last[b] ? batch_lengths<V, false>(P, idx, end, degree, eb.uniform_degree[b])
+                            : batch_lengths<V, true>(P, idx, end, degree, eb.uniform_degree[b]);
 }
 
 template <class V>

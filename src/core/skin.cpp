@@ -153,15 +153,54 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
     dq_ = blends_dual_quaternions(scene.skins[mesh.skin].method);
     const Influences& inf = mesh.influences;
     const std::size_t n = std::min(vertices_, inf.vertex_count());
+    std::vector<Run> by_count;
     for (std::size_t v = 0; v < vertices_; ++v) {
         const std::uint32_t count = v < n ? inf.offsets[v + 1] - inf.offsets[v] : 0;
-        if (runs_.empty() || runs_.back().count != count)
-            runs_.push_back(Run{static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v), count, v < n ? inf.offsets[v] : 0});
-        runs_.back().end = static_cast<std::uint32_t>(v + 1);
+        if (by_count.empty() || by_count.back().count != count)
+            by_count.push_back(Run{static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v), count, v < n ? inf.offsets[v] : 0});
+        by_count.back().end = static_cast<std::uint32_t>(v + 1);
     }
+    // Dual quaternions read the rows themselves (skin_dq_range), not the runs.
+    if (dq_) runs_ = std::move(by_count);
+    else for (const Run& r : by_count) split_shared(inf, r);
     runs_.shrink_to_fit();
     // UsdDualQuaternion has the scalar loop alone (DqFrame::table), which reads no lanes.
     if (dq_ && dq_frame_.avx2 && scene.skins[mesh.skin].method != SkinningMethod::UsdDualQuaternion) dq_lanes_.build(inf, n);
+}
+
+void MeshDeformer::split_shared(const Influences& inf, const Run& run) {
+    const std::uint32_t c = run.count;
+    if (c == 0) {
+        runs_.push_back(run);
+        return;
+    }
+    const std::uint16_t* joints = inf.joints.data();
+    const float* weights = inf.weights.data();
+    auto at = [&](std::uint32_t v) { return run.first + (v - run.begin) * c; };  // v's first influence
+    auto push = [&](std::uint32_t b, std::uint32_t e, Run::Kind kind) {
+        if (b < e) runs_.push_back(Run{b, e, c, at(b), kind});
+    };
+    std::uint32_t rows_from = run.begin;  // the start of the plain rows not pushed yet
+    for (std::uint32_t v = run.begin; v < run.end;) {
+        // The vertices from v on that list v's joints in v's order (and have weight 1 where v
+        // has one influence of weight 1): a walk over the rows, a few instructions a vertex
+        // (this runs over every influence of the mesh in its set-up).
+        const std::uint16_t* first = joints + at(v);
+        const bool unit = c == 1 && weights[at(v)] == 1.0f;
+        std::uint32_t e = v + 1;
+        if (c == 1) {
+            for (const std::uint16_t* j = first + 1; e < run.end && *j == *first && (weights[j - joints] == 1.0f) == unit; ++j) ++e;
+        } else {
+            for (const std::uint16_t* j = first + c; e < run.end && std::equal(first, first + c, j); j += c) ++e;
+        }
+        if (e - v >= kSharedMin) {
+            push(rows_from, v, Run::rows);
+            push(v, e, unit ? Run::unit : Run::shared);
+            rows_from = e;
+        }
+        v = e;
+    }
+    push(rows_from, run.end, Run::rows);
 }
 
 void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* pool) {
@@ -278,21 +317,28 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
         const std::size_t b = std::max<std::size_t>(begin, run.begin), e = std::min<std::size_t>(end, run.end);
         const std::uint32_t count = run.count;
         const std::size_t first = run.first + (b - run.begin) * count;
+        // A shared run's joints are its first vertex's (read once, not per vertex); a unit run's
+        // blend is that joint's matrix, 1.0f * x being x bit for bit (no weight read).
+        const bool rows = run.kind == Run::rows;
+        const std::uint16_t* run_joints = joints + (rows ? first : run.first);
 #if defined(RIGSCOPE_AVX2_KERNEL)
         // Without morphs, on AVX2 CPUs: the same bits, half the blend's instructions.
         if (avx2 && count > 0 && morphs_.empty()) {
-            detail::skin_linear_avx2(J->data(), joints + first, weights + first, count, base->data(), b, e, out->data());
+            if (rows) detail::skin_linear_avx2(J->data(), run_joints, weights + first, count, base->data(), b, e, out->data());
+            else detail::skin_shared_avx2(J->data(), run_joints, run.kind == Run::unit ? nullptr : weights + first, count,
+                                          base->data(), b, e, out->data());
             continue;
         }
 #endif
         // A fixed count per run lets the compiler unroll the blend for the common counts.
         auto each = [&](auto blend) {
-            const std::uint16_t* j = joints + first;
+            const std::uint16_t* j = run_joints;
             const float* w = weights + first;
+            const std::size_t step = rows ? count : 0;  // a shared run's joints stay
             if (morphs_.empty()) {
-                for (std::size_t v = b; v < e; ++v, j += count, w += count) out[v] = transform(blend(j, w), base[v]);
+                for (std::size_t v = b; v < e; ++v, j += step, w += count) out[v] = transform(blend(j, w), base[v]);
             } else {
-                for (std::size_t v = b; v < e; ++v, j += count, w += count)
+                for (std::size_t v = b; v < e; ++v, j += step, w += count)
                     out[v] = transform(blend(j, w), morphed(base, morphs_, v));
             }
         };
@@ -303,6 +349,12 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
                 return m;
             });
         };
+        if (run.kind == Run::unit) {
+            const Eigen::Matrix4f& m = J[run_joints[0]];
+            if (morphs_.empty()) for (std::size_t v = b; v < e; ++v) out[v] = transform(m, base[v]);
+            else for (std::size_t v = b; v < e; ++v) out[v] = transform(m, morphed(base, morphs_, v));
+            continue;
+        }
         switch (count) {
             case 0:
                 if (morphs_.empty()) std::copy(base + b, base + e, out + b);

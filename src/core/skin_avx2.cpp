@@ -97,6 +97,20 @@ inline __m256 weights_of(const float* w, std::uint32_t n, std::uint32_t k) {
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), 4);
 }
 
+// Eight vertices' blends m[4 r + c] (row r 0-2, column c 0-3, a lane a vertex) applied to their
+// positions from p, written to o: ((c0 x + c1 y) + c2 z) + c3 lane-wise.
+inline void transform_eight(const __m256* m, const float* p, float* o) {
+    __m256 x, y, z;
+    deinterleave(p, x, y, z);
+    __m256 out[3];
+    for (int r = 0; r < 3; ++r) {
+        const __m256* e = m + 4 * r;
+        out[r] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(e[0], x), _mm256_mul_ps(e[1], y)),
+                                             _mm256_mul_ps(e[2], z)), e[3]);
+    }
+    interleave(out[0], out[1], out[2], o);
+}
+
 // Eight vertices sharing joints j[0..n): entry (row r, column c) of each lane's blend, then the
 // transform, all lane-wise.
 template <int K>
@@ -117,15 +131,7 @@ inline void group_of_eight(const float* J, const std::uint16_t* j, const float* 
             for (int r = 0; r < 3; ++r)
                 m[4 * r + c] = _mm256_add_ps(m[4 * r + c], _mm256_mul_ps(wk, _mm256_broadcast_ss(a + 4 * c + r)));
     }
-    __m256 x, y, z;
-    deinterleave(p, x, y, z);
-    __m256 out[3];
-    for (int r = 0; r < 3; ++r) {
-        const __m256* e = m + 4 * r;
-        out[r] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(e[0], x), _mm256_mul_ps(e[1], y)),
-                                             _mm256_mul_ps(e[2], z)), e[3]);
-    }
-    interleave(out[0], out[1], out[2], o);
+    transform_eight(m, p, o);
 }
 
 template <int K>  // K > 0: the influence count, unrolled; 0: `count` at run time
@@ -144,7 +150,40 @@ void run_linear(const float* J, const std::uint16_t* j, const float* w, std::uin
     for (; v < end; ++v, j += n, w += n) vertex_alone<K>(J, j, w, n, base + 3 * v, out + 3 * v);
 }
 
+// A run whose vertices all list j[0..n): no joint compared or read per vertex. w null (n = 1,
+// every weight 1): each lane's blend is the joint's matrix broadcast, which 1.0f times it is,
+// made once for the run; the loop then reads the positions alone.
+template <int K>
+void run_shared(const float* J, const std::uint16_t* j, const float* w, std::uint32_t count, const float* base,
+                std::size_t begin, std::size_t end, float* out) {
+    const std::uint32_t n = K > 0 ? static_cast<std::uint32_t>(K) : count;
+    std::size_t v = begin;
+    if (!w) {
+        static const float kOne = 1.0f;  // the tail's weight: vertex_alone multiplies by it
+        const float* a = J + 16 * std::size_t(j[0]);
+        __m256 m[12];
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 3; ++r) m[4 * r + c] = _mm256_broadcast_ss(a + 4 * c + r);
+        for (; v + kGroup <= end; v += kGroup) transform_eight(m, base + 3 * v, out + 3 * v);
+        for (; v < end; ++v) vertex_alone<1>(J, j, &kOne, 1, base + 3 * v, out + 3 * v);
+        return;
+    }
+    for (; v + kGroup <= end; v += kGroup, w += kGroup * n) group_of_eight<K>(J, j, w, n, base + 3 * v, out + 3 * v);
+    for (; v < end; ++v, w += n) vertex_alone<K>(J, j, w, n, base + 3 * v, out + 3 * v);
+}
+
 }  // namespace
+
+void skin_shared_avx2(const float* joints, const std::uint16_t* j, const float* w, std::uint32_t count,
+                      const float* base, std::size_t begin, std::size_t end, float* out) {
+    switch (count) {
+        case 1: run_shared<1>(joints, j, w, count, base, begin, end, out); break;
+        case 2: run_shared<2>(joints, j, w, count, base, begin, end, out); break;
+        case 3: run_shared<3>(joints, j, w, count, base, begin, end, out); break;
+        case 4: run_shared<4>(joints, j, w, count, base, begin, end, out); break;
+        default: run_shared<0>(joints, j, w, count, base, begin, end, out);
+    }
+}
 
 void skin_linear_avx2(const float* joints, const std::uint16_t* j, const float* w, std::uint32_t count,
                       const float* base, std::size_t begin, std::size_t end, float* out) {

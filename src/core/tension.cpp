@@ -21,7 +21,7 @@ constexpr std::size_t kMaxLanes = 16;  // what edge_batches builds at most
 
 static_assert(detail::EdgeBatchView::kRun == EdgeBatches::kRun && detail::EdgeBatchView::kPair == EdgeBatches::kPair);
 [[maybe_unused]] static detail::EdgeBatchView view(const EdgeBatches& eb) {
-    return {eb.start.data(), eb.index.data(), eb.degree.data(), eb.reads_last.data(), eb.welded};
+    return {eb.start.data(), eb.index.data(), eb.degree.data(), eb.uniform_degree.data(), eb.reads_last.data(), eb.welded};
 }
 
 #if defined(RIGSCOPE_SSE_KERNELS)
@@ -33,6 +33,7 @@ struct V4 {
     using R = __m128;
     static constexpr std::size_t N = EdgeBatches::kLanes;
     static R loadu(const float* p) { return _mm_loadu_ps(p); }
+    static R set1(float x) { return _mm_set1_ps(x); }
     static R sqrt(R a) { return _mm_sqrt_ps(a); }
     static constexpr bool kPairs = false;  // kPair entries read as plain runs
 
@@ -86,12 +87,13 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes, ThreadPool* po
     const std::uint32_t last = static_cast<std::uint32_t>(topo.welded_of.size() - 1);
     eb.degree.assign(batches * lanes, 1.0f);
     eb.reads_last.assign(batches, 0);
+    eb.uniform_degree.assign(batches, 0);
     // Runs only while a vertex index cannot reach the flag bits.
     const bool runs = topo.welded_of.size() < EdgeBatches::kPair;
     // Emits batch b's groups to `put` (a group: `lanes` vertices, or one entry for a run of as
     // many consecutive ones); called once to size the index, once to fill it.
     auto emit = [&](std::size_t b, auto&& put) {
-        std::uint32_t self[kMaxLanes], first[kMaxLanes], count[kMaxLanes];
+        std::uint32_t self[kMaxLanes], first[kMaxLanes], count[kMaxLanes] = {};
         std::uint32_t slots = 0;
         for (std::size_t l = 0; l < lanes; ++l) {
             // Lanes past the end repeat the last vertex; their results are never stored.
@@ -136,8 +138,12 @@ EdgeBatches edge_batches(const Topology& topo, std::size_t lanes, ThreadPool* po
             }
             group(g, run);
         }
-        for (std::size_t l = 0; l < lanes; ++l)
+        bool uniform = count[0] > 0 && count[0] <= 255;
+        for (std::size_t l = 0; l < lanes; ++l) {
             if (count[l]) eb.degree[b * lanes + l] = static_cast<float>(count[l]);
+            uniform = uniform && count[l] == count[0];  // a partial last batch's lanes past the end have 0
+        }
+        if (uniform) eb.uniform_degree[b] = static_cast<std::uint8_t>(count[0]);
     };
     // Each chunk of batches makes its entries once, into an array of its own, with each batch's
     // count; after a prefix over the counts, the chunks are copied to their offsets. A batch
@@ -235,7 +241,8 @@ void mean_edge_lengths_scalar(const EdgeBatches& eb, const Eigen::Vector3f* posi
             }
         }
         const std::size_t lanes = std::min(n, eb.welded - b * n);
-        for (std::size_t l = 0; l < lanes; ++l) out[b * n + l] = sum[l] / eb.degree[b * n + l];
+        const std::uint8_t u = eb.uniform_degree[b];
+        for (std::size_t l = 0; l < lanes; ++l) out[b * n + l] = sum[l] / (u ? static_cast<float>(u) : eb.degree[b * n + l]);
     }
 }
 

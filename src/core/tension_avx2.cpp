@@ -15,6 +15,7 @@ struct V8 {
     using R = __m256;
     static constexpr std::size_t N = 8;  // EdgeBatches::kWideLanes
     static R loadu(const float* p) { return _mm256_loadu_ps(p); }
+    static R set1(float x) { return _mm256_set1_ps(x); }
     static R sqrt(R a) { return _mm256_sqrt_ps(a); }
     // kPair entries: one root for two slots (edge_lanes.h). shift_in(v, x): x, v0, ..., v6.
     static constexpr bool kPairs = true;

@@ -17,6 +17,7 @@ struct EdgeBatchView {
     const std::uint32_t* start;
     const std::uint32_t* index;
     const float* degree;
+    const std::uint8_t* uniform_degree;
     const std::uint8_t* reads_last;
     std::size_t welded;
 };

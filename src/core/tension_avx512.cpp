@@ -32,6 +32,7 @@ struct V16 {
     using R = __m512;
     static constexpr std::size_t N = 16;  // EdgeBatches::kWidestLanes
     static R loadu(const float* p) { return _mm512_loadu_ps(p); }
+    static R set1(float x) { return _mm512_set1_ps(x); }
     static R sqrt(R a) { return _mm512_sqrt_ps(a); }
     // kPair entries: one root for two slots (edge_lanes.h). shift_in(v, x): x, v0, ..., v14.
     static constexpr bool kPairs = true;

@@ -14,7 +14,9 @@
 // children); and the first of them with its influences rewritten to 0-7 per vertex, so that the
 // unrolled counts (1-4), the run-time count (5-7) and unskinned vertices all run; and the first two
 // with bands of 12 vertices that list the same joints (weights still per vertex), so the kernel's
-// eight-vertex groups run, beside groups that straddle two bands. Ranges off the block starts
+// eight-vertex groups run, beside groups that straddle two bands; and with bands of 37, long
+// enough for the runs that read their joints once (and one-influence weights of 1 not at all,
+// 1.0f * x being x). Ranges off the block starts
 // (1 to n - 2, in blocks of 13 and of 1000), the rest of the output left NaN.
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -102,6 +104,23 @@ Rig banded(Rig r) {
         [](std::size_t v, std::uint32_t k) { return float(k + 1 + v % 5); });
 }
 
+// Bands of 37 vertices share a joint list (count 1-3 by band): at least MeshDeformer::kSharedMin
+// in a row, so the runs that read a band's joints once (and, with one influence of weight 1, no
+// weight) run, 37 leaving each band a group that straddles the next and a tail. Every fourth
+// band of one influence has weight 0.75 (a shared run that still reads its weights); one vertex
+// in each band of 111 lists another joint, cutting its band in two.
+Rig shared_bands(Rig r) {
+    auto count = [](std::size_t v) { return static_cast<std::uint32_t>(1 + v / 37 % 3); };
+    r = rewritten(
+        std::move(r), ", bands of 37 sharing joints", count,
+        [](std::size_t v, std::uint32_t k) { return v / 37 * 5 + k * 3 + (v % 111 == 50 ? 1 : 0); },
+        [](std::size_t v, std::uint32_t k) { return float(k + 1 + v % 5); });
+    Influences& inf = r.scene.meshes[r.mesh].influences;
+    for (std::size_t v = 0; v < inf.vertex_count(); ++v)
+        if (count(v) == 1 && v / 37 % 4 == 3) inf.weights[inf.offsets[v]] = 0.75f;
+    return r;
+}
+
 std::vector<Rig> rigs() {
     std::vector<Rig> out;
     for (const char* f : {"bend_cylinder/bend_cylinder.glb", "joystick_face/joystick_face.glb", "khronos/cesium_man.gltf",
@@ -116,6 +135,8 @@ std::vector<Rig> rigs() {
     out.push_back(rewired(out[1]));
     out.push_back(banded(out.front()));
     out.push_back(banded(out[1]));
+    out.push_back(shared_bands(out.front()));
+    out.push_back(shared_bands(out[1]));
     return out;
 }
 

@@ -45,6 +45,11 @@ struct EdgeBatches {
     std::vector<std::uint32_t> start;   // per batch, plus one: offset of its entries in `index`
     std::vector<std::uint32_t> index;   // groups: the selves, then one per slot
     std::vector<float> degree;          // per lane (batches x lanes): edge count, 1 where none
+    // Per batch: the degree all its lanes share (every lane of a grid's or a closed surface's
+    // regular part), 0 where they differ or it exceeds 255. The loops then read this byte, not
+    // the batch's lanes of `degree`: a 4M-vertex frame's per-lane degrees were 16 MB read from
+    // memory (4 bytes a vertex of about 30); float(d) is the stored float, the same bits.
+    std::vector<std::uint8_t> uniform_degree;
     // Per batch: whether it reads the mesh's last file vertex. The SIMD loads read 16 bytes for
     // a 12-byte position, so those batches load lane by lane (same arithmetic).
     std::vector<std::uint8_t> reads_last;
