@@ -403,10 +403,15 @@ Traffic frame_traffic(const Scene& scene, const std::vector<MeshTension>& meshes
     for (const MeshTension& mt : meshes) {
         const Mesh& m = scene.meshes[mt.mesh];
         const std::size_t pos = m.positions.size() * sizeof(Eigen::Vector3f);
-        t.read += pos + m.influences.joints.size() * sizeof(std::uint16_t) + m.influences.weights.size() * sizeof(float);
+        // The skin's influences as its runs read them (a run listing one joint set reads it once;
+        // weights of exactly 1 are not read), and the per-lane degrees of the batches whose lanes
+        // differ (the others divide by their byte in uniform_degree).
+        t.read += pos + mt.deformer.influence_bytes_read();
         t.written += pos;
         const EdgeBatches& b = mt.batches;
-        t.read += pos + b.index.size() * 4 + b.degree.size() * 4 + b.start.size() * 4 + b.reads_last.size() +
+        std::size_t mixed = 0;
+        for (std::uint8_t d : b.uniform_degree) mixed += d == 0;
+        t.read += pos + b.index.size() * 4 + mixed * b.lanes * 4 + b.uniform_degree.size() + b.start.size() * 4 + b.reads_last.size() +
                   mt.rest_lengths.size() * 4;
         t.written += mt.topo.welded_count() * sizeof(float);  // T; not t.size(), empty before the first frame
     }

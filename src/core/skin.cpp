@@ -269,6 +269,17 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
     posed_ = true;
 }
 
+std::size_t MeshDeformer::influence_bytes_read() const {
+    std::size_t bytes = 0;
+    for (const Run& r : runs_) {
+        const std::size_t n = r.end - r.begin, joint = sizeof(std::uint16_t), weight = sizeof(float);
+        if (r.kind == Run::rows) bytes += n * r.count * (joint + weight);
+        else if (r.kind == Run::shared) bytes += r.count * joint + n * r.count * weight;
+        else bytes += r.count * joint;
+    }
+    return bytes;
+}
+
 void MeshDeformer::deform_moved(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
     if (all_moved()) {
         deform_block(scene, begin, end, out);

@@ -74,7 +74,8 @@ bool same_topology(const Topology& a, const Topology& b) {
 
 bool same_batches(const EdgeBatches& a, const EdgeBatches& b) {
     return a.lanes == b.lanes && a.welded == b.welded && same_bits(a.start, b.start) && same_bits(a.index, b.index) &&
-           same_bits(a.degree, b.degree) && same_bits(a.reads_last, b.reads_last);
+           same_bits(a.degree, b.degree) &&
+           same_bits(a.uniform_degree, b.uniform_degree) && same_bits(a.reads_last, b.reads_last);
 }
 
 Scene scene_of(Mesh m) {

@@ -76,6 +76,9 @@ public:
     void deform_moved(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const;
 
     std::size_t vertex_count() const { return vertices_; }
+    // The bytes of joint indices and weights a linear-blend frame reads from the mesh's
+    // influences by the runs below (rigscope_bench's memory bound counts them).
+    std::size_t influence_bytes_read() const;
     // Linear skinning on the AVX2 kernel (src/core/skin_avx2.cpp) where the build has it and the
     // CPU runs it, as the dual-quaternion kernel's switch decides; false: the Eigen loop. The
     // same bits either way (tests/core/test_skin_simd.cpp sets it both ways).
