@@ -87,6 +87,17 @@ void add_face(Mesh& m, std::initializer_list<std::uint32_t> corners) {
     m.face_offsets.push_back(static_cast<std::uint32_t>(m.face_indices.size()));
 }
 
+// A scene with one skin of two joints (nodes "Root" and "Other") and no meshes yet.
+Scene two_joint_scene() {
+    Scene scene;
+    scene.skins.resize(1);
+    scene.skins[0].joints = {0, 1};
+    scene.nodes.resize(2);
+    scene.nodes[0].name = "Root";
+    scene.nodes[1].name = "Other";
+    return scene;
+}
+
 // A soup of `n` faces of `corners` corners each, corners random in a box (no shared vertices).
 Mesh soup(std::mt19937& rng, int n, int corners, float size) {
     std::uniform_real_distribution<float> u(0.f, size);
@@ -409,12 +420,7 @@ TEST_CASE("intersect: pairs one joint alone moves are kept from the stored posit
     // A soup skinned wholly to joint 0 of a skin, moved by a rotation and a translation (what
     // that joint's matrix does): kept pairs and lengths against the full test of the moved soup.
     std::mt19937 rng(11);
-    Scene scene;
-    scene.skins.resize(1);
-    scene.skins[0].joints = {0, 1};
-    scene.nodes.resize(2);
-    scene.nodes[0].name = "Root";
-    scene.nodes[1].name = "Other";
+    Scene scene = two_joint_scene();
     scene.meshes.push_back(soup(rng, 600, 3, 2.f));
     Mesh& m = scene.meshes[0];
     m.skin = 0;
@@ -461,12 +467,7 @@ TEST_CASE("intersect: triangles a kept joint moves still meet the others where t
     // translation. The kept engine's pairs against the full test's, with enough pairs across the
     // two groups that a leaf's triangle boxes computed wrongly would lose some.
     std::mt19937 rng(23);
-    Scene scene;
-    scene.skins.resize(1);
-    scene.skins[0].joints = {0, 1};
-    scene.nodes.resize(2);
-    scene.nodes[0].name = "Root";
-    scene.nodes[1].name = "Other";
+    Scene scene = two_joint_scene();
     scene.meshes.push_back(soup(rng, 1500, 3, 2.f));
     Mesh& m = scene.meshes[0];
     m.skin = 0;

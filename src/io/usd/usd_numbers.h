@@ -38,12 +38,7 @@ public:
         detail::advise_huge(v->data(), n * sizeof(T));
         v->resize(n);
         data = v->data();
-        Numbers out;
-        out.data_ = data;
-        out.size_ = n;
-        out.type_ = type_of<T>();
-        out.hold_ = std::move(v);
-        return out;
+        return within<T>(std::move(v), data, n);
     }
 
     // n numbers of T at `data`, which `owner` keeps alive (a block that holds other arrays too).
