@@ -43,30 +43,43 @@ void PointCache::read_part(std::size_t, std::size_t, std::size_t, Eigen::Vector3
     throw internal_error("point cache " + source_ + " reads no parts (reads_parts() is false)");
 }
 
+namespace {
+
+// out = (1 - u) out + u second, point by point: the one blend of two samples, wherever it runs.
+void blend(Eigen::Vector3f* out, const Eigen::Vector3f* second, std::size_t count, float u) {
+    const float w = 1.0f - u;
+    for (std::size_t i = 0; i < count; ++i) out[i] = w * out[i] + u * second[i];
+}
+
+}  // namespace
+
+void PointCache::blend_part(const Lookup& at, std::size_t first, std::size_t count, Eigen::Vector3f* out,
+                            Eigen::Vector3f* scratch) const {
+    read_part(at.a, first, count, out);
+    if (at.a == at.b) return;
+    read_part(at.b, first, count, scratch);
+    blend(out, scratch, count, at.u);
+}
+
 void PointCache::positions_at(double time, std::vector<Eigen::Vector3f>& out, std::vector<Eigen::Vector3f>& scratch,
                               ThreadPool* pool) const {
     const Lookup l = locate(time);
     out.resize(points_);
     if (l.a != l.b) scratch.resize(points_);
-    const float u = l.u, w = 1.0f - l.u;
-    // The points [first, end): sample a, and b blended in, as one thread or as a part of several.
-    const auto part = [&](std::size_t first, std::size_t end, bool whole) {
-        if (whole) {
-            read(l.a, out.data());
-            if (l.a != l.b) read(l.b, scratch.data());
-        } else {
-            read_part(l.a, first, end - first, out.data() + first);
-            if (l.a != l.b) read_part(l.b, first, end - first, scratch.data() + first);
-        }
-        if (l.a != l.b)
-            for (std::size_t i = first; i < end; ++i) out[i] = w * out[i] + u * scratch[i];
-    };
     const std::size_t parts = (points_ + kPartPoints - 1) / kPartPoints;
     if (!pool || pool->size() < 2 || parts < 2 || !reads_parts()) {
-        part(0, points_, true);
+        read(l.a, out.data());
+        if (l.a != l.b) {
+            read(l.b, scratch.data());
+            blend(out.data(), scratch.data(), points_, l.u);
+        }
         return;
     }
-    pool->run(parts, [&](std::size_t p) { part(p * kPartPoints, std::min(points_, (p + 1) * kPartPoints), false); });
+    // Each point read and blended alone: the same bits as one thread.
+    pool->run(parts, [&](std::size_t p) {
+        const std::size_t first = p * kPartPoints, count = std::min(points_, first + kPartPoints) - first;
+        blend_part(l, first, count, out.data() + first, l.a != l.b ? scratch.data() + first : nullptr);
+    });
 }
 
 MemoryPointCache::MemoryPointCache(std::string source, std::vector<double> times,

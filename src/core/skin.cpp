@@ -207,8 +207,10 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
     const Mesh& mesh = scene.meshes[mesh_];
     const bool was_cached = cached_;
     cached_ = cache_frame(mesh, pose);
-    if (cached_) {  // read once here: deform_block runs on several threads
-        cached_positions(mesh, pose.time, cache_positions_, cache_scratch_, pool);
+    if (cached_) {
+        cache_parts_ = mesh.cache_points.empty() && mesh.cache->reads_parts();
+        if (cache_parts_) cache_at_ = mesh.cache->locate(pose.time);
+        else cached_positions(mesh, pose.time, cache_positions_, cache_scratch_, pool);  // read once: deform_block runs on several threads
         joints_.assign(1, node_world(mesh, pose));
         morphs_.clear();
         unchanged_ = false;
@@ -304,6 +306,15 @@ void MeshDeformer::deform_moved(const Scene& scene, std::size_t begin, std::size
 void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
     const Mesh& mesh = scene.meshes[mesh_];
     const Eigen::Vector3f* base = mesh.positions.data();
+    if (cached_ && cache_parts_) {
+        // The block read into its place in the frame: one copy of the file's bytes, into
+        // memory the frame's next pass reads while it is still in cache.
+        thread_local std::vector<Eigen::Vector3f> second;  // the later sample of a blend
+        if (cache_at_.a != cache_at_.b && second.size() < end - begin) second.resize(end - begin);
+        mesh.cache->blend_part(cache_at_, begin, end - begin, out + begin, second.data());
+        if (!skinned_) place_unskinned(joints_[0], out, {}, begin, end, out);
+        return;
+    }
     if (cached_) {
         place_cached(skinned_, joints_[0], cache_positions_.data(), begin, end, out);
         return;

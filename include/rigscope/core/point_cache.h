@@ -76,6 +76,12 @@ public:
     static constexpr std::size_t kPartPoints = 32768;
     void positions_at(double time, std::vector<Eigen::Vector3f>& out, std::vector<Eigen::Vector3f>& scratch,
                       ThreadPool* pool = nullptr) const;
+    // Points [first, first + count) at `at` into out[0 .. count), for a cache that reads_parts():
+    // sample a, and b (read into scratch[0 .. count)) blended in, the same bits as positions_at's.
+    // A frame's tiles call it straight into the deformed positions while they are in cache, so
+    // a sample is not first copied whole into a buffer and then again into the frame.
+    void blend_part(const Lookup& at, std::size_t first, std::size_t count, Eigen::Vector3f* out,
+                    Eigen::Vector3f* scratch) const;
 
 private:
     std::string source_;

@@ -40,7 +40,8 @@ public:
     MeshDeformer(const Scene& scene, int mesh_index);
 
     // Joint matrices and morph weights of `pose`; call before deform_block / deform.
-    // pool: a point-cached mesh reads its sample on its threads (PointCache::positions_at).
+    // pool: a point-cached mesh whose cache is read whole reads it on its threads
+    // (PointCache::positions_at); one read in parts is read by deform_block.
     void set_pose(const Scene& scene, const Pose& pose, ThreadPool* pool = nullptr);
     // Deforms file vertices [begin, end) into out (sized vertex_count() by the caller).
     void deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const;
@@ -125,8 +126,12 @@ private:
     bool dq_ = false;  // the skin blends dual quaternions (skin_dq.h)
     DqFrame dq_frame_;
     DqLanes dq_lanes_;  // the influences regrouped for the AVX2 kernel, when it runs
-    // The pose's positions from the mesh's point cache (Mesh::cache), read by set_pose.
+    // The pose's positions from the mesh's point cache (Mesh::cache). A cache that reads parts
+    // and maps point i to vertex i is read by deform_block, block by block, straight into out
+    // (cache_parts_, at cache_at_); another whole by set_pose into cache_positions_.
     bool cached_ = false;
+    bool cache_parts_ = false;
+    PointCache::Lookup cache_at_;
     bool unchanged_ = false;  // pose_unchanged()
     static constexpr std::uint64_t kAllJoints = ~std::uint64_t{0};
     std::uint64_t moved_joints_ = kAllJoints;     // moved_joints()

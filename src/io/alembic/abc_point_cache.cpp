@@ -8,6 +8,7 @@
 
 #include "io/alembic/abc_archive.h"  // number()
 #include "rigscope/core/error.h"
+#include "rigscope/core/finite_floats.h"
 
 namespace rigscope::abc {
 
@@ -45,13 +46,8 @@ void AbcPointCache::read_part(std::size_t sample, std::size_t first, std::size_t
         if (got <= 0) throw bad_input(source(), "sample " + std::to_string(sample) + " can no longer be read (changed since it was opened?)");
         done += static_cast<std::size_t>(got);
     }
-    // Not finite: the exponent bits all set, found with integer ANDs the compiler vectorises,
-    // then located only when there is one (as the PC2 reader does).
     const float* f = out->data();
-    const std::uint32_t* w = reinterpret_cast<const std::uint32_t*>(f);
-    std::uint32_t bad = 0;
-    for (std::size_t i = 0; i < 3 * count; ++i) bad |= static_cast<std::uint32_t>((w[i] & 0x7f800000u) == 0x7f800000u);
-    if (bad)
+    if (!floats_finite(f, 3 * count))  // then located: the scan runs per frame on every point
         for (std::size_t i = 0; i < 3 * count; ++i)
             if (!std::isfinite(f[i]))
                 throw bad_input(source(), "sample " + std::to_string(sample) + " (at " + number(times()[sample]) + " s), point " +

@@ -11,6 +11,7 @@
 #include "io/load_budget.h"
 #include "io/plain/plain_file.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/finite_floats.h"
 
 namespace rigscope {
 
@@ -90,14 +91,9 @@ void SampleFile::read_part(std::size_t sample, std::size_t first, std::size_t co
             b = __builtin_bswap32(b);
             std::memcpy(f + i, &b, 4);
         }
-    // NaN and infinity are the floats whose exponent bits are all set: one pass of integer ANDs
-    // the compiler vectorises (std::isfinite per value did not, and this runs per frame on
-    // every point), then the search for the first only when there is one.
+    // Located only when there is one: the scan runs per frame on every point.
     const std::size_t n = 3 * count;
-    const std::uint32_t* w = reinterpret_cast<const std::uint32_t*>(f);
-    std::uint32_t bad = 0;
-    for (std::size_t i = 0; i < n; ++i) bad |= static_cast<std::uint32_t>((w[i] & 0x7f800000u) == 0x7f800000u);
-    if (bad)
+    if (!floats_finite(f, n))
         for (std::size_t i = 0; i < n; ++i)
             if (!std::isfinite(f[i]))
                 throw bad_input(source(), fmt::format("sample {} (at {:g} s), point {} is not a finite number", sample, times()[sample], first + i / 3));

@@ -10,6 +10,7 @@
 #include "io/gltf/gltf_document.h"
 #include "io/mesh_names.h"
 #include "rigscope/core/error.h"
+#include "rigscope/core/finite_floats.h"
 #include "rigscope/core/parallel.h"
 #include "rigscope/io/load.h"
 
@@ -22,21 +23,7 @@ using gltf::json;
 
 std::string at(const char* what, std::size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
 
-// Without an early exit, so that the compiler vectorises it: the arrays are sound nearly always.
-// On the bits (an infinity's or NaN's exponent is all ones): GCC 12 left the float comparison
-// ANDed into a bool scalar, a third of stage_influences' time on the bench tube (perf annotate).
-bool finite(const std::vector<float>& v) {
-    constexpr std::uint32_t kExponent = 0x7f800000u;
-    static_assert(sizeof(float) == sizeof(std::uint32_t) && std::numeric_limits<float>::is_iec559);
-    std::uint32_t not_finite = 0;
-    const float* p = v.data();
-    for (std::size_t i = 0, n = v.size(); i < n; ++i) {
-        std::uint32_t bits;
-        std::memcpy(&bits, p + i, sizeof bits);
-        not_finite |= static_cast<std::uint32_t>((bits & kExponent) == kExponent);
-    }
-    return not_finite == 0;
-}
+bool finite(const std::vector<float>& v) { return floats_finite(v.data(), v.size()); }
 
 Transform read_node_transform(const Document& doc, const json& node, const std::string& where) {
     Transform t;
