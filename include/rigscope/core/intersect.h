@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -91,6 +92,17 @@ private:
         // one another are kept and the traversal needs the lanes only where it meets another
         // leaf, where it computes them (half the leaves a frame on the bench tube).
         std::vector<std::uint8_t> unboxed;
+        // Per BVH node: its triangles, and this frame's facing mask (src/core/intersect_patch.h:
+        // an axis every one of its triangles faces, proved; a leaf's from frame_boxes, inner
+        // nodes' from refit_inner). A self-test of a node small enough is skipped when its
+        // boundary passes the star test along one of those axes.
+        std::vector<std::uint32_t> node_size;
+        std::vector<std::uint8_t> node_axes;
+        // Per node, its boundary chain over file vertices (directed edges), made the first time a
+        // self-test asks (fixed by the faces); rim_state 0: not yet, 1: made, 2: too long to test.
+        // Written during the traversal: a node's self-test and those below it belong to one job.
+        mutable std::vector<std::vector<std::array<std::uint32_t, 2>>> rim;
+        mutable std::vector<std::uint8_t> rim_state;
         TriangleBvh bvh;
     };
     // A crossing triangle pair, (mesh_a, face_a) < (mesh_b, face_b).
@@ -109,7 +121,10 @@ private:
     std::vector<Job> split(std::vector<Job> jobs) const;  // the roots cut into about kJobs node pairs
     std::vector<Hit> traverse(std::vector<Job> roots, const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) const;
     void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
-    bool kept(std::uint32_t part, int joint) const;  // a pair both moved by `joint` alone is kept from the stored positions
+    bool kept(std::uint32_t part, int joint) const;
+    // Whether node n's triangles are proved to cross none of one another this frame (intersect_patch.h).
+    bool untangled(std::uint32_t part, std::uint32_t n, const Eigen::Vector3f* x) const;
+    const std::vector<std::array<std::uint32_t, 2>>* rim_of(const Part& p, std::uint32_t n) const;  // a pair both moved by `joint` alone is kept from the stored positions
     void build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool);
     int joint_of(const FacePair& p) const;
 

@@ -1,0 +1,122 @@
+// Patches that cannot cross themselves (intersect_patch.h, which holds the argument).
+#include "intersect_patch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace rigscope::patch {
+
+namespace {
+
+// An undirected edge (smaller vertex high) and its direction: +1 from the smaller vertex.
+struct Signed {
+    std::uint64_t key;
+    int sign;
+};
+
+void add(std::vector<Signed>& s, std::uint32_t from, std::uint32_t to) {
+    // An edge from a vertex to itself projects to a point: it adds nothing to any winding number
+    // (its triangle has zero area and no facing bit, so its node is never skipped anyway).
+    if (from == to) return;
+    const std::uint32_t lo = std::min(from, to), hi = std::max(from, to);
+    s.push_back({std::uint64_t(lo) << 32 | hi, from < to ? 1 : -1});
+}
+
+// The chain's net count per undirected edge, written out as directed edges.
+void reduce(std::vector<Signed>& s, std::vector<Edge>& out) {
+    std::sort(s.begin(), s.end(), [](const Signed& x, const Signed& y) { return x.key < y.key; });
+    out.clear();
+    for (std::size_t i = 0; i < s.size();) {
+        std::size_t j = i;
+        int sum = 0;
+        while (j < s.size() && s[j].key == s[i].key) sum += s[j++].sign;
+        const auto lo = static_cast<std::uint32_t>(s[i].key >> 32), hi = static_cast<std::uint32_t>(s[i].key);
+        for (int k = 0; k < std::abs(sum); ++k) out.push_back(sum > 0 ? Edge{lo, hi} : Edge{hi, lo});
+        i = j;
+    }
+}
+
+// Shewchuk's orient2d error bound for double inputs is (3 + 16 eps) eps < 3.4e-16 of the two
+// products' magnitudes; 1e-15 leaves a margin. The inputs here are floats or a double centroid:
+// a nonzero difference is at least about 2^-149 / 2^10, so the products stay far above double's
+// underflow, and the floor below only turns away what no float input reaches.
+constexpr double kOrientBound = 1e-15;
+constexpr double kFloor = 1e-250;
+
+}  // namespace
+
+void boundary(const std::uint32_t* corners, std::uint32_t first, std::uint32_t count, std::vector<Edge>& out) {
+    std::vector<Signed> s;
+    s.reserve(3 * count);
+    for (std::uint32_t t = first; t < first + count; ++t) {
+        const std::uint32_t* c = corners + 3 * t;
+        add(s, c[0], c[1]);
+        add(s, c[1], c[2]);
+        add(s, c[2], c[0]);
+    }
+    reduce(s, out);
+}
+
+void merge(const std::vector<Edge>& a, const std::vector<Edge>& b, std::vector<Edge>& out) {
+    std::vector<Signed> s;
+    s.reserve(a.size() + b.size());
+    for (const Edge& e : a) add(s, e[0], e[1]);
+    for (const Edge& e : b) add(s, e[0], e[1]);
+    reduce(s, out);
+}
+
+std::uint32_t facing(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c) {
+    std::uint32_t m = 0;
+    for (int k = 0; k < 3; ++k) {
+        // The normal's component k: the orientation of the triangle projected on the other two axes.
+        const int i = (k + 1) % 3, j = (k + 2) % 3;
+        const double l = (double(b[i]) - a[i]) * (double(c[j]) - a[j]), r = (double(b[j]) - a[j]) * (double(c[i]) - a[i]);
+        const double det = l - r, bound = kOrientBound * (std::abs(l) + std::abs(r));
+        if (!(bound > kFloor)) continue;
+        if (det > bound) m |= 1u << k;
+        else if (-det > bound) m |= 8u << k;
+    }
+    return m;
+}
+
+bool untangled(const std::vector<Edge>& rim, const Eigen::Vector3f* x, std::uint32_t axes) {
+    if (rim.size() < 3) return false;
+    for (std::uint32_t bit = 0; bit < 6; ++bit) {
+        if (!(axes >> bit & 1)) continue;
+        const int k = static_cast<int>(bit % 3), i = (k + 1) % 3, j = (k + 2) % 3;
+        const double s = bit < 3 ? 1.0 : -1.0;
+        // The star point: the boundary's centroid (any point would do; this one is inside a
+        // convex-looking rim). A double, exact as it stands for the tests below.
+        double ci = 0, cj = 0;
+        for (const Edge& e : rim) {
+            ci += x[e[0]][i];
+            cj += x[e[0]][j];
+        }
+        ci /= double(rim.size());
+        cj /= double(rim.size());
+        if (!std::isfinite(ci) || !std::isfinite(cj)) return false;
+        int winding = 0;
+        bool star = true;
+        for (const Edge& e : rim) {
+            const double pi = x[e[0]][i], pj = x[e[0]][j], qi = x[e[1]][i], qj = x[e[1]][j];
+            // orient2d(c, p, q), with the sign s proved.
+            const double l = (pi - ci) * (qj - cj), r = (pj - cj) * (qi - ci);
+            const double det = s * (l - r), bound = kOrientBound * (std::abs(l) + std::abs(r));
+            if (!(det > bound && bound > kFloor)) {
+                star = false;
+                break;
+            }
+            // The winding number around c by the ray from c along +i (half-open in j): every
+            // edge passes c on side s, so an edge crossing c's line upward does so on the ray
+            // when s = +1 (and counts +1), one crossing it downward when s = -1 (and counts -1);
+            // the others cross on the far side of c and do not count.
+            if (s > 0 && pj < cj && cj <= qj) ++winding;
+            else if (s < 0 && qj < cj && cj <= pj) --winding;
+        }
+        if (star && winding == static_cast<int>(s)) return true;
+    }
+    return false;
+}
+
+}  // namespace rigscope::patch
