@@ -631,6 +631,10 @@ const std::vector<patch::Edge>* IntersectEngine::rim_of(const Part& p, std::uint
 bool IntersectEngine::untangled(std::uint32_t part, std::uint32_t n, const Eigen::Vector3f* x) const {
     const Part& p = parts_[part];
     const std::uint32_t axes = p.node_axes[n];
+    // Not in the stored positions' pass: there the whole mesh is smooth and would have every
+    // small node's boundary made (a third of a one-frame run on the bench tube), where the frames
+    // need those of the blended part only (the kept joints' nodes are skipped whole).
+    if (rigid_pass_) return false;
     if (axes == 0 || p.node_size[n] > kPatchTriangles) return false;
     const std::vector<patch::Edge>* rim = rim_of(p, n);
     return rim && patch::untangled(*rim, x, axes);

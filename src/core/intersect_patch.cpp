@@ -23,18 +23,38 @@ void add(std::vector<Signed>& s, std::uint32_t from, std::uint32_t to) {
     s.push_back({std::uint64_t(lo) << 32 | hi, from < to ? 1 : -1});
 }
 
-// The chain's net count per undirected edge, written out as directed edges.
+std::uint64_t key_of(const Edge& e) {
+    return std::uint64_t(std::min(e[0], e[1])) << 32 | std::max(e[0], e[1]);
+}
+
+// Writes `count` copies (|count|, reversed where negative) of the undirected edge `key`.
+void put(std::vector<Edge>& out, std::uint64_t key, int count) {
+    const auto lo = static_cast<std::uint32_t>(key >> 32), hi = static_cast<std::uint32_t>(key);
+    for (int k = 0; k < std::abs(count); ++k) out.push_back(count > 0 ? Edge{lo, hi} : Edge{hi, lo});
+}
+
+// The chain's net count per undirected edge, written out as directed edges in key order (merge
+// relies on it). `scratch` holds them first, so `out` is allocated once at its size.
 void reduce(std::vector<Signed>& s, std::vector<Edge>& out) {
     std::sort(s.begin(), s.end(), [](const Signed& x, const Signed& y) { return x.key < y.key; });
-    out.clear();
+    thread_local std::vector<Edge> scratch;
+    scratch.clear();
     for (std::size_t i = 0; i < s.size();) {
         std::size_t j = i;
         int sum = 0;
         while (j < s.size() && s[j].key == s[i].key) sum += s[j++].sign;
-        const auto lo = static_cast<std::uint32_t>(s[i].key >> 32), hi = static_cast<std::uint32_t>(s[i].key);
-        for (int k = 0; k < std::abs(sum); ++k) out.push_back(sum > 0 ? Edge{lo, hi} : Edge{hi, lo});
+        put(scratch, s[i].key, sum);
         i = j;
     }
+    out.assign(scratch.begin(), scratch.end());
+}
+
+// A run of equal keys from i in a reduced chain: its net count, and where it ends.
+int run(const std::vector<Edge>& c, std::size_t& i) {
+    const std::uint64_t k = key_of(c[i]);
+    int sum = 0;
+    for (; i < c.size() && key_of(c[i]) == k; ++i) sum += c[i][0] < c[i][1] ? 1 : -1;
+    return sum;
 }
 
 // Shewchuk's orient2d error bound for double inputs is (3 + 16 eps) eps < 3.4e-16 of the two
@@ -47,8 +67,8 @@ constexpr double kFloor = 1e-250;
 }  // namespace
 
 void boundary(const std::uint32_t* corners, std::uint32_t first, std::uint32_t count, std::vector<Edge>& out) {
-    std::vector<Signed> s;
-    s.reserve(3 * count);
+    thread_local std::vector<Signed> s;
+    s.clear();
     for (std::uint32_t t = first; t < first + count; ++t) {
         const std::uint32_t* c = corners + 3 * t;
         add(s, c[0], c[1]);
@@ -59,11 +79,19 @@ void boundary(const std::uint32_t* corners, std::uint32_t first, std::uint32_t c
 }
 
 void merge(const std::vector<Edge>& a, const std::vector<Edge>& b, std::vector<Edge>& out) {
-    std::vector<Signed> s;
-    s.reserve(a.size() + b.size());
-    for (const Edge& e : a) add(s, e[0], e[1]);
-    for (const Edge& e : b) add(s, e[0], e[1]);
-    reduce(s, out);
+    // Both in key order (reduce's): one pass, runs of one key added.
+    thread_local std::vector<Edge> scratch;
+    scratch.clear();
+    std::size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+        const std::uint64_t ka = i < a.size() ? key_of(a[i]) : UINT64_MAX, kb = j < b.size() ? key_of(b[j]) : UINT64_MAX;
+        const std::uint64_t k = std::min(ka, kb);
+        int sum = 0;
+        if (ka == k) sum += run(a, i);
+        if (kb == k) sum += run(b, j);
+        put(scratch, k, sum);
+    }
+    out.assign(scratch.begin(), scratch.end());
 }
 
 std::uint32_t facing(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c) {
