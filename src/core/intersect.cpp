@@ -148,38 +148,6 @@ bool nodes_overlap(const TriangleBvh::Node& a, const TriangleBvh::Node& b) {
 __m128 load3(const Eigen::Vector3f& v) {
     return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(v.data())), _mm_load_ss(v.data() + 2));
 }
-
-// Whether the triangle with corners a, b, c (x, y, z in the low lanes, the fourth zero) has an
-// area that single precision already proves nonzero: the normal (b - a) x (c - a) in float, each
-// component against 1e-6 of its two products' magnitudes. Most triangles are decided here, four
-// lanes at a time, and only the rest take zero_area's double estimate and exact test.
-// Why the bound holds (u = 2^-24, gamma_3 = 3u/(1 - 3u) < 1.8e-7): a component is t1 - t2, each
-// product of two rounded differences rounded once, so t = T(1 + theta), |theta| <= gamma_3, with
-// T the exact product, plus at most 2^-150 where the product is subnormal. If the exact
-// component is zero (T1 = T2 = T), the computed one is at most
-// (1 + u)(gamma_3 (|t1| + |t2| + 2^-149) / (1 - gamma_3) + 2^-149) < 1.81e-7 (|t1| + |t2|) + 2^-148,
-// below the bound 1e-6 (|t1| + |t2|) (rounded twice) whenever that bound exceeds 2^-100. A
-// difference or product that overflows gives an infinite or NaN component or bound, which no
-// compare passes: such a triangle goes to the exact test.
-//
-// The same computation gives each component's sign (the facing mask of intersect_patch.h: bit k
-// proved positive, bit 3 + k proved negative): whatever the exact component, the computed one is
-// (exact + E)(1 + delta) with (1 + u)|E| under the quantity above, so a computed component beyond
-// the bound has the exact one's sign. clearly_not_flat is this mask being nonzero.
-std::uint32_t facing_mask(__m128 a, __m128 b, __m128 c) {
-    const __m128 e1 = _mm_sub_ps(b, a), e2 = _mm_sub_ps(c, a);
-    const __m128 t1 = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 1, 0, 2)));
-    const __m128 t2 = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 0, 2, 1)));
-    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-    const __m128 signed_n = _mm_sub_ps(t1, t2);
-    const __m128 n = _mm_and_ps(signed_n, magnitude);
-    const __m128 bound = _mm_mul_ps(_mm_set1_ps(1e-6f), _mm_add_ps(_mm_and_ps(t1, magnitude), _mm_and_ps(t2, magnitude)));
-    // 2^-100: the bound is a normal float and the products' underflow is far below it.
-    const __m128 proved = _mm_and_ps(_mm_cmpgt_ps(n, bound), _mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-100f)));
-    const int negative = _mm_movemask_ps(signed_n);  // a proved component is not zero: its sign bit is its sign
-    const int m = _mm_movemask_ps(proved) & 7;
-    return static_cast<std::uint32_t>((m & ~negative) | (m & negative) << 3);
-}
 #endif
 
 
@@ -857,7 +825,7 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
                     out = true;
                 } else {
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-                    const std::uint32_t f = facing_mask(load3(a), load3(b), load3(d));
+                    const std::uint32_t f = patch::facing_mask(load3(a), load3(b), load3(d));
 #else
                     const std::uint32_t f = patch::facing(a, b, d);
 #endif

@@ -31,6 +31,9 @@
 #include <vector>
 
 #include <Eigen/Core>
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+#include <emmintrin.h>
+#endif
 
 namespace rigscope::patch {
 
@@ -48,8 +51,39 @@ void boundary(const std::uint32_t* corners, std::uint32_t first, std::uint32_t c
 // The boundary chain of the union of two sets of triangles from theirs (edges that cancel dropped).
 void merge(const std::vector<Edge>& a, const std::vector<Edge>& b, std::vector<Edge>& out);
 
-// The facing mask of triangle a, b, c in double with a proved bound (the SIMD build's float
-// filter is the caller's; either may leave a bit unset that the other sets, never a wrong one).
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+// The facing mask of the triangle with corners a, b, c (x, y, z in the low lanes, the fourth
+// zero) from its normal (b - a) x (c - a) in float, each component against 1e-6 of its two
+// products' magnitudes; a nonzero mask is also what proves the triangle's area nonzero, so
+// frame_boxes takes its zero-area flag from the same computation (only a zero mask goes on to the
+// double estimate and exact test).
+// Why the bound holds (u = 2^-24, gamma_3 = 3u/(1 - 3u) < 1.8e-7): a component is t1 - t2, each
+// product of two rounded differences rounded once, so t = T(1 + theta), |theta| <= gamma_3, with
+// T the exact product, plus at most 2^-150 where the product is subnormal. Whatever the exact
+// component T1 - T2, the computed one is (T1 - T2 + E)(1 + delta), |delta| <= u, with
+// (1 + u)|E| <= (1 + u)(gamma_3 (|t1| + |t2| + 2^-149) / (1 - gamma_3) + 2^-149)
+// < 1.81e-7 (|t1| + |t2|) + 2^-148, below the bound 1e-6 (|t1| + |t2|) (rounded twice) whenever
+// that bound exceeds 2^-100. So a computed component beyond the bound has |T1 - T2 + E| > |E|:
+// the exact component is not zero and has the computed one's sign. A difference or product that
+// overflows gives an infinite or NaN component or bound, which no compare passes: no bit.
+inline std::uint32_t facing_mask(__m128 a, __m128 b, __m128 c) {
+    const __m128 e1 = _mm_sub_ps(b, a), e2 = _mm_sub_ps(c, a);
+    const __m128 t1 = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 1, 0, 2)));
+    const __m128 t2 = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 0, 2, 1)));
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    const __m128 signed_n = _mm_sub_ps(t1, t2);
+    const __m128 n = _mm_and_ps(signed_n, magnitude);
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(1e-6f), _mm_add_ps(_mm_and_ps(t1, magnitude), _mm_and_ps(t2, magnitude)));
+    // 2^-100: the bound is a normal float and the products' underflow is far below it.
+    const __m128 proved = _mm_and_ps(_mm_cmpgt_ps(n, bound), _mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-100f)));
+    const int negative = _mm_movemask_ps(signed_n);  // a proved component is not zero: its sign bit is its sign
+    const int m = _mm_movemask_ps(proved) & 7;
+    return static_cast<std::uint32_t>((m & ~negative) | (m & negative) << 3);
+}
+#endif
+
+// The facing mask of triangle a, b, c in double with Shewchuk's orient2d bound (the build
+// without SIMD's; either may leave a bit unset that facing_mask sets, never a wrong one).
 std::uint32_t facing(const Eigen::Vector3f& a, const Eigen::Vector3f& b, const Eigen::Vector3f& c);
 
 // Whether triangles whose facing masks all contain `axes` and whose boundary chain is `rim`
