@@ -583,7 +583,7 @@ const std::vector<patch::Edge>* IntersectEngine::rim_of(const Part& p, std::uint
         const TriangleBvh::Node& node = p.bvh.nodes()[n];
         bool made = true;
         if (node.leaf()) {
-            patch::boundary(p.corners.data(), node.first, node.count, p.rim[n]);
+            made = patch::boundary(p.corners.data(), node.first, node.count, p.rim[n]);
         } else {
             const std::vector<patch::Edge>* l = rim_of(p, n + 1);
             const std::vector<patch::Edge>* r = l ? rim_of(p, node.first) : nullptr;

@@ -9,51 +9,16 @@ namespace rigscope::patch {
 
 namespace {
 
-// An undirected edge (smaller vertex high) and its direction: +1 from the smaller vertex.
-struct Signed {
-    std::uint64_t key;
-    int sign;
-};
-
-void add(std::vector<Signed>& s, std::uint32_t from, std::uint32_t to) {
-    // An edge from a vertex to itself projects to a point: it adds nothing to any winding number
-    // (its triangle has zero area and no facing bit, so its node is never skipped anyway).
-    if (from == to) return;
-    const std::uint32_t lo = std::min(from, to), hi = std::max(from, to);
-    s.push_back({std::uint64_t(lo) << 32 | hi, from < to ? 1 : -1});
-}
-
-std::uint64_t key_of(const Edge& e) {
-    return std::uint64_t(std::min(e[0], e[1])) << 32 | std::max(e[0], e[1]);
-}
-
-// Writes `count` copies (|count|, reversed where negative) of the undirected edge `key`.
+// `count` copies (|count|, reversed where negative) of the undirected edge `key` (edge() >> 1).
 void put(std::vector<Edge>& out, std::uint64_t key, int count) {
-    const auto lo = static_cast<std::uint32_t>(key >> 32), hi = static_cast<std::uint32_t>(key);
-    for (int k = 0; k < std::abs(count); ++k) out.push_back(count > 0 ? Edge{lo, hi} : Edge{hi, lo});
+    for (int k = 0; k < std::abs(count); ++k) out.push_back(key << 1 | std::uint64_t(count < 0));
 }
 
-// The chain's net count per undirected edge, written out as directed edges in key order (merge
-// relies on it). `scratch` holds them first, so `out` is allocated once at its size.
-void reduce(std::vector<Signed>& s, std::vector<Edge>& out) {
-    std::sort(s.begin(), s.end(), [](const Signed& x, const Signed& y) { return x.key < y.key; });
-    thread_local std::vector<Edge> scratch;
-    scratch.clear();
-    for (std::size_t i = 0; i < s.size();) {
-        std::size_t j = i;
-        int sum = 0;
-        while (j < s.size() && s[j].key == s[i].key) sum += s[j++].sign;
-        put(scratch, s[i].key, sum);
-        i = j;
-    }
-    out.assign(scratch.begin(), scratch.end());
-}
-
-// A run of equal keys from i in a reduced chain: its net count, and where it ends.
+// A run of equal keys from i in a chain sorted by value: its net count, and where it ends.
 int run(const std::vector<Edge>& c, std::size_t& i) {
-    const std::uint64_t k = key_of(c[i]);
+    const std::uint64_t k = c[i] >> 1;
     int sum = 0;
-    for (; i < c.size() && key_of(c[i]) == k; ++i) sum += c[i][0] < c[i][1] ? 1 : -1;
+    for (; i < c.size() && c[i] >> 1 == k; ++i) sum += c[i] & 1 ? -1 : 1;
     return sum;
 }
 
@@ -66,25 +31,36 @@ constexpr double kFloor = 1e-250;
 
 }  // namespace
 
-void boundary(const std::uint32_t* corners, std::uint32_t first, std::uint32_t count, std::vector<Edge>& out) {
-    thread_local std::vector<Signed> s;
+bool boundary(const std::uint32_t* corners, std::uint32_t first, std::uint32_t count, std::vector<Edge>& out) {
+    thread_local std::vector<Edge> s, scratch;
     s.clear();
+    out.clear();
     for (std::uint32_t t = first; t < first + count; ++t) {
         const std::uint32_t* c = corners + 3 * t;
-        add(s, c[0], c[1]);
-        add(s, c[1], c[2]);
-        add(s, c[2], c[0]);
+        if ((c[0] | c[1] | c[2]) > kMaxVertex) return false;
+        // An edge from a vertex to itself projects to a point: it adds nothing to any winding
+        // number (its triangle has zero area and no facing bit, so its node is never skipped).
+        for (int k = 0; k < 3; ++k)
+            if (c[k] != c[(k + 1) % 3]) s.push_back(edge(c[k], c[(k + 1) % 3]));
     }
-    reduce(s, out);
+    std::sort(s.begin(), s.end());
+    // The net count per undirected edge; `scratch` first, so `out` is allocated once at its size.
+    scratch.clear();
+    for (std::size_t i = 0; i < s.size();) {
+        const std::uint64_t key = s[i] >> 1;
+        put(scratch, key, run(s, i));
+    }
+    out.assign(scratch.begin(), scratch.end());
+    return true;
 }
 
 void merge(const std::vector<Edge>& a, const std::vector<Edge>& b, std::vector<Edge>& out) {
-    // Both in key order (reduce's): one pass, runs of one key added.
+    // Both sorted (boundary's and merge's order): one pass, runs of one key added.
     thread_local std::vector<Edge> scratch;
     scratch.clear();
     std::size_t i = 0, j = 0;
     while (i < a.size() || j < b.size()) {
-        const std::uint64_t ka = i < a.size() ? key_of(a[i]) : UINT64_MAX, kb = j < b.size() ? key_of(b[j]) : UINT64_MAX;
+        const std::uint64_t ka = i < a.size() ? a[i] >> 1 : UINT64_MAX, kb = j < b.size() ? b[j] >> 1 : UINT64_MAX;
         const std::uint64_t k = std::min(ka, kb);
         int sum = 0;
         if (ka == k) sum += run(a, i);
@@ -118,8 +94,8 @@ bool untangled(const std::vector<Edge>& rim, const Eigen::Vector3f* x, std::uint
         // convex-looking rim). A double, exact as it stands for the tests below.
         double ci = 0, cj = 0;
         for (const Edge& e : rim) {
-            ci += x[e[0]][i];
-            cj += x[e[0]][j];
+            ci += x[from(e)][i];
+            cj += x[from(e)][j];
         }
         ci /= double(rim.size());
         cj /= double(rim.size());
@@ -127,7 +103,8 @@ bool untangled(const std::vector<Edge>& rim, const Eigen::Vector3f* x, std::uint
         int winding = 0;
         bool star = true;
         for (const Edge& e : rim) {
-            const double pi = x[e[0]][i], pj = x[e[0]][j], qi = x[e[1]][i], qj = x[e[1]][j];
+            const Eigen::Vector3f &p = x[from(e)], &q = x[to(e)];
+            const double pi = p[i], pj = p[j], qi = q[i], qj = q[j];
             // orient2d(c, p, q), with the sign s proved.
             const double l = (pi - ci) * (qj - cj), r = (pj - cj) * (qi - ci);
             const double det = s * (l - r), bound = kOrientBound * (std::abs(l) + std::abs(r));

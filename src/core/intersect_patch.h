@@ -26,7 +26,6 @@
 // open boxes). Hence no two triangles of the node cross, neighbours or not.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -37,16 +36,26 @@
 
 namespace rigscope::patch {
 
-// A directed edge between two file vertices: from, to.
-using Edge = std::array<std::uint32_t, 2>;
+// A directed edge between two file vertices below 2^31, packed for merges that compare one
+// integer: the smaller vertex, the larger, and a bit for the direction (1: from the larger).
+// Chains in key order (boundary's and merge's) are sorted by this value.
+using Edge = std::uint64_t;
+constexpr std::uint32_t kMaxVertex = 0x7fffffff;
+inline Edge edge(std::uint32_t from, std::uint32_t to) {
+    const std::uint32_t lo = from < to ? from : to, hi = from < to ? to : from;
+    return std::uint64_t(lo) << 33 | std::uint64_t(hi) << 1 | std::uint64_t(from > to);
+}
+inline std::uint32_t from(Edge e) { return static_cast<std::uint32_t>(e & 1 ? (e >> 1) & 0xffffffffu : e >> 33); }
+inline std::uint32_t to(Edge e) { return static_cast<std::uint32_t>(e & 1 ? e >> 33 : (e >> 1) & 0xffffffffu); }
 
 // Bits of a facing mask: bit k (0-2) when every triangle's normal has a component along axis k
 // proved positive, bit 3 + k when proved negative.
 constexpr std::uint32_t kAllAxes = 0x3f;
 
 // The boundary chain of triangles first .. first + count of `corners` (three file vertices each):
-// each directed edge as many times as its net count, reversed where that is negative.
-void boundary(const std::uint32_t* corners, std::uint32_t first, std::uint32_t count, std::vector<Edge>& out);
+// each directed edge as many times as its net count, reversed where that is negative. False (and
+// `out` empty) for a vertex above kMaxVertex.
+bool boundary(const std::uint32_t* corners, std::uint32_t first, std::uint32_t count, std::vector<Edge>& out);
 
 // The boundary chain of the union of two sets of triangles from theirs (edges that cancel dropped).
 void merge(const std::vector<Edge>& a, const std::vector<Edge>& b, std::vector<Edge>& out);

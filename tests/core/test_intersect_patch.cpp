@@ -245,7 +245,7 @@ TEST_CASE("intersect patches: merged boundary chains equal the union's, edges co
                 --net[v * 12 + u];
             }
         std::vector<int> got(144, 0);
-        for (const patch::Edge& e : whole) ++got[e[0] * 12 + e[1]];
+        for (const patch::Edge& e : whole) ++got[patch::from(e) * 12 + patch::to(e)];
         for (std::uint32_t u = 0; u < 12; ++u)
             for (std::uint32_t v = 0; v < 12; ++v) REQUIRE(got[u * 12 + v] == std::max(0, net[u * 12 + v]));
     }

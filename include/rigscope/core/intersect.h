@@ -6,7 +6,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <array>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -98,10 +97,10 @@ private:
         // boundary passes the star test along one of those axes.
         std::vector<std::uint32_t> node_size;
         std::vector<std::uint8_t> node_axes;
-        // Per node, its boundary chain over file vertices (directed edges), made the first time a
+        // Per node, its boundary chain over file vertices (directed edges, patch::Edge), made the first time a
         // self-test asks (fixed by the faces); rim_state 0: not yet, 1: made, 2: too long to test.
         // Written during the traversal: a node's self-test and those below it belong to one job.
-        mutable std::vector<std::vector<std::array<std::uint32_t, 2>>> rim;
+        mutable std::vector<std::vector<std::uint64_t>> rim;
         mutable std::vector<std::uint8_t> rim_state;
         TriangleBvh bvh;
     };
@@ -124,7 +123,7 @@ private:
     bool kept(std::uint32_t part, int joint) const;
     // Whether node n's triangles are proved to cross none of one another this frame (intersect_patch.h).
     bool untangled(std::uint32_t part, std::uint32_t n, const Eigen::Vector3f* x) const;
-    const std::vector<std::array<std::uint32_t, 2>>* rim_of(const Part& p, std::uint32_t n) const;  // a pair both moved by `joint` alone is kept from the stored positions
+    const std::vector<std::uint64_t>* rim_of(const Part& p, std::uint32_t n) const;  // a pair both moved by `joint` alone is kept from the stored positions
     void build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool);
     int joint_of(const FacePair& p) const;
 
