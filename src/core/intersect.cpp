@@ -722,8 +722,8 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
     const std::size_t blocks = (leaves.size() + kLeafBlock - 1) / kLeafBlock;
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
     std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
-    // A leaf whose corners are all bitwise where they were when its boxes, flags and leaf box
-    // were last computed keeps them: the same inputs (and the same kept joints) give the same
+    // A leaf whose corners are all bitwise where they were when its boxes, flags, leaf box and
+    // facing mask were last computed keeps them: the same inputs (and the same kept joints) give the same
     // results. A rig's still parts (the bench tube's root third) skip the work every frame.
     const std::vector<std::uint8_t> kept_now(kept, kept + (kept ? kept_count : 0));
     bool finite, reuse = false;

@@ -97,9 +97,10 @@ private:
         // boundary passes the star test along one of those axes.
         std::vector<std::uint32_t> node_size;
         std::vector<std::uint8_t> node_axes;
-        // Per node, its boundary chain over file vertices (directed edges, patch::Edge), made the first time a
-        // self-test asks (fixed by the faces); rim_state 0: not yet, 1: made, 2: too long to test.
-        // Written during the traversal: a node's self-test and those below it belong to one job.
+        // Per node, its boundary chain over file vertices (patch::Edge), made the first time a
+        // self-test asks (fixed by the faces); rim_state 0: not yet, 1: made, 2: none (too long,
+        // or a vertex past patch::kMaxVertex). Written during the traversal: a node's self-test
+        // and all those below it belong to one job, and a chain is made from those below.
         mutable std::vector<std::vector<std::uint64_t>> rim;
         mutable std::vector<std::uint8_t> rim_state;
         TriangleBvh bvh;
@@ -120,10 +121,10 @@ private:
     std::vector<Job> split(std::vector<Job> jobs) const;  // the roots cut into about kJobs node pairs
     std::vector<Hit> traverse(std::vector<Job> roots, const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) const;
     void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
-    bool kept(std::uint32_t part, int joint) const;
+    bool kept(std::uint32_t part, int joint) const;  // a pair both moved by `joint` alone is kept from the stored positions
     // Whether node n's triangles are proved to cross none of one another this frame (intersect_patch.h).
     bool untangled(std::uint32_t part, std::uint32_t n, const Eigen::Vector3f* x) const;
-    const std::vector<std::uint64_t>* rim_of(const Part& p, std::uint32_t n) const;  // a pair both moved by `joint` alone is kept from the stored positions
+    const std::vector<std::uint64_t>* rim_of(const Part& p, std::uint32_t n) const;  // Part::rim[n], made if not yet (null: none)
     void build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool);
     int joint_of(const FacePair& p) const;
 
