@@ -20,6 +20,7 @@
 #include "rigscope/core/skin.h"
 #include "rigscope/core/topology.h"
 #include "rigscope/core/tri_tri.h"
+#include "intersect_patch.h"
 
 namespace rigscope {
 
@@ -40,6 +41,11 @@ constexpr std::size_t kTriangleBlock = std::size_t(1) << 16;
 // Node pairs the traversal is cut into before it is spread over the threads: enough to balance
 // a few cores, few enough that each outweighs its dispatch. Fixed for the same reason.
 constexpr std::size_t kJobs = 512;
+// The largest node whose self-test may be skipped by the patch test (intersect_patch.h), and the
+// longest boundary tested: bigger ones rarely pass (a tube's patch of 4,096 triangles spans about
+// a tenth of its girth) and would make long boundaries the first time they are asked for.
+constexpr std::uint32_t kPatchTriangles = 4096;
+constexpr std::size_t kRimEdges = 1024;
 
 float extent(const BvhBox& b) {
     return (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]);
@@ -141,29 +147,6 @@ bool nodes_overlap(const TriangleBvh::Node& a, const TriangleBvh::Node& b) {
 // A point's x, y, z in the low lanes (eight bytes and four: no read past the point).
 __m128 load3(const Eigen::Vector3f& v) {
     return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(v.data())), _mm_load_ss(v.data() + 2));
-}
-
-// Whether the triangle with corners a, b, c (x, y, z in the low lanes, the fourth zero) has an
-// area that single precision already proves nonzero: the normal (b - a) x (c - a) in float, each
-// component against 1e-6 of its two products' magnitudes. Most triangles are decided here, four
-// lanes at a time, and only the rest take zero_area's double estimate and exact test.
-// Why the bound holds (u = 2^-24, gamma_3 = 3u/(1 - 3u) < 1.8e-7): a component is t1 - t2, each
-// product of two rounded differences rounded once, so t = T(1 + theta), |theta| <= gamma_3, with
-// T the exact product, plus at most 2^-150 where the product is subnormal. If the exact
-// component is zero (T1 = T2 = T), the computed one is at most
-// (1 + u)(gamma_3 (|t1| + |t2| + 2^-149) / (1 - gamma_3) + 2^-149) < 1.81e-7 (|t1| + |t2|) + 2^-148,
-// below the bound 1e-6 (|t1| + |t2|) (rounded twice) whenever that bound exceeds 2^-100. A
-// difference or product that overflows gives an infinite or NaN component or bound, which no
-// compare passes: such a triangle goes to the exact test.
-bool clearly_not_flat(__m128 a, __m128 b, __m128 c) {
-    const __m128 e1 = _mm_sub_ps(b, a), e2 = _mm_sub_ps(c, a);
-    const __m128 t1 = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 1, 0, 2)));
-    const __m128 t2 = _mm_mul_ps(_mm_shuffle_ps(e1, e1, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(e2, e2, _MM_SHUFFLE(3, 0, 2, 1)));
-    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-    const __m128 n = _mm_and_ps(_mm_sub_ps(t1, t2), magnitude);
-    const __m128 bound = _mm_mul_ps(_mm_set1_ps(1e-6f), _mm_add_ps(_mm_and_ps(t1, magnitude), _mm_and_ps(t2, magnitude)));
-    // 2^-100: the bound is a normal float and the products' underflow is far below it.
-    return _mm_movemask_ps(_mm_and_ps(_mm_cmpgt_ps(n, bound), _mm_cmpgt_ps(bound, _mm_set1_ps(0x1p-100f)))) != 0;
 }
 #endif
 
@@ -482,6 +465,7 @@ void IntersectEngine::run_job(const Job& job, const std::vector<std::vector<Eige
         const TriangleBvh::Node& na = parts_[j.pa].bvh.nodes()[j.na];
         const TriangleBvh::Node& nb = parts_[j.pb].bvh.nodes()[j.nb];
         if (j.self) {
+            if (untangled(j.pa, j.na, positions[j.pa].data())) continue;
             if (na.leaf()) {
                 // Each triangle against the later ones of its leaf that are not its neighbours (a
                 // skipped one's box is empty).
@@ -592,6 +576,36 @@ std::vector<IntersectEngine::Hit> IntersectEngine::traverse(std::vector<Job> roo
     std::vector<Hit> hits;
     for (const auto& f : found) hits.insert(hits.end(), f.begin(), f.end());
     return hits;
+}
+
+const std::vector<patch::Edge>* IntersectEngine::rim_of(const Part& p, std::uint32_t n) const {
+    if (p.rim_state[n] == 0) {
+        const TriangleBvh::Node& node = p.bvh.nodes()[n];
+        bool made = true;
+        if (node.leaf()) {
+            made = patch::boundary(p.corners.data(), node.first, node.count, p.rim[n]);
+        } else {
+            const std::vector<patch::Edge>* l = rim_of(p, n + 1);
+            const std::vector<patch::Edge>* r = l ? rim_of(p, node.first) : nullptr;
+            if (r) patch::merge(*l, *r, p.rim[n]);
+            made = r != nullptr;
+        }
+        p.rim_state[n] = made && p.rim[n].size() <= kRimEdges ? 1 : 2;
+        if (p.rim_state[n] == 2) std::vector<patch::Edge>().swap(p.rim[n]);
+    }
+    return p.rim_state[n] == 1 ? &p.rim[n] : nullptr;
+}
+
+bool IntersectEngine::untangled(std::uint32_t part, std::uint32_t n, const Eigen::Vector3f* x) const {
+    const Part& p = parts_[part];
+    const std::uint32_t axes = p.node_axes[n];
+    // Not in the stored positions' pass: there the whole mesh is smooth and would have every
+    // small node's boundary made (a third of a one-frame run on the bench tube), where the frames
+    // need those of the blended part only (the kept joints' nodes are skipped whole).
+    if (rigid_pass_) return false;
+    if (axes == 0 || p.node_size[n] > kPatchTriangles) return false;
+    const std::vector<patch::Edge>* rim = rim_of(p, n);
+    return rim && patch::untangled(*rim, x, axes);
 }
 
 bool IntersectEngine::kept(std::uint32_t part, int joint) const {
@@ -708,8 +722,8 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
     const std::size_t blocks = (leaves.size() + kLeafBlock - 1) / kLeafBlock;
     std::vector<std::size_t> bad(blocks, SIZE_MAX);  // per block, the first vertex not finite
     std::vector<std::size_t> zero(blocks, 0);         // per block, the triangles skipped
-    // A leaf whose corners are all bitwise where they were when its boxes, flags and leaf box
-    // were last computed keeps them: the same inputs (and the same kept joints) give the same
+    // A leaf whose corners are all bitwise where they were when its boxes, flags, leaf box and
+    // facing mask were last computed keeps them: the same inputs (and the same kept joints) give the same
     // results. A rig's still parts (the bench tube's root third) skip the work every frame.
     const std::vector<std::uint8_t> kept_now(kept, kept + (kept ? kept_count : 0));
     bool finite, reuse = false;
@@ -751,6 +765,7 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
         const std::uint32_t* const leaf = leaves.data();
         const int* const node_rigid = p.node_rigid.empty() ? nullptr : p.node_rigid.data();
         std::uint8_t* const unboxed = p.unboxed.data();
+        std::uint8_t* const node_axes = p.node_axes.data();
         const std::size_t end = std::min(leaves.size(), (blk + 1) * kLeafBlock);
         const float inf = std::numeric_limits<float>::infinity();
         std::size_t z = 0, first_bad = SIZE_MAX;
@@ -775,6 +790,8 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
             // are LeafLanes'). Only with every position finite, so no corner needs the test.
             const int leaf_rigid = node_rigid && finite ? node_rigid[leaf[l]] : -1;
             unboxed[leaf[l]] = kept && leaf_rigid >= 0 && static_cast<std::size_t>(leaf_rigid) < kept_count && kept[leaf_rigid];
+            // The axes all the leaf's triangles face (none for an unboxed leaf: not computed).
+            std::uint32_t axes = unboxed[leaf[l]] ? 0 : patch::kAllAxes;
             if (unboxed[leaf[l]]) {
                 for (std::uint32_t t = first; t < last; ++t) {
                     skip[t] = stored_skip[t];
@@ -807,16 +824,20 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
                         if (!pos[c[k]].allFinite()) first_bad = c[k];
                     out = true;
                 } else {
+#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+                    const std::uint32_t f = patch::facing_mask(load3(a), load3(b), load3(d));
+#else
+                    const std::uint32_t f = patch::facing(a, b, d);
+#endif
+                    axes &= f;
+                    // A proved facing is a proved nonzero normal component: not zero area.
                     const int r = rigid[t];
                     if (kept && r >= 0 && static_cast<std::size_t>(r) < kept_count && kept[r]) out = stored_skip[t] != 0;
-#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-                    else out = !clearly_not_flat(load3(a), load3(b), load3(d)) && zero_area(a, b, d);
-#else
-                    else out = zero_area(a, b, d);
-#endif
+                    else out = f == 0 && zero_area(a, b, d);
                 }
                 skip[t] = out ? 1 : 0;
                 if (out) {
+                    axes = 0;
                     ++z;
                     lo0[t] = lo1[t] = lo2[t] = inf;
                     hi0[t] = hi1[t] = hi2[t] = -inf;
@@ -854,11 +875,13 @@ std::size_t frame_boxes(PartT& p, const std::vector<Eigen::Vector3f>& x, ThreadP
 #endif
             }
 #if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
+            node_axes[leaf[l]] = static_cast<std::uint8_t>(axes);
             alignas(16) float box_lo[4], box_hi[4];
             _mm_store_ps(box_lo, leaf_lo);
             _mm_store_ps(box_hi, leaf_hi);
             bvh.set_leaf_box(leaf[l], BvhBox{{box_lo[0], box_lo[1], box_lo[2]}, {box_hi[0], box_hi[1], box_hi[2]}});
 #else
+            node_axes[leaf[l]] = static_cast<std::uint8_t>(axes);
             bvh.set_leaf_box(leaf[l], BvhBox{{l0, l1, l2}, {h0, h1, h2}});
 #endif
         }
@@ -880,11 +903,21 @@ void IntersectEngine::build(const std::vector<std::vector<Eigen::Vector3f>>& pos
     for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
         Part& p = parts_[pi];
         stored[pi] = scene_.meshes[p.mesh].positions;
+        {
+            // Per node its triangles (children follow their parent), for the patch test's size.
+            const auto& nodes = p.bvh.nodes();
+            p.node_size.assign(nodes.size(), 0);
+            for (std::size_t n = nodes.size(); n-- > 0;)
+                p.node_size[n] = nodes[n].leaf() ? nodes[n].count : p.node_size[n + 1] + p.node_size[nodes[n].first];
+            p.node_axes.assign(nodes.size(), 0);
+            p.rim.resize(nodes.size());
+            p.rim_state.assign(nodes.size(), 0);
+        }
         // The stored positions' boxes and flags, in leaf order (a position not finite: its
         // triangles skipped here).
         std::size_t skipped = 0;
         frame_boxes(p, stored[pi], pool, nullptr, 0, skipped);
-        p.bvh.refit_inner(pool);
+        p.bvh.refit_inner(pool, p.node_axes.data());
         p.stored_skip = p.skip;
         // Per triangle, the later triangles of its leaf that are its neighbours (bit i: the
         // leaf's i-th), for the self-leaf tests: fixed by the weld, so found once, not per frame.
@@ -983,7 +1016,7 @@ void IntersectEngine::evaluate(const std::vector<std::vector<Eigen::Vector3f>>& 
         const std::size_t bad = frame_boxes(p, positions[pi], pool, p.kept.data(), p.kept.size(), out.degenerate);
         if (bad != SIZE_MAX)
             throw Error(kExitBadInput, "mesh '" + scene_.meshes[p.mesh].name + "': vertex " + std::to_string(bad) + "'s position is not finite");
-        p.bvh.refit_inner(pool);
+        p.bvh.refit_inner(pool, p.node_axes.data());
     }
 
     // Every mesh against itself and every later mesh, cut into node pairs for the threads.

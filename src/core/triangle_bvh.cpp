@@ -197,7 +197,7 @@ void TriangleBvh::build(const std::vector<std::uint32_t>& corners, const std::ve
 
 std::vector<std::uint32_t> TriangleBvh::take_order() { return std::move(order_); }
 
-void TriangleBvh::refit_range(std::size_t begin, std::size_t end) {
+void TriangleBvh::refit_range(std::size_t begin, std::size_t end, std::uint8_t* and_flags) {
     // Children follow their parent: one backward sweep sees every child before its parent.
     for (std::size_t n = end; n-- > begin;) {
         Node& node = nodes_[n];
@@ -205,10 +205,11 @@ void TriangleBvh::refit_range(std::size_t begin, std::size_t end) {
         BvhBox b = nodes_[n + 1].box;
         grow(b, nodes_[node.first].box);
         node.box = b;
+        if (and_flags) and_flags[n] = and_flags[n + 1] & and_flags[node.first];
     }
 }
 
-void TriangleBvh::refit_inner(ThreadPool* pool) {
+void TriangleBvh::refit_inner(ThreadPool* pool, std::uint8_t* and_flags) {
     if (nodes_.empty()) return;
     // The subtrees a few levels down, each a contiguous run of nodes (a node, its left subtree,
     // its right subtree), refitted side by side; then the nodes above them. A box is a min and max
@@ -231,9 +232,9 @@ void TriangleBvh::refit_inner(ThreadPool* pool) {
         stack.push_back({{node.first, r.end}, depth + 1});
         stack.push_back({{r.begin + 1, node.first}, depth + 1});
     }
-    run_tasks(pool, ranges.size(), [&](std::size_t i) { refit_range(ranges[i].begin, ranges[i].end); });
+    run_tasks(pool, ranges.size(), [&](std::size_t i) { refit_range(ranges[i].begin, ranges[i].end, and_flags); });
     std::sort(top.begin(), top.end());
-    for (std::size_t k = top.size(); k-- > 0;) refit_range(top[k], top[k] + 1);
+    for (std::size_t k = top.size(); k-- > 0;) refit_range(top[k], top[k] + 1, and_flags);
 }
 
 }  // namespace rigscope

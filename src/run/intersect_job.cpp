@@ -17,10 +17,13 @@ namespace rigscope {
 namespace {
 
 // What the engine keeps per triangle (corners, face, box, flag, a share of the BVH's nodes and
-// order, its leaf's neighbour byte) and per vertex (weld, heaviest influence, this frame's
-// positions, the positions its boxes were computed from and a moved byte, the weld's own
-// arrays while it runs), over-estimated: the budget is refused on it before anything is built.
-constexpr double kBytesPerTriangle = 12 + 4 + 24 + 1 + 4 + 32 + 1;
+// order, its leaf's neighbour byte, a node's share of the patch test's arrays, 30 bytes a node,
+// and of the boundaries it makes, about 1.5 edges of 8 bytes a triangle at the leaves of a
+// smooth surface and geometrically fewer at each level up) and per vertex (weld, heaviest
+// influence, this frame's positions, the positions its boxes were computed from and a moved
+// byte, the weld's own arrays while it runs), over-estimated: the budget is refused on it
+// before anything is built.
+constexpr double kBytesPerTriangle = 12 + 4 + 24 + 1 + 4 + 32 + 1 + 30 + 42;
 constexpr double kBytesPerVertex = 4 + 4 + 4 + 12 + 12 + 1 + 48;
 
 std::size_t fan_triangles(const Mesh& mesh) {

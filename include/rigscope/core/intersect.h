@@ -91,6 +91,18 @@ private:
         // one another are kept and the traversal needs the lanes only where it meets another
         // leaf, where it computes them (half the leaves a frame on the bench tube).
         std::vector<std::uint8_t> unboxed;
+        // Per BVH node: its triangles, and this frame's facing mask (src/core/intersect_patch.h:
+        // an axis every one of its triangles faces, proved; a leaf's from frame_boxes, inner
+        // nodes' from refit_inner). A self-test of a node small enough is skipped when its
+        // boundary passes the star test along one of those axes.
+        std::vector<std::uint32_t> node_size;
+        std::vector<std::uint8_t> node_axes;
+        // Per node, its boundary chain over file vertices (patch::Edge), made the first time a
+        // self-test asks (fixed by the faces); rim_state 0: not yet, 1: made, 2: none (too long,
+        // or a vertex past patch::kMaxVertex). Written during the traversal: a node's self-test
+        // and all those below it belong to one job, and a chain is made from those below.
+        mutable std::vector<std::vector<std::uint64_t>> rim;
+        mutable std::vector<std::uint8_t> rim_state;
         TriangleBvh bvh;
     };
     // A crossing triangle pair, (mesh_a, face_a) < (mesh_b, face_b).
@@ -110,6 +122,9 @@ private:
     std::vector<Hit> traverse(std::vector<Job> roots, const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool) const;
     void run_job(const Job& job, const std::vector<std::vector<Eigen::Vector3f>>& positions, std::vector<Hit>& hits) const;
     bool kept(std::uint32_t part, int joint) const;  // a pair both moved by `joint` alone is kept from the stored positions
+    // Whether node n's triangles are proved to cross none of one another this frame (intersect_patch.h).
+    bool untangled(std::uint32_t part, std::uint32_t n, const Eigen::Vector3f* x) const;
+    const std::vector<std::uint64_t>* rim_of(const Part& p, std::uint32_t n) const;  // Part::rim[n], made if not yet (null: none)
     void build(const std::vector<std::vector<Eigen::Vector3f>>& positions, ThreadPool* pool);
     int joint_of(const FacePair& p) const;
 

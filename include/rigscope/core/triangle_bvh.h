@@ -62,7 +62,9 @@ public:
     // boxes are read once, while they are computed. Then refit_inner() grows the inner nodes'
     // boxes from their children's (subtrees spread over `pool`, null: this thread).
     void set_leaf_box(std::uint32_t node, const BvhBox& box) { nodes_[node].box = box; }
-    void refit_inner(ThreadPool* pool);
+    // `and_flags` (null: none), one byte per node: an inner node's becomes its children's ANDed
+    // (a leaf's kept as the caller wrote it), in the same sweep as the boxes.
+    void refit_inner(ThreadPool* pool, std::uint8_t* and_flags = nullptr);
 
     // The triangles' boxes, one array per bound: lo x, y, z, then hi x, y, z, each in leaf order
     // and followed by kLeafSize empty boxes, so that a leaf's kLeafSize lanes can be read
@@ -80,7 +82,7 @@ public:
 private:
     static constexpr int kRefitDepth = 5;  // 32 subtrees for the threads; the 31 nodes above after
     // Refits inner nodes [begin, end) from their children (a leaf kept as set_leaf_box left it).
-    void refit_range(std::size_t begin, std::size_t end);
+    void refit_range(std::size_t begin, std::size_t end, std::uint8_t* and_flags);
 
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> order_;  // triangle indices, leaf by leaf
