@@ -262,23 +262,25 @@ TEST_CASE("intersect patches: a facing bit is the exact sign of the normal's com
         const __int128 mag = c < 0 ? -c : c;
         int shift = 0;
         while ((mag >> shift) >= (__int128(1) << 24)) ++shift;
-        return static_cast<std::int64_t>((c >> shift) << shift);
+        return static_cast<std::int64_t>((c >> shift) * (__int128(1) << shift));
     };
     std::size_t proved_double = 0, proved_float = 0, cases = 0;
     for (int round = 0; round < 300000; ++round) {
         const int e = static_cast<int>(rng() % 38);  // the corners' scale: 2^(e - 8)
+        // A product, not a shift: a negative value shifted left is undefined before C++20.
+        const std::int64_t scale = std::int64_t(1) << e;
         std::int64_t p[3][3];
         // A third of them with the second corner near the origin: differences then carry both
         // scales' bits, more than a double holds.
         for (int k = 0; k < 3; ++k) {
-            p[0][k] = coordinate(24) << e;
-            p[1][k] = round % 3 == 1 ? coordinate(24) : coordinate(24) << e;
+            p[0][k] = coordinate(24) * scale;
+            p[1][k] = round % 3 == 1 ? coordinate(24) : coordinate(24) * scale;
         }
         // The third corner on or near the line through the first two.
         const int num = static_cast<int>(rng() % 64) - 16;
         for (int k = 0; k < 3; ++k) {
             const __int128 d = __int128(p[1][k]) - p[0][k];
-            p[2][k] = round24(p[0][k] + d * num / 16 + (round % 3 == 0 ? coordinate(3) << e : 0));
+            p[2][k] = round24(p[0][k] + d * num / 16 + (round % 3 == 0 ? coordinate(3) * scale : 0));
         }
         if (round % 3 == 2 && e >= 31) {
             // Exactly collinear through the origin: p, -p and p / 2^s, whose differences from p
