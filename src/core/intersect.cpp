@@ -21,6 +21,7 @@
 #include "rigscope/core/topology.h"
 #include "rigscope/core/tri_tri.h"
 #include "intersect_patch.h"
+#include "rigscope/core/finite_floats.h"
 
 namespace rigscope {
 
@@ -632,32 +633,14 @@ int IntersectEngine::joint_of(const FacePair& pair) const {
 namespace {
 
 // Whether every position is finite (the usual case), seen in one pass over the coordinates in
-// order, which spares the triangles' corners the test: a float is infinite or NaN when its
-// exponent bits are all set.
+// order (floats_finite, per block on the pool), which spares the triangles' corners the test.
 bool all_finite(const std::vector<Eigen::Vector3f>& x, ThreadPool* pool) {
     const std::size_t blocks = (x.size() + kVertexBlock - 1) / kVertexBlock;
     std::vector<std::uint8_t> finite(blocks, 1);
     run_tasks(pool, blocks, [&](std::size_t blk) {
         const std::size_t first = blk * kVertexBlock, end = std::min(x.size(), first + kVertexBlock);
         const std::size_t n = 3 * (end - first);
-        const float* f = x[first].data();
-        std::size_t i = 0;
-        std::uint32_t inf = 0;
-#if defined(__SSE2__) && !defined(RIGSCOPE_NO_SIMD)
-        const __m128i exponent = _mm_set1_epi32(0x7f800000);
-        __m128i any = _mm_setzero_si128();
-        for (; i + 4 <= n; i += 4) {
-            const __m128i e = _mm_and_si128(_mm_castps_si128(_mm_loadu_ps(f + i)), exponent);
-            any = _mm_or_si128(any, _mm_cmpeq_epi32(e, exponent));
-        }
-        inf = _mm_movemask_epi8(any) != 0;
-#endif
-        for (; i < n; ++i) {
-            std::uint32_t bits;
-            std::memcpy(&bits, f + i, sizeof bits);
-            inf |= (bits & 0x7f800000u) == 0x7f800000u;
-        }
-        finite[blk] = inf == 0;
+        finite[blk] = floats_finite(x[first].data(), n);
     });
     return std::all_of(finite.begin(), finite.end(), [](std::uint8_t f) { return f != 0; });
 }
