@@ -81,6 +81,8 @@ Eigen::Matrix4f node_world(const Mesh& mesh, const Pose& pose) {
 // ones are at the bind pose, a skinned mesh as they are (the skin, which the cache replaces, is
 // what would have moved them) and another by its node's world matrix.
 bool cache_frame(const Mesh& mesh, const Pose& pose) { return mesh.cache && !pose.bind; }
+// A cache that reads parts and maps point i to vertex i: deform_block reads it, part by part.
+bool cache_read_in_parts(const Mesh& mesh) { return mesh.cache_points.empty() && mesh.cache->reads_parts(); }
 
 void place_cached(bool skinned, const Eigen::Matrix4f& world, const Eigen::Vector3f* cached, std::size_t begin,
                   std::size_t end, Eigen::Vector3f* out) {
@@ -165,7 +167,7 @@ MeshDeformer::MeshDeformer(const Scene& scene, int mesh_index) : mesh_(mesh_inde
     else for (const Run& r : by_count) split_shared(inf, r);
     runs_.shrink_to_fit();
     // UsdDualQuaternion has the scalar loop alone (DqFrame::table), which reads no lanes.
-    if (dq_ && dq_frame_.avx2 && scene.skins[mesh.skin].method != SkinningMethod::UsdDualQuaternion) dq_lanes_.build(inf, n);
+    if (dq_ && in_.dq_frame.avx2 && scene.skins[mesh.skin].method != SkinningMethod::UsdDualQuaternion) dq_lanes_.build(inf, n);
 }
 
 void MeshDeformer::split_shared(const Influences& inf, const Run& run) {
@@ -205,34 +207,34 @@ void MeshDeformer::split_shared(const Influences& inf, const Run& run) {
 
 void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* pool) {
     const Mesh& mesh = scene.meshes[mesh_];
-    const bool was_cached = cached_;
-    cached_ = cache_frame(mesh, pose);
-    if (cached_) {
-        cache_parts_ = mesh.cache_points.empty() && mesh.cache->reads_parts();
-        if (cache_parts_) cache_at_ = mesh.cache->locate(pose.time);
+    const bool was_cached = in_.cached;
+    in_.cached = cache_frame(mesh, pose);
+    if (in_.cached) {
+        in_.cache_parts = cache_read_in_parts(mesh);
+        if (in_.cache_parts) in_.cache_at = mesh.cache->locate(pose.time);
         else cached_positions(mesh, pose.time, cache_positions_, cache_scratch_, pool);  // read once: deform_block runs on several threads
-        joints_.assign(1, node_world(mesh, pose));
-        morphs_.clear();
+        in_.joints.assign(1, node_world(mesh, pose));
+        in_.morphs.clear();
         unchanged_ = false;
         moved_joints_ = kAllJoints;
         posed_ = true;
         return;
     }
     // The last pose's inputs, to compare bit for bit (-0 and 0 are different inputs).
-    last_joints_.swap(joints_);
-    last_morphs_.swap(morphs_);
-    active_morphs(mesh, pose.morph_weights[mesh_], morphs_);
+    last_joints_.swap(in_.joints);
+    last_morphs_.swap(in_.morphs);
+    active_morphs(mesh, pose.morph_weights[mesh_], in_.morphs);
     if (skinned_) {
-        joint_matrices(scene, mesh, pose, joints_);
-        if (dq_) dq_frame_.set(scene, mesh, pose, joints_.data());
+        joint_matrices(scene, mesh, pose, in_.joints);
+        if (dq_) in_.dq_frame.set(scene, mesh, pose, in_.joints.data());
     } else {
-        joints_.assign(1, node_world(mesh, pose));
+        in_.joints.assign(1, node_world(mesh, pose));
     }
     auto same_morphs = [&] {
-        if (morphs_.size() != last_morphs_.size()) return false;
-        for (std::size_t i = 0; i < morphs_.size(); ++i)
-            if (morphs_[i].second != last_morphs_[i].second ||
-                std::memcmp(&morphs_[i].first, &last_morphs_[i].first, sizeof(float)) != 0)
+        if (in_.morphs.size() != last_morphs_.size()) return false;
+        for (std::size_t i = 0; i < in_.morphs.size(); ++i)
+            if (in_.morphs[i].second != last_morphs_[i].second ||
+                std::memcmp(&in_.morphs[i].first, &last_morphs_[i].first, sizeof(float)) != 0)
                 return false;
         return true;
     };
@@ -241,12 +243,12 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
     // With the same morph weights and every other input the same, a vertex's position depends
     // only on the matrices of the joints it lists: those that are bitwise the last pose's give
     // the last pose's bits. Each matrix compared once, for both answers.
-    const bool comparable = posed_ && !was_cached && !dq_ && joints_.size() == last_joints_.size() && same_morphs();
+    const bool comparable = posed_ && !was_cached && !dq_ && in_.joints.size() == last_joints_.size() && same_morphs();
     std::uint64_t moved = 0;
     bool any_moved = false;
     if (comparable)
-        for (std::size_t j = 0; j < joints_.size(); ++j)
-            if (std::memcmp(joints_[j].data(), last_joints_[j].data(), sizeof(Eigen::Matrix4f)) != 0) {
+        for (std::size_t j = 0; j < in_.joints.size(); ++j)
+            if (std::memcmp(in_.joints[j].data(), last_joints_[j].data(), sizeof(Eigen::Matrix4f)) != 0) {
                 moved |= std::uint64_t{1} << (j % 64);
                 any_moved = true;
             }
@@ -269,6 +271,11 @@ void MeshDeformer::set_pose(const Scene& scene, const Pose& pose, ThreadPool* po
         });
     }
     posed_ = true;
+}
+
+bool MeshDeformer::pose_inputs_whole(const Scene& scene) const {
+    const Mesh& mesh = scene.meshes[mesh_];
+    return !mesh.cache || cache_read_in_parts(mesh);
 }
 
 std::size_t MeshDeformer::influence_bytes_read() const {
@@ -303,33 +310,34 @@ void MeshDeformer::deform_moved(const Scene& scene, std::size_t begin, std::size
     }
 }
 
-void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
+void MeshDeformer::deform_block(const Scene& scene, const PoseInputs& in, std::size_t begin, std::size_t end,
+                                Eigen::Vector3f* out) const {
     const Mesh& mesh = scene.meshes[mesh_];
     const Eigen::Vector3f* base = mesh.positions.data();
-    if (cached_ && cache_parts_) {
+    if (in.cached && in.cache_parts) {
         // The block read into its place in the frame: one copy of the file's bytes, into
         // memory the frame's next pass reads while it is still in cache.
         thread_local std::vector<Eigen::Vector3f> second;  // the later sample of a blend
-        if (cache_at_.a != cache_at_.b && second.size() < end - begin) second.resize(end - begin);
-        mesh.cache->blend_part(cache_at_, begin, end - begin, out + begin, second.data());
-        if (!skinned_) place_unskinned(joints_[0], out, {}, begin, end, out);
+        if (in.cache_at.a != in.cache_at.b && second.size() < end - begin) second.resize(end - begin);
+        mesh.cache->blend_part(in.cache_at, begin, end - begin, out + begin, second.data());
+        if (!skinned_) place_unskinned(in.joints[0], out, {}, begin, end, out);
         return;
     }
-    if (cached_) {
-        place_cached(skinned_, joints_[0], cache_positions_.data(), begin, end, out);
+    if (in.cached) {
+        place_cached(skinned_, in.joints[0], cache_positions_.data(), begin, end, out);
         return;
     }
     if (!skinned_) {
-        place_unskinned(joints_[0], base, morphs_, begin, end, out);
+        place_unskinned(in.joints[0], base, in.morphs, begin, end, out);
         return;
     }
     if (dq_) {
         const std::size_t n = std::min(end, mesh.influences.vertex_count());
-        skin_dq_range(scene.skins[mesh.skin], mesh.influences, dq_frame_, joints_.data(), base, morphs_, begin, n, out, &dq_lanes_);
-        for (std::size_t v = std::max(begin, n); v < end; ++v) out[v] = morphed(base, morphs_, v);
+        skin_dq_range(scene.skins[mesh.skin], mesh.influences, in.dq_frame, in.joints.data(), base, in.morphs, begin, n, out, &dq_lanes_);
+        for (std::size_t v = std::max(begin, n); v < end; ++v) out[v] = morphed(base, in.morphs, v);
         return;
     }
-    const Eigen::Matrix4f* J = joints_.data();
+    const Eigen::Matrix4f* J = in.joints.data();
     const std::uint16_t* joints = mesh.influences.joints.data();
     const float* weights = mesh.influences.weights.data();
     // The run holding `begin`: runs are sorted by their first vertex.
@@ -345,7 +353,7 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
         const std::uint16_t* run_joints = joints + (rows ? first : run.first);
 #if defined(RIGSCOPE_AVX2_KERNEL)
         // Without morphs, on AVX2 CPUs: the same bits, half the blend's instructions.
-        if (avx2 && count > 0 && morphs_.empty()) {
+        if (avx2 && count > 0 && in.morphs.empty()) {
             if (rows) detail::skin_linear_avx2(J->data(), run_joints, weights + first, count, base->data(), b, e, out->data());
             else detail::skin_shared_avx2(J->data(), run_joints, run.kind == Run::unit ? nullptr : weights + first, count,
                                           base->data(), b, e, out->data());
@@ -357,11 +365,11 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
             const std::uint16_t* j = run_joints;
             const float* w = weights + first;
             const std::size_t step = rows ? count : 0;  // a shared run's joints stay
-            if (morphs_.empty()) {
+            if (in.morphs.empty()) {
                 for (std::size_t v = b; v < e; ++v, j += step, w += count) out[v] = transform(blend(j, w), base[v]);
             } else {
                 for (std::size_t v = b; v < e; ++v, j += step, w += count)
-                    out[v] = transform(blend(j, w), morphed(base, morphs_, v));
+                    out[v] = transform(blend(j, w), morphed(base, in.morphs, v));
             }
         };
         auto fixed = [&](auto k) {
@@ -373,14 +381,14 @@ void MeshDeformer::deform_block(const Scene& scene, std::size_t begin, std::size
         };
         if (run.kind == Run::unit) {
             const Eigen::Matrix4f& m = J[run_joints[0]];
-            if (morphs_.empty()) for (std::size_t v = b; v < e; ++v) out[v] = transform(m, base[v]);
-            else for (std::size_t v = b; v < e; ++v) out[v] = transform(m, morphed(base, morphs_, v));
+            if (in.morphs.empty()) for (std::size_t v = b; v < e; ++v) out[v] = transform(m, base[v]);
+            else for (std::size_t v = b; v < e; ++v) out[v] = transform(m, morphed(base, in.morphs, v));
             continue;
         }
         switch (count) {
             case 0:
-                if (morphs_.empty()) std::copy(base + b, base + e, out + b);
-                else for (std::size_t v = b; v < e; ++v) out[v] = morphed(base, morphs_, v);
+                if (in.morphs.empty()) std::copy(base + b, base + e, out + b);
+                else for (std::size_t v = b; v < e; ++v) out[v] = morphed(base, in.morphs, v);
                 break;
             case 1: fixed(std::integral_constant<int, 1>{}); break;
             case 2: fixed(std::integral_constant<int, 2>{}); break;

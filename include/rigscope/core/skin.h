@@ -44,7 +44,26 @@ public:
     // (PointCache::positions_at); one read in parts is read by deform_block.
     void set_pose(const Scene& scene, const Pose& pose, ThreadPool* pool = nullptr);
     // Deforms file vertices [begin, end) into out (sized vertex_count() by the caller).
-    void deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const;
+    void deform_block(const Scene& scene, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const {
+        deform_block(scene, in_, begin, end, out);
+    }
+    // What deform_block reads of the pose set_pose() set. A copy taken after each of several
+    // set_pose calls lets a caller skin those frames from one pass over the mesh's arrays
+    // (MeshTension::evaluate_summaries): the skin's inputs are read from memory once for all.
+    struct PoseInputs {
+        std::vector<Eigen::Matrix4f> joints;  // column-major; an unskinned mesh's world matrix is joint 0
+        MorphList morphs;                     // the morph targets with a non-zero weight, in target order
+        DqFrame dq_frame;                     // dual-quaternion skins only
+        bool cached = false;                  // positions from the mesh's point cache
+        bool cache_parts = false;             // read by deform_block, part by part, at cache_at
+        PointCache::Lookup cache_at;
+    };
+    const PoseInputs& pose_inputs() const { return in_; }
+    // Whether pose_inputs() holds all deform_block reads of any pose: false for a mesh whose
+    // point cache is read whole (its positions are one array, the last pose's alone).
+    bool pose_inputs_whole(const Scene& scene) const;
+    // deform_block of the pose `in` (a copy of pose_inputs(), where pose_inputs_whole()).
+    void deform_block(const Scene& scene, const PoseInputs& in, std::size_t begin, std::size_t end, Eigen::Vector3f* out) const;
     // Whole mesh in blocks of `block` vertices; out is resized.
     void deform(const Scene& scene, const Pose& pose, std::vector<Eigen::Vector3f>& out, ThreadPool* pool = nullptr,
                 std::size_t block = kBlock);
@@ -116,22 +135,14 @@ private:
     std::size_t vertices_ = 0;
     bool skinned_ = false;
     std::vector<Run> runs_;
-    // Per pose: column-major joint matrices (the unskinned mesh's world matrix is joint 0) and
-    // the morph targets with a non-zero weight, in target order.
-    std::vector<Eigen::Matrix4f> joints_;
-    std::vector<std::pair<float, const Eigen::Vector3f*>> morphs_;
+    PoseInputs in_;  // the pose set_pose() set
     std::vector<Eigen::Matrix4f> last_joints_;  // the pose before: pose_unchanged()
-    std::vector<std::pair<float, const Eigen::Vector3f*>> last_morphs_;
-    std::vector<Affine3x4> affine_;
-    bool dq_ = false;  // the skin blends dual quaternions (skin_dq.h)
-    DqFrame dq_frame_;
+    MorphList last_morphs_;
+    bool dq_ = false;  // the skin blends dual quaternions (skin_dq.h): in_.dq_frame
     DqLanes dq_lanes_;  // the influences regrouped for the AVX2 kernel, when it runs
     // The pose's positions from the mesh's point cache (Mesh::cache). A cache that reads parts
     // and maps point i to vertex i is read by deform_block, block by block, straight into out
-    // (cache_parts_, at cache_at_); another whole by set_pose into cache_positions_.
-    bool cached_ = false;
-    bool cache_parts_ = false;
-    PointCache::Lookup cache_at_;
+    // (in_.cache_parts, at in_.cache_at); another whole by set_pose into cache_positions_.
     bool unchanged_ = false;  // pose_unchanged()
     static constexpr std::uint64_t kAllJoints = ~std::uint64_t{0};
     std::uint64_t moved_joints_ = kAllJoints;     // moved_joints()
