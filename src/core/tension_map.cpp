@@ -69,6 +69,7 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
         evaluate_positions(deformed, pool);
     }
     from_pose_ = true;
+    summary_current_ = t_extremes_set;  // a group after this frame may stand on its summary
 }
 
 std::size_t MeshTension::task_vertices() const {
@@ -168,46 +169,6 @@ bool MeshTension::summary_windows() {
     return windows_.usable() && windows_.tasks() > 0;
 }
 
-void MeshTension::deform_windowed(const Scene& scene, ThreadPool* pool) {
-    const std::size_t tasks = windows_.tasks(), lanes = batches.lanes, wn = topo.welded_count();
-    tile_results_.assign(tasks, TileResult{0, ValueExtremes{kInf, -kInf, 0, 0}});
-    run_tasks(pool, tasks, [&](std::size_t i) {
-        // The thread's own buffers, kept from frame to frame and mesh to mesh: they stay in its
-        // core's cache, where mesh-sized arrays would go out to memory and come back.
-        thread_local std::vector<Eigen::Vector3f> window;
-        thread_local std::vector<float> step_t;
-        if (window.size() < windows_.window_vertices) window.resize(windows_.window_vertices);
-        if (step_t.size() < windows_.step_batches * lanes) step_t.resize(windows_.step_batches * lanes);
-        TileResult& out = tile_results_[i];
-        // The window holds file vertices [base, end), vertex v at window[v - base]: the kernels
-        // index positions by file vertex, so they get window.data() - base.
-        std::size_t b = i * windows_.task_batches;
-        std::uint32_t base = 0, end = 0;
-        for (std::uint32_t s = windows_.task_steps[i]; s < windows_.task_steps[i + 1]; ++s) {
-            const FrameWindows::Step& step = windows_.steps[s];
-            if (s == windows_.task_steps[i] || step.keep_from >= end) {
-                base = end = step.keep_from;  // nothing held is read again
-            } else if (step.skin_to - base > windows_.window_vertices) {
-                // Full: what later batches still read moves to the front (the plan keeps it
-                // and this step's new vertices within a window).
-                std::copy(window.begin() + (step.keep_from - base), window.begin() + (end - base), window.begin());
-                base = step.keep_from;
-            }
-            Eigen::Vector3f* P = window.data() - base;
-            if (step.skin_to > end) {
-                deformer.deform_block(scene, end, step.skin_to, P);
-                end = step.skin_to;
-            }
-            float* t_of = step_t.data() - b * lanes;  // welded vertex w's T at t_of[w]
-            out.degenerate += tension_block(batches, P, rest_lengths.data(), b, step.batch_end, nullptr, t_of);
-            const std::size_t w0 = std::min(wn, b * lanes), w1 = std::min(wn, std::size_t{step.batch_end} * lanes);
-            if (w0 < w1) out.extremes = fold_value_extremes(out.extremes, t_of, w0, w1);
-            b = step.batch_end;
-        }
-    });
-    fold_tile_results();
-}
-
 void MeshTension::fold_tile_results() {
     const std::size_t wn = topo.welded_count();
     // Integer counts summed after: the same total for any thread count. The extremes fold to one
@@ -223,6 +184,7 @@ void MeshTension::fold_tile_results() {
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {
     from_pose_ = false;  // what follows need not be the deformer's pose
+    summary_current_ = false;
     tiled_current_ = false;
     windowed_ = false;
     t_extremes_set = false;

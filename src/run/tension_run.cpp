@@ -161,6 +161,25 @@ void for_each_tension_frame_on_pool(const Input& in, std::vector<MeshTension>& m
     if (pool.size() < pool.requested())
         spdlog::warn("could start only {} of {} threads (address-space or thread limit); running on {}", pool.size(),
                      pool.requested(), pool.size());
+    // Where every mesh keeps its frames' summaries alone (the JSON frame), a few frames a pass:
+    // each mesh's arrays are read from memory once for the group (MeshTension::
+    // evaluate_summaries, the same bits), and the frames go out in order after it.
+    std::size_t group = meshes.empty() ? 1 : in.frames.size();
+    for (MeshTension& mt : meshes) group = std::min(group, mt.summary_frames(in.scene));
+    if (group > 1) {
+        std::vector<Pose> poses(group, pose);
+        for (std::size_t f0 = 0; f0 < in.frames.size(); f0 += group) {
+            const std::size_t count = std::min(group, in.frames.size() - f0);
+            for (std::size_t j = 0; j < count; ++j) pose_at(in, in.frames[f0 + j], poses[j]);
+            for (MeshTension& mt : meshes) mt.evaluate_summaries(in.scene, poses.data(), count, &pool);
+            for (std::size_t j = 0; j < count; ++j) {
+                for (MeshTension& mt : meshes) mt.show_summary(j);
+                each(f0 + j, pool);
+                report_progress(progress, f0 + j + 1, in.frames.size());
+            }
+        }
+        return;
+    }
     for (std::size_t fi = 0; fi < in.frames.size(); ++fi) {
         evaluate_tension_frame(in, meshes, fi, pose, &pool);
         each(fi, pool);

@@ -1,8 +1,9 @@
 // MeshTension's summary frames (keep_frame = false, src/core/frame_windows.cpp): skinning into a
 // thread's window and folding T into the extremes step by step gives the degenerate count and
 // the lowest and highest T (and the first welded vertex holding each) of the full frame, bit for
-// bit, for any thread count, task, tile and window size; a vertex order whose reads do not fit a
-// window keeps the full frame; and the plan reads nothing outside what its window holds.
+// bit, for any thread count, task, tile and window size, a frame at a time or in groups of poses
+// (src/core/tension_summaries.cpp); a vertex order whose reads do not fit a window keeps the full
+// frame; and the plan reads nothing outside what its window holds.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -87,6 +88,13 @@ std::vector<Pose> poses(const Scene& scene) {
     return out;
 }
 
+// The poses a run evaluates: poses(scene) with held poses (a pose the same as the one before it
+// keeps that one's summary, also across a group's edge) and a return to the first.
+std::vector<Pose> sequence(const Scene& scene) {
+    const std::vector<Pose> p = poses(scene);
+    return {p[0], p[1], p[1], p[2], p[3], p[3], p[3], p[4], p[0], p[0]};
+}
+
 struct Summary {
     std::vector<std::size_t> degenerate;
     std::vector<ValueExtremes> extremes;
@@ -98,8 +106,10 @@ bool same_extremes(const ValueExtremes& a, const ValueExtremes& b) {
            a.min_at == b.min_at && a.max_at == b.max_at;
 }
 
+// group > 0: summary frames (keep_frame false) in groups of that many poses, as the run's frame
+// loop takes them (evaluate_summaries, then show_summary of each), where the mesh can group.
 Summary run(const Scene& scene, int mesh, bool keep_frame, unsigned threads, std::size_t block, std::size_t tile,
-            std::size_t window) {
+            std::size_t window, std::size_t group = 0) {
     ThreadPool pool(threads);
     std::vector<Eigen::Vector3f> rest;
     deform_mesh(scene, mesh, bind_pose(scene), rest);
@@ -109,7 +119,26 @@ Summary run(const Scene& scene, int mesh, bool keep_frame, unsigned threads, std
     mt.tile_vertices = tile;
     mt.window_vertices = window;
     Summary out;
-    for (const Pose& pose : poses(scene)) {
+    const std::vector<Pose> seq = sequence(scene);
+    mt.group_frames = group;
+    if (group > 0 && mt.summary_frames(scene) == group) {
+        REQUIRE(!keep_frame);
+        for (std::size_t f0 = 0; f0 < seq.size(); f0 += group) {
+            const std::size_t count = std::min(group, seq.size() - f0);
+            mt.evaluate_summaries(scene, seq.data() + f0, count, &pool);
+            for (std::size_t j = 0; j < count; ++j) {
+                mt.show_summary(j);
+                out.degenerate.push_back(mt.degenerate);
+                REQUIRE(mt.t_extremes_set);
+                out.extremes.push_back(mt.t_extremes);
+                ++out.windowed;
+            }
+            CHECK(mt.t.empty());  // nothing mesh-sized written
+            CHECK(mt.deformed.empty());
+        }
+        return out;
+    }
+    for (const Pose& pose : seq) {
         mt.evaluate(scene, pose, &pool);
         out.degenerate.push_back(mt.degenerate);
         if (keep_frame) {
@@ -149,9 +178,10 @@ TEST_CASE("A summary frame in windows gives the full frame's extremes and count"
         INFO((shuffled ? "shuffled" : "ring after ring"));
         const Scene scene = skinned_tube(40, 60, shuffled);
         const Summary full = run(scene, 0, true, 1, MeshDeformer::kBlock, 4096, 32768);
-        // The bend moves T off 1 on both sides, so the extremes compared are not the rest's.
-        CHECK(full.extremes.back().min < 0.99f);
-        CHECK(full.extremes.back().max > 1.01f);
+        // The bend moves T off 1 on both sides, so the extremes compared are not the rest's
+        // (frame 7: poses(scene)'s last).
+        CHECK(full.extremes[7].min < 0.99f);
+        CHECK(full.extremes[7].max > 1.01f);
         for (unsigned threads : {1u, 2u, 3u})
             for (std::size_t block : {std::size_t{64}, std::size_t{301}, MeshDeformer::kBlock})
                 for (std::size_t tile : {std::size_t{16}, std::size_t{100}, std::size_t{4096}})
@@ -186,6 +216,99 @@ TEST_CASE("Summary frames of the corpus give the full frames' extremes and count
             }
         }
     }
+}
+
+TEST_CASE("Summary frames in groups give each frame's full extremes and count", "[tension][threads]") {
+    const Scene scene = skinned_tube(40, 60);
+    const Summary full = run(scene, 0, true, 1, MeshDeformer::kBlock, 4096, 32768);
+    for (unsigned threads : {1u, 2u, 3u})
+        for (std::size_t group : {std::size_t{2}, std::size_t{3}, std::size_t{4}, std::size_t{16}})
+            for (std::size_t window : {std::size_t{300}, std::size_t{32768}}) {
+                INFO(threads << " threads, groups of " << group << ", windows of " << window);
+                // Tasks of 600 vertices: four, each skinning its neighbour rings twice at most.
+                const Summary s = run(scene, 0, false, threads, 600, 100, window, group);
+                CHECK(s.windowed == full.degenerate.size());  // every frame in a group
+                check_same(full, s);
+            }
+    // A vertex order no window holds cannot group: its frames are the full ones.
+    const Scene shuffled = skinned_tube(40, 60, true);
+    MeshTension mt(shuffled, 0, true, shuffled.meshes[0].positions);
+    mt.keep_frame = false;
+    mt.window_vertices = 300;
+    CHECK(mt.summary_frames(shuffled) == 1);
+    MeshTension kept(scene, 0, true, scene.meshes[0].positions);
+    CHECK(kept.summary_frames(scene) == 1);  // a frame kept whole is not a summary
+}
+
+TEST_CASE("Summary frames of the corpus in groups give the full frames' extremes and counts", "[tension][threads][corpus]") {
+    for (const char* file : {"khronos/cesium_man.gltf", "pab/arnaud.fbx", "assimp/glTF2/MorphStressTest/glTF/MorphStressTest.gltf"}) {
+        INFO(file);
+        Scene scene = load_scene(test::corpus(file));
+        std::size_t grouped = 0;
+        for (bool dq : {false, true}) {
+            if (dq) for (Skin& skin : scene.skins) skin.method = SkinningMethod::DualQuaternion;
+            for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+                INFO("mesh " << m << (dq ? ", dual quaternions" : ""));
+                const Summary full = run(scene, static_cast<int>(m), true, 1, MeshDeformer::kBlock, 4096, 32768);
+                for (unsigned threads : {1u, 3u}) {
+                    const Summary s = run(scene, static_cast<int>(m), false, threads, MeshDeformer::kBlock, 100, 32768, 3);
+                    grouped += s.windowed == full.degenerate.size();
+                    check_same(full, s);
+                }
+            }
+        }
+        CHECK(grouped > 0);  // some mesh of the file ran in groups
+    }
+}
+
+TEST_CASE("Groups of summary frames and single frames of one mesh stand on each other's summaries", "[tension][unchanged]") {
+    const Scene scene = skinned_tube(40, 60);
+    std::vector<Eigen::Vector3f> rest;
+    deform_mesh(scene, 0, bind_pose(scene), rest);
+    const std::vector<Pose> p = poses(scene);
+    MeshTension whole(scene, 0, true, rest);
+    MeshTension mt(scene, 0, true, rest);
+    mt.keep_frame = false;
+    mt.block_vertices = 600;
+    mt.tile_vertices = 100;
+    REQUIRE(mt.summary_frames(scene) > 1);
+    auto same_as_whole = [&](const Pose& pose) {
+        whole.evaluate(scene, pose);
+        ValueExtremes e{1, 1, 0, 0};
+        for (std::size_t w = 0; w < whole.t.size(); ++w) {
+            if (w == 0 || whole.t[w] < e.min) e.min = whole.t[w], e.min_at = static_cast<std::uint32_t>(w);
+            if (w == 0 || whole.t[w] > e.max) e.max = whole.t[w], e.max_at = static_cast<std::uint32_t>(w);
+        }
+        CHECK(mt.degenerate == whole.degenerate);
+        CHECK(same_extremes(mt.t_extremes, e));
+    };
+    const Pose group1[] = {p[1], p[2], p[3]};
+    mt.evaluate_summaries(scene, group1, 3);
+    same_as_whole(p[3]);       // the last pose shown: the mesh as evaluate() would leave it
+    mt.evaluate(scene, p[3]);  // the same pose: the group's summary stands
+    CHECK(mt.deformer.pose_unchanged());
+    same_as_whole(p[3]);
+    const Pose group2[] = {p[3], p[4]};  // its first pose held from the frame before the group
+    mt.evaluate_summaries(scene, group2, 2);
+    mt.show_summary(0);
+    same_as_whole(p[3]);
+    mt.show_summary(1);
+    same_as_whole(p[4]);
+    mt.evaluate(scene, p[1]);  // a single frame after a group, then a group after it
+    same_as_whole(p[1]);
+    const Pose group3[] = {p[1], p[0]};
+    mt.evaluate_summaries(scene, group3, 2);
+    mt.show_summary(0);
+    same_as_whole(p[1]);
+    mt.show_summary(1);
+    same_as_whole(p[0]);
+    mt.show_summary(0);  // shown out of order: the fields hold p[1]'s, not the last pose's
+    const Pose group4[] = {p[0], p[2]};
+    mt.evaluate_summaries(scene, group4, 2);
+    mt.show_summary(0);
+    same_as_whole(p[0]);
+    mt.show_summary(1);
+    same_as_whole(p[2]);
 }
 
 TEST_CASE("A frame kept after summary frames of the same pose is evaluated again", "[tension][unchanged]") {

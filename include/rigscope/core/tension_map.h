@@ -77,6 +77,24 @@ struct MeshTension {
     // Whether the last evaluate() ran in windows (deformed and t not written).
     bool last_frame_windowed() const { return windowed_; }
 
+    // Summary frames in groups: evaluate() of `count` consecutive poses at once, where a frame
+    // keeps its summary alone (keep_frame false) and runs in windows. Each step of a task skins
+    // and measures every pose of the group while the step's share of the mesh's arrays (rest
+    // positions, weights, batches, rest lengths: about 21 bytes a vertex) is in cache, so a mesh
+    // larger than the caches reads them from memory once a group, not once a frame. Each pose's
+    // summary is the same bits as evaluate()'s (the same loops over the same inputs, in another
+    // order). summary_frames(): how many poses a group of this mesh may hold; 1 where it cannot
+    // group (it keeps its frame, measures after T, its vertex order needs the full frame, or a
+    // point cache is read whole).
+    std::size_t summary_frames(const Scene& scene);
+    // At most, a tunable. 16: the 4M-vertex bench tube's frames at the 262k tube's rate where
+    // memory is shared with other loads; a thread then holds 16 windows (6 MB at most).
+    std::size_t group_frames = 16;
+    void evaluate_summaries(const Scene& scene, const Pose* poses, std::size_t count, ThreadPool* pool = nullptr);
+    // Pose j of the last evaluate_summaries into degenerate and t_extremes. Shown in order, the
+    // last leaves the mesh as evaluate() of the last pose would.
+    void show_summary(std::size_t j);
+
     // The measure beyond edge length (methods.md). `t` stays the edge measure's T in every mode
     // (smoothed when the measure is edge; in principal runs taken from the principal kernel's
     // pass, the same bits); the maps come from compress_t() and stretch_t().
@@ -117,6 +135,19 @@ private:
     bool summary_windows();
     // That frame: degenerate and t_extremes, nothing else written.
     void deform_windowed(const Scene& scene, ThreadPool* pool);
+    // The windows' pass over `count` poses (deform_windowed's of one): per task and pose, its
+    // degenerate count and extremes into tile_results_[task * count + pose].
+    void run_windows(const Scene& scene, const MeshDeformer::PoseInputs* const* poses, std::size_t count, ThreadPool* pool);
+    // Pose k's share of run_windows' results (over `count` poses): its degenerate count and extremes.
+    struct Summary {
+        std::size_t degenerate = 0;
+        ValueExtremes extremes;
+    };
+    Summary fold_windows(std::size_t k, std::size_t count) const;
+    std::vector<MeshDeformer::PoseInputs> group_inputs_;  // per pose of a group that moved
+    std::vector<Summary> summaries_;                      // per pose of the last group
+    std::vector<std::size_t> group_slot_;                 // per pose of a group: its slot in group_inputs_, or none
+    bool summary_current_ = false;  // degenerate and t_extremes hold the deformer's last pose's summary
     // degenerate and t_extremes from the per-task (and per-range) results of the frame.
     void fold_tile_results();
     FrameTiles tiles_;
