@@ -290,6 +290,28 @@ void BM_FrameSummary(benchmark::State& state, std::string key) {
     state.counters["windowed"] = f.first.front().last_frame_windowed() ? 1 : 0;
 }
 
+// BM_FrameSummary as the JSON run's frame loop takes it: a group of frames a pass
+// (MeshTension::evaluate_summaries, for_each_tension_frame_on_pool), poses sampled included. An
+// iteration is a group; the rate counts each of its frames.
+void BM_FrameSummaryGroup(benchmark::State& state, std::string key) {
+    Fixture& f = fixture(key);
+    ThreadPool pool(static_cast<unsigned>(state.range(0)));
+    for (MeshTension& mt : f.first) mt.keep_frame = false;
+    const std::size_t group = f.first.front().summary_frames(f.scene());
+    std::vector<Pose> poses(group, rest_pose(f.scene()));
+    std::int64_t i = 0;
+    if (group < 2) state.SkipWithError("the mesh's summary frames do not group");
+    for (auto _ : state) {
+        for (Pose& pose : poses) pose_at(f.in, f.frame(i++), pose);
+        for (MeshTension& mt : f.first) mt.evaluate_summaries(f.scene(), poses.data(), group, &pool);
+        benchmark::DoNotOptimize(f.first.front().t_extremes);
+    }
+    for (MeshTension& mt : f.first) mt.keep_frame = true;
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(group * f.vertices));
+    state.counters["vertices"] = static_cast<double>(f.vertices);
+    state.counters["group"] = static_cast<double>(group);
+}
+
 // T of one frame (evaluate_positions: the edge T, then the measure), beside BM_Tension.
 void BM_Measure(benchmark::State& state, std::string key, std::string measure) {
     Fixture& f = fixture(key);
@@ -567,6 +589,10 @@ void register_all() {
     if (!env_or("RIGSCOPE_BENCH_TUBE_4M", "").empty()) {
         on_threads(benchmark::RegisterBenchmark("frame/tube_4m", BM_Frame, std::string("tube_4m")));
         on_threads(benchmark::RegisterBenchmark("stream_bound/tube_4m", BM_StreamBound, std::string("tube_4m")));
+        // The summary frame one a pass and in groups: what a group saves where the arrays come
+        // from memory.
+        on_threads(benchmark::RegisterBenchmark("frame_summary/tube_4m", BM_FrameSummary, std::string("tube_4m")));
+        on_threads(benchmark::RegisterBenchmark("frame_summary_group/tube_4m", BM_FrameSummaryGroup, std::string("tube_4m")));
     }
 }
 
