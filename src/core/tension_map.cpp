@@ -54,12 +54,7 @@ void MeshTension::evaluate(const Scene& scene, const Pose& pose, ThreadPool* poo
     if (deformer.pose_unchanged() && from_pose_ && (!windowed_ || !keep_frame)) return;
     windowed_ = false;
     if (!keep_frame && tiled && !measures_after_t() && summary_windows()) {
-        tiled_current_ = false;
         deform_windowed(scene, pool);
-        windowed_ = true;
-        // Arrays of an earlier full frame would be stale now: given back instead.
-        std::vector<Eigen::Vector3f>().swap(deformed);
-        std::vector<float>().swap(t);
     } else if (tiled && !fuses_edge_t()) {
         deform_tiled(scene, pool);
         if (measures_after_t()) evaluate_measure(deformed, pool);
@@ -167,19 +162,6 @@ bool MeshTension::summary_windows() {
         windows_.window_vertices != window_vertices)
         windows_ = frame_windows(batches, deformer.vertex_count(), task_batches, step_batches, window_vertices);
     return windows_.usable() && windows_.tasks() > 0;
-}
-
-void MeshTension::fold_tile_results() {
-    const std::size_t wn = topo.welded_count();
-    // Integer counts summed after: the same total for any thread count. The extremes fold to one
-    // pass's answer in any order (fold_extremes); every welded vertex is in some range.
-    degenerate = 0;
-    t_extremes = ValueExtremes{kInf, -kInf, 0, 0};
-    for (const TileResult& x : tile_results_) {
-        degenerate += x.degenerate;
-        t_extremes = fold_extremes(t_extremes, x.extremes);
-    }
-    t_extremes_set = wn > 0;
 }
 
 void MeshTension::evaluate_positions(const std::vector<Eigen::Vector3f>& positions, ThreadPool* pool) {

@@ -31,41 +31,43 @@ void MeshTension::evaluate_summaries(const Scene& scene, const Pose* poses, std:
         group_inputs_[moved] = deformer.pose_inputs();
         group_slot_[j] = moved++;
     }
-    std::vector<const MeshDeformer::PoseInputs*> inputs(moved);
-    for (std::size_t k = 0; k < moved; ++k) inputs[k] = &group_inputs_[k];
-    if (moved > 0) run_windows(scene, inputs.data(), moved, pool);
+    if (moved > 0) run_windows(scene, group_inputs_.data(), moved, pool);
     summaries_.resize(count);
-    Summary last{degenerate, t_extremes};  // the pose before the group's (used only where it is current)
+    TileResult last{degenerate, t_extremes};  // the pose before the group's (used only where it is current)
     for (std::size_t j = 0; j < count; ++j) {
         if (group_slot_[j] != kNoSlot) last = fold_windows(group_slot_[j], moved);
         summaries_[j] = last;
     }
-    // The mesh as evaluate() leaves a windowed frame: no arrays of an earlier full frame.
-    tiled_current_ = false;
-    windowed_ = true;
     from_pose_ = true;
-    std::vector<Eigen::Vector3f>().swap(deformed);
-    std::vector<float>().swap(t);
+    windowed_done();
     show_summary(count - 1);
 }
 
 void MeshTension::show_summary(std::size_t j) {
-    degenerate = summaries_[j].degenerate;
-    t_extremes = summaries_[j].extremes;
-    t_extremes_set = topo.welded_count() > 0;
+    set_summary(summaries_[j]);
     summary_current_ = j + 1 == summaries_.size();
 }
 
-void MeshTension::deform_windowed(const Scene& scene, ThreadPool* pool) {
-    const MeshDeformer::PoseInputs* inputs = &deformer.pose_inputs();
-    run_windows(scene, &inputs, 1, pool);
-    const Summary s = fold_windows(0, 1);
+void MeshTension::set_summary(const TileResult& s) {
     degenerate = s.degenerate;
     t_extremes = s.extremes;
     t_extremes_set = topo.welded_count() > 0;
 }
 
-void MeshTension::run_windows(const Scene& scene, const MeshDeformer::PoseInputs* const* poses, std::size_t count,
+void MeshTension::deform_windowed(const Scene& scene, ThreadPool* pool) {
+    run_windows(scene, &deformer.pose_inputs(), 1, pool);
+    fold_tile_results();
+    windowed_done();
+}
+
+void MeshTension::windowed_done() {
+    tiled_current_ = false;
+    windowed_ = true;
+    std::vector<Eigen::Vector3f>().swap(deformed);
+    std::vector<float>().swap(t);
+}
+
+void MeshTension::run_windows(const Scene& scene, const MeshDeformer::PoseInputs* poses, std::size_t count,
                               ThreadPool* pool) {
     const std::size_t tasks = windows_.tasks(), lanes = batches.lanes, wn = topo.welded_count();
     // A window never holds more than the mesh (skin_to - base <= vertices): a small mesh's
@@ -104,7 +106,7 @@ void MeshTension::run_windows(const Scene& scene, const MeshDeformer::PoseInputs
                 // this step's new vertices within a window).
                 if (moved_front) std::copy(window + (step.keep_from - base), window + (end - base), window);
                 Eigen::Vector3f* P = window - from;
-                if (step.skin_to > end) deformer.deform_block(scene, *poses[k], end, step.skin_to, P);
+                if (step.skin_to > end) deformer.deform_block(scene, poses[k], end, step.skin_to, P);
                 out[k].degenerate += tension_block(batches, P, rest_lengths.data(), b, step.batch_end, nullptr, t_of);
                 if (w0 < w1) out[k].extremes = fold_value_extremes(out[k].extremes, t_of, w0, w1);
             }
@@ -115,10 +117,10 @@ void MeshTension::run_windows(const Scene& scene, const MeshDeformer::PoseInputs
     });
 }
 
-MeshTension::Summary MeshTension::fold_windows(std::size_t k, std::size_t count) const {
+MeshTension::TileResult MeshTension::fold_windows(std::size_t k, std::size_t count) const {
     // Integer counts summed after: the same total for any thread count. The extremes fold to one
-    // pass's answer in any order (fold_extremes); every welded vertex is in some task.
-    Summary s{0, ValueExtremes{kInf, -kInf, 0, 0}};
+    // pass's answer in any order (fold_extremes); every welded vertex is in some task or range.
+    TileResult s{0, ValueExtremes{kInf, -kInf, 0, 0}};
     for (std::size_t i = 0; i * count + k < tile_results_.size(); ++i) {
         const TileResult& x = tile_results_[i * count + k];
         s.degenerate += x.degenerate;

@@ -288,27 +288,20 @@ TEST_CASE("Groups of summary frames and single frames of one mesh stand on each 
     mt.evaluate(scene, p[3]);  // the same pose: the group's summary stands
     CHECK(mt.deformer.pose_unchanged());
     same_as_whole(p[3]);
-    const Pose group2[] = {p[3], p[4]};  // its first pose held from the frame before the group
-    mt.evaluate_summaries(scene, group2, 2);
-    mt.show_summary(0);
-    same_as_whole(p[3]);
-    mt.show_summary(1);
-    same_as_whole(p[4]);
-    mt.evaluate(scene, p[1]);  // a single frame after a group, then a group after it
+    // A group evaluated, then each of its poses shown in order against the whole frame.
+    auto group_as_whole = [&](const std::vector<Pose>& group) {
+        mt.evaluate_summaries(scene, group.data(), group.size());
+        for (std::size_t j = 0; j < group.size(); ++j) {
+            mt.show_summary(j);
+            same_as_whole(group[j]);
+        }
+    };
+    group_as_whole({p[3], p[4]});  // its first pose held from the frame before the group
+    mt.evaluate(scene, p[1]);      // a single frame after a group, then a group after it
     same_as_whole(p[1]);
-    const Pose group3[] = {p[1], p[0]};
-    mt.evaluate_summaries(scene, group3, 2);
-    mt.show_summary(0);
-    same_as_whole(p[1]);
-    mt.show_summary(1);
-    same_as_whole(p[0]);
+    group_as_whole({p[1], p[0]});
     mt.show_summary(0);  // shown out of order: the fields hold p[1]'s, not the last pose's
-    const Pose group4[] = {p[0], p[2]};
-    mt.evaluate_summaries(scene, group4, 2);
-    mt.show_summary(0);
-    same_as_whole(p[0]);
-    mt.show_summary(1);
-    same_as_whole(p[2]);
+    group_as_whole({p[0], p[2]});
 }
 
 TEST_CASE("A frame kept after summary frames of the same pose is evaluated again", "[tension][unchanged]") {

@@ -135,28 +135,30 @@ private:
     bool summary_windows();
     // That frame: degenerate and t_extremes, nothing else written.
     void deform_windowed(const Scene& scene, ThreadPool* pool);
-    // The windows' pass over `count` poses (deform_windowed's of one): per task and pose, its
-    // degenerate count and extremes into tile_results_[task * count + pose].
-    void run_windows(const Scene& scene, const MeshDeformer::PoseInputs* const* poses, std::size_t count, ThreadPool* pool);
-    // Pose k's share of run_windows' results (over `count` poses): its degenerate count and extremes.
-    struct Summary {
-        std::size_t degenerate = 0;
-        ValueExtremes extremes;
-    };
-    Summary fold_windows(std::size_t k, std::size_t count) const;
-    std::vector<MeshDeformer::PoseInputs> group_inputs_;  // per pose of a group that moved
-    std::vector<Summary> summaries_;                      // per pose of the last group
-    std::vector<std::size_t> group_slot_;                 // per pose of a group: its slot in group_inputs_, or none
-    bool summary_current_ = false;  // degenerate and t_extremes hold the deformer's last pose's summary
-    // degenerate and t_extremes from the per-task (and per-range) results of the frame.
-    void fold_tile_results();
-    FrameTiles tiles_;
-    FrameWindows windows_;
-    bool windowed_ = false;
+    // What a windowed frame or group leaves: no arrays of an earlier full frame (they would be
+    // stale), windowed_ set.
+    void windowed_done();
+    // A frame's (or a range's, a task's) degenerate count and T extremes.
     struct TileResult {
         std::size_t degenerate;
         ValueExtremes extremes;
     };
+    // The windows' pass over poses[0, count) (deform_windowed's of one): per task and pose, its
+    // degenerate count and extremes into tile_results_[task * count + pose].
+    void run_windows(const Scene& scene, const MeshDeformer::PoseInputs* poses, std::size_t count, ThreadPool* pool);
+    // Pose k's share of tile_results_ holding `count` poses' results, folded over the tasks.
+    TileResult fold_windows(std::size_t k, std::size_t count) const;
+    std::vector<MeshDeformer::PoseInputs> group_inputs_;  // per pose of a group that moved
+    std::vector<TileResult> summaries_;                   // per pose of the last group
+    std::vector<std::size_t> group_slot_;                 // per pose of a group: its slot in group_inputs_, or none
+    bool summary_current_ = false;  // degenerate and t_extremes hold the deformer's last pose's summary
+    // degenerate, t_extremes and t_extremes_set from a frame's result.
+    void set_summary(const TileResult& s);
+    // set_summary of the per-task (and per-range) results of the frame.
+    void fold_tile_results() { set_summary(fold_windows(0, 1)); }
+    FrameTiles tiles_;
+    FrameWindows windows_;
+    bool windowed_ = false;
     std::vector<TileResult> tile_results_;  // per task, then per deferred task
     std::vector<float> smooth_values_, smooth_scratch_;
     // Whether deformed, t and the measure hold what evaluate() made of the deformer's last pose
